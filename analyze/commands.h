@@ -1,0 +1,9 @@
+/* analyze's subcommands; each lives in cmd_<name>.c and gets argv from the subcommand on. */
+#ifndef ANALYZE_COMMANDS_H
+#define ANALYZE_COMMANDS_H
+
+int cmd_stats(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_counters(int argc, char **argv);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * A run: a directory with info.json + datapoints.csv (idlescope, docs/format.md),
+ * a wult raw result (info.yml + datapoints.csv), or a bare datapoints.csv path.
+ */
+#ifndef IDLESCOPE_RUN_H
+#define IDLESCOPE_RUN_H
+#include <cjson/cJSON.h>
+#include "idlescope/table.h"
+
+#define IS_FORMAT_VERSION "1.0"
+
+struct is_run {
+	char *path;       /* as given by the user */
+	char *dir;        /* directory that holds the files */
+	char *dp_path;    /* datapoints.csv */
+	char *name;       /* reportid, else directory name; unique within one invocation */
+	const char *toolname;  /* "idlescope", "wult", or "unknown" (points into info) */
+	cJSON *info;      /* info.json, or info.yml converted to JSON; an empty object if absent */
+	struct is_table *dp;   /* datapoints (NULL until loaded) */
+};
+
+/*
+ * Open a run and read its metadata (not the datapoints). A missing info file is fine;
+ * an unreadable or malformed one is a warning and the run goes on with empty metadata.
+ * Returns -1 after printing an error when the path is not a run at all.
+ */
+int is_run_open(const char *path, struct is_run **out);
+/* Read datapoints.csv into run->dp. */
+int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts);
+void is_run_free(struct is_run *r);
+
+/* Make run names unique across runs: the second "x" becomes "x-2", and so on. */
+void is_runs_uniquify_names(struct is_run **runs, size_t n);
+
+/* info fields as strings ("" if absent); nested keys with dots: "system.kernel". */
+const char *is_run_info_str(const struct is_run *r, const char *key);
+
+/* Parse a YAML file into a cJSON tree (mappings, sequences, scalars as strings or numbers). */
+cJSON *is_yaml_load(const char *path, char *err, size_t errlen);
+
+#endif

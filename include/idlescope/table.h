@@ -1,0 +1,63 @@
+/* A column-oriented table read from a CSV file (datapoints.csv, counters.csv). */
+#ifndef IDLESCOPE_TABLE_H
+#define IDLESCOPE_TABLE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IS_TEXT_EMPTY UINT32_MAX  /* text cell with no value */
+
+enum is_coltype { IS_COL_NUM, IS_COL_TEXT };
+
+struct is_column {
+	char *name;
+	enum is_coltype type;
+	double *num;     /* IS_COL_NUM: one value per row, NaN for an empty cell */
+	uint32_t *text;  /* IS_COL_TEXT: string id per row (is_table_str), IS_TEXT_EMPTY if empty */
+};
+
+struct is_table {
+	char *path;              /* file it was read from */
+	size_t nrows;
+	size_t ncols;            /* loaded columns only */
+	struct is_column *cols;
+	char **strs;             /* interned text values, indexed by id */
+	size_t nstrs;
+	size_t file_ncols;       /* columns in the file header */
+	char **file_colnames;    /* every header name, loaded or not */
+};
+
+struct is_table_opts {
+	/* Which columns to keep; NULL keeps all. Called once per header name. */
+	bool (*want)(const char *name, void *arg);
+	void *want_arg;
+	int nthreads;            /* 0 = number of online CPUs (at most 2 used per file) */
+};
+
+/*
+ * Read a CSV file with a header row. On error prints one line naming the file,
+ * line and field ("analyze: run1/datapoints.csv:17: field 'LDist': expected a number, got 'abc'")
+ * and returns -1. A last line cut off mid-row is dropped with a warning.
+ */
+int is_table_read(const char *path, const struct is_table_opts *opts, struct is_table **out);
+void is_table_free(struct is_table *t);
+
+/* An empty table with the given column layout, to be filled with is_table_append_*. */
+struct is_table *is_table_new(const char *path);
+struct is_column *is_table_add_col(struct is_table *t, const char *name, enum is_coltype type);
+
+/* Column by name, or NULL. */
+struct is_column *is_table_col(const struct is_table *t, const char *name);
+const char *is_table_str(const struct is_table *t, uint32_t id);
+/* Intern a string, returning its id. */
+uint32_t is_table_intern(struct is_table *t, const char *s);
+
+/* Keep only rows with keep[row] != 0 (in place, order kept). */
+void is_table_keep_rows(struct is_table *t, const unsigned char *keep);
+/* Keep the first n rows. */
+void is_table_truncate(struct is_table *t, size_t n);
+
+/* Column names that idlescope and wult always treat as text. */
+bool is_known_text_column(const char *name);
+
+#endif

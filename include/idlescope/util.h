@@ -1,0 +1,32 @@
+/* Error reporting and small helpers shared by every idlescope program. */
+#ifndef IDLESCOPE_UTIL_H
+#define IDLESCOPE_UTIL_H
+#include <stddef.h>
+#include <stdio.h>
+
+/* Exit codes used by every program. */
+enum { IS_EXIT_OK = 0, IS_EXIT_DATA = 1, IS_EXIT_USAGE = 2 };
+
+/* Set the program name that prefixes every message ("analyze: ..."). */
+void is_set_progname(const char *name);
+const char *is_progname(void);
+
+/* One-line messages on stderr: "<prog>: <msg>" and "<prog>: warning: <msg>". */
+void is_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void is_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that aborts with a message on failure (out of memory is not recoverable here). */
+void *is_xmalloc(size_t n);
+void *is_xcalloc(size_t n, size_t size);
+void *is_xrealloc(void *p, size_t n);
+char *is_xstrdup(const char *s);
+char *is_xstrndup(const char *s, size_t n);
+char *is_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Render s for a message: printable ASCII kept, the rest as \xNN, cut to max chars ("..." added). */
+void is_quote_for_msg(const char *s, size_t n, char *out, size_t outlen);
+
+/* Monotonic seconds, for timing. */
+double is_now_sec(void);
+
+#endif

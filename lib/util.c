@@ -1,0 +1,116 @@
+/* Error reporting and checked allocation. */
+#include "idlescope/util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *progname = "idlescope";
+
+void is_set_progname(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	progname = slash ? slash + 1 : name;
+}
+
+const char *is_progname(void)
+{
+	return progname;
+}
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void is_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void is_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static void *oom(size_t n)
+{
+	fprintf(stderr, "%s: out of memory (%zu bytes)\n", progname, n);
+	abort();
+}
+
+void *is_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	return p ? p : oom(n);
+}
+
+void *is_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	return p ? p : oom(n * size);
+}
+
+void *is_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	return q ? q : oom(n);
+}
+
+char *is_xstrdup(const char *s)
+{
+	return is_xstrndup(s, strlen(s));
+}
+
+char *is_xstrndup(const char *s, size_t n)
+{
+	char *p = is_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *is_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom(0);
+	va_end(ap);
+	return s;
+}
+
+void is_quote_for_msg(const char *s, size_t n, char *out, size_t outlen)
+{
+	const size_t max = outlen > 8 ? outlen - 8 : 0;
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (o >= max) {
+			memcpy(out + o, "...", 4);
+			return;
+		}
+		if (c >= 0x20 && c < 0x7f)
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+}
+
+double is_now_sec(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}

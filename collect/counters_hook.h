@@ -1,0 +1,22 @@
+/*
+ * How the collector core reaches the counter snapshots (collect/counters_*.c).
+ * Owned by the counters work; the core only calls these three functions.
+ */
+#ifndef COLLECT_COUNTERS_HOOK_H
+#define COLLECT_COUNTERS_HOOK_H
+#include <cjson/cJSON.h>
+
+/* `collect --counters ...` (interval and one-shot command modes): the core hands over the
+ * whole argv when it sees --counters, and returns this function's result as exit status. */
+int counters_main(int argc, char **argv);
+
+struct counters_sampler;
+
+/* Alongside a latency run: snapshot every CPU now and then every interval_s seconds into
+ * <rundir>/counters.csv from a thread of its own; describe sources and missing counters
+ * under info["counters"]. Returns NULL (with a warning printed) if nothing can be sampled. */
+struct counters_sampler *counters_sampler_start(const char *rundir, double interval_s, cJSON *info);
+/* Final snapshot, flush, close, free. */
+void counters_sampler_stop(struct counters_sampler *s);
+
+#endif

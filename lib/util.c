@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *progname = "idlescope";
 
@@ -113,4 +117,46 @@ double is_now_sec(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+char *is_read_regular_file(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		goto fail;
+	}
+	if ((size_t)st.st_size > max) {
+		snprintf(err, errlen, "%s: too large (%lld bytes, at most %zu)", path, (long long)st.st_size, max);
+		goto fail;
+	}
+	buf = is_xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	buf[got] = '\0';
+	close(fd);
+	if (len)
+		*len = got;
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
 }

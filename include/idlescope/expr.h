@@ -38,6 +38,8 @@ const char *is_expr_var(const struct is_expr *e, size_t i);
 /* Evaluate with var i's value from get(arg, i). Type errors give NaN (number) or false. */
 typedef struct is_value (*is_expr_getter)(void *arg, size_t var);
 struct is_value is_expr_eval(const struct is_expr *e, is_expr_getter get, void *arg);
+/* A value as a condition: a non-zero number, or a non-empty string. NaN is false. */
+bool is_expr_truthy(struct is_value v);
 
 /*
  * Filter a table's rows in place: keep rows where include is true (if given) and

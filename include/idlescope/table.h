@@ -25,6 +25,8 @@ struct is_table {
 	size_t nstrs;
 	size_t file_ncols;       /* columns in the file header */
 	char **file_colnames;    /* every header name, loaded or not */
+	size_t dropped_rows;     /* a cut-off last line dropped while reading (0 or 1) */
+	void *pool;              /* private: the string pool behind strs */
 };
 
 struct is_table_opts {

@@ -29,4 +29,8 @@ void is_quote_for_msg(const char *s, size_t n, char *out, size_t outlen);
 /* Monotonic seconds, for timing. */
 double is_now_sec(void);
 
+/* Read a whole regular file of at most max bytes (NUL-terminated). Directories, devices,
+ * FIFOs and larger files are refused. Returns NULL with "<path>: <reason>" in err. */
+char *is_read_regular_file(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,520 @@
+/*
+ * Reading a CSV file into an is_table, fast: the file is split at a line boundary into one
+ * range per thread; each thread reads its range in blocks with pread, splits lines and
+ * fields, and converts only the wanted columns (numbers with is_parse_double, text into a
+ * local string pool). The ranges are then joined. Lines with a '"' go through libcsv, so
+ * quoted fields work; everything else takes the fast path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "csv_split.h"
+#include "idlescope/numparse.h"
+#include "idlescope/table.h"
+#include "idlescope/util.h"
+#include "strpool.h"
+
+#define BLOCK_SIZE (4u << 20)
+#define HEADER_MAX (1u << 20)
+#define SPLIT_MIN_BYTES (4u << 20)
+#define TYPE_SAMPLE_BYTES (1u << 20)
+
+struct layout {
+	const char *path;
+	int fd;
+	size_t nfields;          /* columns in the header */
+	int *out_of_field;       /* header index -> loaded column index, or -1 */
+	size_t nout;
+	char **out_names;        /* loaded column names */
+	enum is_coltype *types;  /* loaded column types */
+};
+
+struct chunk {
+	const struct layout *lay;
+	off_t start, end;        /* byte range, starts at a line start */
+	int is_last;             /* range ends at end of file */
+	size_t est_rows;
+	/* results */
+	size_t nrows, cap;
+	double **num;            /* per loaded column (NULL for text) */
+	uint32_t **text;
+	struct strpool pool;
+	size_t lines;            /* lines consumed, blank ones included */
+	int failed;
+	size_t err_line;         /* line within the chunk, 1-based */
+	char err[600];
+	int cut;                 /* last line dropped as cut off */
+	char cut_msg[700];
+	struct fields fl;        /* scratch for one line's fields */
+};
+
+static void chunk_grow(struct chunk *c)
+{
+	size_t cap = c->cap ? c->cap + c->cap / 2 : (c->est_rows ? c->est_rows : 1024);
+	for (size_t k = 0; k < c->lay->nout; k++) {
+		if (c->lay->types[k] == IS_COL_NUM)
+			c->num[k] = is_xrealloc(c->num[k], cap * sizeof(double));
+		else
+			c->text[k] = is_xrealloc(c->text[k], cap * sizeof(uint32_t));
+	}
+	c->cap = cap;
+}
+
+static void chunk_fail(struct chunk *c, const char *fmt, const char *a, const char *b)
+{
+	c->failed = 1;
+	c->err_line = c->lines;
+	snprintf(c->err, sizeof(c->err), fmt, a, b);
+}
+
+/* Store one line's fields; returns 0, or -1 with c->err set. */
+static int store_fields(struct chunk *c, const struct fields *fl)
+{
+	const struct layout *lay = c->lay;
+	char got[64], msg[80];
+
+	if (fl->n != lay->nfields) {
+		snprintf(msg, sizeof(msg), "expected %zu fields, got %zu", lay->nfields, fl->n);
+		chunk_fail(c, "%s%s", msg, "");
+		return -1;
+	}
+	if (c->nrows == c->cap)
+		chunk_grow(c);
+	for (size_t f = 0; f < fl->n; f++) {
+		int k = lay->out_of_field[f];
+		if (k < 0)
+			continue;
+		const char *s = fl->ptr[f];
+		size_t len = fl->len[f];
+		if (lay->types[k] == IS_COL_TEXT) {
+			c->text[k][c->nrows] = len ? strpool_intern(&c->pool, s, len) : IS_TEXT_EMPTY;
+			continue;
+		}
+		if (len == 0) {
+			c->num[k][c->nrows] = NAN;
+		} else if (!is_parse_double(s, len, &c->num[k][c->nrows])) {
+			is_quote_for_msg(s, len, got, sizeof(got));
+			chunk_fail(c, "field '%s': expected a number, got '%s'", lay->out_names[k], got);
+			return -1;
+		}
+	}
+	c->nrows++;
+	return 0;
+}
+
+static int process_line(struct chunk *c, const char *line, size_t len)
+{
+	char col[32];
+	const char *nul;
+
+	c->lines++;
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len == 0)
+		return 0;
+	nul = memchr(line, '\0', len);
+	if (nul) {
+		snprintf(col, sizeof(col), "%zu", (size_t)(nul - line) + 1);
+		chunk_fail(c, "NUL byte at column %s%s", col, "");
+		return -1;
+	}
+	if (csv_split_line(line, len, &c->fl) < 0) {
+		chunk_fail(c, "%s%s", c->fl.err, "");
+		return -1;
+	}
+	return store_fields(c, &c->fl);
+}
+
+/* The file's last line has no newline: take it if whole, drop it with a warning if cut. */
+static void process_last_line(struct chunk *c, const char *line, size_t len)
+{
+	size_t nrows = c->nrows;
+	if (process_line(c, line, len) == 0)
+		return;
+	if (c->fl.n > c->lay->nfields || strncmp(c->err, "NUL", 3) == 0)
+		return;  /* too many fields or binary junk: a real error, not a cut line */
+	c->failed = 0;
+	c->nrows = nrows;
+	c->cut = 1;
+	snprintf(c->cut_msg, sizeof(c->cut_msg), "last line is cut off (%s); dropped it", c->err);
+}
+
+static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
+{
+	off_t pos = c->start;
+	size_t have = 0;
+
+	while (pos < c->end || have) {
+		size_t want = bufsize - have;
+		if ((off_t)want > c->end - pos)
+			want = (size_t)(c->end - pos);
+		ssize_t got = want ? pread(c->lay->fd, buf + have, want, pos) : 0;
+		if (got < 0) {
+			chunk_fail(c, "read error: %s%s", strerror(errno), "");
+			return -1;
+		}
+		pos += got;
+		have += (size_t)got;
+		int at_end = pos >= c->end || got == 0;
+		char *p = buf, *end = buf + have, *nl;
+		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+			if (process_line(c, p, (size_t)(nl - p)) < 0)
+				return -1;
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		if (at_end) {
+			if (have && c->is_last)
+				process_last_line(c, p, have);
+			else if (have && process_line(c, p, have) < 0)
+				return -1;
+			return c->failed ? -1 : 0;
+		}
+		memmove(buf, p, have);
+		if (have == bufsize) {  /* a line longer than the buffer: grow it */
+			bufsize *= 2;
+			buf = *heap = is_xrealloc(*heap, bufsize);
+		}
+	}
+	return 0;
+}
+
+static void *chunk_run(void *arg)
+{
+	struct chunk *c = arg;
+	char *buf = is_xmalloc(BLOCK_SIZE);
+	read_range(c, buf, BLOCK_SIZE, &buf);
+	free(buf);
+	return NULL;
+}
+
+/* ---- header and layout ---- */
+
+static int header_error(const char *path, const char *msg, const char *a)
+{
+	is_err("%s:1: header: %s%s", path, msg, a);
+	return -1;
+}
+
+static int check_names(const char *path, const struct fields *fl)
+{
+	char q[64], msg[160];
+	for (size_t i = 0; i < fl->n; i++) {
+		const unsigned char *s = (const unsigned char *)fl->ptr[i];
+		if (fl->len[i] == 0) {
+			snprintf(msg, sizeof(msg), "column %zu has an empty name", i + 1);
+			return header_error(path, msg, "");
+		}
+		for (size_t j = 0; j < fl->len[i]; j++) {
+			if (s[j] < 0x20 || s[j] == 0x7f) {
+				is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
+				snprintf(msg, sizeof(msg), "column %zu name '%s' has a control byte"
+					 " (not a CSV file?)", i + 1, q);
+				return header_error(path, msg, "");
+			}
+		}
+		for (size_t k = 0; k < i; k++) {
+			if (fl->len[k] == fl->len[i] && memcmp(fl->ptr[k], fl->ptr[i], fl->len[i]) == 0) {
+				is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
+				snprintf(msg, sizeof(msg), "duplicate column name '%s' (columns %zu and %zu)",
+					 q, k + 1, i + 1);
+				return header_error(path, msg, "");
+			}
+		}
+	}
+	return 0;
+}
+
+/* Read and check the header; returns the byte offset of the first data line, or -1. */
+static off_t read_header(const char *path, int fd, struct fields *fl, char **hdrbuf)
+{
+	char *buf = is_xmalloc(HEADER_MAX);
+	ssize_t got = pread(fd, buf, HEADER_MAX, 0);
+	*hdrbuf = buf;
+	if (got < 0) {
+		is_err("%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (got == 0) {
+		is_err("%s: empty file (no header row)", path);
+		return -1;
+	}
+	char *nl = memchr(buf, '\n', (size_t)got);
+	if (!nl && got == HEADER_MAX)
+		return header_error(path, "no end of line in the first 1 MiB (not a CSV file?)", "");
+	size_t len = nl ? (size_t)(nl - buf) : (size_t)got;
+	size_t skip = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;  /* UTF-8 BOM */
+	size_t hlen = len - skip;
+	if (hlen && buf[skip + hlen - 1] == '\r')
+		hlen--;
+	if (memchr(buf, '\0', len))
+		return header_error(path, "NUL byte (not a CSV file?)", "");
+	if (hlen == 0)
+		return header_error(path, "empty header row", "");
+	if (csv_split_line(buf + skip, hlen, fl) < 0)
+		return header_error(path, fl->err, "");
+	if (check_names(path, fl) < 0)
+		return -1;
+	return nl ? (off_t)(nl - buf) + 1 : (off_t)got;
+}
+
+static void layout_init(struct layout *lay, const struct fields *fl, const struct is_table_opts *o,
+			struct is_table *t)
+{
+	lay->nfields = fl->n;
+	lay->out_of_field = is_xmalloc(fl->n * sizeof(int));
+	lay->out_names = is_xcalloc(fl->n, sizeof(char *));
+	lay->types = is_xcalloc(fl->n, sizeof(enum is_coltype));
+	t->file_ncols = fl->n;
+	t->file_colnames = is_xcalloc(fl->n, sizeof(char *));
+	for (size_t i = 0; i < fl->n; i++) {
+		char *name = is_xstrndup(fl->ptr[i], fl->len[i]);
+		t->file_colnames[i] = name;
+		lay->out_of_field[i] = -1;
+		if (o && o->want && !o->want(name, o->want_arg))
+			continue;
+		lay->out_of_field[i] = (int)lay->nout;
+		lay->out_names[lay->nout] = name;
+		lay->types[lay->nout] = is_known_text_column(name) ? IS_COL_TEXT : IS_COL_NUM;
+		lay->nout++;
+	}
+}
+
+/* A column not known to be text is text when its first non-empty value in the first
+ * lines is not a number; a later non-number in a numeric column is then an error. */
+static void infer_types(struct layout *lay, const char *buf, size_t len)
+{
+	struct fields fl = { 0 };
+	unsigned char *decided = is_xcalloc(lay->nout, 1);
+	const char *p = buf, *end = buf + len, *nl;
+	double d;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		size_t l = (size_t)(nl - p);
+		if (l && p[l - 1] == '\r')
+			l--;
+		if (csv_split_line(p, l, &fl) == 0 && fl.n == lay->nfields) {
+			for (size_t f = 0; f < fl.n; f++) {
+				int k = lay->out_of_field[f];
+				if (k < 0 || decided[k] || fl.len[f] == 0 || lay->types[k] == IS_COL_TEXT)
+					continue;
+				decided[k] = 1;
+				if (!is_parse_double(fl.ptr[f], fl.len[f], &d))
+					lay->types[k] = IS_COL_TEXT;
+			}
+		}
+		p = nl + 1;
+	}
+	fields_free(&fl);
+	free(decided);
+}
+
+/* Columns whose values are numbers in every wult and idlescope file: text there is an error. */
+static int known_numeric(const char *name)
+{
+	static const char *const exact[] = { "LDist", "SilentTime", "WakeLatency", "IntrLatency",
+		"IntrOff", "LTime", "TBI", "TAI", "TIntr", "SMICnt", "NMICnt", "CPU", "Time" };
+	size_t n = strlen(name);
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (strcmp(name, exact[i]) == 0)
+			return 1;
+	return n > 1 && (name[n - 1] == '%' || (n > 3 && (strcmp(name + n - 3, "Cnt") == 0 ||
+							 strcmp(name + n - 3, "Cyc") == 0)));
+}
+
+/* ---- ranges, threads, joining ---- */
+
+static off_t next_line_start(int fd, off_t pos, off_t size)
+{
+	char buf[65536];
+	while (pos < size) {
+		ssize_t got = pread(fd, buf, sizeof(buf), pos);
+		if (got <= 0)
+			return size;
+		char *nl = memchr(buf, '\n', (size_t)got);
+		if (nl)
+			return pos + (nl - buf) + 1;
+		pos += got;
+	}
+	return size;
+}
+
+static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, off_t end,
+		       int is_last, double bytes_per_line)
+{
+	memset(c, 0, sizeof(*c));
+	c->lay = lay;
+	c->start = start;
+	c->end = end;
+	c->is_last = is_last;
+	c->est_rows = (size_t)((double)(end - start) / bytes_per_line * 1.05) + 64;
+	c->num = is_xcalloc(lay->nout, sizeof(double *));
+	c->text = is_xcalloc(lay->nout, sizeof(uint32_t *));
+	strpool_init(&c->pool);
+}
+
+static void chunk_free(struct chunk *c)
+{
+	for (size_t k = 0; k < c->lay->nout; k++) {
+		free(c->num[k]);
+		free(c->text[k]);
+	}
+	free(c->num);
+	free(c->text);
+	strpool_free(&c->pool);
+	fields_free(&c->fl);
+}
+
+/* Move the chunks' columns into t (chunk 0's arrays are grown in place). */
+static void join_chunks(struct is_table *t, const struct layout *lay, struct chunk *ch, size_t nch)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nch; i++)
+		total += ch[i].nrows;
+	t->nrows = total;
+	for (size_t k = 0; k < lay->nout; k++) {
+		struct is_column *col = is_table_add_col(t, lay->out_names[k], lay->types[k]);
+		size_t at = 0;
+		for (size_t i = 0; i < nch; i++) {
+			struct chunk *c = &ch[i];
+			if (col->type == IS_COL_NUM) {
+				if (i == 0) {
+					col->num = is_xrealloc(c->num[k], (total ? total : 1) * sizeof(double));
+					c->num[k] = NULL;
+				} else if (c->nrows) {
+					memcpy(col->num + at, c->num[k], c->nrows * sizeof(double));
+				}
+			} else {
+				if (i == 0)
+					col->text = is_xmalloc((total ? total : 1) * sizeof(uint32_t));
+				for (size_t r = 0; r < c->nrows; r++) {
+					uint32_t id = c->text[k][r];
+					col->text[at + r] = id == IS_TEXT_EMPTY ? id
+						: is_table_intern(t, c->pool.strs[id]);
+				}
+			}
+			at += c->nrows;
+		}
+	}
+}
+
+static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct is_table *t)
+{
+	size_t line = 2;  /* the header is line 1 */
+	for (size_t i = 0; i < nch; i++) {
+		if (ch[i].failed) {
+			is_err("%s:%zu: %s", path, line + ch[i].err_line - 1, ch[i].err);
+			return -1;
+		}
+		if (ch[i].cut) {
+			is_warn("%s:%zu: %s", path, line + ch[i].lines - 1, ch[i].cut_msg);
+			t->dropped_rows = 1;
+		}
+		line += ch[i].lines;
+	}
+	return 0;
+}
+
+static int open_regular(const char *path, off_t *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		is_err("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		is_err("%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory, expected a CSV file"
+						       : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	*size = st.st_size;
+	return fd;
+}
+
+static int nthreads_for(const struct is_table_opts *o, off_t bytes)
+{
+	long n = o && o->nthreads > 0 ? o->nthreads : sysconf(_SC_NPROCESSORS_ONLN);
+	return bytes >= (off_t)SPLIT_MIN_BYTES && n >= 2 ? 2 : 1;
+}
+
+static int read_body(struct is_table *t, struct layout *lay, off_t data, off_t size,
+		     const char *hdrbuf, size_t hdrlen, const struct is_table_opts *o)
+{
+	size_t sample = hdrlen > (size_t)data ? hdrlen - (size_t)data : 0;
+	const char *last_nl = sample ? memrchr(hdrbuf + data, '\n', sample) : NULL;
+	size_t sample_lines = 0;
+	for (const char *p = hdrbuf + data; last_nl && p <= last_nl; p++)
+		sample_lines += *p == '\n';
+	double bpl = sample_lines ? (double)(last_nl + 1 - (hdrbuf + data)) / (double)sample_lines : 64;
+	infer_types(lay, hdrbuf + data, sample);
+	for (size_t k = 0; k < lay->nout; k++)
+		if (lay->types[k] == IS_COL_TEXT && known_numeric(lay->out_names[k]))
+			lay->types[k] = IS_COL_NUM;
+
+	struct chunk ch[2];
+	int nch = nthreads_for(o, size - data);
+	off_t mid = nch == 2 ? next_line_start(lay->fd, data + (size - data) / 2 - 1, size) : size;
+	if (mid >= size)
+		nch = 1;
+	chunk_init(&ch[0], lay, data, nch == 2 ? mid : size, nch == 1, bpl);
+	if (nch == 2)
+		chunk_init(&ch[1], lay, mid, size, 1, bpl);
+	pthread_t tid;
+	int threaded = nch == 2 && pthread_create(&tid, NULL, chunk_run, &ch[1]) == 0;
+	chunk_run(&ch[0]);
+	if (threaded)
+		pthread_join(tid, NULL);
+	else if (nch == 2)
+		chunk_run(&ch[1]);
+	int rc = report_chunks(lay->path, ch, (size_t)nch, t);
+	if (rc == 0)
+		join_chunks(t, lay, ch, (size_t)nch);
+	for (int i = 0; i < nch; i++)
+		chunk_free(&ch[i]);
+	return rc;
+}
+
+int is_table_read(const char *path, const struct is_table_opts *o, struct is_table **out)
+{
+	struct layout lay = { .path = path };
+	struct fields hdr = { 0 };
+	struct is_table *t = NULL;
+	char *hdrbuf = NULL;
+	off_t size, data;
+	int rc = -1;
+
+	*out = NULL;
+	lay.fd = open_regular(path, &size);
+	if (lay.fd < 0)
+		return -1;
+	posix_fadvise(lay.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	data = read_header(path, lay.fd, &hdr, &hdrbuf);
+	if (data < 0)
+		goto cleanup;
+	t = is_table_new(path);
+	layout_init(&lay, &hdr, o, t);
+	size_t hdrlen = (size_t)(size < (off_t)HEADER_MAX ? size : (off_t)HEADER_MAX);
+	if (size > (off_t)HEADER_MAX)
+		hdrlen = (size_t)HEADER_MAX;
+	rc = read_body(t, &lay, data, size, hdrbuf, hdrlen < TYPE_SAMPLE_BYTES ? hdrlen : TYPE_SAMPLE_BYTES, o);
+cleanup:
+	if (rc == 0)
+		*out = t;
+	else
+		is_table_free(t);
+	free(lay.out_of_field);
+	free(lay.out_names);
+	free(lay.types);
+	fields_free(&hdr);
+	free(hdrbuf);
+	close(lay.fd);
+	return rc;
+}

@@ -1,0 +1,200 @@
+/* Opening runs: idlescope run directories, wult raw results, bare datapoints.csv files. */
+#include "idlescope/run.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "idlescope/util.h"
+
+static char *path_join(const char *dir, const char *name)
+{
+	return is_xasprintf("%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+}
+
+static char *base_name(const char *path)
+{
+	char *copy = is_xstrdup(path);
+	size_t n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	char *b = is_xstrdup(basename(copy));
+	free(copy);
+	return b;
+}
+
+/* JSON line:column of an offset, for parse errors. */
+static void offset_pos(const char *buf, size_t off, size_t *line, size_t *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off && buf[i]; i++) {
+		if (buf[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static cJSON *load_info_json(const char *path, char *err, size_t errlen)
+{
+	size_t len;
+	const char *end = NULL;
+	char *buf = is_read_regular_file(path, 16u << 20, &len, err, errlen);
+	if (!buf)
+		return NULL;
+	cJSON *j = cJSON_ParseWithOpts(buf, &end, 1);
+	if (!j) {
+		size_t line, col;
+		offset_pos(buf, end ? (size_t)(end - buf) : 0, &line, &col);
+		snprintf(err, errlen, "%s:%zu:%zu: malformed JSON", path, line, col);
+	} else if (!cJSON_IsObject(j)) {
+		snprintf(err, errlen, "%s: not a JSON object", path);
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	free(buf);
+	return j;
+}
+
+/* info.json, else info.yml; a broken one is a warning and the run goes on without it. */
+static cJSON *load_info(const char *dir)
+{
+	char err[512] = "";
+	char *json = path_join(dir, "info.json"), *yml = path_join(dir, "info.yml");
+	struct stat st;
+	cJSON *info = NULL;
+	if (lstat(json, &st) == 0)
+		info = load_info_json(json, err, sizeof(err));
+	else if (lstat(yml, &st) == 0)
+		info = is_yaml_load(yml, err, sizeof(err));
+	if (!info && err[0])
+		is_warn("%s; going on without run metadata", err);
+	free(json);
+	free(yml);
+	return info ? info : cJSON_CreateObject();
+}
+
+static const char *str_field(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
+}
+
+static int locate(struct is_run *r, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		is_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		r->dir = is_xstrdup(path);
+		r->dp_path = path_join(path, "datapoints.csv");
+		if (stat(r->dp_path, &st) < 0) {
+			is_err("%s: not a run directory (no datapoints.csv)", path);
+			return -1;
+		}
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		is_err("%s: not a run directory or a CSV file", path);
+		return -1;
+	}
+	char *copy = is_xstrdup(path);
+	r->dir = is_xstrdup(dirname(copy));
+	free(copy);
+	r->dp_path = is_xstrdup(path);
+	return 0;
+}
+
+int is_run_open(const char *path, struct is_run **out)
+{
+	struct is_run *r = is_xcalloc(1, sizeof(*r));
+	*out = NULL;
+	r->path = is_xstrdup(path);
+	if (locate(r, path) < 0) {
+		is_run_free(r);
+		return -1;
+	}
+	r->info = load_info(r->dir);
+	const char *id = str_field(r->info, "reportid");
+	/* Without a reportid: the directory's name, or the file's for a bare CSV in "." */
+	r->name = id ? is_xstrdup(id) : base_name(strcmp(r->dir, ".") ? r->dir : path);
+	r->toolname = str_field(r->info, "toolname");
+	if (!r->toolname)
+		r->toolname = "unknown";
+	*out = r;
+	return 0;
+}
+
+int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts)
+{
+	is_table_free(r->dp);
+	r->dp = NULL;
+	return is_table_read(r->dp_path, opts, &r->dp);
+}
+
+void is_run_free(struct is_run *r)
+{
+	if (!r)
+		return;
+	is_table_free(r->dp);
+	cJSON_Delete(r->info);
+	free(r->path);
+	free(r->dir);
+	free(r->dp_path);
+	free(r->name);
+	free(r);
+}
+
+void is_runs_uniquify_names(struct is_run **runs, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		int dup = 0;
+		for (size_t k = 0; k < i; k++)
+			dup += strcmp(runs[k]->name, runs[i]->name) == 0;
+		for (int suffix = 2; dup; suffix++) {
+			char *cand = is_xasprintf("%s-%d", runs[i]->name, suffix);
+			dup = 0;
+			for (size_t k = 0; k < n; k++)
+				dup += k != i && strcmp(runs[k]->name, cand) == 0;
+			if (!dup) {
+				free(runs[i]->name);
+				runs[i]->name = cand;
+			} else {
+				free(cand);
+			}
+		}
+	}
+}
+
+const char *is_run_info_str(const struct is_run *r, const char *key)
+{
+	static __thread char num[64];
+	const cJSON *v = r->info;
+	char part[128];
+	for (const char *p = key; v && *p;) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		if (len >= sizeof(part))
+			return "";
+		memcpy(part, p, len);
+		part[len] = '\0';
+		v = cJSON_GetObjectItemCaseSensitive(v, part);
+		p += len + (dot ? 1 : 0);
+	}
+	if (cJSON_IsString(v))
+		return v->valuestring;
+	if (cJSON_IsNumber(v)) {
+		snprintf(num, sizeof(num), "%.15g", v->valuedouble);
+		return num;
+	}
+	if (cJSON_IsBool(v))
+		return cJSON_IsTrue(v) ? "true" : "false";
+	return "";
+}

@@ -1,0 +1,140 @@
+/* Metric selection by regular expression and grouping rows by a column's value. */
+#include "idlescope/select.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+#include "strpool.h"
+
+int is_select_metrics(const struct is_table *t, const char *re, const char ***names, size_t *n)
+{
+	regex_t rx;
+	if (re) {
+		int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[128];
+			regerror(rc, &rx, msg, sizeof(msg));
+			is_err("bad --metrics regular expression '%s': %s", re, msg);
+			return -1;
+		}
+	}
+	*names = is_xcalloc(t->ncols + 1, sizeof(char *));
+	*n = 0;
+	for (size_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].type == IS_COL_NUM && (!re || regexec(&rx, t->cols[i].name, 0, NULL, 0) == 0))
+			(*names)[(*n)++] = t->cols[i].name;
+	if (re)
+		regfree(&rx);
+	return 0;
+}
+
+/* Natural order: digit runs compare as numbers ("C6" < "C10"), the rest byte by byte. */
+static int natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			char *ea, *eb;
+			unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int cmp_labels(const void *x, const void *y)
+{
+	return natural_cmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void label_of(const struct is_table *t, const struct is_column *c, size_t row, char *buf, size_t len)
+{
+	if (c->type == IS_COL_TEXT) {
+		const char *s = is_table_str(t, c->text[row]);
+		snprintf(buf, len, "%s", s ? s : "");
+	} else if (isnan(c->num[row])) {
+		buf[0] = '\0';
+	} else {
+		snprintf(buf, len, "%.15g", c->num[row]);
+	}
+}
+
+int is_group_rows(const struct is_table *t, const char *colname, struct is_groups *g)
+{
+	const struct is_column *c = is_table_col(t, colname);
+	struct strpool pool;
+	char buf[64];
+	memset(g, 0, sizeof(*g));
+	if (!c) {
+		is_err("%s: no column '%s' to group by", t->path, colname);
+		return -1;
+	}
+	strpool_init(&pool);
+	uint32_t *gid = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*gid));
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *s = buf;
+		if (c->type == IS_COL_TEXT && c->text[r] != IS_TEXT_EMPTY)
+			s = is_table_str(t, c->text[r]);
+		else
+			label_of(t, c, r, buf, sizeof(buf));
+		gid[r] = strpool_intern(&pool, s, strlen(s));
+	}
+	/* Sort the labels, then map pool ids to sorted group indices. */
+	size_t n;
+	char **labels = strpool_release(&pool, &n);
+	char **sorted = is_xmalloc((n ? n : 1) * sizeof(char *));
+	memcpy(sorted, labels, n * sizeof(char *));
+	qsort(sorted, n, sizeof(char *), cmp_labels);
+	size_t *rank = is_xmalloc((n ? n : 1) * sizeof(size_t));
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < n; k++)
+			if (sorted[k] == labels[i])
+				rank[i] = k;
+	g->ngroups = n;
+	g->labels = sorted;
+	g->counts = is_xcalloc(n ? n : 1, sizeof(size_t));
+	g->rows = is_xcalloc(n ? n : 1, sizeof(size_t *));
+	for (size_t r = 0; r < t->nrows; r++)
+		g->counts[rank[gid[r]]]++;
+	for (size_t k = 0; k < n; k++)
+		g->rows[k] = is_xmalloc((g->counts[k] ? g->counts[k] : 1) * sizeof(size_t));
+	size_t *fill = is_xcalloc(n ? n : 1, sizeof(size_t));
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t k = rank[gid[r]];
+		g->rows[k][fill[k]++] = r;
+	}
+	free(fill);
+	free(rank);
+	free(labels);
+	free(gid);
+	return 0;
+}
+
+void is_groups_free(struct is_groups *g)
+{
+	for (size_t k = 0; k < g->ngroups; k++) {
+		free(g->labels[k]);
+		free(g->rows[k]);
+	}
+	free(g->labels);
+	free(g->counts);
+	free(g->rows);
+	memset(g, 0, sizeof(*g));
+}
+
+void is_gather(const double *col, const size_t *rows, size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = col[rows[i]];
+}

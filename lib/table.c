@@ -1,0 +1,103 @@
+/* The column table: construction, lookup, row selection. Reading CSV is in csv_reader.c. */
+#include "idlescope/table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+#include "strpool.h"
+
+struct is_table *is_table_new(const char *path)
+{
+	struct is_table *t = is_xcalloc(1, sizeof(*t));
+	struct strpool *pool = is_xmalloc(sizeof(*pool));
+	strpool_init(pool);
+	t->pool = pool;
+	t->path = is_xstrdup(path ? path : "");
+	return t;
+}
+
+struct is_column *is_table_add_col(struct is_table *t, const char *name, enum is_coltype type)
+{
+	t->cols = is_xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
+	struct is_column *c = &t->cols[t->ncols++];
+	memset(c, 0, sizeof(*c));
+	c->name = is_xstrdup(name);
+	c->type = type;
+	return c;
+}
+
+struct is_column *is_table_col(const struct is_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i].name, name) == 0)
+			return &t->cols[i];
+	return NULL;
+}
+
+const char *is_table_str(const struct is_table *t, uint32_t id)
+{
+	return id < t->nstrs ? t->strs[id] : NULL;
+}
+
+uint32_t is_table_intern(struct is_table *t, const char *s)
+{
+	struct strpool *pool = t->pool;
+	uint32_t id = strpool_intern(pool, s, strlen(s));
+	t->strs = pool->strs;
+	t->nstrs = pool->n;
+	return id;
+}
+
+void is_table_keep_rows(struct is_table *t, const unsigned char *keep)
+{
+	size_t out = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (!keep[r])
+			continue;
+		for (size_t c = 0; c < t->ncols; c++) {
+			struct is_column *col = &t->cols[c];
+			if (col->num)
+				col->num[out] = col->num[r];
+			if (col->text)
+				col->text[out] = col->text[r];
+		}
+		out++;
+	}
+	t->nrows = out;
+}
+
+void is_table_truncate(struct is_table *t, size_t n)
+{
+	if (n < t->nrows)
+		t->nrows = n;
+}
+
+void is_table_free(struct is_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->ncols; i++) {
+		free(t->cols[i].name);
+		free(t->cols[i].num);
+		free(t->cols[i].text);
+	}
+	free(t->cols);
+	for (size_t i = 0; i < t->file_ncols; i++)
+		free(t->file_colnames[i]);
+	free(t->file_colnames);
+	strpool_free(t->pool);
+	free(t->pool);
+	free(t->path);
+	free(t);
+}
+
+bool is_known_text_column(const char *name)
+{
+	static const char *const text_cols[] = { "ReqCState", "ReqCStateName", "Method", "Label" };
+	for (size_t i = 0; i < sizeof(text_cols) / sizeof(text_cols[0]); i++)
+		if (strcmp(name, text_cols[i]) == 0)
+			return true;
+	return false;
+}

@@ -150,23 +150,22 @@ static double func_value(const struct is_func *f, const double *a, size_t m, dou
 	return NAN;
 }
 
-void is_stats_compute(const double *vals, size_t n, const struct is_func *f, size_t nf,
-		      double *out, double *scratch)
+void is_stats_compute_inplace(double *a, size_t n, const struct is_func *f, size_t nf, double *out)
 {
 	size_t m = 0;
 	double min = INFINITY, max = -INFINITY, sum = 0;
 	for (size_t i = 0; i < n; i++) {
-		double v = vals[i];
+		double v = a[i];
 		if (isnan(v))
 			continue;
-		scratch[m++] = v;
+		a[m++] = v;
 		sum += v;
 		min = v < min ? v : min;
 		max = v > max ? v : max;
 	}
 	double avg = m ? sum / (double)m : NAN, ss = 0, comp = 0;
 	for (size_t i = 0; i < m; i++) {  /* two-pass variance, with the rounding correction */
-		double d = scratch[i] - avg;
+		double d = a[i] - avg;
 		ss += d * d;
 		comp += d;
 	}
@@ -174,13 +173,20 @@ void is_stats_compute(const double *vals, size_t n, const struct is_func *f, siz
 
 	size_t stack_idx[64], *idx = 2 * nf <= 64 ? stack_idx : is_xmalloc(2 * nf * sizeof(size_t));
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
-	is_multiselect(scratch, m, idx, ni);
-	/* After selection, scratch[idx[j]] holds the sorted value at that rank; the quantile
-	 * formula reads only those positions. */
+	/* After selection a[idx[j]] holds the sorted value of that rank; the quantile formula
+	 * reads only those positions. */
+	is_multiselect(a, m, idx, ni);
 	for (size_t i = 0; i < nf; i++)
-		out[i] = func_value(&f[i], scratch, m, min, max, avg, std);
+		out[i] = func_value(&f[i], a, m, min, max, avg, std);
 	if (idx != stack_idx)
 		free(idx);
+}
+
+void is_stats_compute(const double *vals, size_t n, const struct is_func *f, size_t nf,
+		      double *out, double *scratch)
+{
+	memcpy(scratch, vals, n * sizeof(*vals));
+	is_stats_compute_inplace(scratch, n, f, nf, out);
 }
 
 static int parse_one_func(const char *s, size_t len, struct is_func *f, char *err, size_t errlen)

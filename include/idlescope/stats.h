@@ -27,6 +27,9 @@ int is_funcs_parse(const char *list, struct is_func **out, size_t *nout, char *e
 void is_stats_compute(const double *vals, size_t n, const struct is_func *f, size_t nf,
 		      double *out, double *scratch);
 
+/* The same, working in a[0..n) itself (its order is lost). */
+void is_stats_compute_inplace(double *a, size_t n, const struct is_func *f, size_t nf, double *out);
+
 /* Quantile q (0..1) of ascending data, linear interpolation (GSL's definition). */
 double is_quantile_sorted(const double *sorted, size_t n, double q);
 

@@ -1,0 +1,216 @@
+/* analyze stats: summary statistics of runs' datapoints. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "idlescope/load.h"
+#include "idlescope/numparse.h"
+#include "idlescope/util.h"
+#include "stats_result.h"
+
+static const char stats_help[] =
+"usage: analyze stats [options] RUN...\n"
+"\n"
+"Summary statistics of every numeric column (metric) of each run's datapoints, overall\n"
+"and per requested idle state (the ReqCState column), as wult calculates them.\n"
+"RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file.\n"
+"\n"
+"options:\n"
+"  -m, --metrics REGEX   only metrics whose name matches REGEX (POSIX extended, unanchored:\n"
+"                        use '^WakeLatency$' for one), default: every numeric column\n"
+"  -f, --funcs LIST      comma-separated functions, default:\n"
+"                        " IS_DEFAULT_FUNCS "\n"
+"                        known: count, min, max, avg, std (sample, n-1), med, and N% for any\n"
+"                        0 < N < 100. Percentiles interpolate linearly between the closest\n"
+"                        ranks, as numpy, pandas and GSL's gsl_stats_quantile_from_sorted_data.\n"
+"  -i, --include EXPR    keep only rows where EXPR is true\n"
+"  -x, --exclude EXPR    drop rows where EXPR is true\n"
+"                        EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not,\n"
+"                        + - * /, parentheses. Example: \"ReqCState == 'C6' and LDist < 1000\"\n"
+"  -b, --by COLUMN       group rows by COLUMN instead of ReqCState\n"
+"  -G, --no-group        no per-group tables\n"
+"  -H, --hist            print a text histogram per metric (linear bins)\n"
+"      --bins N          histogram bins, default 20\n"
+"      --hist-range LO,HI  histogram range (values outside are counted as below/above);\n"
+"                        default: each metric's min and max\n"
+"  -F, --format FMT      text (default, aligned tables), csv or json\n"
+"  -h, --help            this text\n"
+"\n"
+"Empty cells (e.g. WakeLatency of POLL datapoints) are not counted. A last line cut off\n"
+"mid-row is dropped with a warning. A broken info.json/info.yml is a warning: the\n"
+"datapoints are analysed without metadata.\n"
+"\n"
+"JSON output: {\"runs\": [{\"reportid\", \"path\", \"toolname\", \"rows\",\n"
+"  \"metrics\": {METRIC: {FUNC: value}}, \"group_by\", \"groups\": {VALUE: {\"rows\",\n"
+"  \"metrics\": {...}}}, \"histograms\": {METRIC: {lo, hi, under, over, counts}}}]}\n"
+"FUNC keys are spelt as in --funcs (\"max\", \"99.9%\", ...); undefined values are null.\n"
+"\n"
+"exit status: 0 success, 1 bad data, 2 usage error\n";
+
+enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+struct stats_opts {
+	struct is_load_spec load;
+	const char *funcs;
+	enum fmt format;
+	size_t bins;
+	int hist;
+	int have_range;
+	double range[2];
+};
+
+static int parse_range(const char *s, double *r)
+{
+	const char *comma = strchr(s, ',');
+	return comma && is_parse_double(s, (size_t)(comma - s), &r[0]) &&
+	       is_parse_double(comma + 1, strlen(comma + 1), &r[1]) && r[0] < r[1] ? 0 : -1;
+}
+
+static int parse_format(const char *s, enum fmt *f)
+{
+	static const char *const names[] = { "text", "csv", "json" };
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i]))
+			return (*f = (enum fmt)i), 0;
+	is_err("stats: --format: expected text, csv or json, got '%s'", s);
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct stats_opts *o)
+{
+	enum { OPT_BINS = 256, OPT_RANGE };
+	static const struct option longopts[] = {
+		{ "metrics", required_argument, NULL, 'm' }, { "funcs", required_argument, NULL, 'f' },
+		{ "include", required_argument, NULL, 'i' }, { "exclude", required_argument, NULL, 'x' },
+		{ "by", required_argument, NULL, 'b' }, { "no-group", no_argument, NULL, 'G' },
+		{ "hist", no_argument, NULL, 'H' }, { "bins", required_argument, NULL, OPT_BINS },
+		{ "hist-range", required_argument, NULL, OPT_RANGE },
+		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double d;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:f:i:x:b:GHF:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm': o->load.metrics_re = optarg; break;
+		case 'f': o->funcs = optarg; break;
+		case 'i': o->load.include = optarg; break;
+		case 'x': o->load.exclude = optarg; break;
+		case 'b': o->load.group_by = optarg; break;
+		case 'G': o->load.no_group = true; break;
+		case 'H': o->hist = 1; break;
+		case OPT_BINS:
+			if (!is_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {
+				is_err("stats: --bins: expected a whole number from 1 to 10000, got '%s'", optarg);
+				return -1;
+			}
+			o->bins = (size_t)d;
+			break;
+		case OPT_RANGE:
+			if (parse_range(optarg, o->range) < 0) {
+				is_err("stats: --hist-range: expected LO,HI with LO < HI, got '%s'", optarg);
+				return -1;
+			}
+			o->have_range = 1;
+			break;
+		case 'F':
+			if (parse_format(optarg, &o->format) < 0)
+				return -1;
+			break;
+		case 'h': fputs(stats_help, stdout); exit(IS_EXIT_OK);
+		default: fputs("see 'analyze stats --help'\n", stderr); return -1;
+		}
+	}
+	if (optind >= argc) {
+		is_err("stats: no run given (see 'analyze stats --help')");
+		return -1;
+	}
+	return 0;
+}
+
+/* Compute and print one run; JSON results are added to jruns instead. */
+static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, const char *path,
+		     const struct is_func *funcs, size_t nfuncs, cJSON *jruns, int first)
+{
+	struct stats_result r = { .funcs = funcs, .nfuncs = nfuncs };
+	struct is_run *run;
+	int rc = IS_EXIT_DATA;
+
+	if (is_load_run(ctx, path, &run) < 0)
+		return IS_EXIT_DATA;
+	r.run = run;
+	if (is_load_group_col(ctx, run, &r.group_col) < 0)
+		goto cleanup;
+	if (is_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0)
+		goto cleanup;
+	if (r.nmetrics == 0) {
+		is_err("%s: no numeric column%s", run->dp_path, o->load.metrics_re ? " matches --metrics" : "");
+		goto cleanup;
+	}
+	if (run->dp->nrows == 0)
+		is_warn("%s: no datapoints%s", run->dp_path,
+			o->load.include || o->load.exclude ? " left after filtering" : "");
+	if (r.group_col && is_group_rows(run->dp, r.group_col, &r.groups) < 0)
+		goto cleanup;
+	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);
+	if (o->format == FMT_TEXT)
+		printf("%s", first ? "" : "\n"), stats_print_text(stdout, &r);
+	else if (o->format == FMT_CSV)
+		stats_print_csv(stdout, &r, first);
+	else
+		cJSON_AddItemToArray(jruns, stats_to_json(&r));
+	rc = IS_EXIT_OK;
+cleanup:
+	stats_result_free(&r);
+	is_run_free(run);
+	return rc;
+}
+
+static int print_json(cJSON *root)
+{
+	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
+	if (!s) {
+		is_err("stats: cannot format JSON output");
+		return IS_EXIT_DATA;
+	}
+	puts(s);
+	free(s);
+	return IS_EXIT_OK;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	struct stats_opts o = { .funcs = IS_DEFAULT_FUNCS, .bins = 20 };
+	struct is_load_ctx ctx;
+	struct is_func *funcs = NULL;
+	size_t nfuncs;
+	char err[200];
+	int rc = IS_EXIT_USAGE;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return IS_EXIT_USAGE;
+	if (is_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
+		is_err("stats: --funcs: %s", err);
+		return IS_EXIT_USAGE;
+	}
+	if (is_load_prepare(&ctx, &o.load) < 0)
+		goto cleanup;
+	cJSON *root = cJSON_CreateObject(), *jruns = cJSON_AddArrayToObject(root, "runs");
+	rc = IS_EXIT_OK;
+	for (int i = optind; i < argc && rc == IS_EXIT_OK; i++)
+		rc = stats_one(&ctx, &o, argv[i], funcs, nfuncs, jruns, i == optind);
+	if (rc == IS_EXIT_OK && o.format == FMT_JSON)
+		rc = print_json(root);
+	cJSON_Delete(root);
+	if (fflush(stdout) != 0 && rc == IS_EXIT_OK) {
+		is_err("stats: cannot write output");
+		rc = IS_EXIT_DATA;
+	}
+cleanup:
+	is_load_release(&ctx);
+	free(funcs);
+	return rc;
+}

@@ -1,0 +1,95 @@
+/* analyze stats: statistics of every metric, overall and per group, over two threads. */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "idlescope/util.h"
+#include "stats_result.h"
+
+struct job {
+	struct stats_result *r;
+	size_t ntasks;           /* nmetrics * (1 + ngroups) */
+	atomic_size_t next;
+};
+
+static void run_task(struct stats_result *r, size_t task, double *scratch)
+{
+	size_t m = task % r->nmetrics, g = task / r->nmetrics;  /* g == 0: overall */
+	const double *col = is_table_col(r->run->dp, r->metrics[m])->num;
+	if (g == 0) {
+		is_stats_compute(col, r->run->dp->nrows, r->funcs, r->nfuncs,
+				 r->overall + m * r->nfuncs, scratch);
+		return;
+	}
+	size_t gi = g - 1, n = r->groups.counts[gi];
+	is_gather(col, r->groups.rows[gi], n, scratch);
+	is_stats_compute_inplace(scratch, n, r->funcs, r->nfuncs,
+				 r->by_group + (gi * r->nmetrics + m) * r->nfuncs);
+}
+
+static void *worker(void *arg)
+{
+	struct job *j = arg;
+	size_t n = j->r->run->dp->nrows;
+	double *scratch = is_xmalloc((n ? n : 1) * sizeof(double));
+	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
+		run_task(j->r, t, scratch);
+	free(scratch);
+	return NULL;
+}
+
+static void compute_hists(struct stats_result *r, size_t nbins, const double *range)
+{
+	const struct is_table *t = r->run->dp;
+	r->hists = is_xcalloc(r->nmetrics, sizeof(*r->hists));
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		const double *col = is_table_col(t, r->metrics[m])->num;
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t i = 0; !range && i < t->nrows; i++) {
+			lo = col[i] < lo ? col[i] : lo;
+			hi = col[i] > hi ? col[i] : hi;
+		}
+		if (range) {
+			lo = range[0];
+			hi = range[1];
+		} else if (lo > hi) {
+			lo = hi = 0;  /* no values */
+		}
+		is_hist_init(&r->hists[m], lo, hi, nbins);
+		is_hist_add(&r->hists[m], col, t->nrows);
+	}
+}
+
+void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_range)
+{
+	size_t ng = r->group_col ? r->groups.ngroups : 0;
+	struct job j = { .r = r, .ntasks = r->nmetrics * (1 + ng) };
+	r->overall = is_xcalloc(r->nmetrics * r->nfuncs + 1, sizeof(double));
+	r->by_group = is_xcalloc(ng * r->nmetrics * r->nfuncs + 1, sizeof(double));
+	atomic_init(&j.next, 0);
+
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_t tid;
+	int threaded = ncpu > 1 && j.ntasks > 1 && r->run->dp->nrows > 100000 &&
+		       pthread_create(&tid, NULL, worker, &j) == 0;
+	worker(&j);
+	if (threaded)
+		pthread_join(tid, NULL);
+	if (nbins)
+		compute_hists(r, nbins, hist_range);
+}
+
+void stats_result_free(struct stats_result *r)
+{
+	free(r->metrics);
+	free(r->overall);
+	free(r->by_group);
+	if (r->group_col)
+		is_groups_free(&r->groups);
+	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
+		is_hist_free(&r->hists[m]);
+	free(r->hists);
+}

@@ -1,0 +1,161 @@
+/* analyze stats: text, CSV and JSON output of a stats_result. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+#include "stats_result.h"
+
+static void fmt_value(char *buf, size_t len, double v, enum is_func_kind kind)
+{
+	double a = fabs(v);
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (kind == IS_F_COUNT || a >= 1e6)
+		snprintf(buf, len, a < 1e15 ? "%.0f" : "%.6e", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+static void print_table(FILE *f, const struct stats_result *r, const double *vals)
+{
+	size_t namew = 6, *w = is_xcalloc(r->nfuncs, sizeof(size_t));
+	char buf[64];
+	for (size_t m = 0; m < r->nmetrics; m++)
+		namew = strlen(r->metrics[m]) > namew ? strlen(r->metrics[m]) : namew;
+	for (size_t i = 0; i < r->nfuncs; i++) {
+		w[i] = strlen(r->funcs[i].name);
+		for (size_t m = 0; m < r->nmetrics; m++) {
+			fmt_value(buf, sizeof(buf), vals[m * r->nfuncs + i], r->funcs[i].kind);
+			w[i] = strlen(buf) > w[i] ? strlen(buf) : w[i];
+		}
+	}
+	fprintf(f, "%-*s", (int)namew, "Metric");
+	for (size_t i = 0; i < r->nfuncs; i++)
+		fprintf(f, "  %*s", (int)w[i], r->funcs[i].name);
+	fputc('\n', f);
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		fprintf(f, "%-*s", (int)namew, r->metrics[m]);
+		for (size_t i = 0; i < r->nfuncs; i++) {
+			fmt_value(buf, sizeof(buf), vals[m * r->nfuncs + i], r->funcs[i].kind);
+			fprintf(f, "  %*s", (int)w[i], buf);
+		}
+		fputc('\n', f);
+	}
+	free(w);
+}
+
+static void print_hist(FILE *f, const char *metric, const struct is_hist *h)
+{
+	uint64_t peak = 1;
+	double width = (h->hi - h->lo) / (double)h->nbins;
+	for (size_t b = 0; b < h->nbins; b++)
+		peak = h->counts[b] > peak ? h->counts[b] : peak;
+	fprintf(f, "\n%s histogram: %zu bins over [%g, %g], %llu values, %llu below, %llu above\n",
+		metric, h->nbins, h->lo, h->hi, (unsigned long long)h->total,
+		(unsigned long long)h->under, (unsigned long long)h->over);
+	for (size_t b = 0; b < h->nbins; b++) {
+		int bar = (int)((double)h->counts[b] * 50.0 / (double)peak + 0.5);
+		fprintf(f, "  %12.3f .. %12.3f %c %10llu  %.*s\n", h->lo + width * (double)b,
+			h->lo + width * (double)(b + 1), b + 1 == h->nbins ? ']' : ')',
+			(unsigned long long)h->counts[b], bar,
+			"##################################################");
+	}
+}
+
+void stats_print_text(FILE *f, const struct stats_result *r)
+{
+	const struct is_run *run = r->run;
+	fprintf(f, "%s (%s): %zu datapoints\n", run->name, run->path, run->dp->nrows);
+	print_table(f, r, r->overall);
+	for (size_t g = 0; r->group_col && g < r->groups.ngroups; g++) {
+		fprintf(f, "\n%s, %s = %s: %zu datapoints\n", run->name, r->group_col,
+			r->groups.labels[g][0] ? r->groups.labels[g] : "(empty)", r->groups.counts[g]);
+		print_table(f, r, r->by_group + g * r->nmetrics * r->nfuncs);
+	}
+	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
+		print_hist(f, r->metrics[m], &r->hists[m]);
+}
+
+static void csv_rows(FILE *f, const struct stats_result *r, const char *group, size_t rows,
+		     const double *vals)
+{
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		fprintf(f, "%s,%s,%zu,%s", r->run->name, group, rows, r->metrics[m]);
+		for (size_t i = 0; i < r->nfuncs; i++) {
+			double v = vals[m * r->nfuncs + i];
+			if (isnan(v))
+				fputc(',', f);
+			else
+				fprintf(f, ",%.17g", v);
+		}
+		fputc('\n', f);
+	}
+}
+
+void stats_print_csv(FILE *f, const struct stats_result *r, int header)
+{
+	if (header) {
+		fprintf(f, "run,group,rows,metric");
+		for (size_t i = 0; i < r->nfuncs; i++)
+			fprintf(f, ",%s", r->funcs[i].name);
+		fputc('\n', f);
+	}
+	csv_rows(f, r, "", r->run->dp->nrows, r->overall);
+	for (size_t g = 0; r->group_col && g < r->groups.ngroups; g++)
+		csv_rows(f, r, r->groups.labels[g], r->groups.counts[g],
+			 r->by_group + g * r->nmetrics * r->nfuncs);
+}
+
+static cJSON *metrics_json(const struct stats_result *r, const double *vals)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		cJSON *fo = cJSON_AddObjectToObject(o, r->metrics[m]);
+		for (size_t i = 0; i < r->nfuncs; i++) {
+			double v = vals[m * r->nfuncs + i];
+			cJSON_AddItemToObject(fo, r->funcs[i].name,
+					      isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v));
+		}
+	}
+	return o;
+}
+
+static cJSON *hist_json(const struct is_hist *h)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "lo", h->lo);
+	cJSON_AddNumberToObject(o, "hi", h->hi);
+	cJSON_AddNumberToObject(o, "under", (double)h->under);
+	cJSON_AddNumberToObject(o, "over", (double)h->over);
+	cJSON *c = cJSON_AddArrayToObject(o, "counts");
+	for (size_t b = 0; b < h->nbins; b++)
+		cJSON_AddItemToArray(c, cJSON_CreateNumber((double)h->counts[b]));
+	return o;
+}
+
+cJSON *stats_to_json(const struct stats_result *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "reportid", r->run->name);
+	cJSON_AddStringToObject(o, "path", r->run->path);
+	cJSON_AddStringToObject(o, "toolname", r->run->toolname);
+	cJSON_AddNumberToObject(o, "rows", (double)r->run->dp->nrows);
+	cJSON_AddItemToObject(o, "metrics", metrics_json(r, r->overall));
+	if (r->group_col) {
+		cJSON_AddStringToObject(o, "group_by", r->group_col);
+		cJSON *groups = cJSON_AddObjectToObject(o, "groups");
+		for (size_t g = 0; g < r->groups.ngroups; g++) {
+			cJSON *go = cJSON_AddObjectToObject(groups, r->groups.labels[g]);
+			cJSON_AddNumberToObject(go, "rows", (double)r->groups.counts[g]);
+			cJSON_AddItemToObject(go, "metrics",
+					      metrics_json(r, r->by_group + g * r->nmetrics * r->nfuncs));
+		}
+	}
+	if (r->hists) {
+		cJSON *h = cJSON_AddObjectToObject(o, "histograms");
+		for (size_t m = 0; m < r->nmetrics; m++)
+			cJSON_AddItemToObject(h, r->metrics[m], hist_json(&r->hists[m]));
+	}
+	return o;
+}

@@ -1,0 +1,32 @@
+/* analyze stats: the numbers for one run, computed (stats_compute.c) then printed (stats_output.c). */
+#ifndef ANALYZE_STATS_RESULT_H
+#define ANALYZE_STATS_RESULT_H
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "idlescope/run.h"
+#include "idlescope/select.h"
+#include "idlescope/stats.h"
+
+struct stats_result {
+	const struct is_run *run;
+	const char **metrics;    /* numeric columns, table order */
+	size_t nmetrics;
+	const struct is_func *funcs;
+	size_t nfuncs;
+	double *overall;         /* [metric][func] */
+	const char *group_col;   /* NULL: no groups */
+	struct is_groups groups;
+	double *by_group;        /* [group][metric][func] */
+	struct is_hist *hists;   /* [metric] with --hist, else NULL */
+};
+
+/* Fill r->overall, r->by_group (when group_col) and, with nbins > 0, r->hists. */
+void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_range);
+void stats_result_free(struct stats_result *r);
+
+void stats_print_text(FILE *f, const struct stats_result *r);
+void stats_print_csv(FILE *f, const struct stats_result *r, int header);
+cJSON *stats_to_json(const struct stats_result *r);
+
+#endif

@@ -1,0 +1,103 @@
+/* Loading runs for analysis: the columns a command needs, then the row filters. */
+#include "idlescope/load.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+
+static struct is_expr *parse_filter(const char *opt, const char *src)
+{
+	char err[200];
+	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
+	if (!e)
+		is_err("%s: %s (in '%s')", opt, err, src);
+	return e;
+}
+
+int is_load_prepare(struct is_load_ctx *ctx, const struct is_load_spec *spec)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->spec = spec;
+	if (spec->include && !(ctx->include = parse_filter("--include", spec->include)))
+		return -1;
+	if (spec->exclude && !(ctx->exclude = parse_filter("--exclude", spec->exclude)))
+		return -1;
+	if (spec->metrics_re) {
+		regex_t *rx = is_xmalloc(sizeof(*rx));
+		int rc = regcomp(rx, spec->metrics_re, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[128];
+			regerror(rc, rx, msg, sizeof(msg));
+			is_err("--metrics: bad regular expression '%s': %s", spec->metrics_re, msg);
+			free(rx);
+			return -1;
+		}
+		ctx->regex = rx;
+	}
+	return 0;
+}
+
+void is_load_release(struct is_load_ctx *ctx)
+{
+	is_expr_free(ctx->include);
+	is_expr_free(ctx->exclude);
+	if (ctx->regex) {
+		regfree(ctx->regex);
+		free(ctx->regex);
+	}
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+static bool expr_uses(const struct is_expr *e, const char *name)
+{
+	for (size_t i = 0; e && i < is_expr_nvars(e); i++)
+		if (!strcmp(is_expr_var(e, i), name))
+			return true;
+	return false;
+}
+
+static bool want_column(const char *name, void *arg)
+{
+	const struct is_load_ctx *ctx = arg;
+	const struct is_load_spec *s = ctx->spec;
+	if (!ctx->regex || regexec(ctx->regex, name, 0, NULL, 0) == 0)
+		return true;
+	if (!s->no_group && !strcmp(name, s->group_by ? s->group_by : "ReqCState"))
+		return true;
+	return expr_uses(ctx->include, name) || expr_uses(ctx->exclude, name);
+}
+
+int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out)
+{
+	struct is_table_opts opts = { .want = want_column, .want_arg = ctx };
+	struct is_run *r;
+	*out = NULL;
+	if (is_run_open(path, &r) < 0)
+		return -1;
+	if (is_run_load_dp(r, &opts) < 0 || is_table_filter(r->dp, ctx->include, ctx->exclude) < 0) {
+		is_run_free(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+int is_load_group_col(const struct is_load_ctx *ctx, const struct is_run *r, const char **col)
+{
+	const struct is_load_spec *s = ctx->spec;
+	*col = NULL;
+	if (s->no_group)
+		return 0;
+	if (!s->group_by) {
+		*col = is_table_col(r->dp, "ReqCState") ? "ReqCState" : NULL;
+		return 0;
+	}
+	if (!is_table_col(r->dp, s->group_by)) {
+		is_err("%s: --by: no column '%s'", r->dp_path, s->group_by);
+		return -1;
+	}
+	*col = s->group_by;
+	return 0;
+}

@@ -52,6 +52,7 @@ struct chunk {
 	int cut;                 /* last line dropped as cut off */
 	char cut_msg[700];
 	struct fields fl;        /* scratch for one line's fields */
+	uint32_t *last_id;       /* per text column: the previous row's string id */
 };
 
 static void chunk_grow(struct chunk *c)
@@ -73,17 +74,17 @@ static void chunk_fail(struct chunk *c, const char *fmt, const char *a, const ch
 	snprintf(c->err, sizeof(c->err), fmt, a, b);
 }
 
+static int field_count_error(struct chunk *c, size_t got);
+static int number_error(struct chunk *c, size_t k, const char *p, const char *end);
+static uint32_t intern_text(struct chunk *c, size_t k, const char *s, size_t len);
+
 /* Store one line's fields; returns 0, or -1 with c->err set. */
 static int store_fields(struct chunk *c, const struct fields *fl)
 {
 	const struct layout *lay = c->lay;
-	char got[64], msg[80];
 
-	if (fl->n != lay->nfields) {
-		snprintf(msg, sizeof(msg), "expected %zu fields, got %zu", lay->nfields, fl->n);
-		chunk_fail(c, "%s%s", msg, "");
-		return -1;
-	}
+	if (fl->n != lay->nfields)
+		return field_count_error(c, fl->n);
 	if (c->nrows == c->cap)
 		chunk_grow(c);
 	for (size_t f = 0; f < fl->n; f++) {
@@ -93,17 +94,76 @@ static int store_fields(struct chunk *c, const struct fields *fl)
 		const char *s = fl->ptr[f];
 		size_t len = fl->len[f];
 		if (lay->types[k] == IS_COL_TEXT) {
-			c->text[k][c->nrows] = len ? strpool_intern(&c->pool, s, len) : IS_TEXT_EMPTY;
+			c->text[k][c->nrows] = intern_text(c, (size_t)k, s, len);
 			continue;
 		}
 		if (len == 0) {
 			c->num[k][c->nrows] = NAN;
 		} else if (!is_parse_double(s, len, &c->num[k][c->nrows])) {
-			is_quote_for_msg(s, len, got, sizeof(got));
-			chunk_fail(c, "field '%s': expected a number, got '%s'", lay->out_names[k], got);
-			return -1;
+			return number_error(c, (size_t)k, s, s + len);
 		}
 	}
+	c->nrows++;
+	return 0;
+}
+
+/* Consecutive rows mostly repeat a text value (ReqCState): check the previous one first. */
+static uint32_t intern_text(struct chunk *c, size_t k, const char *s, size_t len)
+{
+	uint32_t last = c->last_id[k];
+	if (len == 0)
+		return IS_TEXT_EMPTY;
+	if (last != IS_TEXT_EMPTY && strncmp(c->pool.strs[last], s, len) == 0 &&
+	    c->pool.strs[last][len] == '\0')
+		return last;
+	return c->last_id[k] = strpool_intern(&c->pool, s, len);
+}
+
+static int field_count_error(struct chunk *c, size_t got)
+{
+	char msg[80];
+	snprintf(msg, sizeof(msg), "expected %zu fields, got %zu", c->lay->nfields, got);
+	chunk_fail(c, "%s%s", msg, "");
+	return -1;
+}
+
+static int number_error(struct chunk *c, size_t k, const char *p, const char *end)
+{
+	char got[64];
+	const char *comma = memchr(p, ',', (size_t)(end - p));
+	is_quote_for_msg(p, (size_t)((comma ? comma : end) - p), got, sizeof(got));
+	chunk_fail(c, "field '%s': expected a number, got '%s'", c->lay->out_names[k], got);
+	return -1;
+}
+
+/* The fast path for a line without quotes: split and convert in one walk. */
+static int parse_plain_line(struct chunk *c, const char *p, const char *end)
+{
+	const struct layout *lay = c->lay;
+	size_t f = 0;
+	if (c->nrows == c->cap)
+		chunk_grow(c);
+	for (;; f++) {
+		const char *comma;
+		int k = f < lay->nfields ? lay->out_of_field[f] : -1;
+		if (k >= 0 && lay->types[k] == IS_COL_NUM && p < end && *p != ',') {
+			comma = is_parse_double_prefix(p, end, &c->num[k][c->nrows]);
+			if (!comma || (comma != end && *comma != ','))
+				return number_error(c, (size_t)k, p, end);
+		} else {
+			comma = memchr(p, ',', (size_t)(end - p));
+			comma = comma ? comma : end;
+			if (k >= 0 && lay->types[k] == IS_COL_NUM)
+				c->num[k][c->nrows] = NAN;
+			else if (k >= 0)
+				c->text[k][c->nrows] = intern_text(c, (size_t)k, p, (size_t)(comma - p));
+		}
+		if (comma == end)
+			break;
+		p = comma + 1;
+	}
+	if (f + 1 != lay->nfields)
+		return field_count_error(c, f + 1);
 	c->nrows++;
 	return 0;
 }
@@ -124,6 +184,8 @@ static int process_line(struct chunk *c, const char *line, size_t len)
 		chunk_fail(c, "NUL byte at column %s%s", col, "");
 		return -1;
 	}
+	if (!memchr(line, '"', len))
+		return parse_plain_line(c, line, line + len);
 	if (csv_split_line(line, len, &c->fl) < 0) {
 		chunk_fail(c, "%s%s", c->fl.err, "");
 		return -1;
@@ -356,6 +418,9 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 	c->est_rows = (size_t)((double)(end - start) / bytes_per_line * 1.05) + 64;
 	c->num = is_xcalloc(lay->nout, sizeof(double *));
 	c->text = is_xcalloc(lay->nout, sizeof(uint32_t *));
+	c->last_id = is_xmalloc((lay->nout + 1) * sizeof(uint32_t));
+	for (size_t k = 0; k < lay->nout; k++)
+		c->last_id[k] = IS_TEXT_EMPTY;
 	strpool_init(&c->pool);
 }
 
@@ -367,41 +432,56 @@ static void chunk_free(struct chunk *c)
 	}
 	free(c->num);
 	free(c->text);
+	free(c->last_id);
 	strpool_free(&c->pool);
 	fields_free(&c->fl);
 }
 
-/* Move the chunks' columns into t (chunk 0's arrays are grown in place). */
+/* Chunk-local string ids -> the table's ids. */
+static uint32_t *map_strings(struct is_table *t, const struct chunk *c)
+{
+	uint32_t *map = is_xmalloc((c->pool.n + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < c->pool.n; i++)
+		map[i] = is_table_intern(t, c->pool.strs[i]);
+	return map;
+}
+
+/* Move the chunks' columns into t: chunk 0's arrays grow in place, the others are appended
+ * and freed column by column so that memory peaks at one extra column. */
 static void join_chunks(struct is_table *t, const struct layout *lay, struct chunk *ch, size_t nch)
 {
 	size_t total = 0;
-	for (size_t i = 0; i < nch; i++)
+	uint32_t *map[2] = { NULL, NULL };
+	for (size_t i = 0; i < nch; i++) {
 		total += ch[i].nrows;
+		map[i] = map_strings(t, &ch[i]);
+	}
 	t->nrows = total;
 	for (size_t k = 0; k < lay->nout; k++) {
 		struct is_column *col = is_table_add_col(t, lay->out_names[k], lay->types[k]);
-		size_t at = 0;
-		for (size_t i = 0; i < nch; i++) {
-			struct chunk *c = &ch[i];
-			if (col->type == IS_COL_NUM) {
-				if (i == 0) {
-					col->num = is_xrealloc(c->num[k], (total ? total : 1) * sizeof(double));
-					c->num[k] = NULL;
-				} else if (c->nrows) {
-					memcpy(col->num + at, c->num[k], c->nrows * sizeof(double));
-				}
-			} else {
-				if (i == 0)
-					col->text = is_xmalloc((total ? total : 1) * sizeof(uint32_t));
-				for (size_t r = 0; r < c->nrows; r++) {
-					uint32_t id = c->text[k][r];
-					col->text[at + r] = id == IS_TEXT_EMPTY ? id
-						: is_table_intern(t, c->pool.strs[id]);
-				}
+		if (col->type == IS_COL_NUM)
+			col->num = is_xrealloc(ch[0].num[k], (total ? total : 1) * sizeof(double));
+		else
+			col->text = is_xrealloc(ch[0].text[k], (total ? total : 1) * sizeof(uint32_t));
+		ch[0].num[k] = NULL;
+		ch[0].text[k] = NULL;
+		for (size_t i = 0, at = 0; i < nch; at += ch[i].nrows, i++) {
+			for (size_t r = 0; col->text && r < ch[i].nrows; r++) {
+				uint32_t id = i ? ch[i].text[k][r] : col->text[r];
+				col->text[at + r] = id == IS_TEXT_EMPTY ? id : map[i][id];
 			}
-			at += c->nrows;
+			if (i && col->num && ch[i].nrows)
+				memcpy(col->num + at, ch[i].num[k], ch[i].nrows * sizeof(double));
+			if (i) {
+				free(ch[i].num[k]);
+				free(ch[i].text[k]);
+				ch[i].num[k] = NULL;
+				ch[i].text[k] = NULL;
+			}
 		}
 	}
+	free(map[0]);
+	free(map[1]);
 }
 
 static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct is_table *t)

@@ -135,58 +135,221 @@ static size_t needed_ranks(const struct is_func *f, size_t nf, size_t m, size_t 
 	return u;
 }
 
-static double func_value(const struct is_func *f, const double *a, size_t m, double min,
-			 double max, double avg, double std)
+/*
+ * Values of the given ranks of the non-NaN values of a[0..n) (m of them) without moving
+ * anything: a sorted sample brackets each rank with a value interval that holds it with
+ * high probability, one pass counts the values below each interval and collects those
+ * inside, and a selection within the small collections finds the ranks. Returns -1 when
+ * a bracket missed (unlucky or tied data): the caller then selects on a full copy.
+ */
+#define SAMPLE_SIZE 4096
+#define BRACKET_MIN_N 65536
+
+struct bracket {
+	double lo, hi;
+	size_t below;        /* values < lo */
+	double *buf;         /* values in [lo, hi] */
+	size_t n, cap;
+};
+
+static size_t make_brackets(const double *sample, size_t s, const size_t *idx, size_t ni, size_t m,
+			    struct bracket *b)
 {
-	switch (f->kind) {
-	case IS_F_COUNT: return (double)m;
-	case IS_F_MIN: return m ? min : NAN;
-	case IS_F_MAX: return m ? max : NAN;
-	case IS_F_AVG: return m ? avg : NAN;
-	case IS_F_STD: return m > 1 ? std : NAN;
-	case IS_F_MED:
-	case IS_F_PCT: return m ? is_quantile_sorted(a, m, func_quantile(f)) : NAN;
+	size_t nb = 0;
+	for (size_t i = 0; i < ni; i++) {
+		double q = (double)idx[i] / (double)(m - 1), pos = q * (double)(s - 1);
+		double d = 3 * sqrt((double)s * q * (1 - q)) + 3;
+		double lo_i = floor(pos - d), hi_i = ceil(pos + d);
+		double lo = lo_i < 0 ? -INFINITY : sample[(size_t)lo_i];
+		double hi = hi_i >= (double)s ? INFINITY : sample[(size_t)hi_i];
+		if (nb && lo <= b[nb - 1].hi) {
+			b[nb - 1].hi = hi > b[nb - 1].hi ? hi : b[nb - 1].hi;
+			continue;
+		}
+		b[nb++] = (struct bracket){ .lo = lo, .hi = hi };
 	}
+	return nb;
+}
+
+static int fill_brackets(const double *a, size_t n, size_t m, struct bracket *b, size_t nb)
+{
+	size_t budget = m / 4, used = 0;
+	for (size_t j = 0; j < nb; j++) {
+		b[j].cap = 1024;
+		b[j].buf = is_xmalloc(b[j].cap * sizeof(double));
+	}
+	for (size_t i = 0; i < n; i++) {
+		double v = a[i];
+		for (size_t j = 0; j < nb; j++) {
+			b[j].below += v < b[j].lo;
+			if (v >= b[j].lo && v <= b[j].hi) {
+				if (b[j].n == b[j].cap) {
+					if (++used > budget / 1024)
+						return -1;
+					b[j].buf = is_xrealloc(b[j].buf, (b[j].cap *= 2) * sizeof(double));
+				}
+				b[j].buf[b[j].n++] = v;
+			}
+		}
+	}
+	return 0;
+}
+
+static int bracket_ranks(const double *a, size_t n, size_t m, const size_t *idx, size_t ni, double *vals)
+{
+	double sample[SAMPLE_SIZE];
+	struct bracket b[64];
+	size_t s = 0, stride = n / SAMPLE_SIZE, nb, sel[64];
+	int rc = -1;
+
+	if (m < BRACKET_MIN_N || ni > 64)
+		return -1;
+	for (size_t i = 0; i < n && s < SAMPLE_SIZE; i += stride)
+		if (!isnan(a[i]))
+			sample[s++] = a[i];
+	qsort(sample, s, sizeof(double), cmp_double);
+	nb = make_brackets(sample, s, idx, ni, m, b);
+	if (fill_brackets(a, n, m, b, nb) < 0)
+		goto cleanup;
+	for (size_t j = 0, i = 0; j < nb; j++) {
+		size_t k = 0, first = i;
+		for (; i < ni && idx[i] >= b[j].below && idx[i] < b[j].below + b[j].n; i++)
+			sel[k++] = idx[i] - b[j].below;
+		if (i < ni && idx[i] < b[j].below + b[j].n)
+			goto cleanup;  /* a rank below this bracket: the sample missed it */
+		is_multiselect(b[j].buf, b[j].n, sel, k);
+		for (size_t r = 0; r < k; r++)
+			vals[first + r] = b[j].buf[sel[r]];
+		if (j + 1 == nb && i < ni)
+			goto cleanup;
+	}
+	rc = 0;
+cleanup:
+	for (size_t j = 0; j < nb; j++)
+		free(b[j].buf);
+	return rc;
+}
+
+/* Sorted values at ranks idx[0..ni) of the non-NaN values of a (m of them). When the
+ * bracket method misses, the values are compacted into work (which may be a itself) and
+ * selected there. */
+static void rank_values(const double *a, size_t n, size_t m, const size_t *idx, size_t ni,
+			double *vals, double *work)
+{
+	if (bracket_ranks(a, n, m, idx, ni, vals) == 0)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(a[i]))
+			work[k++] = a[i];
+	is_multiselect(work, m, idx, ni);
+	for (size_t i = 0; i < ni; i++)
+		vals[i] = work[idx[i]];
+}
+
+static double rank_value(const size_t *idx, const double *vals, size_t ni, size_t rank)
+{
+	for (size_t i = 0; i < ni; i++)
+		if (idx[i] == rank)
+			return vals[i];
 	return NAN;
 }
 
-void is_stats_compute_inplace(double *a, size_t n, const struct is_func *f, size_t nf, double *out)
+static double quantile_from_ranks(const size_t *idx, const double *vals, size_t ni, size_t m, double q)
+{
+	/* GSL's gsl_stats_quantile_from_sorted_data, term for term. */
+	double delta = q * (double)(m - 1);
+	size_t lhs = (size_t)delta;
+	delta -= (double)lhs;
+	if (lhs >= m - 1)
+		return rank_value(idx, vals, ni, m - 1);
+	return (1 - delta) * rank_value(idx, vals, ni, lhs) + delta * rank_value(idx, vals, ni, lhs + 1);
+}
+
+/* Compensated sum of block sums: blocks of 256 are summed plainly (fast), the block sums
+ * with Neumaier's correction, so the error stays near 256 ulps whatever n is. */
+struct ksum {
+	double sum, comp, block;
+	unsigned count;
+};
+
+static inline void ksum_add(struct ksum *k, double v)
+{
+	k->block += v;
+	if (++k->count < 256)
+		return;
+	double t = k->sum + k->block;
+	k->comp += fabs(k->sum) >= fabs(k->block) ? (k->sum - t) + k->block : (k->block - t) + k->sum;
+	k->sum = t;
+	k->block = 0;
+	k->count = 0;
+}
+
+static double ksum_total(struct ksum *k)
+{
+	k->count = 255;
+	ksum_add(k, 0);
+	return k->sum + k->comp;
+}
+
+static void compute(const double *a, size_t n, const struct is_func *f, size_t nf, double *out,
+		    double *work)
 {
 	size_t m = 0;
-	double min = INFINITY, max = -INFINITY, sum = 0;
+	double min = INFINITY, max = -INFINITY;
+	struct ksum sum = { 0 }, ss = { 0 }, dev = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		double v = a[i];
 		if (isnan(v))
 			continue;
-		a[m++] = v;
-		sum += v;
+		m++;
+		ksum_add(&sum, v);
 		min = v < min ? v : min;
 		max = v > max ? v : max;
 	}
-	double avg = m ? sum / (double)m : NAN, ss = 0, comp = 0;
-	for (size_t i = 0; i < m; i++) {  /* two-pass variance, with the rounding correction */
+	double avg = m ? ksum_total(&sum) / (double)m : NAN;
+	for (size_t i = 0; i < n; i++) {  /* two-pass variance, with the mean's rounding corrected */
 		double d = a[i] - avg;
-		ss += d * d;
-		comp += d;
+		if (!isnan(d)) {
+			ksum_add(&ss, d * d);
+			ksum_add(&dev, d);
+		}
 	}
-	double std = m > 1 ? sqrt((ss - comp * comp / (double)m) / (double)(m - 1)) : NAN;
+	double c = ksum_total(&dev);
+	double std = m > 1 ? sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)) : NAN;
 
 	size_t stack_idx[64], *idx = 2 * nf <= 64 ? stack_idx : is_xmalloc(2 * nf * sizeof(size_t));
+	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : is_xmalloc(2 * nf * sizeof(double));
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
-	/* After selection a[idx[j]] holds the sorted value of that rank; the quantile formula
-	 * reads only those positions. */
-	is_multiselect(a, m, idx, ni);
-	for (size_t i = 0; i < nf; i++)
-		out[i] = func_value(&f[i], a, m, min, max, avg, std);
-	if (idx != stack_idx)
+	rank_values(a, n, m, idx, ni, vals, work);
+	for (size_t i = 0; i < nf; i++) {
+		switch (f[i].kind) {
+		case IS_F_COUNT: out[i] = (double)m; break;
+		case IS_F_MIN: out[i] = m ? min : NAN; break;
+		case IS_F_MAX: out[i] = m ? max : NAN; break;
+		case IS_F_AVG: out[i] = avg; break;
+		case IS_F_STD: out[i] = std; break;
+		case IS_F_MED:
+		case IS_F_PCT:
+			out[i] = m ? quantile_from_ranks(idx, vals, ni, m, func_quantile(&f[i])) : NAN;
+			break;
+		}
+	}
+	if (idx != stack_idx) {
 		free(idx);
+		free(vals);
+	}
+}
+
+void is_stats_compute_inplace(double *a, size_t n, const struct is_func *f, size_t nf, double *out)
+{
+	compute(a, n, f, nf, out, a);
 }
 
 void is_stats_compute(const double *vals, size_t n, const struct is_func *f, size_t nf,
 		      double *out, double *scratch)
 {
-	memcpy(scratch, vals, n * sizeof(*vals));
-	is_stats_compute_inplace(scratch, n, f, nf, out);
+	compute(vals, n, f, nf, out, scratch);
 }
 
 static int parse_one_func(const char *s, size_t len, struct is_func *f, char *err, size_t errlen)

@@ -46,6 +46,7 @@ struct is_diff_part {
 	const char *label;     /* NULL for the overall part; the group's value ("C6", "" = empty) */
 	size_t *rows;          /* [run] datapoints in this part */
 	size_t *nvals;         /* [metric * nruns + run] non-empty values of the metric */
+	double *medians;       /* [metric * nruns + run]; NaN without values */
 	double *values;        /* [(metric * nruns + run) * nfuncs + func]; NaN where undefined */
 	struct is_diff_test *tests;  /* [metric * nruns + run]; run 0 is never valid */
 };

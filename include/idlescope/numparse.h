@@ -12,4 +12,8 @@
  */
 bool is_parse_double(const char *s, size_t n, double *out);
 
+/* The same for the longest number at the start of [s, end): returns where it stops, or
+ * NULL when s does not start with a number (or it overflows). */
+const char *is_parse_double_prefix(const char *s, const char *end, double *out);
+
 #endif

@@ -1,0 +1,427 @@
+/* Comparing runs: shared metrics, groups, and per (part, metric) values and tests on 2 threads. */
+#include "idlescope/diff.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "idlescope/select.h"
+#include "idlescope/sigtest.h"
+#include "idlescope/util.h"
+
+static bool is_numeric_col(const struct is_run *r, const char *name)
+{
+	const struct is_column *c = is_table_col(r->dp, name);
+	return c && c->type == IS_COL_NUM;
+}
+
+/* One warning per metric the runs do not all have, naming where it is missing. */
+static void warn_missing(const char *metric, struct is_run **runs, size_t nruns)
+{
+	char where[512] = "";
+	size_t len = 0;
+	for (size_t r = 0; r < nruns && len < sizeof(where); r++)
+		if (!is_numeric_col(runs[r], metric))
+			len += (size_t)snprintf(where + len, sizeof(where) - len, "%s%s", len ? ", " : "",
+						runs[r]->name);
+	is_warn("metric '%s' is missing in %s; it is left out (only metrics every run has are "
+		"compared)", metric, where);
+}
+
+static bool in_list(const char **names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return true;
+	return false;
+}
+
+/* Metrics of the reference (by regex) that every run has; warnings for the rest. */
+static int shared_metrics(struct is_diff *d, const char *re)
+{
+	const char **all = NULL;
+	size_t nall = 0;
+	for (size_t r = 0; r < d->nruns; r++) {  /* every candidate, in first-seen order */
+		const char **names;
+		size_t n;
+		if (is_select_metrics(d->runs[r]->dp, re, &names, &n) < 0) {
+			free(all);
+			return -1;
+		}
+		all = is_xrealloc(all, (nall + n + 1) * sizeof(char *));
+		for (size_t i = 0; i < n; i++)
+			if (!in_list(all, nall, names[i]))
+				all[nall++] = names[i];
+		free(names);
+	}
+	d->metrics = is_xcalloc(nall + 1, sizeof(char *));
+	for (size_t i = 0; i < nall; i++) {
+		bool everywhere = true;
+		for (size_t r = 0; r < d->nruns; r++)
+			everywhere = everywhere && is_numeric_col(d->runs[r], all[i]);
+		if (everywhere)
+			d->metrics[d->nmetrics++] = all[i];
+		else
+			warn_missing(all[i], d->runs, d->nruns);
+	}
+	free(all);
+	if (d->nmetrics == 0) {
+		is_err("no metric%s is numeric in every run", re ? " matching --metrics" : "");
+		return -1;
+	}
+	return 0;
+}
+
+static void check_tools_and_units(struct is_diff *d)
+{
+	const struct is_run *ref = d->runs[0];
+	for (size_t r = 1; r < d->nruns; r++) {
+		const char *t = d->runs[r]->toolname;
+		if (strcmp(t, ref->toolname) && strcmp(t, "unknown") && strcmp(ref->toolname, "unknown"))
+			is_warn("%s was measured by %s, the reference %s by %s: the numbers may not "
+				"mean the same", d->runs[r]->name, t, ref->name, ref->toolname);
+	}
+	d->units = is_xcalloc(d->nmetrics + 1, sizeof(char *));
+	for (size_t m = 0; m < d->nmetrics; m++) {
+		d->units[m] = is_metric_unit(ref, d->metrics[m]);
+		for (size_t r = 1; r < d->nruns; r++) {
+			const char *u = is_metric_unit(d->runs[r], d->metrics[m]);
+			if (strcmp(u, d->units[m]))
+				is_warn("%s: unit '%s' in %s but '%s' in the reference %s: values are "
+					"compared as they are", d->metrics[m], u, d->runs[r]->name,
+					d->units[m], ref->name);
+		}
+	}
+}
+
+/* Natural order of group labels, as is_group_rows sorts them ("C6" < "C10"). */
+static int natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			char *ea, *eb;
+			unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea;
+			b = eb;
+		} else if (*a != *b) {
+			return (unsigned char)*a - (unsigned char)*b;
+		} else {
+			a++;
+			b++;
+		}
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int cmp_label_ptr(const void *x, const void *y)
+{
+	return natural_cmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Private state behind is_diff: each run's groups and where every union group sits in them. */
+struct diff_priv {
+	struct is_groups *rg;    /* [run] */
+	long *gmap;              /* [group * nruns + run]: index in rg[run], or -1 */
+	char **labels;           /* union labels (pointers into rg) */
+};
+
+static int build_groups(struct is_diff *d, struct diff_priv *pv)
+{
+	size_t nr = d->nruns, total = 0;
+	pv->rg = is_xcalloc(nr, sizeof(*pv->rg));
+	for (size_t r = 0; r < nr; r++) {
+		if (is_group_rows(d->runs[r]->dp, d->group_col, &pv->rg[r]) < 0)
+			return -1;
+		total += pv->rg[r].ngroups;
+	}
+	pv->labels = is_xcalloc(total + 1, sizeof(char *));
+	for (size_t r = 0; r < nr; r++)
+		for (size_t k = 0; k < pv->rg[r].ngroups; k++) {
+			bool seen = false;
+			for (size_t i = 0; i < d->ngroups && !seen; i++)
+				seen = !strcmp(pv->labels[i], pv->rg[r].labels[k]);
+			if (!seen)
+				pv->labels[d->ngroups++] = pv->rg[r].labels[k];
+		}
+	qsort(pv->labels, d->ngroups, sizeof(char *), cmp_label_ptr);
+	pv->gmap = is_xmalloc((d->ngroups * nr + 1) * sizeof(long));
+	for (size_t g = 0; g < d->ngroups; g++)
+		for (size_t r = 0; r < nr; r++) {
+			long idx = -1;
+			for (size_t k = 0; k < pv->rg[r].ngroups && idx < 0; k++)
+				if (!strcmp(pv->rg[r].labels[k], pv->labels[g]))
+					idx = (long)k;
+			pv->gmap[g * nr + r] = idx;
+		}
+	return 0;
+}
+
+static void part_alloc(struct is_diff_part *p, const struct is_diff *d)
+{
+	size_t cells = d->nmetrics * d->nruns;
+	p->rows = is_xcalloc(d->nruns, sizeof(size_t));
+	p->nvals = is_xcalloc(cells, sizeof(size_t));
+	p->medians = is_xcalloc(cells, sizeof(double));
+	p->values = is_xcalloc(cells * d->nfuncs + 1, sizeof(double));
+	p->tests = is_xcalloc(cells, sizeof(struct is_diff_test));
+}
+
+static void part_free(struct is_diff_part *p)
+{
+	free(p->rows);
+	free(p->nvals);
+	free(p->medians);
+	free(p->values);
+	free(p->tests);
+}
+
+/* The work: one task per (part, metric); the overall part's tasks (the largest) come first. */
+struct diff_job {
+	struct is_diff *d;
+	struct diff_priv *pv;
+	struct is_func *plain;   /* the functions that need no order statistics */
+	size_t nplain;
+	size_t maxrows;
+	size_t ntasks;
+	atomic_size_t next;
+};
+
+/* The part's rows of run r (NULL rows: all of them), NaN dropped. Returns the count. */
+static size_t gather(const double *col, const size_t *rows, size_t n, double *out)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v = col[rows ? rows[i] : i];
+		if (!isnan(v))
+			out[m++] = v;
+	}
+	return m;
+}
+
+static bool is_order_stat(const struct is_func *f)
+{
+	return f->kind == IS_F_MED || f->kind == IS_F_PCT;
+}
+
+/* Values of every function: the plain ones before sorting (so the sums run in row order,
+ * exactly as `analyze stats` adds them), order statistics from the sorted data. */
+static void sample_values(struct diff_job *j, double *x, size_t n, double *tmp, double *out)
+{
+	const struct is_diff *d = j->d;
+	double plain[64];
+	is_stats_compute_inplace(x, n, j->plain, j->nplain, plain);
+	is_sort_doubles(x, n, tmp);
+	for (size_t f = 0, k = 0; f < d->nfuncs; f++) {
+		const struct is_func *fn = &d->funcs[f];
+		if (!is_order_stat(fn))
+			out[f] = plain[k++];
+		else
+			out[f] = n ? is_quantile_sorted(x, n, fn->kind == IS_F_MED ? 0.5 : fn->pct / 100)
+				   : NAN;
+	}
+}
+
+static void compare(const double *ref, size_t nref, const double *x, size_t n,
+		    struct is_diff_test *t)
+{
+	struct is_mw mw;
+	struct is_ks ks;
+	memset(t, 0, sizeof(*t));
+	if (is_mann_whitney(ref, nref, x, n, &mw) < 0 || is_ks_test(ref, nref, x, n, &ks) < 0)
+		return;
+	t->valid = true;
+	t->mw_u = mw.u;
+	t->mw_p = mw.p;
+	t->mw_exact = mw.exact;
+	t->ks_d = ks.d;
+	t->ks_p = ks.p;
+	t->ks_exact = ks.exact;
+	t->med_diff = is_quantile_sorted(x, n, 0.5) - is_quantile_sorted(ref, nref, 0.5);
+	is_median_diff_ci(ref, nref, x, n, IS_DIFF_CI_LEVEL, &t->ci_lo, &t->ci_hi);
+	t->significant = t->mw_p < IS_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
+}
+
+static void run_task(struct diff_job *j, size_t task, double **buf, double *tmp)
+{
+	struct is_diff *d = j->d;
+	size_t m = task % d->nmetrics, part = task / d->nmetrics, nr = d->nruns;
+	struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
+	for (size_t r = 0; r < nr; r++) {
+		const struct is_table *t = d->runs[r]->dp;
+		const double *col = is_table_col(t, d->metrics[m])->num;
+		const size_t *rows = NULL;
+		size_t n = t->nrows;
+		if (part) {
+			long k = j->pv->gmap[(part - 1) * nr + r];
+			rows = k >= 0 ? j->pv->rg[r].rows[k] : NULL;
+			n = k >= 0 ? j->pv->rg[r].counts[k] : 0;
+		}
+		size_t cell = m * nr + r, got = gather(col, rows, n, buf[r]);
+		p->nvals[cell] = got;
+		sample_values(j, buf[r], got, tmp, p->values + cell * d->nfuncs);
+		p->medians[cell] = got ? is_quantile_sorted(buf[r], got, 0.5) : NAN;
+		if (r > 0)
+			compare(buf[0], p->nvals[m * nr], buf[r], got, &p->tests[cell]);
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct diff_job *j = arg;
+	size_t nr = j->d->nruns, cap = j->maxrows ? j->maxrows : 1;
+	double **buf = is_xmalloc(nr * sizeof(double *)), *tmp = is_xmalloc(cap * sizeof(double));
+	for (size_t r = 0; r < nr; r++)
+		buf[r] = is_xmalloc(cap * sizeof(double));
+	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
+		run_task(j, t, buf, tmp);
+	for (size_t r = 0; r < nr; r++)
+		free(buf[r]);
+	free(buf);
+	free(tmp);
+	return NULL;
+}
+
+static void run_jobs(struct diff_job *j, int nthreads)
+{
+	pthread_t tid[16];
+	int started = 0;
+	long ncpu = nthreads > 0 ? nthreads : sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu > 16)
+		ncpu = 16;
+	if (j->maxrows < 50000)  /* threads do not pay for small inputs */
+		ncpu = 1;
+	for (long i = 1; i < ncpu && (size_t)i < j->ntasks; i++)
+		if (pthread_create(&tid[started], NULL, worker, j) == 0)
+			started++;
+	worker(j);
+	for (int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+}
+
+static void compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads)
+{
+	struct diff_job j = { .d = d, .pv = pv, .ntasks = d->nmetrics * (1 + d->ngroups) };
+	j.plain = is_xcalloc(d->nfuncs + 1, sizeof(struct is_func));
+	for (size_t f = 0; f < d->nfuncs; f++)
+		if (!is_order_stat(&d->funcs[f]))
+			j.plain[j.nplain++] = d->funcs[f];
+	for (size_t r = 0; r < d->nruns; r++) {
+		d->overall.rows[r] = d->runs[r]->dp->nrows;
+		j.maxrows = d->runs[r]->dp->nrows > j.maxrows ? d->runs[r]->dp->nrows : j.maxrows;
+		for (size_t g = 0; g < d->ngroups; g++) {
+			long k = pv->gmap[g * d->nruns + r];
+			d->groups[g].rows[r] = k >= 0 ? pv->rg[r].counts[k] : 0;
+		}
+	}
+	atomic_init(&j.next, 0);
+	run_jobs(&j, nthreads);
+	free(j.plain);
+}
+
+static void priv_free(struct diff_priv *pv, size_t nruns)
+{
+	for (size_t r = 0; pv->rg && r < nruns; r++)
+		is_groups_free(&pv->rg[r]);
+	free(pv->rg);
+	free(pv->gmap);
+	free(pv->labels);
+}
+
+int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
+		    const struct is_diff_opts *o)
+{
+	struct diff_priv pv = { 0 };
+	memset(d, 0, sizeof(*d));
+	d->runs = runs;
+	d->nruns = nruns;
+	d->funcs = o->funcs;
+	d->nfuncs = o->nfuncs;
+	d->group_col = o->group_col;
+	if (nruns < 2) {
+		is_err("need at least two runs to compare (the first is the reference)");
+		return -1;
+	}
+	if (o->nfuncs > 64) {
+		is_err("too many functions (%zu, at most 64)", o->nfuncs);
+		return -1;
+	}
+	for (size_t r = 0; r < nruns; r++)
+		if (runs[r]->dp->nrows == 0) {
+			is_err("%s: no datapoints to compare", runs[r]->dp_path);
+			return -1;
+		}
+	if (shared_metrics(d, o->metrics_re) < 0)
+		goto fail;
+	check_tools_and_units(d);
+	if (d->group_col && build_groups(d, &pv) < 0)
+		goto fail;
+	part_alloc(&d->overall, d);
+	d->groups = is_xcalloc(d->ngroups + 1, sizeof(*d->groups));
+	for (size_t g = 0; g < d->ngroups; g++) {
+		part_alloc(&d->groups[g], d);
+		d->groups[g].label = is_xstrdup(pv.labels[g]);
+	}
+	compute_all(d, &pv, o->nthreads);
+	priv_free(&pv, nruns);
+	return 0;
+fail:
+	priv_free(&pv, nruns);
+	is_diff_free(d);
+	return -1;
+}
+
+void is_diff_free(struct is_diff *d)
+{
+	if (d->overall.rows)
+		part_free(&d->overall);
+	for (size_t g = 0; g < d->ngroups; g++) {
+		part_free(&d->groups[g]);
+		free((char *)d->groups[g].label);
+	}
+	free(d->groups);
+	free(d->metrics);
+	free(d->units);
+	memset(d, 0, sizeof(*d));
+}
+
+void is_diff_even_up(struct is_run **runs, size_t nruns)
+{
+	size_t least = (size_t)-1;
+	for (size_t r = 0; r < nruns; r++)
+		least = runs[r]->dp->nrows < least ? runs[r]->dp->nrows : least;
+	for (size_t r = 0; r < nruns; r++)
+		if (runs[r]->dp->nrows > least)
+			is_table_truncate(runs[r]->dp, least);
+}
+
+double is_diff_value(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+		     size_t f)
+{
+	return p->values[(m * d->nruns + r) * d->nfuncs + f];
+}
+
+double is_diff_change(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+		      size_t f)
+{
+	return is_diff_value(d, p, m, r, f) - is_diff_value(d, p, m, 0, f);
+}
+
+double is_diff_pct(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+		   size_t f)
+{
+	double ref = is_diff_value(d, p, m, 0, f);
+	return ref != 0 && !isnan(ref) ? 100 * is_diff_change(d, p, m, r, f) / fabs(ref) : NAN;
+}
+
+const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struct is_diff_part *p,
+					    size_t m, size_t r)
+{
+	const struct is_diff_test *t = &p->tests[m * d->nruns + r];
+	return r > 0 && t->valid ? t : NULL;
+}

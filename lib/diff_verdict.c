@@ -1,0 +1,69 @@
+/* The plain-language verdict line of a comparison, and the units it speaks in. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "idlescope/diff.h"
+
+const char *is_metric_unit(const struct is_run *r, const char *metric)
+{
+	const cJSON *units = r->info ? cJSON_GetObjectItemCaseSensitive(r->info, "units") : NULL;
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(units, metric);
+	size_t len = strlen(metric);
+	static const char *const ns[] = { "LTime", "TBI", "TAI", "TIntr", "TBI1", "TAI1" };
+	if (cJSON_IsString(u))
+		return u->valuestring;
+	if (len && metric[len - 1] == '%')
+		return "%";
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		if (!strcmp(metric, ns[i]))
+			return "ns";
+	if (strstr(metric, "Latency") || !strcmp(metric, "SilentTime") || !strcmp(metric, "LDist"))
+		return "us";
+	return "";
+}
+
+/* Decimals that show a change at the CI's resolution: one digit of the interval's width
+ * (at least one decimal); three significant digits of x when there is no interval. */
+static int decimals_for(double width, double x)
+{
+	double ref = width > 0 && isfinite(width) ? width : fabs(x) / 100;
+	if (!(ref > 0) || !isfinite(ref))
+		return 1;
+	int dec = (int)-floor(log10(ref));
+	return dec < 1 ? 1 : dec > 9 ? 9 : dec;
+}
+
+static void fmt_p(char *buf, size_t len, double p)
+{
+	if (p < 1e-300)
+		snprintf(buf, len, "p < 1e-300");
+	else
+		snprintf(buf, len, "p = %.2g", p);
+}
+
+int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+		    char *buf, size_t len)
+{
+	const char *metric = d->metrics[m], *ref = d->runs[0]->name, *unit = d->units[m];
+	const struct is_diff_test *t = is_diff_get_test(d, p, m, r);
+	size_t nref = p->nvals[m * d->nruns], n = p->nvals[m * d->nruns + r];
+	if (!t)
+		return snprintf(buf, len, "%s: no comparison vs %s (no values in %s)", metric, ref,
+				nref ? d->runs[r]->name : ref);
+	int dec = decimals_for(t->ci_hi - t->ci_lo, t->med_diff);
+	double med_ref = p->medians[m * d->nruns];
+	char pct[40] = "", ci[96], pv[32];
+	if (med_ref != 0)
+		snprintf(pct, sizeof(pct), " (%+.1f%%)", 100 * t->med_diff / fabs(med_ref));
+	if (isnan(t->ci_lo))
+		snprintf(ci, sizeof(ci), "95%% CI n/a (%zu value%s)", nref < n ? nref : n,
+			 (nref < n ? nref : n) == 1 ? "" : "s");
+	else
+		snprintf(ci, sizeof(ci), "95%% CI [%+.*f, %+.*f]", dec, t->ci_lo, dec, t->ci_hi);
+	fmt_p(pv, sizeof(pv), t->mw_p);
+	const char *word = t->significant ? "significant" : "no significant change";
+	const char *why = !t->significant && t->mw_p < IS_DIFF_ALPHA ? ", but the CI includes 0" : "";
+	return snprintf(buf, len, "%s: median %+.*f%s%s%s vs %s, %s, %s (Mann\u2013Whitney %s%s)",
+			metric, dec, t->med_diff, *unit ? " " : "", unit, pct, ref, ci, word, pv, why);
+}

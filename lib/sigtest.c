@@ -1,0 +1,283 @@
+/* Two-sample tests on sorted samples: Mann-Whitney U, Kolmogorov-Smirnov, median-difference CI. */
+#include "idlescope/sigtest.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/stats.h"
+#include "idlescope/util.h"
+
+/*
+ * Walk the merged samples one distinct value at a time. For every value v the callback gets
+ * how many a and b values are below v (la, lb) and equal to v (ta, tb).
+ */
+struct tie_block {
+	size_t la, lb, ta, tb;
+};
+
+static size_t run_length(const double *x, size_t i, size_t n, double v)
+{
+	size_t j = i;
+	while (j < n && x[j] == v)
+		j++;
+	return j - i;
+}
+
+static int next_block(const double *a, size_t na, const double *b, size_t nb,
+		      struct tie_block *t)
+{
+	size_t i = t->la + t->ta, j = t->lb + t->tb;
+	if (i >= na && j >= nb)
+		return 0;
+	double v = i >= na ? b[j] : j >= nb ? a[i] : (a[i] < b[j] ? a[i] : b[j]);
+	t->la = i;
+	t->lb = j;
+	t->ta = run_length(a, i, na, v);
+	t->tb = run_length(b, j, nb, v);
+	return 1;
+}
+
+int is_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct is_mw *out)
+{
+	if (!na || !nb)
+		return -1;
+	struct tie_block t = { 0 };
+	double u = 0, tie_sum = 0;
+	while (next_block(a, na, b, nb, &t)) {
+		double tt = (double)(t.ta + t.tb);
+		u += (double)t.tb * ((double)t.la + 0.5 * (double)t.ta);
+		tie_sum += tt * tt * tt - tt;
+	}
+	double n1 = (double)na, n2 = (double)nb, n = n1 + n2, mu = n1 * n2 / 2;
+	out->u = u;
+	out->z = 0;
+	if (tie_sum == 0 && na < IS_MW_EXACT_MAX && nb < IS_MW_EXACT_MAX) {
+		out->exact = true;
+		out->p = is_mw_exact_p(na, nb, u);
+		return 0;
+	}
+	out->exact = false;
+	double var = n1 * n2 / 12 * ((n + 1) - tie_sum / (n * (n - 1)));
+	if (!(var > 0)) {  /* every value tied: no evidence either way */
+		out->p = 1;
+		return 0;
+	}
+	double diff = u - mu;
+	double corr = diff > 0 ? 0.5 : diff < 0 ? -0.5 : 0;
+	out->z = (diff - corr) / sqrt(var);
+	out->p = fmin(1, 2 * gsl_cdf_ugaussian_Q(fabs(out->z)));
+	return 0;
+}
+
+/*
+ * Null distribution of U by the recursion on the largest value: from sizes (i, j) it is a b
+ * value with probability j / (i + j) (beating all i a values), else an a value. Probabilities
+ * rather than counts keep every term positive and in range.
+ */
+double is_mw_exact_p(size_t na, size_t nb, double u)
+{
+	size_t width = na * nb + 1;
+	double *p = is_xcalloc((na + 1) * width, sizeof(double));  /* p[i * width + k] */
+	for (size_t i = 0; i <= na; i++)
+		p[i * width] = 1;  /* j = 0: U = 0 */
+	for (size_t j = 1; j <= nb; j++) {
+		for (size_t i = 1; i <= na; i++) {
+			double *cur = p + i * width;
+			const double *prev_i = p + (i - 1) * width;  /* (i - 1, j), already updated */
+			double wb = (double)j / (double)(i + j), wa = 1 - wb;
+			for (size_t k = i * j + 1; k-- > 0;) {
+				double from_b = k >= i ? cur[k - i] : 0;  /* (i, j - 1), not yet updated */
+				cur[k] = wb * from_b + wa * prev_i[k];
+			}
+		}
+	}
+	const double *dist = p + na * width;
+	long long uk = llround(u);
+	double lower = 0, upper = 0;
+	for (size_t k = 0; k < width; k++) {
+		if ((long long)k <= uk)
+			lower += dist[k];
+		if ((long long)k >= uk)
+			upper += dist[k];
+	}
+	free(p);
+	return fmin(1, 2 * fmin(lower, upper));
+}
+
+int is_ks_test(const double *a, size_t na, const double *b, size_t nb, struct is_ks *out)
+{
+	if (!na || !nb)
+		return -1;
+	struct tie_block t = { 0 };
+	uint64_t best = 0;  /* max |i nb - j na|: D = best / (na nb), exact */
+	while (next_block(a, na, b, nb, &t)) {
+		uint64_t x = (uint64_t)(t.la + t.ta) * nb, y = (uint64_t)(t.lb + t.tb) * na;
+		uint64_t dist = x > y ? x - y : y - x;
+		best = dist > best ? dist : best;
+	}
+	out->d = (double)best / ((double)na * (double)nb);
+	out->exact = (double)na * (double)nb <= IS_KS_EXACT_MAX_CELLS;
+	if (out->exact) {
+		out->p = is_ks_exact_p(na, nb, out->d);
+	} else {
+		double ne = (double)na * (double)nb / (double)(na + nb), s = sqrt(ne);
+		out->p = is_kolmogorov_q((s + 0.12 + 0.11 / s) * out->d);
+	}
+	return 0;
+}
+
+double is_kolmogorov_q(double lambda)
+{
+	if (!(lambda > 0))
+		return 1;
+	if (lambda < 1.18) {  /* the theta-function form converges fast here */
+		double y = exp(-M_PI * M_PI / (8 * lambda * lambda)), sum = 0;
+		if (y == 0)
+			return 1;
+		for (int j = 1; j <= 9; j += 2)
+			sum += pow(y, (double)(j * j));
+		return fmin(1, fmax(0, 1 - sqrt(2 * M_PI) / lambda * sum));
+	}
+	double sum = 0, sign = 1;
+	for (int j = 1; j <= 100; j++, sign = -sign) {
+		double term = exp(-2.0 * j * j * lambda * lambda);
+		sum += sign * term;
+		if (term < 1e-17 * sum || term == 0)
+			break;
+	}
+	return fmin(1, fmax(0, 2 * sum));
+}
+
+/*
+ * Share of monotone lattice paths (0,0) -> (na,nb) that touch a point with
+ * |i nb - j na| >= D na nb: every path is equally likely under the null hypothesis. The
+ * recursion carries the share of paths into (i, j) that have already left the band, so small
+ * p-values keep their precision.
+ */
+double is_ks_exact_p(size_t na, size_t nb, double d)
+{
+	double limit_d = d * (double)na * (double)nb;
+	int64_t limit = llround(limit_d);
+	double *row = is_xmalloc((nb + 1) * sizeof(double));
+	for (size_t i = 0; i <= na; i++) {
+		for (size_t j = 0; j <= nb; j++) {
+			int64_t dist = (int64_t)(i * nb) - (int64_t)(j * na);
+			if (llabs(dist) >= limit) {
+				row[j] = 1;
+			} else if (i == 0 && j == 0) {
+				row[j] = 0;
+			} else if (i == 0) {
+				row[j] = row[j - 1];
+			} else if (j == 0) {
+				/* row[0] already holds (i - 1, 0) */
+			} else {
+				double wi = (double)i / (double)(i + j);
+				row[j] = wi * row[j] + (1 - wi) * row[j - 1];
+			}
+		}
+	}
+	double p = row[nb];
+	free(row);
+	return p;
+}
+
+/* Price and Bonett's standard error of one sample's median. */
+static double median_se(const double *y, size_t n)
+{
+	double c = rint((double)n / 2 - sqrt((double)n));  /* rint: half to even, like R's round */
+	size_t k = c < 1 ? 1 : (size_t)c;
+	double tail = gsl_cdf_binomial_P((unsigned)(k - 1), 0.5, (unsigned)n);
+	double z = gsl_cdf_ugaussian_Qinv(tail);
+	if (!(z > 0))
+		return NAN;
+	return (y[n - k] - y[k - 1]) / (2 * z);
+}
+
+int is_median_diff_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+		      double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (na < 2 || nb < 2)
+		return -1;
+	double se_a = median_se(a, na), se_b = median_se(b, nb);
+	if (isnan(se_a) || isnan(se_b))
+		return -1;
+	double diff = is_quantile_sorted(b, nb, 0.5) - is_quantile_sorted(a, na, 0.5);
+	double half = gsl_cdf_ugaussian_Pinv((1 + level) / 2) * sqrt(se_a * se_a + se_b * se_b);
+	*lo = diff - half;
+	*hi = diff + half;
+	return 0;
+}
+
+/* Doubles as unsigned keys in the same order: flip every bit of negatives, the sign of the rest. */
+static inline uint64_t to_key(double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u | (1ULL << 63);
+}
+
+static inline double from_key(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~(1ULL << 63) : ~k;
+	double v;
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+/* The sort reuses the caller's double buffers for keys. */
+typedef uint64_t __attribute__((may_alias)) key_t64;
+
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+#define RADIX_PASSES 6  /* 6 x 11 >= 64 */
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/*
+ * LSD radix sort of the keys, 11 bits a pass; a pass where every key has the same digit
+ * (common: the sign and exponent bits of one metric rarely vary much) is skipped.
+ */
+void is_sort_doubles(double *a, size_t n, double *tmp)
+{
+	if (n < 256 || n >= UINT32_MAX) {
+		qsort(a, n, sizeof(*a), cmp_double);
+		return;
+	}
+	uint32_t (*count)[RADIX_SIZE] = is_xcalloc(RADIX_PASSES, sizeof(*count));
+	key_t64 *src = (key_t64 *)(void *)a, *dst = (key_t64 *)(void *)tmp;
+	for (size_t i = 0; i < n; i++) {
+		double v;
+		memcpy(&v, &src[i], sizeof(v));
+		uint64_t k = to_key(v);
+		src[i] = k;
+		for (int p = 0; p < RADIX_PASSES; p++)
+			count[p][(k >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
+	}
+	for (int p = 0; p < RADIX_PASSES; p++) {
+		uint32_t *c = count[p];
+		if (c[(src[0] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)] == n)
+			continue;  /* one digit value: nothing moves */
+		size_t sum = 0;
+		for (size_t d = 0; d < RADIX_SIZE; d++) {
+			size_t k = c[d];
+			c[d] = (uint32_t)sum;
+			sum += k;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[c[(src[i] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++] = src[i];
+		key_t64 *t = src;
+		src = dst;
+		dst = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = from_key(src[i]);
+	free(count);
+}

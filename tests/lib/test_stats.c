@@ -1,0 +1,151 @@
+/* Statistics against GSL's sorted-data functions, computed independently here. */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "idlescope/stats.h"
+#include "idlescope/util.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static double uniform(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* Mean and sample standard deviation in long double, two passes: the reference for avg/std
+ * (GSL's running-mean algorithm is itself off in the 12th digit on large tied samples). */
+static double ld_mean(const double *v, size_t n)
+{
+	long double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return (double)(s / n);
+}
+
+static double ld_sd(const double *v, size_t n)
+{
+	long double mean = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		mean += v[i];
+	mean /= n;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return (double)sqrtl(ss / (n - 1));
+}
+
+#define FUNCS "count,min,max,avg,std,med,0.5%,1%,25%,50%,75%,99%,99.9%,99.99%,99.999%"
+
+/* Compare is_stats_compute over vals (NaN allowed) with GSL on the sorted non-NaN values. */
+static void against_gsl(const double *vals, size_t n, const char *what)
+{
+	struct is_func *f;
+	size_t nf, m = 0;
+	char err[128];
+	CHECK(is_funcs_parse(FUNCS, &f, &nf, err, sizeof(err)) == 0);
+	double *sorted = is_xmalloc((n + 1) * sizeof(double)), *scratch = is_xmalloc((n + 1) * sizeof(double));
+	double out[32];
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(vals[i]))
+			sorted[m++] = vals[i];
+	gsl_sort(sorted, 1, m);
+	is_stats_compute(vals, n, f, nf, out, scratch);
+	for (size_t i = 0; i < nf; i++) {
+		double want;
+		switch (f[i].kind) {
+		case IS_F_COUNT: want = (double)m; break;
+		case IS_F_MIN: want = m ? sorted[0] : NAN; break;
+		case IS_F_MAX: want = m ? sorted[m - 1] : NAN; break;
+		case IS_F_AVG: want = m ? ld_mean(sorted, m) : NAN; break;
+		case IS_F_STD: want = m > 1 ? ld_sd(sorted, m) : NAN; break;
+		case IS_F_MED: want = m ? gsl_stats_median_from_sorted_data(sorted, 1, m) : NAN; break;
+		default: want = m ? gsl_stats_quantile_from_sorted_data(sorted, 1, m, f[i].pct / 100) : NAN;
+		}
+		int exact = f[i].kind != IS_F_AVG && f[i].kind != IS_F_STD;
+		if (exact ? !((isnan(out[i]) && isnan(want)) || out[i] == want)
+			  : !((isnan(out[i]) && isnan(want)) || fabs(out[i] - want) <= 1e-12 * fabs(want) + 1e-300)) {
+			check_failures++;
+			fprintf(stderr, "%s (n=%zu): %s = %.17g, GSL %.17g\n", what, n, f[i].name, out[i], want);
+		}
+	}
+	free(f);
+	free(sorted);
+	free(scratch);
+}
+
+static void hand_computed(void)
+{
+	struct is_func *f;
+	size_t nf;
+	char err[128];
+	double out[8], scratch[8];
+	CHECK(is_funcs_parse("count,min,max,avg,std,med,25%,90%", &f, &nf, err, sizeof(err)) == 0);
+	const double four[] = { 4, 1, 3, 2 };   /* sorted 1 2 3 4 */
+	is_stats_compute(four, 4, f, nf, out, scratch);
+	CHECK_EQ_DBL(out[0], 4);
+	CHECK_EQ_DBL(out[1], 1);
+	CHECK_EQ_DBL(out[2], 4);
+	CHECK_EQ_DBL(out[3], 2.5);
+	CHECK_NEAR(out[4], sqrt(5.0 / 3.0), 1e-15);  /* sum of squares 5, n-1 = 3 */
+	CHECK_EQ_DBL(out[5], 2.5);
+	CHECK_EQ_DBL(out[6], 1.75);                   /* 0.25 * 3 = 0.75 between 1 and 2 */
+	CHECK_NEAR(out[7], 3.7, 1e-15);               /* 0.9 * 3 = 2.7 between 3 and 4 */
+	const double one[] = { 7 };
+	is_stats_compute(one, 1, f, nf, out, scratch);
+	CHECK_EQ_DBL(out[0], 1);
+	CHECK_EQ_DBL(out[5], 7);
+	CHECK_EQ_DBL(out[7], 7);
+	CHECK(isnan(out[4]));                         /* std needs n >= 2 */
+	const double none[] = { NAN, NAN };
+	is_stats_compute(none, 2, f, nf, out, scratch);
+	CHECK_EQ_DBL(out[0], 0);
+	CHECK(isnan(out[1]) && isnan(out[5]));
+	free(f);
+	CHECK(is_funcs_parse("max,100%", &f, &nf, err, sizeof(err)) < 0);
+	CHECK_STR(err, "unknown function '100%' (expected count, min, max, avg, std, med, or N% with 0 < N < 100)");
+	CHECK(is_funcs_parse("max,,min", &f, &nf, err, sizeof(err)) < 0);
+	CHECK_STR(err, "bad function ''");
+}
+
+static void histogram(void)
+{
+	struct is_hist h;
+	const double v[] = { 0, 0.5, 1, 9.99, 10, -1, 11, NAN };
+	is_hist_init(&h, 0, 10, 10);
+	is_hist_add(&h, v, 8);
+	CHECK(h.counts[0] == 2 && h.counts[1] == 1 && h.counts[9] == 2);
+	CHECK(h.under == 1 && h.over == 1 && h.total == 7);
+	is_hist_free(&h);
+}
+
+int main(void)
+{
+	size_t sizes[] = { 1, 2, 3, 4, 5, 10, 11, 100, 101, 1000, 65535, 65536, 70001, 300000 };
+	hand_computed();
+	histogram();
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s];
+		double *v = is_xmalloc(n * sizeof(double));
+		for (size_t i = 0; i < n; i++)   /* continuous, with a heavy tail */
+			v[i] = -log(1 - uniform()) * 3 + (uniform() < 0.001 ? 100 * uniform() : 0);
+		against_gsl(v, n, "exponential");
+		for (size_t i = 0; i < n; i++)   /* heavy ties */
+			v[i] = floor(uniform() * 4);
+		against_gsl(v, n, "ties");
+		for (size_t i = 0; i < n; i++)   /* all equal */
+			v[i] = 1;
+		against_gsl(v, n, "constant");
+		for (size_t i = 0; i < n; i++)   /* sorted ascending, with NaN holes */
+			v[i] = i % 7 == 3 ? NAN : (double)i;
+		against_gsl(v, n, "sorted+NaN");
+		for (size_t i = 0; i < n; i++)   /* descending, negative */
+			v[i] = -(double)i * 0.5;
+		against_gsl(v, n, "descending");
+		free(v);
+	}
+	return CHECK_DONE();
+}

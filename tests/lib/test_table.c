@@ -1,0 +1,136 @@
+/* The CSV table reader and run loading on small files written here. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "idlescope/run.h"
+#include "idlescope/table.h"
+
+static char dir[] = "/tmp/is-test-table-XXXXXX";
+
+static const char *write_file(const char *name, const char *text, size_t len)
+{
+	static char path[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	fwrite(text, 1, len, f);
+	fclose(f);
+	return path;
+}
+
+static struct is_table *read_text(const char *text)
+{
+	struct is_table *t = NULL;
+	const char *p = write_file("t.csv", text, strlen(text));
+	if (is_table_read(p, NULL, &t) < 0)
+		return NULL;
+	return t;
+}
+
+static void basic(void)
+{
+	struct is_table *t = read_text("A,B,ReqCState,N\r\n1.5,,C6,-2\r\n\r\n2,3e2,POLL,\r\n");
+	CHECK(t && t->nrows == 2 && t->ncols == 4);
+	if (!t)
+		return;
+	struct is_column *a = is_table_col(t, "A"), *b = is_table_col(t, "B"), *c = is_table_col(t, "ReqCState");
+	CHECK(a->type == IS_COL_NUM && b->type == IS_COL_NUM && c->type == IS_COL_TEXT);
+	CHECK_EQ_DBL(a->num[0], 1.5);
+	CHECK_EQ_DBL(a->num[1], 2);
+	CHECK(isnan(b->num[0]));
+	CHECK_EQ_DBL(b->num[1], 300);
+	CHECK_STR(is_table_str(t, c->text[0]), "C6");
+	CHECK_STR(is_table_str(t, c->text[1]), "POLL");
+	CHECK(isnan(is_table_col(t, "N")->num[1]));
+	is_table_free(t);
+}
+
+static void quoted_and_cut(void)
+{
+	struct is_table *t = read_text("Name,V\n\"a,b\",1\n\"say \"\"hi\"\"\",2\nplain,3\nplain,4");
+	CHECK(t && t->nrows == 4);  /* the last line has no newline but is whole */
+	if (t) {
+		CHECK_STR(is_table_str(t, is_table_col(t, "Name")->text[0]), "a,b");
+		CHECK_STR(is_table_str(t, is_table_col(t, "Name")->text[1]), "say \"hi\"");
+		CHECK_EQ_DBL(is_table_col(t, "V")->num[3], 4);
+		is_table_free(t);
+	}
+	t = read_text("A,B,C\n1,2,3\n4,5");  /* killed mid-row */
+	CHECK(t && t->nrows == 1 && t->dropped_rows == 1);
+	is_table_free(t);
+	t = read_text("A,B\n1,2\n3,4.");  /* cut inside the last number: still a number */
+	CHECK(t && t->nrows == 2);
+	is_table_free(t);
+}
+
+static void column_choice(void)
+{
+	struct is_table *t = NULL;
+	const char *p = write_file("w.csv", "X,Y,Z\n1,a,3\n4,b,6\n", 18);
+	bool only_z(const char *name, void *arg);
+	struct is_table_opts o = { .want = only_z };
+	CHECK(is_table_read(p, &o, &t) == 0);
+	CHECK(t && t->ncols == 1 && t->file_ncols == 3 && t->nrows == 2);
+	if (t)
+		CHECK_EQ_DBL(t->cols[0].num[1], 6);
+	is_table_free(t);
+}
+
+bool only_z(const char *name, void *arg)
+{
+	(void)arg;
+	return !strcmp(name, "Z");
+}
+
+static void big_two_threads(void)
+{
+	/* big enough to be split between two threads: the rows must join in order */
+	size_t n = 400000;
+	char path[256];
+	snprintf(path, sizeof(path), "%s/big.csv", dir);
+	FILE *f = fopen(path, "wb");
+	fprintf(f, "I,S,ReqCState\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%zu,%zu.25,%s\n", i, i * 3, i % 3 ? "C6" : (i % 2 ? "C1" : "POLL"));
+	fclose(f);
+	struct is_table *t = NULL;
+	struct is_table_opts o = { .nthreads = 2 };
+	CHECK(is_table_read(path, &o, &t) == 0);
+	CHECK(t && t->nrows == n);
+	size_t bad = 0;
+	for (size_t i = 0; t && i < n; i++) {
+		const char *want = i % 3 ? "C6" : (i % 2 ? "C1" : "POLL");
+		bad += t->cols[0].num[i] != (double)i || t->cols[1].num[i] != (double)(i * 3) + 0.25 ||
+		       strcmp(is_table_str(t, t->cols[2].text[i]), want) != 0;
+	}
+	CHECK(bad == 0);
+	is_table_free(t);
+}
+
+static void wult_run(void)
+{
+	struct is_run *r;
+	CHECK(is_run_open(SHARED_DATA "/wult-good", &r) == 0);
+	CHECK_STR(r->name, "testdata");
+	CHECK_STR(r->toolname, "wult");
+	CHECK_STR(is_run_info_str(r, "format_version"), "1.2");
+	CHECK_STR(is_run_info_str(r, "cpu"), "0");
+	CHECK_STR(is_run_info_str(r, "devid"), "tdt");
+	CHECK(is_run_load_dp(r, NULL) == 0 && r->dp->nrows == 9);
+	CHECK_EQ_DBL(is_table_col(r->dp, "WakeLatency")->num[0], 4.1797981021053525);
+	is_run_free(r);
+}
+
+int main(void)
+{
+	CHECK(mkdtemp(dir) != NULL);
+	basic();
+	quoted_and_cut();
+	column_choice();
+	big_two_threads();
+	wult_run();
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+	return CHECK_DONE();
+}

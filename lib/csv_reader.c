@@ -525,6 +525,29 @@ static int nthreads_for(const struct is_table_opts *o, off_t bytes)
 	return bytes >= (off_t)SPLIT_MIN_BYTES && n >= 2 ? 2 : 1;
 }
 
+/* The first data line when it does not fit in the header buffer (a field of megabytes). */
+static char *read_first_line(int fd, off_t data, off_t size, size_t *len)
+{
+	size_t cap = 4u << 20, have = 0;
+	char *buf = is_xmalloc(cap + 1);
+	while ((off_t)have < size - data) {
+		if (have == cap)
+			buf = is_xrealloc(buf, (cap *= 2) + 1);
+		ssize_t got = pread(fd, buf + have, cap - have, data + (off_t)have);
+		if (got <= 0)
+			break;
+		char *nl = memchr(buf + have, '\n', (size_t)got);
+		have += (size_t)got;
+		if (nl) {
+			have = (size_t)(nl - buf) + 1;
+			break;
+		}
+	}
+	buf[have] = '\n';  /* an unterminated last line counts as a line for the types */
+	*len = have + (have == 0 || buf[have - 1] != '\n');
+	return buf;
+}
+
 static int read_body(struct is_table *t, struct layout *lay, off_t data, off_t size,
 		     const char *hdrbuf, size_t hdrlen, const struct is_table_opts *o)
 {
@@ -534,7 +557,15 @@ static int read_body(struct is_table *t, struct layout *lay, off_t data, off_t s
 	for (const char *p = hdrbuf + data; last_nl && p <= last_nl; p++)
 		sample_lines += *p == '\n';
 	double bpl = sample_lines ? (double)(last_nl + 1 - (hdrbuf + data)) / (double)sample_lines : 64;
-	infer_types(lay, hdrbuf + data, sample);
+	if (sample_lines) {
+		infer_types(lay, hdrbuf + data, sample);
+	} else if (size > data) {
+		size_t len;
+		char *first = read_first_line(lay->fd, data, size, &len);
+		infer_types(lay, first, len);
+		bpl = (double)len;
+		free(first);
+	}
 	for (size_t k = 0; k < lay->nout; k++)
 		if (lay->types[k] == IS_COL_TEXT && known_numeric(lay->out_names[k]))
 			lay->types[k] = IS_COL_NUM;

@@ -1,0 +1,55 @@
+#!/bin/bash
+# analyze stats on real runs: JSON figures against values computed here with sort and awk,
+# which share no code with analyze. usage: stats_samples.sh ANALYZE RUN...
+set -u
+analyze=$1
+shift
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# col_values RUN COLUMN [GROUP]: one number per line, empty cells skipped
+col_values() {
+	awk -F, -v col="$2" -v grp="${3-}" 'NR == 1 { for (i = 1; i <= NF; i++) { sub(/\r$/, "", $i); if ($i == col) c = i; if ($i == "ReqCState") g = i } next }
+		c && $c != "" && (grp == "" || $g == grp) { printf "%.17g\n", $c }' "$1/datapoints.csv"
+}
+
+# quantile: linear interpolation between closest ranks (numpy's default) over sorted input
+quantile() {
+	sort -g | awk -v q="$1" '{ v[NR - 1] = $1 } END { if (!NR) { print "null"; exit } p = q * (NR - 1); l = int(p); d = p - l;
+		if (l >= NR - 1) printf "%.10g\n", v[NR - 1]; else printf "%.10g\n", (1 - d) * v[l] + d * v[l + 1] }'
+}
+
+close_to() {  # close_to GOT WANT WHAT
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= 1e-9 * (m > 1 ? m : 1)) }' ||
+		{ echo "FAIL: $3: analyze $1, expected $2"; fails=$((fails + 1)); }
+}
+
+for run in "$@"; do
+	"$analyze" stats --format json --funcs count,min,max,avg,med,99%,99.9%,25% "$run" > "$tmp/s.json" ||
+		{ echo "FAIL: analyze stats $run"; fails=$((fails + 1)); continue; }
+	rows=$(($(grep -c . "$run/datapoints.csv") - 1))
+	[ "$(jq .runs[0].rows "$tmp/s.json")" = "$rows" ] || { echo "FAIL: $run rows"; fails=$((fails + 1)); }
+	for m in WakeLatency IntrLatency SilentTime LDist; do
+		head -1 "$run/datapoints.csv" | tr ',' '\n' | tr -d '\r' | grep -qx "$m" || continue
+		col_values "$run" $m > "$tmp/v"
+		j() { jq -r ".runs[0].metrics.\"$m\".\"$1\"" "$tmp/s.json"; }
+		[ "$(j count)" = "$(wc -l < "$tmp/v")" ] || { echo "FAIL: $run $m count $(j count)"; fails=$((fails + 1)); }
+		[ -s "$tmp/v" ] || continue
+		close_to "$(j min)" "$(sort -g "$tmp/v" | head -1)" "$run $m min"
+		close_to "$(j max)" "$(sort -g "$tmp/v" | tail -1)" "$run $m max"
+		close_to "$(j avg)" "$(awk '{ s += $1 } END { printf "%.12g", s / NR }' "$tmp/v")" "$run $m avg"
+		for q in med:0.5 99%:0.99 99.9%:0.999 25%:0.25; do
+			close_to "$(j "${q%%:*}")" "$(quantile "${q#*:}" < "$tmp/v")" "$run $m ${q%%:*}"
+		done
+		# per idle state
+		for g in $(jq -r '.runs[0].groups // {} | keys[]' "$tmp/s.json"); do
+			col_values "$run" $m "$g" > "$tmp/g"
+			[ -s "$tmp/g" ] || continue
+			got=$(jq -r ".runs[0].groups.\"$g\".metrics.\"$m\".med" "$tmp/s.json")
+			close_to "$got" "$(quantile 0.5 < "$tmp/g")" "$run $m med in $g"
+		done
+	done
+done
+echo "$fails failure(s)"
+[ $fails = 0 ]

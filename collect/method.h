@@ -27,8 +27,9 @@ extern const char *const discard_reason_names[DISCARD_NR]; /* "not_idle", "other
 struct dp_raw {
 	uint64_t ldist;      /* ns */
 	uint64_t ltime;      /* LaunchTime */
-	uint64_t tbi;        /* before idle; 0 = not known */
-	uint64_t tai;        /* after idle; 0 = not known (states entered with IRQs on, timer method) */
+	uint64_t tbi;        /* before idle; 0 = not known (timer: just before clock_nanosleep) */
+	uint64_t tai;        /* after idle; 0 = not known (states entered with IRQs on);
+	                      * timer method: when the sleeping thread runs again */
 	uint64_t tintr;      /* interrupt entry; 0 = not known (timer method) */
 	int req_state;       /* requested cpuidle state index; -1 = unknown/ambiguous */
 	int intr_off;        /* 1 entered with interrupts off, 0 on, -1 unknown */

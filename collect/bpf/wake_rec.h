@@ -1,0 +1,56 @@
+/*
+ * Shared between the BPF programs (wake.bpf.c) and user space (method_bpf*.c): the record
+ * that travels through the ring buffer, and the LDist queue layout. Only fixed-size types.
+ */
+#ifndef IDLESCOPE_WAKE_REC_H
+#define IDLESCOPE_WAKE_REC_H
+
+/* Pending LDists, filled by user space (producer) and popped by BPF (consumer). */
+#define WAKE_LDIST_QLEN 256u	/* power of two */
+
+/* bpf_timer_start() flags (uapi since 6.7); spelled out so older headers still build. */
+#define WAKE_TIMER_ABS 1ull
+#define WAKE_TIMER_CPU_PIN 2ull
+
+enum wake_rec_kind {
+	WAKE_REC_DATAPOINT = 1,
+	WAKE_REC_DISCARD = 2,
+};
+
+/* Values of wake_rec.reason; the same order as enum discard_reason in collect/method.h. */
+enum wake_discard {
+	WAKE_DISCARD_NOT_IDLE = 0,
+	WAKE_DISCARD_OTHER_WAKE = 1,
+	WAKE_DISCARD_WRONG_CPU = 2,
+};
+
+/* Event sources, chosen by user space at start (wake_cfg.source). */
+enum wake_source {
+	WAKE_SRC_BPF_TIMER = 0,	/* bpf_timer, BPF_F_TIMER_ABS | BPF_F_TIMER_CPU_PIN */
+	WAKE_SRC_THREAD = 1,	/* clock_nanosleep(TIMER_ABSTIME) in a pinned user thread */
+};
+
+struct wake_rec {
+	__u64 seq;		/* datapoint number, from 1, one per LDist popped */
+	__u64 ldist;		/* ns */
+	__u64 ltime;		/* LaunchTime, CLOCK_MONOTONIC ns */
+	__u64 tbi;		/* before idle */
+	__u64 tai;		/* after idle; 0 for POLL (left by need_resched, not by our event) */
+	__u64 tintr;		/* first interrupt-side timestamp at or after ltime */
+	__s32 req_state;	/* cpuidle state index of the idle period around ltime */
+	__u32 cpu;		/* CPU the event fired on */
+	__u8 kind;		/* enum wake_rec_kind */
+	__u8 reason;		/* enum wake_discard, for WAKE_REC_DISCARD */
+	__s8 intr_off;		/* 1: left idle before the interrupt handler ran, 0: after */
+	__u8 tintr_src;		/* enum wake_tintr_src */
+	__u32 pad;
+};
+
+/* Where tintr was taken (diagnostics; the earliest available wins). */
+enum wake_tintr_src {
+	WAKE_TINTR_LOCAL_TIMER = 1,	/* irq_vectors:local_timer_entry */
+	WAKE_TINTR_HRTIMER = 2,		/* timer:hrtimer_expire_entry of our hrtimer */
+	WAKE_TINTR_CALLBACK = 3,	/* the bpf_timer callback itself */
+};
+
+#endif

@@ -1,0 +1,386 @@
+/*
+ * The run directory: created without following planted symlinks; info.json replaced
+ * atomically; datapoints.csv written in blocks of whole rows.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "idlescope/util.h"
+
+#define DP_BLOCK (64 * 1024)
+#define DP_ROW_MAX 1024
+#define DP_FLUSH_NS NSEC_PER_SEC
+
+/* Open directory p, creating it and missing parents (mkdir -p). Parents that exist are the
+ * user's path and are followed; directories created here are opened with O_NOFOLLOW. */
+static int open_or_make_dir(const char *p)
+{
+	int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	char *c1 = is_xstrdup(p), *c2 = is_xstrdup(p);
+	const char *parent = dirname(c1), *base = basename(c2);
+	int pfd = strcmp(parent, p) ? open_or_make_dir(parent) : -1;
+	if (pfd >= 0) {
+		if (mkdirat(pfd, base, 0755) < 0 && errno != EEXIST)
+			fd = -1;
+		else
+			fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(pfd);
+		errno = e;
+	}
+	free(c1);
+	free(c2);
+	return fd;
+}
+
+static int dir_is_empty(int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	int empty = 1;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			empty = 0;
+			break;
+		}
+	closedir(d);
+	return empty;
+}
+
+int run_dir_create(const char *path, bool force, struct run_dir *rd)
+{
+	struct stat st;
+	char *copy = is_xstrdup(path);
+	size_t n = strlen(copy);
+	int pfd = -1, ret = -1;
+
+	rd->dirfd = -1;
+	rd->path = NULL;
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	if (lstat(copy, &st) == 0 && S_ISLNK(st.st_mode)) {
+		is_err("%s: is a symbolic link; refusing to write through it (give the real directory)", path);
+		ret = -2;
+		goto out;
+	}
+	char *c1 = is_xstrdup(copy), *c2 = is_xstrdup(copy);
+	const char *parent = dirname(c1), *base = basename(c2);
+	pfd = open_or_make_dir(parent);
+	if (pfd < 0) {
+		is_err("%s: %s", parent, strerror(errno));
+	} else if (!strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, "..")) {
+		is_err("%s: give a directory name for the run", path);
+	} else {
+		bool created = mkdirat(pfd, base, 0755) == 0;
+		if (!created && errno != EEXIST) {
+			is_err("%s: %s", path, strerror(errno));
+		} else if ((rd->dirfd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+			if (errno == ELOOP || errno == ENOTDIR)
+				ret = -2;
+			if (errno == ELOOP)
+				is_err("%s: is a symbolic link; refusing to write through it", path);
+			else
+				is_err("%s: %s", path, errno == ENOTDIR ? "exists and is not a directory" : strerror(errno));
+		} else if (!created && !force && dir_is_empty(rd->dirfd) != 1) {
+			is_err("%s: directory is not empty; use --force to write into it or choose another -o", path);
+			ret = -2;
+			close(rd->dirfd);
+			rd->dirfd = -1;
+		} else {
+			rd->path = is_xstrdup(copy);
+			ret = 0;
+		}
+	}
+	free(c1);
+	free(c2);
+	if (pfd >= 0)
+		close(pfd);
+out:
+	free(copy);
+	return ret;
+}
+
+void run_dir_close(struct run_dir *rd)
+{
+	if (rd->dirfd >= 0)
+		close(rd->dirfd);
+	rd->dirfd = -1;
+	free(rd->path);
+	rd->path = NULL;
+}
+
+/* A new file in the run directory; an old one (or a planted symlink) is removed first. */
+static int create_file(const struct run_dir *rd, const char *name)
+{
+	if (unlinkat(rd->dirfd, name, 0) < 0 && errno != ENOENT)
+		return -1;
+	return openat(rd->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+static int write_all(int fd, const char *buf, size_t len, size_t *done)
+{
+	*done = 0;
+	while (*done < len) {
+		ssize_t n = write(fd, buf + *done, len - *done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		*done += (size_t)n;
+	}
+	return 0;
+}
+
+int run_write_info(const struct run_dir *rd, const cJSON *info)
+{
+	static const char tmp[] = ".info.json.tmp";
+	char *text = cJSON_Print(info);
+	size_t done;
+	int fd = -1, ret = -1;
+
+	if (!text) {
+		is_err("%s/info.json: cannot render JSON (out of memory)", rd->path);
+		return -1;
+	}
+	fd = create_file(rd, tmp);
+	if (fd < 0 || write_all(fd, text, strlen(text), &done) < 0 || write_all(fd, "\n", 1, &done) < 0 ||
+	    fsync(fd) < 0) {
+		is_err("%s/info.json: %s", rd->path, strerror(errno));
+		goto out;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		is_err("%s/info.json: %s", rd->path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (renameat(rd->dirfd, tmp, rd->dirfd, "info.json") < 0) {
+		is_err("%s/info.json: %s", rd->path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret < 0)
+		unlinkat(rd->dirfd, tmp, 0);
+	cJSON_free(text);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ datapoints.csv */
+
+struct dp_writer {
+	int fd;
+	char *path;
+	char *buf;
+	size_t len;
+	off_t on_disk;          /* bytes of whole rows written */
+	uint64_t rows;          /* rows on disk */
+	uint64_t buffered;      /* rows in buf */
+	bool header_buffered;   /* the header line is at the start of buf */
+	uint64_t last_flush_ns;
+	bool header_done;
+	bool failed;
+	struct dp_columns cols;
+	char *res_names[DP_MAX_RES];
+};
+
+struct dp_writer *dp_writer_open(const struct run_dir *rd, bool keep_raw,
+				 const char *const *state_names, size_t nstates)
+{
+	int fd = create_file(rd, "datapoints.csv");
+	if (fd < 0) {
+		is_err("%s/datapoints.csv: %s", rd->path, strerror(errno));
+		return NULL;
+	}
+	struct dp_writer *w = is_xcalloc(1, sizeof(*w));
+	w->fd = fd;
+	w->path = is_xasprintf("%s/datapoints.csv", rd->path);
+	w->buf = is_xmalloc(DP_BLOCK + DP_ROW_MAX);
+	w->cols.keep_raw = keep_raw;
+	w->cols.state_names = state_names;
+	w->cols.nstates = nstates;
+	w->last_flush_ns = collect_mono_ns();
+	return w;
+}
+
+/* The columns follow the first datapoint: its residencies and whether SMI/NMI counts are known. */
+static void put_header(struct dp_writer *w, const struct dp_raw *first)
+{
+	struct dp_columns *c = &w->cols;
+	char *p = w->buf + w->len;
+	size_t o = 0;
+	o += (size_t)snprintf(p, DP_ROW_MAX, "LDist,SilentTime,WakeLatency,IntrLatency,IntrOff,ReqCState%s",
+			      c->keep_raw ? ",LTime,TBI,TAI,TIntr" : "");
+	if (first) {
+		c->nres = first->nres > DP_MAX_RES ? DP_MAX_RES : first->nres;
+		for (size_t i = 0; i < c->nres && o < DP_ROW_MAX - 64; i++) {
+			w->res_names[i] = is_xstrdup(first->res[i].name);
+			o += (size_t)snprintf(p + o, DP_ROW_MAX - o, ",%.40s", w->res_names[i]);
+		}
+		c->smi = first->smi_cnt >= 0;
+		c->nmi = first->nmi_cnt >= 0;
+	}
+	o += (size_t)snprintf(p + o, DP_ROW_MAX - o, "%s%s\n", c->smi ? ",SMICnt" : "", c->nmi ? ",NMICnt" : "");
+	w->len += o;
+	w->header_done = true;
+	w->header_buffered = true;
+}
+
+/* b - a in µs with 3 decimals, exact (integer arithmetic); an empty cell if either is unknown. */
+static int put_us_diff(char *p, size_t len, uint64_t b, uint64_t a)
+{
+	if (!a || !b)
+		return snprintf(p, len, ",");
+	uint64_t d = b >= a ? b - a : a - b;
+	return snprintf(p, len, ",%s%" PRIu64 ".%03" PRIu64, b >= a ? "" : "-", d / 1000, d % 1000);
+}
+
+static int put_ns(char *p, size_t len, uint64_t v)
+{
+	return v ? snprintf(p, len, ",%" PRIu64, v) : snprintf(p, len, ",");
+}
+
+static int put_known(char *p, size_t len, long long v)
+{
+	return v >= 0 ? snprintf(p, len, ",%lld", v) : snprintf(p, len, ",");
+}
+
+size_t dp_format_row(char *buf, size_t len, const struct dp_raw *dp, const struct dp_columns *c)
+{
+	size_t o = 0;
+#define PUT(expr) do { int n_ = (expr); if (n_ < 0 || (size_t)n_ >= len - o) return 0; o += (size_t)n_; } while (0)
+	PUT(snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, dp->ldist / 1000, dp->ldist % 1000));
+	PUT(put_us_diff(buf + o, len - o, dp->ltime, dp->tbi));
+	PUT(put_us_diff(buf + o, len - o, dp->tai, dp->ltime));
+	PUT(put_us_diff(buf + o, len - o, dp->tintr, dp->ltime));
+	PUT(put_known(buf + o, len - o, dp->intr_off));
+	bool named = dp->req_state >= 0 && (size_t)dp->req_state < c->nstates;
+	PUT(snprintf(buf + o, len - o, ",%s", named ? c->state_names[dp->req_state] : ""));
+	if (c->keep_raw) {
+		PUT(put_ns(buf + o, len - o, dp->ltime));
+		PUT(put_ns(buf + o, len - o, dp->tbi));
+		PUT(put_ns(buf + o, len - o, dp->tai));
+		PUT(put_ns(buf + o, len - o, dp->tintr));
+	}
+	for (size_t i = 0; i < c->nres; i++) {
+		if (i < dp->nres)
+			PUT(snprintf(buf + o, len - o, ",%.2f", dp->res[i].pct));
+		else
+			PUT(snprintf(buf + o, len - o, ","));
+	}
+	if (c->smi)
+		PUT(put_known(buf + o, len - o, dp->smi_cnt));
+	if (c->nmi)
+		PUT(put_known(buf + o, len - o, dp->nmi_cnt));
+	PUT(snprintf(buf + o, len - o, "\n"));
+#undef PUT
+	return o;
+}
+
+int dp_writer_flush(struct dp_writer *w)
+{
+	size_t done;
+	if (w->failed)
+		return -1;
+	if (!w->len)
+		return 0;
+	if (write_all(w->fd, w->buf, w->len, &done) == 0) {
+		w->on_disk += (off_t)w->len;
+		w->rows += w->buffered;
+		w->buffered = 0;
+		w->header_buffered = false;
+		w->len = 0;
+		w->last_flush_ns = collect_mono_ns();
+		return 0;
+	}
+	int e = errno;
+	/* Cut a partly written row so that the file holds whole rows only. */
+	size_t whole = done;
+	while (whole && w->buf[whole - 1] != '\n')
+		whole--;
+	if (whole < done && ftruncate(w->fd, w->on_disk + (off_t)whole) < 0)
+		is_warn("%s: cannot cut the partial last row: %s", w->path, strerror(errno));
+	w->on_disk += (off_t)whole;
+	uint64_t lines = 0;
+	for (size_t i = 0; i < whole; i++)
+		lines += w->buf[i] == '\n';
+	if (w->header_buffered && lines)
+		lines--;
+	w->rows += lines;
+	w->buffered = 0;
+	w->len = 0;
+	w->failed = true;
+	is_err("%s: %s; the %" PRIu64 " datapoints written before are kept", w->path, strerror(e), w->rows);
+	return -1;
+}
+
+int dp_writer_add(struct dp_writer *w, const struct dp_raw *dp)
+{
+	if (w->failed)
+		return -1;
+	if (!w->header_done)
+		put_header(w, dp);
+	size_t n = dp_format_row(w->buf + w->len, DP_ROW_MAX, dp, &w->cols);
+	if (!n) {
+		is_err("%s: datapoint row longer than %d bytes", w->path, DP_ROW_MAX);
+		return -1;
+	}
+	w->len += n;
+	w->buffered++;
+	if (w->len >= DP_BLOCK || collect_mono_ns() - w->last_flush_ns >= DP_FLUSH_NS)
+		return dp_writer_flush(w);
+	return 0;
+}
+
+uint64_t dp_writer_rows(const struct dp_writer *w)
+{
+	return w->rows + w->buffered;
+}
+
+int dp_writer_close(struct dp_writer *w, uint64_t *rows)
+{
+	if (!w)
+		return 0;
+	if (!w->header_done && !w->failed)
+		put_header(w, NULL);
+	int ret = dp_writer_flush(w);
+	*rows = w->rows;
+	if (!w->failed && fsync(w->fd) < 0 && errno != EINVAL) {
+		is_err("%s: %s", w->path, strerror(errno));
+		ret = -1;
+	}
+	if (close(w->fd) < 0 && !w->failed) {
+		is_err("%s: %s", w->path, strerror(errno));
+		ret = -1;
+	}
+	for (size_t i = 0; i < w->cols.nres; i++)
+		free(w->res_names[i]);
+	free(w->buf);
+	free(w->path);
+	free(w);
+	return ret;
+}

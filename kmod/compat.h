@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel version differences, in one place (built against 6.1 .. current). */
+#ifndef IDLESCOPE_COMPAT_H
+#define IDLESCOPE_COMPAT_H
+#include <linux/version.h>
+#include <linux/hrtimer.h>
+#include <asm/msr.h>
+
+/* 6.13 added hrtimer_setup(); later kernels removed hrtimer_init(). */
+static inline void is_hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *),
+				    clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(t, fn, clock, mode);
+#else
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+#endif
+}
+
+/* 6.16 renamed the 64-bit MSR accessors rdmsrl*()/wrmsrl() to rdmsrq*()/wrmsrq(). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define is_rdmsr_safe(msr, p)			rdmsrq_safe(msr, p)
+#define is_rdmsr_safe_on_cpu(cpu, msr, p)	rdmsrq_safe_on_cpu(cpu, msr, p)
+#define is_wrmsr(msr, v)			wrmsrq(msr, v)
+#else
+#define is_rdmsr_safe(msr, p)			rdmsrl_safe(msr, p)
+#define is_rdmsr_safe_on_cpu(cpu, msr, p)	rdmsrl_safe_on_cpu(cpu, msr, p)
+#define is_wrmsr(msr, v)			wrmsrl(msr, v)
+#endif
+
+#endif

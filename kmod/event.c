@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The armer: a kthread bound to the measured CPU arms one event at a time at
+ * LaunchTime = now + LDist, waits until the probes and the timer handler have finished
+ * it, and turns it into a record. */
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include "compat.h"
+#include "idlescope.h"
+
+#define HRT_LOST_TIMEOUT_NS	NSEC_PER_SEC	/* beyond LTime: the event is lost */
+#define TDT_GUARD_NS		(5 * NSEC_PER_MSEC)
+
+static bool is_tdt(const struct is_dev *d)
+{
+	return d->cfg.method == IDLESCOPE_METHOD_TDT;
+}
+
+/* Finish the armed event once (whoever gets here first). Interrupts off. */
+void is_event_complete(struct is_dev *d, int discard)
+{
+	struct is_event *ev = &d->ev;
+
+	if (cmpxchg(&ev->state, EV_ARMED, EV_CLAIMED) != EV_ARMED)
+		return;
+	ev->discard = discard;
+	smp_store_release(&ev->state, EV_DONE);
+	irq_work_queue(&d->wake_work);
+}
+
+/* Our event's interrupt: the hrt timer handler or, for tdt, the local timer entry. */
+void is_event_fired(struct is_dev *d, u64 now, u64 tsc)
+{
+	struct is_event *ev = &d->ev;
+
+	ev->tintr = now;
+	ev->tsc_intr = tsc;
+	ev->fired = true;
+	if (!ev->tbi)
+		is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
+	else if (!ev->in_idle)
+		is_event_complete(d, -1);   /* idle exit came first (IRQs off in idle) */
+	/* else: the idle exit probe completes it */
+}
+
+static enum hrtimer_restart timer_fn(struct hrtimer *t)
+{
+	struct is_dev *d = container_of(t, struct is_dev, timer);
+	struct is_event *ev = &d->ev;
+	u64 now = ktime_get_ns(), tsc = rdtsc();
+
+	if (READ_ONCE(ev->state) != EV_ARMED)
+		return HRTIMER_NORESTART;
+	if (smp_processor_id() != d->cfg.cpu) {
+		is_event_complete(d, IDLESCOPE_DISCARD_WRONG_CPU);
+	} else if (is_tdt(d)) {
+		/* guard: our deadline never showed up */
+		if (!ev->tbi)
+			is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
+		else
+			is_event_complete(d, IDLESCOPE_DISCARD_LOST);
+	} else {
+		is_event_fired(d, now, tsc);
+	}
+	return HRTIMER_NORESTART;
+}
+
+static void wake_work_fn(struct irq_work *w)
+{
+	struct is_dev *d = container_of(w, struct is_dev, wake_work);
+
+	wake_up(&d->armer_wq);
+}
+
+/* Uniform in [min, max] without modulo bias. */
+static u64 pick_ldist(struct is_dev *d)
+{
+	u64 span = d->cfg.ldist_max_ns - d->cfg.ldist_min_ns + 1, r, limit;
+
+	limit = U64_MAX - (U64_MAX % span);
+	do {
+		r = ((u64)prandom_u32_state(&d->rnd) << 32) | prandom_u32_state(&d->rnd);
+	} while (r >= limit);
+	return d->cfg.ldist_min_ns + r % span;
+}
+
+static void arm_event(struct is_dev *d, u64 seq)
+{
+	struct is_event *ev = &d->ev;
+	u64 ldist = pick_ldist(d), ns0, tsc0, expires;
+	unsigned long flags;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->seq = seq;
+	ev->ldist = ldist;
+	ev->discard = -1;
+	ev->req_state = -1;
+	local_irq_save(flags);
+	ns0 = ktime_get_ns();
+	tsc0 = rdtsc_ordered();
+	ev->ltime = ns0 + ldist;
+	ev->tsc_ltime = tsc0 + mul_u64_u64_div_u64(ldist, d->tsc_hz, NSEC_PER_SEC);
+	smp_store_release(&ev->state, EV_ARMED);
+	expires = ev->ltime + (is_tdt(d) ? TDT_GUARD_NS : 0);
+	hrtimer_start(&d->timer, ns_to_ktime(expires), HRTIMER_MODE_ABS_PINNED_HARD);
+	local_irq_restore(flags);
+}
+
+static u64 ev_ns(const struct is_dev *d, u64 t)
+{
+	const struct is_event *ev = &d->ev;
+
+	if (!t || !is_tdt(d))
+		return t;
+	return is_tsc_to_ns(t, ev->tsc_ltime, ev->ltime, d->tsc_hz);
+}
+
+static void fill_counters(const struct is_dev *d, struct idlescope_record *rec)
+{
+	const struct is_event *ev = &d->ev;
+	int i;
+
+	rec->nmi_cnt = ev->nmi_ai - ev->nmi_bi;
+	rec->flags |= IDLESCOPE_F_NMI;
+	if (d->has_smi) {
+		rec->smi_cnt = ev->smi_ai - ev->smi_bi;
+		rec->flags |= IDLESCOPE_F_SMI;
+	}
+	rec->msr_mask = d->msr_mask;
+	for (i = 0; i < IDLESCOPE_MSR_NR; i++)
+		if (d->msr_mask & BIT_ULL(i))
+			rec->msr_delta[i] = ev->msr_ai[i] - ev->msr_bi[i];
+}
+
+static void make_record(const struct is_dev *d, struct idlescope_record *rec)
+{
+	const struct is_event *ev = &d->ev;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->seq = ev->seq;
+	rec->ldist = ev->ldist;
+	rec->ltime = ev->ltime;
+	rec->tsc_ltime = ev->tsc_ltime;
+	rec->req_state = ev->req_state;
+	if (ev->discard >= 0) {
+		rec->type = IDLESCOPE_REC_DISCARD;
+		rec->reason = ev->discard;
+		return;
+	}
+	rec->type = IDLESCOPE_REC_DATAPOINT;
+	rec->tbi = ev_ns(d, ev->tbi);
+	rec->tai = ev_ns(d, ev->tai);
+	rec->tintr = ev_ns(d, ev->tintr);
+	rec->tsc_bi = ev->tsc_bi;
+	rec->tsc_ai = ev->tsc_ai;
+	rec->tsc_intr = ev->tsc_intr;
+	rec->ai_overhead = is_tdt(d) ? mul_u64_u64_div_u64(ev->ai_overhead, NSEC_PER_SEC, d->tsc_hz)
+				     : ev->ai_overhead;
+	if (ev->tsc_ai < ev->tsc_intr)
+		rec->flags |= IDLESCOPE_F_INTR_OFF;
+	fill_counters(d, rec);
+}
+
+static void account(struct is_dev *d, const struct idlescope_record *rec)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->stats_lock, flags);
+	if (rec->type == IDLESCOPE_REC_DATAPOINT)
+		d->stats.datapoints++;
+	else
+		d->stats.discards[rec->reason]++;
+	spin_unlock_irqrestore(&d->stats_lock, flags);
+}
+
+static void finish_event(struct is_dev *d)
+{
+	struct idlescope_record rec;
+
+	hrtimer_cancel(&d->timer);
+	local_irq_disable();
+	is_event_complete(d, IDLESCOPE_DISCARD_LOST);   /* no-op unless it timed out */
+	local_irq_enable();
+	irq_work_sync(&d->wake_work);
+	make_record(d, &rec);
+	WRITE_ONCE(d->ev.state, EV_FREE);
+	account(d, &rec);
+	is_ring_push(&d->ring, &rec);
+}
+
+static bool event_done(struct is_dev *d)
+{
+	return smp_load_acquire(&d->ev.state) == EV_DONE;
+}
+
+static int armer_fn(void *data)
+{
+	struct is_dev *d = data;
+	u64 seq = 0;
+	long timeout;
+
+	while (!kthread_should_stop()) {
+		arm_event(d, seq++);
+		timeout = nsecs_to_jiffies(d->ev.ldist + HRT_LOST_TIMEOUT_NS) + 1;
+		wait_event_timeout(d->armer_wq, event_done(d) || kthread_should_stop(), timeout);
+		if (kthread_should_stop())
+			break;
+		finish_event(d);
+		spin_lock_irq(&d->stats_lock);
+		d->stats.armed = seq;
+		spin_unlock_irq(&d->stats_lock);
+	}
+	hrtimer_cancel(&d->timer);
+	return 0;
+}
+
+void is_event_init(struct is_dev *d)
+{
+	is_hrtimer_setup(&d->timer, timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	d->wake_work = IRQ_WORK_INIT_HARD(wake_work_fn);
+	init_waitqueue_head(&d->armer_wq);
+}
+
+int is_event_start(struct is_dev *d)
+{
+	struct task_struct *t;
+
+	prandom_seed_state(&d->rnd, d->cfg.seed);
+	memset(&d->ev, 0, sizeof(d->ev));
+	t = kthread_create_on_cpu(armer_fn, d, d->cfg.cpu, "idlescope/%u");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	d->armer = t;
+	wake_up_process(t);
+	return 0;
+}
+
+void is_event_stop(struct is_dev *d)
+{
+	if (!d->armer)
+		return;
+	kthread_stop(d->armer);
+	d->armer = NULL;
+	hrtimer_cancel(&d->timer);
+	irq_work_sync(&d->wake_work);
+	WRITE_ONCE(d->ev.state, EV_FREE);
+}

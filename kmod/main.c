@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * idlescope: wake-latency datapoints with timestamps taken in the idle path.
+ * /dev/idlescope: configuration by ioctl, records by read()/poll(); see idlescope_uapi.h.
+ */
+#include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <asm/tsc.h>
+#include "idlescope.h"
+
+#define RING_RECORDS 4096
+#define READ_BATCH 64
+
+static unsigned int ring_records = RING_RECORDS;
+module_param(ring_records, uint, 0444);
+MODULE_PARM_DESC(ring_records, "ring buffer capacity in records (power of two, 16..1048576)");
+
+struct is_dev is_dev;
+
+static int validate_config(const struct idlescope_config *c, struct is_dev *d)
+{
+	if (c->method != IDLESCOPE_METHOD_HRT && c->method != IDLESCOPE_METHOD_TDT)
+		return -EINVAL;
+	if (c->cpu >= nr_cpu_ids)
+		return -EINVAL;
+	if (!cpu_online(c->cpu))
+		return -ENODEV;
+	if (c->ldist_min_ns == 0 || c->ldist_min_ns > c->ldist_max_ns)
+		return -EINVAL;
+	if (c->ldist_max_ns > IDLESCOPE_LDIST_MAX_NS)
+		return -ERANGE;
+	if (c->method == IDLESCOPE_METHOD_TDT && !is_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static long do_config(struct is_dev *d, void __user *arg)
+{
+	struct idlescope_config c;
+	int ret;
+
+	if (copy_from_user(&c, arg, sizeof(c)))
+		return -EFAULT;
+	if (d->enabled)
+		return -EBUSY;
+	ret = validate_config(&c, d);
+	if (ret) {
+		pr_info("idlescope: configuration refused (%d): cpu %u method %u ldist %llu..%llu ns%s%s\n",
+			ret, c.cpu, c.method, c.ldist_min_ns, c.ldist_max_ns,
+			ret == -EOPNOTSUPP ? ": tdt: " : "", ret == -EOPNOTSUPP ? d->tdt_why : "");
+		return ret;
+	}
+	if (!d->tsc_hz)
+		d->tsc_hz = is_tsc_measure_hz();
+	if (!d->tsc_hz)
+		return -EIO;
+	d->msr_mask = is_counters_probe(c.cpu, &d->has_smi);
+	d->cfg = c;
+	d->configured = true;
+	return 0;
+}
+
+static int do_enable(struct is_dev *d)
+{
+	int ret;
+
+	if (!d->configured)
+		return -EINVAL;
+	if (d->enabled)
+		return -EBUSY;
+	cpus_read_lock();
+	if (!cpu_online(d->cfg.cpu)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	memset(&d->stats, 0, sizeof(d->stats));
+	is_ring_reset(&d->ring);
+	ret = is_probes_register(d);
+	if (ret)
+		goto out;
+	ret = is_event_start(d);
+	if (ret) {
+		is_probes_unregister(d);
+		goto out;
+	}
+	d->enabled = true;
+out:
+	cpus_read_unlock();
+	return ret;
+}
+
+static void do_disable(struct is_dev *d)
+{
+	if (!d->enabled)
+		return;
+	is_probes_unregister(d);
+	is_event_stop(d);
+	d->enabled = false;
+	wake_up_interruptible(&d->ring.wq);
+}
+
+static void fill_info(struct is_dev *d, struct idlescope_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->abi_version = IDLESCOPE_ABI_VERSION;
+	info->record_size = sizeof(struct idlescope_record);
+	info->caps = IDLESCOPE_CAP_HRT | IDLESCOPE_CAP_NMI;
+	if (is_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
+		info->caps |= IDLESCOPE_CAP_TDT;
+	strscpy(info->tdt_why, d->tdt_why, sizeof(info->tdt_why));
+	if (d->configured && d->has_smi)
+		info->caps |= IDLESCOPE_CAP_SMI;
+	info->ring_records = d->ring.size;
+	info->msr_mask = d->configured ? d->msr_mask : 0;
+	info->tsc_hz = d->tsc_hz;
+	info->tsc_khz_kernel = tsc_khz;
+}
+
+static void fill_stats(struct is_dev *d, struct idlescope_stats *st)
+{
+	unsigned long flags;
+	u64 overflow;
+
+	spin_lock_irqsave(&d->ring.lock, flags);
+	overflow = d->ring.overflow;
+	spin_unlock_irqrestore(&d->ring.lock, flags);
+	spin_lock_irqsave(&d->stats_lock, flags);
+	*st = d->stats;
+	spin_unlock_irqrestore(&d->stats_lock, flags);
+	st->overflow = overflow;
+	st->discards[IDLESCOPE_DISCARD_LOST] += overflow;
+	st->enabled = d->enabled;
+}
+
+static long is_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct is_dev *d = &is_dev;
+	void __user *uarg = (void __user *)arg;
+	struct idlescope_info info;
+	struct idlescope_stats st;
+	long ret = 0;
+
+	mutex_lock(&d->lock);
+	switch (cmd) {
+	case IDLESCOPE_IOC_INFO:
+		fill_info(d, &info);
+		if (copy_to_user(uarg, &info, sizeof(info)))
+			ret = -EFAULT;
+		break;
+	case IDLESCOPE_IOC_CONFIG:
+		ret = do_config(d, uarg);
+		break;
+	case IDLESCOPE_IOC_ENABLE:
+		ret = do_enable(d);
+		break;
+	case IDLESCOPE_IOC_DISABLE:
+		do_disable(d);
+		break;
+	case IDLESCOPE_IOC_STATS:
+		fill_stats(d, &st);
+		if (copy_to_user(uarg, &st, sizeof(st)))
+			ret = -EFAULT;
+		break;
+	default:
+		ret = -ENOTTY;
+	}
+	mutex_unlock(&d->lock);
+	return ret;
+}
+
+static bool readable(struct is_dev *d)
+{
+	return !is_ring_empty(&d->ring) || !READ_ONCE(d->enabled);
+}
+
+/* Whole records only. Blocks until one is there; 0 (end of file) when disabled and empty. */
+static ssize_t read_locked(struct is_dev *d, struct file *f, char __user *buf, size_t max)
+{
+	size_t done = 0;
+	u32 n;
+
+	while (done < max) {
+		n = is_ring_pop(&d->ring, d->bounce, min_t(size_t, max - done, READ_BATCH));
+		if (!n) {
+			if (done)
+				break;
+			if (!READ_ONCE(d->enabled))
+				return 0;
+			if (f->f_flags & O_NONBLOCK)
+				return -EAGAIN;
+			if (wait_event_interruptible(d->ring.wq, readable(d)))
+				return -ERESTARTSYS;
+			continue;
+		}
+		if (copy_to_user(buf + done * sizeof(*d->bounce), d->bounce, n * sizeof(*d->bounce)))
+			return -EFAULT;
+		done += n;
+	}
+	return done * sizeof(*d->bounce);
+}
+
+static ssize_t is_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
+{
+	struct is_dev *d = &is_dev;
+	ssize_t ret;
+
+	if (count < sizeof(struct idlescope_record))
+		return -EINVAL;
+	if (mutex_lock_interruptible(&d->read_lock))
+		return -ERESTARTSYS;
+	ret = read_locked(d, f, buf, count / sizeof(struct idlescope_record));
+	mutex_unlock(&d->read_lock);
+	return ret;
+}
+
+static __poll_t is_poll(struct file *f, poll_table *wait)
+{
+	struct is_dev *d = &is_dev;
+
+	poll_wait(f, &d->ring.wq, wait);
+	if (!is_ring_empty(&d->ring))
+		return EPOLLIN | EPOLLRDNORM;
+	return READ_ONCE(d->enabled) ? 0 : EPOLLHUP;
+}
+
+static int is_open(struct inode *inode, struct file *f)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (atomic_cmpxchg(&is_dev.open, 0, 1))
+		return -EBUSY;   /* one collector at a time */
+	return 0;
+}
+
+static int is_release(struct inode *inode, struct file *f)
+{
+	struct is_dev *d = &is_dev;
+
+	mutex_lock(&d->lock);
+	do_disable(d);
+	d->configured = false;
+	mutex_unlock(&d->lock);
+	atomic_set(&d->open, 0);
+	return 0;
+}
+
+/* .owner pins the module while the device is open: rmmod then fails with EBUSY. */
+static const struct file_operations is_fops = {
+	.owner = THIS_MODULE,
+	.open = is_open,
+	.release = is_release,
+	.read = is_read,
+	.poll = is_poll,
+	.unlocked_ioctl = is_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice is_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = IDLESCOPE_DEV_NAME,
+	.fops = &is_fops,
+	.mode = 0600,
+};
+
+static int __init is_init(void)
+{
+	struct is_dev *d = &is_dev;
+	int ret;
+
+	if (ring_records < 16 || ring_records > (1u << 20) || !is_power_of_2(ring_records)) {
+		pr_err("idlescope: ring_records=%u: must be a power of two in 16..1048576\n", ring_records);
+		return -EINVAL;
+	}
+	ret = is_probes_find();
+	if (ret)
+		return ret;
+	mutex_init(&d->lock);
+	mutex_init(&d->read_lock);
+	d->bounce = kmalloc_array(READ_BATCH, sizeof(*d->bounce), GFP_KERNEL);
+	if (!d->bounce)
+		return -ENOMEM;
+	spin_lock_init(&d->stats_lock);
+	is_event_init(d);
+	ret = is_ring_init(&d->ring, ring_records);
+	if (ret)
+		goto err_bounce;
+	ret = misc_register(&is_misc);
+	if (ret)
+		goto err_ring;
+	if (!is_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
+		pr_info("idlescope: method tdt unavailable: %s\n", d->tdt_why);
+	pr_info("idlescope: /dev/%s ready (methods: hrt%s)\n", IDLESCOPE_DEV_NAME,
+		d->tdt_why[0] ? "" : ", tdt");
+	return 0;
+err_ring:
+	is_ring_free(&d->ring);
+err_bounce:
+	kfree(d->bounce);
+	return ret;
+}
+
+static void __exit is_exit(void)
+{
+	misc_deregister(&is_misc);
+	is_ring_free(&is_dev.ring);
+	kfree(is_dev.bounce);
+}
+
+module_init(is_init);
+module_exit(is_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("idlescope: CPU idle wake latency with timestamps taken in the idle path");
+MODULE_VERSION("0.1");

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Tracepoint probes: power:cpu_idle (TBI, TAI) and, for tdt, irq_vectors:local_timer_entry
+ * (TIntr). The tracepoints are looked up by name, which works whether or not the kernel
+ * exports them to modules. Probes run on the measured CPU only and act only while an
+ * event is armed; their work is done with interrupts off. */
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <trace/events/power.h>
+#include "idlescope.h"
+
+static struct tracepoint *tp_cpu_idle, *tp_local_timer;
+
+static void find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "cpu_idle"))
+		tp_cpu_idle = tp;
+	else if (!strcmp(tp->name, "local_timer_entry"))
+		tp_local_timer = tp;
+}
+
+int is_probes_find(void)
+{
+	for_each_kernel_tracepoint(find_tp, NULL);
+	if (!tp_cpu_idle) {
+		pr_err("idlescope: tracepoint power:cpu_idle not found (kernel without tracepoints?)\n");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+bool is_have_local_timer_tp(void)
+{
+	return tp_local_timer != NULL;
+}
+
+static bool is_tdt(const struct is_dev *d)
+{
+	return d->cfg.method == IDLESCOPE_METHOD_TDT;
+}
+
+/* The method's clock: ns for hrt, TSC cycles for tdt. */
+static u64 ev_now(const struct is_dev *d, u64 *tsc)
+{
+	*tsc = rdtsc();
+	return is_tdt(d) ? *tsc : ktime_get_ns();
+}
+
+static u64 ev_deadline(const struct is_dev *d)
+{
+	return is_tdt(d) ? d->ev.tsc_ltime : d->ev.ltime;
+}
+
+static void idle_enter(struct is_dev *d, struct is_event *ev, unsigned int state)
+{
+	u64 now, tsc;
+
+	is_counters_read(d->msr_mask, d->has_smi, ev->msr_bi, &ev->smi_bi, &ev->nmi_bi);
+	now = ev_now(d, &tsc);
+	if (now >= ev_deadline(d)) {
+		/* going idle only now: it was busy at LaunchTime */
+		is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
+		return;
+	}
+	ev->tbi = now;
+	ev->tsc_bi = tsc;
+	ev->req_state = state;
+	ev->in_idle = true;
+	if (is_tdt(d))
+		is_tdt_idle_enter(d, tsc);
+}
+
+static void idle_exit(struct is_dev *d, struct is_event *ev)
+{
+	u64 now, tsc, end;
+
+	if (!ev->in_idle)
+		return;
+	now = ev_now(d, &tsc);
+	ev->tai = now;
+	ev->tsc_ai = tsc;
+	ev->in_idle = false;
+	is_counters_read(d->msr_mask, d->has_smi, ev->msr_ai, &ev->smi_ai, &ev->nmi_ai);
+	end = ev_now(d, &tsc);
+	ev->ai_overhead = end - now;
+	if (ev->fired)
+		is_event_complete(d, -1);   /* the handler ran first (idle entered with IRQs on) */
+	else if (now < ev_deadline(d))
+		is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
+	/* else: woke at/after LaunchTime with IRQs off; the handler completes it */
+}
+
+static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
+{
+	struct is_dev *d = data;
+	struct is_event *ev = &d->ev;
+	unsigned long flags;
+
+	if (cpu != d->cfg.cpu || READ_ONCE(ev->state) != EV_ARMED)
+		return;
+	local_irq_save(flags);
+	if (READ_ONCE(ev->state) == EV_ARMED) {
+		if (state == (unsigned int)PWR_EVENT_EXIT)
+			idle_exit(d, ev);
+		else if (!ev->fired)
+			idle_enter(d, ev, state);
+	}
+	local_irq_restore(flags);
+}
+
+static void probe_local_timer(void *data, int vector)
+{
+	struct is_dev *d = data;
+	struct is_event *ev = &d->ev;
+	unsigned long flags;
+	u64 tsc;
+
+	if (smp_processor_id() != d->cfg.cpu || READ_ONCE(ev->state) != EV_ARMED || !ev->hw_armed)
+		return;
+	tsc = rdtsc();
+	if (tsc < ev->tsc_ltime)
+		return;
+	local_irq_save(flags);
+	if (READ_ONCE(ev->state) == EV_ARMED && !ev->fired)
+		is_event_fired(d, tsc, tsc);
+	local_irq_restore(flags);
+}
+
+int is_probes_register(struct is_dev *d)
+{
+	int ret;
+
+	ret = tracepoint_probe_register(tp_cpu_idle, (void *)probe_cpu_idle, d);
+	if (ret)
+		return ret;
+	if (is_tdt(d)) {
+		ret = tracepoint_probe_register(tp_local_timer, (void *)probe_local_timer, d);
+		if (ret) {
+			tracepoint_probe_unregister(tp_cpu_idle, (void *)probe_cpu_idle, d);
+			tracepoint_synchronize_unregister();
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void is_probes_unregister(struct is_dev *d)
+{
+	tracepoint_probe_unregister(tp_cpu_idle, (void *)probe_cpu_idle, d);
+	if (is_tdt(d))
+		tracepoint_probe_unregister(tp_local_timer, (void *)probe_local_timer, d);
+	tracepoint_synchronize_unregister();
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A bounded ring of fixed-size records. A full ring drops the new record and counts it;
+ * the count travels with the next record that fits (record.lost), so loss is never silent. */
+#include <linux/vmalloc.h>
+#include "idlescope.h"
+
+int is_ring_init(struct is_ring *r, u32 size)
+{
+	spin_lock_init(&r->lock);
+	init_waitqueue_head(&r->wq);
+	r->size = size;
+	r->buf = vmalloc(array_size(size, sizeof(*r->buf)));
+	if (!r->buf)
+		return -ENOMEM;
+	is_ring_reset(r);
+	return 0;
+}
+
+void is_ring_free(struct is_ring *r)
+{
+	vfree(r->buf);
+	r->buf = NULL;
+}
+
+void is_ring_reset(struct is_ring *r)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&r->lock, flags);
+	r->head = r->tail = 0;
+	r->overflow = r->lost_pending = 0;
+	spin_unlock_irqrestore(&r->lock, flags);
+}
+
+void is_ring_push(struct is_ring *r, struct idlescope_record *rec)
+{
+	unsigned long flags;
+	bool pushed = false;
+
+	spin_lock_irqsave(&r->lock, flags);
+	if (r->head - r->tail < r->size) {
+		rec->lost = r->lost_pending;
+		r->lost_pending = 0;
+		r->buf[r->head & (r->size - 1)] = *rec;
+		r->head++;
+		pushed = true;
+	} else {
+		r->overflow++;
+		r->lost_pending++;
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	if (pushed)
+		wake_up_interruptible(&r->wq);
+}
+
+u32 is_ring_pop(struct is_ring *r, struct idlescope_record *out, u32 max)
+{
+	unsigned long flags;
+	u32 n = 0;
+
+	spin_lock_irqsave(&r->lock, flags);
+	while (n < max && r->tail != r->head) {
+		out[n++] = r->buf[r->tail & (r->size - 1)];
+		r->tail++;
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	return n;
+}
+
+bool is_ring_empty(struct is_ring *r)
+{
+	unsigned long flags;
+	bool empty;
+
+	spin_lock_irqsave(&r->lock, flags);
+	empty = r->head == r->tail;
+	spin_unlock_irqrestore(&r->lock, flags);
+	return empty;
+}

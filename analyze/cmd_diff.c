@@ -1,11 +1,289 @@
-/* Placeholder until the diff subcommand lands. */
+/* analyze diff: compare runs against the first one and say whether the change is real. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "commands.h"
+#include "diff_output.h"
+#include "idlescope/load.h"
 #include "idlescope/util.h"
+
+static const char diff_help[] =
+"usage: analyze diff [options] REF RUN...\n"
+"\n"
+"Compare runs against a reference: the first run. For every metric (numeric column) and\n"
+"function, each run's value side by side with its change and percent change against the\n"
+"reference, overall and per requested idle state (the ReqCState column); then, for every\n"
+"run against the reference, whether the change is real:\n"
+"  - Mann-Whitney U test, two-sided: exact distribution when both runs have fewer than 50\n"
+"    values and no ties, else the normal approximation with tie-corrected variance and a\n"
+"    continuity correction of 1/2;\n"
+"  - two-sample Kolmogorov-Smirnov D and its p-value: exact (lattice paths) when the product\n"
+"    of the sizes is at most 10000, else the asymptotic Kolmogorov distribution with\n"
+"    Stephens' effective-n correction;\n"
+"  - a 95% confidence interval for the difference of medians (run minus reference) by Price\n"
+"    and Bonett (2002): each median's standard error from a distribution-free order-statistic\n"
+"    interval, combined with the normal quantile. Deterministic (no resampling).\n"
+"A change is called significant when the Mann-Whitney p < 0.05 and the CI excludes 0. With\n"
+"a million datapoints even tiny changes are significant: read the size of the change too.\n"
+"Every metric gets a verdict line, e.g.\n"
+"  WakeLatency: median +8.8 us (+11.9%) vs ref, 95% CI [+8.5, +9.1], significant\n"
+"  (Mann\u2013Whitney p < 1e-300)\n"
+"Runs with a counters.csv also get their counter summaries (analyze counters) compared.\n"
+"\n"
+"RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file;\n"
+"they can be mixed. A run is named by its reportid, else its directory name; equal names\n"
+"get -2, -3, ... appended.\n"
+"\n"
+"options:\n"
+"  -m, --metrics REGEX   only metrics whose name matches REGEX (POSIX extended, unanchored),\n"
+"                        default: every numeric column all runs have (the others are left\n"
+"                        out with a warning naming the runs that lack them)\n"
+"  -f, --funcs LIST      comma-separated functions, default:\n"
+"                        " IS_DEFAULT_FUNCS "\n"
+"                        as in 'analyze stats': count, min, max, avg, std, med, N%\n"
+"  -i, --include EXPR    keep only rows where EXPR is true (in every run)\n"
+"  -x, --exclude EXPR    drop rows where EXPR is true (in every run)\n"
+"                        EXPR as in 'analyze stats': \"ReqCState == 'C6' and LDist < 1000\"\n"
+"  -b, --by COLUMN       group rows by COLUMN instead of ReqCState (every run must have it)\n"
+"  -G, --no-group        no per-group comparison\n"
+"  -e, --even-up         truncate every run to the smallest datapoint count (after filters)\n"
+"      --allow-same      allow the same run (datapoints file) twice\n"
+"  -F, --format FMT      text (default), csv or json\n"
+"  -h, --help            this text\n"
+"\n"
+"Without --by, runs are grouped by ReqCState only when every run has that column.\n"
+"\n"
+"JSON output: {\"reference\", \"group_by\", \"runs\": [{\"reportid\", \"path\", \"toolname\",\n"
+"  \"rows\"}], \"metrics\": {METRIC: {\"unit\", FUNC: {\"values\": [..], \"change\": [..],\n"
+"  \"pct\": [..]}, \"tests\": [null, {\"mw_u\", \"mw_p\", \"mw_exact\", \"ks_d\", \"ks_p\",\n"
+"  \"ks_exact\", \"med_diff\", \"med_diff_ci95\": [lo, hi], \"significant\"}, ...],\n"
+"  \"verdict\": [null, \"...\", ...]}}, \"groups\": {VALUE: {\"rows\": [..], \"metrics\":\n"
+"  {same shape}}}, \"counters\": {COLUMN: {\"values\", \"change\", \"pct\"}} or null}\n"
+"Index i of every array is runs[i]; i = 0 is the reference. Undefined numbers are null.\n"
+"CSV output: kind,group,metric,func,run,value,change,pct with kind stat (a function's\n"
+"value), test (func mw_u, mw_p, ks_d, ks_p, med_diff, ci95_lo, ci95_hi, significant) or\n"
+"counter; group is empty for all datapoints.\n"
+"\n"
+"exit status: 0 success, 1 bad data, 2 usage error (fewer than two runs, the same run\n"
+"twice without --allow-same, a bad option)\n";
+
+enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+struct diff_cli {
+	struct is_load_spec load;
+	const char *funcs;
+	enum fmt format;
+	bool even_up;
+	bool allow_same;
+};
+
+static int parse_format(const char *s, enum fmt *f)
+{
+	static const char *const names[] = { "text", "csv", "json" };
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i]))
+			return (*f = (enum fmt)i), 0;
+	is_err("diff: --format: expected text, csv or json, got '%s'", s);
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct diff_cli *o)
+{
+	enum { OPT_ALLOW_SAME = 256 };
+	static const struct option longopts[] = {
+		{ "metrics", required_argument, NULL, 'm' }, { "funcs", required_argument, NULL, 'f' },
+		{ "include", required_argument, NULL, 'i' }, { "exclude", required_argument, NULL, 'x' },
+		{ "by", required_argument, NULL, 'b' }, { "no-group", no_argument, NULL, 'G' },
+		{ "even-up", no_argument, NULL, 'e' },
+		{ "allow-same", no_argument, NULL, OPT_ALLOW_SAME },
+		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:f:i:x:b:GeF:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm': o->load.metrics_re = optarg; break;
+		case 'f': o->funcs = optarg; break;
+		case 'i': o->load.include = optarg; break;
+		case 'x': o->load.exclude = optarg; break;
+		case 'b': o->load.group_by = optarg; break;
+		case 'G': o->load.no_group = true; break;
+		case 'e': o->even_up = true; break;
+		case OPT_ALLOW_SAME: o->allow_same = true; break;
+		case 'F':
+			if (parse_format(optarg, &o->format) < 0)
+				return -1;
+			break;
+		case 'h': fputs(diff_help, stdout); exit(IS_EXIT_OK);
+		default: fputs("see 'analyze diff --help'\n", stderr); return -1;
+		}
+	}
+	if (argc - optind < 2) {
+		is_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
+		return -1;
+	}
+	return 0;
+}
+
+/* The file a run path stands for: DIR/datapoints.csv for a directory, else the path. */
+static int dp_file_id(const char *path, struct stat *st)
+{
+	if (stat(path, st) < 0)
+		return -1;
+	if (!S_ISDIR(st->st_mode))
+		return 0;
+	char *dp = is_xasprintf("%s/datapoints.csv", path);
+	int rc = stat(dp, st);
+	free(dp);
+	return rc;
+}
+
+/* The same datapoints twice compare a run with itself: an error unless --allow-same. */
+static int check_same(char **paths, int n, bool allow)
+{
+	struct stat *st = is_xcalloc((size_t)n, sizeof(*st));
+	bool *ok = is_xcalloc((size_t)n, sizeof(bool));
+	int rc = 0;
+	for (int i = 0; i < n; i++)
+		ok[i] = dp_file_id(paths[i], &st[i]) == 0;
+	for (int i = 0; i < n && !rc; i++)
+		for (int j = i + 1; j < n && !rc; j++) {
+			if (!ok[i] || !ok[j] || st[i].st_dev != st[j].st_dev || st[i].st_ino != st[j].st_ino)
+				continue;
+			if (allow) {
+				is_warn("'%s' and '%s' are the same run", paths[i], paths[j]);
+				continue;
+			}
+			is_err("diff: '%s' and '%s' are the same run: comparing a run with itself "
+			       "shows nothing (--allow-same to do it anyway)", paths[i], paths[j]);
+			rc = -1;
+		}
+	free(st);
+	free(ok);
+	return rc;
+}
+
+static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_run **runs)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (is_load_run(ctx, paths[i], &runs[i]) < 0)
+			return -1;
+		if (runs[i]->dp->nrows == 0) {
+			is_err("%s: no datapoints%s", runs[i]->dp_path,
+			       ctx->spec->include || ctx->spec->exclude ? " left after filtering" : "");
+			return -1;
+		}
+	}
+	is_runs_uniquify_names(runs, n);
+	return 0;
+}
+
+/* --by must exist everywhere; the default ReqCState grouping only applies if it does. */
+static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n, const char **col)
+{
+	const char *first = NULL;
+	*col = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *c;
+		if (is_load_group_col(ctx, runs[i], &c) < 0)
+			return -1;
+		if (i == 0)
+			first = c;
+		if (first && !c) {
+			is_warn("%s has no %s column: no per-%s comparison", runs[i]->name, first, first);
+			return 0;
+		}
+		if (!first && c) {
+			is_warn("the reference %s has no %s column: no per-%s comparison", runs[0]->name,
+				c, c);
+			return 0;
+		}
+	}
+	*col = first;
+	return 0;
+}
+
+static int print_json(const struct is_diff *d, const struct diff_counters *c)
+{
+	cJSON *root = is_diff_to_json(d);
+	cJSON_AddItemToObject(root, "counters", diff_counters_json(c, d->nruns));
+	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
+	cJSON_Delete(root);
+	if (!s) {
+		is_err("diff: cannot format JSON output");
+		return IS_EXIT_DATA;
+	}
+	puts(s);
+	free(s);
+	return IS_EXIT_OK;
+}
+
+static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
+			     struct is_run **runs, size_t n, const struct is_func *funcs,
+			     size_t nfuncs)
+{
+	struct is_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
+				      .metrics_re = o->load.metrics_re };
+	struct diff_counters counters;
+	struct is_diff d;
+	int rc = IS_EXIT_OK;
+	if (choose_group(ctx, runs, n, &dopts.group_col) < 0)
+		return IS_EXIT_DATA;
+	if (o->even_up)
+		is_diff_even_up(runs, n);
+	if (is_diff_compute(&d, runs, n, &dopts) < 0)
+		return IS_EXIT_DATA;
+	if (diff_counters_load(&counters, runs, n) < 0) {
+		is_diff_free(&d);
+		return IS_EXIT_DATA;
+	}
+	if (o->format == FMT_TEXT)
+		diff_print_text(stdout, &d, &counters);
+	else if (o->format == FMT_CSV)
+		diff_print_csv(stdout, &d, &counters);
+	else
+		rc = print_json(&d, &counters);
+	diff_counters_free(&counters);
+	is_diff_free(&d);
+	return rc;
+}
 
 int cmd_diff(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	is_err("'diff' is not implemented yet");
-	return IS_EXIT_USAGE;
+	struct diff_cli o = { .funcs = IS_DEFAULT_FUNCS };
+	struct is_load_ctx ctx = { 0 };
+	struct is_func *funcs = NULL;
+	struct is_run **runs = NULL;
+	size_t nfuncs, n = 0;
+	char err[200];
+	int rc = IS_EXIT_USAGE;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return IS_EXIT_USAGE;
+	if (is_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
+		is_err("diff: --funcs: %s", err);
+		return IS_EXIT_USAGE;
+	}
+	n = (size_t)(argc - optind);
+	if (check_same(argv + optind, (int)n, o.allow_same) < 0 || is_load_prepare(&ctx, &o.load) < 0)
+		goto cleanup;
+	runs = is_xcalloc(n, sizeof(*runs));
+	rc = IS_EXIT_DATA;
+	if (load_runs(&ctx, argv + optind, n, runs) < 0)
+		goto cleanup;
+	rc = compare_and_print(&ctx, &o, runs, n, funcs, nfuncs);
+	if (fflush(stdout) != 0 && rc == IS_EXIT_OK) {
+		is_err("diff: cannot write output");
+		rc = IS_EXIT_DATA;
+	}
+cleanup:
+	for (size_t i = 0; runs && i < n; i++)
+		is_run_free(runs[i]);
+	free(runs);
+	is_load_release(&ctx);
+	free(funcs);
+	return rc;
 }

@@ -23,11 +23,11 @@ const char *is_metric_unit(const struct is_run *r, const char *metric)
 	return "";
 }
 
-/* Decimals that show a change at the CI's resolution: one digit of the interval's width
- * (at least one decimal); three significant digits of x when there is no interval. */
+/* Decimals that show a change at the CI's resolution: one digit of the margin (half the
+ * interval's width, at least one decimal); three significant digits of x without a CI. */
 static int decimals_for(double width, double x)
 {
-	double ref = width > 0 && isfinite(width) ? width : fabs(x) / 100;
+	double ref = width > 0 && isfinite(width) ? width / 2 : fabs(x) / 100;
 	if (!(ref > 0) || !isfinite(ref))
 		return 1;
 	int dec = (int)-floor(log10(ref));
@@ -46,6 +46,8 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
 		    char *buf, size_t len)
 {
 	const char *metric = d->metrics[m], *ref = d->runs[0]->name, *unit = d->units[m];
+	if (!strcmp(unit, "%"))
+		unit = "";  /* "CC6%: median -0.3 (-0.3%)": the name says it already */
 	const struct is_diff_test *t = is_diff_get_test(d, p, m, r);
 	size_t nref = p->nvals[m * d->nruns], n = p->nvals[m * d->nruns + r];
 	if (!t)
@@ -63,7 +65,8 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
 		snprintf(ci, sizeof(ci), "95%% CI [%+.*f, %+.*f]", dec, t->ci_lo, dec, t->ci_hi);
 	fmt_p(pv, sizeof(pv), t->mw_p);
 	const char *word = t->significant ? "significant" : "no significant change";
-	const char *why = !t->significant && t->mw_p < IS_DIFF_ALPHA ? ", but the CI includes 0" : "";
+	const char *why = t->significant || t->mw_p >= IS_DIFF_ALPHA ? ""
+			  : isnan(t->ci_lo) ? ", but too few values for a CI" : ", but the CI includes 0";
 	return snprintf(buf, len, "%s: median %+.*f%s%s%s vs %s, %s, %s (Mann\u2013Whitney %s%s)",
 			metric, dec, t->med_diff, *unit ? " " : "", unit, pct, ref, ci, word, pv, why);
 }

@@ -1,0 +1,25 @@
+/* analyze diff: the comparison (lib/diff.c) plus the counters, printed as text, CSV or JSON. */
+#ifndef ANALYZE_DIFF_OUTPUT_H
+#define ANALYZE_DIFF_OUTPUT_H
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "idlescope/diff.h"
+
+/* Counter summaries (analyze counters' columns) side by side; ncols == 0 when the reference
+ * has no counters.csv. */
+struct diff_counters {
+	size_t ncols;
+	char **names;            /* the reference's summary columns, in its order */
+	double *vals;            /* [col * nruns + run]; NaN where a run lacks it */
+};
+
+/* Read every run's counters summary: -1 after an error message for a malformed file. */
+int diff_counters_load(struct diff_counters *c, struct is_run **runs, size_t nruns);
+void diff_counters_free(struct diff_counters *c);
+cJSON *diff_counters_json(const struct diff_counters *c, size_t nruns);
+
+void diff_print_text(FILE *f, const struct is_diff *d, const struct diff_counters *c);
+void diff_print_csv(FILE *f, const struct is_diff *d, const struct diff_counters *c);
+
+#endif

@@ -1,0 +1,248 @@
+/* analyze diff: aligned text tables and the verdict lines. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff_output.h"
+#include "idlescope/util.h"
+
+/* A table of text cells printed with aligned columns: the first nleft left-aligned. */
+struct grid {
+	size_t ncols, nrows, cap;
+	char **cells;            /* [row * ncols + col], NULL = empty */
+	size_t cur;              /* next column in the last row */
+};
+
+static void grid_init(struct grid *g, size_t ncols)
+{
+	memset(g, 0, sizeof(*g));
+	g->ncols = ncols;
+}
+
+static void grid_row(struct grid *g)
+{
+	if (g->nrows == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 32;
+		g->cells = is_xrealloc(g->cells, g->cap * g->ncols * sizeof(char *));
+	}
+	memset(g->cells + g->nrows * g->ncols, 0, g->ncols * sizeof(char *));
+	g->nrows++;
+	g->cur = 0;
+}
+
+static void grid_cell(struct grid *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void grid_cell(struct grid *g, const char *fmt, ...)
+{
+	char buf[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (g->cur < g->ncols)
+		g->cells[(g->nrows - 1) * g->ncols + g->cur++] = is_xstrdup(buf);
+}
+
+static void grid_print(FILE *f, struct grid *g, size_t nleft, const char *indent)
+{
+	size_t *w = is_xcalloc(g->ncols, sizeof(size_t));
+	for (size_t i = 0; i < g->nrows * g->ncols; i++)
+		if (g->cells[i] && strlen(g->cells[i]) > w[i % g->ncols])
+			w[i % g->ncols] = strlen(g->cells[i]);
+	for (size_t r = 0; r < g->nrows; r++) {
+		char line[4096];
+		size_t len = 0;
+		for (size_t c = 0; c < g->ncols && len < sizeof(line); c++) {
+			const char *s = g->cells[r * g->ncols + c];
+			len += (size_t)snprintf(line + len, sizeof(line) - len, c < nleft ? "%s%-*s" : "%s%*s",
+						c ? "  " : "", (int)w[c], s ? s : "");
+		}
+		while (len > 0 && len < sizeof(line) && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fprintf(f, "%s%s\n", indent, line);
+	}
+	for (size_t i = 0; i < g->nrows * g->ncols; i++)
+		free(g->cells[i]);
+	free(g->cells);
+	free(w);
+}
+
+static void fmt_num(char *buf, size_t len, double v, enum is_func_kind kind, bool sign)
+{
+	double a = fabs(v);
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (kind == IS_F_COUNT || a >= 1e6)
+		snprintf(buf, len, a >= 1e15 ? (sign ? "%+.6e" : "%.6e") : (sign ? "%+.0f" : "%.0f"), v);
+	else
+		snprintf(buf, len, sign ? "%+.3f" : "%.3f", v);
+}
+
+static void fmt_pct(char *buf, size_t len, double pct)
+{
+	if (isnan(pct))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+}
+
+static void fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 1e-300)
+		snprintf(buf, len, "<1e-300");
+	else
+		snprintf(buf, len, "%.3g", p);
+}
+
+static void value_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+{
+	struct grid g;
+	char buf[64];
+	grid_init(&g, 2 + 1 + 3 * (d->nruns - 1));
+	grid_row(&g);
+	grid_cell(&g, "Metric");
+	grid_cell(&g, "Func");
+	for (size_t r = 0; r < d->nruns; r++) {
+		grid_cell(&g, "%s", d->runs[r]->name);
+		if (r)
+			grid_cell(&g, "change"), grid_cell(&g, "%%");
+	}
+	for (size_t m = 0; m < d->nmetrics; m++)
+		for (size_t fi = 0; fi < d->nfuncs; fi++) {
+			enum is_func_kind kind = d->funcs[fi].kind;
+			grid_row(&g);
+			grid_cell(&g, "%s", fi ? "" : d->metrics[m]);
+			grid_cell(&g, "%s", d->funcs[fi].name);
+			for (size_t r = 0; r < d->nruns; r++) {
+				fmt_num(buf, sizeof(buf), is_diff_value(d, p, m, r, fi), kind, false);
+				grid_cell(&g, "%s", buf);
+				if (!r)
+					continue;
+				fmt_num(buf, sizeof(buf), is_diff_change(d, p, m, r, fi), kind, true);
+				grid_cell(&g, "%s", buf);
+				fmt_pct(buf, sizeof(buf), is_diff_pct(d, p, m, r, fi));
+				grid_cell(&g, "%s", buf);
+			}
+		}
+	grid_print(f, &g, 2, "");
+}
+
+static void test_row(struct grid *g, const struct is_diff *d, size_t m, size_t r,
+		     const struct is_diff_test *t)
+{
+	char mw[32], ks[32], lo[32], hi[32], diff[32];
+	grid_row(g);
+	grid_cell(g, "%s", d->metrics[m]);
+	grid_cell(g, "%s", d->runs[r]->name);
+	if (!t) {
+		grid_cell(g, "no values");
+		return;
+	}
+	fmt_p(mw, sizeof(mw), t->mw_p);
+	fmt_p(ks, sizeof(ks), t->ks_p);
+	fmt_num(diff, sizeof(diff), t->med_diff, IS_F_MED, true);
+	fmt_num(lo, sizeof(lo), t->ci_lo, IS_F_MED, true);
+	fmt_num(hi, sizeof(hi), t->ci_hi, IS_F_MED, true);
+	grid_cell(g, "%s%s", mw, t->mw_exact ? " (exact)" : "");
+	grid_cell(g, "%.4f", t->ks_d);
+	grid_cell(g, "%s", ks);
+	grid_cell(g, "%s", diff);
+	if (isnan(t->ci_lo))
+		grid_cell(g, "-");
+	else
+		grid_cell(g, "[%s, %s]", lo, hi);
+	grid_cell(g, "%s", t->significant ? "yes" : "no");
+}
+
+static void test_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+{
+	static const char *const head[] = { "Tests", "Run", "MW p", "KS D", "KS p", "median diff",
+					    "95% CI", "significant" };
+	struct grid g;
+	grid_init(&g, 8);
+	grid_row(&g);
+	for (size_t i = 0; i < 8; i++)
+		grid_cell(&g, "%s", head[i]);
+	for (size_t m = 0; m < d->nmetrics; m++)
+		for (size_t r = 1; r < d->nruns; r++)
+			test_row(&g, d, m, r, is_diff_get_test(d, p, m, r));
+	grid_print(f, &g, 2, "");
+}
+
+static void verdicts(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+{
+	char line[1024];
+	for (size_t r = 1; r < d->nruns; r++) {
+		fprintf(f, "\n%s vs %s:\n", d->runs[r]->name, d->runs[0]->name);
+		for (size_t m = 0; m < d->nmetrics; m++) {
+			is_diff_verdict(d, p, m, r, line, sizeof(line));
+			fprintf(f, "  %s\n", line);
+		}
+	}
+}
+
+static void part_heading(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+{
+	if (p->label)
+		fprintf(f, "\n%s = %s:", d->group_col, p->label[0] ? p->label : "(empty)");
+	else
+		fprintf(f, "\nAll datapoints:");
+	for (size_t r = 0; r < d->nruns; r++)
+		fprintf(f, "%s %s %zu", r ? "," : "", d->runs[r]->name, p->rows[r]);
+	fprintf(f, " datapoints\n");
+}
+
+static void part_text(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+{
+	part_heading(f, d, p);
+	value_table(f, d, p);
+	fputc('\n', f);
+	test_table(f, d, p);
+	verdicts(f, d, p);
+}
+
+static void counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+{
+	struct grid g;
+	char buf[64];
+	grid_init(&g, 1 + 1 + 3 * (d->nruns - 1));
+	grid_row(&g);
+	grid_cell(&g, "Counters");
+	for (size_t r = 0; r < d->nruns; r++) {
+		grid_cell(&g, "%s", d->runs[r]->name);
+		if (r)
+			grid_cell(&g, "change"), grid_cell(&g, "%%");
+	}
+	for (size_t k = 0; k < c->ncols; k++) {
+		double ref = c->vals[k * d->nruns];
+		grid_row(&g);
+		grid_cell(&g, "%s", c->names[k]);
+		for (size_t r = 0; r < d->nruns; r++) {
+			double v = c->vals[k * d->nruns + r];
+			fmt_num(buf, sizeof(buf), v, IS_F_AVG, false);
+			grid_cell(&g, "%s", buf);
+			if (!r)
+				continue;
+			fmt_num(buf, sizeof(buf), v - ref, IS_F_AVG, true);
+			grid_cell(&g, "%s", buf);
+			fmt_pct(buf, sizeof(buf), ref != 0 ? 100 * (v - ref) / fabs(ref) : NAN);
+			grid_cell(&g, "%s", buf);
+		}
+	}
+	fputc('\n', f);
+	grid_print(f, &g, 1, "");
+}
+
+void diff_print_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+{
+	for (size_t r = 0; r < d->nruns; r++)
+		fprintf(f, "%-10s %s (%s, %s), %zu datapoints\n", r ? "Compared:" : "Reference:",
+			d->runs[r]->name, d->runs[r]->path, d->runs[r]->toolname, d->overall.rows[r]);
+	part_text(f, d, &d->overall);
+	for (size_t g = 0; g < d->ngroups; g++)
+		part_text(f, d, &d->groups[g]);
+	if (c && c->ncols)
+		counters_text(f, d, c);
+}

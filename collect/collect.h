@@ -79,8 +79,10 @@ struct run_dir {
 /* 0; -2 refused (symlink, not a directory, not empty without force); -1 other errors. */
 int run_dir_create(const char *path, bool force, struct run_dir *rd);
 void run_dir_close(struct run_dir *rd);
-/* Atomically (tmp + rename) write info.json into the run directory. */
-int run_write_info(const struct run_dir *rd, const cJSON *info);
+/* Atomically (tmp + rename) write info.json into the run directory, followed by `reserve`
+ * spaces: room to rewrite it in place later if the disk fills up. */
+#define INFO_RESERVE 4096
+int run_write_info(const struct run_dir *rd, const cJSON *info, size_t reserve);
 
 struct dp_writer;
 /* Column set is fixed by the first datapoint: residency names come from it. */

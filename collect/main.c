@@ -313,7 +313,7 @@ static int prepare(struct run *r, int argc, char **argv)
 		return IS_EXIT_DATA;
 	if (r->o.counters_interval > 0)
 		r->sampler = counters_sampler_start(r->rd.path, r->o.counters_interval, r->info);
-	if (run_write_info(&r->rd, r->info) < 0)
+	if (run_write_info(&r->rd, r->info, INFO_RESERVE) < 0)
 		return IS_EXIT_DATA;
 	if (!r->o.quiet)
 		fprintf(stderr, "%s: measuring CPU %d with method %s into %s\n", is_progname(), r->cfg.cpu,
@@ -332,7 +332,7 @@ static int cleanup(struct run *r, int status)
 	r->w = NULL;
 	if (r->info && r->rd.dirfd >= 0) {
 		finish_info(r);
-		if (run_write_info(&r->rd, r->info) < 0)
+		if (run_write_info(&r->rd, r->info, 0) < 0)
 			status = IS_EXIT_DATA;
 	}
 	pm_qos_stop(r->qos);

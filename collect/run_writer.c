@@ -153,40 +153,77 @@ static int write_all(int fd, const char *buf, size_t len, size_t *done)
 	return 0;
 }
 
-int run_write_info(const struct run_dir *rd, const cJSON *info)
+/* Disk full: overwrite info.json in place within the bytes it already has (the first version
+ * is padded with spaces for this), so that no new block is needed. */
+static int rewrite_in_place(const struct run_dir *rd, const char *text)
+{
+	struct stat st;
+	size_t len = strlen(text), done;
+	int fd = openat(rd->dirfd, "info.json", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || (size_t)st.st_size < len + 1) {
+		close(fd);
+		errno = ENOSPC;
+		return -1;
+	}
+	char *buf = is_xmalloc((size_t)st.st_size);
+	memcpy(buf, text, len);
+	memset(buf + len, ' ', (size_t)st.st_size - len);
+	buf[st.st_size - 1] = '\n';
+	int ret = write_all(fd, buf, (size_t)st.st_size, &done);
+	free(buf);
+	if (ret == 0)
+		ret = fsync(fd);
+	close(fd);
+	return ret;
+}
+
+int run_write_info(const struct run_dir *rd, const cJSON *info, size_t reserve)
 {
 	static const char tmp[] = ".info.json.tmp";
 	char *text = cJSON_Print(info);
-	size_t done;
+	size_t done, len;
 	int fd = -1, ret = -1;
 
 	if (!text) {
 		is_err("%s/info.json: cannot render JSON (out of memory)", rd->path);
 		return -1;
 	}
+	len = strlen(text);
+	text = is_xrealloc(text, len + reserve + 2);
+	memset(text + len, ' ', reserve);
+	text[len + reserve] = '\n';
+	text[len + reserve + 1] = '\0';
 	fd = create_file(rd, tmp);
-	if (fd < 0 || write_all(fd, text, strlen(text), &done) < 0 || write_all(fd, "\n", 1, &done) < 0 ||
-	    fsync(fd) < 0) {
-		is_err("%s/info.json: %s", rd->path, strerror(errno));
-		goto out;
-	}
+	if (fd < 0 || write_all(fd, text, len + reserve + 1, &done) < 0 || fsync(fd) < 0)
+		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
-		is_err("%s/info.json: %s", rd->path, strerror(errno));
-		goto out;
+		goto fail;
 	}
 	fd = -1;
-	if (renameat(rd->dirfd, tmp, rd->dirfd, "info.json") < 0) {
-		is_err("%s/info.json: %s", rd->path, strerror(errno));
-		goto out;
-	}
+	if (renameat(rd->dirfd, tmp, rd->dirfd, "info.json") < 0)
+		goto fail;
 	ret = 0;
+	goto out;
+fail:
+	{
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		unlinkat(rd->dirfd, tmp, 0);
+		text[len] = '\0';
+		if (e == ENOSPC && rewrite_in_place(rd, text) == 0)
+			ret = 0;
+		else
+			is_err("%s/info.json: %s", rd->path, strerror(e));
+	}
 out:
 	if (fd >= 0)
 		close(fd);
-	if (ret < 0)
-		unlinkat(rd->dirfd, tmp, 0);
-	cJSON_free(text);
+	free(text);
 	return ret;
 }
 

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * idlescope `bpf` method: kernel-side timestamps of one wake-up per datapoint.
+ *
+ * One datapoint: pop an LDist that user space queued, arm an event for
+ * LTime = now + LDist on the measured CPU, then watch that CPU:
+ *   power:cpu_idle                 TBI (entry, requested state index), TAI (exit)
+ *   irq_vectors:local_timer_entry  TIntr (first timer interrupt at or after LTime)
+ *   timer:hrtimer_expire_entry     TIntr when no local_timer_entry was seen (our hrtimer
+ *                                  is recognised by its soft expiry == LTime)
+ * and emit one record (datapoint or discard) per LDist to the ring buffer.
+ *
+ * All state lives in globals: everything that changes it runs on the measured CPU
+ * (cpu_idle with IRQs off, the timer interrupt, the softirq callback), so plain loads
+ * and stores suffice; only user space reads them concurrently.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "wake_rec.h"
+
+#define PWR_EVENT_EXIT ((unsigned int)-1)
+#define CLOCK_MONOTONIC 1
+#define barrier() asm volatile("" ::: "memory")
+#define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load. */
+const volatile __u32 cfg_cpu;
+const volatile __u32 cfg_source;	/* enum wake_source */
+const volatile __u64 cfg_poll_states;	/* bit i: cpuidle state i polls with IRQs on */
+
+struct timer_elem {
+	struct bpf_timer timer;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct timer_elem);
+} wake_timer SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} wake_events SEC(".maps");
+
+/* LDist queue: user space fills ldist_q[] then publishes q_tail; BPF advances q_head. */
+__u64 ldist_q[WAKE_LDIST_QLEN];
+__u64 q_tail;
+__u64 q_head;
+
+/* Status shared with user space (mmapped .bss). */
+__u64 stopping;		/* set by user space: arm nothing more */
+__u64 armed;		/* a datapoint is in flight */
+__u64 lost;		/* bpf_ringbuf_reserve() failures = records lost */
+__u64 starved;		/* times the LDist queue was empty when arming */
+__s64 arm_err;		/* last bpf_timer_start() error */
+__u64 seq;		/* datapoints armed so far */
+
+/* The datapoint in flight. */
+static struct {
+	__u64 ldist, ltime, tintr;
+	__u8 fired;		/* TIntr taken */
+	__u8 woke_early;	/* left idle between arming and LTime */
+	__u8 await_tai;		/* fired while idle in a state with IRQs on: finish at exit */
+	__u8 tintr_src;
+	__u32 fire_cpu;
+} cur;
+
+/* The measured CPU's idle periods. */
+static struct {
+	__u64 tbi, tai;
+	__s32 state;
+	__u8 in_idle;
+} idle;
+
+__u64 ltime_out;	/* LTime of the last armed datapoint (read by the thread source) */
+
+static bool is_poll_state(__s32 state)
+{
+	return state >= 0 && state < 64 && (cfg_poll_states >> state) & 1;
+}
+
+static void emit(__u8 kind, __u8 reason, __u64 tai, __s8 intr_off)
+{
+	struct wake_rec *r = bpf_ringbuf_reserve(&wake_events, sizeof(*r), 0);
+
+	if (!r) {
+		__sync_fetch_and_add(&lost, 1);
+		return;
+	}
+	r->seq = seq;
+	r->ldist = cur.ldist;
+	r->ltime = cur.ltime;
+	r->tbi = idle.tbi;
+	r->tai = tai;
+	r->tintr = cur.tintr;
+	r->req_state = idle.state;
+	r->cpu = cur.fire_cpu;
+	r->kind = kind;
+	r->reason = reason;
+	r->intr_off = intr_off;
+	r->tintr_src = cur.tintr_src;
+	r->pad = 0;
+	bpf_ringbuf_submit(r, 0);
+}
+
+static void finish(void)
+{
+	cur.fired = 0;
+	cur.await_tai = 0;
+	barrier();
+	WRITE_ONCE(armed, 0);
+}
+
+/* Arm the next datapoint from the queue. Only ever on the measured CPU (CPU_PIN pins the
+ * timer to the CPU that starts it). Never from the interrupt-entry programs: our timer may
+ * still be queued there, and restarting it would swallow the expiry in progress. */
+static int arm_next(void)
+{
+	struct timer_elem *te;
+	__u32 key = 0;
+	__u64 head, ldist, now;
+	long err = 0;
+
+	if (READ_ONCE(armed) || READ_ONCE(stopping) || bpf_get_smp_processor_id() != cfg_cpu)
+		return 0;
+	head = q_head;
+	if (head == READ_ONCE(q_tail)) {
+		starved++;
+		return 0;
+	}
+	ldist = ldist_q[head & (WAKE_LDIST_QLEN - 1)];
+	now = bpf_ktime_get_ns();
+	cur.ldist = ldist;
+	cur.ltime = now + ldist;
+	cur.tintr = 0;
+	cur.fired = 0;
+	cur.woke_early = 0;
+	cur.await_tai = 0;
+	cur.tintr_src = 0;
+	seq++;
+	ltime_out = cur.ltime;
+	WRITE_ONCE(q_head, head + 1);
+	barrier();
+	WRITE_ONCE(armed, 1);
+	if (cfg_source != WAKE_SRC_BPF_TIMER)
+		return 0;
+	te = bpf_map_lookup_elem(&wake_timer, &key);
+	if (te)
+		err = bpf_timer_start(&te->timer, cur.ltime, WAKE_TIMER_ABS | WAKE_TIMER_CPU_PIN);
+	if (!te || err) {
+		arm_err = te ? err : -2;
+		WRITE_ONCE(armed, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/* The event fired at `now` (>= LTime) on `cpu`: take TIntr and decide what became of it. */
+static void on_fire(__u64 now, __u8 src, __u32 cpu)
+{
+	__u64 ltime = cur.ltime;
+
+	if (!READ_ONCE(armed) || cur.fired || now < ltime)
+		return;
+	cur.fired = 1;
+	cur.tintr = now;
+	cur.tintr_src = src;
+	cur.fire_cpu = cpu;
+	if (cpu != cfg_cpu) {
+		emit(WAKE_REC_DISCARD, WAKE_DISCARD_WRONG_CPU, 0, -1);
+		finish();
+		return;
+	}
+	if (idle.in_idle && idle.tbi < ltime) {
+		/* Still idle: the handler runs before the idle exit (IRQs on). */
+		if (is_poll_state(idle.state)) {
+			/* POLL leaves on need_resched, not on our event: its TAI means nothing. */
+			emit(WAKE_REC_DATAPOINT, 0, 0, 0);
+			finish();
+		} else {
+			cur.await_tai = 1;
+		}
+		return;
+	}
+	if (!idle.in_idle && idle.tbi < ltime && idle.tai >= ltime) {
+		/* Left idle at or after LTime, before the handler: entered with IRQs off. */
+		emit(WAKE_REC_DATAPOINT, 0, idle.tai, 1);
+		finish();
+		return;
+	}
+	emit(WAKE_REC_DISCARD, cur.woke_early ? WAKE_DISCARD_OTHER_WAKE : WAKE_DISCARD_NOT_IDLE, 0, -1);
+	finish();
+}
+
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(wake_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	__u64 now;
+
+	if (cpu_id != cfg_cpu)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (state != PWR_EVENT_EXIT) {
+		idle.tbi = now;
+		idle.tai = 0;
+		idle.state = (__s32)state;
+		idle.in_idle = 1;
+		return 0;
+	}
+	idle.tai = now;
+	idle.in_idle = 0;
+	if (READ_ONCE(armed)) {
+		if (cur.await_tai) {
+			emit(WAKE_REC_DATAPOINT, 0, now, 0);
+			finish();
+		} else if (!cur.fired && now < cur.ltime) {
+			cur.woke_early = 1;
+		}
+	}
+	if (cfg_source == WAKE_SRC_BPF_TIMER)
+		arm_next();
+	return 0;
+}
+
+SEC("tp_btf/local_timer_entry")
+int BPF_PROG(wake_local_timer_entry, int vector)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (cpu == cfg_cpu)
+		on_fire(bpf_ktime_get_ns(), WAKE_TINTR_LOCAL_TIMER, cpu);
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(wake_hrtimer_expire_entry, struct hrtimer *hrtimer, ktime_t *now)
+{
+	__u64 t = bpf_ktime_get_ns();
+
+	if (!READ_ONCE(armed) || cur.fired)
+		return 0;
+	if ((__u64)BPF_CORE_READ(hrtimer, _softexpires) != cur.ltime)
+		return 0;
+	on_fire(t, WAKE_TINTR_HRTIMER, bpf_get_smp_processor_id());
+	return 0;
+}
+
+static int wake_timer_cb(void *map, __u32 *key, struct timer_elem *te)
+{
+	on_fire(bpf_ktime_get_ns(), WAKE_TINTR_CALLBACK, bpf_get_smp_processor_id());
+	arm_next();
+	return 0;
+}
+
+/* Run by user space on the measured CPU: set the timer up and check that this kernel
+ * takes BPF_F_TIMER_ABS | BPF_F_TIMER_CPU_PIN (6.7+). Returns 0 or the -errno. */
+SEC("syscall")
+int wake_timer_setup(void *ctx)
+{
+	struct timer_elem *te;
+	__u32 key = 0;
+	long err;
+
+	te = bpf_map_lookup_elem(&wake_timer, &key);
+	if (!te)
+		return -2;
+	err = bpf_timer_init(&te->timer, &wake_timer, CLOCK_MONOTONIC);
+	if (err)
+		return err;
+	err = bpf_timer_set_callback(&te->timer, wake_timer_cb);
+	if (err)
+		return err;
+	/* An absolute expiry an hour ahead: accepted only by kernels that know the flags. */
+	err = bpf_timer_start(&te->timer, bpf_ktime_get_ns() + 3600ull * 1000000000ull,
+			      WAKE_TIMER_ABS | WAKE_TIMER_CPU_PIN);
+	if (err)
+		return err;
+	bpf_timer_cancel(&te->timer);
+	return 0;
+}
+
+/* Run by user space on the measured CPU: arm the next datapoint if none is in flight
+ * (start, after a stall, and each datapoint of the thread source). */
+SEC("syscall")
+int wake_arm(void *ctx)
+{
+	/* Thread source: the thread runs again only after its wake-up was handled, so a
+	 * datapoint still unfired never got its interrupt (LTime passed before the sleep). */
+	if (cfg_source == WAKE_SRC_THREAD && READ_ONCE(armed) && !cur.fired) {
+		cur.fire_cpu = bpf_get_smp_processor_id();
+		emit(WAKE_REC_DISCARD,
+		     cur.woke_early ? WAKE_DISCARD_OTHER_WAKE : WAKE_DISCARD_NOT_IDLE, 0, -1);
+		finish();
+	}
+	return arm_next();
+}

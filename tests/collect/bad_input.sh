@@ -1,0 +1,74 @@
+#!/bin/sh
+# Bad options and unsafe output paths: one clear line and the documented exit status.
+. "$(dirname "$0")/lib.sh"
+C="$COLLECT"
+ncpu=$(nproc --all)
+
+expect_fail 2 "^collect: --method 'foo': unknown method; choose auto, hrt, tdt, bpf or timer$" $C --method foo -o "$TMP/x"
+expect_fail 2 "^collect: -l 'abc': 'abc' is not a duration \(a number with ns, us, ms or s; no unit = us\)$" $C -l abc
+expect_fail 2 "^collect: -l '10xs': '10xs' is not a duration" $C -l 10xs
+expect_fail 2 "^collect: -l '4ms,1ms': inverted range: minimum 4000000 ns is above maximum 1000000 ns$" $C -l 4ms,1ms
+expect_fail 2 "^collect: -l '1,2,3': expected MIN,MAX or one value, got more than two values$" $C -l 1,2,3
+expect_fail 2 "^collect: -l '0': '0' is below 1 ns; LDist must be positive$" $C -l 0
+expect_fail 2 "^collect: -l '11s': '11s' is above the maximum LDist of 10s$" $C -l 11s
+expect_fail 2 "^collect: -l '-5us': '-5us' is not a duration" $C -l -5us
+expect_fail 2 "^collect: --cpu $ncpu: no such CPU \(this machine has CPUs 0-$((ncpu - 1))\)$" $C --cpu $ncpu
+expect_fail 2 "^collect: --cpu 'x': expected a CPU number" $C --cpu x
+expect_fail 2 "^collect: -c '0': expected a positive whole number of datapoints$" $C -c 0
+expect_fail 2 "^collect: -c '12abc': expected a positive whole number" $C -c 12abc
+expect_fail 2 "^collect: --time-limit '10y': '10y' is not a duration between 1ms and 30 years" $C --time-limit 10y
+expect_fail 2 "^collect: --pm-qos-us '-1': expected microseconds" $C --pm-qos-us -1
+expect_fail 2 "^collect: --seed '4294967296': expected a whole number from 0 to 4294967295$" $C --seed 4294967296
+expect_fail 2 "^collect: unknown option '--bogus'; try 'collect --help'$" $C --bogus
+expect_fail 2 "^collect: option '--method' needs an argument; try 'collect --help'$" $C --method
+expect_fail 2 "^collect: unexpected argument 'extra'; try 'collect --help'$" $C extra
+
+# Output directory: non-empty without --force, symlink as -o, symlink planted inside.
+mkdir "$TMP/full" && echo x >"$TMP/full/keep"
+expect_fail 2 "^collect: $TMP/full: directory is not empty; use --force to write into it or choose another -o$" \
+	$C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/full"
+[ "$(cat "$TMP/full/keep")" = x ] || fail "refused directory was touched"
+mkdir "$TMP/target"
+ln -s "$TMP/target" "$TMP/link"
+expect_fail 2 "^collect: $TMP/link: is a symbolic link; refusing to write through it" \
+	$C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/link"
+expect_fail 2 "^collect: $TMP/link/: is a symbolic link; refusing to write through it" \
+	$C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/link/"
+[ -z "$(ls -A "$TMP/target")" ] || fail "something was written through the symlink"
+echo x >"$TMP/file"
+expect_fail 2 "^collect: $TMP/file: exists and is not a directory$" $C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/file"
+
+# --force into a directory where datapoints.csv is a planted symlink: the link is replaced, not followed.
+mkdir "$TMP/forced" && echo secret >"$TMP/victim" && ln -s "$TMP/victim" "$TMP/forced/datapoints.csv"
+$C --method timer -c 5 --cpu "$CPU" -q --force -o "$TMP/forced" || fail "--force run failed"
+[ "$(cat "$TMP/victim")" = secret ] || fail "planted symlink was followed"
+[ ! -L "$TMP/forced/datapoints.csv" ] && [ "$(tail -n +2 "$TMP/forced/datapoints.csv" | wc -l)" -eq 5 ] ||
+	fail "forced run did not write its own datapoints.csv"
+
+# Missing parents are created.
+$C --method timer -c 3 --cpu "$CPU" -q -o "$TMP/a/b/c" || fail "nested output directory"
+[ -f "$TMP/a/b/c/info.json" ] || fail "nested output directory: no info.json"
+
+# Unprivileged: --pm-qos-us needs root, and bpf needs root (when it is built at all).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	NB="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+	expect_fail 1 "^collect: --pm-qos-us 0: /dev/cpu_dma_latency: Permission denied \(needs root; or leave PM QoS alone\)$" \
+		$NB $C --method timer -c 3 --cpu "$CPU" -q --pm-qos-us 0 -o "$TMP/qos"
+	[ ! -e "$TMP/qos" ] || fail "refused run left a directory behind"
+fi
+
+# Offline CPU: fake /sys/devices/system/cpu/online in a private mount namespace (root only).
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && [ "$ncpu" -ge 2 ]; then
+	echo 0 >"$TMP/online"
+	unshare -m sh -c 'mount --bind "$1" /sys/devices/system/cpu/online && exec "$2" --method timer -c 3 --cpu 1 -q -o "$3"' \
+		sh "$TMP/online" "$C" "$TMP/off" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if grep -q "mount" "$TMP/err"; then
+		note "skip offline CPU: cannot bind-mount over sysfs here"
+	else
+		[ $rc -eq 2 ] || fail "offline CPU: exit $rc"
+		grep -q "^collect: --cpu 1: CPU 1 is offline; bring it online" "$TMP/err" || { cat "$TMP/err"; fail "offline CPU message"; }
+		note "ok: offline CPU -> $(cat "$TMP/err")"
+	fi
+fi
+note "bad input: ok"

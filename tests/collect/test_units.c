@@ -1,0 +1,102 @@
+/* Unit tests of the collector core: LDist and duration parsing, exact row formatting. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collect.h"
+
+volatile sig_atomic_t collect_stop_requested;
+static int failures;
+
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+uint64_t collect_mono_ns(void)
+{
+	return 0;
+}
+
+static void ldist_ok(const char *s, uint64_t lo, uint64_t hi)
+{
+	uint64_t a = 0, b = 0;
+	char why[256] = "";
+	int r = collect_parse_ldist(s, &a, &b, why, sizeof(why));
+	CHECK(r == 0 && a == lo && b == hi, "-l %s: got %d %" PRIu64 ",%" PRIu64 " (%s), want %" PRIu64 ",%" PRIu64,
+	      s, r, a, b, why, lo, hi);
+}
+
+static void ldist_bad(const char *s, const char *want_why)
+{
+	uint64_t a, b;
+	char why[256] = "";
+	int r = collect_parse_ldist(s, &a, &b, why, sizeof(why));
+	CHECK(r < 0 && !strcmp(why, want_why), "-l %s: got %d '%s', want '%s'", s, r, why, want_why);
+}
+
+static void duration_ok(const char *s, uint64_t want)
+{
+	uint64_t ns = 0;
+	char why[256] = "";
+	int r = collect_parse_duration(s, &ns, why, sizeof(why));
+	CHECK(r == 0 && ns == want, "--time-limit %s: got %d %" PRIu64 " (%s), want %" PRIu64, s, r, ns, why, want);
+}
+
+static void row_is(const struct dp_raw *dp, const struct dp_columns *c, const char *want)
+{
+	char buf[512];
+	size_t n = dp_format_row(buf, sizeof(buf), dp, c);
+	CHECK(n == strlen(want) && !strcmp(buf, want), "row: got '%.*s', want '%s'", (int)n, buf, want);
+}
+
+int main(void)
+{
+	ldist_ok("1000,4000", 1000000, 4000000);   /* no unit = us */
+	ldist_ok("50us,2ms", 50000, 2000000);
+	ldist_ok("3ms", 3000000, 3000000);
+	ldist_ok("1.5us,2500ns", 1500, 2500);
+	ldist_ok("0.001s,10s", 1000000, 10000000000ull);
+	ldist_ok("1ns", 1, 1);
+	ldist_bad("2ms,1ms", "inverted range: minimum 2000000 ns is above maximum 1000000 ns");
+	ldist_bad("", "'' is not a duration (a number with ns, us, ms or s; no unit = us)");
+	ldist_bad("1,", "'' is not a duration (a number with ns, us, ms or s; no unit = us)");
+	ldist_bad("us", "'us' is not a duration (a number with ns, us, ms or s; no unit = us)");
+	ldist_bad("5 us", "'5 us' is not a duration (a number with ns, us, ms or s; no unit = us)");
+	ldist_bad("1e400", "'1e400' is not a duration (a number with ns, us, ms or s; no unit = us)");
+	ldist_bad("0.0001ns", "'0.0001ns' is below 1 ns; LDist must be positive");
+	ldist_bad("10.5s", "'10.5s' is above the maximum LDist of 10s");
+
+	duration_ok("30s", 30 * NSEC_PER_SEC);
+	duration_ok("10m", 600 * NSEC_PER_SEC);
+	duration_ok("1h", 3600 * NSEC_PER_SEC);
+	duration_ok("90", 90 * NSEC_PER_SEC);
+	duration_ok("0.5s", NSEC_PER_SEC / 2);
+	duration_ok("2d", 2 * 86400 * NSEC_PER_SEC);
+
+	const char *names[] = { "POLL", "C1", "C6" };
+	struct dp_columns c = { .state_names = names, .nstates = 3 };
+	struct dp_raw dp = { .ldist = 1757788, .ltime = 10001757788ull, .tbi = 10000000000ull, .tai = 10001761968ull,
+			     .tintr = 10001765692ull, .req_state = 2, .intr_off = 1, .smi_cnt = -1, .nmi_cnt = -1 };
+	row_is(&dp, &c, "1757.788,1757.788,4.180,7.904,1,C6\n");
+	c.keep_raw = true;
+	row_is(&dp, &c, "1757.788,1757.788,4.180,7.904,1,C6,10001757788,10000000000,10001761968,10001765692\n");
+	/* unknown values are empty cells; a TAI before LTime prints a negative difference exactly */
+	dp = (struct dp_raw){ .ldist = 999, .ltime = 5000, .tbi = 0, .tai = 4001, .req_state = -1, .intr_off = -1,
+			      .smi_cnt = 0, .nmi_cnt = 3 };
+	c = (struct dp_columns){ .state_names = names, .nstates = 3, .smi = true, .nmi = true };
+	row_is(&dp, &c, "0.999,,-0.999,,,,0,3\n");
+	dp.req_state = 3;   /* out of the known states: empty, never a crash */
+	dp.smi_cnt = -1;
+	row_is(&dp, &c, "0.999,,-0.999,,,,,3\n");
+	dp = (struct dp_raw){ .ldist = 1000, .ltime = 1, .tbi = 0, .req_state = 0, .intr_off = 0, .nres = 2,
+			      .res = { { "CC6%", 92.625 }, { "PC6%", 0 } } };
+	c = (struct dp_columns){ .state_names = names, .nstates = 3, .nres = 2 };
+	row_is(&dp, &c, "1.000,,,,0,POLL,92.62,0.00\n");
+	char small[8];
+	CHECK(dp_format_row(small, sizeof(small), &dp, &c) == 0, "a row that does not fit must give 0");
+
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	else
+		printf("collect units: all passed\n");
+	return failures != 0;
+}

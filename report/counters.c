@@ -1,0 +1,201 @@
+/* The counters section: turbostat-like summary of counters.csv side by side, and series
+ * over time. The numbers come from is_counters_summary() (the counters area, in lib/). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "idlescope/counters_summary.h"
+#include "idlescope/util.h"
+#include "report.h"
+
+/* Not every build has the counters code yet: without it the section is left out. */
+#pragma weak is_counters_summary
+
+static bool has_counters_file(const struct is_run *r)
+{
+	struct stat st;
+	char *p = path_cat(r->dir, "counters.csv");
+	bool yes = stat(p, &st) == 0;
+	free(p);
+	return yes;
+}
+
+/* Union of the keys of objs[0..n) in first-seen order, except `skip`. */
+static size_t key_union(cJSON **objs, size_t n, const char *skip, const char ***keys)
+{
+	size_t k = 0;
+	*keys = NULL;
+	for (size_t r = 0; r < n; r++)
+		for (const cJSON *c = objs[r] ? objs[r]->child : NULL; c; c = c->next) {
+			bool seen = skip && !strcmp(c->string, skip);
+			for (size_t i = 0; i < k && !seen; i++)
+				seen = !strcmp((*keys)[i], c->string);
+			if (seen)
+				continue;
+			*keys = is_xrealloc(*keys, (k + 1) * sizeof(**keys));
+			(*keys)[k++] = c->string;
+		}
+	return k;
+}
+
+static double num_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void summary_table(struct report *rep, cJSON **sum)
+{
+	FILE *f = rep->html;
+	const char **keys;
+	size_t nkeys = key_union(sum, rep->nruns, NULL, &keys);
+	fputs("<table class=\"summary\">\n<thead><tr><th>Counter</th>", f);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>", run_colour(r));
+		html_esc(f, rep->runs[r]->name);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (size_t k = 0; k < nkeys; k++) {
+		fputs("<tr><th>", f);
+		html_esc(f, keys[k]);
+		fputs("</th>", f);
+		for (size_t r = 0; r < rep->nruns; r++) {
+			double v = num_of(sum[r], keys[k]);
+			fputs("<td class=\"num\">", f);
+			html_num(f, v);
+			if (r > 0 && !isnan(v))
+				html_change(f, num_of(sum[0], keys[k]), v);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	free(keys);
+}
+
+static int write_series(struct report *rep, const cJSON *ser, const char *key, size_t k, size_t r)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(ser, "t");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(ser, key);
+	char name[64];
+	size_t n = 0;
+	if (!cJSON_IsArray(t) || !cJSON_IsArray(v))
+		return 0;
+	snprintf(name, sizeof(name), "c%03zu-r%zu.dat", k, r);
+	char *path = path_cat(rep->workdir, name);
+	FILE *f = fopen(path, "w");
+	free(path);
+	if (!f) {
+		is_err("%s/%s: cannot create: %m", rep->workdir, name);
+		return -1;
+	}
+	for (const cJSON *a = t->child, *b = v->child; a && b; a = a->next, b = b->next)
+		if (cJSON_IsNumber(a) && cJSON_IsNumber(b)) {
+			fprintf(f, "%.9g %.9g\n", a->valuedouble, b->valuedouble);
+			n++;
+		}
+	if (fclose(f) != 0) {
+		is_err("%s: write error", name);
+		return -1;
+	}
+	return n > 0;
+}
+
+/* One SVG per counter, every run that has it overlaid. */
+static int series_plots(struct report *rep, cJSON **ser)
+{
+	FILE *f = rep->html, *gp;
+	const char **keys;
+	size_t nkeys = key_union(ser, rep->nruns, "t", &keys);
+	char *script = path_cat(rep->workdir, "counters.gp");
+	int rc = -1;
+	if (!nkeys || !(gp = fopen(script, "w"))) {
+		rc = nkeys ? (is_err("%s: cannot create: %m", script), -1) : 0;
+		goto cleanup;
+	}
+	html_legend(f, rep, false);
+	fputs("<div class=\"plots\">\n", f);
+	for (size_t k = 0; k < nkeys; k++) {
+		char label[128], sep = ' ';
+		gp_safe(label, sizeof(label), keys[k]);
+		fprintf(gp, "reset\nset terminal svg size 660,330 font 'DejaVu Sans,11' noenhanced "
+			    "background '#ffffff'\nset output '../plots/c%03zu.svg'\nset grid lc rgb "
+			    "'#dddddd'\nset key off\nset xlabel 'Time (s)'\nset ylabel '%s'\nplot",
+			k, label);
+		for (size_t r = 0; r < rep->nruns; r++) {
+			int have = ser[r] ? write_series(rep, ser[r], keys[k], k, r) : 0;
+			if (have < 0) {
+				fclose(gp);
+				goto cleanup;
+			}
+			if (have)
+				fprintf(gp, "%c './c%03zu-r%zu.dat' using 1:2 with lines lw 1.5 lc rgb '%s'",
+					sep, k, r, run_colour(r));
+			sep = have ? ',' : sep;
+		}
+		if (sep == ' ')
+			fputs(" NaN notitle", gp);
+		fputc('\n', gp);
+		fprintf(f, "<figure><img src=\"plots/c%03zu.svg\" width=\"660\" height=\"330\" alt=\"", k);
+		html_esc(f, keys[k]);
+		fputs(" over time\"><figcaption>", f);
+		html_esc(f, keys[k]);
+		fputs(" per interval, over the run</figcaption></figure>\n", f);
+	}
+	fputs("</div>\n", f);
+	if (fclose(gp) != 0) {
+		is_err("%s: write error", script);
+		goto cleanup;
+	}
+	rc = plot_queue_add(rep->queue, "counters.gp");
+cleanup:
+	free(script);
+	free(keys);
+	return rc;
+}
+
+int section_counters(struct report *rep)
+{
+	cJSON **sum = is_xcalloc(rep->nruns, sizeof(*sum)), **ser = is_xcalloc(rep->nruns, sizeof(*ser));
+	bool any = false, files = false;
+	int rc = -1;
+
+	for (size_t r = 0; r < rep->nruns; r++)
+		files |= has_counters_file(rep->runs[r]);
+	if (!files)
+		goto done;
+	if (!is_counters_summary) {
+		fputs("<section id=\"counters\">\n<h2>Counters</h2>\n<p class=\"note\">This build of "
+		      "report cannot read counters.csv (no counter summary code linked).</p>\n"
+		      "</section>\n", rep->html);
+		goto done;
+	}
+	for (size_t r = 0; r < rep->nruns; r++) {
+		int got = is_counters_summary(rep->runs[r]->dir, &sum[r], &ser[r]);
+		if (got < 0)
+			goto cleanup;
+		any |= got > 0;
+	}
+	if (!any)
+		goto done;
+	fputs("<section id=\"counters\">\n<h2>Counters</h2>\n<p class=\"note\">System-wide averages "
+	      "over each run, from counters.csv; empty cells: the run cannot derive that counter."
+	      "</p>\n", rep->html);
+	summary_table(rep, sum);
+	if (series_plots(rep, ser) < 0)
+		goto cleanup;
+	fputs("</section>\n", rep->html);
+done:
+	rc = 0;
+cleanup:
+	for (size_t r = 0; r < rep->nruns; r++) {
+		cJSON_Delete(sum[r]);
+		cJSON_Delete(ser[r]);
+	}
+	free(sum);
+	free(ser);
+	return rc;
+}

@@ -1,0 +1,58 @@
+/*
+ * Scatter plots of a million points are unreadable and heavy. Keep every outlier (a point
+ * outside the box of either axis' percentiles) and a deterministic sample of the dense
+ * middle: row i is kept when a hash of i falls below budget/middle of the hash range, so
+ * the same input always gives the same picture, without the aliasing a stride could have.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "idlescope/util.h"
+#include "report.h"
+
+static uint64_t mix64(uint64_t x)  /* splitmix64's finaliser */
+{
+	x += 0x9E3779B97F4A7C15ULL;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+	return x ^ (x >> 31);
+}
+
+static bool outside(const struct ds_box *b, double x, double y)
+{
+	return x < b->xlo || x > b->xhi || y < b->ylo || y > b->yhi;
+}
+
+float *ds_select(const double *x, const double *y, size_t n, const struct ds_box *box,
+		 size_t budget, size_t *nout, size_t *nvalid)
+{
+	size_t valid = 0, outliers = 0, k = 0, kmid = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]) || isnan(y[i]))
+			continue;
+		valid++;
+		outliers += outside(box, x[i], y[i]);
+	}
+	size_t middle = valid - outliers;
+	/* keep a middle point when hash < limit; limit = 2^64 * budget / middle */
+	uint64_t limit = middle <= budget ? UINT64_MAX
+					  : (uint64_t)((double)budget / (double)middle * 18446744073709549568.0);
+	/* The sample's size varies around budget by about sqrt(budget): cap it far above. */
+	size_t midcap = middle <= budget ? middle : budget + budget / 8 + 64;
+	float *xy = is_xmalloc((2 * (outliers + midcap) + 2) * sizeof(*xy));
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]) || isnan(y[i]))
+			continue;
+		if (!outside(box, x[i], y[i])) {
+			if ((limit != UINT64_MAX && mix64(i) >= limit) || kmid == midcap)
+				continue;
+			kmid++;
+		}
+		xy[2 * k] = (float)x[i];
+		xy[2 * k + 1] = (float)y[i];
+		k++;
+	}
+	*nout = k;
+	*nvalid = valid;
+	return xy;
+}

@@ -1,0 +1,149 @@
+/* Running gnuplot: one child process per script, up to N at a time. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "idlescope/util.h"
+#include "report.h"
+
+struct job {
+	pid_t pid;
+	char *script;
+};
+
+struct plot_queue {
+	char *gnuplot;
+	char *cwd;
+	int max;
+	struct job *jobs;
+	int njobs;
+	int failed;
+};
+
+char *gnuplot_find(void)
+{
+	const char *path = getenv("PATH");
+	char *copy = is_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL, *found = NULL;
+	for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		struct stat st;
+		char *cand = path_cat(dir[0] ? dir : ".", "gnuplot");
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+			found = cand;
+		else
+			free(cand);
+	}
+	free(copy);
+	return found;
+}
+
+struct plot_queue *plot_queue_new(const char *gnuplot, const char *cwd, int jobs)
+{
+	struct plot_queue *q = is_xcalloc(1, sizeof(*q));
+	q->gnuplot = is_xstrdup(gnuplot);
+	q->cwd = is_xstrdup(cwd);
+	q->max = jobs > 0 ? jobs : 1;
+	q->jobs = is_xcalloc((size_t)q->max, sizeof(*q->jobs));
+	return q;
+}
+
+/* The last non-empty line gnuplot wrote: its error message. */
+static void report_failure(const struct plot_queue *q, const struct job *j, int status)
+{
+	char *log = is_xasprintf("%s/%s.log", q->cwd, j->script), err[256], line[512] = "";
+	size_t len;
+	char *text = is_read_regular_file(log, 1 << 20, &len, err, sizeof(err));
+	for (char *p = text ? strtok(text, "\n") : NULL; p; p = strtok(NULL, "\n"))
+		if (p[strspn(p, " \t^")])
+			snprintf(line, sizeof(line), "%s", p);
+	if (WIFEXITED(status))
+		is_err("gnuplot failed on %s (exit %d): %s", j->script, WEXITSTATUS(status),
+		       line[0] ? line : "no message");
+	else
+		is_err("gnuplot killed by signal %d on %s", WTERMSIG(status), j->script);
+	free(text);
+	free(log);
+}
+
+static int wait_one(struct plot_queue *q)
+{
+	int status;
+	pid_t pid;
+	do
+		pid = waitpid(-1, &status, 0);
+	while (pid < 0 && errno == EINTR);
+	if (pid < 0) {
+		is_err("waiting for gnuplot: %s", strerror(errno));
+		q->njobs = 0;
+		q->failed = 1;
+		return -1;
+	}
+	for (int i = 0; i < q->njobs; i++) {
+		if (q->jobs[i].pid != pid)
+			continue;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			report_failure(q, &q->jobs[i], status);
+			q->failed = 1;
+		}
+		free(q->jobs[i].script);
+		q->jobs[i] = q->jobs[--q->njobs];
+		break;
+	}
+	return 0;
+}
+
+static void child(const struct plot_queue *q, const char *script)
+{
+	char *log = is_xasprintf("%s.log", script);
+	int fd;
+	if (chdir(q->cwd) < 0 || (fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+		_exit(126);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	execl(q->gnuplot, "gnuplot", script, (char *)NULL);
+	fprintf(stderr, "cannot run %s: %s\n", q->gnuplot, strerror(errno));
+	_exit(127);
+}
+
+int plot_queue_add(struct plot_queue *q, const char *script)
+{
+	while (q->njobs >= q->max)
+		if (wait_one(q) < 0)
+			return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		is_err("cannot start gnuplot: %s", strerror(errno));
+		q->failed = 1;
+		return -1;
+	}
+	if (pid == 0)
+		child(q, script);
+	q->jobs[q->njobs].pid = pid;
+	q->jobs[q->njobs].script = is_xstrdup(script);
+	q->njobs++;
+	return 0;
+}
+
+int plot_queue_finish(struct plot_queue *q)
+{
+	while (q->njobs > 0)
+		if (wait_one(q) < 0)
+			break;
+	return q->failed ? -1 : 0;
+}
+
+void plot_queue_free(struct plot_queue *q)
+{
+	if (!q)
+		return;
+	plot_queue_finish(q);
+	free(q->gnuplot);
+	free(q->cwd);
+	free(q->jobs);
+	free(q);
+}

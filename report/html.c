@@ -1,0 +1,179 @@
+/* HTML output helpers: escaping, numbers, the page frame and its style sheet. */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+static const char css[] =
+"*{box-sizing:border-box}\n"
+"body{margin:0;font:14px/1.45 system-ui,'DejaVu Sans',sans-serif;color:#1d232b;background:#f4f5f7}\n"
+"main{max-width:1340px;margin:0 auto;padding:0 20px 40px}\n"
+"header{background:#1f2d3d;color:#fff;padding:18px 20px 14px}\n"
+"header h1{margin:0 auto;max-width:1300px;font-size:22px;font-weight:600}\n"
+"header p{margin:4px auto 0;max-width:1300px;color:#b9c6d3;font-size:13px}\n"
+"nav{margin:14px 0 0;font-size:13px}\n"
+"nav a{display:inline-block;margin:0 6px 6px 0;padding:2px 9px;border-radius:11px;background:#e1e6ec;"
+"color:#1f2d3d;text-decoration:none}\n"
+"nav a:hover{background:#c9d3de}\n"
+"section{background:#fff;border:1px solid #dde1e6;border-radius:6px;margin:16px 0;padding:6px 18px 16px}\n"
+"h2{font-size:19px;margin:12px 0 8px;font-weight:600}\n"
+"h2 .unit{color:#6b7682;font-weight:400;font-size:15px}\n"
+"h3{font-size:15px;margin:18px 0 6px;font-weight:600;color:#33404d}\n"
+"table{border-collapse:collapse;margin:6px 0 10px;font-variant-numeric:tabular-nums}\n"
+"th,td{border:1px solid #dde1e6;padding:3px 9px;vertical-align:top}\n"
+"thead th{background:#eef1f4;text-align:center;font-weight:600}\n"
+"tbody th{background:#f8f9fa;text-align:left;font-weight:600;white-space:nowrap}\n"
+"td.num{text-align:right;white-space:nowrap}\n"
+"td .chg{display:block;font-size:11.5px}\n"
+".up{color:#b3261e}.down{color:#0b6e4f}.same{color:#6b7682}\n"
+"table.intro td{max-width:360px;overflow-wrap:anywhere}\n"
+"tr.differs th{background:#fff1c2}tr.differs td{background:#fff8dc}\n"
+"td.missing{color:#9aa3ad}\n"
+".swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:5px;"
+"vertical-align:-1px}\n"
+".legend{margin:8px 0 2px;font-size:13px}\n"
+".legend span.run{margin-right:16px;white-space:nowrap}\n"
+".marker{font-size:14px;margin-right:4px}\n"
+".verdicts{margin:6px 0 8px;padding:6px 10px;border-left:4px solid #8a96a3;background:#f6f7f9}\n"
+".verdicts p{margin:2px 0;font-family:'DejaVu Sans Mono',monospace;font-size:12.5px}\n"
+".verdicts p.sig{font-weight:700;color:#7a1c14}\n"
+".plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(600px,1fr));gap:12px}\n"
+"figure{margin:0;border:1px solid #e3e6ea;border-radius:4px;padding:6px;background:#fff}\n"
+"figure img{display:block;width:100%;height:auto}\n"
+"figcaption{font-size:12px;color:#4b5663;margin-top:3px}\n"
+"p.note{color:#4b5663;font-size:13px}\n"
+"details summary{cursor:pointer;color:#33404d;margin:6px 0}\n"
+"footer{color:#6b7682;font-size:12px;text-align:center;margin-top:20px}\n";
+
+/* Okabe-Ito colours (distinguishable with common colour blindness), then greys. */
+static const char *const colours[] = {
+	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C8C8C",
+};
+/* gnuplot filled point types and matching glyphs: circle, square, triangle, diamond,
+ * triangle down, pentagon. */
+static const int pointtypes[] = { 7, 5, 9, 13, 11, 15 };
+static const char *const markers[] = { "\u25CF", "\u25A0", "\u25B2", "\u25C6", "\u25BC", "\u2B1F" };
+
+const char *run_colour(size_t r)
+{
+	return colours[r % (sizeof(colours) / sizeof(colours[0]))];
+}
+
+int run_pointtype(size_t r)
+{
+	return pointtypes[r % (sizeof(pointtypes) / sizeof(pointtypes[0]))];
+}
+
+const char *run_marker(size_t r)
+{
+	return markers[r % (sizeof(markers) / sizeof(markers[0]))];
+}
+
+void html_escn(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		switch (s[i]) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			/* Control characters would make the page invalid: show them as U+FFFD. */
+			if ((unsigned char)s[i] < 0x20 && s[i] != '\t' && s[i] != '\n')
+				fputs("\xEF\xBF\xBD", f);
+			else
+				fputc(s[i], f);
+		}
+	}
+}
+
+void html_esc(FILE *f, const char *s)
+{
+	html_escn(f, s ? s : "", (size_t)-1);
+}
+
+/* Enough digits to compare runs, not more: 1758, 412.3, 4.18, 0.0123. */
+static void fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+	if (isnan(v))
+		snprintf(buf, len, "\u2014");
+	else if (a >= 1e7 || (a < 1e-3 && a > 0))
+		snprintf(buf, len, "%.3g", v);
+	else if (a >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1 || a == 0)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+void html_num(FILE *f, double v)
+{
+	char buf[64];
+	fmt_num(buf, sizeof(buf), v);
+	fputs(buf, f);
+}
+
+/* "+1.23 (+4.5%)" under a value, coloured by direction. */
+void html_change(FILE *f, double ref, double v)
+{
+	char abs[64];
+	double d = v - ref;
+	if (isnan(d)) {
+		fputs("<span class=\"chg same\">\u2014</span>", f);
+		return;
+	}
+	fmt_num(abs, sizeof(abs), d);
+	const char *cls = d > 0 ? "up" : d < 0 ? "down" : "same";
+	fprintf(f, "<span class=\"chg %s\">%s%s", cls, d > 0 ? "+" : "", abs);
+	if (ref != 0 && !isnan(ref))
+		fprintf(f, " (%+.1f%%)", 100 * d / fabs(ref));
+	fputs("</span>", f);
+}
+
+void html_head(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
+	html_esc(f, title);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+}
+
+void html_tail(FILE *f)
+{
+	fputs("</main>\n</body>\n</html>\n", f);
+}
+
+void html_legend(FILE *f, const struct report *rep, bool markers_too)
+{
+	fputs("<div class=\"legend\">", f);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		fputs("<span class=\"run\">", f);
+		if (markers_too)
+			fprintf(f, "<span class=\"marker\" style=\"color:%s\">%s</span>", run_colour(r),
+				run_marker(r));
+		else
+			fprintf(f, "<span class=\"swatch\" style=\"background:%s\"></span>", run_colour(r));
+		html_esc(f, rep->runs[r]->name);
+		if (r == 0 && rep->nruns > 1)
+			fputs(" (reference)", f);
+		fputs("</span>", f);
+	}
+	fputs("</div>\n", f);
+}
+
+void gp_safe(char *out, size_t outlen, const char *s)
+{
+	size_t k = 0;
+	for (; *s && k + 1 < outlen; s++) {
+		unsigned char c = (unsigned char)*s;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			  strchr("%._-+()/ :#,=[]", c);
+		out[k++] = ok ? (char)c : '?';
+	}
+	out[k] = '\0';
+}

@@ -1,0 +1,186 @@
+/* The intro: the runs side by side, what differs between them highlighted. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+#include "report.h"
+
+/* Each row tries its keys in order: idlescope's info.json names first, then wult's. */
+static const struct field {
+	const char *label;
+	const char *keys[4];
+} fields[] = {
+	{ "Tool", { "toolname" } },
+	{ "Tool version", { "toolver", "tool_version", "version" } },
+	{ "Format version", { "format_version" } },
+	{ "Method", { "method", "devid" } },
+	{ "Event source", { "event_source", "devdescr" } },
+	{ "Measured CPU", { "cpu", "measured_cpu" } },
+	{ "LDist range", { "ldist", "ldist_range" } },
+	{ "Datapoints collected", { "datapoints", "datapoint_count" } },
+	{ "Discarded", { "discards", "discarded" } },
+	{ "Start time", { "start_time", "date", "start" } },
+	{ "Duration", { "duration", "duration_s" } },
+	{ "Host", { "system.hostname", "hostname" } },
+	{ "Kernel", { "system.kernel.release", "system.kernel", "kernel" } },
+	{ "CPU model", { "system.cpu.model_name", "system.cpu_model", "cpu_model" } },
+	{ "cpuidle driver", { "system.cpuidle.driver", "system.cpuidle_driver" } },
+	{ "cpuidle governor", { "system.cpuidle.governor", "system.cpuidle_governor" } },
+	{ "Idle states", { "system.cpuidle.states", "system.idle_states", "idle_states" } },
+	{ "PM QoS", { "system.pm_qos", "pm_qos" } },
+	{ "Command line", { "cmdline", "command_line" } },
+};
+
+static char *field_text(const struct is_run *r, const struct field *f)
+{
+	for (size_t k = 0; k < 4 && f->keys[k]; k++) {
+		char *t = json_text(info_get(r, f->keys[k]));
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+static bool all_equal(char **v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!v[i] != !v[0] || (v[i] && strcmp(v[i], v[0])))
+			return false;
+	return true;
+}
+
+/* One row; vals[r] may be NULL (shown as a dash). Nothing when every value is missing. */
+static void row(struct report *rep, const char *label, char **vals, bool code)
+{
+	FILE *f = rep->html;
+	bool any = false;
+	for (size_t r = 0; r < rep->nruns; r++)
+		any |= vals[r] != NULL;
+	if (!any)
+		return;
+	fprintf(f, "<tr%s><th>", rep->nruns > 1 && !all_equal(vals, rep->nruns) ? " class=\"differs\"" : "");
+	html_esc(f, label);
+	fputs("</th>", f);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!vals[r]) {
+			fputs("<td class=\"missing\">\u2014</td>", f);
+			continue;
+		}
+		fputs(code ? "<td><code>" : "<td>", f);
+		html_esc(f, vals[r]);
+		fputs(code ? "</code></td>" : "</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+static void free_vals(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i]);
+		v[i] = NULL;
+	}
+}
+
+static void table_head(struct report *rep, const char *cls)
+{
+	fprintf(rep->html, "<table class=\"%s\">\n<thead><tr><th></th>", cls);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		fprintf(rep->html, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
+			run_colour(r));
+		html_esc(rep->html, rep->runs[r]->name);
+		fputs(r == 0 && rep->nruns > 1 ? "<br><small>reference</small></th>" : "</th>", rep->html);
+	}
+	fputs("</tr></thead>\n<tbody>\n", rep->html);
+}
+
+/* Every info field as a dotted path, for the "all metadata" table. */
+static void flatten(const cJSON *o, const char *prefix, char ***keys, size_t *n)
+{
+	for (const cJSON *c = o ? o->child : NULL; c; c = c->next) {
+		char *k = prefix ? is_xasprintf("%s.%s", prefix, c->string) : is_xstrdup(c->string);
+		if (cJSON_IsObject(c) && c->child) {
+			flatten(c, k, keys, n);
+			free(k);
+			continue;
+		}
+		bool seen = false;
+		for (size_t i = 0; i < *n && !seen; i++)
+			seen = !strcmp((*keys)[i], k);
+		if (seen) {
+			free(k);
+			continue;
+		}
+		*keys = is_xrealloc(*keys, (*n + 1) * sizeof(**keys));
+		(*keys)[(*n)++] = k;
+	}
+}
+
+static void all_metadata(struct report *rep, char **vals)
+{
+	char **keys = NULL;
+	size_t nkeys = 0;
+	for (size_t r = 0; r < rep->nruns; r++)
+		flatten(rep->runs[r]->info, NULL, &keys, &nkeys);
+	if (!nkeys)
+		return;
+	fputs("<details>\n<summary>All metadata fields</summary>\n", rep->html);
+	table_head(rep, "intro");
+	for (size_t k = 0; k < nkeys; k++) {
+		for (size_t r = 0; r < rep->nruns; r++)
+			vals[r] = json_text(info_get(rep->runs[r], keys[k]));
+		row(rep, keys[k], vals, true);
+		free_vals(vals, rep->nruns);
+		free(keys[k]);
+	}
+	free(keys);
+	fputs("</tbody></table>\n</details>\n", rep->html);
+}
+
+void section_intro(struct report *rep)
+{
+	FILE *f = rep->html;
+	char **vals = is_xcalloc(rep->nruns, sizeof(*vals));
+
+	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n", f);
+	if (rep->nruns > 1)
+		fputs("<p class=\"note\">The first run is the reference: changes are against it. "
+		      "Rows where the runs differ are highlighted.</p>\n", f);
+	table_head(rep, "intro");
+	for (size_t r = 0; r < rep->nruns; r++)
+		vals[r] = is_xstrdup(rep->runs[r]->name);
+	row(rep, "Report ID", vals, false);
+	free_vals(vals, rep->nruns);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		for (size_t r = 0; r < rep->nruns; r++)
+			vals[r] = field_text(rep->runs[r], &fields[i]);
+		row(rep, fields[i].label, vals, false);
+		free_vals(vals, rep->nruns);
+	}
+	for (size_t r = 0; r < rep->nruns; r++)
+		vals[r] = is_xasprintf("%zu", rep->runs[r]->dp->nrows);
+	row(rep, rep->o->include || rep->o->exclude ? "Datapoints in this report (filtered)"
+						      : "Datapoints in this report", vals, false);
+	free_vals(vals, rep->nruns);
+	for (size_t r = 0; r < rep->nruns; r++)
+		vals[r] = is_xstrdup(rep->runs[r]->path);
+	row(rep, "Path", vals, true);
+	free_vals(vals, rep->nruns);
+	if (rep->o->copy_raw) {
+		fputs("<tr><th>Raw data</th>", f);
+		for (size_t r = 0; r < rep->nruns; r++) {
+			char *d = raw_dir_name(rep, r);
+			fputs("<td><a href=\"raw/", f);
+			html_esc(f, d);
+			fputs("/\">raw/", f);
+			html_esc(f, d);
+			fputs("/</a></td>", f);
+			free(d);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	all_metadata(rep, vals);
+	fputs("</section>\n", f);
+	free(vals);
+}

@@ -1,0 +1,331 @@
+/* report: write a static HTML report of one run, or a comparison of several. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "idlescope/util.h"
+#include "idlescope/version.h"
+#include "report.h"
+
+static const char help[] =
+"usage: report [options] RUN [RUN...] -o DIR\n"
+"\n"
+"Write a static HTML report of the datapoints of one run, or a comparison of several,\n"
+"to the directory DIR: DIR/index.html with its plots beside it. It opens from the file\n"
+"system in any browser, needs no JavaScript and fetches nothing from elsewhere.\n"
+"RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file.\n"
+"With several runs the first one is the reference: every table shows the change and the\n"
+"percent change against it, and each metric gets the verdict line of `analyze diff`\n"
+"(Mann-Whitney U test and a 95% confidence interval of the median difference).\n"
+"\n"
+"Contents: the runs side by side (metadata that differs between them highlighted); per\n"
+"metric the summary table (" IS_DEFAULT_FUNCS "),\n"
+"scatter plots against LDist and SilentTime, a histogram, the cumulative distribution and\n"
+"a percentile plot whose axis gives each nine (90%, 99%, 99.9%, ...) equal room, and the\n"
+"summary per requested idle state (ReqCState); counters (Busy%, C-state residencies, MHz,\n"
+"Watts) when runs have counters.csv.\n"
+"\n"
+"options:\n"
+"  -o, --output DIR      the report directory (required); refused if it exists\n"
+"  -f, --force           replace DIR if it exists (only a directory is replaced)\n"
+"  -m, --metrics REGEX   metrics to show (POSIX extended regular expression, unanchored),\n"
+"                        default:\n"
+"                        " REPORT_DEFAULT_METRICS "\n"
+"                        (latencies, SilentTime, LDist, residencies, CPU frequency)\n"
+"  -i, --include EXPR    keep only datapoints where EXPR is true (as in `analyze`)\n"
+"  -x, --exclude EXPR    drop datapoints where EXPR is true\n"
+"                        EXPR: column names, numbers, 'strings', < <= > >= == !=,\n"
+"                        and or not, + - * /, parentheses; e.g. \"ReqCState == 'C6'\"\n"
+"  -t, --title TEXT      the page title, default \"idlescope report: RUN vs RUN...\"\n"
+"  -r, --copy-raw        copy the runs' datapoints.csv, info and counters.csv into\n"
+"                        DIR/raw/runN/ so that the report stands alone\n"
+"  -j, --jobs N          gnuplot processes to run at once, default: online CPUs\n"
+"  -h, --help            this text\n"
+"  -V, --version         print the version\n"
+"\n"
+"Plots are rendered by gnuplot (Debian package gnuplot-nox): scatter plots as PNG, the\n"
+"others as SVG. Scatter plots of large runs show every point beyond the 0.1th or 99.9th\n"
+"percentile of either axis and a deterministic sample of about 15000 of the others per\n"
+"run (the caption says how many of how many); histograms and percentiles use every\n"
+"datapoint. The report is written into a hidden temporary directory next to DIR and\n"
+"renamed to DIR when complete; on failure nothing is left at DIR.\n"
+"\n"
+"exit status: 0 success (the path of index.html is printed), 1 bad data, gnuplot missing\n"
+"or failing, DIR exists without --force, or a write error; 2 usage error\n";
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
+	{ "metrics", required_argument, NULL, 'm' }, { "include", required_argument, NULL, 'i' },
+	{ "exclude", required_argument, NULL, 'x' }, { "title", required_argument, NULL, 't' },
+	{ "copy-raw", no_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_jobs(const char *s, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > 1024) {
+		is_err("--jobs: expected a whole number from 1 to 1024, got '%s'", s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct report_opts *o)
+{
+	int c;
+	while ((c = getopt_long(argc, argv, "o:fm:i:x:t:rj:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->outdir = optarg; break;
+		case 'f': o->force = true; break;
+		case 'm': o->metrics_re = optarg; break;
+		case 'i': o->include = optarg; break;
+		case 'x': o->exclude = optarg; break;
+		case 't': o->title = optarg; break;
+		case 'r': o->copy_raw = true; break;
+		case 'j':
+			if (parse_jobs(optarg, &o->jobs) < 0)
+				return -1;
+			break;
+		case 'h': fputs(help, stdout); exit(IS_EXIT_OK);
+		case 'V': printf("report (idlescope) %s\n", IDLESCOPE_VERSION); exit(IS_EXIT_OK);
+		default: fputs("see 'report --help'\n", stderr); return -1;
+		}
+	}
+	if (optind >= argc) {
+		is_err("no run given (see 'report --help')");
+		return -1;
+	}
+	if (!o->outdir || !o->outdir[0]) {
+		is_err("no output directory: use -o DIR (see 'report --help')");
+		return -1;
+	}
+	o->runs = &argv[optind];
+	o->nruns = (size_t)(argc - optind);
+	if (!o->jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		o->jobs = n > 0 ? (int)n : 1;
+	}
+	return 0;
+}
+
+static int check_regex(const char *re)
+{
+	regex_t rx;
+	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[128];
+		regerror(rc, &rx, msg, sizeof(msg));
+		is_err("--metrics: bad regular expression '%s': %s", re, msg);
+		return -1;
+	}
+	regfree(&rx);
+	return 0;
+}
+
+static int load_runs(struct report *rep, const char *metrics_re)
+{
+	const struct report_opts *o = rep->o;
+	/* The scatter plots need LDist and SilentTime whatever --metrics says. */
+	char *load_re = is_xasprintf("(%s)|^(LDist|SilentTime)$", metrics_re);
+	struct is_load_spec spec = { .metrics_re = load_re, .include = o->include,
+				     .exclude = o->exclude };
+	struct is_load_ctx ctx;
+	int rc = -1;
+
+	if (is_load_prepare(&ctx, &spec) < 0)
+		goto cleanup;
+	rep->runs = is_xcalloc(o->nruns, sizeof(*rep->runs));
+	for (size_t r = 0; r < o->nruns; r++, rep->nruns++)
+		if (is_load_run(&ctx, o->runs[r], &rep->runs[r]) < 0)
+			goto cleanup;
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (rep->runs[r]->dp->nrows == 0) {
+			is_err("%s: no datapoints%s", rep->runs[r]->dp_path,
+			       o->include || o->exclude ? " left after filtering" : "");
+			goto cleanup;
+		}
+	is_runs_uniquify_names(rep->runs, rep->nruns);
+	rc = 0;
+cleanup:
+	is_load_release(&ctx);
+	free(load_re);
+	return rc;
+}
+
+static char *default_title(const struct report *rep)
+{
+	size_t len = 0;
+	char *t = is_xstrdup("idlescope report: ");
+	for (size_t r = 0; r < rep->nruns; r++) {
+		char *next = is_xasprintf("%s%s%s", t, r ? " vs " : "", rep->runs[r]->name);
+		free(t);
+		t = next;
+		len = strlen(t);
+	}
+	(void)len;
+	return t;
+}
+
+static bool any_counters_file(const struct report *rep)
+{
+	for (size_t r = 0; r < rep->nruns; r++) {
+		struct stat st;
+		char *p = path_cat(rep->runs[r]->dir, "counters.csv");
+		int ok = stat(p, &st) == 0;
+		free(p);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+static void page_top(struct report *rep, const char *title)
+{
+	FILE *f = rep->html;
+	html_head(f, title);
+	fputs("<header><h1>", f);
+	html_esc(f, title);
+	fprintf(f, "</h1><p>%zu run%s, %zu metric%s", rep->nruns, rep->nruns > 1 ? "s" : "",
+		rep->sum.nmetrics, rep->sum.nmetrics > 1 ? "s" : "");
+	if (rep->o->include) {
+		fputs(" &middot; --include ", f);
+		html_esc(f, rep->o->include);
+	}
+	if (rep->o->exclude) {
+		fputs(" &middot; --exclude ", f);
+		html_esc(f, rep->o->exclude);
+	}
+	fprintf(f, " &middot; idlescope %s</p></header>\n<main>\n<nav><a href=\"#runs\">Runs</a>",
+		IDLESCOPE_VERSION);
+	for (size_t m = 0; m < rep->sum.nmetrics; m++) {
+		fprintf(f, "<a href=\"#m%zu\">", m);
+		html_esc(f, rep->sum.metrics[m]);
+		fputs("</a>", f);
+	}
+	if (any_counters_file(rep))
+		fputs("<a href=\"#counters\">Counters</a>", f);
+	fputs("</nav>\n", f);
+}
+
+static int write_page(struct report *rep)
+{
+	char *path = path_cat(rep->tmpdir, "index.html");
+	char *title = rep->o->title ? is_xstrdup(rep->o->title) : default_title(rep);
+	int rc = -1;
+	if (!(rep->html = fopen(path, "w"))) {
+		is_err("%s: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	page_top(rep, title);
+	section_intro(rep);
+	for (size_t m = 0; m < rep->sum.nmetrics; m++)
+		if (section_metric(rep, m) < 0)
+			goto cleanup;
+	if (section_counters(rep) < 0)
+		goto cleanup;
+	html_tail(rep->html);
+	rc = 0;
+cleanup:
+	if (rep->html) {
+		int bad = ferror(rep->html);
+		if (fclose(rep->html) != 0 || bad) {
+			is_err("%s: write error", path);
+			rc = -1;
+		}
+	}
+	rep->html = NULL;
+	free(path);
+	free(title);
+	return rc;
+}
+
+static int make_dirs(struct report *rep)
+{
+	char *plots = path_cat(rep->tmpdir, "plots");
+	int rc = 0;
+	rep->workdir = path_cat(rep->tmpdir, ".work");
+	if (mkdir(plots, 0777) < 0 || mkdir(rep->workdir, 0777) < 0) {
+		is_err("%s: %s", rep->tmpdir, strerror(errno));
+		rc = -1;
+	}
+	free(plots);
+	return rc;
+}
+
+static int build(struct report *rep, const char *gnuplot)
+{
+	if (!(rep->tmpdir = outdir_make_tmp(rep->o->outdir)) || make_dirs(rep) < 0)
+		return -1;
+	rep->queue = plot_queue_new(gnuplot, rep->workdir, rep->o->jobs);
+	if (write_page(rep) < 0)
+		return -1;
+	if (rep->o->copy_raw && copy_raw_runs(rep) < 0)
+		return -1;
+	if (plot_queue_finish(rep->queue) < 0)
+		return -1;
+	if (remove_tree(rep->workdir) < 0) {
+		is_err("%s: cannot remove: %s", rep->workdir, strerror(errno));
+		return -1;
+	}
+	return outdir_commit(rep->tmpdir, rep->o->outdir, rep->o->force);
+}
+
+static void print_result(const char *outdir)
+{
+	char real[PATH_MAX];
+	printf("%s/index.html\n", realpath(outdir, real) ? real : outdir);
+}
+
+int main(int argc, char **argv)
+{
+	struct report_opts o = { 0 };
+	struct report rep = { .o = &o };
+	char *gnuplot = NULL, err[200];
+	int rc = IS_EXIT_DATA;
+
+	is_set_progname("report");
+	if (parse_args(argc, argv, &o) < 0)
+		return IS_EXIT_USAGE;
+	if (!(gnuplot = gnuplot_find())) {
+		is_err("gnuplot not found in PATH: install it with 'apt-get install gnuplot-nox'");
+		return IS_EXIT_DATA;
+	}
+	const char *metrics_re = o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS;
+	if (check_regex(metrics_re) < 0)
+		return IS_EXIT_USAGE;
+	if (is_funcs_parse(IS_DEFAULT_FUNCS, &rep.funcs, &rep.nfuncs, err, sizeof(err)) < 0) {
+		is_err("%s", err);
+		goto cleanup;
+	}
+	if (outdir_check(o.outdir, o.force) < 0)
+		goto cleanup;
+	if (load_runs(&rep, metrics_re) < 0 || summary_compute(&rep, metrics_re) < 0)
+		goto cleanup;
+	if (build(&rep, gnuplot) < 0)
+		goto cleanup;
+	print_result(o.outdir);
+	rc = IS_EXIT_OK;
+cleanup:
+	plot_queue_free(rep.queue);
+	if (rep.tmpdir && rc != IS_EXIT_OK && remove_tree(rep.tmpdir) < 0)
+		is_warn("%s: cannot remove the unfinished report", rep.tmpdir);
+	summary_free(&rep.sum, rep.nruns);
+	for (size_t r = 0; r < rep.nruns; r++)
+		is_run_free(rep.runs[r]);
+	free(rep.runs);
+	free(rep.funcs);
+	free(rep.tmpdir);
+	free(rep.workdir);
+	free(gnuplot);
+	return rc;
+}

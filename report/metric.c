@@ -1,0 +1,153 @@
+/* One metric's section: verdicts, the summary table, plots, the per-idle-state table. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static void run_th(const struct report *rep, size_t r)
+{
+	fprintf(rep->html, "<th><span class=\"swatch\" style=\"background:%s\"></span>", run_colour(r));
+	html_esc(rep->html, rep->runs[r]->name);
+	fputs("</th>", rep->html);
+}
+
+/* A value, and under it the change against the reference for r >= 1. */
+static void value_td(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
+		     size_t f)
+{
+	double v = summ_value(rep, p, m, r, f);
+	fputs("<td class=\"num\">", rep->html);
+	html_num(rep->html, v);
+	if (r > 0)
+		html_change(rep->html, summ_value(rep, p, m, 0, f), v);
+	fputs("</td>", rep->html);
+}
+
+static void summary_table(struct report *rep, size_t m)
+{
+	FILE *f = rep->html;
+	const struct summ_part *p = &rep->sum.overall;
+	fputs("<table class=\"summary\">\n<thead><tr><th>Function</th>", f);
+	for (size_t r = 0; r < rep->nruns; r++)
+		run_th(rep, r);
+	fputs("</tr></thead>\n<tbody>\n<tr><th>datapoints</th>", f);
+	for (size_t r = 0; r < rep->nruns; r++)
+		fprintf(f, "<td class=\"num\">%zu</td>", p->rows[r]);
+	fputs("</tr>\n", f);
+	for (size_t fn = 0; fn < rep->nfuncs; fn++) {
+		fputs("<tr><th>", f);
+		html_esc(f, rep->funcs[fn].name);
+		fputs("</th>", f);
+		for (size_t r = 0; r < rep->nruns; r++)
+			value_td(rep, p, m, r, fn);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void group_table(struct report *rep, size_t m)
+{
+	FILE *f = rep->html;
+	const struct summary *s = &rep->sum;
+	if (!s->group_col || !s->ngroups)
+		return;
+	fputs("<h3>Per requested idle state (", f);
+	html_esc(f, s->group_col);
+	fputs(")</h3>\n<table class=\"summary groups\">\n<thead><tr><th>", f);
+	html_esc(f, s->group_col);
+	fputs("</th>", f);
+	if (rep->nruns > 1)
+		fputs("<th>Run</th>", f);
+	fputs("<th>datapoints</th>", f);
+	for (size_t fn = 0; fn < rep->nfuncs; fn++) {
+		fputs("<th>", f);
+		html_esc(f, rep->funcs[fn].name);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct summ_part *p = &s->groups[g];
+		for (size_t r = 0; r < rep->nruns; r++) {
+			fputs("<tr>", f);
+			if (r == 0) {
+				fprintf(f, "<th rowspan=\"%zu\">", rep->nruns);
+				html_esc(f, p->label[0] ? p->label : "(empty)");
+				fputs("</th>", f);
+			}
+			if (rep->nruns > 1)
+				run_th(rep, r);
+			fprintf(f, "<td class=\"num\">%zu</td>", p->rows[r]);
+			for (size_t fn = 0; fn < rep->nfuncs; fn++)
+				value_td(rep, p, m, r, fn);
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void verdicts(struct report *rep, size_t m)
+{
+	FILE *f = rep->html;
+	const struct summary *s = &rep->sum;
+	if (rep->nruns < 2)
+		return;
+	fputs("<div class=\"verdicts\">\n", f);
+	if (!s->verdicts) {
+		fputs("<p>", f);
+		html_esc(f, s->no_verdict_why);
+		fputs("</p>\n", f);
+	}
+	for (size_t r = 1; s->verdicts && r < rep->nruns; r++) {
+		const struct verdict *v = &s->verdicts[m * rep->nruns + r];
+		fprintf(f, "<p class=\"%s\">", v->significant ? "sig" : "nosig");
+		html_esc(f, v->text);
+		fputs("</p>\n", f);
+	}
+	fputs("</div>\n", f);
+}
+
+static void figures(struct report *rep, const struct metric_plots *mp)
+{
+	FILE *f = rep->html;
+	if (!mp->nfiles)
+		return;
+	html_legend(f, rep, true);
+	fputs("<div class=\"plots\">\n", f);
+	for (int i = 0; i < mp->nfiles; i++) {
+		fputs("<figure><img src=\"plots/", f);
+		html_esc(f, mp->files[i]);
+		fputs("\" width=\"660\" height=\"430\" alt=\"", f);
+		html_esc(f, mp->captions[i]);
+		fputs("\"><figcaption>", f);
+		html_esc(f, mp->captions[i]);
+		fputs("</figcaption></figure>\n", f);
+	}
+	fputs("</div>\n", f);
+}
+
+int section_metric(struct report *rep, size_t m)
+{
+	FILE *f = rep->html;
+	const char *name = rep->sum.metrics[m];
+	const char *unit = metric_unit(rep, name);
+	struct metric_plots mp;
+
+	if (plots_metric(rep, m, &mp) < 0)
+		return -1;
+	fprintf(f, "<section id=\"m%zu\" class=\"metric\">\n<h2>", m);
+	html_esc(f, name);
+	if (unit[0] && strcmp(unit, "%")) {
+		fputs(" <span class=\"unit\">(", f);
+		html_esc(f, unit);
+		fputs(")</span>", f);
+	}
+	fputs("</h2>\n", f);
+	verdicts(rep, m);
+	summary_table(rep, m);
+	figures(rep, &mp);
+	group_table(rep, m);
+	fputs("</section>\n", f);
+	metric_plots_free(&mp);
+	return 0;
+}

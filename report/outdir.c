@@ -1,0 +1,193 @@
+/*
+ * The output directory: the report is written into a temporary directory next to it and
+ * renamed into place at the end, so that a failed report never looks finished.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "idlescope/util.h"
+#include "report.h"
+
+static void split_path(const char *out, char **parent, char **base)
+{
+	char *a = is_xstrdup(out), *b = is_xstrdup(out);
+	size_t n = strlen(a);
+	while (n > 1 && a[n - 1] == '/') {
+		n--;
+		a[n] = b[n] = '\0';
+	}
+	*parent = is_xstrdup(dirname(a));
+	*base = is_xstrdup(basename(b));
+	free(a);
+	free(b);
+}
+
+int outdir_check(const char *out, bool force)
+{
+	struct stat st;
+	if (lstat(out, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		is_err("%s: %s", out, strerror(errno));
+		return -1;
+	}
+	if (!force) {
+		is_err("%s: already exists (use --force to replace it)", out);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		is_err("%s: exists and is not a directory; not replacing it", out);
+		return -1;
+	}
+	return 0;
+}
+
+/* "<parent>/.<base>.<what>-XXXXXX", created. */
+static char *sibling_dir(const char *out, const char *what)
+{
+	char *parent, *base;
+	split_path(out, &parent, &base);
+	char *tmpl = is_xasprintf("%s/.%s.%s-XXXXXX", parent, base, what);
+	free(parent);
+	free(base);
+	if (!mkdtemp(tmpl)) {
+		is_err("%s: cannot create a directory next to it: %s", out, strerror(errno));
+		free(tmpl);
+		return NULL;
+	}
+	return tmpl;
+}
+
+char *outdir_make_tmp(const char *out)
+{
+	char *tmp = sibling_dir(out, "tmp");
+	mode_t mask = umask(0);
+	umask(mask);
+	if (tmp)
+		chmod(tmp, 0777 & ~mask);  /* mkdtemp makes it private; a report is not */
+	return tmp;
+}
+
+int outdir_commit(const char *tmp, const char *out, bool force)
+{
+	struct stat st;
+	char *old = NULL;
+	int rc = -1;
+	if (lstat(out, &st) == 0) {
+		if (outdir_check(out, force) < 0)
+			return -1;
+		/* Move the old report aside (onto an empty directory), then the new one in. */
+		if (!(old = sibling_dir(out, "old")))
+			return -1;
+		if (rename(out, old) < 0) {
+			is_err("%s: cannot move it aside: %s", out, strerror(errno));
+			rmdir(old);
+			goto cleanup;
+		}
+	}
+	if (rename(tmp, out) < 0) {
+		is_err("%s: cannot rename %s to it: %s", out, tmp, strerror(errno));
+		if (old && rename(old, out) < 0)
+			is_warn("the previous report is now in %s", old);
+		goto cleanup;
+	}
+	if (old && remove_tree(old) < 0)
+		is_warn("%s: cannot remove the previous report", old);
+	rc = 0;
+cleanup:
+	free(old);
+	return rc;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+}
+
+int remove_tree(const char *path)
+{
+	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	static char buf[1 << 16];
+	int in = open(from, O_RDONLY), out = -1, rc = -1;
+	ssize_t n;
+	if (in < 0) {
+		is_err("%s: %s", from, strerror(errno));
+		return -1;
+	}
+	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0) {
+		is_err("%s: %s", to, strerror(errno));
+		goto cleanup;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			is_err("%s: write error: %s", to, strerror(errno));
+			goto cleanup;
+		}
+	if (n < 0) {
+		is_err("%s: %s", from, strerror(errno));
+		goto cleanup;
+	}
+	rc = 0;
+cleanup:
+	close(in);
+	if (out >= 0 && close(out) < 0)
+		rc = -1;
+	return rc;
+}
+
+char *raw_dir_name(const struct report *rep, size_t r)
+{
+	(void)rep;
+	return is_xasprintf("run%zu", r + 1);
+}
+
+/* datapoints.csv and the metadata and counters beside it. */
+int copy_raw_runs(struct report *rep)
+{
+	static const char *const extras[] = { "info.json", "info.yml", "counters.csv" };
+	char *raw = path_cat(rep->tmpdir, "raw");
+	int rc = -1;
+	if (mkdir(raw, 0777) < 0) {
+		is_err("%s: %s", raw, strerror(errno));
+		goto cleanup;
+	}
+	for (size_t r = 0; r < rep->nruns; r++) {
+		struct is_run *run = rep->runs[r];
+		char *name = raw_dir_name(rep, r), *dir = path_cat(raw, name), *to;
+		int bad = mkdir(dir, 0777) < 0;
+		if (bad)
+			is_err("%s: %s", dir, strerror(errno));
+		to = path_cat(dir, "datapoints.csv");
+		bad = bad || copy_file(run->dp_path, to) < 0;
+		free(to);
+		for (size_t i = 0; !bad && i < sizeof(extras) / sizeof(extras[0]); i++) {
+			struct stat st;
+			char *from = path_cat(run->dir, extras[i]);
+			to = path_cat(dir, extras[i]);
+			if (stat(from, &st) == 0 && S_ISREG(st.st_mode))
+				bad = copy_file(from, to) < 0;
+			free(from);
+			free(to);
+		}
+		free(name);
+		free(dir);
+		if (bad)
+			goto cleanup;
+	}
+	rc = 0;
+cleanup:
+	free(raw);
+	return rc;
+}

@@ -1,0 +1,391 @@
+/*
+ * The plots of one metric: scatter against LDist and SilentTime (reduced, see
+ * downsample.c), a histogram binned here from every datapoint, the CDF and a percentile
+ * plot on a "nines" axis (x = -log10(1 - q)) so that 99%, 99.9% and 99.99% get equal room.
+ * Data goes to gnuplot through files in the work directory; one gnuplot script per metric.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+#include "report.h"
+
+#define HIST_BINS 100
+#define SCATTER_BUDGET 15000      /* middle points per run and scatter plot */
+#define OUTLIER_Q_LO 0.001        /* points beyond these percentiles of either axis are kept */
+#define OUTLIER_Q_HI 0.999
+#define TAIL_STEP 0.025           /* nines between percentile plot points */
+#define LIN_STEPS 200             /* CDF points between 0 and 1 */
+
+static const char *const scatter_axes[] = { "LDist", "SilentTime" };
+
+/* The quantile grid: linear for the CDF, geometric towards 1 for the tail, ascending. */
+struct qgrid {
+	double *q;
+	size_t n;
+	size_t i_min, i_lo, i_hi, i_hist_hi;   /* positions of 0, OUTLIER_Q_*, 0.9999 */
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static size_t find_q(const struct qgrid *g, double q)
+{
+	size_t best = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (fabs(g->q[i] - q) < fabs(g->q[best] - q))
+			best = i;
+	return best;
+}
+
+static void qgrid_init(struct qgrid *g)
+{
+	size_t ntail = (size_t)(5 / TAIL_STEP) + 1, k = 0;
+	g->q = is_xmalloc((LIN_STEPS + 1 + ntail + 3) * sizeof(*g->q));
+	for (size_t i = 0; i <= LIN_STEPS; i++)
+		g->q[k++] = (double)i / LIN_STEPS;
+	for (size_t i = 1; i < ntail; i++)
+		g->q[k++] = 1 - pow(10, -(double)i * TAIL_STEP);
+	g->q[k++] = OUTLIER_Q_LO;
+	g->q[k++] = OUTLIER_Q_HI;
+	g->q[k++] = 0.9999;
+	qsort(g->q, k, sizeof(*g->q), cmp_double);
+	g->n = 0;
+	for (size_t i = 0; i < k; i++)
+		if (g->n == 0 || g->q[i] - g->q[g->n - 1] > 1e-12)
+			g->q[g->n++] = g->q[i];
+	g->i_min = 0;
+	g->i_lo = find_q(g, OUTLIER_Q_LO);
+	g->i_hi = find_q(g, OUTLIER_Q_HI);
+	g->i_hist_hi = find_q(g, 0.9999);
+}
+
+struct metric_data {
+	struct report *rep;
+	size_t m;
+	const char *name;
+	char label[160];          /* "WakeLatency (us)", safe for gnuplot */
+	struct qgrid grid;
+	double *qv;               /* [run * grid.n + i] */
+	size_t *nvals;            /* [run] non-NaN values */
+	FILE *gp;                 /* the gnuplot script */
+	struct metric_plots *mp;
+};
+
+static FILE *work_open(const struct report *rep, const char *name, const char *mode)
+{
+	char *p = path_cat(rep->workdir, name);
+	FILE *f = fopen(p, mode);
+	if (!f)
+		is_err("%s: cannot create: %m", p);
+	free(p);
+	return f;
+}
+
+static int work_close(FILE *f, const char *name)
+{
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		is_err("%s: write error", name);
+		return -1;
+	}
+	return 0;
+}
+
+static void add_output(struct metric_data *md, const char *file, char *caption)
+{
+	struct metric_plots *mp = md->mp;
+	mp->files[mp->nfiles] = is_xstrdup(file);
+	mp->captions[mp->nfiles] = caption;
+	mp->nfiles++;
+}
+
+static void set_terminal(struct metric_data *md, bool png, const char *file)
+{
+	fputs("reset\n", md->gp);
+	if (png)
+		fprintf(md->gp, "set terminal pngcairo size 660,430 font 'DejaVu Sans,9' noenhanced\n");
+	else
+		fprintf(md->gp, "set terminal svg size 660,430 font 'DejaVu Sans,11' noenhanced "
+				"background '#ffffff'\n");
+	fprintf(md->gp, "set output '../plots/%s'\nset grid lc rgb '#dddddd'\n"
+			"set border lc rgb '#555555'\nset key off\n", file);
+}
+
+static const double *column(const struct report *rep, size_t r, const char *name)
+{
+	const struct is_column *c = is_table_col(rep->runs[r]->dp, name);
+	return c && c->type == IS_COL_NUM ? c->num : NULL;
+}
+
+/* Percentile limits of a scatter axis per run, computed once per report. */
+static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, double *hi)
+{
+	static double *cache;   /* [(run * 2 + axis) * 2] */
+	static size_t cached_runs;
+	if (!cache || cached_runs != rep->nruns) {
+		free(cache);
+		cached_runs = rep->nruns;
+		cache = is_xmalloc(rep->nruns * 4 * sizeof(*cache));
+		for (size_t i = 0; i < rep->nruns * 4; i++)
+			cache[i] = NAN;
+	}
+	double *c = &cache[(r * 2 + axis) * 2];
+	if (isnan(c[0])) {
+		const double q[2] = { OUTLIER_Q_LO, OUTLIER_Q_HI };
+		quantiles(column(rep, r, scatter_axes[axis]), rep->runs[r]->dp->nrows, q, 2, c);
+	}
+	*lo = c[0];
+	*hi = c[1];
+}
+
+static int write_scatter_data(struct metric_data *md, size_t axis, size_t r, size_t *nout,
+			      size_t *nvalid)
+{
+	struct report *rep = md->rep;
+	const double *qv = &md->qv[r * md->grid.n];
+	struct ds_box box = { .ylo = qv[md->grid.i_lo], .yhi = qv[md->grid.i_hi] };
+	char name[64];
+	int rc = -1;
+	axis_limits(rep, r, axis, &box.xlo, &box.xhi);
+	float *xy = ds_select(column(rep, r, scatter_axes[axis]), column(rep, r, md->name),
+			      rep->runs[r]->dp->nrows, &box, SCATTER_BUDGET, nout, nvalid);
+	snprintf(name, sizeof(name), "m%03zu-%s-r%zu.bin", md->m, scatter_axes[axis], r);
+	FILE *f = work_open(rep, name, "wb");
+	if (f && fwrite(xy, 2 * sizeof(float), *nout, f) == *nout && work_close(f, name) == 0)
+		rc = 0;
+	else if (f)
+		fclose(f);
+	free(xy);
+	return rc;
+}
+
+static int scatter(struct metric_data *md, size_t axis)
+{
+	struct report *rep = md->rep;
+	const char *xname = scatter_axes[axis];
+	char file[64], xlabel[160], caption[1024];
+	size_t *nout = is_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
+	const char *sep = "";
+	int rc = -1;
+
+	if (!strcmp(xname, md->name))
+		goto ok;
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (!column(rep, r, xname))
+			goto ok;
+	len = (size_t)snprintf(caption, sizeof(caption), "%s against %s: ", md->name, xname);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (write_scatter_data(md, axis, r, &nout[r], &nvalid) < 0)
+			goto cleanup;
+		shown += nout[r];
+		if (len < sizeof(caption))
+			len += (size_t)snprintf(caption + len, sizeof(caption) - len,
+						"%s%s%zu of %zu points shown", r ? ", " : "",
+						rep->nruns > 1 ? run_marker(r) : "", nout[r], nvalid);
+	}
+	if (shown == 0)
+		goto ok;
+	snprintf(file, sizeof(file), "m%03zu-vs-%s.png", md->m, xname);
+	gp_safe(xlabel, sizeof(xlabel), xname);
+	set_terminal(md, true, file);
+	fprintf(md->gp, "set xlabel '%s (us)'\nset ylabel '%s'\nplot", xlabel, md->label);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!nout[r])
+			continue;
+		fprintf(md->gp, "%s './m%03zu-%s-r%zu.bin' binary format='%%float32%%float32' "
+				"using 1:2 with points pt %d ps 0.45 lc rgb '#50%s'",
+			sep, md->m, xname, r, run_pointtype(r), run_colour(r) + 1);
+		sep = ",";
+	}
+	fputc('\n', md->gp);
+	add_output(md, file, is_xstrdup(caption));
+ok:
+	rc = 0;
+cleanup:
+	free(nout);
+	return rc;
+}
+
+static int histogram(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	double lo = INFINITY, hi = -INFINITY;
+	uint64_t over = 0, under = 0;
+	char file[64], caption[512];
+	const char *sep = "";
+
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		lo = fmin(lo, md->qv[r * md->grid.n + md->grid.i_min]);
+		hi = fmax(hi, md->qv[r * md->grid.n + md->grid.i_hist_hi]);
+	}
+	if (lo > hi)
+		return 0;
+	if (lo == hi)
+		lo -= 0.5, hi += 0.5;
+	snprintf(file, sizeof(file), "m%03zu-hist.svg", md->m);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		struct is_hist h;
+		char name[64];
+		if (!md->nvals[r])
+			continue;
+		is_hist_init(&h, lo, hi, HIST_BINS);
+		is_hist_add(&h, column(rep, r, md->name), rep->runs[r]->dp->nrows);
+		over += h.over;
+		under += h.under;
+		snprintf(name, sizeof(name), "m%03zu-hist-r%zu.dat", md->m, r);
+		FILE *f = work_open(rep, name, "w");
+		if (!f) {
+			is_hist_free(&h);
+			return -1;
+		}
+		double w = (hi - lo) / HIST_BINS;
+		for (size_t b = 0; b < HIST_BINS; b++)
+			fprintf(f, "%.9g %.6g\n", lo + (b + 0.5) * w, 100.0 * (double)h.counts[b] / (double)h.total);
+		is_hist_free(&h);
+		if (work_close(f, name) < 0)
+			return -1;
+	}
+	set_terminal(md, false, file);
+	fprintf(md->gp, "set xlabel '%s'\nset ylabel 'Datapoints (%%)'\nset yrange [0:*]\n"
+			"set xrange [%.9g:%.9g]\nplot", md->label, lo, hi);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		fprintf(md->gp, "%s './m%03zu-hist-r%zu.dat' using 1:2 with histeps lw 2 lc rgb '%s'",
+			sep, md->m, r, run_colour(r));
+		sep = ",";
+	}
+	fputc('\n', md->gp);
+	size_t len = (size_t)snprintf(caption, sizeof(caption),
+				      "Histogram of %s: %d bins from every datapoint", md->name, HIST_BINS);
+	if (over)
+		len += (size_t)snprintf(caption + len, sizeof(caption) - len,
+					"; %llu above the range (beyond the 99.99th percentile) not shown",
+					(unsigned long long)over);
+	(void)under;
+	add_output(md, file, is_xstrdup(caption));
+	return 0;
+}
+
+/* CDF (value, percent) and tail (nines, value) files of run r. */
+static int write_percentiles(struct metric_data *md, size_t r, double max_nines)
+{
+	const double *qv = &md->qv[r * md->grid.n];
+	char name[64];
+	snprintf(name, sizeof(name), "m%03zu-pct-r%zu.dat", md->m, r);
+	FILE *f = work_open(md->rep, name, "w");
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < md->grid.n; i++)
+		fprintf(f, "%.9g %.9g\n", qv[i], 100 * md->grid.q[i]);
+	fputs("\n\n", f);
+	for (size_t i = 0; i < md->grid.n; i++) {
+		double nines = md->grid.q[i] < 1 ? -log10(1 - md->grid.q[i]) : INFINITY;
+		if (nines <= max_nines + 1e-9)
+			fprintf(f, "%.6g %.9g\n", nines, qv[i]);
+	}
+	return work_close(f, name);
+}
+
+static int percentile_plots(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	size_t nmax = 0;
+	char file[64];
+	const char *sep = "";
+	for (size_t r = 0; r < rep->nruns; r++)
+		nmax = md->nvals[r] > nmax ? md->nvals[r] : nmax;
+	if (!nmax)
+		return 0;
+	/* Show as many nines as the data can have: 5 (99.999%) from 100000 datapoints. */
+	double max_nines = fmin(5, fmax(2, floor(log10((double)nmax))));
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (md->nvals[r] && write_percentiles(md, r, max_nines) < 0)
+			return -1;
+
+	snprintf(file, sizeof(file), "m%03zu-cdf.svg", md->m);
+	set_terminal(md, false, file);
+	fprintf(md->gp, "set xlabel '%s'\nset ylabel 'Datapoints <= x (%%)'\nset yrange [0:100]\n"
+			"set ytics 10\nplot", md->label);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 0 using 1:2 with lines lw 2 lc rgb '%s'",
+			sep, md->m, r, run_colour(r));
+		sep = ",";
+	}
+	fputc('\n', md->gp);
+	add_output(md, file, is_xasprintf("Cumulative distribution of %s (every datapoint)", md->name));
+
+	sep = "";
+	snprintf(file, sizeof(file), "m%03zu-tail.svg", md->m);
+	set_terminal(md, false, file);
+	fprintf(md->gp, "set xlabel 'Percentile'\nset ylabel '%s'\nset xrange [0:%g]\n"
+			"set xtics ('0%%%%' 0, '50%%%%' log10(2), '90%%%%' 1, '99%%%%' 2, "
+			"'99.9%%%%' 3, '99.99%%%%' 4, '99.999%%%%' 5)\nplot", md->label, max_nines);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 1 using 1:2 with lines lw 2 lc rgb '%s'",
+			sep, md->m, r, run_colour(r));
+		sep = ",";
+	}
+	fputc('\n', md->gp);
+	add_output(md, file, is_xasprintf("Percentiles of %s, tail view: each step to the right is "
+					  "one more nine (90%%, 99%%, 99.9%%, ...)", md->name));
+	return 0;
+}
+
+int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
+{
+	struct metric_data md = { .rep = rep, .m = m, .name = rep->sum.metrics[m], .mp = mp };
+	char safe[128], safe_unit[32], script[64];
+	const char *unit = metric_unit(rep, md.name);
+	int rc = -1;
+
+	memset(mp, 0, sizeof(*mp));
+	gp_safe(safe, sizeof(safe), md.name);
+	gp_safe(safe_unit, sizeof(safe_unit), unit);
+	snprintf(md.label, sizeof(md.label), unit[0] && strcmp(unit, "%") ? "%s (%s)" : "%s", safe,
+		 safe_unit);
+	qgrid_init(&md.grid);
+	md.qv = is_xmalloc(rep->nruns * md.grid.n * sizeof(*md.qv));
+	md.nvals = is_xcalloc(rep->nruns, sizeof(*md.nvals));
+	for (size_t r = 0; r < rep->nruns; r++)
+		md.nvals[r] = quantiles(column(rep, r, md.name), rep->runs[r]->dp->nrows, md.grid.q,
+					md.grid.n, &md.qv[r * md.grid.n]);
+	snprintf(script, sizeof(script), "m%03zu.gp", m);
+	if (!(md.gp = work_open(rep, script, "w")))
+		goto cleanup;
+	if (scatter(&md, 0) < 0 || scatter(&md, 1) < 0 || histogram(&md) < 0 ||
+	    percentile_plots(&md) < 0)
+		goto cleanup;
+	int bad = work_close(md.gp, script);
+	md.gp = NULL;
+	if (bad < 0 || plot_queue_add(rep->queue, script) < 0)
+		goto cleanup;
+	rc = 0;
+cleanup:
+	if (md.gp)
+		fclose(md.gp);
+	free(md.grid.q);
+	free(md.qv);
+	free(md.nvals);
+	return rc;
+}
+
+void metric_plots_free(struct metric_plots *mp)
+{
+	for (int i = 0; i < mp->nfiles; i++) {
+		free(mp->files[i]);
+		free(mp->captions[i]);
+	}
+	memset(mp, 0, sizeof(*mp));
+}

@@ -1,0 +1,141 @@
+/* report: static HTML reports of one run or a comparison of several, plots by gnuplot. */
+#ifndef REPORT_REPORT_H
+#define REPORT_REPORT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "idlescope/load.h"
+#include "idlescope/run.h"
+#include "idlescope/stats.h"
+
+/* Metrics shown by default: latencies, SilentTime, LDist, residencies, CPU frequency. */
+#define REPORT_DEFAULT_METRICS \
+	"^(WakeLatency|IntrLatency|SilentTime|LDist|[CPM]C[0-9]+[A-Za-z]*%|CPUFreq|.*Freq)$"
+
+struct report_opts {
+	const char *outdir;
+	const char *title;
+	const char *metrics_re;    /* NULL: REPORT_DEFAULT_METRICS */
+	const char *include, *exclude;
+	bool copy_raw, force;
+	int jobs;                  /* parallel gnuplot processes */
+	char **runs;
+	size_t nruns;
+};
+
+/* Every run's value of every function, overall and per group (idle state). */
+struct summ_part {
+	const char *label;         /* NULL: all datapoints */
+	size_t *rows;              /* [run] */
+	double *values;            /* [(metric * nruns + run) * nfuncs + func], NaN if undefined */
+};
+
+struct verdict {
+	char *text;                /* "WakeLatency: median +8.8 us ..." */
+	bool significant;
+};
+
+struct summary {
+	const char **metrics;
+	size_t nmetrics;
+	const char *group_col;     /* NULL: no groups */
+	struct summ_part overall;
+	struct summ_part *groups;
+	size_t ngroups;
+	struct verdict *verdicts;  /* [metric * nruns + run], NULL when not available */
+	const char *no_verdict_why;  /* why verdicts are missing (diff runs only) */
+	void *diff;                /* struct is_diff * when the numbers come from lib/diff.c */
+};
+
+struct report {
+	const struct report_opts *o;
+	struct is_run **runs;
+	size_t nruns;
+	struct is_func *funcs;
+	size_t nfuncs;
+	struct summary sum;
+	char *tmpdir;              /* the report being written; renamed to o->outdir at the end */
+	char *workdir;             /* tmpdir/.work: data files and gnuplot scripts */
+	struct plot_queue *queue;
+	FILE *html;
+};
+
+/* summary.c */
+int summary_compute(struct report *rep, const char *metrics_re);
+void summary_free(struct summary *s, size_t nruns);
+double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
+		  size_t f);
+const char *metric_unit(const struct report *rep, const char *metric);
+
+/* html.c: escaping and small writers */
+void html_esc(FILE *f, const char *s);
+void html_escn(FILE *f, const char *s, size_t n);
+void html_num(FILE *f, double v);
+void html_change(FILE *f, double ref, double v);
+void html_head(FILE *f, const char *title);
+void html_tail(FILE *f);
+void html_legend(FILE *f, const struct report *rep, bool markers);
+/* The colour (#RRGGBB) and gnuplot point type of run r, and its marker glyph for HTML. */
+const char *run_colour(size_t r);
+int run_pointtype(size_t r);
+const char *run_marker(size_t r);
+/* A string safe inside a gnuplot single-quoted, noenhanced string (and in SVG text). */
+void gp_safe(char *out, size_t outlen, const char *s);
+
+/* sections */
+void section_intro(struct report *rep);
+int section_metric(struct report *rep, size_t m);
+int section_counters(struct report *rep);
+
+/* plots.c: data files and gnuplot scripts per metric */
+struct metric_plots {
+	char *files[8];            /* file names under plots/, NULL-terminated */
+	char *captions[8];
+	int nfiles;
+};
+int plots_metric(struct report *rep, size_t m, struct metric_plots *mp);
+void metric_plots_free(struct metric_plots *mp);
+
+/* quantiles.c */
+/* Quantiles q[0..nq) (ascending, 0..1) of the non-NaN values of v[0..n): linear
+ * interpolation as the summary functions. Returns the number of non-NaN values. */
+size_t quantiles(const double *v, size_t n, const double *q, size_t nq, double *out);
+
+/* downsample.c */
+struct ds_box {
+	double xlo, xhi, ylo, yhi;  /* points outside any of these are outliers, always kept */
+};
+/* Pairs (x[i], y[i]) with neither NaN; all outliers plus about `budget` of the others,
+ * chosen by a hash of the row index (the same input gives the same selection). Returns a
+ * malloc'd array of 2 * *nout floats; *nvalid gets the number of non-NaN pairs. */
+float *ds_select(const double *x, const double *y, size_t n, const struct ds_box *box,
+		 size_t budget, size_t *nout, size_t *nvalid);
+
+/* gnuplot.c: parallel gnuplot processes */
+struct plot_queue;
+/* Full path of gnuplot in PATH, or NULL. */
+char *gnuplot_find(void);
+struct plot_queue *plot_queue_new(const char *gnuplot, const char *cwd, int jobs);
+/* Run gnuplot on script (a path relative to cwd) as soon as a slot is free. */
+int plot_queue_add(struct plot_queue *q, const char *script);
+/* Wait for every job; returns -1 if any failed (after printing its error). */
+int plot_queue_finish(struct plot_queue *q);
+void plot_queue_free(struct plot_queue *q);
+
+/* outdir.c */
+int outdir_check(const char *out, bool force);
+char *outdir_make_tmp(const char *out);
+int outdir_commit(const char *tmp, const char *out, bool force);
+int remove_tree(const char *path);
+int copy_raw_runs(struct report *rep);
+char *raw_dir_name(const struct report *rep, size_t r);
+
+/* util */
+char *path_cat(const char *a, const char *b);
+/* A JSON value as one line of text (strings unquoted); NULL for absent/null. malloc'd. */
+char *json_text(const void *cjson_item);
+const void *info_get(const struct is_run *r, const char *dotted_key);
+
+#endif

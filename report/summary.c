@@ -1,0 +1,255 @@
+/*
+ * The numbers of the summary tables: every run's value of every function per metric,
+ * overall and per idle state. With two or more runs they come from lib/diff.c (the same
+ * figures, change and verdict lines as `analyze diff`); one run is summarised here.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/diff.h"
+#include "idlescope/select.h"
+#include "idlescope/util.h"
+#include "report.h"
+
+/* lib/diff.c may not be linked in every build: use it when it is there. */
+#pragma weak is_diff_compute
+#pragma weak is_diff_free
+#pragma weak is_diff_verdict
+#pragma weak is_diff_get_test
+#pragma weak is_metric_unit
+
+double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
+		  size_t f)
+{
+	return p->values[(m * rep->nruns + r) * rep->nfuncs + f];
+}
+
+const char *metric_unit(const struct report *rep, const char *metric)
+{
+	size_t n = strlen(metric);
+	if (is_metric_unit)
+		return is_metric_unit(rep->runs[0], metric);
+	if (n && metric[n - 1] == '%')
+		return "%";
+	if (strstr(metric, "Latency") || strstr(metric, "Time") || !strcmp(metric, "LDist") ||
+	    !strcmp(metric, "IntrOff"))
+		return "us";
+	return "";
+}
+
+static int natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			char *ea, *eb;
+			double x = strtod(a, &ea), y = strtod(b, &eb);
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* Metrics matching the regex that are numeric in every run, in the reference's order. */
+static int shared_metrics(struct report *rep, const char *re, struct summary *s)
+{
+	const char **names;
+	size_t n;
+	if (is_select_metrics(rep->runs[0]->dp, re, &names, &n) < 0)
+		return -1;
+	s->metrics = is_xcalloc(n + 1, sizeof(*s->metrics));
+	for (size_t i = 0; i < n; i++) {
+		bool everywhere = true;
+		for (size_t r = 1; r < rep->nruns; r++) {
+			const struct is_column *c = is_table_col(rep->runs[r]->dp, names[i]);
+			if (!c || c->type != IS_COL_NUM) {
+				is_warn("%s: no numeric column '%s': left out of the report",
+					rep->runs[r]->dp_path, names[i]);
+				everywhere = false;
+			}
+		}
+		if (everywhere)
+			s->metrics[s->nmetrics++] = names[i];
+	}
+	free(names);
+	return 0;
+}
+
+static void part_alloc(struct summ_part *p, const struct report *rep, size_t nmetrics)
+{
+	p->rows = is_xcalloc(rep->nruns, sizeof(*p->rows));
+	p->values = is_xmalloc(nmetrics * rep->nruns * rep->nfuncs * sizeof(*p->values));
+	for (size_t i = 0; i < nmetrics * rep->nruns * rep->nfuncs; i++)
+		p->values[i] = NAN;
+}
+
+/* Fill part p for run r from rows[0..nrows) (NULL: every row). */
+static void compute_part(struct report *rep, struct summ_part *p, size_t r, const size_t *rows,
+			 size_t nrows, double *scratch)
+{
+	const struct is_table *t = rep->runs[r]->dp;
+	struct summary *s = &rep->sum;
+	p->rows[r] = nrows;
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		const double *col = is_table_col(t, s->metrics[m])->num;
+		if (rows)
+			is_gather(col, rows, nrows, scratch);
+		else
+			memcpy(scratch, col, nrows * sizeof(*scratch));
+		is_stats_compute_inplace(scratch, nrows, rep->funcs, rep->nfuncs,
+					 &p->values[(m * rep->nruns + r) * rep->nfuncs]);
+	}
+}
+
+static size_t group_index(struct summary *s, const char *label)
+{
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (!strcmp(s->groups[g].label, label))
+			return g;
+	return s->ngroups;
+}
+
+static int cmp_parts(const void *a, const void *b)
+{
+	return natural_cmp(((const struct summ_part *)a)->label, ((const struct summ_part *)b)->label);
+}
+
+static int compute_own(struct report *rep)
+{
+	struct summary *s = &rep->sum;
+	size_t maxrows = 0;
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (rep->runs[r]->dp->nrows > maxrows)
+			maxrows = rep->runs[r]->dp->nrows;
+	double *scratch = is_xmalloc((maxrows + 1) * sizeof(*scratch));
+	struct is_groups *g = is_xcalloc(rep->nruns, sizeof(*g));
+	int rc = -1;
+
+	part_alloc(&s->overall, rep, s->nmetrics);
+	for (size_t r = 0; r < rep->nruns; r++)
+		compute_part(rep, &s->overall, r, NULL, rep->runs[r]->dp->nrows, scratch);
+	if (!s->group_col)
+		goto done;
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (is_group_rows(rep->runs[r]->dp, s->group_col, &g[r]) < 0)
+			goto cleanup;
+		for (size_t k = 0; k < g[r].ngroups; k++) {
+			if (group_index(s, g[r].labels[k]) < s->ngroups)
+				continue;
+			s->groups = is_xrealloc(s->groups, (s->ngroups + 1) * sizeof(*s->groups));
+			struct summ_part *p = &s->groups[s->ngroups++];
+			p->label = is_xstrdup(g[r].labels[k]);
+			part_alloc(p, rep, s->nmetrics);
+		}
+	}
+	qsort(s->groups, s->ngroups, sizeof(*s->groups), cmp_parts);
+	for (size_t r = 0; r < rep->nruns; r++)
+		for (size_t k = 0; k < g[r].ngroups; k++)
+			compute_part(rep, &s->groups[group_index(s, g[r].labels[k])], r, g[r].rows[k],
+				     g[r].counts[k], scratch);
+done:
+	rc = 0;
+cleanup:
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (g[r].labels)
+			is_groups_free(&g[r]);
+	free(g);
+	free(scratch);
+	return rc;
+}
+
+/* Borrow lib/diff.c's numbers and verdicts. */
+static void from_diff(struct report *rep, struct is_diff *d)
+{
+	struct summary *s = &rep->sum;
+	char buf[1024];
+	s->diff = d;
+	s->nmetrics = d->nmetrics;
+	s->metrics = is_xcalloc(d->nmetrics + 1, sizeof(*s->metrics));
+	memcpy(s->metrics, d->metrics, d->nmetrics * sizeof(*s->metrics));
+	s->overall.rows = d->overall.rows;
+	s->overall.values = d->overall.values;
+	s->ngroups = d->ngroups;
+	s->groups = is_xcalloc(d->ngroups + 1, sizeof(*s->groups));
+	for (size_t g = 0; g < d->ngroups; g++) {
+		s->groups[g].label = d->groups[g].label;
+		s->groups[g].rows = d->groups[g].rows;
+		s->groups[g].values = d->groups[g].values;
+	}
+	s->verdicts = is_xcalloc(d->nmetrics * rep->nruns, sizeof(*s->verdicts));
+	for (size_t m = 0; m < d->nmetrics; m++)
+		for (size_t r = 1; r < rep->nruns; r++) {
+			const struct is_diff_test *t = is_diff_get_test(d, &d->overall, m, r);
+			is_diff_verdict(d, &d->overall, m, r, buf, sizeof(buf));
+			s->verdicts[m * rep->nruns + r].text = is_xstrdup(buf);
+			s->verdicts[m * rep->nruns + r].significant = t && t->significant;
+		}
+}
+
+static bool all_runs_have(const struct report *rep, const char *col)
+{
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (!is_table_col(rep->runs[r]->dp, col))
+			return false;
+	return true;
+}
+
+int summary_compute(struct report *rep, const char *metrics_re)
+{
+	struct summary *s = &rep->sum;
+	memset(s, 0, sizeof(*s));
+	s->group_col = all_runs_have(rep, "ReqCState") ? "ReqCState" : NULL;
+	if (rep->nruns > 1 && is_diff_compute) {
+		struct is_diff *d = is_xcalloc(1, sizeof(*d));
+		struct is_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
+					  .metrics_re = metrics_re, .group_col = s->group_col };
+		if (is_diff_compute(d, rep->runs, rep->nruns, &o) < 0) {
+			free(d);
+			return -1;
+		}
+		from_diff(rep, d);
+		return 0;
+	}
+	if (rep->nruns > 1)
+		s->no_verdict_why = "significance tests are not available in this build (lib/diff.c)";
+	if (shared_metrics(rep, metrics_re, s) < 0)
+		return -1;
+	if (s->nmetrics == 0) {
+		is_err("no metric matches --metrics '%s' in every run", metrics_re);
+		return -1;
+	}
+	return compute_own(rep);
+}
+
+void summary_free(struct summary *s, size_t nruns)
+{
+	if (s->verdicts)
+		for (size_t i = 0; i < s->nmetrics * nruns; i++)
+			free(s->verdicts[i].text);
+	free(s->verdicts);
+	if (s->diff) {
+		is_diff_free(s->diff);
+		free(s->diff);
+	} else {
+		free(s->overall.rows);
+		free(s->overall.values);
+		for (size_t g = 0; g < s->ngroups; g++) {
+			free((char *)s->groups[g].label);
+			free(s->groups[g].rows);
+			free(s->groups[g].values);
+		}
+	}
+	free(s->groups);
+	free(s->metrics);
+	memset(s, 0, sizeof(*s));
+}

@@ -168,7 +168,8 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 	return 0;
 }
 
-static int process_line(struct chunk *c, const char *line, size_t len)
+/* plain: the caller knows the line has no NUL byte and no quote (checked per block). */
+static int process_line(struct chunk *c, const char *line, size_t len, int plain)
 {
 	char col[32];
 	const char *nul;
@@ -178,6 +179,8 @@ static int process_line(struct chunk *c, const char *line, size_t len)
 		len--;
 	if (len == 0)
 		return 0;
+	if (plain)
+		return parse_plain_line(c, line, line + len);
 	nul = memchr(line, '\0', len);
 	if (nul) {
 		snprintf(col, sizeof(col), "%zu", (size_t)(nul - line) + 1);
@@ -197,7 +200,7 @@ static int process_line(struct chunk *c, const char *line, size_t len)
 static void process_last_line(struct chunk *c, const char *line, size_t len)
 {
 	size_t nrows = c->nrows;
-	if (process_line(c, line, len) == 0)
+	if (process_line(c, line, len, 0) == 0)
 		return;
 	if (c->fl.n > c->lay->nfields || strncmp(c->err, "NUL", 3) == 0)
 		return;  /* too many fields or binary junk: a real error, not a cut line */
@@ -225,8 +228,9 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		have += (size_t)got;
 		int at_end = pos >= c->end || got == 0;
 		char *p = buf, *end = buf + have, *nl;
+		int plain = !memchr(buf, '\0', have) && !memchr(buf, '"', have);
 		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-			if (process_line(c, p, (size_t)(nl - p)) < 0)
+			if (process_line(c, p, (size_t)(nl - p), plain) < 0)
 				return -1;
 			p = nl + 1;
 		}
@@ -234,7 +238,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		if (at_end) {
 			if (have && c->is_last)
 				process_last_line(c, p, have);
-			else if (have && process_line(c, p, have) < 0)
+			else if (have && process_line(c, p, have, 0) < 0)
 				return -1;
 			return c->failed ? -1 : 0;
 		}

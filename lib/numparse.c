@@ -33,23 +33,23 @@ __attribute__((constructor)) static void init_tables(void)
 }
 
 /*
- * Round p * 2^e2 to a double, where p >= 2^126 and the true value lies in [p, p + slack)
- * (slack 0: p is exact). Returns 0 when the rounding is ambiguous within the slack or
- * the result would not be a normal double.
+ * Round p * 2^e2 to a double, where p = hi * 2^64 + lo >= 2^126 and the true value lies in
+ * [p, p + 2^64) when inexact (else it is p). The 53 kept bits are the top of hi; the k = 10
+ * or 11 bits below them in hi decide the rounding, unless they sit right at the halfway
+ * pattern, where the low word (or the inexactness) could tip it: then 0 (use strtod).
  */
-static int round_to_double(u128 p, int e2, uint64_t slack, double *out)
+static int round_to_double(uint64_t hi, uint64_t lo, int e2, int inexact, double *out)
 {
-	int shift = (p >> 127) ? 75 : 74;
-	uint64_t mant = (uint64_t)(p >> shift);
-	u128 rem = p & (((u128)1 << shift) - 1), half = (u128)1 << (shift - 1);
-	if (slack) {
-		if (rem <= half && rem + slack >= half)
-			return 0;  /* the true value may be on either side of the halfway point */
-		mant += rem > half;
+	int k = (hi >> 63) ? 11 : 10;
+	uint64_t mant = hi >> k, below = hi & ((1ULL << k) - 1), half = 1ULL << (k - 1);
+	if (inexact) {
+		if (below == half || below == half - 1)
+			return 0;
+		mant += below > half;
 	} else {
-		mant += rem > half || (rem == half && (mant & 1));
+		mant += below > half || (below == half && (lo != 0 || (mant & 1)));
 	}
-	e2 += shift;
+	e2 += 64 + k;
 	if (mant == (1ULL << 53)) {
 		mant >>= 1;
 		e2++;
@@ -76,11 +76,17 @@ static int fast_value(uint64_t mant, int exp10, double *out)
 	}
 	int lz = __builtin_clzll(mant);
 	uint64_t w = mant << lz;   /* top bit set */
-	if (exp10 >= 0)            /* w * 5^e, normalised to p >= 2^126 */
-		return round_to_double((u128)w * pow5[exp10] << __builtin_clzll(pow5[exp10]),
-				       exp10 - lz - __builtin_clzll(pow5[exp10]), 0, out);
-	int k = -exp10;
-	return round_to_double((u128)w * recip5[k], -recip5_shift[k] - lz - k, UINT64_MAX, out);
+	u128 p;
+	int e2, inexact = exp10 < 0;
+	if (exp10 >= 0) {          /* w * 5^e, exact, normalised to p >= 2^126 */
+		int z = __builtin_clzll(pow5[exp10]);
+		p = (u128)w * pow5[exp10] << z;
+		e2 = exp10 - lz - z;
+	} else {
+		p = (u128)w * recip5[-exp10];
+		e2 = -recip5_shift[-exp10] - lz + exp10;
+	}
+	return round_to_double((uint64_t)(p >> 64), (uint64_t)p, e2, inexact, out);
 }
 
 /* All 8 bytes are ASCII digits. */

@@ -7,90 +7,7 @@
 
 #include "idlescope/numparse.h"
 #include "idlescope/util.h"
-
-#define SMALL 24
-
-static void insertion_sort(double *a, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		double v = a[i];
-		size_t j = i;
-		for (; j > 0 && a[j - 1] > v; j--)
-			a[j] = a[j - 1];
-		a[j] = v;
-	}
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-static double median3(double x, double y, double z)
-{
-	if (x < y)
-		return y < z ? y : (x < z ? z : x);
-	return x < z ? x : (y < z ? z : y);
-}
-
-/* Three-way partition around p: [0,*lt) < p, [*lt,*gt) == p, [*gt,n) > p. */
-static void partition3(double *a, size_t n, double p, size_t *lt, size_t *gt)
-{
-	size_t l = 0, i = 0, g = n;
-	while (i < g) {
-		double v = a[i];
-		if (v < p) {
-			a[i++] = a[l];
-			a[l++] = v;
-		} else if (v > p) {
-			a[i] = a[--g];
-			a[g] = v;
-		} else {
-			i++;
-		}
-	}
-	*lt = l;
-	*gt = g;
-}
-
-/* idx[] are positions relative to a, ascending, all < n. */
-static void msel(double *a, size_t n, const size_t *idx, size_t ni, unsigned depth)
-{
-	if (ni > 0) {
-		if (n <= SMALL || depth > 64) {
-			if (n <= SMALL)
-				insertion_sort(a, n);
-			else
-				qsort(a, n, sizeof(*a), cmp_double);  /* pathological input */
-			return;
-		}
-		size_t lt, gt;
-		partition3(a, n, median3(a[0], a[n / 2], a[n - 1]), &lt, &gt);
-		size_t nl = 0, ng = ni;
-		while (nl < ni && idx[nl] < lt)
-			nl++;
-		while (ng > 0 && idx[ng - 1] >= gt)
-			ng--;
-		msel(a, lt, idx, nl, depth + 1);
-		size_t nr = ni - ng;
-		const size_t *ridx = idx + ng;
-		/* shift the right side's positions to be relative to a + gt */
-		size_t tmp[64];
-		size_t *shifted = nr <= 64 ? tmp : is_xmalloc(nr * sizeof(size_t));
-		for (size_t i = 0; i < nr; i++)
-			shifted[i] = ridx[i] - gt;
-		msel(a + gt, n - gt, shifted, nr, depth + 1);
-		if (shifted != tmp)
-			free(shifted);
-		return;
-	}
-}
-
-void is_multiselect(double *a, size_t n, const size_t *idx, size_t nidx)
-{
-	msel(a, n, idx, nidx, 0);
-}
+#include "rank_select.h"
 
 double is_quantile_sorted(const double *sorted, size_t n, double q)
 {
@@ -133,118 +50,6 @@ static size_t needed_ranks(const struct is_func *f, size_t nf, size_t m, size_t 
 		if (u == 0 || idx[u - 1] != idx[i])
 			idx[u++] = idx[i];
 	return u;
-}
-
-/*
- * Values of the given ranks of the non-NaN values of a[0..n) (m of them) without moving
- * anything: a sorted sample brackets each rank with a value interval that holds it with
- * high probability, one pass counts the values below each interval and collects those
- * inside, and a selection within the small collections finds the ranks. Returns -1 when
- * a bracket missed (unlucky or tied data): the caller then selects on a full copy.
- */
-#define SAMPLE_SIZE 4096
-#define BRACKET_MIN_N 65536
-
-struct bracket {
-	double lo, hi;
-	size_t below;        /* values < lo */
-	double *buf;         /* values in [lo, hi] */
-	size_t n, cap;
-};
-
-static size_t make_brackets(const double *sample, size_t s, const size_t *idx, size_t ni, size_t m,
-			    struct bracket *b)
-{
-	size_t nb = 0;
-	for (size_t i = 0; i < ni; i++) {
-		double q = (double)idx[i] / (double)(m - 1), pos = q * (double)(s - 1);
-		double d = 3 * sqrt((double)s * q * (1 - q)) + 3;
-		double lo_i = floor(pos - d), hi_i = ceil(pos + d);
-		double lo = lo_i < 0 ? -INFINITY : sample[(size_t)lo_i];
-		double hi = hi_i >= (double)s ? INFINITY : sample[(size_t)hi_i];
-		if (nb && lo <= b[nb - 1].hi) {
-			b[nb - 1].hi = hi > b[nb - 1].hi ? hi : b[nb - 1].hi;
-			continue;
-		}
-		b[nb++] = (struct bracket){ .lo = lo, .hi = hi };
-	}
-	return nb;
-}
-
-static int fill_brackets(const double *a, size_t n, size_t m, struct bracket *b, size_t nb)
-{
-	size_t budget = m / 4, used = 0;
-	for (size_t j = 0; j < nb; j++) {
-		b[j].cap = 1024;
-		b[j].buf = is_xmalloc(b[j].cap * sizeof(double));
-	}
-	for (size_t i = 0; i < n; i++) {
-		double v = a[i];
-		for (size_t j = 0; j < nb; j++) {
-			b[j].below += v < b[j].lo;
-			if (v >= b[j].lo && v <= b[j].hi) {
-				if (b[j].n == b[j].cap) {
-					if (++used > budget / 1024)
-						return -1;
-					b[j].buf = is_xrealloc(b[j].buf, (b[j].cap *= 2) * sizeof(double));
-				}
-				b[j].buf[b[j].n++] = v;
-			}
-		}
-	}
-	return 0;
-}
-
-static int bracket_ranks(const double *a, size_t n, size_t m, const size_t *idx, size_t ni, double *vals)
-{
-	double sample[SAMPLE_SIZE];
-	struct bracket b[64];
-	size_t s = 0, stride = n / SAMPLE_SIZE, nb, sel[64];
-	int rc = -1;
-
-	if (m < BRACKET_MIN_N || ni > 64)
-		return -1;
-	for (size_t i = 0; i < n && s < SAMPLE_SIZE; i += stride)
-		if (!isnan(a[i]))
-			sample[s++] = a[i];
-	qsort(sample, s, sizeof(double), cmp_double);
-	nb = make_brackets(sample, s, idx, ni, m, b);
-	if (fill_brackets(a, n, m, b, nb) < 0)
-		goto cleanup;
-	for (size_t j = 0, i = 0; j < nb; j++) {
-		size_t k = 0, first = i;
-		for (; i < ni && idx[i] >= b[j].below && idx[i] < b[j].below + b[j].n; i++)
-			sel[k++] = idx[i] - b[j].below;
-		if (i < ni && idx[i] < b[j].below + b[j].n)
-			goto cleanup;  /* a rank below this bracket: the sample missed it */
-		is_multiselect(b[j].buf, b[j].n, sel, k);
-		for (size_t r = 0; r < k; r++)
-			vals[first + r] = b[j].buf[sel[r]];
-		if (j + 1 == nb && i < ni)
-			goto cleanup;
-	}
-	rc = 0;
-cleanup:
-	for (size_t j = 0; j < nb; j++)
-		free(b[j].buf);
-	return rc;
-}
-
-/* Sorted values at ranks idx[0..ni) of the non-NaN values of a (m of them). When the
- * bracket method misses, the values are compacted into work (which may be a itself) and
- * selected there. */
-static void rank_values(const double *a, size_t n, size_t m, const size_t *idx, size_t ni,
-			double *vals, double *work)
-{
-	if (bracket_ranks(a, n, m, idx, ni, vals) == 0)
-		return;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(a[i]))
-			work[k++] = a[i];
-	is_multiselect(work, m, idx, ni);
-	for (size_t i = 0; i < ni; i++)
-		vals[i] = work[idx[i]];
 }
 
 static double rank_value(const size_t *idx, const double *vals, size_t ni, size_t rank)
@@ -292,6 +97,22 @@ static double ksum_total(struct ksum *k)
 	return k->sum + k->comp;
 }
 
+/* The values at ranks idx[] after the first pass: from the brackets if they held, else by
+ * selection on a compacted copy in work (which may be a itself). */
+static void select_ranks(const double *a, size_t n, size_t m, const size_t *idx, size_t ni,
+			 double *vals, double *work, struct brackets *br, int have_br)
+{
+	if (have_br && brackets_finish(br, idx, ni, vals) == 0)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(a[i]))
+			work[k++] = a[i];
+	is_multiselect(work, m, idx, ni);
+	for (size_t i = 0; i < ni; i++)
+		vals[i] = work[idx[i]];
+}
+
 static void compute(const double *a, size_t n, const struct is_func *f, size_t nf, double *out,
 		    double *work)
 {
@@ -308,20 +129,28 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 		max = v > max ? v : max;
 	}
 	double avg = m ? ksum_total(&sum) / (double)m : NAN;
-	for (size_t i = 0; i < n; i++) {  /* two-pass variance, with the mean's rounding corrected */
-		double d = a[i] - avg;
-		if (!isnan(d)) {
-			ksum_add(&ss, d * d);
-			ksum_add(&dev, d);
-		}
-	}
-	double c = ksum_total(&dev);
-	double std = m > 1 ? sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)) : NAN;
 
 	size_t stack_idx[64], *idx = 2 * nf <= 64 ? stack_idx : is_xmalloc(2 * nf * sizeof(size_t));
 	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : is_xmalloc(2 * nf * sizeof(double));
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
-	rank_values(a, n, m, idx, ni, vals, work);
+	struct brackets br;
+	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni) == 0;
+
+	/* Second pass: the variance (the mean's rounding corrected), and the brackets. */
+	for (size_t i = 0; i < n; i++) {
+		double d = a[i] - avg;
+		if (isnan(d))
+			continue;
+		ksum_add(&ss, d * d);
+		ksum_add(&dev, d);
+		if (have_br)
+			brackets_add(&br, a[i]);
+	}
+	double c = ksum_total(&dev);
+	double std = m > 1 ? sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)) : NAN;
+	if (ni)
+		select_ranks(a, n, m, idx, ni, vals, work, &br, have_br);
+
 	for (size_t i = 0; i < nf; i++) {
 		switch (f[i].kind) {
 		case IS_F_COUNT: out[i] = (double)m; break;

@@ -1,0 +1,177 @@
+/* Order statistics: multi-rank quickselect, and the sample-bracket method. */
+#include "rank_select.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/stats.h"
+#include "idlescope/util.h"
+
+#define SMALL 24
+
+static void insertion_sort(double *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double v = a[i];
+		size_t j = i;
+		for (; j > 0 && a[j - 1] > v; j--)
+			a[j] = a[j - 1];
+		a[j] = v;
+	}
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static double median3(double x, double y, double z)
+{
+	if (x < y)
+		return y < z ? y : (x < z ? z : x);
+	return x < z ? x : (y < z ? z : y);
+}
+
+/* Three-way partition around p: [0,*lt) < p, [*lt,*gt) == p, [*gt,n) > p. */
+static void partition3(double *a, size_t n, double p, size_t *lt, size_t *gt)
+{
+	size_t l = 0, i = 0, g = n;
+	while (i < g) {
+		double v = a[i];
+		if (v < p) {
+			a[i++] = a[l];
+			a[l++] = v;
+		} else if (v > p) {
+			a[i] = a[--g];
+			a[g] = v;
+		} else {
+			i++;
+		}
+	}
+	*lt = l;
+	*gt = g;
+}
+
+/* idx[] are positions relative to a, ascending, all < n. */
+static void msel(double *a, size_t n, const size_t *idx, size_t ni, unsigned depth)
+{
+	if (ni > 0) {
+		if (n <= SMALL || depth > 64) {
+			if (n <= SMALL)
+				insertion_sort(a, n);
+			else
+				qsort(a, n, sizeof(*a), cmp_double);  /* pathological input */
+			return;
+		}
+		size_t lt, gt;
+		partition3(a, n, median3(a[0], a[n / 2], a[n - 1]), &lt, &gt);
+		size_t nl = 0, ng = ni;
+		while (nl < ni && idx[nl] < lt)
+			nl++;
+		while (ng > 0 && idx[ng - 1] >= gt)
+			ng--;
+		msel(a, lt, idx, nl, depth + 1);
+		size_t nr = ni - ng;
+		const size_t *ridx = idx + ng;
+		/* shift the right side's positions to be relative to a + gt */
+		size_t tmp[64];
+		size_t *shifted = nr <= 64 ? tmp : is_xmalloc(nr * sizeof(size_t));
+		for (size_t i = 0; i < nr; i++)
+			shifted[i] = ridx[i] - gt;
+		msel(a + gt, n - gt, shifted, nr, depth + 1);
+		if (shifted != tmp)
+			free(shifted);
+		return;
+	}
+}
+
+void is_multiselect(double *a, size_t n, const size_t *idx, size_t nidx)
+{
+	msel(a, n, idx, nidx, 0);
+}
+
+
+#define SAMPLE_SIZE 4096
+#define BRACKET_MIN_N 65536
+
+static size_t make_brackets(const double *sample, size_t s, const size_t *idx, size_t ni, size_t m,
+			    struct bracket *b)
+{
+	size_t nb = 0;
+	for (size_t i = 0; i < ni; i++) {
+		double q = (double)idx[i] / (double)(m - 1), pos = q * (double)(s - 1);
+		double d = 3 * sqrt((double)s * q * (1 - q)) + 3;
+		double lo_i = floor(pos - d), hi_i = ceil(pos + d);
+		double lo = lo_i < 0 ? -INFINITY : sample[(size_t)lo_i];
+		double hi = hi_i >= (double)s ? INFINITY : sample[(size_t)hi_i];
+		/* expected values inside, for the first allocation */
+		size_t expect = (size_t)((fmin(hi_i, (double)s) - fmax(lo_i, 0)) / (double)s * (double)m);
+		if (nb && lo <= b[nb - 1].hi) {
+			b[nb - 1].hi = hi > b[nb - 1].hi ? hi : b[nb - 1].hi;
+			b[nb - 1].cap += expect;
+			continue;
+		}
+		b[nb++] = (struct bracket){ .lo = lo, .hi = hi, .cap = expect };
+	}
+	return nb;
+}
+
+int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
+		     const size_t *idx, size_t ni)
+{
+	double sample[SAMPLE_SIZE];
+	size_t s = 0, stride = n / SAMPLE_SIZE;
+
+	memset(br, 0, sizeof(*br));
+	if (m < BRACKET_MIN_N || ni > BRACKET_MAX)
+		return -1;
+	for (size_t i = 0; i < n && s < SAMPLE_SIZE; i += stride)
+		if (!isnan(a[i]))
+			sample[s++] = a[i];
+	qsort(sample, s, sizeof(double), cmp_double);
+	br->nb = make_brackets(sample, s, idx, ni, m, br->b);
+	br->budget = m / 4;
+	for (size_t j = 0; j < br->nb; j++) {
+		struct bracket *b = &br->b[j];
+		b->cap = b->cap * 2 + 1024;   /* cap held the expected size */
+		br->total_cap += b->cap;
+		b->buf = is_xmalloc(b->cap * sizeof(double));
+	}
+	return 0;
+}
+
+void brackets_grow(struct brackets *br, struct bracket *b)
+{
+	if (br->total_cap > br->budget) {
+		/* Too much inside the brackets: stop collecting (the method has failed). */
+		br->failed = 1;
+		b->n--;
+		return;
+	}
+	br->total_cap += b->cap;
+	b->buf = is_xrealloc(b->buf, (b->cap *= 2) * sizeof(double));
+}
+
+int brackets_finish(struct brackets *br, const size_t *idx, size_t ni, double *vals)
+{
+	size_t sel[BRACKET_MAX], i = 0;
+	int rc = br->failed ? -1 : 0;
+	for (size_t j = 0; j < br->nb && rc == 0; j++) {
+		struct bracket *b = &br->b[j];
+		size_t k = 0, first = i;
+		for (; i < ni && idx[i] >= b->below && idx[i] < b->below + b->n; i++)
+			sel[k++] = idx[i] - b->below;
+		if (i < ni && idx[i] < b->below + b->n)
+			rc = -1;  /* a rank below this bracket: the sample missed it */
+		is_multiselect(b->buf, b->n, sel, k);
+		for (size_t r = 0; r < k; r++)
+			vals[first + r] = b->buf[sel[r]];
+	}
+	if (i < ni)
+		rc = -1;
+	for (size_t j = 0; j < br->nb; j++)
+		free(br->b[j].buf);
+	return rc;
+}

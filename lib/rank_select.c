@@ -142,16 +142,40 @@ int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
 	return 0;
 }
 
-void brackets_grow(struct brackets *br, struct bracket *b)
+/* Only locals in the loop (a store through buf could otherwise alias the bracket's fields);
+ * the store is unconditional and the count moves only for values inside, so the loop has
+ * no unpredictable branch. */
+static int fill_one(struct brackets *br, struct bracket *b, const double *a, size_t n)
 {
-	if (br->total_cap > br->budget) {
-		/* Too much inside the brackets: stop collecting (the method has failed). */
-		br->failed = 1;
-		b->n--;
-		return;
+	const double lo = b->lo, hi = b->hi;
+	double *buf = b->buf;
+	size_t below = 0, k = 0, cap = b->cap;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v = a[i];
+		below += v < lo;
+		buf[k] = v;
+		k += (v >= lo) & (v <= hi);
+		if (k == cap) {
+			if (br->total_cap > br->budget) {
+				rc = -1;  /* too much inside: the method has failed */
+				break;
+			}
+			br->total_cap += cap;
+			buf = is_xrealloc(buf, (cap *= 2) * sizeof(double));
+		}
 	}
-	br->total_cap += b->cap;
-	b->buf = is_xrealloc(b->buf, (b->cap *= 2) * sizeof(double));
+	b->buf = buf;
+	b->cap = cap;
+	b->below = below;
+	b->n = k;
+	return rc;
+}
+
+void brackets_fill(struct brackets *br, const double *a, size_t n)
+{
+	for (size_t j = 0; j < br->nb && !br->failed; j++)
+		br->failed = fill_one(br, &br->b[j], a, n) < 0;
 }
 
 int brackets_finish(struct brackets *br, const size_t *idx, size_t ni, double *vals)

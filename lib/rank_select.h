@@ -14,8 +14,8 @@ struct bracket {
 
 /*
  * The sample-bracket method: a sorted sample brackets each wanted rank with a value interval
- * that holds it with high probability; one pass (brackets_add for every value) counts the
- * values below each interval and collects those inside; a selection within the small
+ * that holds it with high probability; a pass per interval counts the values below it and
+ * collects those inside; a selection within the small
  * collections then finds the ranks. It reads the data without moving it.
  */
 struct brackets {
@@ -29,20 +29,9 @@ struct brackets {
 /* 0 and ready for brackets_add when the method applies (enough values, few ranks); else -1. */
 int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
 		     const size_t *idx, size_t ni);
-void brackets_grow(struct brackets *br, struct bracket *b);
 
-/* Count or collect one value (NaN is neither). Branch-free but for the rare growth. */
-static inline void brackets_add(struct brackets *br, double v)
-{
-	for (size_t j = 0; j < br->nb; j++) {
-		struct bracket *b = &br->b[j];
-		b->below += v < b->lo;
-		b->buf[b->n] = v;
-		b->n += (v >= b->lo) & (v <= b->hi);
-		if (b->n == b->cap)
-			brackets_grow(br, b);
-	}
-}
+/* One pass per bracket over a[0..n): count the values below it, collect those inside. */
+void brackets_fill(struct brackets *br, const double *a, size_t n);
 
 /* Values of ranks idx[0..ni) into vals; -1 when a bracket missed (then select on a copy).
  * Frees the collections either way. */

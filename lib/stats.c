@@ -136,16 +136,16 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 	struct brackets br;
 	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni) == 0;
 
-	/* Second pass: the variance (the mean's rounding corrected), and the brackets. */
+	/* Second pass: the variance, with the mean's rounding corrected. */
 	for (size_t i = 0; i < n; i++) {
 		double d = a[i] - avg;
 		if (isnan(d))
 			continue;
 		ksum_add(&ss, d * d);
 		ksum_add(&dev, d);
-		if (have_br)
-			brackets_add(&br, a[i]);
 	}
+	if (have_br)
+		brackets_fill(&br, a, n);
 	double c = ksum_total(&dev);
 	double std = m > 1 ? sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)) : NAN;
 	if (ni)

@@ -89,22 +89,26 @@ static int fast_value(uint64_t mant, int exp10, double *out)
 	return round_to_double((uint64_t)(p >> 64), (uint64_t)p, e2, inexact, out);
 }
 
-/* All 8 bytes are ASCII digits. */
-static inline int eight_digits(uint64_t v)
+/* How many of the 8 bytes of v (first byte lowest) are ASCII digits before the first
+ * non-digit. A byte is a digit when its high nibble is 3 and adding 6 keeps it so. */
+static inline int digit_run(uint64_t v)
 {
-	return (((v & 0xF0F0F0F0F0F0F0F0ULL) | (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
-		0x3333333333333333ULL);
+	uint64_t nd = ((v & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL) |
+		      (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL);
+	return nd ? __builtin_ctzll(nd) >> 3 : 8;
 }
 
-/* Value of 8 ASCII digits read little-endian (SWAR: pairs, then quads, then the whole). */
-static inline uint64_t eight_digit_value(uint64_t v)
+/* Value of 8 digit values 0..9 in the bytes of d, first byte most significant (SWAR: pairs,
+ * then quads, then the whole, as in simdjson). */
+static inline uint64_t eight_digit_value(uint64_t d)
 {
-	v -= 0x3030303030303030ULL;
-	v = (v * 10) + (v >> 8);
-	v = (((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-	     (((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
-	return v;
+	d = (d * 10) + (d >> 8);
+	d = (((d & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+	     (((d >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+	return d;
 }
+
+static const uint64_t pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
 
 struct scan {
 	uint64_t mant;    /* first FAST_MAX_DIGITS significant digits */
@@ -113,19 +117,26 @@ struct scan {
 	int neg;
 };
 
-/* Digits from s while below end; appends them to the mantissa. frac: they follow the point. */
-static inline __attribute__((always_inline)) const char *scan_digits(const char *s, const char *end, struct scan *sc, int frac, int *any)
+/* Digits from s while below end; appends them to the mantissa. frac: they follow the point.
+ * Runs of up to 8 digits are taken at once once the leading zeros are behind. */
+static inline __attribute__((always_inline)) const char *scan_digits(const char *s, const char *end,
+								       struct scan *sc, int frac, int *any)
 {
-	while (end - s >= 8 && sc->mant != 0 && sc->sig + 8 <= FAST_MAX_DIGITS) {
+	while (end - s >= 8 && (sc->mant != 0 || *s != '0')) {
 		uint64_t v;
 		memcpy(&v, s, 8);
-		if (!eight_digits(v))
+		int n = digit_run(v);
+		if (n == 0 || sc->sig + n > FAST_MAX_DIGITS)
 			break;
-		sc->mant = sc->mant * 100000000ULL + eight_digit_value(v);
-		sc->sig += 8;
-		sc->exp10 -= frac ? 8 : 0;
-		s += 8;
+		/* digits to the top bytes, zeros below: the run's value */
+		uint64_t d = (v - 0x3030303030303030ULL) << (8 * (8 - n));
+		sc->mant = sc->mant * pow10_u64[n] + eight_digit_value(d);
+		sc->sig += n;
+		sc->exp10 -= frac ? n : 0;
+		s += n;
 		*any = 1;
+		if (n < 8)
+			return s;
 	}
 	for (; s < end && (unsigned)(*s - '0') < 10; s++) {
 		*any = 1;

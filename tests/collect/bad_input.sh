@@ -26,17 +26,17 @@ expect_fail 2 "^collect: unexpected argument 'extra'; try 'collect --help'$" $C 
 # Output directory: non-empty without --force, symlink as -o, symlink planted inside.
 mkdir "$TMP/full" && echo x >"$TMP/full/keep"
 expect_fail 2 "^collect: $TMP/full: directory is not empty; use --force to write into it or choose another -o$" \
-	$C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/full"
+	$C --method timer -c 5 --cpu "$CPU" -q --no-counters -o "$TMP/full"
 [ "$(cat "$TMP/full/keep")" = x ] || fail "refused directory was touched"
 mkdir "$TMP/target"
 ln -s "$TMP/target" "$TMP/link"
 expect_fail 2 "^collect: $TMP/link: is a symbolic link; refusing to write through it" \
-	$C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/link"
+	$C --method timer -c 5 --cpu "$CPU" -q --no-counters -o "$TMP/link"
 expect_fail 2 "^collect: $TMP/link/: is a symbolic link; refusing to write through it" \
 	$C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/link/"
 [ -z "$(ls -A "$TMP/target")" ] || fail "something was written through the symlink"
 echo x >"$TMP/file"
-expect_fail 2 "^collect: $TMP/file: exists and is not a directory$" $C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/file"
+expect_fail 2 "^collect: $TMP/file: exists and is not a directory$" $C --method timer -c 5 --cpu "$CPU" -q --no-counters -o "$TMP/file"
 
 # --force into a directory where datapoints.csv is a planted symlink: the link is replaced, not followed.
 mkdir "$TMP/forced" && echo secret >"$TMP/victim" && ln -s "$TMP/victim" "$TMP/forced/datapoints.csv"

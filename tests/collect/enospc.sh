@@ -10,7 +10,7 @@ mnt="$TMP/tiny"
 mkdir "$mnt"
 unshare -m sh -c '
 	mount -t tmpfs -o size=64k tmpfs "$1" || exit 99
-	"$2" --method timer -c 1000000 --cpu "$3" -l 20us --keep-raw -q -o "$1/run" 2>"$4/err"
+	"$2" --method timer -c 1000000 --cpu "$3" -l 20us --keep-raw -q --no-counters -o "$1/run" 2>"$4/err"
 	echo $? >"$4/rc"
 	cp -r "$1/run" "$4/copy"
 ' sh "$mnt" "$COLLECT" "$CPU" "$TMP"

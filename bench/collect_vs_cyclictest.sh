@@ -1,0 +1,95 @@
+#!/bin/sh
+# Compare collect's timer and bpf methods with cyclictest on one CPU under one PM QoS setting.
+#
+# usage: bench/collect_vs_cyclictest.sh [-b BUILD_DIR] [-c CPU] [-n SAMPLES] [-i INTERVAL_US]
+#                                       [-q PM_QOS_US] [-o KEEP_DIR]
+#   -b  build directory holding collect/collect (default: build)
+#   -c  CPU to measure (default 1, or 0 on a one-CPU machine)
+#   -n  samples per tool (default 5000)
+#   -i  wake-up interval = fixed LDist in us (default 1000)
+#   -q  hold /dev/cpu_dma_latency at this many us for all three tools (root);
+#       default: leave PM QoS as it is (cyclictest gets --laptop so that it does not set 0)
+#   -o  keep the runs in this directory (default: a temporary one, removed)
+# All three run SCHED_FIFO 99 with memory locked (as root). Prints median and p99 of each,
+# and collect's datapoint rate against 1/(mean LDist + mean latency).
+set -eu
+build=build cpu=1 n=5000 interval=1000 qos="" keep=""
+while getopts b:c:n:i:q:o:h opt; do
+	case $opt in
+	b) build=$OPTARG ;; c) cpu=$OPTARG ;; n) n=$OPTARG ;; i) interval=$OPTARG ;;
+	q) qos=$OPTARG ;; o) keep=$OPTARG ;;
+	*) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	esac
+done
+collect=$build/collect/collect
+[ -x "$collect" ] || { echo "bench: $collect not built" >&2; exit 2; }
+command -v cyclictest >/dev/null || { echo "bench: cyclictest missing (apt-get install rt-tests)" >&2; exit 2; }
+[ "$(nproc --all)" -gt "$cpu" ] || cpu=0
+if [ -n "$keep" ]; then dir=$keep; mkdir -p "$dir"; else dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT; fi
+
+if [ -n "$qos" ]; then
+	# the kernel takes a hex string when the write is not 4 bytes long
+	exec 3>/dev/cpu_dma_latency
+	printf '0x%08x' "$qos" >&3
+	qos_desc="held at $qos us by this script"
+else
+	qos_desc="left alone ($(od -An -td4 /dev/cpu_dma_latency 2>/dev/null | tr -d ' ' || echo unreadable) us)"
+fi
+
+# stats NAME FILE: median, p99 (linear interpolation between closest ranks), mean, count
+stats() {
+	sort -g "$2" | awk -v name="$1" '
+	{ v[NR] = $1; s += $1 }
+	function q(p,   h, lo) { h = (NR - 1) * p + 1; lo = int(h); return lo >= NR ? v[NR] : v[lo] + (h - lo) * (v[lo + 1] - v[lo]) }
+	END { if (!NR) { printf "%-28s no samples\n", name; exit }
+	      printf "%-28s n=%-6d median %8.3f us   p99 %9.3f us   mean %8.3f us\n", name, NR, q(0.5), q(0.99), s / NR }'
+}
+
+# column CSV NAME: the non-empty values of one column
+column() {
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+			      c && $c != "" { print $c }' "$1"
+}
+
+# rate RUN: datapoints/s against the ideal 1/(mean LDist + mean WakeLatency or IntrLatency)
+rate() {
+	run=$1 lat=$2
+	dur=$(jq .duration_s "$run/info.json") rows=$(jq .datapoints "$run/info.json")
+	disc=$(jq '[.discards[]] | add' "$run/info.json")
+	awk -F, -v lat="$lat" -v dur="$dur" -v rows="$rows" -v disc="$disc" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "LDist") l = i; if ($i == lat) w = i }; next }
+		{ sl += $l; nl++; if ($w != "") { sw += $w; nw++ } }
+		END { ideal = 1e6 / (sl / nl + sw / nw); kept = rows / dur; all = (rows + disc) / dur
+		      printf "  rate: %.1f datapoints/s kept (%.1f%% of ideal %.1f/s = 1/(mean LDist + mean %s)); " \
+			     "%.1f/s with the %d discarded (%.1f%%)\n", kept, 100 * kept / ideal, ideal, lat, all, disc, 100 * all / ideal }' \
+		"$run/datapoints.csv"
+}
+
+echo "CPU $cpu, $n samples each, interval/LDist $interval us, PM QoS $qos_desc, kernel $(uname -r)"
+echo "cpuidle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)" \
+	"governor $(cat /sys/devices/system/cpu/cpuidle/current_governor_ro 2>/dev/null || echo none)"
+
+t0=$(date +%s.%N)
+cyclictest -t1 -a "$cpu" -p 99 -m -i "$interval" -l "$n" -q -v --laptop >"$dir/cyclictest.out"
+t1=$(date +%s.%N)
+awk -F: 'NF == 3 && $1 + 0 == 0 && $2 ~ /^ *[0-9]+$/ { print $3 + 0 }' "$dir/cyclictest.out" >"$dir/cyclictest.lat"
+stats "cyclictest (user-space)" "$dir/cyclictest.lat"
+awk -v n="$(wc -l <"$dir/cyclictest.lat")" -v t0="$t0" -v t1="$t1" \
+	'BEGIN { printf "  rate: %.1f samples/s (wall time incl. start-up)\n", n / (t1 - t0) }'
+
+"$collect" --method timer --cpu "$cpu" -l "${interval}us" -c "$n" -q --no-counters -o "$dir/timer"
+column "$dir/timer/datapoints.csv" WakeLatency >"$dir/timer.lat"
+stats "collect timer WakeLatency" "$dir/timer.lat"
+rate "$dir/timer" WakeLatency
+echo "  discards: $(jq -c .discards "$dir/timer/info.json")"
+
+if "$collect" --method bpf --cpu "$cpu" -l "${interval}us" -c "$n" -q --no-counters -o "$dir/bpf" 2>"$dir/bpf.err"; then
+	column "$dir/bpf/datapoints.csv" IntrLatency >"$dir/bpf.intr"
+	column "$dir/bpf/datapoints.csv" WakeLatency >"$dir/bpf.wake"
+	stats "collect bpf IntrLatency" "$dir/bpf.intr"
+	stats "collect bpf WakeLatency" "$dir/bpf.wake"
+	rate "$dir/bpf" IntrLatency
+	echo "  discards: $(jq -c .discards "$dir/bpf/info.json")"
+else
+	echo "collect bpf: skipped: $(head -1 "$dir/bpf.err")"
+fi

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/types.h>
 
 /* method_bpf_sys.c: what the machine offers. */
 
@@ -33,8 +34,8 @@ const char *bpf_last_libbpf_msg(void);
 struct wake_thread;
 /* Start the thread on cpu; it runs prog wake_arm (arm_fd) and sleeps until the LTime that
  * BPF published in *ltime_out, over and over. NULL on error (message printed). */
-struct wake_thread *wake_thread_start(int cpu, int arm_fd, volatile uint64_t *ltime_out,
-				      volatile uint64_t *armed);
+struct wake_thread *wake_thread_start(int cpu, int arm_fd, volatile __u64 *ltime_out,
+				      volatile __u64 *armed);
 void wake_thread_stop(struct wake_thread *t);
 /* Non-zero once the thread died on an error (message printed). */
 int wake_thread_failed(const struct wake_thread *t);

@@ -23,7 +23,7 @@
 struct wake_thread {
 	pthread_t th;
 	int cpu, arm_fd, tfd, stop_fd;
-	volatile uint64_t *ltime_out, *armed;
+	volatile __u64 *ltime_out, *armed;
 	atomic_int failed;
 };
 
@@ -93,8 +93,8 @@ fail:
 	return NULL;
 }
 
-struct wake_thread *wake_thread_start(int cpu, int arm_fd, volatile uint64_t *ltime_out,
-				      volatile uint64_t *armed)
+struct wake_thread *wake_thread_start(int cpu, int arm_fd, volatile __u64 *ltime_out,
+				      volatile __u64 *armed)
 {
 	struct wake_thread *t = is_xcalloc(1, sizeof(*t));
 	pthread_attr_t attr;

@@ -62,22 +62,11 @@ __u64 starved;		/* times the LDist queue was empty when arming */
 __s64 arm_err;		/* last bpf_timer_start() error */
 __u64 seq;		/* datapoints armed so far */
 
-/* The datapoint in flight. */
-static struct {
-	__u64 ldist, ltime, tintr;
-	__u8 fired;		/* TIntr taken */
-	__u8 woke_early;	/* left idle between arming and LTime */
-	__u8 await_tai;		/* fired while idle in a state with IRQs on: finish at exit */
-	__u8 tintr_src;
-	__u32 fire_cpu;
-} cur;
-
-/* The measured CPU's idle periods. */
-static struct {
-	__u64 tbi, tai;
-	__s32 state;
-	__u8 in_idle;
-} idle;
+/* The datapoint in flight, and the measured CPU's idle periods (types in wake_rec.h).
+ * Globals, not statics: clang splits a static struct into scalars whose BTF the kernel
+ * rejects. */
+struct wake_cur cur;
+struct wake_idle idle;
 
 __u64 ltime_out;	/* LTime of the last armed datapoint (read by the thread source) */
 
@@ -277,13 +266,11 @@ int wake_timer_setup(void *ctx)
 	err = bpf_timer_set_callback(&te->timer, wake_timer_cb);
 	if (err)
 		return err;
-	/* An absolute expiry an hour ahead: accepted only by kernels that know the flags. */
-	err = bpf_timer_start(&te->timer, bpf_ktime_get_ns() + 3600ull * 1000000000ull,
-			      WAKE_TIMER_ABS | WAKE_TIMER_CPU_PIN);
-	if (err)
-		return err;
-	bpf_timer_cancel(&te->timer);
-	return 0;
+	/* An absolute expiry an hour ahead: accepted only by kernels that know the flags.
+	 * Left armed (the first datapoint restarts it): on 6.18 a bpf_timer_cancel() here
+	 * made the next bpf_timer_start() fail with -EINVAL. */
+	return bpf_timer_start(&te->timer, bpf_ktime_get_ns() + 3600ull * 1000000000ull,
+			       WAKE_TIMER_ABS | WAKE_TIMER_CPU_PIN);
 }
 
 /* Run by user space on the measured CPU: arm the next datapoint if none is in flight

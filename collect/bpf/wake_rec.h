@@ -53,4 +53,20 @@ enum wake_tintr_src {
 	WAKE_TINTR_CALLBACK = 3,	/* the bpf_timer callback itself */
 };
 
+/* BPF-side state, in the mmapped .bss (user space only reads it, for diagnostics). */
+struct wake_cur {
+	__u64 ldist, ltime, tintr;
+	__u8 fired;		/* TIntr taken */
+	__u8 woke_early;	/* left idle between arming and LTime */
+	__u8 await_tai;		/* fired while idle in a state with IRQs on: finish at exit */
+	__u8 tintr_src;
+	__u32 fire_cpu;
+};
+
+struct wake_idle {
+	__u64 tbi, tai;
+	__s32 state;
+	__u8 in_idle;
+};
+
 #endif

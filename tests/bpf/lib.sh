@@ -1,0 +1,106 @@
+# Helpers for the bpf method tests (sourced). $1 = collect, $2 = analyze (or "").
+# Exit 77 = skipped, with the reason printed.
+set -u
+COLLECT=$1
+ANALYZE=${2:-}
+CPU=${IDLESCOPE_TEST_CPU:-1}
+[ "$CPU" -lt "$(nproc --all)" ] || CPU=0
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+note() { echo "# $*"; }
+
+TMP=$(mktemp -d /tmp/bpf-test.XXXXXX) || fail "mktemp"
+chmod 0777 "$TMP"
+trap 'rm -rf "$TMP"' EXIT
+
+need_bpf_env() {
+	command -v jq >/dev/null || fail "jq not installed"
+	[ "$(id -u)" -eq 0 ] || skip "the bpf method needs root; run ctest as root"
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF at /sys/kernel/btf/vmlinux"
+}
+
+# Idle state names of $CPU, '|'-separated (names may contain spaces).
+state_names() {
+	names=""
+	for f in /sys/devices/system/cpu/cpu$CPU/cpuidle/state*/name; do
+		[ -r "$f" ] && names="$names$(cat "$f")|"
+	done
+	printf '%s' "$names"
+}
+
+# collect_wait ARGS...: run collect; while another collector holds the CPU (another test, or
+# another user of this machine), wait and retry for up to 90 s. Its stderr ends in $TMP/err.
+collect_wait() {
+	tries=0
+	while :; do
+		"$COLLECT" "$@" 2>"$TMP/err"
+		rc=$?
+		grep -q 'another collector is measuring CPU' "$TMP/err" || break
+		tries=$((tries + 1))
+		[ "$tries" -lt 90 ] || break
+		sleep 1
+	done
+	cat "$TMP/err" >&2
+	return $rc
+}
+
+jq_true() {
+	jq -e "$2" "$1" >/dev/null || fail "$1: $3 (jq: $2)"
+}
+
+# check_bpf_rows CSV LDIST_MIN_NS LDIST_MAX_NS EXPECTED_ROWS: every row of a --keep-raw bpf run.
+check_bpf_rows() {
+	awk -F, -v lo="$2" -v hi="$3" -v want="$4" -v states="$(state_names)" '
+	function die(msg) { printf "FAIL: %s:%d: %s: %s\n", FILENAME, NR, msg, $0 > "/dev/stderr"; bad = 1; exit 1 }
+	function ns(us) {   # exact: "780.534" -> 780534
+		if (us !~ /^-?[0-9]+\.[0-9][0-9][0-9]$/) die("not a us value with 3 decimals: " us)
+		sub(/\./, "", us); return us + 0
+	}
+	function int_col(v, what) { if (v !~ /^[0-9]+$/) die(what " is not a whole number of ns"); return v + 0 }
+	BEGIN { n = split(states, s, "|"); for (i = 1; i <= n; i++) if (s[i] != "") ok[s[i]] = 1 }
+	NR == 1 {
+		if ($0 != "LDist,SilentTime,WakeLatency,IntrLatency,IntrOff,ReqCState,LTime,TBI,TAI,TIntr") die("header")
+		next
+	}
+	{
+		if (NF != 10) die("expected 10 fields")
+		ld = ns($1); lt = int_col($7, "LTime"); tbi = int_col($8, "TBI"); tintr = int_col($10, "TIntr")
+		if (ld < lo || ld > hi) die("LDist " ld " ns outside [" lo "," hi "]")
+		if (!(tbi < lt)) die("TBI >= LTime")
+		if (!(lt <= tintr)) die("LTime > TIntr")
+		if (ns($2) != lt - tbi) die("SilentTime != LTime - TBI")
+		if (ns($4) != tintr - lt) die("IntrLatency != TIntr - LTime")
+		if ($5 != "0" && $5 != "1") die("IntrOff not 0 or 1")
+		if (!($6 in ok)) die("ReqCState not an idle state of this CPU")
+		if ($9 == "") {
+			if ($3 != "") die("WakeLatency without TAI")
+			if ($6 != "POLL") die("TAI missing for a state other than POLL")
+		} else {
+			tai = int_col($9, "TAI")
+			if ($6 == "POLL") die("TAI given for POLL")
+			if (!(lt <= tai)) die("LTime > TAI")
+			if (ns($3) != tai - lt) die("WakeLatency != TAI - LTime")
+			if ($5 == "1" && !(tai <= tintr)) die("IntrOff 1 but TAI > TIntr")
+			if ($5 == "0" && !(tintr <= tai)) die("IntrOff 0 but TIntr > TAI")
+			if (ns($2) > ld) die("SilentTime > LDist: idle began before the event was armed")
+		}
+		if (rows && lt <= prev_tintr) die("LTime not after the previous TIntr")
+		prev_tintr = tintr; rows++
+	}
+	END {
+		if (bad) exit 1
+		if (rows != want) { printf "FAIL: %s: %d rows, expected %d\n", FILENAME, rows, want > "/dev/stderr"; exit 1 }
+		printf "# %s: %d rows checked\n", FILENAME, rows
+	}' "$1" || fail "row checks of $1"
+}
+
+# check_bpf_info INFO_JSON EVENT_SOURCE ROWS
+check_bpf_info() {
+	jq_true "$1" '.method == "bpf" and .cpu == '"$CPU" "method and CPU"
+	jq_true "$1" '.event_source == "'"$2"'" and (.event_source_why | length) > 20' "event source and why"
+	jq_true "$1" '.method_details.event_source == "'"$2"'" and (.method_details.tintr_sources | index("timer:hrtimer_expire_entry")) != null' "method details"
+	jq_true "$1" '(.discards | keys) == ["lost","not_idle","other_wake","wrong_cpu"] and ([.discards[]] | all(type == "number" and . >= 0))' "discards by reason"
+	jq_true "$1" '.datapoints == '"$3"' and .complete == true' "datapoint count and completeness"
+	note "discards: $(jq -c .discards "$1")"
+}

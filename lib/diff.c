@@ -3,15 +3,13 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "idlescope/select.h"
 #include "idlescope/sigtest.h"
 #include "idlescope/util.h"
+#include "diff_internal.h"
 
 static bool is_numeric_col(const struct is_run *r, const char *name)
 {
@@ -124,13 +122,6 @@ static int cmp_label_ptr(const void *x, const void *y)
 	return natural_cmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* Private state behind is_diff: each run's groups and where every union group sits in them. */
-struct diff_priv {
-	struct is_groups *rg;    /* [run] */
-	long *gmap;              /* [group * nruns + run]: index in rg[run], or -1 */
-	char **labels;           /* union labels (pointers into rg) */
-};
-
 static int build_groups(struct is_diff *d, struct diff_priv *pv)
 {
 	size_t nr = d->nruns, total = 0;
@@ -181,149 +172,6 @@ static void part_free(struct is_diff_part *p)
 	free(p->tests);
 }
 
-/* The work: one task per (part, metric); the overall part's tasks (the largest) come first. */
-struct diff_job {
-	struct is_diff *d;
-	struct diff_priv *pv;
-	struct is_func *plain;   /* the functions that need no order statistics */
-	size_t nplain;
-	size_t maxrows;
-	size_t ntasks;
-	atomic_size_t next;
-};
-
-/* The part's rows of run r (NULL rows: all of them), NaN dropped. Returns the count. */
-static size_t gather(const double *col, const size_t *rows, size_t n, double *out)
-{
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++) {
-		double v = col[rows ? rows[i] : i];
-		if (!isnan(v))
-			out[m++] = v;
-	}
-	return m;
-}
-
-static bool is_order_stat(const struct is_func *f)
-{
-	return f->kind == IS_F_MED || f->kind == IS_F_PCT;
-}
-
-/* Values of every function: the plain ones before sorting (so the sums run in row order,
- * exactly as `analyze stats` adds them), order statistics from the sorted data. */
-static void sample_values(struct diff_job *j, double *x, size_t n, double *tmp, double *out)
-{
-	const struct is_diff *d = j->d;
-	double plain[64];
-	is_stats_compute_inplace(x, n, j->plain, j->nplain, plain);
-	is_sort_doubles(x, n, tmp);
-	for (size_t f = 0, k = 0; f < d->nfuncs; f++) {
-		const struct is_func *fn = &d->funcs[f];
-		if (!is_order_stat(fn))
-			out[f] = plain[k++];
-		else
-			out[f] = n ? is_quantile_sorted(x, n, fn->kind == IS_F_MED ? 0.5 : fn->pct / 100)
-				   : NAN;
-	}
-}
-
-static void compare(const double *ref, size_t nref, const double *x, size_t n,
-		    struct is_diff_test *t)
-{
-	struct is_mw mw;
-	struct is_ks ks;
-	memset(t, 0, sizeof(*t));
-	if (is_mann_whitney(ref, nref, x, n, &mw) < 0 || is_ks_test(ref, nref, x, n, &ks) < 0)
-		return;
-	t->valid = true;
-	t->mw_u = mw.u;
-	t->mw_p = mw.p;
-	t->mw_exact = mw.exact;
-	t->ks_d = ks.d;
-	t->ks_p = ks.p;
-	t->ks_exact = ks.exact;
-	t->med_diff = is_quantile_sorted(x, n, 0.5) - is_quantile_sorted(ref, nref, 0.5);
-	is_median_diff_ci(ref, nref, x, n, IS_DIFF_CI_LEVEL, &t->ci_lo, &t->ci_hi);
-	t->significant = t->mw_p < IS_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
-}
-
-static void run_task(struct diff_job *j, size_t task, double **buf, double *tmp)
-{
-	struct is_diff *d = j->d;
-	size_t m = task % d->nmetrics, part = task / d->nmetrics, nr = d->nruns;
-	struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
-	for (size_t r = 0; r < nr; r++) {
-		const struct is_table *t = d->runs[r]->dp;
-		const double *col = is_table_col(t, d->metrics[m])->num;
-		const size_t *rows = NULL;
-		size_t n = t->nrows;
-		if (part) {
-			long k = j->pv->gmap[(part - 1) * nr + r];
-			rows = k >= 0 ? j->pv->rg[r].rows[k] : NULL;
-			n = k >= 0 ? j->pv->rg[r].counts[k] : 0;
-		}
-		size_t cell = m * nr + r, got = gather(col, rows, n, buf[r]);
-		p->nvals[cell] = got;
-		sample_values(j, buf[r], got, tmp, p->values + cell * d->nfuncs);
-		p->medians[cell] = got ? is_quantile_sorted(buf[r], got, 0.5) : NAN;
-		if (r > 0)
-			compare(buf[0], p->nvals[m * nr], buf[r], got, &p->tests[cell]);
-	}
-}
-
-static void *worker(void *arg)
-{
-	struct diff_job *j = arg;
-	size_t nr = j->d->nruns, cap = j->maxrows ? j->maxrows : 1;
-	double **buf = is_xmalloc(nr * sizeof(double *)), *tmp = is_xmalloc(cap * sizeof(double));
-	for (size_t r = 0; r < nr; r++)
-		buf[r] = is_xmalloc(cap * sizeof(double));
-	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
-		run_task(j, t, buf, tmp);
-	for (size_t r = 0; r < nr; r++)
-		free(buf[r]);
-	free(buf);
-	free(tmp);
-	return NULL;
-}
-
-static void run_jobs(struct diff_job *j, int nthreads)
-{
-	pthread_t tid[16];
-	int started = 0;
-	long ncpu = nthreads > 0 ? nthreads : sysconf(_SC_NPROCESSORS_ONLN);
-	if (ncpu > 16)
-		ncpu = 16;
-	if (j->maxrows < 50000)  /* threads do not pay for small inputs */
-		ncpu = 1;
-	for (long i = 1; i < ncpu && (size_t)i < j->ntasks; i++)
-		if (pthread_create(&tid[started], NULL, worker, j) == 0)
-			started++;
-	worker(j);
-	for (int i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
-}
-
-static void compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads)
-{
-	struct diff_job j = { .d = d, .pv = pv, .ntasks = d->nmetrics * (1 + d->ngroups) };
-	j.plain = is_xcalloc(d->nfuncs + 1, sizeof(struct is_func));
-	for (size_t f = 0; f < d->nfuncs; f++)
-		if (!is_order_stat(&d->funcs[f]))
-			j.plain[j.nplain++] = d->funcs[f];
-	for (size_t r = 0; r < d->nruns; r++) {
-		d->overall.rows[r] = d->runs[r]->dp->nrows;
-		j.maxrows = d->runs[r]->dp->nrows > j.maxrows ? d->runs[r]->dp->nrows : j.maxrows;
-		for (size_t g = 0; g < d->ngroups; g++) {
-			long k = pv->gmap[g * d->nruns + r];
-			d->groups[g].rows[r] = k >= 0 ? pv->rg[r].counts[k] : 0;
-		}
-	}
-	atomic_init(&j.next, 0);
-	run_jobs(&j, nthreads);
-	free(j.plain);
-}
-
 static void priv_free(struct diff_priv *pv, size_t nruns)
 {
 	for (size_t r = 0; pv->rg && r < nruns; r++)
@@ -367,7 +215,7 @@ int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 		part_alloc(&d->groups[g], d);
 		d->groups[g].label = is_xstrdup(pv.labels[g]);
 	}
-	compute_all(d, &pv, o->nthreads);
+	diff_compute_all(d, &pv, o->nthreads);
 	priv_free(&pv, nruns);
 	return 0;
 fail:

@@ -50,6 +50,10 @@ struct is_ks {
  */
 int is_ks_test(const double *a, size_t na, const double *b, size_t nb, struct is_ks *out);
 
+/* Both tests from a single merge of the samples (what analyze diff uses). */
+int is_two_sample_tests(const double *a, size_t na, const double *b, size_t nb,
+			struct is_mw *mw, struct is_ks *ks);
+
 /* Kolmogorov's survival function Q_KS(lambda) = 2 sum_{j>=1} (-1)^(j-1) exp(-2 j^2 lambda^2). */
 double is_kolmogorov_q(double lambda);
 

@@ -1,0 +1,17 @@
+/* lib/diff.c's private parts shared with lib/diff_work.c. */
+#ifndef IDLESCOPE_DIFF_INTERNAL_H
+#define IDLESCOPE_DIFF_INTERNAL_H
+#include "idlescope/diff.h"
+#include "idlescope/select.h"
+
+/* Private state behind is_diff: each run's groups and where every union group sits in them. */
+struct diff_priv {
+	struct is_groups *rg;    /* [run] */
+	long *gmap;              /* [group * nruns + run]: index in rg[run], or -1 */
+	char **labels;           /* union labels (pointers into rg) */
+};
+
+/* Fill every part's rows, values, medians and tests, on up to nthreads threads (0 = CPUs). */
+void diff_compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads);
+
+#endif

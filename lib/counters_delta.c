@@ -1,0 +1,103 @@
+/* Per-CPU counter deltas between snapshots, with wraparound and scope propagation. */
+#include "counters_derive_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+
+double cnt_wrap_delta(double a, double b, unsigned width)
+{
+	if (isnan(a) || isnan(b))
+		return NAN;
+	double d = b - a;
+	if (d < 0)
+		d += ldexp(1, (int)width);
+	return d < 0 ? NAN : d;
+}
+
+static size_t find_row(const struct cnt_data *d, size_t snap, double cpu)
+{
+	for (size_t r = d->snap_first[snap]; r < d->snap_first[snap + 1]; r++)
+		if (d->cpu[r] == cpu)
+			return r;
+	return SIZE_MAX;
+}
+
+/* Accumulate the deltas of one pair of consecutive snapshots into cd. */
+static void add_pair(const struct cnt_data *d, size_t s, struct cnt_cpu_delta *cd, size_t n, bool first)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct cnt_cpu_delta *c = &cd[i];
+		size_t r0 = find_row(d, s, c->cpu), r1 = find_row(d, s + 1, c->cpu);
+		if (r0 == SIZE_MAX || r1 == SIZE_MAX) {
+			c->gone = true;
+			continue;
+		}
+		c->dt += d->time[r1] - d->time[r0];
+		for (size_t j = 0; j < d->ncols; j++) {
+			const struct cnt_colinfo *ci = &d->ci[j];
+			double v = ci->kind == CNT_RAW ? ci->v[r1] : cnt_wrap_delta(ci->v[r0], ci->v[r1], ci->width);
+			c->own[j] = first || ci->kind == CNT_RAW ? v : c->own[j] + v;
+		}
+	}
+}
+
+/* Values of core/package/system counters for the CPUs that did not read them. */
+static void propagate(const struct cnt_data *d, struct cnt_cpu_delta *cd, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		memcpy(cd[i].all, cd[i].own, d->ncols * sizeof(double));
+		for (size_t j = 0; j < d->ncols; j++) {
+			if (!isnan(cd[i].all[j]) || d->ci[j].scope == CNT_THREAD)
+				continue;
+			for (size_t k = 0; k < n; k++) {
+				bool same = d->ci[j].scope == CNT_SYSTEM ||
+					    (cd[k].package == cd[i].package &&
+					     (d->ci[j].scope == CNT_PACKAGE || cd[k].core == cd[i].core));
+				if (same && !isnan(cd[k].own[j])) {
+					cd[i].all[j] = cd[k].own[j];
+					break;
+				}
+			}
+		}
+	}
+}
+
+struct cnt_cpu_delta *cnt_deltas(const struct cnt_data *d, size_t s0, size_t s1, size_t *ncpus)
+{
+	size_t n = 0, first = d->snap_first[s0], end = d->snap_first[s0 + 1];
+	struct cnt_cpu_delta *cd = is_xcalloc(end - first, sizeof(*cd));
+	for (size_t r = first; r < end; r++) {
+		struct cnt_cpu_delta *c = &cd[n++];
+		c->cpu = (int)d->cpu[r];
+		c->core = (int)d->core[r];
+		c->package = (int)d->pkg[r];
+		c->own = is_xmalloc(d->ncols * sizeof(double));
+		c->all = is_xmalloc(d->ncols * sizeof(double));
+	}
+	for (size_t s = s0; s < s1; s++)
+		add_pair(d, s, cd, n, s == s0);
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (cd[i].gone) {
+			free(cd[i].own);
+			free(cd[i].all);
+			continue;
+		}
+		cd[kept++] = cd[i];
+	}
+	propagate(d, cd, kept);
+	*ncpus = kept;
+	return cd;
+}
+
+void cnt_deltas_free(struct cnt_cpu_delta *cd, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(cd[i].own);
+		free(cd[i].all);
+	}
+	free(cd);
+}

@@ -1,0 +1,22 @@
+/* Internals shared by the counter formulas (lib/counters_delta.c, counters_derive.c). */
+#ifndef LIB_COUNTERS_DERIVE_INTERNAL_H
+#define LIB_COUNTERS_DERIVE_INTERNAL_H
+#include "idlescope/counters_derive.h"
+
+/* One CPU's deltas over an interval (raw-kind columns: the last value). */
+struct cnt_cpu_delta {
+	int cpu, core, package;
+	double dt;            /* seconds */
+	double *own;          /* per counter column: read on this CPU, else NaN */
+	double *all;          /* own, or the core's/package's/system's value read on another CPU */
+	bool gone;            /* not in every snapshot of the interval */
+};
+
+/* Deltas of every CPU of snapshot s0 that is in every snapshot up to s1 (s0 < s1). */
+struct cnt_cpu_delta *cnt_deltas(const struct cnt_data *d, size_t s0, size_t s1, size_t *ncpus);
+void cnt_deltas_free(struct cnt_cpu_delta *cd, size_t n);
+
+/* Evaluate metric m with counter values vals (per column) and interval dt. */
+double cnt_metric_eval(const struct cnt_metric *m, const double *vals, double dt);
+
+#endif

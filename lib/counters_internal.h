@@ -1,0 +1,47 @@
+/* Internals shared by lib/counters_*.c (not a public header). */
+#ifndef LIB_COUNTERS_INTERNAL_H
+#define LIB_COUNTERS_INTERNAL_H
+#include <linux/perf_event.h>
+#include "idlescope/counters.h"
+
+/* counters_probe.c: whether CPU c reads counters of this scope. */
+bool cnt_cpu_reads(const struct cnt_cpu *c, enum cnt_scope scope);
+/* counters_snapshot.c: a --add path with "%d" replaced by the CPU number. */
+char *cnt_subst_cpu(const char *pattern, int cpu);
+
+/* counters_perf.c */
+int cnt_perf_attr(const struct cnt_sys *sys, const struct cnt_src *src, struct perf_event_attr *attr,
+		  double *scale, char *why, size_t len);
+int cnt_perf_open(const struct perf_event_attr *attr, int cpu);
+const char *cnt_perf_desc(const struct cnt_src *src, char *buf, size_t len);
+
+/* counters_procfs.c: /proc/interrupts and /proc/stat, parsed once per snapshot. */
+struct cnt_procfs {
+	/* /proc/interrupts */
+	bool irq_ok;
+	size_t irq_ncpus;
+	int *irq_cpu;            /* CPU number of each column */
+	uint64_t *irq_sum;       /* per column: every row with a full set of columns */
+	uint64_t *irq_nmi, *irq_loc;
+	bool have_nmi, have_loc;
+	/* /proc/stat */
+	bool stat_ok;
+	size_t stat_ncpus;
+	int *stat_cpu;
+	uint64_t (*stat_vals)[8];
+	size_t *stat_nvals;      /* fields present on that cpu line */
+	bool have_ctxt;
+	uint64_t ctxt;
+};
+void cnt_procfs_read(const struct cnt_sys *sys, struct cnt_procfs *p, bool want_irq, bool want_stat);
+void cnt_procfs_free(struct cnt_procfs *p);
+/* The value of an SRC_INTERRUPTS or SRC_PROCSTAT counter for cpu; false when absent. */
+bool cnt_procfs_value(const struct cnt_procfs *p, const struct cnt_src *src, int cpu, uint64_t *v);
+
+/* counters_cpuid.c: identity of the CPU and model facts. */
+void cnt_cpu_identify(const struct cnt_sys *sys, char *vendor, size_t vlen, int *family, int *model);
+/* Whether AnyThread counting works; *why says why not. */
+bool cnt_anythread_supported(const struct cnt_sys *sys, const char *vendor, int family, int model,
+			     const char **why);
+
+#endif

@@ -1,0 +1,222 @@
+/* Loading counters.csv and the counter metadata of info.json for the formulas. */
+#include "idlescope/counters_derive.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "idlescope/util.h"
+
+static const char *const meta_cols[] = { "Snapshot", "Time", "CPU", "Core", "Package" };
+
+static cJSON *load_info(const char *dir)
+{
+	char *p = is_xasprintf("%s/info.json", dir), err[512];
+	size_t len;
+	char *text = is_read_regular_file(p, 64u << 20, &len, err, sizeof(err));
+	cJSON *info = NULL;
+	if (text) {
+		info = cJSON_ParseWithLength(text, len);
+		if (!info || !cJSON_IsObject(info)) {
+			is_warn("%s: not a JSON object; counters read without it", p);
+			cJSON_Delete(info);
+			info = NULL;
+		}
+	} else if (errno != ENOENT) {
+		is_warn("%s; counters read without it", err);
+	}
+	free(text);
+	free(p);
+	return info ? info : cJSON_CreateObject();
+}
+
+/* Wrap width when info.json does not say: the MSR's width, unless a value is wider. */
+static unsigned guess_width(const struct cnt_def *def, const double *v, size_t n)
+{
+	unsigned w = 64;
+	for (int k = 0; def && k < CNT_MAX_SRC && def->src[k].type != SRC_NONE; k++)
+		if (def->src[k].type == SRC_MSR)
+			w = def->src[k].width;
+	for (size_t r = 0; r < n && w < 64; r++)
+		if (v[r] >= ldexp(1, (int)w))
+			w = 64;
+	return w;
+}
+
+static void col_meta(struct cnt_data *d, struct cnt_colinfo *ci)
+{
+	const struct cnt_def *def = cnt_registry_find(ci->name);
+	ci->scope = def ? def->scope : CNT_THREAD;
+	ci->kind = def ? def->kind : CNT_DELTA;
+	ci->width = guess_width(def, ci->v, d->t->nrows);
+	ci->scale = 0;
+	cJSON *m = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d->info, "counters"), "columns"),
+		ci->name);
+	if (!cJSON_IsObject(m))
+		return;
+	cJSON *x = cJSON_GetObjectItemCaseSensitive(m, "scope");
+	enum cnt_scope sc;
+	if (cJSON_IsString(x) && !cnt_scope_parse(x->valuestring, &sc))
+		ci->scope = sc;
+	x = cJSON_GetObjectItemCaseSensitive(m, "kind");
+	if (cJSON_IsString(x))
+		ci->kind = !strcmp(x->valuestring, "raw") ? CNT_RAW :
+			   !strcmp(x->valuestring, "percent") ? CNT_PERCENT : CNT_DELTA;
+	x = cJSON_GetObjectItemCaseSensitive(m, "width");
+	if (cJSON_IsNumber(x) && x->valuedouble >= 8 && x->valuedouble <= 64)
+		ci->width = (unsigned)x->valuedouble;
+	x = cJSON_GetObjectItemCaseSensitive(m, "scale");
+	if (cJSON_IsNumber(x) && x->valuedouble > 0)
+		ci->scale = x->valuedouble;
+}
+
+static void cpu_identity(struct cnt_data *d)
+{
+	cJSON *cpu = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d->info, "counters"), "cpu");
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(cpu, "vendor");
+	snprintf(d->vendor, sizeof(d->vendor), "%s", cJSON_IsString(v) ? v->valuestring : "unknown");
+	v = cJSON_GetObjectItemCaseSensitive(cpu, "family");
+	d->family = cJSON_IsNumber(v) ? v->valueint : -1;
+	v = cJSON_GetObjectItemCaseSensitive(cpu, "model");
+	d->model = cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+/* Every value a non-negative integer; snapshots in order; every row has its meta fields. */
+static int check_rows(struct cnt_data *d)
+{
+	const struct is_table *t = d->t;
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t m = 0; m < 5; m++) {
+			const double *v = m == 0 ? d->snap : m == 1 ? d->time : m == 2 ? d->cpu : m == 3 ? d->core : d->pkg;
+			if (isnan(v[r]) || v[r] < 0 || (m != 1 && v[r] != floor(v[r]))) {
+				is_err("%s:%zu: field '%s': expected a non-negative %s", d->csv_path, r + 2,
+				       meta_cols[m], m == 1 ? "number" : "integer");
+				return -1;
+			}
+		}
+		if (r && d->snap[r] < d->snap[r - 1]) {
+			is_err("%s:%zu: snapshot %.0f after snapshot %.0f (rows must be in snapshot order)",
+			       d->csv_path, r + 2, d->snap[r], d->snap[r - 1]);
+			return -1;
+		}
+		for (size_t j = 0; j < d->ncols; j++) {
+			double v = d->ci[j].v[r];
+			if (!isnan(v) && (v < 0 || v != floor(v) || v >= 0x1p64)) {
+				is_err("%s:%zu: field '%s': expected a raw counter value (an unsigned integer)",
+				       d->csv_path, r + 2, d->ci[j].name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int index_snapshots(struct cnt_data *d)
+{
+	size_t n = d->t->nrows;
+	d->snap_first = is_xmalloc((n + 1) * sizeof(size_t));
+	d->nsnaps = 0;
+	for (size_t r = 0; r < n; r++)
+		if (!r || d->snap[r] != d->snap[r - 1])
+			d->snap_first[d->nsnaps++] = r;
+	d->snap_first[d->nsnaps] = n;
+	for (size_t s = 0; s < d->nsnaps; s++)
+		for (size_t a = d->snap_first[s]; a < d->snap_first[s + 1]; a++)
+			for (size_t b = a + 1; b < d->snap_first[s + 1]; b++)
+				if (d->cpu[a] == d->cpu[b]) {
+					is_err("%s:%zu: CPU %.0f appears twice in snapshot %.0f", d->csv_path,
+					       b + 2, d->cpu[b], d->snap[b]);
+					return -1;
+				}
+	return 0;
+}
+
+static char *csv_path_of(const char *path, char **dir)
+{
+	struct stat st;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		*dir = is_xstrdup(path);
+		return is_xasprintf("%s/counters.csv", path);
+	}
+	const char *slash = strrchr(path, '/');
+	*dir = slash ? is_xstrndup(path, (size_t)(slash - path) + (slash == path)) : is_xstrdup(".");
+	return is_xstrdup(path);
+}
+
+int cnt_data_load(const char *rundir, struct cnt_data **out)
+{
+	char *dir;
+	struct cnt_data *d = is_xcalloc(1, sizeof(*d));
+	d->csv_path = csv_path_of(rundir, &dir);
+	struct stat st;
+	if (stat(d->csv_path, &st) && errno == ENOENT && strcmp(d->csv_path, rundir)) {
+		free(dir);
+		cnt_data_free(d);
+		return 0;
+	}
+	int rc = -1;
+	struct is_table_opts topts = { 0 };
+	if (is_table_read(d->csv_path, &topts, &d->t))
+		goto out;
+	const double **meta[] = { &d->snap, &d->time, &d->cpu, &d->core, &d->pkg };
+	for (size_t m = 0; m < 5; m++) {
+		struct is_column *c = is_table_col(d->t, meta_cols[m]);
+		if (!c || c->type != IS_COL_NUM) {
+			is_err("%s: %s column '%s'", d->csv_path, c ? "non-numeric" : "no", meta_cols[m]);
+			goto out;
+		}
+		*meta[m] = c->num;
+	}
+	d->info = load_info(dir);
+	cpu_identity(d);
+	d->ci = is_xcalloc(d->t->ncols, sizeof(*d->ci));
+	for (size_t i = 0; i < d->t->ncols; i++) {
+		struct is_column *c = &d->t->cols[i];
+		bool is_meta = false;
+		for (size_t m = 0; m < 5; m++)
+			is_meta |= !strcmp(c->name, meta_cols[m]);
+		if (is_meta)
+			continue;
+		if (c->type != IS_COL_NUM) {
+			is_err("%s: column '%s' holds text, not counter values", d->csv_path, c->name);
+			goto out;
+		}
+		struct cnt_colinfo *ci = &d->ci[d->ncols++];
+		ci->name = c->name;
+		ci->v = c->num;
+		col_meta(d, ci);
+	}
+	if (check_rows(d) || index_snapshots(d))
+		goto out;
+	rc = 1;
+out:
+	free(dir);
+	if (rc < 0)
+		cnt_data_free(d);
+	else
+		*out = d;
+	return rc;
+}
+
+void cnt_data_free(struct cnt_data *d)
+{
+	if (!d)
+		return;
+	is_table_free(d->t);
+	cJSON_Delete(d->info);
+	free(d->ci);
+	free(d->snap_first);
+	free(d->csv_path);
+	free(d);
+}
+
+const struct cnt_colinfo *cnt_data_col(const struct cnt_data *d, const char *name)
+{
+	for (size_t j = 0; j < d->ncols; j++)
+		if (!strcmp(d->ci[j].name, name))
+			return &d->ci[j];
+	return NULL;
+}

@@ -33,33 +33,34 @@ ln -s "$TMP/target" "$TMP/link"
 expect_fail 2 "^collect: $TMP/link: is a symbolic link; refusing to write through it" \
 	$C --method timer -c 5 --cpu "$CPU" -q --no-counters -o "$TMP/link"
 expect_fail 2 "^collect: $TMP/link/: is a symbolic link; refusing to write through it" \
-	$C --method timer -c 5 --cpu "$CPU" -q -o "$TMP/link/"
+	$C --method timer -c 5 --cpu "$CPU" -q --no-counters -o "$TMP/link/"
 [ -z "$(ls -A "$TMP/target")" ] || fail "something was written through the symlink"
 echo x >"$TMP/file"
 expect_fail 2 "^collect: $TMP/file: exists and is not a directory$" $C --method timer -c 5 --cpu "$CPU" -q --no-counters -o "$TMP/file"
 
 # --force into a directory where datapoints.csv is a planted symlink: the link is replaced, not followed.
 mkdir "$TMP/forced" && echo secret >"$TMP/victim" && ln -s "$TMP/victim" "$TMP/forced/datapoints.csv"
-$C --method timer -c 5 --cpu "$CPU" -q --force -o "$TMP/forced" || fail "--force run failed"
+retry_busy $C --method timer -c 5 --cpu "$CPU" -q --no-counters --force -o "$TMP/forced" || fail "--force run failed"
 [ "$(cat "$TMP/victim")" = secret ] || fail "planted symlink was followed"
 [ ! -L "$TMP/forced/datapoints.csv" ] && [ "$(tail -n +2 "$TMP/forced/datapoints.csv" | wc -l)" -eq 5 ] ||
 	fail "forced run did not write its own datapoints.csv"
 
 # Missing parents are created.
-$C --method timer -c 3 --cpu "$CPU" -q -o "$TMP/a/b/c" || fail "nested output directory"
+retry_busy $C --method timer -c 3 --cpu "$CPU" -q --no-counters -o "$TMP/a/b/c" || fail "nested output directory"
 [ -f "$TMP/a/b/c/info.json" ] || fail "nested output directory: no info.json"
 
 # Unprivileged: --pm-qos-us needs root, and bpf needs root (when it is built at all).
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	NB="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
 	expect_fail 1 "^collect: --pm-qos-us 0: /dev/cpu_dma_latency: Permission denied \(needs root; or leave PM QoS alone\)$" \
-		$NB $C --method timer -c 3 --cpu "$CPU" -q --pm-qos-us 0 -o "$TMP/qos"
+		$NB $C --method timer -c 3 --cpu "$CPU" -q --no-counters --pm-qos-us 0 -o "$TMP/qos"
 	[ ! -e "$TMP/qos" ] || fail "refused run left a directory behind"
 fi
 
 # Offline CPU: fake /sys/devices/system/cpu/online in a private mount namespace (root only).
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && [ "$ncpu" -ge 2 ]; then
 	echo 0 >"$TMP/online"
+	wait_cpu_free
 	unshare -m sh -c 'mount --bind "$1" /sys/devices/system/cpu/online && exec "$2" --method timer -c 3 --cpu 1 -q -o "$3"' \
 		sh "$TMP/online" "$C" "$TMP/off" >"$TMP/out" 2>"$TMP/err"
 	rc=$?

@@ -1,6 +1,7 @@
 #!/bin/sh
 # A second collector on the same CPU is refused while the first runs; another CPU is fine.
 . "$(dirname "$0")/lib.sh"
+wait_cpu_free
 "$COLLECT" --method timer -c 1000000 --cpu "$CPU" -q --no-counters -o "$TMP/first" &
 pid=$!
 for _ in $(seq 100); do [ -f "$TMP/first/info.json" ] && break; sleep 0.1; done
@@ -15,9 +16,9 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 fi
 other=$(( CPU == 0 ? 1 : 0 ))
 if [ "$other" -lt "$(nproc --all)" ]; then
-	"$COLLECT" --method timer -c 10 --cpu $other -q --no-counters -o "$TMP/othercpu" || fail "collector on CPU $other refused"
+	retry_busy "$COLLECT" --method timer -c 10 --cpu $other -q --no-counters -o "$TMP/othercpu" || fail "collector on CPU $other refused"
 fi
 kill -INT $pid
 wait $pid
-"$COLLECT" --method timer -c 10 --cpu "$CPU" -q --no-counters -o "$TMP/after" || fail "CPU $CPU still locked after the first collector ended"
+retry_busy "$COLLECT" --method timer -c 10 --cpu "$CPU" -q --no-counters -o "$TMP/after" || fail "CPU $CPU still locked after the first collector ended"
 note "cpu lock: ok"

@@ -8,6 +8,7 @@ command -v jq >/dev/null || fail "jq not installed (scripts/deps/collect.txt)"
 
 mnt="$TMP/tiny"
 mkdir "$mnt"
+wait_cpu_free
 unshare -m sh -c '
 	mount -t tmpfs -o size=64k tmpfs "$1" || exit 99
 	"$2" --method timer -c 1000000 --cpu "$3" -l 20us --keep-raw -q --no-counters -o "$1/run" 2>"$4/err"

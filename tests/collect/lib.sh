@@ -64,6 +64,37 @@ check_timer_rows() {
 	}' "$1" || fail "row checks of $1"
 }
 
+# retry_busy CMD...: run CMD; while it fails because another collector (another test or user)
+# measures the same CPU, wait and retry, for up to 3 minutes. stderr is passed through.
+retry_busy() {
+	for _ in $(seq 180); do
+		"$@" 2>"$TMP/busy_err"
+		rc=$?
+		if [ $rc -eq 1 ] && grep -q "another collector is measuring" "$TMP/busy_err"; then
+			sleep 1
+			continue
+		fi
+		cat "$TMP/busy_err" >&2
+		return $rc
+	done
+	cat "$TMP/busy_err" >&2
+	return 1
+}
+
+# wait_cpu_free: until no collector holds $CPU (a background run started right after gets it,
+# barring a race with another user of the machine).
+wait_cpu_free() {
+	for _ in $(seq 180); do
+		busy=0
+		for l in /run/idlescope/cpu$CPU.lock /tmp/idlescope-locks/cpu$CPU.lock; do
+			[ -e "$l" ] && ! flock -n "$l" true 2>/dev/null && busy=1
+		done
+		[ $busy -eq 0 ] && return 0
+		sleep 1
+	done
+	fail "CPU $CPU stayed busy with another collector for 3 minutes"
+}
+
 # jq_true FILE EXPR MESSAGE
 jq_true() {
 	jq -e "$2" "$1" >/dev/null || fail "$1: $3 (jq: $2)"
@@ -76,8 +107,13 @@ csv_rows() { tail -n +2 "$1" | wc -l; }
 expect_fail() {
 	want_rc=$1 re=$2
 	shift 2
-	"$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
+	for _ in $(seq 180); do
+		"$@" >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		echo "$re" | grep -q "another collector" && break
+		grep -q "another collector is measuring" "$TMP/err" || break
+		sleep 1
+	done
 	[ "$rc" -eq "$want_rc" ] || { cat "$TMP/err" >&2; fail "'$*': exit $rc, expected $want_rc"; }
 	grep -Eq -- "$re" "$TMP/err" || { cat "$TMP/err" >&2; fail "'$*': no message matching /$re/"; }
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err" >&2; fail "'$*': expected exactly one line on stderr"; }

@@ -15,6 +15,7 @@ wait_rows() {
 
 for sig in INT TERM; do
 	run="$TMP/sig$sig"
+	wait_cpu_free
 	"$COLLECT" --method timer -c 1000000 --cpu "$CPU" -l 100us,300us --keep-raw -q --no-counters -o "$run" 2>"$TMP/err" &
 	pid=$!
 	wait_rows "$run" 50     # rows reach the disk at least every second
@@ -34,6 +35,7 @@ for sig in INT TERM; do
 done
 
 run="$TMP/sigKILL"
+wait_cpu_free
 "$COLLECT" --method timer -c 1000000 --cpu "$CPU" -l 50us,100us --keep-raw -q --no-counters -o "$run" 2>/dev/null &
 pid=$!
 wait_rows "$run" 100

@@ -1,5 +1,6 @@
 /* Unit tests of the collector core: LDist and duration parsing, exact row formatting. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,6 +94,38 @@ int main(void)
 	row_is(&dp, &c, "1.000,,,,0,POLL,92.62,0.00\n");
 	char small[8];
 	CHECK(dp_format_row(small, sizeof(small), &dp, &c) == 0, "a row that does not fit must give 0");
+
+	/* the seed reproduces the LDist sequence; every draw is within the range; both ends occur */
+	uint64_t seq[2000];
+	collect_ldist_init(10, 20, 12345);
+	bool lo_seen = false, hi_seen = false, in_range = true;
+	for (int i = 0; i < 2000; i++) {
+		seq[i] = collect_next_ldist();
+		in_range &= seq[i] >= 10 && seq[i] <= 20;
+		lo_seen |= seq[i] == 10;
+		hi_seen |= seq[i] == 20;
+	}
+	CHECK(in_range && lo_seen && hi_seen, "LDist draws must cover [10,20] and stay inside");
+	collect_ldist_init(10, 20, 12345);
+	int same = 0;
+	for (int i = 0; i < 2000; i++)
+		same += collect_next_ldist() == seq[i];
+	CHECK(same == 2000, "same seed: %d of 2000 draws equal", same);
+	collect_ldist_init(10, 20, 54321);
+	same = 0;
+	for (int i = 0; i < 2000; i++)
+		same += collect_next_ldist() == seq[i];
+	CHECK(same < 400, "different seed: %d of 2000 draws equal (chance level is ~182)", same);
+	collect_ldist_init(7, 7, 1);
+	CHECK(collect_next_ldist() == 7, "fixed LDist");
+	collect_ldist_init(0, 6000000000ull, 3);   /* wider than the 32-bit generator */
+	uint64_t mx = 0;
+	for (int i = 0; i < 1000; i++) {
+		uint64_t v = collect_next_ldist();
+		mx = v > mx ? v : mx;
+	}
+	CHECK(mx > 4300000000ull && mx <= 6000000000ull, "wide range: max draw %" PRIu64, mx);
+	collect_ldist_free();
 
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);

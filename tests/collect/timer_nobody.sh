@@ -7,7 +7,7 @@ command -v jq >/dev/null || fail "jq not installed (scripts/deps/collect.txt)"
 [ "$(id -u)" -eq 0 ] || skip "needs root to switch to user nobody"
 
 run="$TMP/run1"
-setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
+retry_busy setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
 	"$COLLECT" --method timer -c 300 --cpu "$CPU" -l 50us,1500us --keep-raw --seed 7 -q -o "$run" \
 	|| fail "collect as nobody failed"
 [ "$(stat -c %U "$run/datapoints.csv")" = nobody ] || fail "datapoints.csv not written by nobody"

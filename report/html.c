@@ -49,10 +49,10 @@ static const char css[] =
 static const char *const colours[] = {
 	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C8C8C",
 };
-/* gnuplot filled point types and matching glyphs: circle, square, triangle, diamond,
- * triangle down, pentagon. */
-static const int pointtypes[] = { 7, 5, 9, 13, 11, 15 };
-static const char *const markers[] = { "\u25CF", "\u25A0", "\u25B2", "\u25C6", "\u25BC", "\u2B1F" };
+/* gnuplot filled point types and matching glyphs: square, triangle, diamond, triangle
+ * down, circle, pentagon (polygons first: cairo draws them several times faster). */
+static const int pointtypes[] = { 5, 9, 13, 11, 7, 15 };
+static const char *const markers[] = { "\u25A0", "\u25B2", "\u25C6", "\u25BC", "\u25CF", "\u2B1F" };
 
 const char *run_colour(size_t r)
 {

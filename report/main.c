@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,7 +197,7 @@ static void page_top(struct report *rep, const char *title)
 	fputs("<header><h1>", f);
 	html_esc(f, title);
 	fprintf(f, "</h1><p>%zu run%s, %zu metric%s", rep->nruns, rep->nruns > 1 ? "s" : "",
-		rep->sum.nmetrics, rep->sum.nmetrics > 1 ? "s" : "");
+		rep->nmetrics, rep->nmetrics > 1 ? "s" : "");
 	if (rep->o->include) {
 		fputs(" &middot; --include ", f);
 		html_esc(f, rep->o->include);
@@ -207,9 +208,9 @@ static void page_top(struct report *rep, const char *title)
 	}
 	fprintf(f, " &middot; idlescope %s</p></header>\n<main>\n<nav><a href=\"#runs\">Runs</a>",
 		IDLESCOPE_VERSION);
-	for (size_t m = 0; m < rep->sum.nmetrics; m++) {
+	for (size_t m = 0; m < rep->nmetrics; m++) {
 		fprintf(f, "<a href=\"#m%zu\">", m);
-		html_esc(f, rep->sum.metrics[m]);
+		html_esc(f, rep->metrics[m]);
 		fputs("</a>", f);
 	}
 	if (any_counters_file(rep))
@@ -228,9 +229,8 @@ static int write_page(struct report *rep)
 	}
 	page_top(rep, title);
 	section_intro(rep);
-	for (size_t m = 0; m < rep->sum.nmetrics; m++)
-		if (section_metric(rep, m) < 0)
-			goto cleanup;
+	for (size_t m = 0; m < rep->nmetrics; m++)
+		section_metric(rep, m);
 	if (section_counters(rep) < 0)
 		goto cleanup;
 	html_tail(rep->html);
@@ -262,12 +262,17 @@ static int make_dirs(struct report *rep)
 	return rc;
 }
 
-static int build(struct report *rep, const char *gnuplot)
+/* Plot data first, so that gnuplot renders while the summary is computed. */
+static int build(struct report *rep, const char *gnuplot, const char *metrics_re)
 {
 	if (!(rep->tmpdir = outdir_make_tmp(rep->o->outdir)) || make_dirs(rep) < 0)
 		return -1;
 	rep->queue = plot_queue_new(gnuplot, rep->workdir, rep->o->jobs);
-	if (write_page(rep) < 0)
+	rep->plots = is_xcalloc(rep->nmetrics, sizeof(*rep->plots));
+	for (size_t m = 0; m < rep->nmetrics; m++)
+		if (plots_metric(rep, m, &rep->plots[m]) < 0)
+			return -1;
+	if (summary_compute(rep, metrics_re) < 0 || write_page(rep) < 0)
 		return -1;
 	if (rep->o->copy_raw && copy_raw_runs(rep) < 0)
 		return -1;
@@ -294,6 +299,9 @@ int main(int argc, char **argv)
 	int rc = IS_EXIT_DATA;
 
 	is_set_progname("report");
+	/* Give large freed blocks (column chunks, sort scratch) back to the system at once:
+	 * glibc's adaptive threshold would keep them and add tens of MB to the peak RSS. */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (parse_args(argc, argv, &o) < 0)
 		return IS_EXIT_USAGE;
 	if (!(gnuplot = gnuplot_find())) {
@@ -309,9 +317,9 @@ int main(int argc, char **argv)
 	}
 	if (outdir_check(o.outdir, o.force) < 0)
 		goto cleanup;
-	if (load_runs(&rep, metrics_re) < 0 || summary_compute(&rep, metrics_re) < 0)
+	if (load_runs(&rep, metrics_re) < 0 || select_metrics(&rep, metrics_re) < 0)
 		goto cleanup;
-	if (build(&rep, gnuplot) < 0)
+	if (build(&rep, gnuplot, metrics_re) < 0)
 		goto cleanup;
 	print_result(o.outdir);
 	rc = IS_EXIT_OK;
@@ -320,6 +328,10 @@ cleanup:
 	if (rep.tmpdir && rc != IS_EXIT_OK && remove_tree(rep.tmpdir) < 0)
 		is_warn("%s: cannot remove the unfinished report", rep.tmpdir);
 	summary_free(&rep.sum, rep.nruns);
+	for (size_t m = 0; rep.plots && m < rep.nmetrics; m++)
+		metric_plots_free(&rep.plots[m]);
+	free(rep.plots);
+	free(rep.metrics);
 	for (size_t r = 0; r < rep.nruns; r++)
 		is_run_free(rep.runs[r]);
 	free(rep.runs);

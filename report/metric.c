@@ -126,15 +126,13 @@ static void figures(struct report *rep, const struct metric_plots *mp)
 	fputs("</div>\n", f);
 }
 
-int section_metric(struct report *rep, size_t m)
+void section_metric(struct report *rep, size_t m)
 {
 	FILE *f = rep->html;
-	const char *name = rep->sum.metrics[m];
+	const char *name = rep->metrics[m];
 	const char *unit = metric_unit(rep, name);
-	struct metric_plots mp;
+	size_t sm = summary_metric(&rep->sum, name);
 
-	if (plots_metric(rep, m, &mp) < 0)
-		return -1;
 	fprintf(f, "<section id=\"m%zu\" class=\"metric\">\n<h2>", m);
 	html_esc(f, name);
 	if (unit[0] && strcmp(unit, "%")) {
@@ -143,11 +141,12 @@ int section_metric(struct report *rep, size_t m)
 		fputs(")</span>", f);
 	}
 	fputs("</h2>\n", f);
-	verdicts(rep, m);
-	summary_table(rep, m);
-	figures(rep, &mp);
-	group_table(rep, m);
+	if (sm != SIZE_MAX) {
+		verdicts(rep, sm);
+		summary_table(rep, sm);
+	}
+	figures(rep, &rep->plots[m]);
+	if (sm != SIZE_MAX)
+		group_table(rep, sm);
 	fputs("</section>\n", f);
-	metric_plots_free(&mp);
-	return 0;
 }

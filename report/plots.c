@@ -345,7 +345,7 @@ static int percentile_plots(struct metric_data *md)
 
 int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 {
-	struct metric_data md = { .rep = rep, .m = m, .name = rep->sum.metrics[m], .mp = mp };
+	struct metric_data md = { .rep = rep, .m = m, .name = rep->metrics[m], .mp = mp };
 	char safe[128], safe_unit[32], script[64];
 	const char *unit = metric_unit(rep, md.name);
 	int rc = -1;

@@ -49,12 +49,21 @@ struct summary {
 	void *diff;                /* struct is_diff * when the numbers come from lib/diff.c */
 };
 
+/* plots.c: data files and gnuplot scripts per metric */
+struct metric_plots {
+	char *files[8];            /* file names under plots/, NULL-terminated */
+	char *captions[8];
+	int nfiles;
+};
 struct report {
 	const struct report_opts *o;
 	struct is_run **runs;
 	size_t nruns;
 	struct is_func *funcs;
 	size_t nfuncs;
+	const char **metrics;      /* shown: numeric in every run, matching --metrics */
+	size_t nmetrics;
+	struct metric_plots *plots;  /* [metric] */
 	struct summary sum;
 	char *tmpdir;              /* the report being written; renamed to o->outdir at the end */
 	char *workdir;             /* tmpdir/.work: data files and gnuplot scripts */
@@ -63,7 +72,10 @@ struct report {
 };
 
 /* summary.c */
+int select_metrics(struct report *rep, const char *metrics_re);
 int summary_compute(struct report *rep, const char *metrics_re);
+/* Index of a metric in the summary, or SIZE_MAX. */
+size_t summary_metric(const struct summary *s, const char *name);
 void summary_free(struct summary *s, size_t nruns);
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
 		  size_t f);
@@ -86,15 +98,9 @@ void gp_safe(char *out, size_t outlen, const char *s);
 
 /* sections */
 void section_intro(struct report *rep);
-int section_metric(struct report *rep, size_t m);
+void section_metric(struct report *rep, size_t m);
 int section_counters(struct report *rep);
 
-/* plots.c: data files and gnuplot scripts per metric */
-struct metric_plots {
-	char *files[8];            /* file names under plots/, NULL-terminated */
-	char *captions[8];
-	int nfiles;
-};
 int plots_metric(struct report *rep, size_t m, struct metric_plots *mp);
 void metric_plots_free(struct metric_plots *mp);
 

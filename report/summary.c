@@ -60,14 +60,22 @@ static int natural_cmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
+size_t summary_metric(const struct summary *s, const char *name)
+{
+	for (size_t m = 0; m < s->nmetrics; m++)
+		if (!strcmp(s->metrics[m], name))
+			return m;
+	return SIZE_MAX;
+}
+
 /* Metrics matching the regex that are numeric in every run, in the reference's order. */
-static int shared_metrics(struct report *rep, const char *re, struct summary *s)
+int select_metrics(struct report *rep, const char *re)
 {
 	const char **names;
 	size_t n;
 	if (is_select_metrics(rep->runs[0]->dp, re, &names, &n) < 0)
 		return -1;
-	s->metrics = is_xcalloc(n + 1, sizeof(*s->metrics));
+	rep->metrics = is_xcalloc(n + 1, sizeof(*rep->metrics));
 	for (size_t i = 0; i < n; i++) {
 		bool everywhere = true;
 		for (size_t r = 1; r < rep->nruns; r++) {
@@ -79,9 +87,13 @@ static int shared_metrics(struct report *rep, const char *re, struct summary *s)
 			}
 		}
 		if (everywhere)
-			s->metrics[s->nmetrics++] = names[i];
+			rep->metrics[rep->nmetrics++] = names[i];
 	}
 	free(names);
+	if (rep->nmetrics == 0) {
+		is_err("no metric matches --metrics '%s' in every run", re);
+		return -1;
+	}
 	return 0;
 }
 
@@ -212,7 +224,8 @@ int summary_compute(struct report *rep, const char *metrics_re)
 	if (rep->nruns > 1 && is_diff_compute) {
 		struct is_diff *d = is_xcalloc(1, sizeof(*d));
 		struct is_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
-					  .metrics_re = metrics_re, .group_col = s->group_col };
+					  .metrics_re = metrics_re, .group_col = s->group_col,
+					  .nthreads = 1 };  /* gnuplot has the other cores */
 		if (is_diff_compute(d, rep->runs, rep->nruns, &o) < 0) {
 			free(d);
 			return -1;
@@ -222,12 +235,9 @@ int summary_compute(struct report *rep, const char *metrics_re)
 	}
 	if (rep->nruns > 1)
 		s->no_verdict_why = "significance tests are not available in this build (lib/diff.c)";
-	if (shared_metrics(rep, metrics_re, s) < 0)
-		return -1;
-	if (s->nmetrics == 0) {
-		is_err("no metric matches --metrics '%s' in every run", metrics_re);
-		return -1;
-	}
+	s->nmetrics = rep->nmetrics;
+	s->metrics = is_xcalloc(rep->nmetrics + 1, sizeof(*s->metrics));
+	memcpy(s->metrics, rep->metrics, rep->nmetrics * sizeof(*s->metrics));
 	return compute_own(rep);
 }
 

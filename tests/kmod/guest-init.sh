@@ -1,0 +1,77 @@
+#!/bin/sh
+# /init of the QEMU guest (tests/kmod/run-qemu.sh): loads the idlescope module, runs collect
+# with the hrt method, checks bad configuration, then sends /out over the second serial
+# port (tar | base64 between marker lines) and powers off. Each check adds one line
+# "NAME: RESULT" to /out/results.txt; the host compares them.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mkdir -p /proc /sys /dev /tmp /run /out
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+R=/out/results.txt
+res() { echo "$1: $2" >> $R; echo "GUEST $1: $2"; }
+loaded() { [ -d /sys/module/idlescope ] && echo loaded || echo unloaded; }
+onlyline() { grep -m1 "$2" "$1" | tr -d '\r'; }
+
+insmod /idlescope.ko; res insmod "rc=$?"
+res device "$(ls -l /dev/idlescope | cut -c1-10)"
+
+# the measurement the host checks row by row
+t0=$(cut -d' ' -f1 /proc/uptime)
+collect --method hrt -c 300 --cpu 1 --keep-raw -o /out/run1 >/out/run1.log 2>&1
+res collect-hrt "rc=$?"
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "$t0 $t1" > /out/run1.time
+
+# the module's own validation, root-only access, one opener at a time
+res busy "$(kmod_check busy)"
+res nobody "$(kmod_check nobody)"
+res inverted "$(kmod_check config 1 1 4000000 1000000)"
+res zero-ldist "$(kmod_check config 1 1 0 1000)"
+res ldist-too-long "$(kmod_check config 1 1 1000 20000000000)"
+res cpu-out-of-range "$(kmod_check config 7 1 1000000 2000000)"
+res bad-method "$(kmod_check config 1 9 1000000 2000000)"
+res tdt-config "$(kmod_check config 1 2 1000000 2000000)"
+collect --method hrt -c 10 --cpu 1 -l 4000,1000 -o /out/x >/out/inverted.log 2>&1
+res collect-inverted "rc=$? $(onlyline /out/inverted.log inverted)"
+
+# offline CPU: the module and collect refuse it
+echo 0 > /sys/devices/system/cpu/cpu1/online
+res offline "$(kmod_check config 1 1 1000000 2000000)"
+collect --method hrt -c 10 --cpu 1 -o /out/x >/out/offline.log 2>&1
+res collect-offline "rc=$? $(onlyline /out/offline.log offline)"
+echo 1 > /sys/devices/system/cpu/cpu1/online
+
+# unloading while a reader holds the device is refused; after close it works
+exec 3</dev/idlescope
+rmmod idlescope 2>/dev/null; res rmmod-while-open "rc=$? $(loaded)"
+exec 3<&-
+rmmod idlescope; res rmmod-after-close "rc=$? $(loaded)"
+
+# collect loads the module itself and unloads it afterwards
+collect --method hrt -c 50 --cpu 1 --kmod-path /idlescope.ko -o /out/run2 >/out/run2.log 2>&1
+res collect-autoload "rc=$? $(loaded)"
+collect --method tdt -c 50 --cpu 1 --kmod-path /idlescope.ko -o /out/run3 >/out/run3.log 2>&1
+res collect-tdt "rc=$? $(loaded) $(onlyline /out/run3.log "tdt")"
+
+# ring overflow is counted and reported, never silent
+insmod /idlescope.ko ring_records=16; res insmod-ring16 "rc=$?"
+kmod_check overflow 1 > /out/overflow.log 2>&1
+res overflow "$(grep -m1 'overflow: ok\|overflow: FAILED\|setup failed' /out/overflow.log)"
+rmmod idlescope
+
+grep -m1 '^flags' /proc/cpuinfo > /out/cpuflags.txt
+cat /sys/devices/system/clocksource/clocksource0/current_clocksource > /out/clocksource.txt
+ls /sys/devices/system/cpu/cpu1/cpuidle > /out/cpuidle.txt 2>&1
+dmesg > /out/dmesg.txt
+res done yes
+
+echo "BEGIN-IDLESCOPE-OUT" > /dev/ttyS1
+tar -C /out -cf - . | base64 > /dev/ttyS1
+echo "END-IDLESCOPE-OUT" > /dev/ttyS1
+sync
+poweroff -f

@@ -1,0 +1,185 @@
+#!/bin/sh
+# kmod-qemu: build the idlescope module against Debian's linux-headers-amd64, boot the
+# matching Debian kernel (linux-image, unpacked with apt-get download + dpkg-deb -x) in
+# QEMU/TCG with a busybox initramfs that holds the module, collect and kmod_check, run
+# tests/kmod/guest-init.sh there, and check what comes back over the second serial port:
+# every datapoint's invariants, the exact count, `analyze stats`, and the refusals.
+#
+# usage: run-qemu.sh SRCDIR WORKDIR COLLECT ANALYZE KMOD_CHECK
+# exit: 0 pass, 1 fail, 77 skipped (packages cannot be had; said loudly)
+set -eu
+SRC=$1 WORK=$2 COLLECT=$3 ANALYZE=$4 KCHECK=$5
+COUNT=300
+LDIST_MIN_NS=1000000 LDIST_MAX_NS=4000000   # collect's default LDist range
+
+fail() { echo "kmod-qemu: FAIL: $*" >&2; exit 1; }
+skip() {
+	echo "kmod-qemu: ##################################################################" >&2
+	echo "kmod-qemu: SKIPPED: $*" >&2
+	echo "kmod-qemu: ##################################################################" >&2
+	exit 77
+}
+now() { date +%s.%N; }
+T0=$(now)
+
+# ---- 1. packages: headers (scripts/deps/kmod.txt), the matching kernel image, qemu, busybox
+for cmd in qemu-system-x86_64 busybox dpkg-deb apt-get make gcc; do
+	command -v $cmd >/dev/null 2>&1 || skip "$cmd not installed (scripts/install-deps.sh installs scripts/deps/kmod.txt)"
+done
+busybox --list | grep -qx cpio || skip "busybox has no cpio applet"
+hdr_pkg=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null | sed 's/[ ,].*//') ||
+	skip "linux-headers-amd64 is not installed"
+[ -n "$hdr_pkg" ] || skip "linux-headers-amd64 is not installed"
+REL=${hdr_pkg#linux-headers-}
+VER=$(dpkg-query -W -f='${Version}' "$hdr_pkg" 2>/dev/null) || skip "$hdr_pkg is not installed"
+KDIR=/usr/src/$hdr_pkg
+[ -f "$KDIR/Makefile" ] || skip "$KDIR missing"
+
+CACHE=$WORK/cache/$REL
+VMLINUZ=$CACHE/root/boot/vmlinuz-$REL
+if [ ! -f "$VMLINUZ" ]; then
+	rm -rf "$CACHE" && mkdir -p "$CACHE"
+	echo "kmod-qemu: downloading linux-image-$REL=$VER"
+	if ! (cd "$CACHE" && apt-get download -q "linux-image-$REL=$VER") >"$CACHE/download.log" 2>&1; then
+		[ "$(id -u)" = 0 ] && apt-get update -q >>"$CACHE/download.log" 2>&1 || true
+		(cd "$CACHE" && apt-get download -q "linux-image-$REL=$VER") >>"$CACHE/download.log" 2>&1 ||
+			skip "cannot download linux-image-$REL=$VER: $(tail -1 "$CACHE/download.log")"
+	fi
+	dpkg-deb -x "$CACHE"/linux-image-*.deb "$CACHE/root" || fail "dpkg-deb -x of the kernel image failed"
+	rm -f "$CACHE"/linux-image-*.deb
+fi
+[ -f "$VMLINUZ" ] || fail "$VMLINUZ not in the image package"
+
+# ---- 2. the module, W=1, must be warning-free
+MB=$WORK/kmod-build
+rm -rf "$MB" && mkdir -p "$MB"
+cp "$SRC"/kmod/*.c "$SRC"/kmod/*.h "$SRC"/kmod/Kbuild "$SRC"/kmod/Makefile "$MB"/
+make -C "$MB" KDIR="$KDIR" W=1 >"$MB/build.log" 2>&1 || { cat "$MB/build.log"; fail "module build failed"; }
+if grep -E "warning:|error:" "$MB/build.log"; then fail "module build has warnings (W=1)"; fi
+[ -f "$MB/idlescope.ko" ] || fail "no idlescope.ko"
+T1=$(now)
+
+# ---- 3. initramfs: busybox, module, collect + kmod_check with their libraries and loader
+IR=$WORK/initramfs
+rm -rf "$IR" && mkdir -p "$IR/bin" "$IR/lib64" "$IR/lib/x86_64-linux-gnu"
+cp "$(command -v busybox)" "$IR/bin/busybox"
+ln -s busybox "$IR/bin/sh"
+ldd "$IR/bin/busybox" >/dev/null 2>&1 && skip "busybox is not static (install busybox-static)"
+cp "$MB/idlescope.ko" "$IR/"
+cp "$SRC/tests/kmod/guest-init.sh" "$IR/init"
+chmod 755 "$IR/init"
+for exe in "$COLLECT" "$KCHECK"; do
+	cp "$exe" "$IR/bin/"
+	ldd "$exe" | awk '/=> \// { print $3 } /^[ \t]*\// { print $1 }' | while read -r lib; do
+		mkdir -p "$IR$(dirname "$lib")"
+		cp -L "$lib" "$IR$lib"
+	done
+done
+(cd "$IR" && find . | busybox cpio -o -H newc -R 0:0 2>/dev/null | gzip -1 > "$WORK/initramfs.cpio.gz") ||
+	fail "cpio failed"
+
+# ---- 4. boot
+OUT=$WORK/out
+rm -rf "$OUT" && mkdir -p "$OUT"
+T2=$(now)
+timeout 600 qemu-system-x86_64 -accel tcg -cpu Skylake-Client-v1 -smp 2 -m 512 \
+	-kernel "$VMLINUZ" -initrd "$WORK/initramfs.cpio.gz" \
+	-append "console=ttyS0 panic=-1 loglevel=6" \
+	-display none -vga none -nic none -no-reboot -monitor none \
+	-serial "file:$WORK/console.log" -serial "file:$WORK/serial1.txt" \
+	>"$WORK/qemu.log" 2>&1 || { tail -30 "$WORK/console.log"; cat "$WORK/qemu.log"; fail "qemu failed or timed out"; }
+T3=$(now)
+sed -n '/^BEGIN-IDLESCOPE-OUT/,/^END-IDLESCOPE-OUT/p' "$WORK/serial1.txt" | tr -d '\r' | sed '1d;$d' |
+	base64 -d | tar -C "$OUT" -xf - || { tail -40 "$WORK/console.log"; fail "no results from the guest"; }
+
+# ---- 5. checks
+R=$OUT/results.txt
+[ -f "$R" ] || fail "guest wrote no results"
+errs=0
+expect() {   # NAME EXACT-RESULT
+	got=$(sed -n "s/^$1: //p" "$R")
+	if [ "$got" = "$2" ]; then echo "kmod-qemu: ok   $1: $got"
+	else echo "kmod-qemu: FAIL $1: got '$got', expected '$2'" >&2; errs=$((errs + 1)); fi
+}
+expect insmod "rc=0"
+expect device "crw-------"
+expect collect-hrt "rc=0"
+expect busy "second open: EBUSY"
+expect nobody "open: EACCES"
+expect inverted "config: EINVAL"
+expect zero-ldist "config: EINVAL"
+expect ldist-too-long "config: ERANGE"
+expect cpu-out-of-range "config: EINVAL"
+expect bad-method "config: EINVAL"
+expect collect-inverted "rc=2 collect: -l '4000,1000': inverted range: minimum 4000000 ns is above maximum 1000000 ns"
+expect offline "config: ENODEV"
+expect collect-offline "rc=2 collect: --cpu 1: CPU 1 is offline; bring it online (echo 1 > /sys/devices/system/cpu/cpu1/online) or choose an online CPU"
+expect rmmod-while-open "rc=1 loaded"
+expect rmmod-after-close "rc=0 unloaded"
+expect collect-autoload "rc=0 unloaded"
+expect insmod-ring16 "rc=0"
+expect overflow "overflow: ok"
+expect done "yes"
+# tdt needs a TSC-deadline timer with ARAT and an invariant TSC; QEMU/TCG may not offer them
+tdt_ok=yes
+for f in tsc_deadline_timer arat constant_tsc nonstop_tsc; do
+	grep -qw $f "$OUT/cpuflags.txt" || { tdt_ok=no; missing=$f; break; }
+done
+if [ $tdt_ok = yes ]; then
+	expect tdt-config "config: ok"
+	expect collect-tdt "rc=0 unloaded "
+else
+	echo "kmod-qemu: guest CPU lacks $missing: tdt must be refused"
+	case $(sed -n 's/^tdt-config: //p' "$R") in
+	"config: EOPNOTSUPP ("*")") echo "kmod-qemu: ok   tdt-config: $(sed -n 's/^tdt-config: //p' "$R")" ;;
+	*) echo "kmod-qemu: FAIL tdt-config: $(sed -n 's/^tdt-config: //p' "$R")" >&2; errs=$((errs + 1)) ;;
+	esac
+	case $(sed -n 's/^collect-tdt: //p' "$R") in
+	"rc=1 unloaded collect: method tdt cannot run here: "*"CPU flag $missing missing"*) echo "kmod-qemu: ok   collect-tdt refused" ;;
+	*) echo "kmod-qemu: FAIL collect-tdt: $(sed -n 's/^collect-tdt: //p' "$R")" >&2; errs=$((errs + 1)) ;;
+	esac
+fi
+
+# every datapoint of run1: count, LDist range, TBI < LTime <= TAI, LTime <= TIntr, and the
+# µs columns exactly equal to the raw ns differences (integer arithmetic, 3 decimals)
+DP=$OUT/run1/datapoints.csv
+[ -f "$DP" ] || fail "run1 has no datapoints.csv"
+awk -F, -v want=$COUNT -v lmin=$LDIST_MIN_NS -v lmax=$LDIST_MAX_NS '
+function us(d) { return sprintf("%d.%03d", int(d / 1000), d % 1000) }
+function bad(msg) { printf "kmod-qemu: FAIL datapoints.csv line %d: %s\n", NR, msg > "/dev/stderr"; nbad++ }
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+	  for (k = split("LDist SilentTime WakeLatency IntrLatency IntrOff LTime TBI TAI TIntr", need, " "); k; k--)
+		if (!(need[k] in c)) { print "kmod-qemu: FAIL no column " need[k] > "/dev/stderr"; exit 1 }
+	  next }
+{	n++
+	ld = $c["LDist"] * 1000; lt = $c["LTime"]; tbi = $c["TBI"]; tai = $c["TAI"]; ti = $c["TIntr"]
+	if (ld < lmin || ld > lmax) bad("LDist " $c["LDist"] " outside the range")
+	if (!(tbi < lt)) bad("TBI " tbi " !< LTime " lt)
+	if (!(lt <= tai)) bad("LTime " lt " !<= TAI " tai)
+	if (!(lt <= ti)) bad("LTime " lt " !<= TIntr " ti)
+	if ($c["SilentTime"] != us(lt - tbi)) bad("SilentTime " $c["SilentTime"] " != " us(lt - tbi))
+	if ($c["WakeLatency"] != us(tai - lt)) bad("WakeLatency " $c["WakeLatency"] " != " us(tai - lt))
+	if ($c["IntrLatency"] != us(ti - lt)) bad("IntrLatency " $c["IntrLatency"] " != " us(ti - lt))
+	if ($c["IntrOff"] != (tai < ti ? 1 : 0)) bad("IntrOff " $c["IntrOff"] " disagrees with TAI/TIntr order")
+}
+END {	if (n != want) { printf "kmod-qemu: FAIL %d datapoints, expected %d\n", n, want > "/dev/stderr"; nbad++ }
+	if (nbad) exit 1
+	printf "kmod-qemu: ok   %d datapoints, every invariant holds\n", n }
+' "$DP" || errs=$((errs + 1))
+grep -Eq '"complete":[[:space:]]*true' "$OUT/run1/info.json" || { echo "kmod-qemu: FAIL run1 info.json not complete" >&2; errs=$((errs + 1)); }
+grep -Eq '"method":[[:space:]]*"hrt"' "$OUT/run1/info.json" || { echo "kmod-qemu: FAIL run1 info.json method is not hrt" >&2; errs=$((errs + 1)); }
+
+# analyze stats reads it and counts the same rows
+"$ANALYZE" stats -m '^(WakeLatency|IntrLatency|SilentTime)$' -f count,min,med,99%,max "$OUT/run1" > "$OUT/stats.txt" 2>&1 ||
+	{ cat "$OUT/stats.txt"; fail "analyze stats failed"; }
+"$ANALYZE" stats -G -m '^IntrLatency$' -f count -F csv "$OUT/run1" > "$OUT/count.csv" 2>&1 || fail "analyze stats -F csv failed"
+grep -q ",$COUNT\(\.0*\)\?\$" "$OUT/count.csv" || { cat "$OUT/count.csv"; echo "kmod-qemu: FAIL analyze count is not $COUNT" >&2; errs=$((errs + 1)); }
+cat "$OUT/stats.txt"
+T4=$(now)
+
+echo "kmod-qemu: run1 $(tr -d ' \t\n' < "$OUT/run1/info.json" | grep -o '"discards":{[^}]*}')"
+awk -v a="$T0" -v b="$T1" -v c="$T2" -v d="$T3" -v e="$T4" 'BEGIN {
+	printf "kmod-qemu: times: image+module %.1fs, boot+guest tests %.1fs, host checks %.1fs, total %.1fs\n",
+		b - a, d - c, e - d, e - a }'
+[ $errs -eq 0 ] || fail "$errs check(s) failed; guest console: $WORK/console.log, results: $OUT"
+echo "kmod-qemu: PASS"

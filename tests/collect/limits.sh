@@ -14,4 +14,14 @@ d=$(ls "$TMP/cwd")
 echo "$d" | grep -Eq "^$(hostname | tr '/ ' '__')-timer-[0-9]{8}-[0-9]{6}$" || fail "default directory name '$d'"
 jq_true "$TMP/cwd/$d/info.json" '.reportid == "my-run"' "--reportid"
 
-note "limits, naming: ok"
+# Progress line: on a terminal only (script(1) provides one).
+if command -v script >/dev/null; then
+	wait_cpu_free
+	script -qec "'$COLLECT' --method timer -c 200 -l 2ms --cpu $CPU --no-counters -o '$TMP/tty'" /dev/null >"$TMP/tty.out" ||
+		fail "run under script(1)"
+	grep -Eq "collect: [0-9]+ datapoints, [0-9.]+/s, [0-9]+ discarded, [0-9]+s elapsed, ETA [0-9ms?]+" "$TMP/tty.out" ||
+		{ cat -v "$TMP/tty.out"; fail "no progress line on a terminal"; }
+	retry_busy "$COLLECT" --method timer -c 200 -l 2ms --cpu "$CPU" --no-counters -o "$TMP/notty" 2>"$TMP/notty.err" || fail "run"
+	! grep -q "datapoints, " "$TMP/notty.err" || fail "progress line printed when stderr is not a terminal"
+fi
+note "limits, naming, progress: ok"

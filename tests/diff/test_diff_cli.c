@@ -1,0 +1,388 @@
+/*
+ * analyze diff end to end: runs written here, the binary run on them, its JSON, CSV and text
+ * checked against numbers computed here (medians, U, average-rank p, the Price-Bonett
+ * interval) and every bad input checked for its exact message and exit status.
+ *   test_diff_cli ANALYZE SHARED_DATA
+ */
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../lib/check.h"
+
+static const char *analyze, *shared;
+static char tmp[64] = "/tmp/diffcli.XXXXXX";
+static char *out, *err;
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = calloc(1, 1);
+	size_t len = 0, got;
+	char chunk[65536];
+	while (f && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		buf = realloc(buf, len + got + 1);
+		memcpy(buf + len, chunk, got);
+		len += got;
+		buf[len] = '\0';
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* Run "analyze diff ARGS..." (NULL-terminated); stdout and stderr land in out and err. */
+static int diff(const char *arg, ...)
+{
+	const char *argv[40] = { analyze, "diff" };
+	int argc = 2;
+	va_list ap;
+	va_start(ap, arg);
+	for (const char *a = arg; a && argc < 39; a = va_arg(ap, const char *))
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	char opath[128], epath[128];
+	snprintf(opath, sizeof(opath), "%s/out", tmp);
+	snprintf(epath, sizeof(epath), "%s/err", tmp);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int o = open(opath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(o, 1);
+		dup2(e, 2);
+		execv(analyze, (char *const *)argv);
+		_exit(127);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	free(out);
+	free(err);
+	out = slurp(opath);
+	err = slurp(epath);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static char *path(const char *name)
+{
+	static char buf[8][256];
+	static int k;
+	k = (k + 1) % 8;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", tmp, name);
+	return buf[k];
+}
+
+static void write_file(const char *rel, const char *text)
+{
+	FILE *f = fopen(path(rel), "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * A run of 200 datapoints: WakeLatency = i + shift (i = 1..200), IntrLatency = 2 i,
+ * LDist = 1000 + i; odd i in C6, even i in C1 (with extra_group, i % 10 == 0 go to C10).
+ */
+static void make_run(const char *dir, const char *reportid, const char *tool, double shift,
+		     int with_intr, int extra_group, const char *units_json)
+{
+	char file[128], *csv = malloc(1 << 16);
+	size_t len = 0;
+	mkdir(path(dir), 0755);
+	snprintf(file, sizeof(file), "%s/info.json", dir);
+	char info[512];
+	snprintf(info, sizeof(info), "{\"toolname\": \"%s\", \"reportid\": \"%s\"%s%s}\n", tool,
+		 reportid, units_json ? ", \"units\": " : "", units_json ? units_json : "");
+	write_file(file, info);
+	len += (size_t)sprintf(csv + len, "WakeLatency,%sLDist,ReqCState\n", with_intr ? "IntrLatency," : "");
+	for (int i = 1; i <= 200; i++) {
+		const char *state = extra_group && i % 10 == 0 ? "C10" : i % 2 ? "C6" : "C1";
+		len += (size_t)sprintf(csv + len, "%g,", i + shift);
+		if (with_intr)
+			len += (size_t)sprintf(csv + len, "%d,", 2 * i);
+		len += (size_t)sprintf(csv + len, "%d,%s\n", 1000 + i, state);
+	}
+	snprintf(file, sizeof(file), "%s/datapoints.csv", dir);
+	write_file(file, csv);
+	free(csv);
+}
+
+static cJSON *json_out(void)
+{
+	cJSON *j = cJSON_Parse(out);
+	CHECK(j != NULL);
+	return j;
+}
+
+static const cJSON *at(const cJSON *o, const char *keys)
+{
+	char buf[256], *save, *k;
+	snprintf(buf, sizeof(buf), "%s", keys);
+	for (k = strtok_r(buf, "/", &save); k && o; k = strtok_r(NULL, "/", &save)) {
+		if (cJSON_IsArray(o))
+			o = cJSON_GetArrayItem(o, atoi(k));
+		else
+			o = cJSON_GetObjectItemCaseSensitive(o, k);
+	}
+	return o;
+}
+
+static double num(const cJSON *o, const char *keys)
+{
+	const cJSON *v = at(o, keys);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* The median of 1..n shifted, and the Price-Bonett CI for two such samples, computed here. */
+static double pb_se(const double *sorted, size_t n)
+{
+	double c = rint((double)n / 2 - sqrt((double)n));
+	size_t k = c < 1 ? 1 : (size_t)c;
+	double z = gsl_cdf_ugaussian_Qinv(gsl_cdf_binomial_P((unsigned)k - 1, 0.5, (unsigned)n));
+	return (sorted[n - k] - sorted[k - 1]) / (2 * z);
+}
+
+static void test_shifted(void)
+{
+	CHECK(diff(path("ref"), path("shift"), "-F", "json", NULL) == 0);
+	CHECK_STR(err, "");
+	cJSON *j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "runs/0/reportid")), "ref");
+	CHECK_STR(cJSON_GetStringValue(at(j, "runs/1/reportid")), "shift");
+	CHECK_STR(cJSON_GetStringValue(at(j, "group_by")), "ReqCState");
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/values/0"), 100.5);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/values/1"), 150.5);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/change/1"), 50);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/med/pct/1"), 100 * 50 / 100.5, 1e-12);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/change/0"), 0);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/max/values/1"), 250);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/min/values/0"), 1);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/avg/values/0"), 100.5, 1e-15);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/99%/values/0"), 1 + 0.99 * 199, 1e-12);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/std/values/0"), sqrt(200.0 * 201 / 12), 1e-12);
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/tests/0")));
+
+	/* U = pairs b > a + ties/2 for 1..200 against 51..250; p from average ranks */
+	double a[200], b[200], u = 0;
+	for (int i = 0; i < 200; i++)
+		a[i] = i + 1, b[i] = i + 51;
+	for (int i = 0; i < 200; i++)
+		for (int k = 0; k < 200; k++)
+			u += b[k] > a[i] ? 1 : b[k] == a[i] ? 0.5 : 0;
+	double ties = 150 * (8 - 2), var = 200.0 * 200 / 12 * (401 - ties / (400.0 * 399));
+	double z = (u - 20000 - 0.5) / sqrt(var), p = erfc(z / sqrt(2));
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/mw_u"), u);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/mw_p"), p, 1e-9);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/ks_d"), 0.25, 1e-15);
+	double half = 1.959963984540054 * sqrt(2) * pb_se(a, 200);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/0"), 50 - half, 1e-12);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/1"), 50 + half, 1e-12);
+	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/1/significant")));
+
+	/* the verdict line, numbers from above */
+	char want[512], pbuf[32];
+	snprintf(pbuf, sizeof(pbuf), "%.2g", p);
+	snprintf(want, sizeof(want), "WakeLatency: median +50.0 us (+49.8%%) vs ref, 95%% CI "
+		 "[%+.1f, %+.1f], significant (Mann\u2013Whitney p = %s)", 50 - half, 50 + half, pbuf);
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), want);
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/verdict/0")));
+
+	/* LDist is the same in both: no change */
+	CHECK_EQ_DBL(num(j, "metrics/LDist/tests/1/mw_p"), 1);
+	CHECK_EQ_DBL(num(j, "metrics/LDist/tests/1/ks_d"), 0);
+	CHECK(cJSON_IsFalse(at(j, "metrics/LDist/tests/1/significant")));
+
+	/* groups: C6 holds the odd i */
+	CHECK_EQ_DBL(num(j, "groups/C6/rows/0"), 100);
+	CHECK_EQ_DBL(num(j, "groups/C6/metrics/WakeLatency/med/values/0"), 100);
+	CHECK_EQ_DBL(num(j, "groups/C6/metrics/WakeLatency/med/change/1"), 50);
+	CHECK_EQ_DBL(num(j, "groups/C1/metrics/WakeLatency/min/values/1"), 52);
+	CHECK(cJSON_IsNumber(at(j, "groups/C1/metrics/WakeLatency/tests/1/ks_p")));
+	CHECK(cJSON_IsNull(at(j, "counters")));
+	cJSON_Delete(j);
+
+	/* text: the same verdict, indented under its heading */
+	CHECK(diff(path("ref"), path("shift"), NULL) == 0);
+	CHECK(strstr(out, "shift vs ref:\n  WakeLatency: median +50.0 us (+49.8%) vs ref, 95% CI [") != NULL);
+	CHECK(strstr(out, "ReqCState = C6: ref 100, shift 100 datapoints\n") != NULL);
+	CHECK(strstr(out, "  LDist: median +0.0 us vs ref") == NULL);  /* LDist median is 1100.5 */
+	CHECK(strstr(out, "  LDist: median +0.0 us (+0.0%) vs ref, 95% CI [") != NULL);
+	CHECK(strstr(out, "no significant change (Mann\u2013Whitney p = 1)\n") != NULL);
+}
+
+static void test_formats_and_options(void)
+{
+	CHECK(diff(path("ref"), path("shift"), "-F", "csv", "-m", "^WakeLatency$", "-G", NULL) == 0);
+	CHECK(strncmp(out, "kind,group,metric,func,run,value,change,pct\n", 44) == 0);
+	char want[128];
+	snprintf(want, sizeof(want), "\nstat,,WakeLatency,med,shift,150.5,50,%.17g\n", 100 * 50 / 100.5);
+	CHECK(strstr(out, want) != NULL);
+	CHECK(strstr(out, "\ntest,,WakeLatency,ks_d,shift,0.25,,\n") != NULL);
+	CHECK(strstr(out, "\ntest,,WakeLatency,significant,shift,1,,\n") != NULL);
+	CHECK(strstr(out, "LDist") == NULL && strstr(out, "C6") == NULL);
+
+	/* --funcs, --by, --include apply to every run */
+	CHECK(diff(path("ref"), path("shift"), "-F", "json", "-f", "count,med", "--by", "LDist",
+		   "-i", "LDist <= 1002", "-m", "Wake", NULL) == 0);
+	cJSON *j = json_out();
+	CHECK_EQ_DBL(num(j, "runs/1/rows"), 2);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/count/values/0"), 2);
+	CHECK(at(j, "metrics/WakeLatency/max") == NULL);
+	CHECK_EQ_DBL(num(j, "groups/1002/metrics/WakeLatency/med/values/1"), 52);
+	CHECK_STR(cJSON_GetStringValue(at(j, "group_by")), "LDist");
+	/* n = 2: the exact Mann-Whitney distribution, a CI from two values each */
+	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/1/mw_exact")));
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/mw_p"), 1.0 / 3, 1e-12);  /* 2 * 1/6 */
+	/* n = 1 per group: tests run, no CI */
+	CHECK(cJSON_IsNull(at(j, "groups/1001/metrics/WakeLatency/tests/1/med_diff_ci95/0")));
+	CHECK_EQ_DBL(num(j, "groups/1001/metrics/WakeLatency/tests/1/mw_p"), 1);
+	CHECK(strstr(cJSON_GetStringValue(at(j, "groups/1001/metrics/WakeLatency/verdict/1")),
+		     "95% CI n/a (1 value), no significant change") != NULL);
+	cJSON_Delete(j);
+
+	/* --even-up: the larger run is cut to the smaller one's count */
+	CHECK(diff(path("ref"), path("shift"), "-F", "json", "-e", "-x", "WakeLatency > 200", NULL) == 0);
+	j = json_out();
+	CHECK_EQ_DBL(num(j, "runs/0/rows"), 150);
+	CHECK_EQ_DBL(num(j, "runs/1/rows"), 150);
+	cJSON_Delete(j);
+
+	/* a group only one run has: null values and tests for the other */
+	CHECK(diff(path("ref"), path("c10"), "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK_EQ_DBL(num(j, "groups/C10/rows/0"), 0);
+	CHECK_EQ_DBL(num(j, "groups/C10/rows/1"), 20);
+	CHECK(cJSON_IsNull(at(j, "groups/C10/metrics/WakeLatency/med/values/0")));
+	CHECK(cJSON_IsNull(at(j, "groups/C10/metrics/WakeLatency/tests/1")));
+	CHECK_STR(cJSON_GetStringValue(at(j, "groups/C10/metrics/WakeLatency/verdict/1")),
+		  "WakeLatency: no comparison vs ref (no values in ref)");
+	cJSON_Delete(j);
+}
+
+static void test_identical_and_names(void)
+{
+	/* a copy of the reference under the same reportid: told apart, nothing significant */
+	CHECK(diff(path("ref"), path("refcopy"), path("shift"), "-F", "json", NULL) == 0);
+	cJSON *j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "runs/1/reportid")), "ref-2");
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/mw_p"), 1);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/ks_d"), 0);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/ks_p"), 1);
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")),
+		     "median +0.0 us (+0.0%) vs ref, 95% CI [-") != NULL);
+	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/2/significant")));
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/change/2"), 50);
+	cJSON_Delete(j);
+
+	/* the same run twice */
+	CHECK(diff(path("ref"), path("ref/"), NULL) == 2);
+	char want[512];
+	snprintf(want, sizeof(want), "analyze: diff: '%s' and '%s/' are the same run: comparing a "
+		 "run with itself shows nothing (--allow-same to do it anyway)\n", path("ref"), path("ref"));
+	CHECK_STR(err, want);
+	CHECK_STR(out, "");
+	CHECK(diff(path("ref"), path("ref/datapoints.csv"), "--allow-same", "-F", "json", NULL) == 0);
+	snprintf(want, sizeof(want), "analyze: warning: '%s' and '%s' are the same run\n", path("ref"),
+		 path("ref/datapoints.csv"));
+	CHECK_STR(err, want);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "runs/1/reportid")), "ref-2");
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/mw_p"), 1);
+	cJSON_Delete(j);
+
+	/* wult raw result, bare datapoints.csv and idlescope run mixed */
+	char wult[256], bare[256];
+	snprintf(wult, sizeof(wult), "%s/wult-good", shared);
+	snprintf(bare, sizeof(bare), "%s/wult-good/datapoints.csv", shared);
+	CHECK(diff(wult, path("ref/datapoints.csv"), "-F", "json", "-m", "^WakeLatency$", NULL) == 0);
+	snprintf(want, sizeof(want), "analyze: warning: ref was measured by idlescope, the reference "
+		 "testdata by wult: the numbers may not mean the same\n");
+	CHECK_STR(err, want);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "runs/0/reportid")), "testdata");
+	CHECK_STR(cJSON_GetStringValue(at(j, "runs/0/toolname")), "wult");
+	cJSON_Delete(j);
+}
+
+static void test_bad_inputs(void)
+{
+	char want[512];
+	CHECK(diff(path("ref"), NULL) == 2);
+	CHECK_STR(err, "analyze: diff: need at least two runs, the reference first (see 'analyze diff --help')\n");
+	CHECK(diff(NULL) == 2);
+	CHECK(diff(path("ref"), path("shift"), "-F", "xml", NULL) == 2);
+	CHECK_STR(err, "analyze: diff: --format: expected text, csv or json, got 'xml'\n");
+	CHECK(diff(path("ref"), path("shift"), "-f", "med,p99", NULL) == 2);
+	CHECK(strstr(err, "analyze: diff: --funcs: unknown function 'p99'") == err);
+
+	/* metric sets differ: the shared ones are compared, the rest named */
+	CHECK(diff(path("ref"), path("nointr"), "-F", "json", NULL) == 0);
+	CHECK_STR(err, "analyze: warning: metric 'IntrLatency' is missing in nointr; it is left out "
+		  "(only metrics every run has are compared)\n");
+	cJSON *j = json_out();
+	CHECK(at(j, "metrics/IntrLatency") == NULL && at(j, "metrics/WakeLatency") != NULL);
+	cJSON_Delete(j);
+	CHECK(diff(path("ref"), path("nointr"), "-m", "Intr", NULL) == 1);
+	CHECK_STR(err, "analyze: warning: metric 'IntrLatency' is missing in nointr; it is left out "
+		  "(only metrics every run has are compared)\n"
+		  "analyze: no metric matching --metrics is numeric in every run\n");
+
+	/* nothing left after filtering */
+	CHECK(diff(path("ref"), path("shift"), "-i", "WakeLatency > 220", NULL) == 1);
+	snprintf(want, sizeof(want), "analyze: %s/datapoints.csv: no datapoints left after filtering\n",
+		 path("ref"));
+	CHECK_STR(err, want);
+	CHECK_STR(out, "");
+
+	/* units and tools that do not match */
+	CHECK(diff(path("ref"), path("ns"), "-m", "Wake", "-F", "json", NULL) == 0);
+	CHECK_STR(err, "analyze: warning: ns was measured by wult, the reference ref by idlescope: "
+		  "the numbers may not mean the same\n"
+		  "analyze: warning: WakeLatency: unit 'ns' in ns but 'us' in the reference ref: values "
+		  "are compared as they are\n");
+
+	/* --by a column a run lacks, a run that does not exist */
+	CHECK(diff(path("ref"), path("shift"), "--by", "Foo", NULL) == 1);
+	snprintf(want, sizeof(want), "analyze: %s/datapoints.csv: --by: no column 'Foo'\n", path("ref"));
+	CHECK_STR(err, want);
+	CHECK(diff(path("ref"), path("nosuch"), NULL) == 1);
+	CHECK(strstr(err, "nosuch") != NULL && strchr(err, '\n') == err + strlen(err) - 1);
+	CHECK(diff(path("ref"), path("shift"), "--include", "(LDist > 3", NULL) == 2);
+	CHECK(strstr(err, "--include: expected ')'") != NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: test_diff_cli ANALYZE SHARED_DATA\n");
+		return 2;
+	}
+	analyze = argv[1];
+	shared = argv[2];
+	if (!mkdtemp(tmp))
+		return 2;
+	make_run("ref", "ref", "idlescope", 0, 1, 0, NULL);
+	make_run("refcopy", "ref", "idlescope", 0, 1, 0, NULL);
+	make_run("shift", "shift", "idlescope", 50, 1, 0, NULL);
+	make_run("nointr", "nointr", "idlescope", 0, 0, 0, NULL);
+	make_run("c10", "c10", "idlescope", 0, 1, 1, NULL);
+	make_run("ns", "ns", "wult", 0, 1, 0, "{\"WakeLatency\": \"ns\"}");
+	test_shifted();
+	test_formats_and_options();
+	test_identical_and_names();
+	test_bad_inputs();
+	free(out);
+	free(err);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmp);
+	return CHECK_DONE();
+}

@@ -121,7 +121,7 @@ static int series_plots(struct report *rep, cJSON **ser)
 	for (size_t k = 0; k < nkeys; k++) {
 		char label[128], sep = ' ';
 		gp_safe(label, sizeof(label), keys[k]);
-		fprintf(gp, "reset\nset terminal svg size 660,330 font 'DejaVu Sans,11' noenhanced "
+		fprintf(gp, "reset\nset terminal svg size 660,330 font 'DejaVu Sans,13' noenhanced "
 			    "background '#ffffff'\nset output '../plots/c%03zu.svg'\nset grid lc rgb "
 			    "'#dddddd'\nset key off\nset xlabel 'Time (s)'\nset ylabel '%s'\nplot",
 			k, label);

@@ -19,12 +19,14 @@ static const char css[] =
 "h2{font-size:19px;margin:12px 0 8px;font-weight:600}\n"
 "h2 .unit{color:#6b7682;font-weight:400;font-size:15px}\n"
 "h3{font-size:15px;margin:18px 0 6px;font-weight:600;color:#33404d}\n"
+".tw{overflow-x:auto;max-width:100%}\n"
 "table{border-collapse:collapse;margin:6px 0 10px;font-variant-numeric:tabular-nums}\n"
-"th,td{border:1px solid #dde1e6;padding:3px 9px;vertical-align:top}\n"
+"th,td{border:1px solid #dde1e6;padding:3px 7px;vertical-align:top}\n"
+"table.summary{font-size:13px}\n"
 "thead th{background:#eef1f4;text-align:center;font-weight:600}\n"
 "tbody th{background:#f8f9fa;text-align:left;font-weight:600;white-space:nowrap}\n"
 "td.num{text-align:right;white-space:nowrap}\n"
-"td .chg{display:block;font-size:11.5px}\n"
+"td .chg{display:block;font-size:11px}\n"
 ".up{color:#b3261e}.down{color:#0b6e4f}.same{color:#6b7682}\n"
 "table.intro td{max-width:360px;overflow-wrap:anywhere}\n"
 "tr.differs th{background:#fff1c2}tr.differs td{background:#fff8dc}\n"
@@ -37,7 +39,9 @@ static const char css[] =
 ".verdicts{margin:6px 0 8px;padding:6px 10px;border-left:4px solid #8a96a3;background:#f6f7f9}\n"
 ".verdicts p{margin:2px 0;font-family:'DejaVu Sans Mono',monospace;font-size:12.5px}\n"
 ".verdicts p.sig{font-weight:700;color:#7a1c14}\n"
-".plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(600px,1fr));gap:12px}\n"
+".plots{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:6px}\n"
+"@media (max-width:1000px){.plots{grid-template-columns:minmax(0,1fr)}}\n"
+"@media (min-width:1900px){main{max-width:1960px}.plots{grid-template-columns:repeat(3,minmax(0,1fr))}}\n"
 "figure{margin:0;border:1px solid #e3e6ea;border-radius:4px;padding:6px;background:#fff}\n"
 "figure img{display:block;width:100%;height:auto}\n"
 "figcaption{font-size:12px;color:#4b5663;margin-top:3px}\n"
@@ -111,6 +115,25 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3g", v);
 }
 
+void group_digits(char *buf, size_t len, size_t v)
+{
+	char raw[32];
+	int n = snprintf(raw, sizeof(raw), "%zu", v), k = 0;
+	for (int i = 0; i < n && (size_t)k + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = raw[i];
+	}
+	buf[k] = '\0';
+}
+
+void html_count(FILE *f, size_t v)
+{
+	char buf[40];
+	group_digits(buf, sizeof(buf), v);
+	fputs(buf, f);
+}
+
 void html_num(FILE *f, double v)
 {
 	char buf[64];
@@ -130,8 +153,10 @@ void html_change(FILE *f, double ref, double v)
 	fmt_num(abs, sizeof(abs), d);
 	const char *cls = d > 0 ? "up" : d < 0 ? "down" : "same";
 	fprintf(f, "<span class=\"chg %s\">%s%s", cls, d > 0 ? "+" : "", abs);
-	if (ref != 0 && !isnan(ref))
-		fprintf(f, " (%+.1f%%)", 100 * d / fabs(ref));
+	if (ref != 0 && !isnan(ref)) {
+		double pct = 100 * d / fabs(ref);
+		fprintf(f, fabs(pct) >= 9.95 ? " (%+.0f%%)" : " (%+.1f%%)", pct);
+	}
 	fputs("</span>", f);
 }
 

@@ -157,8 +157,10 @@ void section_intro(struct report *rep)
 		row(rep, fields[i].label, vals, false);
 		free_vals(vals, rep->nruns);
 	}
-	for (size_t r = 0; r < rep->nruns; r++)
-		vals[r] = is_xasprintf("%zu", rep->runs[r]->dp->nrows);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		vals[r] = is_xmalloc(40);
+		group_digits(vals[r], 40, rep->runs[r]->dp->nrows);
+	}
 	row(rep, rep->o->include || rep->o->exclude ? "Datapoints in this report (filtered)"
 						      : "Datapoints in this report", vals, false);
 	free_vals(vals, rep->nruns);

@@ -24,26 +24,49 @@ static void value_td(const struct report *rep, const struct summ_part *p, size_t
 	fputs("</td>", rep->html);
 }
 
+/* Columns: run, datapoints, then the functions; runs as rows so the table uses the page's
+ * width and reads like the per-state table under it. */
+static void func_header(struct report *rep, const char *first)
+{
+	FILE *f = rep->html;
+	fputs("<thead><tr>", f);
+	if (first) {
+		fputs("<th>", f);
+		html_esc(f, first);
+		fputs("</th>", f);
+	}
+	if (rep->nruns > 1 || !first)
+		fputs("<th>Run</th>", f);
+	fputs("<th>datapoints</th>", f);
+	for (size_t fn = 0; fn < rep->nfuncs; fn++) {
+		fputs("<th>", f);
+		html_esc(f, rep->funcs[fn].name);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+}
+
+static void func_cells(struct report *rep, const struct summ_part *p, size_t m, size_t r)
+{
+	fputs("<td class=\"num\">", rep->html);
+	html_count(rep->html, p->rows[r]);
+	fputs("</td>", rep->html);
+	for (size_t fn = 0; fn < rep->nfuncs; fn++)
+		value_td(rep, p, m, r, fn);
+}
+
 static void summary_table(struct report *rep, size_t m)
 {
 	FILE *f = rep->html;
-	const struct summ_part *p = &rep->sum.overall;
-	fputs("<table class=\"summary\">\n<thead><tr><th>Function</th>", f);
-	for (size_t r = 0; r < rep->nruns; r++)
+	fputs("<div class=\"tw\"><table class=\"summary\">\n", f);
+	func_header(rep, NULL);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		fputs("<tr>", f);
 		run_th(rep, r);
-	fputs("</tr></thead>\n<tbody>\n<tr><th>datapoints</th>", f);
-	for (size_t r = 0; r < rep->nruns; r++)
-		fprintf(f, "<td class=\"num\">%zu</td>", p->rows[r]);
-	fputs("</tr>\n", f);
-	for (size_t fn = 0; fn < rep->nfuncs; fn++) {
-		fputs("<tr><th>", f);
-		html_esc(f, rep->funcs[fn].name);
-		fputs("</th>", f);
-		for (size_t r = 0; r < rep->nruns; r++)
-			value_td(rep, p, m, r, fn);
+		func_cells(rep, &rep->sum.overall, m, r);
 		fputs("</tr>\n", f);
 	}
-	fputs("</tbody></table>\n", f);
+	fputs("</tbody></table></div>\n", f);
 }
 
 static void group_table(struct report *rep, size_t m)
@@ -54,18 +77,8 @@ static void group_table(struct report *rep, size_t m)
 		return;
 	fputs("<h3>Per requested idle state (", f);
 	html_esc(f, s->group_col);
-	fputs(")</h3>\n<table class=\"summary groups\">\n<thead><tr><th>", f);
-	html_esc(f, s->group_col);
-	fputs("</th>", f);
-	if (rep->nruns > 1)
-		fputs("<th>Run</th>", f);
-	fputs("<th>datapoints</th>", f);
-	for (size_t fn = 0; fn < rep->nfuncs; fn++) {
-		fputs("<th>", f);
-		html_esc(f, rep->funcs[fn].name);
-		fputs("</th>", f);
-	}
-	fputs("</tr></thead>\n<tbody>\n", f);
+	fputs(")</h3>\n<div class=\"tw\"><table class=\"summary groups\">\n", f);
+	func_header(rep, s->group_col);
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct summ_part *p = &s->groups[g];
 		for (size_t r = 0; r < rep->nruns; r++) {
@@ -77,13 +90,11 @@ static void group_table(struct report *rep, size_t m)
 			}
 			if (rep->nruns > 1)
 				run_th(rep, r);
-			fprintf(f, "<td class=\"num\">%zu</td>", p->rows[r]);
-			for (size_t fn = 0; fn < rep->nfuncs; fn++)
-				value_td(rep, p, m, r, fn);
+			func_cells(rep, p, m, r);
 			fputs("</tr>\n", f);
 		}
 	}
-	fputs("</tbody></table>\n", f);
+	fputs("</tbody></table></div>\n", f);
 }
 
 static void verdicts(struct report *rep, size_t m)

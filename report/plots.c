@@ -108,9 +108,9 @@ static void set_terminal(struct metric_data *md, bool png, const char *file)
 {
 	fputs("reset\n", md->gp);
 	if (png)
-		fprintf(md->gp, "set terminal pngcairo size 660,430 font 'DejaVu Sans,9' noenhanced\n");
+		fprintf(md->gp, "set terminal pngcairo size 660,430 font 'DejaVu Sans,10' noenhanced\n");
 	else
-		fprintf(md->gp, "set terminal svg size 660,430 font 'DejaVu Sans,11' noenhanced "
+		fprintf(md->gp, "set terminal svg size 660,430 font 'DejaVu Sans,13' noenhanced "
 				"background '#ffffff'\n");
 	fprintf(md->gp, "set output '../plots/%s'\nset grid lc rgb '#dddddd'\n"
 			"set border lc rgb '#555555'\nset key off\n", file);
@@ -164,12 +164,26 @@ static int write_scatter_data(struct metric_data *md, size_t axis, size_t r, siz
 	return rc;
 }
 
+/* Runs with more points are drawn first, so that a small run is not buried under a big one. */
+static void draw_order(const size_t *nout, size_t n, size_t *order)
+{
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && nout[order[j]] > nout[order[j - 1]]; j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+}
+
 static int scatter(struct metric_data *md, size_t axis)
 {
 	struct report *rep = md->rep;
 	const char *xname = scatter_axes[axis];
-	char file[64], xlabel[160], caption[1024];
+	char file[64], xlabel[160], caption[2048], a[32], b[32];
 	size_t *nout = is_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
+	size_t *order = is_xcalloc(rep->nruns, sizeof(*order));
 	const char *sep = "";
 	int rc = -1;
 
@@ -178,15 +192,20 @@ static int scatter(struct metric_data *md, size_t axis)
 	for (size_t r = 0; r < rep->nruns; r++)
 		if (!column(rep, r, xname))
 			goto ok;
-	len = (size_t)snprintf(caption, sizeof(caption), "%s against %s: ", md->name, xname);
+	len = (size_t)snprintf(caption, sizeof(caption), "%s against %s. Points shown: ", md->name,
+			       xname);
 	for (size_t r = 0; r < rep->nruns; r++) {
 		if (write_scatter_data(md, axis, r, &nout[r], &nvalid) < 0)
 			goto cleanup;
 		shown += nout[r];
+		group_digits(a, sizeof(a), nout[r]);
+		group_digits(b, sizeof(b), nvalid);
+
 		if (len < sizeof(caption))
-			len += (size_t)snprintf(caption + len, sizeof(caption) - len,
-						"%s%s%zu of %zu points shown", r ? ", " : "",
-						rep->nruns > 1 ? run_marker(r) : "", nout[r], nvalid);
+			len += (size_t)snprintf(caption + len, sizeof(caption) - len, "%s%s%s%s%s of %s",
+						r ? "; " : "", rep->nruns > 1 ? run_marker(r) : "",
+						rep->nruns > 1 ? rep->runs[r]->name : "",
+						rep->nruns > 1 ? " " : "", a, b);
 	}
 	if (shown == 0)
 		goto ok;
@@ -194,12 +213,17 @@ static int scatter(struct metric_data *md, size_t axis)
 	gp_safe(xlabel, sizeof(xlabel), xname);
 	set_terminal(md, true, file);
 	fprintf(md->gp, "set xlabel '%s (us)'\nset ylabel '%s'\nplot", xlabel, md->label);
-	for (size_t r = 0; r < rep->nruns; r++) {
+	draw_order(nout, rep->nruns, order);
+	for (size_t i = 0; i < rep->nruns; i++) {
+		size_t r = order[i];
 		if (!nout[r])
 			continue;
+		/* Small runs get big opaque markers; big ones small translucent ones. */
 		fprintf(md->gp, "%s './m%03zu-%s-r%zu.bin' binary format='%%float32%%float32' "
-				"using 1:2 with points pt %d ps 0.45 lc rgb '#50%s'",
-			sep, md->m, xname, r, run_pointtype(r), run_colour(r) + 1);
+				"using 1:2 with points pt %d ps %s lc rgb '#%s%s'",
+			sep, md->m, xname, r, run_pointtype(r),
+			nout[r] < 1000 ? "0.9" : nout[r] < 5000 ? "0.6" : "0.4",
+			nout[r] < 5000 ? "00" : "50", run_colour(r) + 1);
 		sep = ",";
 	}
 	fputc('\n', md->gp);
@@ -208,6 +232,7 @@ ok:
 	rc = 0;
 cleanup:
 	free(nout);
+	free(order);
 	return rc;
 }
 

@@ -85,6 +85,9 @@ const char *metric_unit(const struct report *rep, const char *metric);
 void html_esc(FILE *f, const char *s);
 void html_escn(FILE *f, const char *s, size_t n);
 void html_num(FILE *f, double v);
+/* "1,234,567" */
+void group_digits(char *buf, size_t len, size_t v);
+void html_count(FILE *f, size_t v);
 void html_change(FILE *f, double ref, double v);
 void html_head(FILE *f, const char *title);
 void html_tail(FILE *f);

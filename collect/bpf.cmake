@@ -11,7 +11,7 @@ set(IDLESCOPE_BPF_BTF /sys/kernel/btf/vmlinux CACHE FILEPATH "kernel BTF that vm
 
 set(_bpf_missing "")
 if(NOT IDLESCOPE_BPF)
-  set(_bpf_missing "built with -DIDLESCOPE_BPF=OFF")
+  set(_bpf_missing "built without eBPF support (configured with -DIDLESCOPE_BPF=OFF)")
 else()
   find_program(IDLESCOPE_CLANG NAMES clang)
   find_program(IDLESCOPE_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin)

@@ -19,7 +19,7 @@
 #include "wake_rec.h"
 #include "wake.skel.h"
 
-#define POLL_MS 50			/* next() notices a stop within this */
+#define POLL_MS 20			/* next() notices a stop within this */
 #define REC_QUEUE_CAP 8192		/* > records the ring buffer can hold */
 #define STALL_NS (300 * 1000000ull)	/* no record for LDist max + this: re-arm */
 
@@ -171,7 +171,11 @@ static int bpf_next(struct method_ctx *ctx, struct dp_raw *dp, uint64_t discards
 			continue;
 		}
 		refill_ldists(ctx);
+		/* Records come without wake-ups (see emit() in wake.bpf.c): wait a little,
+		 * then take what is there. */
 		n = ring_buffer__poll(ctx->rb, POLL_MS);
+		if (n == 0)
+			n = ring_buffer__consume(ctx->rb);
 		if (n < 0 && n != -EINTR) {
 			is_err("bpf: reading the ring buffer failed: %s", strerror(-n));
 			return -1;

@@ -46,7 +46,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, WAKE_RB_SIZE);
 } wake_events SEC(".maps");
 
 /* LDist queue: user space fills ldist_q[] then publishes q_tail; BPF advances q_head. */
@@ -68,11 +68,20 @@ __u64 seq;		/* datapoints armed so far */
 struct wake_cur cur;
 struct wake_idle idle;
 
-__u64 ltime_out;	/* LTime of the last armed datapoint (read by the thread source) */
+__u64 ltime_out;
+/* Bit i: an interrupt handler ran while the CPU was idle in state i, so that state is
+ * entered with IRQs on (HLT after STI, POLL, ...). Learnt from every local timer interrupt,
+ * ticks included, so known long before the first datapoint needs it. */
+__u64 irq_on_states;	/* LTime of the last armed datapoint (read by the thread source) */
 
 static bool is_poll_state(__s32 state)
 {
 	return state >= 0 && state < 64 && (cfg_poll_states >> state) & 1;
+}
+
+static bool is_irq_on_state(__s32 state)
+{
+	return state >= 0 && state < 64 && ((irq_on_states | cfg_poll_states) >> state) & 1;
 }
 
 static void emit(__u8 kind, __u8 reason, __u64 tai, __s8 intr_off)
@@ -96,7 +105,10 @@ static void emit(__u8 kind, __u8 reason, __u64 tai, __s8 intr_off)
 	r->intr_off = intr_off;
 	r->tintr_src = cur.tintr_src;
 	r->pad = 0;
-	bpf_ringbuf_submit(r, 0);
+	/* No wake-up per record: that would be an irq_work self-IPI on the measured CPU each
+	 * time. User space polls on a short timeout; only a filling buffer wakes it. */
+	bpf_ringbuf_submit(r, bpf_ringbuf_query(&wake_events, BPF_RB_AVAIL_DATA) > WAKE_RB_WAKE_AT ?
+				 BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 static void finish(void)
@@ -179,8 +191,14 @@ static void on_fire(__u64 now, __u8 src, __u32 cpu)
 		return;
 	}
 	if (!idle.in_idle && idle.tbi < ltime && idle.tai >= ltime) {
-		/* Left idle at or after LTime, before the handler: entered with IRQs off. */
-		emit(WAKE_REC_DATAPOINT, 0, idle.tai, 1);
+		if (is_irq_on_state(idle.state)) {
+			/* Our handler would have run inside that idle period: something else
+			 * woke the CPU (at or after LTime, but first). */
+			emit(WAKE_REC_DISCARD, WAKE_DISCARD_OTHER_WAKE, 0, -1);
+		} else {
+			/* Left idle at or after LTime, before the handler: IRQs were off. */
+			emit(WAKE_REC_DATAPOINT, 0, idle.tai, 1);
+		}
 		finish();
 		return;
 	}
@@ -223,8 +241,11 @@ int BPF_PROG(wake_local_timer_entry, int vector)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 
-	if (cpu == cfg_cpu)
-		on_fire(bpf_ktime_get_ns(), WAKE_TINTR_LOCAL_TIMER, cpu);
+	if (cpu != cfg_cpu)
+		return 0;
+	if (idle.in_idle && idle.state >= 0 && idle.state < 64)
+		irq_on_states |= 1ull << idle.state;
+	on_fire(bpf_ktime_get_ns(), WAKE_TINTR_LOCAL_TIMER, cpu);
 	return 0;
 }
 

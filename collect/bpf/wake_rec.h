@@ -8,6 +8,10 @@
 /* Pending LDists, filled by user space (producer) and popped by BPF (consumer). */
 #define WAKE_LDIST_QLEN 256u	/* power of two */
 
+/* Ring buffer size, and the fill level past which a record wakes the consumer. */
+#define WAKE_RB_SIZE (256u * 1024u)
+#define WAKE_RB_WAKE_AT (WAKE_RB_SIZE / 8u)
+
 /* bpf_timer_start() flags (uapi since 6.7); spelled out so older headers still build. */
 #define WAKE_TIMER_ABS 1ull
 #define WAKE_TIMER_CPU_PIN 2ull

@@ -22,6 +22,12 @@
 #define READ_RECORDS 64
 #define POLL_MS 100
 
+_Static_assert((int)IDLESCOPE_DISCARD_NOT_IDLE == (int)DISCARD_NOT_IDLE &&
+	       (int)IDLESCOPE_DISCARD_OTHER_WAKE == (int)DISCARD_OTHER_WAKE &&
+	       (int)IDLESCOPE_DISCARD_WRONG_CPU == (int)DISCARD_WRONG_CPU &&
+	       (int)IDLESCOPE_DISCARD_LOST == (int)DISCARD_LOST && (int)IDLESCOPE_DISCARD_NR == (int)DISCARD_NR,
+	       "discard reasons differ between the module and collect");
+
 struct method_ctx {
 	int fd;
 	int method;
@@ -332,7 +338,8 @@ static int kmod_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards[
 		if (c->pos == c->nrec) {
 			if (fill(c) < 0) {
 				is_err("%s: reading records: %s", KMOD_DEV,
-				       errno == ENODATA ? "the module stopped measuring" : strerror(errno));
+				       errno == ENODATA ? "the module stopped measuring" :
+				       errno == ENODEV ? "the measured CPU went offline" : strerror(errno));
 				return -1;
 			}
 			continue;

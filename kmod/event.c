@@ -201,9 +201,15 @@ static int armer_fn(void *data)
 	long timeout;
 
 	while (!kthread_should_stop()) {
+		if (raw_smp_processor_id() != d->cfg.cpu) {
+			/* the measured CPU went offline and we were moved away */
+			WRITE_ONCE(d->cpu_lost, true);
+			wake_up_interruptible(&d->ring.wq);
+			break;
+		}
 		arm_event(d, seq++);
 		timeout = nsecs_to_jiffies(d->ev.ldist + HRT_LOST_TIMEOUT_NS) + 1;
-		wait_event_timeout(d->armer_wq, event_done(d) || kthread_should_stop(), timeout);
+		wait_event_interruptible_timeout(d->armer_wq, event_done(d) || kthread_should_stop(), timeout);
 		if (kthread_should_stop())
 			break;
 		finish_event(d);
@@ -212,6 +218,13 @@ static int armer_fn(void *data)
 		spin_unlock_irq(&d->stats_lock);
 	}
 	hrtimer_cancel(&d->timer);
+	/* a kthread must not exit before kthread_stop() */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
 	return 0;
 }
 
@@ -228,9 +241,13 @@ int is_event_start(struct is_dev *d)
 
 	prandom_seed_state(&d->rnd, d->cfg.seed);
 	memset(&d->ev, 0, sizeof(d->ev));
-	t = kthread_create_on_cpu(armer_fn, d, d->cfg.cpu, "idlescope/%u");
+	d->cpu_lost = false;
+	is_tdt_reset();
+	/* bound, not a per-CPU kthread: if the CPU goes offline it is pushed away and stops */
+	t = kthread_create(armer_fn, d, "idlescope/%u", d->cfg.cpu);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
+	kthread_bind(t, d->cfg.cpu);
 	d->armer = t;
 	wake_up_process(t);
 	return 0;

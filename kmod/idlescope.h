@@ -43,6 +43,7 @@ struct is_dev {
 	struct mutex lock;            /* configuration, enable/disable */
 	atomic_t open;
 	bool configured, enabled;
+	bool cpu_lost;                /* the measured CPU went offline while enabled */
 	struct idlescope_config cfg;
 	u64 tsc_hz;
 	u64 msr_mask;                 /* readable counters on cfg.cpu */
@@ -92,6 +93,7 @@ void is_event_fired(struct is_dev *d, u64 now, u64 tsc);
 bool is_tdt_available(char *why, size_t len);
 u64 is_tsc_measure_hz(void);
 void is_tdt_idle_enter(struct is_dev *d, u64 tsc_now);
+void is_tdt_reset(void);
 u64 is_tsc_to_ns(u64 tsc, u64 tsc_ref, u64 ns_ref, u64 hz);
 
 #endif

@@ -177,7 +177,7 @@ static long is_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 static bool readable(struct is_dev *d)
 {
-	return !is_ring_empty(&d->ring) || !READ_ONCE(d->enabled);
+	return !is_ring_empty(&d->ring) || !READ_ONCE(d->enabled) || READ_ONCE(d->cpu_lost);
 }
 
 /* Whole records only. Blocks until one is there; 0 (end of file) when disabled and empty. */
@@ -193,6 +193,8 @@ static ssize_t read_locked(struct is_dev *d, struct file *f, char __user *buf, s
 				break;
 			if (!READ_ONCE(d->enabled))
 				return 0;
+			if (READ_ONCE(d->cpu_lost))
+				return -ENODEV;
 			if (f->f_flags & O_NONBLOCK)
 				return -EAGAIN;
 			if (wait_event_interruptible(d->ring.wq, readable(d)))
@@ -227,6 +229,8 @@ static __poll_t is_poll(struct file *f, poll_table *wait)
 	poll_wait(f, &d->ring.wq, wait);
 	if (!is_ring_empty(&d->ring))
 		return EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(d->cpu_lost))
+		return EPOLLERR;
 	return READ_ONCE(d->enabled) ? 0 : EPOLLHUP;
 }
 

@@ -67,6 +67,11 @@ u64 is_tsc_to_ns(u64 tsc, u64 tsc_ref, u64 ns_ref, u64 hz)
 	return ns_ref - mul_u64_u64_div_u64(tsc_ref - tsc, NSEC_PER_SEC, hz) - 1;
 }
 
+void is_tdt_reset(void)
+{
+	tdt_displaced = tdt_written = 0;
+}
+
 /* At idle entry on the measured CPU, interrupts off. */
 void is_tdt_idle_enter(struct is_dev *d, u64 tsc_now)
 {

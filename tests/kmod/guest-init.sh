@@ -46,6 +46,14 @@ collect --method hrt -c 10 --cpu 1 -o /out/x >/out/offline.log 2>&1
 res collect-offline "rc=$? $(onlyline /out/offline.log offline)"
 echo 1 > /sys/devices/system/cpu/cpu1/online
 
+# the measured CPU goes offline during a run: collect stops with a clear error, no crash
+collect --method hrt -c 1000000 --cpu 1 -o /out/x2 >/out/hotplug.log 2>&1 &
+sleep 2
+echo 0 > /sys/devices/system/cpu/cpu1/online
+wait $!
+res collect-cpu-gone "rc=$? $(onlyline /out/hotplug.log 'went offline')"
+echo 1 > /sys/devices/system/cpu/cpu1/online
+
 # unloading while a reader holds the device is refused; after close it works
 exec 3</dev/idlescope
 rmmod idlescope 2>/dev/null; res rmmod-while-open "rc=$? $(loaded)"

@@ -114,12 +114,16 @@ expect bad-method "config: EINVAL"
 expect collect-inverted "rc=2 collect: -l '4000,1000': inverted range: minimum 4000000 ns is above maximum 1000000 ns"
 expect offline "config: ENODEV"
 expect collect-offline "rc=2 collect: --cpu 1: CPU 1 is offline; bring it online (echo 1 > /sys/devices/system/cpu/cpu1/online) or choose an online CPU"
+expect collect-cpu-gone "rc=1 collect: /dev/idlescope: reading records: the measured CPU went offline"
 expect rmmod-while-open "rc=1 loaded"
 expect rmmod-after-close "rc=0 unloaded"
 expect collect-autoload "rc=0 unloaded"
 expect insmod-ring16 "rc=0"
 expect overflow "overflow: ok"
 expect done "yes"
+if grep -E "WARNING: CPU:|BUG:|Oops|Call Trace|no longer affine" "$OUT/dmesg.txt"; then
+	echo "kmod-qemu: FAIL the guest kernel logged a warning or oops (above)" >&2; errs=$((errs + 1))
+fi
 # tdt needs a TSC-deadline timer with ARAT and an invariant TSC; QEMU/TCG may not offer them
 tdt_ok=yes
 for f in tsc_deadline_timer arat constant_tsc nonstop_tsc; do

@@ -3,9 +3,9 @@
 #ifndef IDLESCOPE_H
 #define IDLESCOPE_H
 #include <linux/hrtimer.h>
-#include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include "idlescope_uapi.h"
@@ -51,7 +51,6 @@ struct is_dev {
 	char tdt_why[128];
 	struct task_struct *armer;
 	struct hrtimer timer;         /* hrt: the event; tdt: the guard/timeout */
-	struct irq_work wake_work;
 	wait_queue_head_t armer_wq;
 	struct rnd_state rnd;
 	struct is_event ev;

@@ -82,6 +82,8 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(ser, key);
 	char name[64];
 	size_t n = 0;
+	bool varies = false;
+	double first = NAN;
 	if (!cJSON_IsArray(t) || !cJSON_IsArray(v))
 		return 0;
 	snprintf(name, sizeof(name), "c%03zu-r%zu.dat", k, r);
@@ -95,13 +97,14 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 	for (const cJSON *a = t->child, *b = v->child; a && b; a = a->next, b = b->next)
 		if (cJSON_IsNumber(a) && cJSON_IsNumber(b)) {
 			fprintf(f, "%.9g %.9g\n", a->valuedouble, b->valuedouble);
-			n++;
+			varies |= n++ > 0 && b->valuedouble != first;
+			first = n == 1 ? b->valuedouble : first;
 		}
 	if (fclose(f) != 0) {
 		is_err("%s: write error", name);
 		return -1;
 	}
-	return n > 0;
+	return n == 0 ? 0 : varies ? 2 : 1;
 }
 
 /* One SVG per counter, every run that has it overlaid. */
@@ -111,6 +114,8 @@ static int series_plots(struct report *rep, cJSON **ser)
 	const char **keys;
 	size_t nkeys = key_union(ser, rep->nruns, "t", &keys);
 	char *script = path_cat(rep->workdir, "counters.gp");
+	const char **constant = NULL;
+	size_t nconst = 0;
 	int rc = -1;
 	if (!nkeys || !(gp = fopen(script, "w"))) {
 		rc = nkeys ? (is_err("%s: cannot create: %m", script), -1) : 0;
@@ -120,25 +125,35 @@ static int series_plots(struct report *rep, cJSON **ser)
 	fputs("<div class=\"plots\">\n", f);
 	for (size_t k = 0; k < nkeys; k++) {
 		char label[128], sep = ' ';
+		int *have = is_xcalloc(rep->nruns, sizeof(*have)), varies = 0;
+		for (size_t r = 0; r < rep->nruns; r++) {
+			have[r] = ser[r] ? write_series(rep, ser[r], keys[k], k, r) : 0;
+			if (have[r] < 0) {
+				free(have);
+				fclose(gp);
+				goto cleanup;
+			}
+			varies |= have[r] == 2;
+		}
+		if (!varies) {  /* a flat line says nothing the table does not */
+			constant = is_xrealloc(constant, (nconst + 1) * sizeof(*constant));
+			constant[nconst++] = keys[k];
+			free(have);
+			continue;
+		}
 		gp_safe(label, sizeof(label), keys[k]);
 		fprintf(gp, "reset\nset terminal svg size 660,330 font 'DejaVu Sans,13' noenhanced "
 			    "background '#ffffff'\nset output '../plots/c%03zu.svg'\nset grid lc rgb "
 			    "'#dddddd'\nset key off\nset xlabel 'Time (s)'\nset ylabel '%s'\nplot",
 			k, label);
 		for (size_t r = 0; r < rep->nruns; r++) {
-			int have = ser[r] ? write_series(rep, ser[r], keys[k], k, r) : 0;
-			if (have < 0) {
-				fclose(gp);
-				goto cleanup;
-			}
-			if (have)
+			if (have[r])
 				fprintf(gp, "%c './c%03zu-r%zu.dat' using 1:2 with lines lw 1.5 lc rgb '%s'",
 					sep, k, r, run_colour(r));
-			sep = have ? ',' : sep;
+			sep = have[r] ? ',' : sep;
 		}
-		if (sep == ' ')
-			fputs(" NaN notitle", gp);
 		fputc('\n', gp);
+		free(have);
 		fprintf(f, "<figure><img src=\"plots/c%03zu.svg\" width=\"660\" height=\"330\" alt=\"", k);
 		html_esc(f, keys[k]);
 		fputs(" over time\"><figcaption>", f);
@@ -146,6 +161,14 @@ static int series_plots(struct report *rep, cJSON **ser)
 		fputs(" per interval, over the run</figcaption></figure>\n", f);
 	}
 	fputs("</div>\n", f);
+	if (nconst) {
+		fputs("<p class=\"note\">Constant over the run (not plotted): ", f);
+		for (size_t i = 0; i < nconst; i++) {
+			fputs(i ? ", " : "", f);
+			html_esc(f, constant[i]);
+		}
+		fputs(".</p>\n", f);
+	}
 	if (fclose(gp) != 0) {
 		is_err("%s: write error", script);
 		goto cleanup;
@@ -154,6 +177,7 @@ static int series_plots(struct report *rep, cJSON **ser)
 cleanup:
 	free(script);
 	free(keys);
+	free(constant);
 	return rc;
 }
 

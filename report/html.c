@@ -146,6 +146,8 @@ void html_change(FILE *f, double ref, double v)
 {
 	char abs[64];
 	double d = v - ref;
+	if (isnan(v))
+		return;
 	if (isnan(d)) {
 		fputs("<span class=\"chg same\">\u2014</span>", f);
 		return;

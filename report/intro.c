@@ -10,36 +10,68 @@
 static const struct field {
 	const char *label;
 	const char *keys[4];
+	const char *suffix;       /* appended to a plain number, e.g. " s" */
 } fields[] = {
-	{ "Tool", { "toolname" } },
-	{ "Tool version", { "toolver", "tool_version", "version" } },
-	{ "Format version", { "format_version" } },
-	{ "Method", { "method", "devid" } },
-	{ "Event source", { "event_source", "devdescr" } },
-	{ "Measured CPU", { "cpu", "measured_cpu" } },
-	{ "LDist range", { "ldist", "ldist_range" } },
-	{ "Datapoints collected", { "datapoints", "datapoint_count" } },
-	{ "Discarded", { "discards", "discarded" } },
-	{ "Start time", { "start_time", "date", "start" } },
-	{ "Duration", { "duration", "duration_s" } },
-	{ "Host", { "system.hostname", "hostname" } },
-	{ "Kernel", { "system.kernel.release", "system.kernel", "kernel" } },
-	{ "CPU model", { "system.cpu.model_name", "system.cpu_model", "cpu_model" } },
-	{ "cpuidle driver", { "system.cpuidle.driver", "system.cpuidle_driver" } },
-	{ "cpuidle governor", { "system.cpuidle.governor", "system.cpuidle_governor" } },
-	{ "Idle states", { "system.cpuidle.states", "system.idle_states", "idle_states" } },
-	{ "PM QoS", { "system.pm_qos", "pm_qos" } },
-	{ "Command line", { "cmdline", "command_line" } },
+	{ "Tool", { "toolname" }, NULL },
+	{ "Tool version", { "toolver", "tool_version" }, NULL },
+	{ "Format version", { "format_version" }, NULL },
+	{ "Method", { "method", "devid" }, NULL },
+	{ "Event source", { "event_source", "devdescr" }, NULL },
+	{ "Measured CPU", { "cpu" }, NULL },
+	{ "Datapoints collected", { "datapoints" }, NULL },
+	{ "Discarded", { "discards" }, NULL },
+	{ "Stopped by", { "stop_reason" }, NULL },
+	{ "Start time", { "start_time", "date" }, NULL },
+	{ "Duration", { "duration_s" }, " s" },
+	{ "Host", { "system.hostname", "hostname" }, NULL },
+	{ "Kernel", { "system.kernel.release", "system.kernel", "kernel" }, NULL },
+	{ "CPU model", { "system.cpu.model_name", "system.cpu_model", "cpu_model" }, NULL },
+	{ "Clock source", { "system.clocksource.current" }, NULL },
+	{ "cpuidle driver", { "system.cpuidle.driver", "system.cpuidle_driver" }, NULL },
+	{ "cpuidle governor", { "system.cpuidle.governor", "system.cpuidle_governor" }, NULL },
+	{ "Idle states (latency/residency)", { "system.cpuidle.states", "system.idle_states" }, NULL },
+	{ "PM QoS", { "pm_qos", "system.pm_qos" }, NULL },
 };
 
 static char *field_text(const struct is_run *r, const struct field *f)
 {
 	for (size_t k = 0; k < 4 && f->keys[k]; k++) {
-		char *t = json_text(info_get(r, f->keys[k]));
+		const cJSON *v = info_get(r, f->keys[k]);
+		char *t = json_text(v);
+		if (t && f->suffix && cJSON_IsNumber(v)) {
+			char *s = is_xasprintf("%.4g%s", v->valuedouble, f->suffix);
+			free(t);
+			t = s;
+		}
 		if (t)
 			return t;
 	}
 	return NULL;
+}
+
+/* "1000 - 4000 us" from info.json's ldist_min_ns/ldist_max_ns. */
+static char *ldist_text(const struct is_run *r)
+{
+	const cJSON *lo = info_get(r, "ldist_min_ns"), *hi = info_get(r, "ldist_max_ns");
+	if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(hi))
+		return NULL;
+	return is_xasprintf("%g \u2013 %g us", lo->valuedouble / 1000, hi->valuedouble / 1000);
+}
+
+/* The command line (an array of arguments) as one line. */
+static char *cmdline_text(const struct is_run *r)
+{
+	const cJSON *a = info_get(r, "cmdline");
+	char *s = NULL;
+	if (!cJSON_IsArray(a))
+		return json_text(a);
+	for (const cJSON *c = a->child; c; c = c->next) {
+		char *next = is_xasprintf("%s%s%s", s ? s : "", s ? " " : "",
+					  cJSON_IsString(c) ? c->valuestring : "?");
+		free(s);
+		s = next;
+	}
+	return s;
 }
 
 static bool all_equal(char **v, size_t n)
@@ -156,7 +188,17 @@ void section_intro(struct report *rep)
 			vals[r] = field_text(rep->runs[r], &fields[i]);
 		row(rep, fields[i].label, vals, false);
 		free_vals(vals, rep->nruns);
+		if (i == 5) {  /* after the measured CPU */
+			for (size_t r = 0; r < rep->nruns; r++)
+				vals[r] = ldist_text(rep->runs[r]);
+			row(rep, "LDist range", vals, false);
+			free_vals(vals, rep->nruns);
+		}
 	}
+	for (size_t r = 0; r < rep->nruns; r++)
+		vals[r] = cmdline_text(rep->runs[r]);
+	row(rep, "Command line", vals, true);
+	free_vals(vals, rep->nruns);
 	for (size_t r = 0; r < rep->nruns; r++) {
 		vals[r] = is_xmalloc(40);
 		group_digits(vals[r], 40, rep->runs[r]->dp->nrows);

@@ -247,8 +247,11 @@ static int histogram(struct metric_data *md)
 	for (size_t r = 0; r < rep->nruns; r++) {
 		if (!md->nvals[r])
 			continue;
+		/* Up to the max, or the 99.99th percentile when that leaves out enough outliers
+		 * (100 or more) to make room for the rest. */
 		lo = fmin(lo, md->qv[r * md->grid.n + md->grid.i_min]);
-		hi = fmax(hi, md->qv[r * md->grid.n + md->grid.i_hist_hi]);
+		hi = fmax(hi, md->qv[r * md->grid.n + (md->nvals[r] >= 1000000 ? md->grid.i_hist_hi
+										 : md->grid.n - 1)]);
 	}
 	if (lo > hi)
 		return 0;
@@ -292,7 +295,7 @@ static int histogram(struct metric_data *md)
 				      "Histogram of %s: %d bins from every datapoint", md->name, HIST_BINS);
 	if (over)
 		len += (size_t)snprintf(caption + len, sizeof(caption) - len,
-					"; %llu above the range (beyond the 99.99th percentile) not shown",
+					"; %llu beyond the 99.99th percentile not shown",
 					(unsigned long long)over);
 	(void)under;
 	add_output(md, file, is_xstrdup(caption));

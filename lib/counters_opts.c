@@ -109,6 +109,8 @@ static int add_field(const char *f, struct cnt_def *def, char **owned, bool *hav
 		def->scope = sc;
 	} else if (!strcmp(f, "raw") || !strcmp(f, "delta") || !strcmp(f, "percent")) {
 		def->kind = f[0] == 'r' ? CNT_RAW : f[0] == 'd' ? CNT_DELTA : CNT_PERCENT;
+	} else if (f[0] == 'u' && f[1] >= '0' && f[1] <= '9') {
+		return -1;   /* a width other than u32/u64 */
 	} else if (valid_name(f) && !*have_name) {
 		owned[1] = is_xstrdup(f);
 		def->name = owned[1];

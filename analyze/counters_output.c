@@ -1,0 +1,340 @@
+/* analyze counters output: an aligned table as turbostat prints it, CSV, or JSON. */
+#include "counters_output.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+
+/* Columns that exist on some machines, for telling "not in this run" from a typo. */
+static const char *const known_cols[] = {
+	"Avg_MHz", "Busy%", "Bzy_MHz", "TSC_MHz", "IPC", "IRQ", "NMI", "SMI", "CPU%c1", "CPU%c3",
+	"CPU%c6", "CPU%c7", "Halted%", "OS_Busy%", "Pkg%pc2", "Pkg%pc3", "Pkg%pc6", "Pkg%pc7",
+	"Pkg%pc8", "Pkg%pc9", "Pkg%pc10", "PkgWatt", "CorWatt", "RAMWatt", "Pkg_J", "Cor_J", "RAM_J",
+};
+
+struct vis {
+	bool *col;                 /* per result column */
+	bool ht[CNT_HT_NCOLS];
+	bool any_ht;
+};
+
+static int in_result(const struct cnt_result *r, const char *name, size_t *k, int *h)
+{
+	*h = -1;
+	int c = cnt_result_col(r, name);
+	if (c >= 0) {
+		*k = (size_t)c;
+		return 1;
+	}
+	for (int i = 0; i < CNT_HT_NCOLS; i++)
+		if (!strcmp(cnt_ht_cols[i], name)) {
+			*h = i;
+			return r->ht ? 1 : 0;
+		}
+	for (size_t i = 0; i < sizeof(known_cols) / sizeof(known_cols[0]); i++)
+		if (!strcmp(known_cols[i], name))
+			return 0;
+	return -1;
+}
+
+static int apply_list(const struct cnt_result *r, const char *list, const char *opt, struct vis *v, bool on)
+{
+	char *copy = is_xstrdup(list), *save = NULL;
+	int rc = 0;
+	for (char *n = strtok_r(copy, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		size_t k;
+		int h, found = in_result(r, n, &k, &h);
+		if (found < 0) {
+			is_err("%s: unknown column '%s' (columns of this run:%s%s)", opt, n,
+			       r->ncols ? " " : " none", r->ncols ? r->cols[0] : "");
+			rc = 2;
+			break;
+		}
+		if (!found) {
+			is_warn("%s: column '%s' cannot be derived from this run", opt, n);
+			continue;
+		}
+		if (h >= 0)
+			v->ht[h] = on;
+		else
+			v->col[k] = on;
+	}
+	free(copy);
+	return rc;
+}
+
+static int visibility(const struct cnt_result *r, const struct cnt_print_opts *o, struct vis *v)
+{
+	v->col = is_xmalloc((r->ncols ? r->ncols : 1) * sizeof(bool));
+	bool def = !o->show;
+	for (size_t k = 0; k < r->ncols; k++)
+		v->col[k] = def;
+	for (int h = 0; h < CNT_HT_NCOLS; h++)
+		v->ht[h] = def && r->ht;
+	if (o->show && apply_list(r, o->show, "--show", v, true))
+		return 2;
+	if (o->hide && apply_list(r, o->hide, "--hide", v, false))
+		return 2;
+	v->any_ht = false;
+	for (int h = 0; h < CNT_HT_NCOLS; h++)
+		v->any_ht |= v->ht[h];
+	return 0;
+}
+
+static void fmt_num(char *buf, size_t len, double v, int prec)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (prec < 0)
+		snprintf(buf, len, "%.6g", v);
+	else
+		snprintf(buf, len, "%.*f", prec, v);
+}
+
+static int width(const char *name)
+{
+	int w = (int)strlen(name);
+	return w < 7 ? 7 : w;
+}
+
+static void text_row(FILE *f, const struct cnt_result *r, const struct vis *v, const char *pkg,
+		     const char *core, const char *cpu, const double *vals)
+{
+	fprintf(f, "%7s %7s %7s", pkg, core, cpu);
+	char b[64];
+	for (size_t k = 0; k < r->ncols; k++)
+		if (v->col[k]) {
+			fmt_num(b, sizeof(b), vals[k], r->prec[k]);
+			fprintf(f, " %*s", width(r->cols[k]), b);
+		}
+	fputc('\n', f);
+}
+
+static void print_text(FILE *f, const struct cnt_result *r, const struct vis *v, const struct cnt_print_opts *o)
+{
+	char a[16], b[16], c[16], x[64];
+	for (size_t i = 0; i < r->niv; i++) {
+		const struct cnt_out_interval *iv = &r->iv[i];
+		fprintf(f, "%s# interval %zu: %.3f to %.3f s\n", i ? "\n" : "", i + 1, iv->t0, iv->t1);
+		fprintf(f, "%7s %7s %7s", "Package", "Core", "CPU");
+		for (size_t k = 0; k < r->ncols; k++)
+			if (v->col[k])
+				fprintf(f, " %*s", width(r->cols[k]), r->cols[k]);
+		fputc('\n', f);
+		text_row(f, r, v, "-", "-", "-", iv->summary);
+		for (size_t j = 0; j < iv->ncpus && !o->summary_only; j++) {
+			const struct cnt_out_row *row = &iv->cpus[j];
+			snprintf(a, sizeof(a), "%d", row->package);
+			snprintf(b, sizeof(b), "%d", row->core);
+			snprintf(c, sizeof(c), "%d", row->cpu);
+			text_row(f, r, v, a, b, c, row->v);
+		}
+		if (!v->any_ht || !iv->ncores || o->summary_only)
+			continue;
+		fprintf(f, "%7s %7s %7s", "Package", "Core", "CPUs");
+		for (int h = 0; h < CNT_HT_NCOLS; h++)
+			if (v->ht[h])
+				fprintf(f, " %*s", width(cnt_ht_cols[h]), cnt_ht_cols[h]);
+		fputc('\n', f);
+		for (size_t j = 0; j < iv->ncores; j++) {
+			const struct cnt_out_core *oc = &iv->cores[j];
+			snprintf(c, sizeof(c), "%d,%d", oc->cpu0, oc->cpu1);
+			fprintf(f, "%7d %7d %7s", oc->package, oc->core, c);
+			for (int h = 0; h < CNT_HT_NCOLS; h++)
+				if (v->ht[h]) {
+					fmt_num(x, sizeof(x), oc->ht[h], 2);
+					fprintf(f, " %*s", width(cnt_ht_cols[h]), x);
+				}
+			fputc('\n', f);
+		}
+	}
+}
+
+static void csv_val(FILE *f, double v)
+{
+	if (isnan(v))
+		fputc(',', f);
+	else
+		fprintf(f, ",%.17g", v);
+}
+
+static const struct cnt_out_core *core_of(const struct cnt_out_interval *iv, int cpu)
+{
+	for (size_t j = 0; j < iv->ncores; j++)
+		if (iv->cores[j].cpu0 == cpu)
+			return &iv->cores[j];
+	return NULL;
+}
+
+static void print_csv(FILE *f, const struct cnt_result *r, const struct vis *v, const struct cnt_print_opts *o)
+{
+	fputs("Interval,Time,Package,Core,CPU", f);
+	for (size_t k = 0; k < r->ncols; k++)
+		if (v->col[k])
+			fprintf(f, ",%s", r->cols[k]);
+	for (int h = 0; h < CNT_HT_NCOLS; h++)
+		if (v->ht[h])
+			fprintf(f, ",%s", cnt_ht_cols[h]);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->niv; i++) {
+		const struct cnt_out_interval *iv = &r->iv[i];
+		for (size_t j = 0; j <= iv->ncpus; j++) {
+			if (j && o->summary_only)
+				break;
+			const struct cnt_out_row *row = j ? &iv->cpus[j - 1] : NULL;
+			if (row)
+				fprintf(f, "%zu,%.9f,%d,%d,%d", i + 1, iv->t1, row->package, row->core, row->cpu);
+			else
+				fprintf(f, "%zu,%.9f,-,-,-", i + 1, iv->t1);
+			const double *vals = row ? row->v : iv->summary;
+			for (size_t k = 0; k < r->ncols; k++)
+				if (v->col[k])
+					csv_val(f, vals[k]);
+			const struct cnt_out_core *oc = row ? core_of(iv, row->cpu) : NULL;
+			for (int h = 0; h < CNT_HT_NCOLS; h++)
+				if (v->ht[h])
+					csv_val(f, oc ? oc->ht[h] : NAN);
+			fputc('\n', f);
+		}
+	}
+}
+
+static cJSON *num(double v)
+{
+	return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+}
+
+static cJSON *json_row(const struct cnt_result *r, const struct vis *v, const struct cnt_out_row *row,
+		       const double *vals)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (row) {
+		cJSON_AddNumberToObject(o, "CPU", row->cpu);
+		cJSON_AddNumberToObject(o, "Core", row->core);
+		cJSON_AddNumberToObject(o, "Package", row->package);
+	}
+	for (size_t k = 0; k < r->ncols; k++)
+		if (v->col[k] && (row || !isnan(vals[k])))
+			cJSON_AddItemToObject(o, r->cols[k], num(vals[k]));
+	return o;
+}
+
+static cJSON *json_notes(const struct cnt_data *d, const struct cnt_result *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *nd = cJSON_AddArrayToObject(o, "not_derivable");
+	for (size_t k = 0; k < r->nnotes; k++)
+		cJSON_AddItemToArray(nd, cJSON_CreateString(r->notes[k]));
+	cJSON *miss = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d->info, "counters"), "missing");
+	cJSON_AddItemToObject(o, "missing", cJSON_IsArray(miss) ? cJSON_Duplicate(miss, 1) : cJSON_CreateArray());
+	cJSON *cl = cJSON_AddObjectToObject(o, "clamped");
+	for (size_t k = 0; k < r->ncols; k++)
+		if (r->clamped[k]) {
+			cJSON *c = cJSON_AddObjectToObject(cl, r->cols[k]);
+			cJSON_AddNumberToObject(c, "count", (double)r->clamped[k]);
+			cJSON_AddNumberToObject(c, "farthest", r->clamp_worst[k]);
+		}
+	for (int h = 0; h < CNT_HT_NCOLS; h++)
+		if (r->ht_clamped[h]) {
+			cJSON *c = cJSON_AddObjectToObject(cl, cnt_ht_cols[h]);
+			cJSON_AddNumberToObject(c, "count", (double)r->ht_clamped[h]);
+			cJSON_AddNumberToObject(c, "farthest", r->ht_worst[h]);
+		}
+	cJSON *ht = cJSON_AddObjectToObject(o, "ht_split");
+	cJSON_AddBoolToObject(ht, "computed", r->ht);
+	if (r->ht)
+		cJSON_AddNumberToObject(ht, "k", r->ht_k);
+	else
+		cJSON_AddStringToObject(ht, "why", r->ht_why);
+	return o;
+}
+
+static int print_json(FILE *f, const struct cnt_data *d, const struct cnt_result *r, const struct vis *v,
+		      const struct cnt_print_opts *o)
+{
+	cJSON *root = json_notes(d, r);
+	cJSON_AddStringToObject(root, "run", d->csv_path);
+	cJSON *cols = cJSON_AddArrayToObject(root, "columns");
+	for (size_t k = 0; k < r->ncols; k++)
+		if (v->col[k])
+			cJSON_AddItemToArray(cols, cJSON_CreateString(r->cols[k]));
+	cJSON *ivs = cJSON_AddArrayToObject(root, "intervals");
+	for (size_t i = 0; i < r->niv; i++) {
+		const struct cnt_out_interval *iv = &r->iv[i];
+		cJSON *jo = cJSON_CreateObject();
+		cJSON_AddItemToArray(ivs, jo);
+		cJSON_AddNumberToObject(jo, "t0", iv->t0);
+		cJSON_AddNumberToObject(jo, "t1", iv->t1);
+		cJSON_AddItemToObject(jo, "summary", json_row(r, v, NULL, iv->summary));
+		cJSON *cpus = cJSON_AddArrayToObject(jo, "cpus");
+		for (size_t j = 0; j < iv->ncpus && !o->summary_only; j++)
+			cJSON_AddItemToArray(cpus, json_row(r, v, &iv->cpus[j], iv->cpus[j].v));
+		cJSON *cores = cJSON_AddArrayToObject(jo, "cores");
+		for (size_t j = 0; j < iv->ncores && v->any_ht; j++) {
+			cJSON *c = cJSON_CreateObject();
+			cJSON_AddNumberToObject(c, "Package", iv->cores[j].package);
+			cJSON_AddNumberToObject(c, "Core", iv->cores[j].core);
+			for (int h = 0; h < CNT_HT_NCOLS; h++)
+				if (v->ht[h])
+					cJSON_AddItemToObject(c, cnt_ht_cols[h], num(iv->cores[j].ht[h]));
+			cJSON_AddItemToArray(cores, c);
+		}
+	}
+	char *s = cJSON_Print(root);
+	fputs(s, f);
+	fputc('\n', f);
+	free(s);
+	cJSON_Delete(root);
+	return 0;
+}
+
+/* What is missing and what was clamped, once, on stderr. */
+static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
+{
+	cJSON *miss = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d->info, "counters"), "missing");
+	cJSON *m;
+	cJSON_ArrayForEach(m, miss) {
+		cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "counters"), *w = cJSON_GetObjectItemCaseSensitive(m, "reason");
+		if (cJSON_IsString(c) && cJSON_IsString(w))
+			fprintf(stderr, "%s: note: not collected: %s: %s\n", is_progname(), c->valuestring, w->valuestring);
+	}
+	if (r->nnotes) {
+		fprintf(stderr, "%s: note: not derivable from this run:", is_progname());
+		for (size_t k = 0; k < r->nnotes; k++)
+			fprintf(stderr, "%s %s", k ? "," : "", r->notes[k]);
+		fputc('\n', stderr);
+	}
+	if (!r->ht)
+		fprintf(stderr, "%s: note: no HT_*%% split: %s\n", is_progname(), r->ht_why);
+	for (size_t k = 0; k < r->ncols; k++)
+		if (r->clamped[k])
+			is_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", r->cols[k], r->clamped[k],
+				r->clamped[k] == 1 ? "" : "s", r->clamp_worst[k]);
+	for (int h = 0; h < CNT_HT_NCOLS; h++)
+		if (r->ht_clamped[h])
+			is_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", cnt_ht_cols[h],
+				r->ht_clamped[h], r->ht_clamped[h] == 1 ? "" : "s", r->ht_worst[h]);
+}
+
+int cnt_print(FILE *f, const struct cnt_data *d, const struct cnt_result *r, const struct cnt_print_opts *o)
+{
+	struct vis v;
+	int rc = visibility(r, o, &v);
+	if (!rc) {
+		if (o->format == CNT_FMT_TEXT)
+			print_text(f, r, &v, o);
+		else if (o->format == CNT_FMT_CSV)
+			print_csv(f, r, &v, o);
+		else
+			print_json(f, d, r, &v, o);
+		print_notes(d, r);
+		if (fflush(f) || ferror(f)) {
+			is_err("writing the output failed");
+			rc = IS_EXIT_DATA;
+		}
+	}
+	free(v.col);
+	return rc;
+}

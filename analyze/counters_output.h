@@ -1,0 +1,20 @@
+/* analyze counters: text, CSV and JSON output of derived counter intervals. */
+#ifndef ANALYZE_COUNTERS_OUTPUT_H
+#define ANALYZE_COUNTERS_OUTPUT_H
+#include <stdbool.h>
+#include <stdio.h>
+#include "idlescope/counters_derive.h"
+
+enum cnt_format { CNT_FMT_TEXT, CNT_FMT_CSV, CNT_FMT_JSON };
+
+struct cnt_print_opts {
+	enum cnt_format format;
+	const char *show, *hide;   /* comma-separated column names, or NULL */
+	bool summary_only;
+	bool joules;
+};
+
+/* Print r; notes (missing counters, clamped values) go to stderr. Returns an exit status. */
+int cnt_print(FILE *f, const struct cnt_data *d, const struct cnt_result *r, const struct cnt_print_opts *o);
+
+#endif

@@ -1,0 +1,76 @@
+#!/bin/sh
+# One-shot and interval modes for real on this machine, with what it has; the missing
+# counters must be named with a reason, and never written as zero.
+# usage: test_real.sh COLLECT ANALYZE
+set -eu
+COLLECT=$1 ANALYZE=$2
+. "$(dirname "$0")/lib.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+NCPU=$(getconf _NPROCESSORS_ONLN)
+
+# one-shot: exits with the command's status
+set +e
+"$COLLECT" --counters -o "$T/one" -- sh -c 'sleep 0.2; exit 3' 2> "$T/one.err"
+rc=$?
+set -e
+eq "one-shot exit status is the command's" "$rc" 3
+eq "one-shot info exit_status" "$(jq .exit_status "$T/one/info.json")" 3
+eq "one-shot mode" "$(jq -r .mode "$T/one/info.json")" counters-command
+eq "one-shot rows (2 snapshots x CPUs)" "$(($(wc -l < "$T/one/counters.csv") - 1))" $((2 * NCPU))
+eq "one-shot format_version" "$(jq -r .format_version "$T/one/info.json")" 1.0
+NMISS=$(jq '.counters.missing | length' "$T/one/info.json")
+NWARN=$(grep -c 'unavailable: ' "$T/one.err" || true)
+eq "every missing counter reported once on stderr" "$NWARN" "$NMISS"
+# a counter that is missing is not a column (never a column of zeros)
+for c in $(jq -r '.counters.missing[].counters' "$T/one/info.json" | tr -d ' ' | tr ',' ' '); do
+	head -1 "$T/one/counters.csv" | tr ',' '\n' | grep -qx "$c" && fail "missing $c is a column"
+done
+echo "ok: missing counters are not columns"
+# every column has its source in info.json
+for c in $(head -1 "$T/one/counters.csv" | cut -d, -f6- | tr ',' ' '); do
+	[ "$(jq -r --arg c "$c" '.counters.columns[$c].source' "$T/one/info.json")" != null ] ||
+		fail "no source for $c"
+done
+echo "ok: every column has a source"
+if [ ! -e /dev/cpu/0/msr ] && ! [ -e /sys/bus/event_source/devices/msr/events/aperf ]; then
+	has "APERF/MPERF reported missing with the reason" "$(cat "$T/one.err")" \
+		"APERF, MPERF unavailable: msr PMU has no aperf event; no /dev/cpu/0/msr"
+fi
+J=$("$ANALYZE" counters "$T/one" --format json 2> "$T/an.err")
+if head -1 "$T/one/counters.csv" | tr ',' '\n' | grep -qx TSC; then
+	TSC=$(printf '%s' "$J" | jq '.intervals[0].summary.TSC_MHz')
+	awk -v t="$TSC" 'BEGIN { exit !(t > 100 && t < 10000) }' || fail "TSC_MHz $TSC"
+	echo "ok: TSC_MHz $TSC"
+fi
+if [ -d /sys/devices/system/cpu/cpu0/cpuidle/state0 ]; then
+	S=$(tr -c 'A-Za-z0-9\n' _ < /sys/devices/system/cpu/cpu0/cpuidle/state0/name)
+	P=$(printf '%s' "$J" | jq --arg s "$S%" '.intervals[0].cpus[0][$s]')
+	awk -v p="$P" 'BEGIN { exit !(p >= 0 && p <= 100) }' || fail "$S% = $P"
+	echo "ok: $S% = $P"
+fi
+has "analyze names what it cannot derive" "$(cat "$T/an.err")" "note: not derivable from this run: Avg_MHz (needs APERF)"
+
+# interval mode: -n 3 gives 4 snapshots and 3 intervals
+"$COLLECT" --counters -q -i 0.2 -n 3 -o "$T/iv" 2> "$T/iv.err" || fail "interval mode: $(cat "$T/iv.err")"
+eq "interval snapshots" "$(jq .snapshots "$T/iv/info.json")" 4
+eq "interval complete" "$(jq .complete "$T/iv/info.json")" true
+eq "interval rows" "$(($(wc -l < "$T/iv/counters.csv") - 1))" $((4 * NCPU))
+J=$("$ANALYZE" counters "$T/iv" --format json 2>/dev/null)
+eq "3 intervals" "$(printf '%s' "$J" | jq '.intervals | length')" 3
+eq "cpus per interval" "$(printf '%s' "$J" | jq '.intervals[2].cpus | length')" "$NCPU"
+DT=$(printf '%s' "$J" | jq '.intervals[1].t1 - .intervals[1].t0')
+awk -v d="$DT" 'BEGIN { exit !(d > 0.15 && d < 0.5) }' || fail "interval length $DT"
+echo "ok: interval length $DT s"
+"$ANALYZE" counters "$T/iv" --format csv 2>/dev/null > "$T/iv.csv"
+eq "csv rows (3 x (summary + CPUs))" "$(($(wc -l < "$T/iv.csv") - 1))" $((3 * (NCPU + 1)))
+
+# interval mode stopped by SIGINT without -n: complete, exit 0
+"$COLLECT" --counters -q -i 0.1 -o "$T/sig" & pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid || fail "SIGINT in interval mode: exit $?"
+eq "SIGINT run complete" "$(jq .complete "$T/sig/info.json")" true
+[ "$(jq .snapshots "$T/sig/info.json")" -ge 3 ] || fail "too few snapshots after SIGINT"
+echo "ok: SIGINT stop"
+echo "all real-run tests passed"

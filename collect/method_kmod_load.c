@@ -72,10 +72,12 @@ static const char *load_error(int err)
 	case ENOEXEC:
 		return "not a module for the running kernel (built for another kernel version? rebuild it)";
 	case EKEYREJECTED:
+	case ENOKEY:
 	case EBADMSG:
-		return "signature rejected (Secure Boot / module.sig_enforce: sign it, docs/kmod.md)";
+		return "signature missing or rejected (Secure Boot / module.sig_enforce: sign it, docs/kmod.md)";
 	case EPERM:
-		return "not permitted (needs root with CAP_SYS_MODULE; module loading disabled or lockdown?)";
+		return "not permitted (needs root with CAP_SYS_MODULE; module loading disabled, or Secure Boot "
+		       "lockdown refusing an unsigned module: docs/kmod.md)";
 	default:
 		return strerror(err);
 	}

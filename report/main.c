@@ -133,6 +133,16 @@ static int check_regex(const char *re)
 	return 0;
 }
 
+/* Bad --include/--exclude expressions are usage errors, found before any work. */
+static int check_filters(const struct report_opts *o)
+{
+	struct is_load_spec spec = { .include = o->include, .exclude = o->exclude };
+	struct is_load_ctx ctx;
+	int rc = is_load_prepare(&ctx, &spec);
+	is_load_release(&ctx);
+	return rc;
+}
+
 static int load_runs(struct report *rep, const char *metrics_re)
 {
 	const struct report_opts *o = rep->o;
@@ -309,7 +319,7 @@ int main(int argc, char **argv)
 		return IS_EXIT_DATA;
 	}
 	const char *metrics_re = o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS;
-	if (check_regex(metrics_re) < 0)
+	if (check_regex(metrics_re) < 0 || check_filters(&o) < 0)
 		return IS_EXIT_USAGE;
 	if (is_funcs_parse(IS_DEFAULT_FUNCS, &rep.funcs, &rep.nfuncs, err, sizeof(err)) < 0) {
 		is_err("%s", err);

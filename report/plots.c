@@ -202,10 +202,11 @@ static int scatter(struct metric_data *md, size_t axis)
 		group_digits(b, sizeof(b), nvalid);
 
 		if (len < sizeof(caption))
-			len += (size_t)snprintf(caption + len, sizeof(caption) - len, "%s%s%s%s%s of %s",
+			len += (size_t)snprintf(caption + len, sizeof(caption) - len, "%s%s%s%s%s%s of %s",
 						r ? "; " : "", rep->nruns > 1 ? run_marker(r) : "",
+						rep->nruns > 1 ? " " : "",
 						rep->nruns > 1 ? rep->runs[r]->name : "",
-						rep->nruns > 1 ? " " : "", a, b);
+						rep->nruns > 1 ? ": " : "", a, b);
 	}
 	if (shown == 0)
 		goto ok;

@@ -1,0 +1,47 @@
+#!/bin/bash
+# What the report says: numbers against independently computed ones, filters, the scatter
+# reduction and its caption, determinism, --copy-raw, the verdict line.
+REPORT=$1 GEN=$2 DATA=$3
+. "$(dirname "$0")/lib.sh"
+set -e
+GOOD=$DATA/wult-good
+
+# One run: WakeLatency's max and min as awk sees them, the per-state table.
+expect_rc 0 "$REPORT" "$GOOD" -o "$W/one" --metrics '^WakeLatency$'
+max=$(awk -F, 'NR > 1 && (m == "" || $1 > m) { m = $1 } END { printf "%.2f", m }' "$GOOD/datapoints.csv")
+min=$(awk -F, 'NR > 1 && (m == "" || $1 < m) { m = $1 } END { printf "%.2f", m }' "$GOOD/datapoints.csv")
+rows=$(($(wc -l <"$GOOD/datapoints.csv") - 1))
+c6=$(awk -F, '$6 == "C6"' "$GOOD/datapoints.csv" | wc -l)
+row=$(grep -A2 '<th>Run</th><th>datapoints</th><th>max</th>' "$W/one/index.html" | tail -1)
+echo "$row" | grep -q "<td class=\"num\">$rows</td><td class=\"num\">$max</td>" || fail "summary row: $row"
+echo "$row" | grep -q "<td class=\"num\">$min</td></tr>$" || fail "min: $row"
+grep -q "<th rowspan=\"1\">C6</th><td class=\"num\">$c6</td>" "$W/one/index.html" || fail "per-state C6 row"
+n=$(ls "$W/one/plots" | wc -l)
+[ "$n" = 5 ] || fail "$n plots for one metric, expected 5 (2 scatter, histogram, CDF, tail)"
+
+# Filters
+expect_rc 0 "$REPORT" "$GOOD" -o "$W/c6" --metrics '^WakeLatency$' --include "ReqCState == 'C6'"
+grep -q "<th>Datapoints in this report (filtered)</th><td>$c6</td>" "$W/c6/index.html" || fail "--include"
+expect_rc 1 "$REPORT" "$GOOD" -o "$W/none" --exclude 'LDist > 0'
+expect_err "report: $GOOD/datapoints.csv: no datapoints left after filtering"
+
+# Large runs: the scatter caption counts points; every datapoint is in the histogram.
+gen_run "$W/a" 40000 1 0 gen-a
+gen_run "$W/b" 40000 2 1.5 gen-b
+expect_rc 0 "$REPORT" "$W/a" "$W/b" -o "$W/ab" --metrics '^WakeLatency$' -j 3
+cap=$(grep -o 'WakeLatency against LDist. Points shown: [^<]*' "$W/ab/index.html" | tail -1)
+shown=$(echo "$cap" | sed 's/.*gen-a: \([0-9,]*\) of 40,000;.*/\1/' | tr -d ,)
+[ -n "$shown" ] && [ "$shown" -ge 15000 ] && [ "$shown" -le 17000 ] || fail "caption: $cap"
+grep -q 'WakeLatency: median +1.5[0-9]* us (+[0-9.]*%) vs gen-a, 95% CI \[+1.[0-9]*, +1.[0-9]*\], significant' \
+	"$W/ab/index.html" || fail "verdict line: $(grep -o '<p class="sig[^<]*' "$W/ab/index.html")"
+# The same input gives the same report, byte for byte.
+expect_rc 0 "$REPORT" "$W/a" "$W/b" -o "$W/ab2" --metrics '^WakeLatency$' -j 1
+diff -r "$W/ab" "$W/ab2" >/dev/null || fail "two reports of the same input differ"
+
+# --copy-raw
+expect_rc 0 "$REPORT" "$GOOD" "$W/a" -o "$W/raw" --metrics '^WakeLatency$' --copy-raw
+cmp -s "$GOOD/datapoints.csv" "$W/raw/raw/run1/datapoints.csv" || fail "raw datapoints differ"
+cmp -s "$GOOD/info.yml" "$W/raw/raw/run1/info.yml" || fail "raw info.yml differs"
+cmp -s "$W/a/info.json" "$W/raw/raw/run2/info.json" || fail "raw info.json differs"
+grep -q '<a href="raw/run2/">raw/run2/</a>' "$W/raw/index.html" || fail "no link to raw data"
+echo PASS

@@ -1,0 +1,165 @@
+/* Unit tests of report's building blocks: plot quantiles, scatter reduction, escaping. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/stats.h"
+#include "report.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                              \
+	do {                                                                           \
+		if (!(cond)) {                                                         \
+			fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                  \
+			fputc('\n', stderr);                                           \
+			failures++;                                                    \
+		}                                                                      \
+	} while (0)
+
+static uint64_t rng = 88172645463325252ULL;
+
+static double uniform(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* quantiles() against GSL's definition on a qsorted copy, within float precision. */
+static void test_quantiles(void)
+{
+	enum { N = 100003 };
+	static double v[N], sorted[N];
+	const double q[] = { 0, 0.001, 0.25, 0.5, 0.9, 0.99, 0.999, 0.9999, 0.99999, 1 };
+	const size_t nq = sizeof(q) / sizeof(q[0]);
+	double out[sizeof(q) / sizeof(q[0])];
+	size_t m = 0;
+	for (size_t i = 0; i < N; i++) {
+		v[i] = i % 97 == 0 ? NAN : (uniform() - 0.3) * 1000 * (i % 5 ? 1 : 50);
+		if (!isnan(v[i]))
+			sorted[m++] = v[i];
+	}
+	qsort(sorted, m, sizeof(*sorted), cmp_double);
+	CHECK(quantiles(v, N, q, nq, out) == m, "count of non-NaN values");
+	for (size_t i = 0; i < nq; i++) {
+		double want = is_quantile_sorted(sorted, m, q[i]);
+		CHECK(fabs(out[i] - want) <= 1e-6 * fabs(want) + 1e-9, "q=%g: %.9g, want %.9g", q[i],
+		      out[i], want);
+	}
+	/* Edge cases: one value, ties, nothing but NaN. */
+	double one = 4.25, ties[] = { 2, 2, 2, -1 }, nan[] = { NAN, NAN };
+	CHECK(quantiles(&one, 1, q, nq, out) == 1 && out[0] == 4.25 && out[nq - 1] == 4.25, "n=1");
+	CHECK(quantiles(ties, 4, q, nq, out) == 4 && out[0] == -1 && out[3] == 2 && out[nq - 1] == 2,
+	      "ties: med %g", out[3]);
+	CHECK(quantiles(nan, 2, q, nq, out) == 0 && isnan(out[3]), "only NaN");
+}
+
+static size_t count_outside(const float *xy, size_t n, const struct ds_box *b)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += xy[2 * i] < b->xlo || xy[2 * i] > b->xhi || xy[2 * i + 1] < b->ylo ||
+		     xy[2 * i + 1] > b->yhi;
+	return k;
+}
+
+static void test_downsample(void)
+{
+	enum { N = 300000, BUDGET = 10000 };
+	double *x = malloc(N * sizeof(*x)), *y = malloc(N * sizeof(*y));
+	struct ds_box box = { .xlo = 0.01, .xhi = 0.99, .ylo = 0.001, .yhi = 0.995 };
+	size_t outliers = 0, valid = 0, n1, n2, nvalid;
+	for (size_t i = 0; i < N; i++) {
+		x[i] = uniform();
+		y[i] = i % 1000 == 3 ? NAN : uniform();
+		if (!isnan(y[i])) {
+			valid++;
+			outliers += x[i] < box.xlo || x[i] > box.xhi || y[i] < box.ylo || y[i] > box.yhi;
+		}
+	}
+	float *a = ds_select(x, y, N, &box, BUDGET, &n1, &nvalid);
+	float *b = ds_select(x, y, N, &box, BUDGET, &n2, &nvalid);
+	CHECK(nvalid == valid, "nvalid %zu, want %zu", nvalid, valid);
+	CHECK(n1 == n2 && memcmp(a, b, 2 * n1 * sizeof(float)) == 0, "not deterministic");
+	CHECK(count_outside(a, n1, &box) == outliers, "outliers kept: %zu of %zu",
+	      count_outside(a, n1, &box), outliers);
+	size_t middle = n1 - outliers;
+	CHECK(middle > BUDGET * 0.95 && middle < BUDGET * 1.05, "middle sample %zu, budget %d", middle,
+	      BUDGET);
+	free(a);
+	free(b);
+	/* Under the budget everything is kept, in row order. */
+	a = ds_select(x, y, 2000, &box, BUDGET, &n1, &nvalid);
+	CHECK(n1 == nvalid && n1 == 1998, "small input: %zu of %zu", n1, nvalid);
+	CHECK(a[0] == (float)x[0] && a[1] == (float)y[0], "order kept");
+	free(a);
+	free(x);
+	free(y);
+}
+
+static void check_output(void (*fn)(FILE *, const void *), const void *arg, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fn(f, arg);
+	fclose(f);
+	CHECK(!strcmp(buf, want), "got '%s', want '%s'", buf, want);
+	free(buf);
+}
+
+static void esc(FILE *f, const void *s)
+{
+	html_esc(f, s);
+}
+
+static void change_12_vs_10(FILE *f, const void *unused)
+{
+	(void)unused;
+	html_change(f, 10, 12);
+}
+
+static void change_down(FILE *f, const void *unused)
+{
+	(void)unused;
+	html_change(f, 4.0, 3.7);
+}
+
+static void test_html(void)
+{
+	char gp[64];
+	check_output(esc, "<script>alert('x') & \"y\"</script>",
+		     "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;");
+	check_output(esc, "a\x01" "b", "a\xEF\xBF\xBD" "b");
+	check_output(change_12_vs_10, NULL, "<span class=\"chg up\">+2.00 (+20%)</span>");
+	check_output(change_down, NULL, "<span class=\"chg down\">-0.3 (-7.5%)</span>");
+	gp_safe(gp, sizeof(gp), "CC6% a'b\n<c>");
+	CHECK(!strcmp(gp, "CC6% a?b??c?"), "gp_safe: '%s'", gp);
+	group_digits(gp, sizeof(gp), 1234567);
+	CHECK(!strcmp(gp, "1,234,567"), "group_digits: '%s'", gp);
+	group_digits(gp, sizeof(gp), 999);
+	CHECK(!strcmp(gp, "999"), "group_digits: '%s'", gp);
+}
+
+int main(void)
+{
+	test_quantiles();
+	test_downsample();
+	test_html();
+	if (failures) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	puts("PASS");
+	return 0;
+}

@@ -91,6 +91,11 @@ static int kmod_probe(const struct collect_cfg *cfg, char *why, size_t whylen, b
 		return -1;
 	if (kmod_is_loaded())
 		return 0;
+	if (access("/proc/modules", F_OK) < 0) {
+		snprintf(why, whylen, "this kernel cannot load modules (no /proc/modules: built without "
+			 "CONFIG_MODULES); use --method bpf or timer");
+		return -1;
+	}
 	return kmod_find(cfg->kmod_path, path, sizeof(path), why, whylen);
 }
 

@@ -75,6 +75,8 @@ static const char *load_error(int err)
 	case ENOKEY:
 	case EBADMSG:
 		return "signature missing or rejected (Secure Boot / module.sig_enforce: sign it, docs/kmod.md)";
+	case ENOSYS:
+		return "this kernel has no module support (CONFIG_MODULES off); use --method bpf or timer";
 	case EPERM:
 		return "not permitted (needs root with CAP_SYS_MODULE; module loading disabled, or Secure Boot "
 		       "lockdown refusing an unsigned module: docs/kmod.md)";

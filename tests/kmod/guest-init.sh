@@ -26,6 +26,9 @@ collect --method hrt -c 300 --cpu 1 --keep-raw -o /out/run1 >/out/run1.log 2>&1
 res collect-hrt "rc=$?"
 t1=$(cut -d' ' -f1 /proc/uptime)
 echo "$t0 $t1" > /out/run1.time
+# --method auto takes hrt when the module is loaded
+collect -q -c 20 --cpu 1 -o /out/run4 >/out/run4.log 2>&1
+res collect-auto "rc=$? $(grep -o '"method":[[:space:]]*"[a-z]*"' /out/run4/info.json | head -1 | grep -o '[a-z]*"$' | tr -d '"')"
 
 # the module's own validation, root-only access, one opener at a time
 res busy "$(kmod_check busy)"

@@ -104,6 +104,7 @@ expect() {   # NAME EXACT-RESULT
 expect insmod "rc=0"
 expect device "crw-------"
 expect collect-hrt "rc=0"
+expect collect-auto "rc=0 hrt"
 expect busy "second open: EBUSY"
 expect nobody "open: EACCES"
 expect inverted "config: EINVAL"

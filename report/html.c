@@ -25,7 +25,7 @@ static const char css[] =
 "table.summary{font-size:13px}\n"
 "thead th{background:#eef1f4;text-align:center;font-weight:600}\n"
 "tbody th{background:#f8f9fa;text-align:left;font-weight:600;white-space:nowrap}\n"
-"td.num{text-align:right;white-space:nowrap}\n"
+"td.num{text-align:right}\n"
 "td .chg{display:block;font-size:11px}\n"
 ".up{color:#b3261e}.down{color:#0b6e4f}.same{color:#6b7682}\n"
 "table.intro td{max-width:360px;overflow-wrap:anywhere}\n"

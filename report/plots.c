@@ -24,7 +24,7 @@ static const char *const scatter_axes[] = { "LDist", "SilentTime" };
 struct qgrid {
 	double *q;
 	size_t n;
-	size_t i_min, i_lo, i_hi, i_hist_hi;   /* positions of 0, OUTLIER_Q_*, 0.9999 */
+	size_t i_min, i_lo, i_hi;   /* positions of 0 and OUTLIER_Q_* */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -45,14 +45,13 @@ static size_t find_q(const struct qgrid *g, double q)
 static void qgrid_init(struct qgrid *g)
 {
 	size_t ntail = (size_t)(5 / TAIL_STEP) + 1, k = 0;
-	g->q = is_xmalloc((LIN_STEPS + 1 + ntail + 3) * sizeof(*g->q));
+	g->q = is_xmalloc((LIN_STEPS + 1 + ntail + 2) * sizeof(*g->q));
 	for (size_t i = 0; i <= LIN_STEPS; i++)
 		g->q[k++] = (double)i / LIN_STEPS;
 	for (size_t i = 1; i < ntail; i++)
 		g->q[k++] = 1 - pow(10, -(double)i * TAIL_STEP);
 	g->q[k++] = OUTLIER_Q_LO;
 	g->q[k++] = OUTLIER_Q_HI;
-	g->q[k++] = 0.9999;
 	qsort(g->q, k, sizeof(*g->q), cmp_double);
 	g->n = 0;
 	for (size_t i = 0; i < k; i++)
@@ -61,7 +60,6 @@ static void qgrid_init(struct qgrid *g)
 	g->i_min = 0;
 	g->i_lo = find_q(g, OUTLIER_Q_LO);
 	g->i_hi = find_q(g, OUTLIER_Q_HI);
-	g->i_hist_hi = find_q(g, 0.9999);
 }
 
 struct metric_data {
@@ -72,6 +70,7 @@ struct metric_data {
 	struct qgrid grid;
 	double *qv;               /* [run * grid.n + i] */
 	size_t *nvals;            /* [run] non-NaN values */
+	double body_lo, body_hi;  /* x range of the histogram and CDF: min to 99.9th percentile */
 	FILE *gp;                 /* the gnuplot script */
 	struct metric_plots *mp;
 };
@@ -237,27 +236,38 @@ cleanup:
 	return rc;
 }
 
+/*
+ * The body of the distribution: from the smallest value to the largest 99.9th percentile
+ * of the runs (to the max for runs under 1000 values). Beyond it a few outliers would
+ * squeeze everything else into a couple of bins; the tail plot shows them instead.
+ */
+static bool body_range(struct metric_data *md)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t r = 0; r < md->rep->nruns; r++) {
+		const double *qv = &md->qv[r * md->grid.n];
+		if (!md->nvals[r])
+			continue;
+		lo = fmin(lo, qv[md->grid.i_min]);
+		hi = fmax(hi, qv[md->nvals[r] >= 1000 ? md->grid.i_hi : md->grid.n - 1]);
+	}
+	if (lo > hi)
+		return false;
+	if (lo == hi)
+		lo -= 0.5, hi += 0.5;
+	md->body_lo = lo;
+	md->body_hi = hi;
+	return true;
+}
+
 static int histogram(struct metric_data *md)
 {
 	struct report *rep = md->rep;
-	double lo = INFINITY, hi = -INFINITY;
-	uint64_t over = 0, under = 0;
-	char file[64], caption[512];
+	double lo = md->body_lo, hi = md->body_hi;
+	uint64_t over = 0;
+	char file[64], caption[512], edge[64];
 	const char *sep = "";
 
-	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!md->nvals[r])
-			continue;
-		/* Up to the max, or the 99.99th percentile when that leaves out enough outliers
-		 * (100 or more) to make room for the rest. */
-		lo = fmin(lo, md->qv[r * md->grid.n + md->grid.i_min]);
-		hi = fmax(hi, md->qv[r * md->grid.n + (md->nvals[r] >= 1000000 ? md->grid.i_hist_hi
-										 : md->grid.n - 1)]);
-	}
-	if (lo > hi)
-		return 0;
-	if (lo == hi)
-		lo -= 0.5, hi += 0.5;
 	snprintf(file, sizeof(file), "m%03zu-hist.svg", md->m);
 	for (size_t r = 0; r < rep->nruns; r++) {
 		struct is_hist h;
@@ -267,7 +277,6 @@ static int histogram(struct metric_data *md)
 		is_hist_init(&h, lo, hi, HIST_BINS);
 		is_hist_add(&h, column(rep, r, md->name), rep->runs[r]->dp->nrows);
 		over += h.over;
-		under += h.under;
 		snprintf(name, sizeof(name), "m%03zu-hist-r%zu.dat", md->m, r);
 		FILE *f = work_open(rep, name, "w");
 		if (!f) {
@@ -276,7 +285,8 @@ static int histogram(struct metric_data *md)
 		}
 		double w = (hi - lo) / HIST_BINS;
 		for (size_t b = 0; b < HIST_BINS; b++)
-			fprintf(f, "%.9g %.6g\n", lo + (b + 0.5) * w, 100.0 * (double)h.counts[b] / (double)h.total);
+			fprintf(f, "%.9g %.6g\n", lo + ((double)b + 0.5) * w,
+				100.0 * (double)h.counts[b] / (double)h.total);
 		is_hist_free(&h);
 		if (work_close(f, name) < 0)
 			return -1;
@@ -293,12 +303,13 @@ static int histogram(struct metric_data *md)
 	}
 	fputc('\n', md->gp);
 	size_t len = (size_t)snprintf(caption, sizeof(caption),
-				      "Histogram of %s: %d bins from every datapoint", md->name, HIST_BINS);
-	if (over)
-		len += (size_t)snprintf(caption + len, sizeof(caption) - len,
-					"; %llu beyond the 99.99th percentile not shown",
-					(unsigned long long)over);
-	(void)under;
+				      "Histogram of %s: %d bins, from every datapoint", md->name, HIST_BINS);
+	if (over) {
+		snprintf(edge, sizeof(edge), "%.4g", hi);
+		snprintf(caption + len, sizeof(caption) - len,
+			 "; %llu datapoints above %s (the end of the x axis) are in the tail plot",
+			 (unsigned long long)over, edge);
+	}
 	add_output(md, file, is_xstrdup(caption));
 	return 0;
 }
@@ -342,7 +353,7 @@ static int percentile_plots(struct metric_data *md)
 	snprintf(file, sizeof(file), "m%03zu-cdf.svg", md->m);
 	set_terminal(md, false, file);
 	fprintf(md->gp, "set xlabel '%s'\nset ylabel 'Datapoints <= x (%%)'\nset yrange [0:100]\n"
-			"set ytics 10\nplot", md->label);
+			"set ytics 10\nset xrange [%.9g:%.9g]\nplot", md->label, md->body_lo, md->body_hi);
 	for (size_t r = 0; r < rep->nruns; r++) {
 		if (!md->nvals[r])
 			continue;
@@ -351,7 +362,8 @@ static int percentile_plots(struct metric_data *md)
 		sep = ",";
 	}
 	fputc('\n', md->gp);
-	add_output(md, file, is_xasprintf("Cumulative distribution of %s (every datapoint)", md->name));
+	add_output(md, file, is_xasprintf("Cumulative distribution of %s, from every datapoint, over "
+					  "the range of the histogram", md->name));
 
 	sep = "";
 	snprintf(file, sizeof(file), "m%03zu-tail.svg", md->m);
@@ -393,8 +405,9 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	snprintf(script, sizeof(script), "m%03zu.gp", m);
 	if (!(md.gp = work_open(rep, script, "w")))
 		goto cleanup;
-	if (scatter(&md, 0) < 0 || scatter(&md, 1) < 0 || histogram(&md) < 0 ||
-	    percentile_plots(&md) < 0)
+	if (scatter(&md, 0) < 0 || scatter(&md, 1) < 0)
+		goto cleanup;
+	if (body_range(&md) && (histogram(&md) < 0 || percentile_plots(&md) < 0))
 		goto cleanup;
 	int bad = work_close(md.gp, script);
 	md.gp = NULL;

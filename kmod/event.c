@@ -5,6 +5,7 @@
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/timekeeping.h>
 #include "compat.h"
 #include "idlescope.h"
@@ -26,9 +27,10 @@ void is_event_complete(struct is_dev *d, int discard)
 		return;
 	ev->discard = discard;
 	smp_store_release(&ev->state, EV_DONE);
-	/* Direct wake-up: from the timer's hardirq or the idle task at idle exit (RCU is
-	 * watching there); no extra interrupt on the measured CPU. */
-	wake_up(&d->armer_wq);
+	/* Direct wake-up from the timer's hardirq or the idle task at idle exit (RCU is
+	 * watching there): no extra interrupt on the measured CPU. wake_up_process() takes
+	 * only raw locks, so this is fine on PREEMPT_RT too, unlike a wait queue. */
+	wake_up_process(d->armer);
 }
 
 /* Our event's interrupt: the hrt timer handler or, for tdt, the local timer entry. */
@@ -188,6 +190,18 @@ static bool event_done(struct is_dev *d)
 	return smp_load_acquire(&d->ev.state) == EV_DONE;
 }
 
+/* Until the event is done, kthread_stop(), or timeout jiffies. */
+static void wait_event_done(struct is_dev *d, long timeout)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (event_done(d) || kthread_should_stop() || !timeout)
+			break;
+		timeout = schedule_timeout(timeout);
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
 static int armer_fn(void *data)
 {
 	struct is_dev *d = data;
@@ -203,7 +217,7 @@ static int armer_fn(void *data)
 		}
 		arm_event(d, seq++);
 		timeout = nsecs_to_jiffies(d->ev.ldist + HRT_LOST_TIMEOUT_NS) + 1;
-		wait_event_interruptible_timeout(d->armer_wq, event_done(d) || kthread_should_stop(), timeout);
+		wait_event_done(d, timeout);
 		if (kthread_should_stop())
 			break;
 		finish_event(d);
@@ -225,7 +239,6 @@ static int armer_fn(void *data)
 void is_event_init(struct is_dev *d)
 {
 	is_hrtimer_setup(&d->timer, timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
-	init_waitqueue_head(&d->armer_wq);
 }
 
 int is_event_start(struct is_dev *d)
@@ -241,6 +254,7 @@ int is_event_start(struct is_dev *d)
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	kthread_bind(t, d->cfg.cpu);
+	get_task_struct(t);   /* completion may race with the thread's end: keep it valid */
 	d->armer = t;
 	wake_up_process(t);
 	return 0;
@@ -251,7 +265,8 @@ void is_event_stop(struct is_dev *d)
 	if (!d->armer)
 		return;
 	kthread_stop(d->armer);
-	d->armer = NULL;
 	hrtimer_cancel(&d->timer);
+	put_task_struct(d->armer);
+	d->armer = NULL;
 	WRITE_ONCE(d->ev.state, EV_FREE);
 }

@@ -51,7 +51,6 @@ struct is_dev {
 	char tdt_why[128];
 	struct task_struct *armer;
 	struct hrtimer timer;         /* hrt: the event; tdt: the guard/timeout */
-	wait_queue_head_t armer_wq;
 	struct rnd_state rnd;
 	struct is_event ev;
 	struct is_ring ring;

@@ -317,15 +317,11 @@ static void describe(const struct method_ctx *ctx, const char *why, cJSON *info)
 	cJSON_AddBoolToObject(info, "consumer_pinned_away", ctx->pinned);
 }
 
-static int bpf_start(struct method_ctx **out, const struct collect_cfg *cfg, cJSON *info_method)
+/* Everything of start() after the context exists; -1 after printing why. */
+static int start_measuring(struct method_ctx *ctx, cJSON *info_method)
 {
-	struct method_ctx *ctx = is_xcalloc(1, sizeof(*ctx));
 	char why[512];
 
-	*out = ctx;
-	ctx->cpu = cfg->cpu;
-	ctx->ldist_max = cfg->ldist_max;
-	ctx->recs = is_xcalloc(REC_QUEUE_CAP, sizeof(*ctx->recs));
 	if (bpf_check_privileges(why, sizeof(why)) || bpf_check_btf(why, sizeof(why))) {
 		is_err("bpf: %s", why);
 		return -1;
@@ -351,6 +347,22 @@ static int bpf_start(struct method_ctx **out, const struct collect_cfg *cfg, cJS
 	ctx->thread = wake_thread_start(ctx->cpu, bpf_program__fd(ctx->skel->progs.wake_arm),
 					&ctx->skel->bss->ltime_out, &ctx->skel->bss->armed);
 	return ctx->thread ? 0 : -1;
+}
+
+static int bpf_start(struct method_ctx **out, const struct collect_cfg *cfg, cJSON *info_method)
+{
+	struct method_ctx *ctx = is_xcalloc(1, sizeof(*ctx));
+
+	ctx->cpu = cfg->cpu;
+	ctx->ldist_max = cfg->ldist_max;
+	ctx->recs = is_xcalloc(REC_QUEUE_CAP, sizeof(*ctx->recs));
+	if (start_measuring(ctx, info_method) != 0) {
+		bpf_stop(ctx);	/* unpins, detaches, frees: the core's stop() gets NULL */
+		*out = NULL;
+		return -1;
+	}
+	*out = ctx;
+	return 0;
 }
 
 const struct method_ops method_bpf = {

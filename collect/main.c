@@ -236,7 +236,8 @@ static int measure(struct run *r)
 	int ret = 0;
 
 	arm_time_limit(r->o.time_limit_ns);
-	while (!collect_stop_requested) {
+	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
+	while (r->why_stopped != STOP_COUNT) {
 		int got = r->m->next(r->ctx, &dp, r->discards);
 		if (got < 0) {
 			ret = -1;

@@ -200,7 +200,7 @@ static void *timer_thread(void *arg)
 	pthread_mutex_unlock(&c->mu);
 	if (ok < 0)
 		return NULL;
-	for (;;) {
+	while (!collect_stop_requested) {
 		int why = measure_one(c, &dp);
 		if (why == -2) {
 			fail(c, "clock_nanosleep", errno);
@@ -209,6 +209,12 @@ static void *timer_thread(void *arg)
 		if (!push(c, &dp, why))
 			return NULL;
 	}
+	/* Stop requested: measure no more; stay until timer_stop() joins. */
+	pthread_mutex_lock(&c->mu);
+	while (!c->quit)
+		pthread_cond_wait(&c->cv, &c->mu);
+	pthread_mutex_unlock(&c->mu);
+	return NULL;
 }
 
 static int timer_probe(const struct collect_cfg *cfg, char *why, size_t whylen)
@@ -315,7 +321,7 @@ static int timer_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards
 			ret = -1;
 			break;
 		}
-		if (collect_stop_requested) {
+		if (collect_stop_requested) {   /* the sleep in flight is not a datapoint yet */
 			ret = 0;
 			break;
 		}

@@ -4,13 +4,13 @@
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || fail "jq not installed (scripts/deps/collect.txt)"
 
-# wait_rows DIR N: until datapoints.csv has N rows (max 20 s)
+# wait_rows DIR N: until datapoints.csv has N rows (max 60 s; a busy CPU discards most datapoints)
 wait_rows() {
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		[ -f "$1/datapoints.csv" ] && [ "$(csv_rows "$1/datapoints.csv")" -ge "$2" ] && return 0
 		sleep 0.1
 	done
-	fail "$1: no $2 rows after 20 s"
+	fail "$1: no $2 rows after 60 s"
 }
 
 for sig in INT TERM; do

@@ -108,15 +108,18 @@ static int setup_thread(struct method_ctx *c)
 static int classify(const struct method_ctx *c, const uint64_t *before, const uint64_t *after, int *state)
 {
 	uint64_t total = 0;
+	int changed = 0;
 	*state = -1;
 	for (int i = 0; i < c->nstates; i++) {
 		uint64_t d = after[i] - before[i];
-		if (d && *state < 0)
+		if (d) {
+			changed++;
 			*state = i;
-		else if (d)
-			*state = -2;   /* more than one state: ambiguous */
+		}
 		total += d;
 	}
+	if (changed != 1)
+		*state = -1;   /* none, or more than one state: ambiguous */
 	if (total == 0)
 		return DISCARD_NOT_IDLE;   /* no idle entry: something else ran until LaunchTime */
 	if (total > 1)

@@ -30,7 +30,7 @@ static int read_line(const char *path, char *buf, size_t len)
 
 static void add_file_str(cJSON *o, const char *key, const char *path)
 {
-	char buf[512];
+	char buf[4096];
 	if (read_line(path, buf, sizeof(buf)) == 0)
 		cJSON_AddStringToObject(o, key, buf);
 }

@@ -67,7 +67,7 @@ static void sampler_free(struct counters_sampler *s)
 struct counters_sampler *counters_sampler_start(const char *rundir, double interval_s, cJSON *info)
 {
 	struct counters_sampler *s = is_xcalloc(1, sizeof(*s));
-	struct cnt_opts o = { 0 };
+	struct cnt_opts o = { .quiet = true };
 	s->dirfd = -1;
 	s->dir = is_xstrdup(rundir);
 	s->interval_s = interval_s;
@@ -76,6 +76,13 @@ struct counters_sampler *counters_sampler_start(const char *rundir, double inter
 		goto fail;
 	}
 	s->set->migrate = false;
+	if (s->set->nmissing) {
+		char list[1024];
+		size_t n = 0;
+		for (size_t i = 0; i < s->set->nmissing && n < sizeof(list); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? "; " : "", s->set->missing[i].group);
+		is_warn("counter snapshots without %s (reasons: info.json counters.missing)", list);
+	}
 	s->dirfd = open(rundir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->dirfd < 0) {
 		is_warn("%s: %s: no counter snapshots", rundir, strerror(errno));

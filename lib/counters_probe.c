@@ -322,6 +322,9 @@ static bool choose_source(struct cnt_set *s, const struct cnt_procfs *pf, const 
 								"/proc/interrupts" : "/proc/stat", col->src.field);
 			break;
 		case SRC_SYSFS:
+			free(col->path);
+			col->path = is_xstrdup(col->src.field);   /* the spec's string is freed */
+			col->src.field = col->path;
 			rc = try_sysfs(s, col, r, sizeof(r));
 			if (!rc)
 				col->source_desc = is_xstrdup(col->src.field);

@@ -5,8 +5,8 @@
 set -eu
 COLLECT=$1 ANALYZE=$2 MSR=$3
 . "$(dirname "$0")/lib.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+T=${COUNTERS_TMP:-$(mktemp -d)}
+[ -n "${COUNTERS_TMP:-}" ] || trap 'rm -rf "$T"' EXIT
 W48=$((1 << 48)) W32=$((1 << 32))
 
 common_procfs() { # ROOT: /proc/interrupts and /proc/stat before; step_procfs: after
@@ -31,6 +31,7 @@ for c in 0 1; do
 	idle "$R" $c 0 POLL 10 100 0 0
 	idle "$R" $c 1 C1 200 3000 1 1
 	idle "$R" $c 2 C6 50 900000 2 5
+	echo 0 > "$R/sys/devices/system/cpu/cpu$c/fake_counter"
 done
 # snapshot 0
 $MSR "$R/dev/cpu/0/msr" 0x10=1000000000 0xE7=500000000 0xE8=700000000 0x34=5 0xCE=0x1500 \
@@ -52,10 +53,13 @@ echo 150 > "$R/sys/devices/system/cpu/cpu0/cpuidle/state2/usage"
 echo 5 > "$R/sys/devices/system/cpu/cpu0/cpuidle/state2/above"
 echo 9 > "$R/sys/devices/system/cpu/cpu0/cpuidle/state2/below"
 cp "$T/skx-next/proc/interrupts" "$T/skx-next/proc/stat" "$R/proc/"
+echo 210000000 > "$R/sys/devices/system/cpu/cpu0/fake_counter"
+echo 1050000000 > "$R/sys/devices/system/cpu/cpu1/fake_counter"
 EOF
 mkdir -p "$T/skx-next/proc"
 step_procfs "$T/skx-next"
-"$COLLECT" --counters --sysroot "$R" -o "$T/skx-run" -- sh "$T/skx-step.sh" 2> "$T/skx.err" ||
+"$COLLECT" --counters --sysroot "$R" -o "$T/skx-run" --add /sys/devices/system/cpu/cpu%d/fake_counter,percent,FAKE \
+	--add msr0x3F9,u64,package,delta,MY_PC6 -- sh "$T/skx-step.sh" 2> "$T/skx.err" ||
 	fail "skx collect: $(cat "$T/skx.err")"
 echo "ok: skx one-shot collect"
 # the MSR writes went to the fixture: fixed counters and PMC0 (AnyThread REF_XCLK) enabled
@@ -106,6 +110,11 @@ near "skx cpu1 OS_Busy%" "$(q '.intervals[0].cpus[1]["OS_Busy%"]')" 40
 near "skx summary Busy% (mean)" "$(q '.intervals[0].summary["Busy%"]')" 35
 near "skx summary IRQ (sum)" "$(q '.intervals[0].summary.IRQ')" 116
 near "skx summary PkgWatt" "$(q '.intervals[0].summary.PkgWatt')" 100
+near "skx --add sysfs percent cpu0" "$(q '.intervals[0].cpus[0].FAKE')" 10
+near "skx --add sysfs percent cpu1" "$(q '.intervals[0].cpus[1].FAKE')" 50
+near "skx --add msr package delta" "$(q '.intervals[0].cpus[0].MY_PC6')" 210000000
+eq "skx --add package counter only on the package CPU" "$(q '.intervals[0].cpus[1].MY_PC6')" null
+eq "skx --add source" "$(jq -r .counters.columns.MY_PC6.source "$T/skx-run/info.json")" "msr 0x3F9"
 eq "skx k" "$(q '.ht_split.k')" 84
 near "skx HT_Idle%" "$(q '.intervals[0].cores[0]["HT_Idle%"]')" 40
 near "skx HT0_Only%" "$(q '.intervals[0].cores[0]["HT0_Only%"]')" 40
@@ -137,7 +146,12 @@ cat > "$T/bdw-step.sh" <<EOF
 $MSR "$R/dev/cpu/0/msr" 0x10=2200000000 0xE7=1100000000 0xE8=1650000000 0x30B=1100000000 0xC1=60000000
 $MSR "$R/dev/cpu/1/msr" 0x10=2200000000 0xE7=440000000 0xE8=220000000 0x30B=440000000
 EOF
-"$COLLECT" --counters -q --sysroot "$R" -o "$T/bdw-run" -- sh "$T/bdw-step.sh" || fail "bdw collect"
+"$COLLECT" --counters -q --sysroot "$R" --system-cpu 1 -o "$T/bdw-run" -- sh "$T/bdw-step.sh" || fail "bdw collect"
+col() { awk -F, -v n="$2" -v cpu="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
+	$3 == cpu && $1 == 0 { print "[" $c "]" }' "$1"; }
+eq "bdw --system-cpu 1: PLATFORM_INFO read on CPU 1" "$(col "$T/bdw-run/counters.csv" PLATFORM_INFO 1)" "[$((0x1600))]"
+eq "bdw --system-cpu 1: not on CPU 0" "$(col "$T/bdw-run/counters.csv" PLATFORM_INFO 0)" "[]"
+eq "bdw --system-cpu 1: CTXT (system scope) on CPU 1" "$(col "$T/bdw-run/counters.csv" CTXT 1)" "[5000]"
 pin_time "$T/bdw-run/counters.csv"
 J=$("$ANALYZE" counters "$T/bdw-run" --format json 2>/dev/null)
 eq "bdw k = base ratio" "$(q '.ht_split.k')" 22
@@ -166,6 +180,9 @@ EOF
 "$COLLECT" --counters --sysroot "$R" -o "$T/amd-run" -- sh "$T/amd-step.sh" 2> "$T/amd.err" || fail "amd collect"
 has "amd says why core C-states are missing" "$(cat "$T/amd.err")" "CORE_C1_RES, CORE_C3_RES, CORE_C6_RES, CORE_C7_RES unavailable: perf off (--sysroot); MSR 0x660 is Intel only"
 pin_time "$T/amd-run/counters.csv"
+"$COLLECT" --counters -q --sysroot "$R" --cpu 1 -o "$T/amd-cpu1" -- true || fail "amd --cpu 1"
+eq "amd --cpu 1: only CPU 1 rows" "$(cut -d, -f3 "$T/amd-cpu1/counters.csv" | sort -u | tr '\n' ' ')" "1 CPU "
+eq "amd --cpu 1 reads the package counters from its own msr file" "$(col "$T/amd-cpu1/counters.csv" PKG_ENERGY 1)" "[0]"
 J=$("$ANALYZE" counters "$T/amd-run" --format json 2>/dev/null)
 near "amd cpu0 Busy%" "$(q '.intervals[0].cpus[0]["Busy%"]')" 25
 near "amd cpu0 Bzy_MHz (TSC-based, no PLATFORM_INFO)" "$(q '.intervals[0].cpus[0].Bzy_MHz')" 3600

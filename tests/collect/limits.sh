@@ -14,6 +14,12 @@ d=$(ls "$TMP/cwd")
 echo "$d" | grep -Eq "^$(hostname | tr '/ ' '__')-timer-[0-9]{8}-[0-9]{6}$" || fail "default directory name '$d'"
 jq_true "$TMP/cwd/$d/info.json" '.reportid == "my-run"' "--reportid"
 
+# --pm-qos-us holds /dev/cpu_dma_latency during the run (root): the limit in force is at most N.
+if [ "$(id -u)" -eq 0 ] && [ -e /dev/cpu_dma_latency ]; then
+	retry_busy "$COLLECT" --method timer -c 20 --cpu "$CPU" -q --no-counters --pm-qos-us 100 -o "$TMP/qos" || fail "--pm-qos-us run"
+	jq_true "$TMP/qos/info.json" '.pm_qos.requested_us == 100 and .pm_qos.cpu_dma_latency_us_during <= 100 and (.pm_qos.cpu_dma_latency_us_before | type) == "number"' "PM QoS held"
+fi
+
 # Progress line: on a terminal only (script(1) provides one).
 if command -v script >/dev/null; then
 	wait_cpu_free

@@ -4,6 +4,7 @@
 #define IDLESCOPE_COMPAT_H
 #include <linux/version.h>
 #include <linux/hrtimer.h>
+#include <asm/hardirq.h>
 #include <asm/msr.h>
 
 /* 6.13 added hrtimer_setup(); later kernels removed hrtimer_init(). */
@@ -27,6 +28,13 @@ static inline void is_hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn
 #define is_rdmsr_safe(msr, p)			rdmsrl_safe(msr, p)
 #define is_rdmsr_safe_on_cpu(cpu, msr, p)	rdmsrl_safe_on_cpu(cpu, msr, p)
 #define is_wrmsr(msr, v)			wrmsrl(msr, v)
+#endif
+
+/* Per-CPU NMI count (the NMI line of /proc/interrupts); Kbuild tests which layout it has. */
+#ifdef IDLESCOPE_IRQ_STAT_ARRAY
+#define is_nmi_count()	this_cpu_read(irq_stat.counts[IRQ_COUNT_NMI])
+#else
+#define is_nmi_count()	this_cpu_read(irq_stat.__nmi_count)
 #endif
 
 #endif

@@ -50,7 +50,7 @@ void is_counters_read(u64 mask, bool smi, u64 *msr, u64 *smi_cnt, u64 *nmi_cnt)
 {
 	int i;
 
-	*nmi_cnt = this_cpu_read(irq_stat.__nmi_count);
+	*nmi_cnt = is_nmi_count();
 	if (smi && is_rdmsr_safe(MSR_SMI_COUNT, smi_cnt))
 		*smi_cnt = 0;
 	if (!mask)

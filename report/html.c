@@ -44,6 +44,7 @@ static const char css[] =
 "@media (min-width:1900px){main{max-width:1960px}.plots{grid-template-columns:repeat(3,minmax(0,1fr))}}\n"
 "figure{margin:0;border:1px solid #e3e6ea;border-radius:4px;padding:6px;background:#fff}\n"
 "figure img{display:block;width:100%;height:auto}\n"
+"figure.wide{grid-column:1/-1}\n"
 "figcaption{font-size:12px;color:#4b5663;margin-top:3px}\n"
 "p.note{color:#4b5663;font-size:13px}\n"
 "details summary{cursor:pointer;color:#33404d;margin:6px 0}\n"
@@ -157,7 +158,8 @@ void html_change(FILE *f, double ref, double v)
 	fprintf(f, "<span class=\"chg %s\">%s%s", cls, d > 0 ? "+" : "", abs);
 	if (ref != 0 && !isnan(ref)) {
 		double pct = 100 * d / fabs(ref);
-		fprintf(f, fabs(pct) >= 9.95 ? " (%+.0f%%)" : " (%+.1f%%)", pct);
+		fprintf(f, fabs(pct) >= 9.95 ? " (%+.0f%%)" : fabs(pct) >= 0.095 ? " (%+.1f%%)" : " (%+.2f%%)",
+			pct);
 	}
 	fputs("</span>", f);
 }

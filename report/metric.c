@@ -126,9 +126,10 @@ static void figures(struct report *rep, const struct metric_plots *mp)
 	html_legend(f, rep, true);
 	fputs("<div class=\"plots\">\n", f);
 	for (int i = 0; i < mp->nfiles; i++) {
-		fputs("<figure><img src=\"plots/", f);
+		fputs(mp->wide[i] ? "<figure class=\"wide\">" : "<figure>", f);
+		fputs("<img src=\"plots/", f);
 		html_esc(f, mp->files[i]);
-		fputs("\" width=\"660\" height=\"430\" alt=\"", f);
+		fprintf(f, "\" width=\"%d\" height=\"430\" alt=\"", mp->wide[i] ? 1332 : 660);
 		html_esc(f, mp->captions[i]);
 		fputs("\"><figcaption>", f);
 		html_esc(f, mp->captions[i]);

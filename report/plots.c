@@ -98,6 +98,7 @@ static int work_close(FILE *f, const char *name)
 static void add_output(struct metric_data *md, const char *file, char *caption)
 {
 	struct metric_plots *mp = md->mp;
+	mp->wide[mp->nfiles] = strstr(file, "-tail.") != NULL;
 	mp->files[mp->nfiles] = is_xstrdup(file);
 	mp->captions[mp->nfiles] = caption;
 	mp->nfiles++;
@@ -105,14 +106,15 @@ static void add_output(struct metric_data *md, const char *file, char *caption)
 
 static void set_terminal(struct metric_data *md, bool png, const char *file)
 {
+	bool wide = strstr(file, "-tail.") != NULL;
 	fputs("reset\n", md->gp);
 	if (png)
 		/* libgd, not cairo: 3-4 times faster on thousands of points, and points need no
 		 * anti-aliasing. */
 		fprintf(md->gp, "set terminal png truecolor size 660,430 font 'DejaVu Sans,9' noenhanced\n");
 	else
-		fprintf(md->gp, "set terminal svg size 660,430 font 'DejaVu Sans,13' noenhanced "
-				"background '#ffffff'\n");
+		fprintf(md->gp, "set terminal svg size %d,430 font 'DejaVu Sans,13' noenhanced "
+				"background '#ffffff'\n", wide ? 1332 : 660);
 	fprintf(md->gp, "set output '../plots/%s'\nset grid lc rgb '#dddddd'\n"
 			"set border lc rgb '#555555'\nset key off\n", file);
 }

@@ -53,6 +53,7 @@ struct summary {
 struct metric_plots {
 	char *files[8];            /* file names under plots/, NULL-terminated */
 	char *captions[8];
+	bool wide[8];              /* spans the page's width */
 	int nfiles;
 };
 struct report {

@@ -169,14 +169,29 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
-static void set_signals(void (*handler)(int))
+static volatile pid_t child_pid;
+
+/* One-shot mode: SIGTERM goes on to the command; collect takes its last snapshot after it. */
+static void forward_term(int sig)
+{
+	stop_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static void set_signal(int sig, void (*handler)(int))
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sigaction(sig, &sa, NULL);
+}
+
+static void set_signals(void (*handler)(int))
+{
+	set_signal(SIGINT, handler);
+	set_signal(SIGTERM, handler);
 }
 
 static struct timespec ts_add(struct timespec t, double s)
@@ -257,8 +272,11 @@ static int wait_command(struct cmain *m, pid_t pid, int *status)
 
 static int run_command(struct cmain *m, int *exit_status)
 {
-	/* Like time(1): the terminal's SIGINT goes to the command; collect outlives it. */
-	set_signals(SIG_IGN);
+	/* Like time(1): the terminal's SIGINT reaches the command too; collect outlives it and
+	 * takes the last snapshot. SIGTERM is passed on to the command. */
+	set_signal(SIGINT, SIG_IGN);
+	set_signal(SIGQUIT, SIG_IGN);
+	set_signal(SIGTERM, forward_term);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -267,11 +285,15 @@ static int run_command(struct cmain *m, int *exit_status)
 	}
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(m->o.command[0], m->o.command);
 		is_err("cannot run '%s': %s", m->o.command[0], strerror(errno));
 		_exit(127);
 	}
+	child_pid = pid;
+	if (stop_signal)
+		kill(pid, stop_signal);   /* a SIGTERM that came before child_pid was set */
 	int status = 0;
 	if (wait_command(m, pid, &status))
 		return -1;

@@ -17,8 +17,12 @@ double cnt_wrap_delta(double a, double b, unsigned width)
 	return d < 0 ? NAN : d;
 }
 
-static size_t find_row(const struct cnt_data *d, size_t snap, double cpu)
+/* The row of cpu in a snapshot; rows usually keep their order, so try index i first. */
+static size_t find_row(const struct cnt_data *d, size_t snap, double cpu, size_t i)
 {
+	size_t guess = d->snap_first[snap] + i;
+	if (guess < d->snap_first[snap + 1] && d->cpu[guess] == cpu)
+		return guess;
 	for (size_t r = d->snap_first[snap]; r < d->snap_first[snap + 1]; r++)
 		if (d->cpu[r] == cpu)
 			return r;
@@ -30,7 +34,7 @@ static void add_pair(const struct cnt_data *d, size_t s, struct cnt_cpu_delta *c
 {
 	for (size_t i = 0; i < n; i++) {
 		struct cnt_cpu_delta *c = &cd[i];
-		size_t r0 = find_row(d, s, c->cpu), r1 = find_row(d, s + 1, c->cpu);
+		size_t r0 = find_row(d, s, c->cpu, i), r1 = find_row(d, s + 1, c->cpu, i);
 		if (r0 == SIZE_MAX || r1 == SIZE_MAX) {
 			c->gone = true;
 			continue;
@@ -44,25 +48,49 @@ static void add_pair(const struct cnt_data *d, size_t s, struct cnt_cpu_delta *c
 	}
 }
 
-/* Values of core/package/system counters for the CPUs that did not read them. */
+static int cmp_core(const void *a, const void *b)
+{
+	const struct cnt_cpu_delta *x = *(const struct cnt_cpu_delta *const *)a;
+	const struct cnt_cpu_delta *y = *(const struct cnt_cpu_delta *const *)b;
+	if (x->package != y->package)
+		return x->package < y->package ? -1 : 1;
+	return (x->core > y->core) - (x->core < y->core);
+}
+
+/* Fill the CPUs of a group [g, e) (same package, or same core) from the one that read col. */
+static void fill_group(struct cnt_cpu_delta **by, size_t g, size_t e, size_t col)
+{
+	double v = NAN;
+	for (size_t k = g; k < e && isnan(v); k++)
+		v = by[k]->own[col];
+	for (size_t k = g; k < e; k++)
+		if (isnan(by[k]->all[col]))
+			by[k]->all[col] = v;
+}
+
+/* Values of core/package/system counters for the CPUs that did not read them: one pass per
+ * column over the CPUs sorted by (package, core). */
 static void propagate(const struct cnt_data *d, struct cnt_cpu_delta *cd, size_t n)
 {
+	struct cnt_cpu_delta **by = is_xmalloc((n ? n : 1) * sizeof(*by));
 	for (size_t i = 0; i < n; i++) {
 		memcpy(cd[i].all, cd[i].own, d->ncols * sizeof(double));
-		for (size_t j = 0; j < d->ncols; j++) {
-			if (!isnan(cd[i].all[j]) || d->ci[j].scope == CNT_THREAD)
-				continue;
-			for (size_t k = 0; k < n; k++) {
-				bool same = d->ci[j].scope == CNT_SYSTEM ||
-					    (cd[k].package == cd[i].package &&
-					     (d->ci[j].scope == CNT_PACKAGE || cd[k].core == cd[i].core));
-				if (same && !isnan(cd[k].own[j])) {
-					cd[i].all[j] = cd[k].own[j];
-					break;
-				}
-			}
+		by[i] = &cd[i];
+	}
+	qsort(by, n, sizeof(*by), cmp_core);
+	for (size_t j = 0; j < d->ncols; j++) {
+		enum cnt_scope sc = d->ci[j].scope;
+		if (sc == CNT_THREAD)
+			continue;
+		for (size_t g = 0, e; g < n; g = e) {
+			e = g + 1;
+			while (e < n && (sc == CNT_SYSTEM || (by[e]->package == by[g]->package &&
+							     (sc == CNT_PACKAGE || by[e]->core == by[g]->core))))
+				e++;
+			fill_group(by, g, e, j);
 		}
 	}
+	free(by);
 }
 
 struct cnt_cpu_delta *cnt_deltas(const struct cnt_data *d, size_t s0, size_t s1, size_t *ncpus)

@@ -349,8 +349,13 @@ static void probe_registry(struct cnt_set *s, const struct cnt_procfs *pf)
 {
 	char (*why)[512] = is_xcalloc(cnt_registry_len, sizeof(*why));
 	bool *ok = is_xcalloc(cnt_registry_len, sizeof(bool));
-	for (size_t i = 0; i < cnt_registry_len; i++)
+	for (size_t i = 0; i < cnt_registry_len; i++) {
+		if (!strcmp(cnt_registry[i].name, "REF_XCLK_ANY") && !s->anythread) {
+			snprintf(why[i], sizeof(why[i]), "%s", s->anythread_why);
+			continue;
+		}
 		ok[i] = choose_source(s, pf, &cnt_registry[i], why[i], sizeof(why[i]));
+	}
 	for (size_t i = 0; i < cnt_registry_len; i++) {
 		const char *g = cnt_registry[i].group;
 		bool first = true, any_ok = false;

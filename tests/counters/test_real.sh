@@ -51,6 +51,23 @@ if [ -d /sys/devices/system/cpu/cpu0/cpuidle/state0 ]; then
 fi
 has "analyze names what it cannot derive" "$(cat "$T/an.err")" "note: not derivable from this run: Avg_MHz (needs APERF)"
 
+if grep -q AuthenticAMD /proc/cpuinfo; then
+	has "no AnyThread on this CPU, said so" "$(cat "$T/one.err")" \
+		"REF_XCLK_ANY unavailable: AnyThread counting is an Intel (family 6) PMU feature"
+fi
+
+# one-shot: SIGTERM goes on to the command; the last snapshot is still taken
+"$COLLECT" --counters -q -o "$T/term" -- sleep 10 & pid=$!
+sleep 0.5
+kill -TERM $pid
+set +e
+wait $pid
+rc=$?
+set -e
+eq "SIGTERM in one-shot: the command's status (128+15)" "$rc" 143
+eq "SIGTERM in one-shot: two snapshots" "$(jq .snapshots "$T/term/info.json")" 2
+eq "SIGTERM in one-shot: exit_status" "$(jq .exit_status "$T/term/info.json")" 143
+
 # interval mode: -n 3 gives 4 snapshots and 3 intervals
 "$COLLECT" --counters -q -i 0.2 -n 3 -o "$T/iv" 2> "$T/iv.err" || fail "interval mode: $(cat "$T/iv.err")"
 eq "interval snapshots" "$(jq .snapshots "$T/iv/info.json")" 4

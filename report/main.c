@@ -314,13 +314,13 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (parse_args(argc, argv, &o) < 0)
 		return IS_EXIT_USAGE;
+	const char *metrics_re = o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS;
+	if (check_regex(metrics_re) < 0 || check_filters(&o) < 0)
+		return IS_EXIT_USAGE;
 	if (!(gnuplot = gnuplot_find())) {
 		is_err("gnuplot not found in PATH: install it with 'apt-get install gnuplot-nox'");
 		return IS_EXIT_DATA;
 	}
-	const char *metrics_re = o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS;
-	if (check_regex(metrics_re) < 0 || check_filters(&o) < 0)
-		return IS_EXIT_USAGE;
 	if (is_funcs_parse(IS_DEFAULT_FUNCS, &rep.funcs, &rep.nfuncs, err, sizeof(err)) < 0) {
 		is_err("%s", err);
 		goto cleanup;

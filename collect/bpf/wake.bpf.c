@@ -68,11 +68,11 @@ __u64 seq;		/* datapoints armed so far */
 struct wake_cur cur;
 struct wake_idle idle;
 
-__u64 ltime_out;
+__u64 ltime_out;	/* LTime of the last armed datapoint (read by the thread source) */
 /* Bit i: an interrupt handler ran while the CPU was idle in state i, so that state is
  * entered with IRQs on (HLT after STI, POLL, ...). Learnt from every local timer interrupt,
  * ticks included, so known long before the first datapoint needs it. */
-__u64 irq_on_states;	/* LTime of the last armed datapoint (read by the thread source) */
+__u64 irq_on_states;
 
 static bool is_poll_state(__s32 state)
 {

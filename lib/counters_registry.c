@@ -73,7 +73,7 @@ const struct cnt_def cnt_registry[] = {
 	  "energy of all cores of the package (power plane 0)",
 	  { PERF("power", "energy-cores"), MSR(0x639, 32, CNT_INTEL) } },
 	{ "CORE_ENERGY", CNT_CORE, CNT_DELTA, "energy units", "RAPL energy", "energy of one core (AMD)",
-	  { MSR(0xC001029A, 32, CNT_AMD) } },
+	  { PERF("power_core", "energy-core"), MSR(0xC001029A, 32, CNT_AMD) } },
 	{ "DRAM_ENERGY", CNT_PACKAGE, CNT_DELTA, "energy units", "RAPL energy", "DRAM energy",
 	  { PERF("power", "energy-ram"), MSR(0x619, 32, CNT_INTEL) } },
 	{ "PLATFORM_INFO", CNT_PACKAGE, CNT_RAW, "register", "PLATFORM_INFO",

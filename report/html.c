@@ -153,9 +153,12 @@ void html_change(FILE *f, double ref, double v)
 		fputs("<span class=\"chg same\">\u2014</span>", f);
 		return;
 	}
+	if (d == 0) {
+		fputs("<span class=\"chg same\">0 (0%)</span>", f);
+		return;
+	}
 	fmt_num(abs, sizeof(abs), d);
-	const char *cls = d > 0 ? "up" : d < 0 ? "down" : "same";
-	fprintf(f, "<span class=\"chg %s\">%s%s", cls, d > 0 ? "+" : "", abs);
+	fprintf(f, "<span class=\"chg %s\">%s%s", d > 0 ? "up" : "down", d > 0 ? "+" : "", abs);
 	if (ref != 0 && !isnan(ref)) {
 		double pct = 100 * d / fabs(ref);
 		fprintf(f, fabs(pct) >= 9.95 ? " (%+.0f%%)" : fabs(pct) >= 0.095 ? " (%+.1f%%)" : " (%+.2f%%)",

@@ -253,21 +253,25 @@ cleanup:
 
 /*
  * The body of the distribution: from the smallest value to the largest 99.9th percentile
- * of the runs (to the max for runs under 1000 values). Beyond it a few outliers would
- * squeeze everything else into a couple of bins; the tail plot shows them instead.
+ * of the runs (to the max for runs under 1000 values), unless the rest reaches less than a
+ * quarter of that range further. Beyond it a few outliers would squeeze everything else
+ * into a couple of bins; the tail plot shows them instead.
  */
 static bool body_range(struct metric_data *md)
 {
-	double lo = INFINITY, hi = -INFINITY;
+	double lo = INFINITY, hi = -INFINITY, max = -INFINITY;
 	for (size_t r = 0; r < md->rep->nruns; r++) {
 		const double *qv = &md->qv[r * md->grid.n];
 		if (!md->nvals[r])
 			continue;
 		lo = fmin(lo, qv[md->grid.i_min]);
 		hi = fmax(hi, qv[md->nvals[r] >= 1000 ? md->grid.i_hi : md->grid.n - 1]);
+		max = fmax(max, qv[md->grid.n - 1]);
 	}
 	if (lo > hi)
 		return false;
+	if (max - hi <= 0.25 * (hi - lo))  /* a short tail (residencies end at 100%): keep it */
+		hi = max;
 	if (lo == hi)
 		lo -= 0.5, hi += 0.5;
 	md->body_lo = lo;

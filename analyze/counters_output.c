@@ -152,12 +152,18 @@ static void print_text(FILE *f, const struct cnt_result *r, const struct vis *v,
 	}
 }
 
+/* The shortest of %.15g and %.17g that reads back as the same double. */
 static void csv_val(FILE *f, double v)
 {
-	if (isnan(v))
+	char b[40];
+	if (isnan(v)) {
 		fputc(',', f);
-	else
-		fprintf(f, ",%.17g", v);
+		return;
+	}
+	snprintf(b, sizeof(b), "%.15g", v);
+	if (strtod(b, NULL) != v)
+		snprintf(b, sizeof(b), "%.17g", v);
+	fprintf(f, ",%s", b);
 }
 
 static const struct cnt_out_core *core_of(const struct cnt_out_interval *iv, int cpu)

@@ -131,6 +131,11 @@ J=$("$ANALYZE" counters "$T/skx-run" --format json --metric 'INS_PER_REF=INST_RE
 near "skx --metric per CPU" "$(q '.intervals[0].cpus[0].INS_PER_REF')" 1.9047619047619047
 near "skx --metric summary over summed deltas" "$(q '.intervals[0].summary.INS_PER_REF')" 1.564625850340136
 near "skx --metric with system counter" "$(q '.intervals[0].summary.CS_PER_S')" 600
+CSV=$("$ANALYZE" counters "$T/skx-run" --format csv --show Busy%,HT_Idle%,HT_Both% --hide HT_Both% 2>/dev/null)
+eq "skx csv header" "$(printf '%s\n' "$CSV" | head -1)" "Interval,Time,Package,Core,CPU,Busy%,HT_Idle%"
+eq "skx csv summary row" "$(printf '%s\n' "$CSV" | sed -n 2p)" "1,1.000000000,-,-,-,35,"
+eq "skx csv cpu0 row (HT on the core's first CPU)" "$(printf '%s\n' "$CSV" | sed -n 3p)" "1,1.000000000,0,0,0,50,40"
+eq "skx csv cpu1 row" "$(printf '%s\n' "$CSV" | sed -n 4p)" "1,1.000000000,0,0,1,20,"
 T_TEXT=$("$ANALYZE" counters "$T/skx-run" --Summary 2>/dev/null)
 has "skx text summary row (mean Bzy_MHz)" "$T_TEXT" " 1785 "
 

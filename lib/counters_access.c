@@ -81,7 +81,8 @@ int cnt_read_u64(const struct cnt_sys *sys, const char *abspath, uint64_t *v)
 	const char *p = text;
 	while (*p == ' ' || *p == '\t')
 		p++;
-	unsigned long long x = (*p >= '0' && *p <= '9') ? strtoull(p, &end, 0) : 0;
+	int base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;   /* never octal */
+	unsigned long long x = (*p >= '0' && *p <= '9') ? strtoull(p, &end, base) : 0;
 	bool ok = (*p >= '0' && *p <= '9') && !errno && (*end == '\n' || *end == '\0' || *end == ' ');
 	free(text);
 	if (!ok) {

@@ -27,26 +27,40 @@ for cmd in qemu-system-x86_64 busybox dpkg-deb apt-get make gcc; do
 	command -v $cmd >/dev/null 2>&1 || skip "$cmd not installed (scripts/install-deps.sh installs scripts/deps/kmod.txt)"
 done
 busybox --list | grep -qx cpio || skip "busybox has no cpio applet"
-hdr_pkg=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null | sed 's/[ ,].*//') ||
-	skip "linux-headers-amd64 is not installed"
-[ -n "$hdr_pkg" ] || skip "linux-headers-amd64 is not installed"
-REL=${hdr_pkg#linux-headers-}
-VER=$(dpkg-query -W -f='${Version}' "$hdr_pkg" 2>/dev/null) || skip "$hdr_pkg is not installed"
-KDIR=/usr/src/$hdr_pkg
-[ -f "$KDIR/Makefile" ] || skip "$KDIR missing"
-
-CACHE=$WORK/cache/$REL
-VMLINUZ=$CACHE/root/boot/vmlinuz-$REL
-if [ ! -f "$VMLINUZ" ]; then
-	rm -rf "$CACHE" && mkdir -p "$CACHE"
+# The kernel release linux-headers-amd64 depends on (computed here, never hard-coded).
+find_kernel() {
+	hdr_pkg=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null | sed 's/[ ,].*//')
+	[ -n "$hdr_pkg" ] || return 1
+	REL=${hdr_pkg#linux-headers-}
+	VER=$(dpkg-query -W -f='${Version}' "$hdr_pkg" 2>/dev/null) || return 1
+	KDIR=/usr/src/$hdr_pkg
+	CACHE=$WORK/cache/$REL
+	VMLINUZ=$CACHE/root/boot/vmlinuz-$REL
+	[ -f "$KDIR/Makefile" ]
+}
+download_image() {
+	mkdir -p "$CACHE"
 	echo "kmod-qemu: downloading linux-image-$REL=$VER"
-	if ! (cd "$CACHE" && apt-get download -q "linux-image-$REL=$VER") >"$CACHE/download.log" 2>&1; then
-		[ "$(id -u)" = 0 ] && apt-get update -q >>"$CACHE/download.log" 2>&1 || true
-		(cd "$CACHE" && apt-get download -q "linux-image-$REL=$VER") >>"$CACHE/download.log" 2>&1 ||
-			skip "cannot download linux-image-$REL=$VER: $(tail -1 "$CACHE/download.log")"
+	(cd "$CACHE" && apt-get download -q "linux-image-$REL=$VER") >>"$WORK/download.log" 2>&1
+}
+mkdir -p "$WORK"
+: >"$WORK/download.log"
+find_kernel || skip "linux-headers-amd64 and the headers it depends on are not installed"
+if [ ! -f "$VMLINUZ" ]; then
+	# Package lists may be missing (fresh machine) or the installed headers superseded on
+	# the mirror: then refresh the lists and move the headers to the current version (root).
+	if ! download_image && [ "$(id -u)" = 0 ]; then
+		apt-get update -q >>"$WORK/download.log" 2>&1 || true
+		download_image ||
+			{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends linux-headers-amd64 \
+				>>"$WORK/download.log" 2>&1 && find_kernel && [ -f "$VMLINUZ" ] || download_image; } || true
 	fi
-	dpkg-deb -x "$CACHE"/linux-image-*.deb "$CACHE/root" || fail "dpkg-deb -x of the kernel image failed"
-	rm -f "$CACHE"/linux-image-*.deb
+	if [ ! -f "$VMLINUZ" ]; then
+		ls "$CACHE"/linux-image-*.deb >/dev/null 2>&1 ||
+			skip "cannot download linux-image-$REL=$VER: $(tail -1 "$WORK/download.log")"
+		dpkg-deb -x "$CACHE"/linux-image-*.deb "$CACHE/root" || fail "dpkg-deb -x of the kernel image failed"
+		rm -f "$CACHE"/linux-image-*.deb
+	fi
 fi
 [ -f "$VMLINUZ" ] || fail "$VMLINUZ not in the image package"
 
@@ -150,7 +164,8 @@ fi
 DP=$OUT/run1/datapoints.csv
 [ -f "$DP" ] || fail "run1 has no datapoints.csv"
 awk -F, -v want=$COUNT -v lmin=$LDIST_MIN_NS -v lmax=$LDIST_MAX_NS '
-function us(d) { return sprintf("%d.%03d", int(d / 1000), d % 1000) }
+function us(d,  sign) { sign = d < 0 ? "-" : ""; if (d < 0) d = -d
+	return sprintf("%s%d.%03d", sign, int(d / 1000), d % 1000) }
 function bad(msg) { printf "kmod-qemu: FAIL datapoints.csv line %d: %s\n", NR, msg > "/dev/stderr"; nbad++ }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 	  for (k = split("LDist SilentTime WakeLatency IntrLatency IntrOff LTime TBI TAI TIntr", need, " "); k; k--)

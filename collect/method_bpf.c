@@ -4,7 +4,6 @@
  * into a queue the BPF side pops, and reads one record per datapoint from a ring buffer.
  */
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +34,6 @@ struct method_ctx {
 	size_t rec_head, rec_n;
 	uint64_t pending[DISCARD_NR];
 	uint64_t lost_reported;
-	uint64_t last_seq;
 	uint64_t last_progress_ns;
 	bool stop_seen;
 	bool pinned;
@@ -71,9 +69,7 @@ static int on_record(void *p, void *data, size_t size)
 
 	if (size < sizeof(*r))
 		return 0;
-	/* Sequence numbers are consecutive unless the BPF side lost records; those are
-	 * counted there (wake_bpf bss "lost"), so a gap needs no second count here. */
-	ctx->last_seq = r->seq;
+	/* A gap in r->seq means lost records; those are counted on the BPF side ("lost"). */
 	ctx->last_progress_ns = mono_ns();
 	if (r->kind == WAKE_REC_DISCARD) {
 		if (r->reason < DISCARD_LOST)

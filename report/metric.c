@@ -111,7 +111,11 @@ static void verdicts(struct report *rep, size_t m)
 	}
 	for (size_t r = 1; s->verdicts && r < rep->nruns; r++) {
 		const struct verdict *v = &s->verdicts[m * rep->nruns + r];
-		fprintf(f, "<p class=\"%s\">", v->significant ? "sig" : "nosig");
+		/* The verdict names the reference; say which run it is about. */
+		fprintf(f, "<p class=\"%s\"><span class=\"swatch\" style=\"background:%s\"></span>",
+			v->significant ? "sig" : "nosig", run_colour(r));
+		html_esc(f, rep->runs[r]->name);
+		fputs(" \u2014 ", f);
 		html_esc(f, v->text);
 		fputs("</p>\n", f);
 	}

@@ -50,7 +50,11 @@ static bool read_one(const struct cnt_set *s, const struct cnt_procfs *pf, size_
 		*v = cnt_rdtsc();
 		return true;
 	case SRC_MSR:
-		return !cnt_msr_read(&c->msr, col->src.msr, v);
+		if (cnt_msr_read(&c->msr, col->src.msr, v))
+			return false;
+		if (col->src.width < 64)   /* the counter's bits only; the rest is reserved */
+			*v &= (UINT64_C(1) << col->src.width) - 1;
+		return true;
 	case SRC_CPUIDLE:
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpuidle/%s/%s", c->cpu, col->path,
 			 col->src.field);

@@ -45,7 +45,7 @@ cat > "$T/skx-step.sh" <<EOF
 set -e
 $MSR "$R/dev/cpu/0/msr" 0x10=3100000000 0xE7=1550000000 0xE8=1960000000 0x34=7 \
 	0x309=1500000000 0x30A=900000000 0x30B=550000000 0xC1=10000000 \
-	0x3FD=420001000 0x60D=105000000 0x3F9=210000000 0x611=$((16384 * 50)) 0x619=1001000 0x639=655360
+	0x3FD=420001000 0x60D=105000000 0x3F9=210000000 0x611=$(((0xABCD << 32) | (16384 * 50))) 0x619=1001000 0x639=655360
 $MSR "$R/dev/cpu/1/msr" 0x10=3100000500 0xE7=420000000 0xE8=210000000 0x34=7 \
 	0x309=300000000 0x30A=200000000 0x30B=420000000
 echo 1000000 > "$R/sys/devices/system/cpu/cpu0/cpuidle/state2/time"
@@ -94,7 +94,7 @@ near "skx cpu0 CPU%c1 remainder" "$(q '.intervals[0].cpus[0]["CPU%c1"]')" 30
 near "skx cpu1 CPU%c1 remainder" "$(q '.intervals[0].cpus[1]["CPU%c1"]')" 60
 near "skx Pkg%pc2" "$(q '.intervals[0].cpus[0]["Pkg%pc2"]')" 5
 near "skx Pkg%pc6" "$(q '.intervals[0].cpus[0]["Pkg%pc6"]')" 10
-near "skx PkgWatt (32-bit wrap, ESU 14)" "$(q '.intervals[0].cpus[0].PkgWatt')" 100
+near "skx PkgWatt (32-bit wrap, reserved high bits masked, ESU 14)" "$(q '.intervals[0].cpus[0].PkgWatt')" 100
 near "skx CorWatt" "$(q '.intervals[0].cpus[0].CorWatt')" 40
 near "skx RAMWatt (15.3 uJ)" "$(q '.intervals[0].cpus[0].RAMWatt')" 15.3
 near "skx cpu0 SMI" "$(q '.intervals[0].cpus[0].SMI')" 2

@@ -37,6 +37,7 @@ struct method_ctx {
 	size_t nrec, pos;
 	uint64_t lost_seen;
 	bool finished;
+	uint64_t poll_states;     /* bit per cpuidle state named POLL */
 };
 
 /* ---------------------------------------------------------------- probe */
@@ -207,7 +208,23 @@ static void describe(const struct method_ctx *c, const char *path, cJSON *info)
 		cJSON_AddStringToObject(k, "tdt_unavailable", c->info.tdt_why);
 }
 
-static void kmod_stop(struct method_ctx *c);
+/* POLL leaves idle on need_resched, not on our event: its TAI means nothing. */
+static uint64_t find_poll_states(int cpu)
+{
+	uint64_t mask = 0;
+	for (int i = 0; i < 64; i++) {
+		char path[128], name[32] = "";
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name", cpu, i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			break;
+		if (fgets(name, sizeof(name), f) && !strcmp(name, "POLL\n"))
+			mask |= 1ull << i;
+		fclose(f);
+	}
+	return mask;
+}
+
 
 static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJSON *info, int method)
 {
@@ -216,6 +233,7 @@ static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJ
 
 	c->fd = -1;
 	c->method = method;
+	c->poll_states = find_poll_states(cfg->cpu);
 	*ctx = c;
 	if (open_device(c, cfg, path, sizeof(path)) < 0)
 		return -1;
@@ -283,7 +301,7 @@ static void residencies(const struct idlescope_record *r, struct dp_raw *dp)
 			add_res(dp, pct_names[i], pct[i]);
 }
 
-static void to_dp(const struct idlescope_record *r, struct dp_raw *dp)
+static void to_dp(const struct method_ctx *c, const struct idlescope_record *r, struct dp_raw *dp)
 {
 	memset(dp, 0, sizeof(*dp));
 	dp->ldist = r->ldist;
@@ -300,6 +318,10 @@ static void to_dp(const struct idlescope_record *r, struct dp_raw *dp)
 	if (dp->intr_off == 1 && (r->msr_mask || (r->flags & IDLESCOPE_F_SMI)) &&
 	    dp->tintr - r->ai_overhead >= dp->tai)
 		dp->tintr -= r->ai_overhead;
+	if (dp->req_state >= 0 && dp->req_state < 64 && (c->poll_states >> dp->req_state) & 1) {
+		dp->tai = 0;
+		dp->intr_off = 0;
+	}
 	residencies(r, dp);
 }
 
@@ -357,7 +379,7 @@ static int kmod_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards[
 				discards[r->reason]++;
 			continue;
 		}
-		to_dp(r, dp);
+		to_dp(c, r, dp);
 		return 1;
 	}
 	count_trailing_loss(c, discards);

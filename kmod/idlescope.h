@@ -53,6 +53,8 @@ struct is_dev {
 	struct hrtimer timer;         /* hrt: the event; tdt: the guard/timeout */
 	struct rnd_state rnd;
 	struct is_event ev;
+	int idle_state;               /* measured CPU: requested state while idle, else -1 */
+	u64 irq_on_states;            /* bit per state entered with IRQs on (learnt) */
 	struct is_ring ring;
 	struct mutex read_lock;       /* one reader at a time uses bounce */
 	struct idlescope_record *bounce;

@@ -70,6 +70,13 @@ static void idle_enter(struct is_dev *d, struct is_event *ev, unsigned int state
 		is_tdt_idle_enter(d, tsc);
 }
 
+/* A state is entered with IRQs on (HLT after STI, POLL) when an interrupt handler ran
+ * while the CPU was idle in it; learnt from every local timer interrupt, ticks included. */
+static bool state_irq_on(const struct is_dev *d, int state)
+{
+	return state >= 0 && state < 64 && (READ_ONCE(d->irq_on_states) & BIT_ULL(state));
+}
+
 static void idle_exit(struct is_dev *d, struct is_event *ev)
 {
 	u64 now, tsc, end;
@@ -85,7 +92,9 @@ static void idle_exit(struct is_dev *d, struct is_event *ev)
 	ev->ai_overhead = end - now;
 	if (ev->fired)
 		is_event_complete(d, -1);   /* the handler ran first (idle entered with IRQs on) */
-	else if (now < ev_deadline(d))
+	else if (now < ev_deadline(d) || state_irq_on(d, ev->req_state))
+		/* before LTime; or after it, from a state where our handler would have run
+		 * inside the idle period: something else woke the CPU first */
 		is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
 	/* else: woke at/after LaunchTime with IRQs off; the handler completes it */
 }
@@ -96,9 +105,10 @@ static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 	struct is_event *ev = &d->ev;
 	unsigned long flags;
 
-	if (cpu != d->cfg.cpu || READ_ONCE(ev->state) != EV_ARMED)
+	if (cpu != d->cfg.cpu)
 		return;
 	local_irq_save(flags);
+	d->idle_state = state == (unsigned int)PWR_EVENT_EXIT ? -1 : (int)state;
 	if (READ_ONCE(ev->state) == EV_ARMED) {
 		if (state == (unsigned int)PWR_EVENT_EXIT)
 			idle_exit(d, ev);
@@ -115,7 +125,11 @@ static void probe_local_timer(void *data, int vector)
 	unsigned long flags;
 	u64 tsc;
 
-	if (smp_processor_id() != d->cfg.cpu || READ_ONCE(ev->state) != EV_ARMED || !ev->hw_armed)
+	if (smp_processor_id() != d->cfg.cpu)
+		return;
+	if (d->idle_state >= 0 && d->idle_state < 64 && !(d->irq_on_states & BIT_ULL(d->idle_state)))
+		WRITE_ONCE(d->irq_on_states, d->irq_on_states | BIT_ULL(d->idle_state));
+	if (READ_ONCE(ev->state) != EV_ARMED || !ev->hw_armed)
 		return;
 	tsc = rdtsc();
 	if (tsc < ev->tsc_ltime)
@@ -130,10 +144,11 @@ int is_probes_register(struct is_dev *d)
 {
 	int ret;
 
+	d->idle_state = -1;
 	ret = tracepoint_probe_register(tp_cpu_idle, (void *)probe_cpu_idle, d);
 	if (ret)
 		return ret;
-	if (is_tdt(d)) {
+	if (tp_local_timer) {
 		ret = tracepoint_probe_register(tp_local_timer, (void *)probe_local_timer, d);
 		if (ret) {
 			tracepoint_probe_unregister(tp_cpu_idle, (void *)probe_cpu_idle, d);
@@ -147,7 +162,7 @@ int is_probes_register(struct is_dev *d)
 void is_probes_unregister(struct is_dev *d)
 {
 	tracepoint_probe_unregister(tp_cpu_idle, (void *)probe_cpu_idle, d);
-	if (is_tdt(d))
+	if (tp_local_timer)
 		tracepoint_probe_unregister(tp_local_timer, (void *)probe_local_timer, d);
 	tracepoint_synchronize_unregister();
 }

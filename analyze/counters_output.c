@@ -14,12 +14,6 @@ static const char *const known_cols[] = {
 	"Pkg%pc8", "Pkg%pc9", "Pkg%pc10", "PkgWatt", "CorWatt", "RAMWatt", "Pkg_J", "Cor_J", "RAM_J",
 };
 
-struct vis {
-	bool *col;                 /* per result column */
-	bool ht[CNT_HT_NCOLS];
-	bool any_ht;
-};
-
 static int in_result(const struct cnt_result *r, const char *name, size_t *k, int *h)
 {
 	*h = -1;
@@ -39,7 +33,7 @@ static int in_result(const struct cnt_result *r, const char *name, size_t *k, in
 	return -1;
 }
 
-static int apply_list(const struct cnt_result *r, const char *list, const char *opt, struct vis *v, bool on)
+static int apply_list(const struct cnt_result *r, const char *list, const char *opt, struct cnt_vis *v, bool on)
 {
 	char *copy = is_xstrdup(list), *save = NULL;
 	int rc = 0;
@@ -65,7 +59,7 @@ static int apply_list(const struct cnt_result *r, const char *list, const char *
 	return rc;
 }
 
-static int visibility(const struct cnt_result *r, const struct cnt_print_opts *o, struct vis *v)
+static int visibility(const struct cnt_result *r, const struct cnt_print_opts *o, struct cnt_vis *v)
 {
 	v->col = is_xmalloc((r->ncols ? r->ncols : 1) * sizeof(bool));
 	bool def = !o->show;
@@ -99,7 +93,7 @@ static int width(const char *name)
 	return w < 7 ? 7 : w;
 }
 
-static void text_row(FILE *f, const struct cnt_result *r, const struct vis *v, const char *pkg,
+static void text_row(FILE *f, const struct cnt_result *r, const struct cnt_vis *v, const char *pkg,
 		     const char *core, const char *cpu, const double *vals)
 {
 	fprintf(f, "%7s %7s %7s", pkg, core, cpu);
@@ -112,7 +106,7 @@ static void text_row(FILE *f, const struct cnt_result *r, const struct vis *v, c
 	fputc('\n', f);
 }
 
-static void print_text(FILE *f, const struct cnt_result *r, const struct vis *v, const struct cnt_print_opts *o)
+static void print_text(FILE *f, const struct cnt_result *r, const struct cnt_vis *v, const struct cnt_print_opts *o)
 {
 	char a[16], b[16], c[16], x[64];
 	for (size_t i = 0; i < r->niv; i++) {
@@ -152,7 +146,13 @@ static void print_text(FILE *f, const struct cnt_result *r, const struct vis *v,
 	}
 }
 
-/* The shortest of %.15g and %.17g that reads back as the same double. */
+void cnt_num_str(char *b, size_t len, double v)
+{
+	snprintf(b, len, "%.15g", v);
+	if (strtod(b, NULL) != v)
+		snprintf(b, len, "%.17g", v);
+}
+
 static void csv_val(FILE *f, double v)
 {
 	char b[40];
@@ -160,9 +160,7 @@ static void csv_val(FILE *f, double v)
 		fputc(',', f);
 		return;
 	}
-	snprintf(b, sizeof(b), "%.15g", v);
-	if (strtod(b, NULL) != v)
-		snprintf(b, sizeof(b), "%.17g", v);
+	cnt_num_str(b, sizeof(b), v);
 	fprintf(f, ",%s", b);
 }
 
@@ -174,7 +172,7 @@ static const struct cnt_out_core *core_of(const struct cnt_out_interval *iv, int
 	return NULL;
 }
 
-static void print_csv(FILE *f, const struct cnt_result *r, const struct vis *v, const struct cnt_print_opts *o)
+static void print_csv(FILE *f, const struct cnt_result *r, const struct cnt_vis *v, const struct cnt_print_opts *o)
 {
 	fputs("Interval,Time,Package,Core,CPU", f);
 	for (size_t k = 0; k < r->ncols; k++)
@@ -207,95 +205,6 @@ static void print_csv(FILE *f, const struct cnt_result *r, const struct vis *v, 
 	}
 }
 
-static cJSON *num(double v)
-{
-	return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
-}
-
-static cJSON *json_row(const struct cnt_result *r, const struct vis *v, const struct cnt_out_row *row,
-		       const double *vals)
-{
-	cJSON *o = cJSON_CreateObject();
-	if (row) {
-		cJSON_AddNumberToObject(o, "CPU", row->cpu);
-		cJSON_AddNumberToObject(o, "Core", row->core);
-		cJSON_AddNumberToObject(o, "Package", row->package);
-	}
-	for (size_t k = 0; k < r->ncols; k++)
-		if (v->col[k] && (row || !isnan(vals[k])))
-			cJSON_AddItemToObject(o, r->cols[k], num(vals[k]));
-	return o;
-}
-
-static cJSON *json_notes(const struct cnt_data *d, const struct cnt_result *r)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON *nd = cJSON_AddArrayToObject(o, "not_derivable");
-	for (size_t k = 0; k < r->nnotes; k++)
-		cJSON_AddItemToArray(nd, cJSON_CreateString(r->notes[k]));
-	cJSON *miss = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d->info, "counters"), "missing");
-	cJSON_AddItemToObject(o, "missing", cJSON_IsArray(miss) ? cJSON_Duplicate(miss, 1) : cJSON_CreateArray());
-	cJSON *cl = cJSON_AddObjectToObject(o, "clamped");
-	for (size_t k = 0; k < r->ncols; k++)
-		if (r->clamped[k]) {
-			cJSON *c = cJSON_AddObjectToObject(cl, r->cols[k]);
-			cJSON_AddNumberToObject(c, "count", (double)r->clamped[k]);
-			cJSON_AddNumberToObject(c, "farthest", r->clamp_worst[k]);
-		}
-	for (int h = 0; h < CNT_HT_NCOLS; h++)
-		if (r->ht_clamped[h]) {
-			cJSON *c = cJSON_AddObjectToObject(cl, cnt_ht_cols[h]);
-			cJSON_AddNumberToObject(c, "count", (double)r->ht_clamped[h]);
-			cJSON_AddNumberToObject(c, "farthest", r->ht_worst[h]);
-		}
-	cJSON *ht = cJSON_AddObjectToObject(o, "ht_split");
-	cJSON_AddBoolToObject(ht, "computed", r->ht);
-	if (r->ht)
-		cJSON_AddNumberToObject(ht, "k", r->ht_k);
-	else
-		cJSON_AddStringToObject(ht, "why", r->ht_why);
-	return o;
-}
-
-static int print_json(FILE *f, const struct cnt_data *d, const struct cnt_result *r, const struct vis *v,
-		      const struct cnt_print_opts *o)
-{
-	cJSON *root = json_notes(d, r);
-	cJSON_AddStringToObject(root, "run", d->csv_path);
-	cJSON *cols = cJSON_AddArrayToObject(root, "columns");
-	for (size_t k = 0; k < r->ncols; k++)
-		if (v->col[k])
-			cJSON_AddItemToArray(cols, cJSON_CreateString(r->cols[k]));
-	cJSON *ivs = cJSON_AddArrayToObject(root, "intervals");
-	for (size_t i = 0; i < r->niv; i++) {
-		const struct cnt_out_interval *iv = &r->iv[i];
-		cJSON *jo = cJSON_CreateObject();
-		cJSON_AddItemToArray(ivs, jo);
-		cJSON_AddNumberToObject(jo, "t0", iv->t0);
-		cJSON_AddNumberToObject(jo, "t1", iv->t1);
-		cJSON_AddItemToObject(jo, "summary", json_row(r, v, NULL, iv->summary));
-		cJSON *cpus = cJSON_AddArrayToObject(jo, "cpus");
-		for (size_t j = 0; j < iv->ncpus && !o->summary_only; j++)
-			cJSON_AddItemToArray(cpus, json_row(r, v, &iv->cpus[j], iv->cpus[j].v));
-		cJSON *cores = cJSON_AddArrayToObject(jo, "cores");
-		for (size_t j = 0; j < iv->ncores && v->any_ht; j++) {
-			cJSON *c = cJSON_CreateObject();
-			cJSON_AddNumberToObject(c, "Package", iv->cores[j].package);
-			cJSON_AddNumberToObject(c, "Core", iv->cores[j].core);
-			for (int h = 0; h < CNT_HT_NCOLS; h++)
-				if (v->ht[h])
-					cJSON_AddItemToObject(c, cnt_ht_cols[h], num(iv->cores[j].ht[h]));
-			cJSON_AddItemToArray(cores, c);
-		}
-	}
-	char *s = cJSON_Print(root);
-	fputs(s, f);
-	fputc('\n', f);
-	free(s);
-	cJSON_Delete(root);
-	return 0;
-}
-
 /* What is missing and what was clamped, once, on stderr. */
 static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
 {
@@ -326,7 +235,7 @@ static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
 
 int cnt_print(FILE *f, const struct cnt_data *d, const struct cnt_result *r, const struct cnt_print_opts *o)
 {
-	struct vis v;
+	struct cnt_vis v;
 	int rc = visibility(r, o, &v);
 	if (!rc) {
 		if (o->format == CNT_FMT_TEXT)
@@ -334,7 +243,7 @@ int cnt_print(FILE *f, const struct cnt_data *d, const struct cnt_result *r, con
 		else if (o->format == CNT_FMT_CSV)
 			print_csv(f, r, &v, o);
 		else
-			print_json(f, d, r, &v, o);
+			cnt_print_json(f, d, r, &v, o);
 		print_notes(d, r);
 		if (fflush(f) || ferror(f)) {
 			is_err("writing the output failed");

@@ -14,6 +14,19 @@ struct cnt_print_opts {
 	bool joules;
 };
 
+/* Which columns are shown. */
+struct cnt_vis {
+	bool *col;                 /* per result column */
+	bool ht[CNT_HT_NCOLS];
+	bool any_ht;
+};
+
+/* counters_json.c: the JSON document, written as it goes (no tree for the rows). */
+void cnt_print_json(FILE *f, const struct cnt_data *d, const struct cnt_result *r, const struct cnt_vis *v,
+		    const struct cnt_print_opts *o);
+/* The shortest of %.15g and %.17g that reads back as v. */
+void cnt_num_str(char *buf, size_t len, double v);
+
 /* Print r; notes (missing counters, clamped values) go to stderr. Returns an exit status. */
 int cnt_print(FILE *f, const struct cnt_data *d, const struct cnt_result *r, const struct cnt_print_opts *o);
 

@@ -11,7 +11,9 @@ static const char css[] =
 "header{background:#1f2d3d;color:#fff;padding:18px 20px 14px}\n"
 "header h1{margin:0 auto;max-width:1300px;font-size:22px;font-weight:600}\n"
 "header p{margin:4px auto 0;max-width:1300px;color:#b9c6d3;font-size:13px}\n"
-"nav{margin:14px 0 0;font-size:13px}\n"
+"nav{position:sticky;top:0;z-index:1;margin:0 -20px;padding:10px 20px 4px;font-size:13px;"
+"background:#f4f5f7;border-bottom:1px solid #e3e6ea}\n"
+"p.about{margin:0 0 8px;color:#4b5663;font-size:13px;max-width:980px}\n"
 "nav a{display:inline-block;margin:0 6px 6px 0;padding:2px 9px;border-radius:11px;background:#e1e6ec;"
 "color:#1f2d3d;text-decoration:none}\n"
 "nav a:hover{background:#c9d3de}\n"
@@ -177,7 +179,9 @@ void html_head(FILE *f, const char *title)
 
 void html_tail(FILE *f)
 {
-	fputs("</main>\n</body>\n</html>\n", f);
+	fputs("<footer>Written by idlescope's report; plots by gnuplot. Scatter plots show every "
+	      "outlier and a deterministic sample of the rest; everything else uses every "
+	      "datapoint.</footer>\n</main>\n</body>\n</html>\n", f);
 }
 
 void html_legend(FILE *f, const struct report *rep, bool markers_too)

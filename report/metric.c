@@ -5,6 +5,36 @@
 
 #include "report.h"
 
+/* What the well-known metrics measure (wult's definitions). */
+static const struct {
+	const char *prefix;   /* the name, or a prefix when it ends with '*' */
+	const char *about;
+} abouts[] = {
+	{ "WakeLatency", "From the programmed timer expiry (LTime) until the CPU, out of the idle "
+			 "state, runs the measuring code again: idle exit as software sees it." },
+	{ "IntrLatency", "From the programmed timer expiry (LTime) until the timer's interrupt "
+			 "handler runs." },
+	{ "SilentTime", "How long the CPU was idle before the wake-up: from entering the idle "
+			"state until the programmed expiry (LTime)." },
+	{ "LDist", "Launch distance: how far in the future the timer was armed." },
+	{ "CC*", "Core C-state residency during the idle period, in percent." },
+	{ "PC*", "Package C-state residency during the idle period, in percent." },
+	{ "MC*", "Module C-state residency during the idle period, in percent." },
+};
+
+static const char *about(const char *metric)
+{
+	for (size_t i = 0; i < sizeof(abouts) / sizeof(abouts[0]); i++) {
+		size_t n = strlen(abouts[i].prefix);
+		bool prefix = abouts[i].prefix[n - 1] == '*';
+		if (prefix ? !strncmp(metric, abouts[i].prefix, n - 1) &&
+				     metric[strlen(metric) - 1] == '%'
+			   : !strcmp(metric, abouts[i].prefix))
+			return abouts[i].about;
+	}
+	return NULL;
+}
+
 static void run_th(const struct report *rep, size_t r)
 {
 	fprintf(rep->html, "<th><span class=\"swatch\" style=\"background:%s\"></span>", run_colour(r));
@@ -157,6 +187,8 @@ void section_metric(struct report *rep, size_t m)
 		fputs(")</span>", f);
 	}
 	fputs("</h2>\n", f);
+	if (about(name))
+		fprintf(f, "<p class=\"about\">%s</p>\n", about(name));
 	if (sm != SIZE_MAX) {
 		verdicts(rep, sm);
 		summary_table(rep, sm);

@@ -20,7 +20,7 @@ static void usage(FILE *f)
 "  Avg_MHz   APERF delta / interval           Busy%%     100 * MPERF delta / TSC delta\n"
 "  Bzy_MHz   base MHz * APERF / MPERF         TSC_MHz   TSC delta / interval\n"
 "  IPC       instructions / unhalted cycles   IRQ NMI SMI  interrupt counts\n"
-"  STATE, STATE%%, STATE-, STATE+   cpuidle usage, residency %%, below and above counts\n"
+"  STATE, STATE%%, STATE+, STATE-   cpuidle usage, residency %%, below and above counts\n"
 "  CPU%%c1..c7  core C-state residency (c1: the remainder TSC-MPERF-c3-c6-c7 without a\n"
 "            C1 counter)                      Pkg%%pc2..pc10  package C-state residency\n"
 "  Halted%%   100 * (1 - unhalted reference cycles / TSC), else from MPERF\n"

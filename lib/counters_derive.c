@@ -115,7 +115,8 @@ static void add_or_note(struct ctx *c, struct cnt_result *r, bool ok, const char
 static void plan_cpuidle(struct ctx *c, struct cnt_result *r)
 {
 	static const char *const fields[] = { "usage", "time", "below", "above" };
-	static const char *const suffix[] = { "", "%", "-", "+" };
+	/* as turbostat names them: "below" is C1+, "above" is C1- */
+	static const char *const suffix[] = { "", "%", "+", "-" };
 	static const enum dcol_id ids[] = { D_IDLE_USAGE, D_IDLE_PCT, D_IDLE_BELOW, D_IDLE_ABOVE };
 	for (int f = 0; f < 4; f++)
 		for (size_t j = 0; j < c->d->ncols; j++) {

@@ -103,8 +103,8 @@ near "skx cpu1 IRQ" "$(q '.intervals[0].cpus[1].IRQ')" 60
 near "skx cpu0 NMI" "$(q '.intervals[0].cpus[0].NMI')" 1
 near "skx cpu0 C6%" "$(q '.intervals[0].cpus[0]["C6%"]')" 10
 near "skx cpu0 C6 usage" "$(q '.intervals[0].cpus[0].C6')" 100
-near "skx cpu0 C6+ (above)" "$(q '.intervals[0].cpus[0]["C6+"]')" 3
-near "skx cpu0 C6- (below)" "$(q '.intervals[0].cpus[0]["C6-"]')" 4
+near "skx cpu0 C6- (above)" "$(q '.intervals[0].cpus[0]["C6-"]')" 3
+near "skx cpu0 C6+ (below)" "$(q '.intervals[0].cpus[0]["C6+"]')" 4
 near "skx cpu0 OS_Busy%" "$(q '.intervals[0].cpus[0]["OS_Busy%"]')" 20
 near "skx cpu1 OS_Busy%" "$(q '.intervals[0].cpus[1]["OS_Busy%"]')" 40
 near "skx summary Busy% (mean)" "$(q '.intervals[0].summary["Busy%"]')" 35

@@ -342,6 +342,7 @@ cleanup:
 		metric_plots_free(&rep.plots[m]);
 	free(rep.plots);
 	free(rep.metrics);
+	free(rep.axis_lim);
 	for (size_t r = 0; r < rep.nruns; r++)
 		is_run_free(rep.runs[r]);
 	free(rep.runs);

@@ -128,16 +128,12 @@ static const double *column(const struct report *rep, size_t r, const char *name
 /* Percentile limits of a scatter axis per run, computed once per report. */
 static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, double *hi)
 {
-	static double *cache;   /* [(run * 2 + axis) * 2] */
-	static size_t cached_runs;
-	if (!cache || cached_runs != rep->nruns) {
-		free(cache);
-		cached_runs = rep->nruns;
-		cache = is_xmalloc(rep->nruns * 4 * sizeof(*cache));
+	if (!rep->axis_lim) {
+		rep->axis_lim = is_xmalloc(rep->nruns * 4 * sizeof(*rep->axis_lim));
 		for (size_t i = 0; i < rep->nruns * 4; i++)
-			cache[i] = NAN;
+			rep->axis_lim[i] = NAN;
 	}
-	double *c = &cache[(r * 2 + axis) * 2];
+	double *c = &rep->axis_lim[(r * 2 + axis) * 2];
 	if (isnan(c[0])) {
 		const double q[2] = { OUTLIER_Q_LO, OUTLIER_Q_HI };
 		quantiles(column(rep, r, scatter_axes[axis]), rep->runs[r]->dp->nrows, q, 2, c);

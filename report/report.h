@@ -65,6 +65,7 @@ struct report {
 	const char **metrics;      /* shown: numeric in every run, matching --metrics */
 	size_t nmetrics;
 	struct metric_plots *plots;  /* [metric] */
+	double *axis_lim;          /* [(run * 2 + axis) * 2]: scatter x limits, NaN until known */
 	struct summary sum;
 	char *tmpdir;              /* the report being written; renamed to o->outdir at the end */
 	char *workdir;             /* tmpdir/.work: data files and gnuplot scripts */

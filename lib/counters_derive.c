@@ -145,8 +145,8 @@ static void plan(struct ctx *c, struct cnt_result *r)
 	add_or_note(c, r, ap && mp && (tsc || c->pinfo >= 0), "Bzy_MHz", D_BZY_MHZ, 0, CNT_AGG_AVG, 0, false,
 		    "APERF, MPERF and PLATFORM_INFO or TSC");
 	add_or_note(c, r, tsc, "TSC_MHz", D_TSC_MHZ, 0, CNT_AGG_AVG, 0, false, "TSC");
-	add_or_note(c, r, c->inst >= 0 && c->cyc >= 0, "IPC", D_IPC, 0, CNT_AGG_AVG, 2, false,
-		    "INST_RETIRED and CPU_CLK_UNHALTED");
+	add_or_note(c, r, c->inst >= 0 && (c->cyc >= 0 || ap), "IPC", D_IPC, 0, CNT_AGG_AVG, 2, false,
+		    "INST_RETIRED and CPU_CLK_UNHALTED or APERF");
 	add_or_note(c, r, c->irq >= 0, "IRQ", D_IRQ, 0, CNT_AGG_SUM, 0, false, "/proc/interrupts");
 	add_or_note(c, r, c->nmi >= 0, "NMI", D_NMI, 0, CNT_AGG_SUM, 0, false, "/proc/interrupts NMI");
 	add_or_note(c, r, c->smi >= 0, "SMI", D_SMI, 0, CNT_AGG_SUM, 0, false, "SMI_COUNT");
@@ -237,7 +237,8 @@ static double value(const struct ctx *c, const struct dcol *dc, const struct cnt
 		return base * ratio(at(own, c->aperf), at(own, c->mperf));
 	}
 	case D_TSC_MHZ: return ratio(tsc, dt) / 1e6;
-	case D_IPC: return ratio(at(own, c->inst), at(own, c->cyc));
+	case D_IPC:   /* turbostat divides by APERF, which counts the same unhalted cycles */
+		return ratio(at(own, c->inst), at(own, c->cyc >= 0 ? c->cyc : c->aperf));
 	case D_IRQ: return at(own, c->irq);
 	case D_NMI: return at(own, c->nmi);
 	case D_SMI: return at(own, c->smi);

@@ -112,6 +112,20 @@ static void test_summary(const char *dir)
 	cnt_data_free(d);
 }
 
+/* IPC falls back to APERF (as turbostat computes it) when there is no cycles counter. */
+static void test_ipc_fallback(const char *dir)
+{
+	char *sub = is_xasprintf("%s/ipc", dir);
+	mkdir(sub, 0755);
+	write_file(sub, "counters.csv", "Snapshot,Time,CPU,Core,Package,INST_RETIRED,APERF\n"
+				       "0,1,0,0,0,100,1000\n1,2,0,0,0,3100,3000\n");
+	cJSON *sum = NULL;
+	CHECK(is_counters_summary(sub, &sum, NULL) == 1);
+	CHECK(sum && cJSON_GetObjectItem(sum, "IPC") && cJSON_GetObjectItem(sum, "IPC")->valuedouble == 1.5);
+	cJSON_Delete(sum);
+	free(sub);
+}
+
 static void test_absent_and_bad(const char *dir)
 {
 	char *empty = is_xasprintf("%s/empty", dir), *bad = is_xasprintf("%s/bad", dir);
@@ -137,6 +151,7 @@ int main(void)
 	test_k();
 	test_parse();
 	test_summary(dir);
+	test_ipc_fallback(dir);
 	test_absent_and_bad(dir);
 	char *cmd = is_xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)

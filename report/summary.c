@@ -81,8 +81,9 @@ int select_metrics(struct report *rep, const char *re)
 		for (size_t r = 1; r < rep->nruns; r++) {
 			const struct is_column *c = is_table_col(rep->runs[r]->dp, names[i]);
 			if (!c || c->type != IS_COL_NUM) {
-				is_warn("%s: no numeric column '%s': left out of the report",
-					rep->runs[r]->dp_path, names[i]);
+				if (!is_diff_compute)  /* else lib/diff.c says it */
+					is_warn("%s: no numeric column '%s': left out of the report",
+						rep->runs[r]->dp_path, names[i]);
 				everywhere = false;
 			}
 		}

@@ -117,11 +117,37 @@ static int natural_cmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
-static int cmp_label_ptr(const void *x, const void *y)
+/* Natural order, then bytes, so that labels equal only in natural order stay apart. */
+static int label_cmp(const char *a, const char *b)
 {
-	return natural_cmp(*(const char *const *)x, *(const char *const *)y);
+	int c = natural_cmp(a, b);
+	return c ? c : strcmp(a, b);
 }
 
+static const struct is_groups *sort_rg;  /* qsort has no context argument */
+
+static int cmp_group_idx(const void *x, const void *y)
+{
+	return label_cmp(sort_rg->labels[*(const size_t *)x], sort_rg->labels[*(const size_t *)y]);
+}
+
+/* Each run's groups in label order (indices into rg[r]). */
+static size_t **order_groups(const struct diff_priv *pv, size_t nr)
+{
+	size_t **order = is_xcalloc(nr, sizeof(size_t *));
+	for (size_t r = 0; r < nr; r++) {
+		size_t n = pv->rg[r].ngroups;
+		order[r] = is_xmalloc((n + 1) * sizeof(size_t));
+		for (size_t k = 0; k < n; k++)
+			order[r][k] = k;
+		sort_rg = &pv->rg[r];
+		qsort(order[r], n, sizeof(size_t), cmp_group_idx);
+	}
+	return order;
+}
+
+/* The union of every run's groups by one merge of the sorted label lists (linear in groups,
+ * which matters for --by a column with many values). */
 static int build_groups(struct is_diff *d, struct diff_priv *pv)
 {
 	size_t nr = d->nruns, total = 0;
@@ -131,25 +157,31 @@ static int build_groups(struct is_diff *d, struct diff_priv *pv)
 			return -1;
 		total += pv->rg[r].ngroups;
 	}
+	size_t **order = order_groups(pv, nr), *pos = is_xcalloc(nr, sizeof(size_t));
 	pv->labels = is_xcalloc(total + 1, sizeof(char *));
-	for (size_t r = 0; r < nr; r++)
-		for (size_t k = 0; k < pv->rg[r].ngroups; k++) {
-			bool seen = false;
-			for (size_t i = 0; i < d->ngroups && !seen; i++)
-				seen = !strcmp(pv->labels[i], pv->rg[r].labels[k]);
-			if (!seen)
-				pv->labels[d->ngroups++] = pv->rg[r].labels[k];
-		}
-	qsort(pv->labels, d->ngroups, sizeof(char *), cmp_label_ptr);
-	pv->gmap = is_xmalloc((d->ngroups * nr + 1) * sizeof(long));
-	for (size_t g = 0; g < d->ngroups; g++)
+	pv->gmap = is_xmalloc((total * nr + 1) * sizeof(long));
+	for (;;) {
+		const char *min = NULL;
 		for (size_t r = 0; r < nr; r++) {
-			long idx = -1;
-			for (size_t k = 0; k < pv->rg[r].ngroups && idx < 0; k++)
-				if (!strcmp(pv->rg[r].labels[k], pv->labels[g]))
-					idx = (long)k;
-			pv->gmap[g * nr + r] = idx;
+			if (pos[r] == pv->rg[r].ngroups)
+				continue;
+			const char *l = pv->rg[r].labels[order[r][pos[r]]];
+			min = !min || label_cmp(l, min) < 0 ? l : min;
 		}
+		if (!min)
+			break;
+		size_t g = d->ngroups++;
+		pv->labels[g] = (char *)min;
+		for (size_t r = 0; r < nr; r++) {
+			bool here = pos[r] < pv->rg[r].ngroups &&
+				    !strcmp(pv->rg[r].labels[order[r][pos[r]]], min);
+			pv->gmap[g * nr + r] = here ? (long)order[r][pos[r]++] : -1;
+		}
+	}
+	for (size_t r = 0; r < nr; r++)
+		free(order[r]);
+	free(order);
+	free(pos);
 	return 0;
 }
 

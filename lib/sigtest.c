@@ -263,6 +263,97 @@ int is_median_diff_ci(const double *a, size_t na, const double *b, size_t nb, do
 	return 0;
 }
 
+/* The sort reuses the caller's double buffers for keys. */
+typedef uint64_t __attribute__((may_alias)) key_t64;
+
+#define RADIX_BITS 8          /* 256 output streams a pass: kind to caches and the TLB */
+#define RADIX_PASSES 3        /* the top 24 significant bits; the rest is tidied up after */
+#define SMALL_SORT 32
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static void insertion_sort_keys(key_t64 *k, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t v = k[i];
+		size_t j = i;
+		for (; j > 0 && k[j - 1] > v; j--)
+			k[j] = k[j - 1];
+		k[j] = v;
+	}
+}
+
+/* LSD passes over the digits of (key - lo) >> shift; returns where the result is (k or s). */
+static key_t64 *radix_passes(key_t64 *k, size_t n, key_t64 *s, uint64_t lo, int shift, int passes)
+{
+	uint32_t count[RADIX_PASSES][1u << RADIX_BITS];
+	memset(count, 0, sizeof(count));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d = (k[i] - lo) >> shift;
+		for (int p = 0; p < passes; p++)
+			count[p][(d >> (p * RADIX_BITS)) & 0xff]++;
+	}
+	key_t64 *src = k, *dst = s;
+	for (int p = 0; p < passes; p++) {
+		uint32_t *c = count[p], sum = 0;
+		for (size_t d = 0; d < (1u << RADIX_BITS); d++) {
+			uint32_t x = c[d];
+			c[d] = sum;
+			sum += x;
+		}
+		int sh = shift + p * RADIX_BITS;
+		for (size_t i = 0; i < n; i++)
+			dst[c[((src[i] - lo) >> sh) & 0xff]++] = src[i];
+		key_t64 *t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+/*
+ * Sort keys k[0..n), using s (n keys) as well; returns where the result is. An MSD-first view of
+ * an LSD sort: only the top 24 bits of the key range (above the minimum) are radix-sorted; the
+ * runs that share those bits, short for any spread of values, are then sorted on their own
+ * (insertion sort, or recursively when long).
+ */
+static key_t64 *sort_keys(key_t64 *k, size_t n, key_t64 *s)
+{
+	if (n <= SMALL_SORT) {
+		insertion_sort_keys(k, n);
+		return k;
+	}
+	uint64_t lo = k[0], hi = k[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = k[i] < lo ? k[i] : lo;
+		hi = k[i] > hi ? k[i] : hi;
+	}
+	if (lo == hi)
+		return k;
+	int bits = 64 - __builtin_clzll(hi - lo);
+	int passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
+	passes = passes > RADIX_PASSES ? RADIX_PASSES : passes;
+	int shift = bits > passes * RADIX_BITS ? bits - passes * RADIX_BITS : 0;
+	key_t64 *res = radix_passes(k, n, s, lo, shift, passes), *other = res == k ? s : k;
+	for (size_t i = 0; shift && i < n;) {
+		uint64_t top = (res[i] - lo) >> shift;
+		size_t j = i + 1;
+		while (j < n && (res[j] - lo) >> shift == top)
+			j++;
+		if (j - i <= SMALL_SORT) {
+			insertion_sort_keys(res + i, j - i);
+		} else if (sort_keys(res + i, j - i, other + i) != res + i) {
+			memcpy(res + i, other + i, (j - i) * sizeof(*res));
+		}
+		i = j;
+	}
+	return res;
+}
+
 /* Doubles as unsigned keys in the same order: flip every bit of negatives, the sign of the rest. */
 static inline uint64_t to_key(double v)
 {
@@ -279,58 +370,16 @@ static inline double from_key(uint64_t k)
 	return v;
 }
 
-/* The sort reuses the caller's double buffers for keys. */
-typedef uint64_t __attribute__((may_alias)) key_t64;
-
-/* 8-bit digits: 256 output streams per pass stay friendly to the TLB; wider digits measured
- * slower here. */
-#define RADIX_BITS 8
-#define RADIX_SIZE (1u << RADIX_BITS)
-#define RADIX_PASSES 8
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-/*
- * LSD radix sort of the keys, 8 bits a pass; a pass where every key has the same digit
- * (common: the sign and exponent bits of one metric rarely vary much) is skipped.
- */
 void is_sort_doubles(double *a, size_t n, double *tmp)
 {
 	if (n < 256 || n >= UINT32_MAX) {
 		qsort(a, n, sizeof(*a), cmp_double);
 		return;
 	}
-	uint32_t (*count)[RADIX_SIZE] = is_xcalloc(RADIX_PASSES, sizeof(*count));
-	key_t64 *src = (key_t64 *)(void *)a, *dst = (key_t64 *)(void *)tmp;
-	for (size_t i = 0; i < n; i++) {
-		double v;
-		memcpy(&v, &src[i], sizeof(v));
-		uint64_t k = to_key(v);
-		src[i] = k;
-		for (int p = 0; p < RADIX_PASSES; p++)
-			count[p][(k >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
-	}
-	for (int p = 0; p < RADIX_PASSES; p++) {
-		uint32_t *c = count[p];
-		if (c[(src[0] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)] == n)
-			continue;  /* one digit value: nothing moves */
-		size_t sum = 0;
-		for (size_t d = 0; d < RADIX_SIZE; d++) {
-			size_t k = c[d];
-			c[d] = (uint32_t)sum;
-			sum += k;
-		}
-		for (size_t i = 0; i < n; i++)
-			dst[c[(src[i] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++] = src[i];
-		key_t64 *t = src;
-		src = dst;
-		dst = t;
-	}
+	key_t64 *k = (key_t64 *)(void *)a;
 	for (size_t i = 0; i < n; i++)
-		a[i] = from_key(src[i]);
-	free(count);
+		k[i] = to_key(a[i]);
+	key_t64 *res = sort_keys(k, n, (key_t64 *)(void *)tmp);
+	for (size_t i = 0; i < n; i++)
+		a[i] = from_key(res[i]);
 }

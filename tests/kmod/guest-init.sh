@@ -27,7 +27,7 @@ res collect-hrt "rc=$?"
 t1=$(cut -d' ' -f1 /proc/uptime)
 echo "$t0 $t1" > /out/run1.time
 # --method auto takes hrt when the module is loaded
-collect -q -c 20 --cpu 1 -o /out/run4 >/out/run4.log 2>&1
+collect -q -c 20 --cpu 1 --keep-raw -o /out/run4 >/out/run4.log 2>&1
 res collect-auto "rc=$? $(grep -o '"method":[[:space:]]*"[a-z]*"' /out/run4/info.json | head -1 | grep -o '[a-z]*"$' | tr -d '"')"
 
 # the module's own validation, root-only access, one opener at a time
@@ -64,8 +64,16 @@ exec 3<&-
 rmmod idlescope; res rmmod-after-close "rc=$? $(loaded)"
 
 # collect loads the module itself and unloads it afterwards
-collect --method hrt -c 50 --cpu 1 --kmod-path /idlescope.ko -o /out/run2 >/out/run2.log 2>&1
+collect --method hrt -c 50 --cpu 1 --keep-raw --kmod-path /idlescope.ko -o /out/run2 >/out/run2.log 2>&1
 res collect-autoload "rc=$? $(loaded)"
+collect --method hrt -c 5 --cpu 1 --kmod-path /init -o /out/x3 >/out/badko.log 2>&1
+res collect-bad-ko "rc=$? $(loaded) $(onlyline /out/badko.log loading)"
+# SIGINT mid-run: collect stops, keeps what it measured, unloads what it loaded
+collect --method hrt -c 1000000 --cpu 1 --keep-raw --kmod-path /idlescope.ko -o /out/run5 >/out/run5.log 2>&1 &
+sleep 2
+kill -INT $!
+wait $!
+res collect-sigint "rc=$? $(loaded) $(grep -c . /out/run5/datapoints.csv | awk '{ print ($1 > 10) ? "rows" : "no-rows" }') $(grep -o '"complete":[[:space:]]*[a-z]*' /out/run5/info.json | grep -o '[a-z]*$')"
 collect --method tdt -c 50 --cpu 1 --kmod-path /idlescope.ko -o /out/run3 >/out/run3.log 2>&1
 res collect-tdt "rc=$? $(loaded) $(onlyline /out/run3.log "tdt")"
 

@@ -133,6 +133,8 @@ expect collect-cpu-gone "rc=1 collect: /dev/idlescope: reading records: the meas
 expect rmmod-while-open "rc=1 loaded"
 expect rmmod-after-close "rc=0 unloaded"
 expect collect-autoload "rc=0 unloaded"
+expect collect-bad-ko "rc=1 unloaded collect: loading /init: not a module for the running kernel (built for another kernel version? rebuild it)"
+expect collect-sigint "rc=1 unloaded rows false"
 expect insmod-ring16 "rc=0"
 expect overflow "overflow: ok"
 expect done "yes"
@@ -159,17 +161,18 @@ else
 	esac
 fi
 
-# every datapoint of run1: count, LDist range, TBI < LTime <= TAI, LTime <= TIntr, and the
-# µs columns exactly equal to the raw ns differences (integer arithmetic, 3 decimals)
-DP=$OUT/run1/datapoints.csv
-[ -f "$DP" ] || fail "run1 has no datapoints.csv"
-awk -F, -v want=$COUNT -v lmin=$LDIST_MIN_NS -v lmax=$LDIST_MAX_NS '
+# every datapoint of a run: count, LDist range, TBI < LTime <= TAI, LTime <= TIntr, IntrOff
+# against the TAI/TIntr order, and the µs columns exactly equal to the raw ns differences
+# (integer arithmetic, 3 decimals). check_run RUN COUNT (0: any number, at least 1)
+check_run() {
+	[ -f "$OUT/$1/datapoints.csv" ] || { echo "kmod-qemu: FAIL $1 has no datapoints.csv" >&2; return 1; }
+	awk -F, -v run="$1" -v want="$2" -v lmin=$LDIST_MIN_NS -v lmax=$LDIST_MAX_NS '
 function us(d,  sign) { sign = d < 0 ? "-" : ""; if (d < 0) d = -d
 	return sprintf("%s%d.%03d", sign, int(d / 1000), d % 1000) }
-function bad(msg) { printf "kmod-qemu: FAIL datapoints.csv line %d: %s\n", NR, msg > "/dev/stderr"; nbad++ }
+function bad(msg) { printf "kmod-qemu: FAIL %s/datapoints.csv line %d: %s\n", run, NR, msg > "/dev/stderr"; nbad++ }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 	  for (k = split("LDist SilentTime WakeLatency IntrLatency IntrOff LTime TBI TAI TIntr", need, " "); k; k--)
-		if (!(need[k] in c)) { print "kmod-qemu: FAIL no column " need[k] > "/dev/stderr"; exit 1 }
+		if (!(need[k] in c)) { print "kmod-qemu: FAIL " run ": no column " need[k] > "/dev/stderr"; exit 1 }
 	  next }
 {	n++
 	ld = $c["LDist"] * 1000; lt = $c["LTime"]; tbi = $c["TBI"]; tai = $c["TAI"]; ti = $c["TIntr"]
@@ -182,10 +185,15 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 	if ($c["IntrLatency"] != us(ti - lt)) bad("IntrLatency " $c["IntrLatency"] " != " us(ti - lt))
 	if ($c["IntrOff"] != (tai < ti ? 1 : 0)) bad("IntrOff " $c["IntrOff"] " disagrees with TAI/TIntr order")
 }
-END {	if (n != want) { printf "kmod-qemu: FAIL %d datapoints, expected %d\n", n, want > "/dev/stderr"; nbad++ }
+END {	if (want ? n != want : n < 1) { printf "kmod-qemu: FAIL %s: %d datapoints, expected %s\n", run, n, want ? want : "some" > "/dev/stderr"; nbad++ }
 	if (nbad) exit 1
-	printf "kmod-qemu: ok   %d datapoints, every invariant holds\n", n }
-' "$DP" || errs=$((errs + 1))
+	printf "kmod-qemu: ok   %s: %d datapoints, every invariant holds\n", run, n }
+' "$OUT/$1/datapoints.csv"
+}
+check_run run1 $COUNT || errs=$((errs + 1))
+check_run run2 50 || errs=$((errs + 1))    # collect loaded the module itself
+check_run run4 20 || errs=$((errs + 1))    # --method auto
+check_run run5 0 || errs=$((errs + 1))     # interrupted by SIGINT
 grep -Eq '"complete":[[:space:]]*true' "$OUT/run1/info.json" || { echo "kmod-qemu: FAIL run1 info.json not complete" >&2; errs=$((errs + 1)); }
 grep -Eq '"method":[[:space:]]*"hrt"' "$OUT/run1/info.json" || { echo "kmod-qemu: FAIL run1 info.json method is not hrt" >&2; errs=$((errs + 1)); }
 

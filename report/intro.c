@@ -224,6 +224,11 @@ void section_intro(struct report *rep)
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
+	if (rep->left_out) {
+		fputs("<p class=\"note\">Metrics left out because some runs do not have them: ", f);
+		html_esc(f, rep->left_out);
+		fputs(".</p>\n", f);
+	}
 	all_metadata(rep, vals);
 	fputs("</section>\n", f);
 	free(vals);

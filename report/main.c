@@ -273,7 +273,7 @@ static int make_dirs(struct report *rep)
 }
 
 /* Plot data first, so that gnuplot renders while the summary is computed. */
-static int build(struct report *rep, const char *gnuplot, const char *metrics_re)
+static int build(struct report *rep, const char *gnuplot)
 {
 	if (!(rep->tmpdir = outdir_make_tmp(rep->o->outdir)) || make_dirs(rep) < 0)
 		return -1;
@@ -282,7 +282,7 @@ static int build(struct report *rep, const char *gnuplot, const char *metrics_re
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		if (plots_metric(rep, m, &rep->plots[m]) < 0)
 			return -1;
-	if (summary_compute(rep, metrics_re) < 0 || write_page(rep) < 0)
+	if (summary_compute(rep) < 0 || write_page(rep) < 0)
 		return -1;
 	if (rep->o->copy_raw && copy_raw_runs(rep) < 0)
 		return -1;
@@ -329,7 +329,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	if (load_runs(&rep, metrics_re) < 0 || select_metrics(&rep, metrics_re) < 0)
 		goto cleanup;
-	if (build(&rep, gnuplot, metrics_re) < 0)
+	if (build(&rep, gnuplot) < 0)
 		goto cleanup;
 	print_result(o.outdir);
 	rc = IS_EXIT_OK;
@@ -343,6 +343,7 @@ cleanup:
 	free(rep.plots);
 	free(rep.metrics);
 	free(rep.axis_lim);
+	free(rep.left_out);
 	for (size_t r = 0; r < rep.nruns; r++)
 		is_run_free(rep.runs[r]);
 	free(rep.runs);

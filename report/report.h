@@ -65,6 +65,7 @@ struct report {
 	const char **metrics;      /* shown: numeric in every run, matching --metrics */
 	size_t nmetrics;
 	struct metric_plots *plots;  /* [metric] */
+	char *left_out;            /* metrics some runs lack: "CC6% (not in run2); ..." */
 	double *axis_lim;          /* [(run * 2 + axis) * 2]: scatter x limits, NaN until known */
 	struct summary sum;
 	char *tmpdir;              /* the report being written; renamed to o->outdir at the end */
@@ -75,7 +76,7 @@ struct report {
 
 /* summary.c */
 int select_metrics(struct report *rep, const char *metrics_re);
-int summary_compute(struct report *rep, const char *metrics_re);
+int summary_compute(struct report *rep);
 /* Index of a metric in the summary, or SIZE_MAX. */
 size_t summary_metric(const struct summary *s, const char *name);
 void summary_free(struct summary *s, size_t nruns);

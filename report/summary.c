@@ -68,7 +68,18 @@ size_t summary_metric(const struct summary *s, const char *name)
 	return SIZE_MAX;
 }
 
-/* Metrics matching the regex that are numeric in every run, in the reference's order. */
+static void append_text(char **buf, const char *s)
+{
+	char *next = is_xasprintf("%s%s", *buf ? *buf : "", s);
+	free(*buf);
+	*buf = next;
+}
+
+/*
+ * Metrics matching the regex that are numeric in every run, in the reference's order. The
+ * others are listed in rep->left_out for the page (and on stderr when --metrics asked for
+ * them by name).
+ */
 int select_metrics(struct report *rep, const char *re)
 {
 	const char **names;
@@ -80,15 +91,23 @@ int select_metrics(struct report *rep, const char *re)
 		bool everywhere = true;
 		for (size_t r = 1; r < rep->nruns; r++) {
 			const struct is_column *c = is_table_col(rep->runs[r]->dp, names[i]);
-			if (!c || c->type != IS_COL_NUM) {
-				if (!is_diff_compute)  /* else lib/diff.c says it */
-					is_warn("%s: no numeric column '%s': left out of the report",
-						rep->runs[r]->dp_path, names[i]);
-				everywhere = false;
+			if (c && c->type == IS_COL_NUM)
+				continue;
+			if (rep->o->metrics_re)
+				is_warn("%s: no numeric column '%s': left out of the report",
+					rep->runs[r]->dp_path, names[i]);
+			append_text(&rep->left_out, everywhere ? (rep->left_out ? "; " : "") : ", ");
+			if (everywhere) {
+				append_text(&rep->left_out, names[i]);
+				append_text(&rep->left_out, " (not in ");
 			}
+			append_text(&rep->left_out, rep->runs[r]->name);
+			everywhere = false;
 		}
 		if (everywhere)
 			rep->metrics[rep->nmetrics++] = names[i];
+		else
+			append_text(&rep->left_out, ")");
 	}
 	free(names);
 	if (rep->nmetrics == 0) {
@@ -96,6 +115,26 @@ int select_metrics(struct report *rep, const char *re)
 		return -1;
 	}
 	return 0;
+}
+
+/* "^(WakeLatency|CC1%)$" for the chosen metrics, for lib/diff.c. */
+static char *metrics_regex(const struct report *rep)
+{
+	char *re = is_xstrdup("^(");
+	for (size_t m = 0; m < rep->nmetrics; m++) {
+		char *esc = is_xmalloc(2 * strlen(rep->metrics[m]) + 1), *p = esc;
+		for (const char *c = rep->metrics[m]; *c; c++) {
+			if (strchr("\\.[]()*+?{}|^$", *c))
+				*p++ = '\\';
+			*p++ = *c;
+		}
+		*p = '\0';
+		append_text(&re, m ? "|" : "");
+		append_text(&re, esc);
+		free(esc);
+	}
+	append_text(&re, ")$");
+	return re;
 }
 
 static void part_alloc(struct summ_part *p, const struct report *rep, size_t nmetrics)
@@ -217,17 +256,20 @@ static bool all_runs_have(const struct report *rep, const char *col)
 	return true;
 }
 
-int summary_compute(struct report *rep, const char *metrics_re)
+int summary_compute(struct report *rep)
 {
 	struct summary *s = &rep->sum;
 	memset(s, 0, sizeof(*s));
 	s->group_col = all_runs_have(rep, "ReqCState") ? "ReqCState" : NULL;
 	if (rep->nruns > 1 && is_diff_compute) {
 		struct is_diff *d = is_xcalloc(1, sizeof(*d));
+		char *re = metrics_regex(rep);
 		struct is_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
-					  .metrics_re = metrics_re, .group_col = s->group_col,
+					  .metrics_re = re, .group_col = s->group_col,
 					  .nthreads = 1 };  /* gnuplot has the other cores */
-		if (is_diff_compute(d, rep->runs, rep->nruns, &o) < 0) {
+		int rc = is_diff_compute(d, rep->runs, rep->nruns, &o);
+		free(re);
+		if (rc < 0) {
 			free(d);
 			return -1;
 		}

@@ -38,6 +38,14 @@ grep -q 'WakeLatency: median +1.5[0-9]* us (+[0-9.]*%) vs gen-a, 95% CI \[+1.[0-
 expect_rc 0 "$REPORT" "$W/a" "$W/b" -o "$W/ab2" --metrics '^WakeLatency$' -j 1
 diff -r "$W/ab" "$W/ab2" >/dev/null || fail "two reports of the same input differ"
 
+# Metrics some runs lack are left out, and the page says so.
+mkdir "$W/cut"
+cut -d, -f1-6 "$W/a/datapoints.csv" >"$W/cut/datapoints.csv"
+expect_rc 0 "$REPORT" "$GOOD" "$W/cut" -o "$W/cutrep"
+grep -q 'Metrics left out because some runs do not have them: CC0% (not in cut); CC1Derived% (not in cut); CC1% (not in cut); CC6% (not in cut); PC2% (not in cut); PC6% (not in cut).' \
+	"$W/cutrep/index.html" || fail "left-out metrics note"
+[ "$(grep -c 'class="metric"' "$W/cutrep/index.html")" = 4 ] || fail "metric sections with a cut run"
+
 # --copy-raw
 expect_rc 0 "$REPORT" "$GOOD" "$W/a" -o "$W/raw" --metrics '^WakeLatency$' --copy-raw
 cmp -s "$GOOD/datapoints.csv" "$W/raw/raw/run1/datapoints.csv" || fail "raw datapoints differ"

@@ -67,7 +67,7 @@ static void sampler_free(struct counters_sampler *s)
 struct counters_sampler *counters_sampler_start(const char *rundir, double interval_s, cJSON *info)
 {
 	struct counters_sampler *s = is_xcalloc(1, sizeof(*s));
-	struct cnt_opts o = { .quiet = true };
+	struct cnt_opts o = { .quiet = true, .avoid_ipi = true };
 	s->dirfd = -1;
 	s->dir = is_xstrdup(rundir);
 	s->interval_s = interval_s;

@@ -39,6 +39,21 @@ void cnt_cpu_identify(const struct cnt_sys *sys, char *vendor, size_t vlen, int 
 	free(text);
 }
 
+bool cnt_tsc_invariant(const struct cnt_sys *sys)
+{
+	char *text = cnt_read_text(sys, "/proc/cpuinfo", 16u << 20, NULL);
+	bool inv = false;
+	if (text) {
+		char *flags = strstr(text, "\nflags");
+		char *eol = flags ? strchr(flags + 1, '\n') : NULL;
+		if (eol)
+			*eol = '\0';
+		inv = flags && strstr(flags, " constant_tsc") && strstr(flags, " nonstop_tsc");
+	}
+	free(text);
+	return inv;
+}
+
 static bool in_list(int model, const int *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

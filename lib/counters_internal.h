@@ -40,6 +40,8 @@ bool cnt_procfs_value(const struct cnt_procfs *p, const struct cnt_src *src, int
 
 /* counters_cpuid.c: identity of the CPU and model facts. */
 void cnt_cpu_identify(const struct cnt_sys *sys, char *vendor, size_t vlen, int *family, int *model);
+/* cpuinfo flags constant_tsc and nonstop_tsc: one TSC rate on every CPU, in every state. */
+bool cnt_tsc_invariant(const struct cnt_sys *sys);
 /* Whether AnyThread counting works; *why says why not. */
 bool cnt_anythread_supported(const struct cnt_sys *sys, const char *vendor, int family, int model,
 			     const char **why);

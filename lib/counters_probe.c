@@ -345,7 +345,20 @@ static bool choose_source(struct cnt_set *s, const struct cnt_procfs *pf, const 
 }
 
 /* One report line per group that is missing as a whole, else per missing counter. */
-static void probe_registry(struct cnt_set *s, const struct cnt_procfs *pf)
+/* An invariant TSC is the same on every CPU, so rdtsc on any CPU stands for the TSC of the
+ * CPU being read, without the inter-processor interrupt of a perf read. */
+static const struct cnt_def *tsc_rdtsc_first(const struct cnt_def *def, struct cnt_def *copy)
+{
+	*copy = *def;
+	for (int k = 1; k < CNT_MAX_SRC; k++)
+		if (def->src[k].type == SRC_RDTSC) {
+			copy->src[0] = def->src[k];
+			copy->src[k] = def->src[0];
+		}
+	return copy;
+}
+
+static void probe_registry(struct cnt_set *s, const struct cnt_procfs *pf, bool avoid_ipi)
 {
 	char (*why)[512] = is_xcalloc(cnt_registry_len, sizeof(*why));
 	bool *ok = is_xcalloc(cnt_registry_len, sizeof(bool));
@@ -354,7 +367,11 @@ static void probe_registry(struct cnt_set *s, const struct cnt_procfs *pf)
 			snprintf(why[i], sizeof(why[i]), "%s", s->anythread_why);
 			continue;
 		}
-		ok[i] = choose_source(s, pf, &cnt_registry[i], why[i], sizeof(why[i]));
+		struct cnt_def copy;
+		const struct cnt_def *def = &cnt_registry[i];
+		if (avoid_ipi && s->tsc_invariant && !strcmp(def->name, "TSC"))
+			def = tsc_rdtsc_first(def, &copy);
+		ok[i] = choose_source(s, pf, def, why[i], sizeof(why[i]));
 	}
 	for (size_t i = 0; i < cnt_registry_len; i++) {
 		const char *g = cnt_registry[i].group;
@@ -560,6 +577,7 @@ int cnt_set_open(const struct cnt_opts *o, struct cnt_set **out)
 	}
 	cnt_cpu_identify(&s->sys, s->vendor, sizeof(s->vendor), &s->family, &s->model);
 	const char *why;
+	s->tsc_invariant = cnt_tsc_invariant(&s->sys);
 	s->anythread = cnt_anythread_supported(&s->sys, s->vendor, s->family, s->model, &why);
 	s->anythread_why = why ? is_xstrdup(why) : NULL;
 	for (size_t i = 0; i < s->ncpus; i++)
@@ -567,7 +585,7 @@ int cnt_set_open(const struct cnt_opts *o, struct cnt_set **out)
 			s->cpus[i].msr_errno = errno;
 	struct cnt_procfs pf;
 	cnt_procfs_read(&s->sys, &pf, true, true);
-	probe_registry(s, &pf);
+	probe_registry(s, &pf, o->avoid_ipi);
 	probe_cpuidle(s);
 	rc = probe_adds(s, o, &pf);
 	cnt_procfs_free(&pf);

@@ -101,6 +101,8 @@ struct cnt_opts {
 	const char **adds;       /* --add specs */
 	size_t nadds;
 	bool quiet;              /* do not print the missing-counter report */
+	bool avoid_ipi;          /* prefer rdtsc to perf msr/tsc when the TSC is invariant: reading
+				  * another CPU's perf counter interrupts it (latency runs) */
 };
 
 struct cnt_set {
@@ -109,6 +111,7 @@ struct cnt_set {
 	char vendor[32];
 	int family, model;       /* -1 when unknown */
 	bool anythread;          /* the CPU supports the AnyThread bit */
+	bool tsc_invariant;      /* cpuinfo flags constant_tsc and nonstop_tsc */
 	char *anythread_why;     /* why not, when it does not */
 	size_t ncpus;
 	struct cnt_cpu *cpus;

@@ -93,4 +93,19 @@ wait $pid || fail "SIGINT in interval mode: exit $?"
 eq "SIGINT run complete" "$(jq .complete "$T/sig/info.json")" true
 [ "$(jq .snapshots "$T/sig/info.json")" -ge 3 ] || fail "too few snapshots after SIGINT"
 echo "ok: SIGINT stop"
+# alongside a latency run (the sampler thread): counters.csv and info.json "counters"
+"$COLLECT" --method timer -c 100 -q --counters-interval 0.1 -o "$T/lat" 2> "$T/lat.err" ||
+	fail "latency run with counters: $(cat "$T/lat.err")"
+N=$(jq .counters.snapshots "$T/lat/info.json")
+[ "$N" -ge 2 ] || fail "latency run: $N snapshots"
+eq "latency run: rows = snapshots x CPUs" "$(($(wc -l < "$T/lat/counters.csv") - 1))" $((N * NCPU))
+eq "latency run: interval_s" "$(jq .counters.interval_s "$T/lat/info.json")" 0.1
+if grep -q ' constant_tsc.* nonstop_tsc' /proc/cpuinfo && [ "$(jq -r .counters.columns.TSC "$T/lat/info.json")" != null ]; then
+	eq "latency run: invariant TSC read with rdtsc (no IPI)" "$(jq -r .counters.columns.TSC.source "$T/lat/info.json")" rdtsc
+fi
+if [ "$(jq '.counters.missing | length' "$T/lat/info.json")" -gt 0 ]; then
+	eq "latency run: one line for the missing counters" "$(grep -c 'counter snapshots without' "$T/lat.err")" 1
+fi
+"$ANALYZE" counters "$T/lat" --Summary > /dev/null 2>&1 || fail "analyze counters on a latency run"
+echo "ok: analyze counters on a latency run"
 echo "all real-run tests passed"

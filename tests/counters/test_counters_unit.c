@@ -126,6 +126,24 @@ static void test_ipc_fallback(const char *dir)
 	free(sub);
 }
 
+/* Energy read through perf: info.json gives the scale (J per count) and 64-bit width. */
+static void test_perf_energy(const char *dir)
+{
+	char *sub = is_xasprintf("%s/perf", dir);
+	mkdir(sub, 0755);
+	write_file(sub, "counters.csv", "Snapshot,Time,CPU,Core,Package,PKG_ENERGY\n"
+				       "0,5,0,0,0,4294967296\n1,7,0,0,0,90194313216\n");
+	write_file(sub, "info.json", "{\"counters\": {\"columns\": {\"PKG_ENERGY\": {\"source\": "
+				    "\"perf power/energy-pkg\", \"scope\": \"package\", \"width\": 64, "
+				    "\"scale\": 2.3283064365386962890625e-10}}}}");
+	cJSON *sum = NULL;
+	CHECK(is_counters_summary(sub, &sum, NULL) == 1);
+	/* (90194313216 - 4294967296) * 2^-32 J = 20 J over 2 s */
+	CHECK(sum && cJSON_GetObjectItem(sum, "PkgWatt") && cJSON_GetObjectItem(sum, "PkgWatt")->valuedouble == 10);
+	cJSON_Delete(sum);
+	free(sub);
+}
+
 static void test_absent_and_bad(const char *dir)
 {
 	char *empty = is_xasprintf("%s/empty", dir), *bad = is_xasprintf("%s/bad", dir);
@@ -152,6 +170,7 @@ int main(void)
 	test_parse();
 	test_summary(dir);
 	test_ipc_fallback(dir);
+	test_perf_energy(dir);
 	test_absent_and_bad(dir);
 	char *cmd = is_xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)

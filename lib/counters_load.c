@@ -134,6 +134,22 @@ static int index_snapshots(struct cnt_data *d)
 	return 0;
 }
 
+/* A counter column the reader took for text: name the first cell that is not a number. */
+static void report_text_cell(const struct cnt_data *d, const struct is_column *c)
+{
+	for (size_t r = 0; r < d->t->nrows; r++) {
+		const char *v = c->text[r] == IS_TEXT_EMPTY ? NULL : is_table_str(d->t, c->text[r]);
+		if (!v)
+			continue;
+		char q[64];
+		is_quote_for_msg(v, strlen(v), q, sizeof(q));
+		is_err("%s:%zu: field '%s': expected a raw counter value (an unsigned integer), got '%s'",
+		       d->csv_path, r + 2, c->name, q);
+		return;
+	}
+	is_err("%s: column '%s' holds text, not counter values", d->csv_path, c->name);
+}
+
 static char *csv_path_of(const char *path, char **dir)
 {
 	struct stat st;
@@ -181,7 +197,7 @@ int cnt_data_load(const char *rundir, struct cnt_data **out)
 		if (is_meta)
 			continue;
 		if (c->type != IS_COL_NUM) {
-			is_err("%s: column '%s' holds text, not counter values", d->csv_path, c->name);
+			report_text_cell(d, c);
 			goto out;
 		}
 		struct cnt_colinfo *ci = &d->ci[d->ncols++];

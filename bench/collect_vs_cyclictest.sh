@@ -2,23 +2,26 @@
 # Compare collect's timer and bpf methods with cyclictest on one CPU under one PM QoS setting.
 #
 # usage: bench/collect_vs_cyclictest.sh [-b BUILD_DIR] [-c CPU] [-n SAMPLES] [-i INTERVAL_US]
-#                                       [-q PM_QOS_US] [-o KEEP_DIR]
+#                                       [-r ROUNDS] [-q PM_QOS_US] [-o KEEP_DIR]
 #   -b  build directory holding collect/collect (default: build)
 #   -c  CPU to measure (default 1, or 0 on a one-CPU machine)
 #   -n  samples per tool (default 5000)
 #   -i  wake-up interval = fixed LDist in us (default 1000)
+#   -r  rounds (default 5): the tools take turns, SAMPLES/ROUNDS each per round, so that
+#       a change of the machine's load during the bench hits all three alike
 #   -q  hold /dev/cpu_dma_latency at this many us for all three tools (root);
 #       default: leave PM QoS as it is (cyclictest gets --laptop so that it does not set 0)
 #   -o  keep the runs in this directory (default: a temporary one, removed)
 # All three run SCHED_FIFO 99 with memory locked (as root). Prints median and p99 of each,
-# and collect's datapoint rate against 1/(mean LDist + mean latency).
+# and collect's datapoint rate against 1/(mean LDist + mean latency), counting the kept
+# datapoints and all attempts (kept + discarded).
 set -eu
-build=build cpu=1 n=5000 interval=1000 qos="" keep=""
-while getopts b:c:n:i:q:o:h opt; do
+build=build cpu=1 n=5000 interval=1000 rounds=5 qos="" keep=""
+while getopts b:c:n:i:r:q:o:h opt; do
 	case $opt in
-	b) build=$OPTARG ;; c) cpu=$OPTARG ;; n) n=$OPTARG ;; i) interval=$OPTARG ;;
+	b) build=$OPTARG ;; c) cpu=$OPTARG ;; n) n=$OPTARG ;; i) interval=$OPTARG ;; r) rounds=$OPTARG ;;
 	q) qos=$OPTARG ;; o) keep=$OPTARG ;;
-	*) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	*) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 collect=$build/collect/collect
@@ -51,45 +54,59 @@ column() {
 			      c && $c != "" { print $c }' "$1"
 }
 
-# rate RUN: datapoints/s against the ideal 1/(mean LDist + mean WakeLatency or IntrLatency)
+# rate NAME LATENCY_COLUMN: datapoints/s over all rounds against the ideal
+# 1/(mean LDist + mean latency)
 rate() {
-	run=$1 lat=$2
-	dur=$(jq .duration_s "$run/info.json") rows=$(jq .datapoints "$run/info.json")
-	disc=$(jq '[.discards[]] | add' "$run/info.json")
-	awk -F, -v lat="$lat" -v dur="$dur" -v rows="$rows" -v disc="$disc" '
-		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "LDist") l = i; if ($i == lat) w = i }; next }
+	name=$1 lat=$2
+	dur=0 rows=0 disc=0
+	for r in "$dir/$name".*; do
+		[ -f "$r/info.json" ] || continue
+		dur=$(jq -n "$dur + $(jq .duration_s "$r/info.json")")
+		rows=$((rows + $(jq .datapoints "$r/info.json")))
+		disc=$((disc + $(jq '[.discards[]] | add' "$r/info.json")))
+		echo "  round $(basename "$r" | cut -d. -f2): $(jq -c .discards "$r/info.json")"
+	done
+	cat "$dir/$name".*/datapoints.csv | awk -F, -v lat="$lat" -v dur="$dur" -v rows="$rows" -v disc="$disc" '
+		$1 == "LDist" { for (i = 1; i <= NF; i++) { if ($i == "LDist") l = i; if ($i == lat) w = i }; next }
 		{ sl += $l; nl++; if ($w != "") { sw += $w; nw++ } }
 		END { ideal = 1e6 / (sl / nl + sw / nw); kept = rows / dur; all = (rows + disc) / dur
-		      printf "  rate: %.1f datapoints/s kept (%.1f%% of ideal %.1f/s = 1/(mean LDist + mean %s)); " \
-			     "%.1f/s with the %d discarded (%.1f%%)\n", kept, 100 * kept / ideal, ideal, lat, all, disc, 100 * all / ideal }' \
-		"$run/datapoints.csv"
+		      printf "  rate: %.1f datapoints/s kept = %.1f%% of ideal %.1f/s (1/(mean LDist + mean %s)); " \
+			     "all attempts %.1f/s = %.1f%% (%d discarded)\n", kept, 100 * kept / ideal, ideal, lat, all, 100 * all / ideal, disc }'
 }
 
-echo "CPU $cpu, $n samples each, interval/LDist $interval us, PM QoS $qos_desc, kernel $(uname -r)"
+echo "CPU $cpu, $n samples each in $rounds rounds, interval/LDist $interval us, PM QoS $qos_desc, kernel $(uname -r)"
 echo "cpuidle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)" \
 	"governor $(cat /sys/devices/system/cpu/cpuidle/current_governor_ro 2>/dev/null || echo none)"
 
-t0=$(date +%s.%N)
-cyclictest -t1 -a "$cpu" -p 99 -m -i "$interval" -l "$n" -q -v --laptop >"$dir/cyclictest.out"
-t1=$(date +%s.%N)
-awk -F: 'NF == 3 && $1 + 0 == 0 && $2 ~ /^ *[0-9]+$/ { print $3 + 0 }' "$dir/cyclictest.out" >"$dir/cyclictest.lat"
+per=$((n / rounds))
+bpf_ok=1
+: >"$dir/cyclictest.lat"
+ct_time=0
+for r in $(seq "$rounds"); do
+	t0=$(date +%s.%N)
+	cyclictest -t1 -a "$cpu" -p 99 -m -i "$interval" -l "$per" -q -v --laptop 2>/dev/null >"$dir/cyclictest.out"
+	t1=$(date +%s.%N)
+	ct_time=$(echo "$ct_time $t0 $t1" | awk '{ print $1 + $3 - $2 }')
+	awk -F: 'NF == 3 && $1 + 0 == 0 && $2 ~ /^ *[0-9]+$/ { print $3 + 0 }' "$dir/cyclictest.out" >>"$dir/cyclictest.lat"
+	"$collect" --method timer --cpu "$cpu" -l "${interval}us" -c "$per" -q --no-counters -o "$dir/timer.$r"
+	if [ $bpf_ok -eq 1 ] && ! "$collect" --method bpf --cpu "$cpu" -l "${interval}us" -c "$per" -q --no-counters \
+		-o "$dir/bpf.$r" 2>"$dir/bpf.err"; then
+		bpf_ok=0
+	fi
+done
+
 stats "cyclictest (user-space)" "$dir/cyclictest.lat"
-awk -v n="$(wc -l <"$dir/cyclictest.lat")" -v t0="$t0" -v t1="$t1" \
-	'BEGIN { printf "  rate: %.1f samples/s (wall time incl. start-up)\n", n / (t1 - t0) }'
-
-"$collect" --method timer --cpu "$cpu" -l "${interval}us" -c "$n" -q --no-counters -o "$dir/timer"
-column "$dir/timer/datapoints.csv" WakeLatency >"$dir/timer.lat"
+awk -v n="$(wc -l <"$dir/cyclictest.lat")" -v t="$ct_time" \
+	'BEGIN { printf "  rate: %.1f samples/s (wall time incl. start-up)\n", n / t }'
+for r in $(seq "$rounds"); do column "$dir/timer.$r/datapoints.csv" WakeLatency; done >"$dir/timer.lat"
 stats "collect timer WakeLatency" "$dir/timer.lat"
-rate "$dir/timer" WakeLatency
-echo "  discards: $(jq -c .discards "$dir/timer/info.json")"
-
-if "$collect" --method bpf --cpu "$cpu" -l "${interval}us" -c "$n" -q --no-counters -o "$dir/bpf" 2>"$dir/bpf.err"; then
-	column "$dir/bpf/datapoints.csv" IntrLatency >"$dir/bpf.intr"
-	column "$dir/bpf/datapoints.csv" WakeLatency >"$dir/bpf.wake"
+rate timer WakeLatency
+if [ $bpf_ok -eq 1 ]; then
+	for r in $(seq "$rounds"); do column "$dir/bpf.$r/datapoints.csv" IntrLatency; done >"$dir/bpf.intr"
+	for r in $(seq "$rounds"); do column "$dir/bpf.$r/datapoints.csv" WakeLatency; done >"$dir/bpf.wake"
 	stats "collect bpf IntrLatency" "$dir/bpf.intr"
 	stats "collect bpf WakeLatency" "$dir/bpf.wake"
-	rate "$dir/bpf" IntrLatency
-	echo "  discards: $(jq -c .discards "$dir/bpf/info.json")"
+	rate bpf IntrLatency
 else
 	echo "collect bpf: skipped: $(head -1 "$dir/bpf.err")"
 fi

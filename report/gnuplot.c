@@ -11,16 +11,12 @@
 #include "idlescope/util.h"
 #include "report.h"
 
-struct job {
-	pid_t pid;
-	char *script;
-};
-
 struct plot_queue {
 	char *gnuplot;
 	char *cwd;
 	int max;
-	struct job *jobs;
+	pid_t *pids;           /* running jobs (signals.c reads these) */
+	char **scripts;
 	int njobs;
 	int failed;
 };
@@ -47,24 +43,26 @@ struct plot_queue *plot_queue_new(const char *gnuplot, const char *cwd, int jobs
 	q->gnuplot = is_xstrdup(gnuplot);
 	q->cwd = is_xstrdup(cwd);
 	q->max = jobs > 0 ? jobs : 1;
-	q->jobs = is_xcalloc((size_t)q->max, sizeof(*q->jobs));
+	q->pids = is_xcalloc((size_t)q->max, sizeof(*q->pids));
+	q->scripts = is_xcalloc((size_t)q->max, sizeof(*q->scripts));
+	signals_watch_children(q->pids, 0);
 	return q;
 }
 
 /* The last non-empty line gnuplot wrote: its error message. */
-static void report_failure(const struct plot_queue *q, const struct job *j, int status)
+static void report_failure(const struct plot_queue *q, const char *script, int status)
 {
-	char *log = is_xasprintf("%s/%s.log", q->cwd, j->script), err[256], line[512] = "";
+	char *log = is_xasprintf("%s/%s.log", q->cwd, script), err[256], line[512] = "";
 	size_t len;
 	char *text = is_read_regular_file(log, 1 << 20, &len, err, sizeof(err));
 	for (char *p = text ? strtok(text, "\n") : NULL; p; p = strtok(NULL, "\n"))
 		if (p[strspn(p, " \t^")])
 			snprintf(line, sizeof(line), "%s", p);
 	if (WIFEXITED(status))
-		is_err("gnuplot failed on %s (exit %d): %s", j->script, WEXITSTATUS(status),
+		is_err("gnuplot failed on %s (exit %d): %s", script, WEXITSTATUS(status),
 		       line[0] ? line : "no message");
 	else
-		is_err("gnuplot killed by signal %d on %s", WTERMSIG(status), j->script);
+		is_err("gnuplot killed by signal %d on %s", WTERMSIG(status), script);
 	free(text);
 	free(log);
 }
@@ -83,14 +81,17 @@ static int wait_one(struct plot_queue *q)
 		return -1;
 	}
 	for (int i = 0; i < q->njobs; i++) {
-		if (q->jobs[i].pid != pid)
+		if (q->pids[i] != pid)
 			continue;
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-			report_failure(q, &q->jobs[i], status);
+			report_failure(q, q->scripts[i], status);
 			q->failed = 1;
 		}
-		free(q->jobs[i].script);
-		q->jobs[i] = q->jobs[--q->njobs];
+		free(q->scripts[i]);
+		q->pids[i] = q->pids[q->njobs - 1];
+		q->scripts[i] = q->scripts[q->njobs - 1];
+		q->njobs--;
+		signals_watch_children(q->pids, q->njobs);
 		break;
 	}
 	return 0;
@@ -128,9 +129,10 @@ int plot_queue_add(struct plot_queue *q, const char *script)
 		q->failed = 1;
 		return -1;
 	}
-	q->jobs[q->njobs].pid = pid;
-	q->jobs[q->njobs].script = is_xstrdup(script);
+	q->pids[q->njobs] = pid;
+	q->scripts[q->njobs] = is_xstrdup(script);
 	q->njobs++;
+	signals_watch_children(q->pids, q->njobs);
 	return 0;
 }
 
@@ -147,8 +149,10 @@ void plot_queue_free(struct plot_queue *q)
 	if (!q)
 		return;
 	plot_queue_finish(q);
+	signals_watch_children(NULL, 0);
 	free(q->gnuplot);
 	free(q->cwd);
-	free(q->jobs);
+	free(q->pids);
+	free(q->scripts);
 	free(q);
 }

@@ -275,7 +275,10 @@ static int make_dirs(struct report *rep)
 /* Plot data first, so that gnuplot renders while the summary is computed. */
 static int build(struct report *rep, const char *gnuplot)
 {
-	if (!(rep->tmpdir = outdir_make_tmp(rep->o->outdir)) || make_dirs(rep) < 0)
+	if (!(rep->tmpdir = outdir_make_tmp(rep->o->outdir)))
+		return -1;
+	signals_remove_on_exit(rep->tmpdir);
+	if (make_dirs(rep) < 0)
 		return -1;
 	rep->queue = plot_queue_new(gnuplot, rep->workdir, rep->o->jobs);
 	rep->plots = is_xcalloc(rep->nmetrics, sizeof(*rep->plots));
@@ -292,7 +295,9 @@ static int build(struct report *rep, const char *gnuplot)
 		is_err("%s: cannot remove: %s", rep->workdir, strerror(errno));
 		return -1;
 	}
-	return outdir_commit(rep->tmpdir, rep->o->outdir, rep->o->force);
+	int rc = outdir_commit(rep->tmpdir, rep->o->outdir, rep->o->force);
+	signals_remove_on_exit(NULL);  /* renamed: nothing left to remove */
+	return rc;
 }
 
 static void print_result(const char *outdir)

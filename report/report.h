@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "idlescope/load.h"
 #include "idlescope/run.h"
@@ -135,6 +136,11 @@ int plot_queue_add(struct plot_queue *q, const char *script);
 /* Wait for every job; returns -1 if any failed (after printing its error). */
 int plot_queue_finish(struct plot_queue *q);
 void plot_queue_free(struct plot_queue *q);
+
+/* signals.c: on SIGINT/SIGTERM/SIGHUP remove dir (NULL: stop doing so) and stop the
+ * gnuplot processes pids[0..n) (the array is read at signal time). */
+void signals_remove_on_exit(const char *dir);
+void signals_watch_children(const pid_t *pids, int n);
 
 /* outdir.c */
 int outdir_check(const char *out, bool force);

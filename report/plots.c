@@ -11,7 +11,7 @@
 #include "idlescope/util.h"
 #include "report.h"
 
-#define HIST_BINS 100
+#define HIST_MAX_BINS 100
 #define SCATTER_BUDGET 15000      /* middle points per run and scatter plot */
 #define OUTLIER_Q_LO 0.001        /* points beyond these percentiles of either axis are kept */
 #define OUTLIER_Q_HI 0.999
@@ -95,10 +95,16 @@ static int work_close(FILE *f, const char *name)
 	return 0;
 }
 
+/* The tail plot takes a whole row when the plots before it fill their rows of two. */
+static bool tail_is_wide(const struct metric_data *md, const char *file)
+{
+	return strstr(file, "-tail.") && md->mp->nfiles % 2 == 0;
+}
+
 static void add_output(struct metric_data *md, const char *file, char *caption)
 {
 	struct metric_plots *mp = md->mp;
-	mp->wide[mp->nfiles] = strstr(file, "-tail.") != NULL;
+	mp->wide[mp->nfiles] = tail_is_wide(md, file);
 	mp->files[mp->nfiles] = is_xstrdup(file);
 	mp->captions[mp->nfiles] = caption;
 	mp->nfiles++;
@@ -106,7 +112,7 @@ static void add_output(struct metric_data *md, const char *file, char *caption)
 
 static void set_terminal(struct metric_data *md, bool png, const char *file)
 {
-	bool wide = strstr(file, "-tail.") != NULL;
+	bool wide = tail_is_wide(md, file);
 	fputs("reset\n", md->gp);
 	if (png)
 		/* libgd, not cairo: 3-4 times faster on thousands of points, and points need no
@@ -282,6 +288,13 @@ static int histogram(struct metric_data *md)
 	uint64_t over = 0;
 	char file[64], caption[512], edge[64];
 	const char *sep = "";
+	size_t nmax = 0, bins;
+
+	/* Rice's rule, 2 n^(1/3) bins for the largest run, 10 to HIST_MAX_BINS */
+	for (size_t r = 0; r < rep->nruns; r++)
+		nmax = md->nvals[r] > nmax ? md->nvals[r] : nmax;
+	bins = (size_t)ceil(2 * cbrt((double)nmax));
+	bins = bins < 10 ? 10 : bins > HIST_MAX_BINS ? HIST_MAX_BINS : bins;
 
 	snprintf(file, sizeof(file), "m%03zu-hist.svg", md->m);
 	for (size_t r = 0; r < rep->nruns; r++) {
@@ -289,7 +302,7 @@ static int histogram(struct metric_data *md)
 		char name[64];
 		if (!md->nvals[r])
 			continue;
-		is_hist_init(&h, lo, hi, HIST_BINS);
+		is_hist_init(&h, lo, hi, bins);
 		is_hist_add(&h, column(rep, r, md->name), rep->runs[r]->dp->nrows);
 		over += h.over;
 		snprintf(name, sizeof(name), "m%03zu-hist-r%zu.dat", md->m, r);
@@ -298,8 +311,8 @@ static int histogram(struct metric_data *md)
 			is_hist_free(&h);
 			return -1;
 		}
-		double w = (hi - lo) / HIST_BINS;
-		for (size_t b = 0; b < HIST_BINS; b++)
+		double w = (hi - lo) / (double)bins;
+		for (size_t b = 0; b < bins; b++)
 			fprintf(f, "%.9g %.6g\n", lo + ((double)b + 0.5) * w,
 				100.0 * (double)h.counts[b] / (double)h.total);
 		is_hist_free(&h);
@@ -318,7 +331,7 @@ static int histogram(struct metric_data *md)
 	}
 	fputc('\n', md->gp);
 	size_t len = (size_t)snprintf(caption, sizeof(caption),
-				      "Histogram of %s: %d bins, from every datapoint", md->name, HIST_BINS);
+				      "Histogram of %s: %zu bins, from every datapoint", md->name, bins);
 	if (over) {
 		snprintf(edge, sizeof(edge), "%.4g", hi);
 		snprintf(caption + len, sizeof(caption) - len,

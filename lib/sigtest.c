@@ -263,12 +263,19 @@ int is_median_diff_ci(const double *a, size_t na, const double *b, size_t nb, do
 	return 0;
 }
 
-/* The sort reuses the caller's double buffers for keys. */
+/*
+ * Sorting. Values written with at most three decimals (idlescope's latencies in ns-exact us,
+ * LDist, residencies with two decimals, counts) are sorted as integers v * 1000 in 32 bits - a
+ * counting sort when their range is small - which moves half the bytes; anything else as
+ * 64-bit keys with an LSD radix sort. Both reuse the caller's buffers.
+ */
 typedef uint64_t __attribute__((may_alias)) key_t64;
+typedef uint32_t __attribute__((may_alias)) key_t32;
+typedef int64_t __attribute__((may_alias)) ikey_t64;
 
-#define RADIX_BITS 8          /* 256 output streams a pass: kind to caches and the TLB */
-#define RADIX_PASSES 3        /* the top 24 significant bits; the rest is tidied up after */
-#define SMALL_SORT 32
+#define RADIX_BITS 8     /* 256 output streams a pass: kinder to caches and the TLB than more */
+#define RADIX_SIZE (1u << RADIX_BITS)
+#define DEC_SCALE 1000.0
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -276,82 +283,91 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-static void insertion_sort_keys(key_t64 *k, size_t n)
+/*
+ * If every value is exactly k / 1000 for an integer k (r / 1000.0 gives back the very same
+ * double; -0.0 excluded) and the k span less than 2^32, store k - kmin in keys and return 1.
+ * Stops at the first value that is not.
+ */
+static int decimal_keys(const double *a, size_t n, key_t32 *keys, double *kmin)
 {
-	for (size_t i = 1; i < n; i++) {
-		uint64_t v = k[i];
-		size_t j = i;
-		for (; j > 0 && k[j - 1] > v; j--)
-			k[j] = k[j - 1];
-		k[j] = v;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	ikey_t64 *r = (ikey_t64 *)(void *)keys;  /* the n keys' buffer holds n int64 first */
+	for (size_t i = 0; i < n; i++) {
+		double x = a[i] * DEC_SCALE;
+		if (!(fabs(x) < 4503599627370496.0))  /* 2^52; also catches inf */
+			return 0;
+		int64_t k = (int64_t)(x + (x >= 0 ? 0.5 : -0.5));  /* checked just below */
+		if ((double)k / DEC_SCALE != a[i] || (a[i] == 0 && signbit(a[i])))
+			return 0;
+		r[i] = k;
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
 	}
+	if (hi - lo > (int64_t)UINT32_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)  /* 32-bit slot i never overtakes 64-bit slot i */
+		keys[i] = (uint32_t)(r[i] - lo);
+	*kmin = (double)lo;
+	return 1;
 }
 
-/* LSD passes over the digits of (key - lo) >> shift; returns where the result is (k or s). */
-static key_t64 *radix_passes(key_t64 *k, size_t n, key_t64 *s, uint64_t lo, int shift, int passes)
+/* Counting sort of small-range keys straight into the values. */
+static void counting_sort_decimal(double *a, size_t n, const key_t32 *keys, uint32_t range,
+				  double kmin)
 {
-	uint32_t count[RADIX_PASSES][1u << RADIX_BITS];
-	memset(count, 0, sizeof(count));
-	for (size_t i = 0; i < n; i++) {
-		uint64_t d = (k[i] - lo) >> shift;
-		for (int p = 0; p < passes; p++)
-			count[p][(d >> (p * RADIX_BITS)) & 0xff]++;
+	uint32_t *count = is_xcalloc((size_t)range + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+		count[keys[i]]++;
+	for (size_t k = 0, i = 0; k <= range; k++) {
+		double v = (kmin + (double)k) / DEC_SCALE;
+		for (uint32_t c = count[k]; c > 0; c--)
+			a[i++] = v;
 	}
-	key_t64 *src = k, *dst = s;
+	free(count);
+}
+
+/* LSD radix sort of 32-bit keys from src (using dst too); returns where the result is. */
+static key_t32 *radix_sort32(key_t32 *src, key_t32 *dst, size_t n, uint32_t range)
+{
+	uint32_t count[4][RADIX_SIZE];
+	memset(count, 0, sizeof(count));
+	int passes = range >> 24 ? 4 : range >> 16 ? 3 : range >> 8 ? 2 : 1;
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < passes; p++)
+			count[p][(src[i] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
 	for (int p = 0; p < passes; p++) {
 		uint32_t *c = count[p], sum = 0;
-		for (size_t d = 0; d < (1u << RADIX_BITS); d++) {
+		for (size_t d = 0; d < RADIX_SIZE; d++) {
 			uint32_t x = c[d];
 			c[d] = sum;
 			sum += x;
 		}
-		int sh = shift + p * RADIX_BITS;
 		for (size_t i = 0; i < n; i++)
-			dst[c[((src[i] - lo) >> sh) & 0xff]++] = src[i];
-		key_t64 *t = src;
+			dst[c[(src[i] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++] = src[i];
+		key_t32 *t = src;
 		src = dst;
 		dst = t;
 	}
 	return src;
 }
 
-/*
- * Sort keys k[0..n), using s (n keys) as well; returns where the result is. An MSD-first view of
- * an LSD sort: only the top 24 bits of the key range (above the minimum) are radix-sorted; the
- * runs that share those bits, short for any spread of values, are then sorted on their own
- * (insertion sort, or recursively when long).
- */
-static key_t64 *sort_keys(key_t64 *k, size_t n, key_t64 *s)
+static int sort_decimal(double *a, size_t n, double *tmp)
 {
-	if (n <= SMALL_SORT) {
-		insertion_sort_keys(k, n);
-		return k;
+	key_t32 *keys = (key_t32 *)(void *)tmp, *spare = keys + n;  /* tmp holds 2n keys */
+	double kmin;
+	if (!decimal_keys(a, n, keys, &kmin))
+		return 0;
+	uint32_t range = 0;
+	for (size_t i = 0; i < n; i++)
+		range = keys[i] > range ? keys[i] : range;
+	if (range < n || range < 65536) {  /* the counts stay small and hot in the cache */
+		counting_sort_decimal(a, n, keys, range, kmin);
+		return 1;
 	}
-	uint64_t lo = k[0], hi = k[0];
-	for (size_t i = 1; i < n; i++) {
-		lo = k[i] < lo ? k[i] : lo;
-		hi = k[i] > hi ? k[i] : hi;
-	}
-	if (lo == hi)
-		return k;
-	int bits = 64 - __builtin_clzll(hi - lo);
-	int passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
-	passes = passes > RADIX_PASSES ? RADIX_PASSES : passes;
-	int shift = bits > passes * RADIX_BITS ? bits - passes * RADIX_BITS : 0;
-	key_t64 *res = radix_passes(k, n, s, lo, shift, passes), *other = res == k ? s : k;
-	for (size_t i = 0; shift && i < n;) {
-		uint64_t top = (res[i] - lo) >> shift;
-		size_t j = i + 1;
-		while (j < n && (res[j] - lo) >> shift == top)
-			j++;
-		if (j - i <= SMALL_SORT) {
-			insertion_sort_keys(res + i, j - i);
-		} else if (sort_keys(res + i, j - i, other + i) != res + i) {
-			memcpy(res + i, other + i, (j - i) * sizeof(*res));
-		}
-		i = j;
-	}
-	return res;
+	key_t32 *res = radix_sort32(keys, spare, n, range);
+	for (size_t i = 0; i < n; i++)
+		a[i] = (kmin + (double)res[i]) / DEC_SCALE;
+	return 1;
 }
 
 /* Doubles as unsigned keys in the same order: flip every bit of negatives, the sign of the rest. */
@@ -370,16 +386,49 @@ static inline double from_key(uint64_t k)
 	return v;
 }
 
+/* LSD radix sort of 64-bit keys, 8 bits a pass; a pass where every key has the same digit
+ * (common for the top bytes: one metric's sign and exponent hardly vary) is skipped. */
+static void sort_keys64(double *a, size_t n, double *tmp)
+{
+	uint32_t (*count)[RADIX_SIZE] = is_xcalloc(8, sizeof(*count));
+	key_t64 *src = (key_t64 *)(void *)a, *dst = (key_t64 *)(void *)tmp;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = to_key(a[i]);
+		src[i] = k;
+		for (int p = 0; p < 8; p++)
+			count[p][(k >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
+	}
+	for (int p = 0; p < 8; p++) {
+		uint32_t *c = count[p], sum = 0;
+		if (c[(src[0] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)] == n)
+			continue;  /* one digit value: nothing moves */
+		for (size_t d = 0; d < RADIX_SIZE; d++) {
+			uint32_t x = c[d];
+			c[d] = sum;
+			sum += x;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[c[(src[i] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++] = src[i];
+		key_t64 *t = src;
+		src = dst;
+		dst = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = from_key(src[i]);
+	free(count);
+}
+
 void is_sort_doubles(double *a, size_t n, double *tmp)
 {
+	size_t i = 1;  /* sorted already (a constant, say)? random data stops this at once */
+	while (i < n && a[i - 1] <= a[i])
+		i++;
+	if (i >= n)
+		return;
 	if (n < 256 || n >= UINT32_MAX) {
 		qsort(a, n, sizeof(*a), cmp_double);
 		return;
 	}
-	key_t64 *k = (key_t64 *)(void *)a;
-	for (size_t i = 0; i < n; i++)
-		k[i] = to_key(a[i]);
-	key_t64 *res = sort_keys(k, n, (key_t64 *)(void *)tmp);
-	for (size_t i = 0; i < n; i++)
-		a[i] = from_key(res[i]);
+	if (!sort_decimal(a, n, tmp))
+		sort_keys64(a, n, tmp);
 }

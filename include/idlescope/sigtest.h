@@ -71,8 +71,9 @@ double is_ks_exact_p(size_t na, size_t nb, double d);
 int is_median_diff_ci(const double *a, size_t na, const double *b, size_t nb, double level,
 		      double *lo, double *hi);
 
-/* Sort a[0..n) ascending (LSD radix sort on the IEEE bit patterns; tmp holds n doubles).
- * No NaN allowed; -0.0 sorts before +0.0. */
+/* Sort a[0..n) ascending (radix sort: of v * 1000 as 32-bit integers when every value has at
+ * most three decimals, else of the IEEE bit patterns; tmp holds n doubles).
+ * No NaN allowed; -0.0 and +0.0 are equal and keep their sign, in either order. */
 void is_sort_doubles(double *a, size_t n, double *tmp);
 
 #endif

@@ -319,6 +319,48 @@ static void test_calibration(void)
 	free(a), free(b), free(c), free(tmp);
 }
 
+/* Value shapes for every path of the sort: clustered values with a far outlier, huge evenly
+ * spaced timestamps, heavy ties (counting sort), three-decimal values of both signs over a wide
+ * range (32-bit radix), residency-like two-decimal values, -0.0 among decimals (must not turn
+ * into +0.0), a constant. */
+static double shaped(int kind, size_t i)
+{
+	switch (kind) {
+	case 0: return i % 1000 == 0 ? 1e300 : 1 + uniform() * 1e-9;
+	case 1: return 1e15 + (double)((i * 7919) % 100003) * 1000;
+	case 2: return (double)(int)(uniform() * 5) / 4;
+	case 3: return (double)((long)(uniform() * 8e6) - 4000000) / 1000;
+	case 4: return (double)(long)(uniform() * 10000) / 100;
+	case 5: return i % 3 ? -0.0 : (double)(long)(uniform() * 100) / 10;
+	default: return 3.25;
+	}
+}
+
+static void test_sort_shapes(void)
+{
+	size_t n = 200000;
+	double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
+	double *tmp = malloc(n * sizeof(double));
+	for (int kind = 0; kind < 7; kind++) {
+		for (size_t i = 0; i < n; i++)
+			a[i] = b[i] = shaped(kind, i);
+		is_sort_doubles(a, n, tmp);
+		sort(b, n);
+		size_t bad = 0, zeros = 0, negzeros = 0;
+		for (size_t i = 0; i < n; i++) {
+			bad += a[i] != b[i];
+			zeros += b[i] == 0;
+			negzeros += a[i] == 0 && signbit(a[i]);
+		}
+		for (size_t i = 1; i < n; i++)
+			bad += a[i - 1] > a[i];
+		CHECK(bad == 0);
+		if (kind == 5)  /* every -0.0 kept as -0.0 */
+			CHECK(negzeros == n - n / 3 - (n % 3 != 0) && zeros >= negzeros);
+	}
+	free(a), free(b), free(tmp);
+}
+
 static void test_sort(void)
 {
 	static const size_t sizes[] = { 0, 1, 2, 255, 256, 1000, 100000 };
@@ -352,5 +394,6 @@ int main(void)
 	test_identical_and_shifted();
 	test_calibration();
 	test_sort();
+	test_sort_shapes();
 	return CHECK_DONE();
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # What the report says: numbers against independently computed ones, filters, the scatter
 # reduction and its caption, determinism, --copy-raw, the verdict line.
-REPORT=$1 GEN=$2 DATA=$3
+REPORT=$1 GEN=$2 DATA=$3 SAMPLE=${4:-}
 . "$(dirname "$0")/lib.sh"
 set -e
 GOOD=$DATA/wult-good
@@ -52,4 +52,15 @@ cmp -s "$GOOD/datapoints.csv" "$W/raw/raw/run1/datapoints.csv" || fail "raw data
 cmp -s "$GOOD/info.yml" "$W/raw/raw/run1/info.yml" || fail "raw info.yml differs"
 cmp -s "$W/a/info.json" "$W/raw/raw/run2/info.json" || fail "raw info.json differs"
 grep -q '<a href="raw/run2/">raw/run2/</a>' "$W/raw/index.html" || fail "no link to raw data"
+# Counters: a run with counters.csv gets the section, its table and plots over time.
+if [ -n "$SAMPLE" ] && [ -s "$SAMPLE/counters.csv" ]; then
+	expect_rc 0 "$REPORT" "$SAMPLE" "$SAMPLE" -o "$W/cnt" --metrics '^WakeLatency$'
+	page=$W/cnt/index.html
+	grep -q '<section id="counters">' "$page" || fail "no counters section"
+	sed -n '/<section id="counters">/,/<\/section>/p' "$page" >"$W/cnt.html"
+	[ "$(grep -c '<tr><th>' "$W/cnt.html")" -ge 3 ] || fail "counters table"
+	grep -q '<span class="chg same">0 (0%)</span>' "$W/cnt.html" || fail "no change cells for counters"
+	n=$(grep -o 'src="plots/c[0-9]*.svg"' "$W/cnt.html" | wc -l)
+	[ "$n" -ge 1 ] && [ "$(ls "$W"/cnt/plots/c*.svg | wc -l)" = "$n" ] || fail "counter plots: $n"
+fi
 echo PASS

@@ -213,7 +213,7 @@ void section_intro(struct report *rep)
 	if (rep->o->copy_raw) {
 		fputs("<tr><th>Raw data</th>", f);
 		for (size_t r = 0; r < rep->nruns; r++) {
-			char *d = raw_dir_name(rep, r);
+			char *d = raw_dir_name(r);
 			fputs("<td><a href=\"raw/", f);
 			html_esc(f, d);
 			fputs("/\">raw/", f);

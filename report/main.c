@@ -176,15 +176,12 @@ cleanup:
 
 static char *default_title(const struct report *rep)
 {
-	size_t len = 0;
 	char *t = is_xstrdup("idlescope report: ");
 	for (size_t r = 0; r < rep->nruns; r++) {
 		char *next = is_xasprintf("%s%s%s", t, r ? " vs " : "", rep->runs[r]->name);
 		free(t);
 		t = next;
-		len = strlen(t);
 	}
-	(void)len;
 	return t;
 }
 

@@ -147,9 +147,8 @@ cleanup:
 	return rc;
 }
 
-char *raw_dir_name(const struct report *rep, size_t r)
+char *raw_dir_name(size_t r)
 {
-	(void)rep;
 	return is_xasprintf("run%zu", r + 1);
 }
 
@@ -165,7 +164,7 @@ int copy_raw_runs(struct report *rep)
 	}
 	for (size_t r = 0; r < rep->nruns; r++) {
 		struct is_run *run = rep->runs[r];
-		char *name = raw_dir_name(rep, r), *dir = path_cat(raw, name), *to;
+		char *name = raw_dir_name(r), *dir = path_cat(raw, name), *to;
 		int bad = mkdir(dir, 0777) < 0;
 		if (bad)
 			is_err("%s: %s", dir, strerror(errno));

@@ -148,7 +148,7 @@ char *outdir_make_tmp(const char *out);
 int outdir_commit(const char *tmp, const char *out, bool force);
 int remove_tree(const char *path);
 int copy_raw_runs(struct report *rep);
-char *raw_dir_name(const struct report *rep, size_t r);
+char *raw_dir_name(size_t r);
 
 /* util */
 char *path_cat(const char *a, const char *b);

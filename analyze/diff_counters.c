@@ -7,12 +7,6 @@
 #include "idlescope/counters_summary.h"
 #include "idlescope/util.h"
 
-/*
- * is_counters_summary() belongs to the counters area; a weak reference keeps diff building
- * and working (without the counters comparison) when it is not linked in.
- */
-#pragma weak is_counters_summary
-
 static int load_summaries(cJSON **sum, struct is_run **runs, size_t nruns)
 {
 	for (size_t r = 0; r < nruns; r++) {
@@ -53,8 +47,6 @@ static void collect_columns(struct diff_counters *c, cJSON **sum, struct is_run 
 int diff_counters_load(struct diff_counters *c, struct is_run **runs, size_t nruns)
 {
 	memset(c, 0, sizeof(*c));
-	if (!is_counters_summary)
-		return 0;
 	cJSON **sum = is_xcalloc(nruns, sizeof(cJSON *));
 	int rc = load_summaries(sum, runs, nruns);
 	if (rc == 0 && sum[0]) {

@@ -23,15 +23,15 @@ const char *is_metric_unit(const struct is_run *r, const char *metric)
 	return "";
 }
 
-/* Decimals that show a change at the CI's resolution: one digit of the margin (half the
- * interval's width, at least one decimal); three significant digits of x without a CI. */
+/* Decimals that show a change at the CI's resolution: one significant digit of the margin
+ * (half the interval's width); three significant digits of x when there is no interval. */
 static int decimals_for(double width, double x)
 {
 	double ref = width > 0 && isfinite(width) ? width / 2 : fabs(x) / 100;
 	if (!(ref > 0) || !isfinite(ref))
 		return 1;
 	int dec = (int)-floor(log10(ref));
-	return dec < 1 ? 1 : dec > 9 ? 9 : dec;
+	return dec < 0 ? 0 : dec > 9 ? 9 : dec;
 }
 
 static void fmt_p(char *buf, size_t len, double p)

@@ -2,7 +2,7 @@
  * analyze diff end to end: runs written here, the binary run on them, its JSON, CSV and text
  * checked against numbers computed here (medians, U, average-rank p, the Price-Bonett
  * interval) and every bad input checked for its exact message and exit status.
- *   test_diff_cli ANALYZE SHARED_DATA
+ *   test_diff_cli ANALYZE SHARED_DATA SAMPLES
  */
 #include <cjson/cJSON.h>
 #include <fcntl.h>
@@ -188,8 +188,8 @@ static void test_shifted(void)
 	/* the verdict line, numbers from above */
 	char want[512], pbuf[32];
 	snprintf(pbuf, sizeof(pbuf), "%.2g", p);
-	snprintf(want, sizeof(want), "WakeLatency: median +50.0 us (+49.8%%) vs ref, 95%% CI "
-		 "[%+.1f, %+.1f], significant (Mann\u2013Whitney p = %s)", 50 - half, 50 + half, pbuf);
+	snprintf(want, sizeof(want), "WakeLatency: median +50 us (+49.8%%) vs ref, 95%% CI "
+		 "[%+.0f, %+.0f], significant (Mann\u2013Whitney p = %s)", 50 - half, 50 + half, pbuf);
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), want);
 	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/verdict/0")));
 
@@ -209,10 +209,10 @@ static void test_shifted(void)
 
 	/* text: the same verdict, indented under its heading */
 	CHECK(diff(path("ref"), path("shift"), NULL) == 0);
-	CHECK(strstr(out, "shift vs ref:\n  WakeLatency: median +50.0 us (+49.8%) vs ref, 95% CI [") != NULL);
+	CHECK(strstr(out, "shift vs ref:\n  WakeLatency: median +50 us (+49.8%) vs ref, 95% CI [") != NULL);
 	CHECK(strstr(out, "ReqCState = C6: ref 100, shift 100 datapoints\n") != NULL);
-	CHECK(strstr(out, "  LDist: median +0.0 us vs ref") == NULL);  /* LDist median is 1100.5 */
-	CHECK(strstr(out, "  LDist: median +0.0 us (+0.0%) vs ref, 95% CI [") != NULL);
+	CHECK(strstr(out, "  LDist: median +0 us vs ref") == NULL);  /* LDist median is 1100.5 */
+	CHECK(strstr(out, "  LDist: median +0 us (+0.0%) vs ref, 95% CI [") != NULL);
 	CHECK(strstr(out, "no significant change (Mann\u2013Whitney p = 1)\n") != NULL);
 }
 
@@ -276,7 +276,7 @@ static void test_identical_and_names(void)
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/ks_p"), 1);
 	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
 	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")),
-		     "median +0.0 us (+0.0%) vs ref, 95% CI [-") != NULL);
+		     "median +0 us (+0.0%) vs ref, 95% CI [-") != NULL);
 	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/2/significant")));
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/change/2"), 50);
 	cJSON_Delete(j);
@@ -309,6 +309,37 @@ static void test_identical_and_names(void)
 	CHECK_STR(cJSON_GetStringValue(at(j, "runs/0/reportid")), "testdata");
 	CHECK_STR(cJSON_GetStringValue(at(j, "runs/0/toolname")), "wult");
 	cJSON_Delete(j);
+}
+
+/* Counter summaries side by side: two runs with the same counters.csv (a sample's), one without. */
+static void test_counters(const char *samples)
+{
+	char src[256], cmd[1024];
+	snprintf(src, sizeof(src), "%s/timer-c200/counters.csv", samples);
+	if (access(src, R_OK) != 0) {
+		fprintf(stderr, "note: %s missing, counters comparison not tested\n", src);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && cp '%s' '%s'", src, path("ref/counters.csv"), src,
+		 path("shift/counters.csv"));
+	CHECK(system(cmd) == 0);
+	CHECK(diff(path("ref"), path("shift"), path("nointr"), "-F", "json", "-m", "Wake", NULL) == 0);
+	CHECK_STR(err, "analyze: warning: nointr has no counters.csv: its counter columns are empty\n");
+	cJSON *j = json_out(), *c = cJSON_GetObjectItemCaseSensitive(j, "counters"), *col;
+	CHECK(cJSON_IsObject(c) && cJSON_GetArraySize(c) > 0);
+	cJSON_ArrayForEach(col, c) {
+		CHECK(cJSON_GetArraySize(at(col, "values")) == 3);
+		CHECK_EQ_DBL(num(col, "values/0"), num(col, "values/1"));
+		CHECK_EQ_DBL(num(col, "change/1"), 0);
+		CHECK(cJSON_IsNull(at(col, "values/2")) && cJSON_IsNull(at(col, "change/2")));
+	}
+	cJSON_Delete(j);
+	CHECK(diff(path("ref"), path("shift"), "-m", "Wake", NULL) == 0);
+	CHECK(strstr(out, "\nCounters ") != NULL);
+	CHECK(diff(path("ref"), path("shift"), "-m", "Wake", "-F", "csv", NULL) == 0);
+	CHECK(strstr(out, "\ncounter,,") != NULL);
+	unlink(path("ref/counters.csv"));
+	unlink(path("shift/counters.csv"));
 }
 
 static void test_bad_inputs(void)
@@ -360,8 +391,8 @@ static void test_bad_inputs(void)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: test_diff_cli ANALYZE SHARED_DATA\n");
+	if (argc < 4) {
+		fprintf(stderr, "usage: test_diff_cli ANALYZE SHARED_DATA SAMPLES\n");
 		return 2;
 	}
 	analyze = argv[1];
@@ -378,6 +409,7 @@ int main(int argc, char **argv)
 	test_formats_and_options();
 	test_identical_and_names();
 	test_bad_inputs();
+	test_counters(argv[3]);
 	free(out);
 	free(err);
 	char cmd[128];

@@ -19,6 +19,7 @@
 static const char *analyze, *shared;
 static char tmp[64] = "/tmp/diffcli.XXXXXX";
 static char *out, *err;
+static const char *subcommand = "diff";
 
 static char *slurp(const char *path)
 {
@@ -40,7 +41,7 @@ static char *slurp(const char *path)
 /* Run "analyze diff ARGS..." (NULL-terminated); stdout and stderr land in out and err. */
 static int diff(const char *arg, ...)
 {
-	const char *argv[40] = { analyze, "diff" };
+	const char *argv[40] = { analyze, subcommand };
 	int argc = 2;
 	va_list ap;
 	va_start(ap, arg);
@@ -342,6 +343,52 @@ static void test_counters(const char *samples)
 	unlink(path("shift/counters.csv"));
 }
 
+/* diff's values are analyze stats' values, to the last bit, overall and per group. */
+static void test_same_as_stats(void)
+{
+	cJSON *st[2];
+	const char *runs[2] = { "ref", "c10" };
+	subcommand = "stats";
+	for (int i = 0; i < 2; i++) {
+		CHECK(diff(path(runs[i]), "-F", "json", NULL) == 0);
+		st[i] = json_out();
+	}
+	subcommand = "diff";
+	CHECK(diff(path("ref"), path("c10"), "-F", "json", NULL) == 0);
+	cJSON *d = json_out(), *m, *f, *g;
+	size_t compared = 0;
+	for (int i = 0; i < 2; i++) {
+		cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(d, "metrics"))
+			cJSON_ArrayForEach(f, m) {
+				if (!cJSON_IsObject(f))
+					continue;
+				const cJSON *want = at(st[i], "runs/0/metrics");
+				want = at(at(want, m->string), f->string);
+				CHECK_EQ_DBL(cJSON_GetNumberValue(cJSON_GetArrayItem(at(f, "values"), i)),
+					     cJSON_GetNumberValue(want));
+				compared++;
+			}
+		cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(d, "groups"))
+			cJSON_ArrayForEach(m, at(g, "metrics"))
+				cJSON_ArrayForEach(f, m) {
+					if (!cJSON_IsObject(f))
+						continue;
+					const cJSON *want = at(at(st[i], "runs/0/groups"), g->string);
+					want = at(at(at(want, "metrics"), m->string), f->string);
+					double v = cJSON_GetNumberValue(cJSON_GetArrayItem(at(f, "values"), i));
+					if (want)
+						CHECK_EQ_DBL(v, cJSON_GetNumberValue(want));
+					else  /* a group this run lacks: no values (count 0) */
+						CHECK(isnan(v) || v == 0);
+					compared++;
+				}
+	}
+	CHECK(compared == 2 * 3 * 9 * 4);  /* runs x metrics x funcs x (all + C1, C6, C10) */
+	cJSON_Delete(d);
+	cJSON_Delete(st[0]);
+	cJSON_Delete(st[1]);
+}
+
 static void test_bad_inputs(void)
 {
 	char want[512];
@@ -408,6 +455,7 @@ int main(int argc, char **argv)
 	test_shifted();
 	test_formats_and_options();
 	test_identical_and_names();
+	test_same_as_stats();
 	test_bad_inputs();
 	test_counters(argv[3]);
 	free(out);

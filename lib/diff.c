@@ -17,17 +17,43 @@ static bool is_numeric_col(const struct is_run *r, const char *name)
 	return c && c->type == IS_COL_NUM;
 }
 
-/* One warning per metric the runs do not all have, naming where it is missing. */
-static void warn_missing(const char *metric, struct is_run **runs, size_t nruns)
+/* Where a metric is missing: "b, c (not numeric)"; empty when every run has it. */
+static char *missing_where(const char *metric, struct is_run **runs, size_t nruns)
 {
 	char where[512] = "";
 	size_t len = 0;
-	for (size_t r = 0; r < nruns && len < sizeof(where); r++)
-		if (!is_numeric_col(runs[r], metric))
-			len += (size_t)snprintf(where + len, sizeof(where) - len, "%s%s", len ? ", " : "",
-						runs[r]->name);
-	is_warn("metric '%s' is missing in %s; it is left out (only metrics every run has are "
-		"compared)", metric, where);
+	for (size_t r = 0; r < nruns && len < sizeof(where); r++) {
+		if (is_numeric_col(runs[r], metric))
+			continue;
+		len += (size_t)snprintf(where + len, sizeof(where) - len, "%s%s%s", len ? ", " : "",
+					runs[r]->name, is_table_col(runs[r]->dp, metric) ? " (not numeric)" : "");
+	}
+	return is_xstrdup(where);
+}
+
+/* One warning per set of runs, naming the metrics they lack. */
+static void warn_missing(const char **names, char **where, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!where[i] || !where[i][0])
+			continue;
+		char list[1024] = "";
+		size_t len = 0, count = 0;
+		for (size_t j = i; j < n; j++) {
+			if (!where[j] || strcmp(where[j], where[i]) || (j > i && len >= sizeof(list)))
+				continue;
+			if (len < sizeof(list))
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s'%s'",
+							count ? ", " : "", names[j]);
+			count++;
+			if (j > i) {
+				free(where[j]);
+				where[j] = NULL;
+			}
+		}
+		is_warn("metric%s %s %s missing in %s; left out (only metrics every run has are "
+			"compared)", count > 1 ? "s" : "", list, count > 1 ? "are" : "is", where[i]);
+	}
 }
 
 static bool in_list(const char **names, size_t n, const char *s)
@@ -57,15 +83,16 @@ static int shared_metrics(struct is_diff *d, const char *re)
 		free(names);
 	}
 	d->metrics = is_xcalloc(nall + 1, sizeof(char *));
+	char **where = is_xcalloc(nall + 1, sizeof(char *));
 	for (size_t i = 0; i < nall; i++) {
-		bool everywhere = true;
-		for (size_t r = 0; r < d->nruns; r++)
-			everywhere = everywhere && is_numeric_col(d->runs[r], all[i]);
-		if (everywhere)
+		where[i] = missing_where(all[i], d->runs, d->nruns);
+		if (!where[i][0])
 			d->metrics[d->nmetrics++] = all[i];
-		else
-			warn_missing(all[i], d->runs, d->nruns);
 	}
+	warn_missing(all, where, nall);
+	for (size_t i = 0; i < nall; i++)
+		free(where[i]);
+	free(where);
 	free(all);
 	if (d->nmetrics == 0) {
 		is_err("no metric%s is numeric in every run", re ? " matching --metrics" : "");

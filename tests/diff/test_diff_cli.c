@@ -402,15 +402,28 @@ static void test_bad_inputs(void)
 
 	/* metric sets differ: the shared ones are compared, the rest named */
 	CHECK(diff(path("ref"), path("nointr"), "-F", "json", NULL) == 0);
-	CHECK_STR(err, "analyze: warning: metric 'IntrLatency' is missing in nointr; it is left out "
+	CHECK_STR(err, "analyze: warning: metric 'IntrLatency' is missing in nointr; left out "
 		  "(only metrics every run has are compared)\n");
 	cJSON *j = json_out();
 	CHECK(at(j, "metrics/IntrLatency") == NULL && at(j, "metrics/WakeLatency") != NULL);
 	cJSON_Delete(j);
 	CHECK(diff(path("ref"), path("nointr"), "-m", "Intr", NULL) == 1);
-	CHECK_STR(err, "analyze: warning: metric 'IntrLatency' is missing in nointr; it is left out "
+	CHECK_STR(err, "analyze: warning: metric 'IntrLatency' is missing in nointr; left out "
 		  "(only metrics every run has are compared)\n"
 		  "analyze: no metric matching --metrics is numeric in every run\n");
+
+	/* a bare CSV with one column: two metrics missing, and no ReqCState to group by */
+	mkdir(path("bare"), 0755);
+	write_file("bare/only-wake.csv", "WakeLatency\n1\n2\n3\n4\n");
+	CHECK(diff(path("ref"), path("bare/only-wake.csv"), "-F", "json", NULL) == 0);
+	CHECK_STR(err, "analyze: warning: bare has no ReqCState column: no per-ReqCState comparison\n"
+		  "analyze: warning: metrics 'IntrLatency', 'LDist' are missing in bare; "
+		  "left out (only metrics every run has are compared)\n");
+	j = json_out();
+	CHECK(cJSON_IsNull(at(j, "group_by")) && cJSON_GetArraySize(at(j, "groups")) == 0);
+	CHECK_EQ_DBL(num(j, "runs/1/rows"), 4);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/max/values/1"), 4);
+	cJSON_Delete(j);
 
 	/* nothing left after filtering */
 	CHECK(diff(path("ref"), path("shift"), "-i", "WakeLatency > 220", NULL) == 1);

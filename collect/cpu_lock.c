@@ -55,16 +55,29 @@ static int open_lock_dir(const char *dir)
 	return fd;
 }
 
-/* Open (never create through a symlink) the lock file; -1 if this user cannot use the directory. */
+/* Only a regular file counts (a FIFO or device planted by another user must not block us). */
+static int regular_or_close(int fd)
+{
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* Open (never create through a symlink) the lock file; -1 if this user cannot use it. */
 static int open_lock_file(int dfd, const char *name)
 {
+	const int flags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 	for (int tries = 0; tries < 3; tries++) {
-		int fd = openat(dfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		int fd = openat(dfd, name, O_RDWR | flags);
 		if (fd < 0 && errno == EACCES)
-			fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+			fd = openat(dfd, name, O_RDONLY | flags);
 		if (fd >= 0 || errno != ENOENT)
-			return fd;
-		fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+			return regular_or_close(fd);
+		fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | flags, 0666);
 		if (fd >= 0) {
 			fchmod(fd, 0666);
 			return fd;

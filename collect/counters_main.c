@@ -224,8 +224,7 @@ static int run_intervals(struct cmain *m)
 {
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	set_signals(on_stop);
-	for (long i = 0; !m->o.count || i < m->o.count; i++) {
+	for (long i = 0; !stop_signal && (!m->o.count || i < m->o.count); i++) {
 		next = ts_add(next, m->o.interval);
 		while (!stop_signal && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
 			;
@@ -361,6 +360,8 @@ int counters_main(int argc, char **argv)
 	int rc = parse_opts(argc, argv, &m.o);
 	if (rc)
 		return rc < 0 ? IS_EXIT_OK : rc;
+	/* From now on a stop signal ends the run cleanly (info.json written) at the next step. */
+	set_signals(on_stop);
 	rc = cnt_set_open(&m.o.cnt, &m.set);
 	if (rc)
 		return rc;
@@ -374,6 +375,10 @@ int counters_main(int argc, char **argv)
 	if (run_write_info(&m.rd, m.info, INFO_RESERVE) < 0 ||
 	    !(m.csv = counters_csv_open(m.rd.dirfd, m.rd.path, m.set)) || snap(&m))
 		goto out;
+	if (m.o.command && stop_signal) {
+		is_err("stopped by %s before the command ran", strsignal(stop_signal));
+		goto out;
+	}
 	if (m.o.command ? run_command(&m, &exit_status) : run_intervals(&m))
 		goto out;
 	bool complete = m.o.command ? true : !stop_signal || !m.o.count;

@@ -191,7 +191,7 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 	cJSON_AddNullToObject(info, "end_time");
 	cJSON_AddNullToObject(info, "end_monotonic_ns");
 	cJSON_AddNullToObject(info, "duration_s");
-	cJSON *cmd = cJSON_AddArrayToObject(info, "cmdline");
+	cJSON *cmd = cJSON_AddArrayToObject(info, "command_line");
 	for (int i = 0; i < argc; i++)
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
 	cJSON_AddItemToObject(info, "pm_qos", r->pm_qos_info);

@@ -65,6 +65,6 @@ const struct method_ops *collect_select_method(const char *name, const struct co
 		is_err("method %s cannot run here: %s", m->name, why);
 		return NULL;
 	}
-	snprintf(why_chosen, len, "--method %s", m->name);
+	snprintf(why_chosen, len, "asked for with --method %s", m->name);
 	return m;
 }

@@ -51,9 +51,8 @@ retry_busy $C --method timer -c 3 --cpu "$CPU" -q --no-counters -o "$TMP/a/b/c" 
 
 # Unprivileged: --pm-qos-us needs root, and bpf needs root (when it is built at all).
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-	NB="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
 	expect_fail 1 "^collect: --pm-qos-us 0: /dev/cpu_dma_latency: Permission denied \(needs root; or leave PM QoS alone\)$" \
-		$NB $C --method timer -c 3 --cpu "$CPU" -q --no-counters --pm-qos-us 0 -o "$TMP/qos"
+		as_nobody --method timer -c 3 --cpu "$CPU" -q --no-counters --pm-qos-us 0 -o "$TMP/qos"
 	[ ! -e "$TMP/qos" ] || fail "refused run left a directory behind"
 fi
 

@@ -12,7 +12,7 @@ expect_fail 1 "^collect: another collector is measuring CPU $CPU \(pid $pid\); w
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	# an unprivileged user meets root's lock too
 	expect_fail 1 "^collect: another collector is measuring CPU $CPU \(pid $pid\)" \
-		setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$COLLECT" --method timer -c 10 --cpu "$CPU" -q --no-counters -o "$TMP/third"
+		as_nobody --method timer -c 10 --cpu "$CPU" -q --no-counters -o "$TMP/third"
 fi
 other=$(( CPU == 0 ? 1 : 0 ))
 if [ "$other" -lt "$(nproc --all)" ]; then

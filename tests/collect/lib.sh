@@ -17,6 +17,16 @@ chmod 0777 "$TMP"
 cleanup_tmp() { rm -rf "$TMP"; }
 trap cleanup_tmp EXIT
 
+# as_nobody ARGS...: run collect as user nobody. The binary is copied into the scratch
+# directory first: the build tree may be under a home directory nobody cannot enter.
+as_nobody() {
+	if [ ! -x "$TMP/bin/collect" ]; then
+		mkdir -p "$TMP/bin" && cp "$COLLECT" "$TMP/bin/collect" && chmod 0755 "$TMP/bin" "$TMP/bin/collect" ||
+			fail "cannot copy collect for user nobody"
+	fi
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$TMP/bin/collect" "$@"
+}
+
 # Idle state names of $CPU, '|'-separated (names may contain spaces).
 state_names() {
 	names=""

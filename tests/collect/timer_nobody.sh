@@ -7,8 +7,7 @@ command -v jq >/dev/null || fail "jq not installed (scripts/deps/collect.txt)"
 [ "$(id -u)" -eq 0 ] || skip "needs root to switch to user nobody"
 
 run="$TMP/run1"
-retry_busy setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
-	"$COLLECT" --method timer -c 300 --cpu "$CPU" -l 50us,1500us --keep-raw --seed 7 -q -o "$run" \
+retry_busy as_nobody --method timer -c 300 --cpu "$CPU" -l 50us,1500us --keep-raw --seed 7 -q -o "$run" \
 	|| fail "collect as nobody failed"
 [ "$(stat -c %U "$run/datapoints.csv")" = nobody ] || fail "datapoints.csv not written by nobody"
 check_timer_rows "$run/datapoints.csv" 50000 1500000 300 1
@@ -23,7 +22,7 @@ jq_true "$i" '.event_source | test("clock_nanosleep")' "event source"
 jq_true "$i" '.method_details.sched | test("^SCHED_OTHER \\(SCHED_FIFO not permitted")' "nobody cannot use SCHED_FIFO and says so"
 jq_true "$i" '.start_time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\\.[0-9]{3}Z$")' "ISO start time"
 jq_true "$i" '.duration_s > 0 and .end_monotonic_ns > .start_monotonic_ns' "duration"
-jq_true "$i" '.command_line[0] == "'"$COLLECT"'" and any(.command_line[]; . == "300")' "command line"
+jq_true "$i" '.command_line[0] == "'"$TMP/bin/collect"'" and any(.command_line[]; . == "300")' "command line"
 jq_true "$i" '.pm_qos | has("cpu_dma_latency_us_before") and .requested_us == null' "PM QoS record"
 jq_true "$i" '.system.kernel.release == "'"$(uname -r)"'" and (.system.hostname | length) > 0' "system kernel/hostname"
 jq_true "$i" '.system.cpu.vendor == "'"$(awk -F': ' '/^vendor_id/ {print $2; exit}' /proc/cpuinfo)"'"' "CPU vendor"

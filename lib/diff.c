@@ -173,6 +173,25 @@ static size_t **order_groups(const struct diff_priv *pv, size_t nr)
 	return order;
 }
 
+/* Each row's group and each group's place in a buffer: lets one pass over a column split it. */
+static void index_rows(const struct is_diff *d, struct diff_priv *pv)
+{
+	pv->row_group = is_xcalloc(d->nruns, sizeof(uint32_t *));
+	pv->seg_off = is_xcalloc(d->nruns, sizeof(size_t *));
+	for (size_t r = 0; r < d->nruns; r++) {
+		const struct is_groups *g = &pv->rg[r];
+		size_t nrows = d->runs[r]->dp->nrows, off = 0;
+		pv->row_group[r] = is_xmalloc((nrows + 1) * sizeof(uint32_t));
+		pv->seg_off[r] = is_xmalloc((g->ngroups + 1) * sizeof(size_t));
+		for (size_t k = 0; k < g->ngroups; k++) {
+			pv->seg_off[r][k] = off;
+			off += g->counts[k];
+			for (size_t i = 0; i < g->counts[k]; i++)
+				pv->row_group[r][g->rows[k][i]] = (uint32_t)k;
+		}
+	}
+}
+
 /* The union of every run's groups by one merge of the sorted label lists (linear in groups,
  * which matters for --by a column with many values). */
 static int build_groups(struct is_diff *d, struct diff_priv *pv)
@@ -209,6 +228,7 @@ static int build_groups(struct is_diff *d, struct diff_priv *pv)
 		free(order[r]);
 	free(order);
 	free(pos);
+	index_rows(d, pv);
 	return 0;
 }
 
@@ -235,6 +255,12 @@ static void priv_free(struct diff_priv *pv, size_t nruns)
 {
 	for (size_t r = 0; pv->rg && r < nruns; r++)
 		is_groups_free(&pv->rg[r]);
+	for (size_t r = 0; pv->row_group && r < nruns; r++) {
+		free(pv->row_group[r]);
+		free(pv->seg_off[r]);
+	}
+	free(pv->row_group);
+	free(pv->seg_off);
 	free(pv->rg);
 	free(pv->gmap);
 	free(pv->labels);

@@ -142,17 +142,28 @@ static void compare(struct sample ref, struct sample x, struct is_diff_test *t)
 	t->significant = t->mw_p < IS_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
 }
 
-/* Every group of run r for metric m: gathered, described, sorted in place in b->seg[r]. */
+/* Every group of run r for metric m: split off the column in one pass (NaN dropped, row order
+ * kept), described, sorted in place in b->seg[r]. */
 static void group_samples(struct diff_job *j, size_t m, size_t r, const double *col,
 			  struct bufs *b)
 {
 	struct is_diff *d = j->d;
-	size_t nr = d->nruns, off = 0;
+	const struct is_groups *rg = &j->pv->rg[r];
+	const uint32_t *row_group = j->pv->row_group[r];
+	const size_t *off = j->pv->seg_off[r];
+	size_t nr = d->nruns, nrows = d->runs[r]->dp->nrows;
+	size_t *fill = is_xmalloc((rg->ngroups + 1) * sizeof(size_t));
+	double *seg = b->seg[r];
+	memcpy(fill, off, rg->ngroups * sizeof(size_t));
+	for (size_t i = 0; i < nrows; i++) {
+		double v = col[i];
+		if (!isnan(v))
+			seg[fill[row_group[i]]++] = v;
+	}
 	for (size_t g = 0; g < d->ngroups; g++) {
 		long k = j->pv->gmap[g * nr + r];
-		const struct is_groups *rg = &j->pv->rg[r];
-		double *x = b->seg[r] + off;
-		size_t n = k >= 0 ? gather(col, rg->rows[k], rg->counts[k], x) : 0;
+		double *x = k >= 0 ? seg + off[k] : seg;
+		size_t n = k >= 0 ? fill[k] - off[k] : 0;
 		struct is_diff_part *p = &d->groups[g];
 		size_t cell = m * nr + r;
 		plain_values(j, x, n, b->tmp, p->values + cell * d->nfuncs);
@@ -160,8 +171,8 @@ static void group_samples(struct diff_job *j, size_t m, size_t r, const double *
 		order_values(j, x, n, p->values + cell * d->nfuncs);
 		record(p, cell, x, n);
 		b->views[(g + 1) * nr + r] = (struct sample){ x, n };
-		off += n;
 	}
+	free(fill);
 }
 
 static void metric_task(struct diff_job *j, size_t m, struct bufs *b)

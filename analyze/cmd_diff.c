@@ -1,5 +1,7 @@
 /* analyze diff: compare runs against the first one and say whether the change is real. */
 #include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,19 +168,48 @@ static int check_same(char **paths, int n, bool allow)
 	return rc;
 }
 
+/* Runs load two at a time: each file's reader has serial stretches the other can fill. */
+struct loader {
+	struct is_load_ctx *ctx;
+	char **paths;
+	struct is_run **runs;
+	int *rc;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *load_some(void *arg)
+{
+	struct loader *l = arg;
+	for (size_t i; (i = atomic_fetch_add(&l->next, 1)) < l->n;)
+		l->rc[i] = is_load_run(l->ctx, l->paths[i], &l->runs[i]);
+	return NULL;
+}
+
 static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_run **runs)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (is_load_run(ctx, paths[i], &runs[i]) < 0)
-			return -1;
-		if (runs[i]->dp->nrows == 0) {
+	struct loader l = { .ctx = ctx, .paths = paths, .runs = runs, .n = n };
+	pthread_t tid;
+	l.rc = is_xcalloc(n, sizeof(int));
+	atomic_init(&l.next, 0);
+	int threaded = pthread_create(&tid, NULL, load_some, &l) == 0;
+	load_some(&l);
+	if (threaded)
+		pthread_join(tid, NULL);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (l.rc[i] < 0) {
+			rc = -1;
+		} else if (runs[i]->dp->nrows == 0) {
 			is_err("%s: no datapoints%s", runs[i]->dp_path,
 			       ctx->spec->include || ctx->spec->exclude ? " left after filtering" : "");
-			return -1;
+			rc = -1;
 		}
 	}
-	is_runs_uniquify_names(runs, n);
-	return 0;
+	free(l.rc);
+	if (rc == 0)
+		is_runs_uniquify_names(runs, n);
+	return rc;
 }
 
 /* --by must exist everywhere; the default ReqCState grouping only applies if it does. */

@@ -1,8 +1,8 @@
 /*
- * The numbers of a comparison, one task per metric on up to all CPUs. Each run's values of a
- * metric are gathered per group (row order, for sums that match `analyze stats`), each group
- * sorted once; the overall sample is the merge of the sorted groups. The tests then walk the
- * sorted samples once.
+ * The numbers of a comparison, one task per metric on up to all CPUs. Each run's column of a
+ * metric is split into its groups in one pass (row order kept, so sums match `analyze stats`),
+ * each group sorted once; the overall sample is the merge of the sorted groups. The tests then
+ * walk pairs of sorted samples once.
  */
 #include <math.h>
 #include <pthread.h>
@@ -38,12 +38,12 @@ struct bufs {
 	struct sample *views;    /* [part * nruns + run], part 0 = overall */
 };
 
-/* rows[0..n) of col (all rows when rows is NULL), NaN dropped, in row order. */
-static size_t gather(const double *col, const size_t *rows, size_t n, double *out)
+/* col[0..n) without NaN. */
+static size_t gather(const double *col, size_t n, double *out)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
-		double v = col[rows ? rows[i] : i];
+		double v = col[i];
 		if (!isnan(v))
 			out[m++] = v;
 	}
@@ -195,7 +195,7 @@ static void metric_task(struct diff_job *j, size_t m, struct bufs *b)
 			}
 			merge_all(groups, ng, b->all[r], b->tmp);
 		} else {
-			n = gather(col, NULL, nrows, b->all[r]);
+			n = gather(col, nrows, b->all[r]);
 			is_sort_doubles(b->all[r], n, b->tmp);
 		}
 		order_values(j, b->all[r], n, out);

@@ -247,6 +247,17 @@ static void test_formats_and_options(void)
 		     "95% CI n/a (1 value), no significant change") != NULL);
 	cJSON_Delete(j);
 
+	/* more groups than diff merges (16): the overall sample is sorted on its own */
+	CHECK(diff(path("ref"), path("shift"), "-F", "json", "-f", "med,max", "--by", "LDist",
+		   "-i", "LDist <= 1020", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK(cJSON_GetArraySize(at(j, "groups")) == 20);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/values/0"), 10.5);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/values/1"), 60.5);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/ks_d"), 1);
+	CHECK_EQ_DBL(num(j, "groups/1017/metrics/WakeLatency/max/values/1"), 67);
+	cJSON_Delete(j);
+
 	/* --even-up: the larger run is cut to the smaller one's count */
 	CHECK(diff(path("ref"), path("shift"), "-F", "json", "-e", "-x", "WakeLatency > 200", NULL) == 0);
 	j = json_out();
@@ -343,18 +354,42 @@ static void test_counters(const char *samples)
 	unlink(path("shift/counters.csv"));
 }
 
+/* A big run (threads, radix sorts, merges): full-precision and 3-decimal latencies, 2-decimal
+ * residencies, three idle states, some empty cells. */
+static void make_big_run(const char *dir, unsigned seed, double shift)
+{
+	char file[128];
+	size_t n = 60000, len = 0;
+	char *csv = malloc(n * 80 + 100);
+	mkdir(path(dir), 0755);
+	len += (size_t)sprintf(csv, "WakeLatency,IntrLatency,CC6%%,ReqCState\n");
+	srand(seed);
+	for (size_t i = 0; i < n; i++) {
+		double u = (rand() + 1.0) / (RAND_MAX + 2.0), w = shift + 2 - log(u);
+		const char *state = i % 3 == 0 ? "POLL" : i % 3 == 1 ? "C1" : "C6";
+		if (i % 3 == 0)
+			len += (size_t)sprintf(csv + len, ",%.3f,0.00,%s\n", w + 1, state);
+		else
+			len += (size_t)sprintf(csv + len, "%.17g,%.3f,%.2f,%s\n", w, w + 1,
+					       (double)(rand() % 10000) / 100, state);
+	}
+	snprintf(file, sizeof(file), "%s/datapoints.csv", dir);
+	write_file(file, csv);
+	free(csv);
+}
+
 /* diff's values are analyze stats' values, to the last bit, overall and per group. */
-static void test_same_as_stats(void)
+static void test_same_as_stats(const char *run0, const char *run1, size_t expect)
 {
 	cJSON *st[2];
-	const char *runs[2] = { "ref", "c10" };
+	const char *runs[2] = { run0, run1 };
 	subcommand = "stats";
 	for (int i = 0; i < 2; i++) {
 		CHECK(diff(path(runs[i]), "-F", "json", NULL) == 0);
 		st[i] = json_out();
 	}
 	subcommand = "diff";
-	CHECK(diff(path("ref"), path("c10"), "-F", "json", NULL) == 0);
+	CHECK(diff(path(run0), path(run1), "-F", "json", NULL) == 0);
 	cJSON *d = json_out(), *m, *f, *g;
 	size_t compared = 0;
 	for (int i = 0; i < 2; i++) {
@@ -383,7 +418,7 @@ static void test_same_as_stats(void)
 					compared++;
 				}
 	}
-	CHECK(compared == 2 * 3 * 9 * 4);  /* runs x metrics x funcs x (all + C1, C6, C10) */
+	CHECK(compared == expect);
 	cJSON_Delete(d);
 	cJSON_Delete(st[0]);
 	cJSON_Delete(st[1]);
@@ -468,7 +503,18 @@ int main(int argc, char **argv)
 	test_shifted();
 	test_formats_and_options();
 	test_identical_and_names();
-	test_same_as_stats();
+	test_same_as_stats("ref", "c10", 2 * 3 * 9 * 4);  /* runs x metrics x funcs x parts */
+	make_big_run("big1", 1, 0);
+	make_big_run("big2", 2, 0.1);
+	test_same_as_stats("big1", "big2", 2 * 3 * 9 * 4);
+	CHECK(diff(path("big1"), path("big2"), "-F", "json", NULL) == 0);
+	cJSON *j = json_out();
+	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/0") < 0.1 &&
+	      num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/1") > 0.1);
+	CHECK(cJSON_IsNull(at(j, "groups/POLL/metrics/WakeLatency/tests/1")));
+	CHECK(cJSON_IsFalse(at(j, "metrics/CC6%/tests/1/significant")));
+	cJSON_Delete(j);
 	test_bad_inputs();
 	test_counters(argv[3]);
 	free(out);

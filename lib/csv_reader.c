@@ -53,15 +53,16 @@ struct chunk {
 	char cut_msg[700];
 	struct fields fl;        /* scratch for one line's fields */
 	uint32_t *last_id;       /* per text column: the previous row's string id */
+	size_t *last_len;        /* and its length */
 };
 
 static void chunk_grow(struct chunk *c)
 {
 	size_t cap = c->cap ? c->cap + c->cap / 2 : (c->est_rows ? c->est_rows : 1024);
 	for (size_t k = 0; k < c->lay->nout; k++) {
-		if (c->lay->types[k] == IS_COL_NUM)
+		if (c->lay->types[k] == IS_COL_NUM) {
 			c->num[k] = is_xrealloc(c->num[k], cap * sizeof(double));
-		else
+		} else
 			c->text[k] = is_xrealloc(c->text[k], cap * sizeof(uint32_t));
 	}
 	c->cap = cap;
@@ -113,9 +114,9 @@ static uint32_t intern_text(struct chunk *c, size_t k, const char *s, size_t len
 	uint32_t last = c->last_id[k];
 	if (len == 0)
 		return IS_TEXT_EMPTY;
-	if (last != IS_TEXT_EMPTY && strncmp(c->pool.strs[last], s, len) == 0 &&
-	    c->pool.strs[last][len] == '\0')
+	if (last != IS_TEXT_EMPTY && c->last_len[k] == len && memcmp(c->pool.strs[last], s, len) == 0)
 		return last;
+	c->last_len[k] = len;
 	return c->last_id[k] = strpool_intern(&c->pool, s, len);
 }
 
@@ -423,6 +424,7 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 	c->num = is_xcalloc(lay->nout, sizeof(double *));
 	c->text = is_xcalloc(lay->nout, sizeof(uint32_t *));
 	c->last_id = is_xmalloc((lay->nout + 1) * sizeof(uint32_t));
+	c->last_len = is_xcalloc(lay->nout + 1, sizeof(size_t));
 	for (size_t k = 0; k < lay->nout; k++)
 		c->last_id[k] = IS_TEXT_EMPTY;
 	strpool_init(&c->pool);
@@ -437,6 +439,7 @@ static void chunk_free(struct chunk *c)
 	free(c->num);
 	free(c->text);
 	free(c->last_id);
+	free(c->last_len);
 	strpool_free(&c->pool);
 	fields_free(&c->fl);
 }

@@ -17,6 +17,14 @@
 
 typedef unsigned __int128 u128;
 
+#define CLINGER_MAX_MANT (1ULL << 53)
+#define CLINGER_MAX_EXP 22   /* 10^22 is the largest power of ten that is an exact double */
+
+static const double exact_pow10[CLINGER_MAX_EXP + 1] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
 static uint64_t pow5[FAST_MAX_EXP + 1];
 static uint64_t recip5[FAST_MAX_EXP + 1];  /* floor(2^(63+L) / 5^k), L = bit length of 5^k */
 static int recip5_shift[FAST_MAX_EXP + 1]; /* 63 + L */
@@ -211,6 +219,13 @@ const char *is_parse_double_prefix(const char *s, const char *end, double *out)
 	const char *stop = scan_number(s, end, &sc);
 	if (!stop)
 		return NULL;
+	if (sc.sig <= FAST_MAX_DIGITS && sc.mant <= CLINGER_MAX_MANT && sc.exp10 >= -CLINGER_MAX_EXP && sc.exp10 <= CLINGER_MAX_EXP) {
+		/* both operands exact doubles: one IEEE operation rounds correctly (Clinger) */
+		d = (double)sc.mant;
+		d = sc.exp10 < 0 ? d / exact_pow10[-sc.exp10] : d * exact_pow10[sc.exp10];
+		*out = sc.neg ? -d : d;
+		return stop;
+	}
 	int fast = sc.sig <= FAST_MAX_DIGITS && sc.exp10 >= -FAST_MAX_EXP && sc.exp10 <= FAST_MAX_EXP;
 	if (!(fast && fast_value(sc.mant, (int)sc.exp10, &d))) {
 		if (!slow_value(s, (size_t)(stop - s), &d))

@@ -82,14 +82,27 @@ int is_group_rows(const struct is_table *t, const char *colname, struct is_group
 	}
 	strpool_init(&pool);
 	uint32_t *gid = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*gid));
+	/* A text column's rows share few string ids: intern each id's label once. */
+	size_t ncache = c->type == IS_COL_TEXT ? t->nstrs + 1 : 0;
+	uint32_t *cache = is_xmalloc((ncache ? ncache : 1) * sizeof(*cache));
+	for (size_t i = 0; i < ncache; i++)
+		cache[i] = UINT32_MAX;
 	for (size_t r = 0; r < t->nrows; r++) {
+		size_t key = ncache && c->text[r] != IS_TEXT_EMPTY ? c->text[r] : t->nstrs;
+		if (ncache && cache[key] != UINT32_MAX) {
+			gid[r] = cache[key];
+			continue;
+		}
 		const char *s = buf;
-		if (c->type == IS_COL_TEXT && c->text[r] != IS_TEXT_EMPTY)
+		if (ncache && c->text[r] != IS_TEXT_EMPTY)
 			s = is_table_str(t, c->text[r]);
 		else
 			label_of(t, c, r, buf, sizeof(buf));
 		gid[r] = strpool_intern(&pool, s, strlen(s));
+		if (ncache)
+			cache[key] = gid[r];
 	}
+	free(cache);
 	/* Sort the labels, then map pool ids to sorted group indices. */
 	size_t n;
 	char **labels = strpool_release(&pool, &n);

@@ -71,30 +71,71 @@ static double quantile_from_ranks(const size_t *idx, const double *vals, size_t 
 	return (1 - delta) * rank_value(idx, vals, ni, lhs) + delta * rank_value(idx, vals, ni, lhs + 1);
 }
 
-/* Compensated sum of block sums: blocks of 256 are summed plainly (fast), the block sums
- * with Neumaier's correction, so the error stays near 256 ulps whatever n is. */
+/* Compensated sum of block sums: blocks of up to 256 values are summed plainly, in four
+ * independent chains so that the adds overlap, and the block sums are added with Neumaier's
+ * correction, so the error stays near 256 ulps whatever n is. */
+#define BLOCK 256
+#define LANES 4
+
 struct ksum {
-	double sum, comp, block;
-	unsigned count;
+	double sum, comp;
 };
 
-static inline void ksum_add(struct ksum *k, double v)
+static void ksum_add(struct ksum *k, double v)
 {
-	k->block += v;
-	if (++k->count < 256)
-		return;
-	double t = k->sum + k->block;
-	k->comp += fabs(k->sum) >= fabs(k->block) ? (k->sum - t) + k->block : (k->block - t) + k->sum;
+	double t = k->sum + v;
+	k->comp += fabs(k->sum) >= fabs(v) ? (k->sum - t) + v : (v - t) + k->sum;
 	k->sum = t;
-	k->block = 0;
-	k->count = 0;
 }
 
-static double ksum_total(struct ksum *k)
+static double ksum_total(const struct ksum *k)
 {
-	k->count = 255;
-	ksum_add(k, 0);
 	return k->sum + k->comp;
+}
+
+/* First pass: count, min, max and sum of the values that are not NaN. */
+struct moments {
+	size_t m;
+	double min, max;
+	struct ksum sum;
+};
+
+static void block_moments(const double *a, size_t n, struct moments *mo)
+{
+	double s[LANES] = { 0 }, lo[LANES], hi[LANES];
+	size_t c = 0;
+	for (int j = 0; j < LANES; j++)
+		lo[j] = INFINITY, hi[j] = -INFINITY;
+	for (size_t i = 0; i < n; i += LANES)
+		for (size_t j = 0; j < LANES; j++) {
+			double v = i + j < n ? a[i + j] : NAN;
+			int ok = !isnan(v);
+			s[j] += ok ? v : 0;
+			c += (size_t)ok;
+			lo[j] = v < lo[j] ? v : lo[j];
+			hi[j] = v > hi[j] ? v : hi[j];
+		}
+	for (int j = 0; j < LANES; j++) {
+		mo->min = lo[j] < mo->min ? lo[j] : mo->min;
+		mo->max = hi[j] > mo->max ? hi[j] : mo->max;
+	}
+	mo->m += c;
+	ksum_add(&mo->sum, (s[0] + s[1]) + (s[2] + s[3]));
+}
+
+/* Second pass: sums of (v - avg)^2 and of (v - avg), the latter to correct the mean's rounding. */
+static void block_deviations(const double *a, size_t n, double avg, struct ksum *ss, struct ksum *dev)
+{
+	double q[LANES] = { 0 }, d1[LANES] = { 0 };
+	for (size_t i = 0; i < n; i += LANES)
+		for (size_t j = 0; j < LANES; j++) {
+			double d = i + j < n ? a[i + j] - avg : NAN;
+			int ok = !isnan(d);
+			q[j] += ok ? d * d : 0;
+			d1[j] += ok ? d : 0;
+		}
+	ksum_add(ss, (q[0] + q[1]) + (q[2] + q[3]));
+	ksum_add(dev, (d1[0] + d1[1]) + (d1[2] + d1[3]));
 }
 
 /* The values at ranks idx[] after the first pass: from the brackets if they held, else by
@@ -116,19 +157,13 @@ static void select_ranks(const double *a, size_t n, size_t m, const size_t *idx,
 static void compute(const double *a, size_t n, const struct is_func *f, size_t nf, double *out,
 		    double *work)
 {
-	size_t m = 0;
-	double min = INFINITY, max = -INFINITY;
-	struct ksum sum = { 0 }, ss = { 0 }, dev = { 0 };
-	for (size_t i = 0; i < n; i++) {
-		double v = a[i];
-		if (isnan(v))
-			continue;
-		m++;
-		ksum_add(&sum, v);
-		min = v < min ? v : min;
-		max = v > max ? v : max;
-	}
-	double avg = m ? ksum_total(&sum) / (double)m : NAN;
+	struct moments mo = { .min = INFINITY, .max = -INFINITY };
+	for (size_t i = 0; i < n; i += BLOCK)
+		block_moments(a + i, n - i < BLOCK ? n - i : BLOCK, &mo);
+	size_t m = mo.m;
+	double min = mo.min, max = mo.max;
+	struct ksum ss = { 0 }, dev = { 0 };
+	double avg = m ? ksum_total(&mo.sum) / (double)m : NAN;
 
 	size_t stack_idx[64], *idx = 2 * nf <= 64 ? stack_idx : is_xmalloc(2 * nf * sizeof(size_t));
 	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : is_xmalloc(2 * nf * sizeof(double));
@@ -137,13 +172,8 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni) == 0;
 
 	/* Second pass: the variance, with the mean's rounding corrected. */
-	for (size_t i = 0; i < n; i++) {
-		double d = a[i] - avg;
-		if (isnan(d))
-			continue;
-		ksum_add(&ss, d * d);
-		ksum_add(&dev, d);
-	}
+	for (size_t i = 0; i < n; i += BLOCK)
+		block_deviations(a + i, n - i < BLOCK ? n - i : BLOCK, avg, &ss, &dev);
 	if (have_br)
 		brackets_fill(&br, a, n);
 	double c = ksum_total(&dev);

@@ -107,6 +107,33 @@ static void big_two_threads(void)
 	is_table_free(t);
 }
 
+/* Row counts are estimated from the first lines' length; rows far shorter later on make the
+ * chunks outgrow that estimate (arrays of their own), rows far longer leave room unused. */
+static void misestimated_rows(size_t n, size_t long_from, size_t long_to)
+{
+	char path[256], pad[301];
+	memset(pad, 'p', 300);
+	pad[300] = '\0';
+	snprintf(path, sizeof(path), "%s/est.csv", dir);
+	FILE *f = fopen(path, "wb");
+	fprintf(f, "I,Pad,V\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%zu,%s,%zu.5\n", i, i >= long_from && i < long_to ? pad : "s", n - i);
+	fclose(f);
+	struct is_table *t = NULL;
+	struct is_table_opts o = { .nthreads = 2 };
+	CHECK(is_table_read(path, &o, &t) == 0);
+	CHECK(t && t->nrows == n);
+	size_t bad = 0;
+	for (size_t i = 0; t && i < n; i++) {
+		const char *want = i >= long_from && i < long_to ? pad : "s";
+		bad += t->cols[0].num[i] != (double)i || t->cols[2].num[i] != (double)(n - i) + 0.5 ||
+		       strcmp(is_table_str(t, t->cols[1].text[i]), want) != 0;
+	}
+	CHECK(bad == 0);
+	is_table_free(t);
+}
+
 static void wult_run(void)
 {
 	struct is_run *r;
@@ -128,6 +155,9 @@ int main(void)
 	quoted_and_cut();
 	column_choice();
 	big_two_threads();
+	misestimated_rows(300000, 0, 20000);       /* both chunks outgrow the estimate */
+	misestimated_rows(100000, 0, 50000);       /* the second chunk outgrows it */
+	misestimated_rows(100000, 30000, 100000);  /* the first one is short of it */
 	wult_run();
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -1,7 +1,6 @@
 /* Comparing runs: shared metrics, groups, and per (part, metric) values and tests on 2 threads. */
 #include "idlescope/diff.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,31 +122,10 @@ static void check_tools_and_units(struct is_diff *d)
 	}
 }
 
-/* Natural order of group labels, as is_group_rows sorts them ("C6" < "C10"). */
-static int natural_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			char *ea, *eb;
-			unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
-			if (x != y)
-				return x < y ? -1 : 1;
-			a = ea;
-			b = eb;
-		} else if (*a != *b) {
-			return (unsigned char)*a - (unsigned char)*b;
-		} else {
-			a++;
-			b++;
-		}
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
 /* Natural order, then bytes, so that labels equal only in natural order stay apart. */
 static int label_cmp(const char *a, const char *b)
 {
-	int c = natural_cmp(a, b);
+	int c = is_natural_cmp(a, b);
 	return c ? c : strcmp(a, b);
 }
 

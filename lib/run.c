@@ -173,21 +173,27 @@ void is_runs_uniquify_names(struct is_run **runs, size_t n)
 	}
 }
 
-const char *is_run_info_str(const struct is_run *r, const char *key)
+const cJSON *is_run_info_item(const struct is_run *r, const char *key)
 {
-	static __thread char num[64];
 	const cJSON *v = r->info;
 	char part[128];
 	for (const char *p = key; v && *p;) {
 		const char *dot = strchr(p, '.');
 		size_t len = dot ? (size_t)(dot - p) : strlen(p);
 		if (len >= sizeof(part))
-			return "";
+			return NULL;
 		memcpy(part, p, len);
 		part[len] = '\0';
 		v = cJSON_GetObjectItemCaseSensitive(v, part);
 		p += len + (dot ? 1 : 0);
 	}
+	return v;
+}
+
+const char *is_run_info_str(const struct is_run *r, const char *key)
+{
+	static __thread char num[64];
+	const cJSON *v = is_run_info_item(r, key);
 	if (cJSON_IsString(v))
 		return v->valuestring;
 	if (cJSON_IsNumber(v)) {

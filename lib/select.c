@@ -32,8 +32,7 @@ int is_select_metrics(const struct is_table *t, const char *re, const char ***na
 	return 0;
 }
 
-/* Natural order: digit runs compare as numbers ("C6" < "C10"), the rest byte by byte. */
-static int natural_cmp(const char *a, const char *b)
+int is_natural_cmp(const char *a, const char *b)
 {
 	while (*a && *b) {
 		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
@@ -55,7 +54,7 @@ static int natural_cmp(const char *a, const char *b)
 
 static int cmp_labels(const void *x, const void *y)
 {
-	return natural_cmp(*(char *const *)x, *(char *const *)y);
+	return is_natural_cmp(*(char *const *)x, *(char *const *)y);
 }
 
 static void label_of(const struct is_table *t, const struct is_column *c, size_t row, char *buf, size_t len)

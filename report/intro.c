@@ -36,7 +36,7 @@ static const struct field {
 static char *field_text(const struct is_run *r, const struct field *f)
 {
 	for (size_t k = 0; k < 4 && f->keys[k]; k++) {
-		const cJSON *v = info_get(r, f->keys[k]);
+		const cJSON *v = is_run_info_item(r, f->keys[k]);
 		char *t = json_text(v);
 		if (t && f->suffix && cJSON_IsNumber(v)) {
 			char *s = is_xasprintf("%.4g%s", v->valuedouble, f->suffix);
@@ -52,7 +52,7 @@ static char *field_text(const struct is_run *r, const struct field *f)
 /* "1000 - 4000 us" from info.json's ldist_min_ns/ldist_max_ns. */
 static char *ldist_text(const struct is_run *r)
 {
-	const cJSON *lo = info_get(r, "ldist_min_ns"), *hi = info_get(r, "ldist_max_ns");
+	const cJSON *lo = is_run_info_item(r, "ldist_min_ns"), *hi = is_run_info_item(r, "ldist_max_ns");
 	if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(hi))
 		return NULL;
 	return is_xasprintf("%g \u2013 %g us", lo->valuedouble / 1000, hi->valuedouble / 1000);
@@ -61,7 +61,7 @@ static char *ldist_text(const struct is_run *r)
 /* The command line (an array of arguments) as one line. */
 static char *cmdline_text(const struct is_run *r)
 {
-	const cJSON *a = info_get(r, "cmdline");
+	const cJSON *a = is_run_info_item(r, "cmdline");
 	char *s = NULL;
 	if (!cJSON_IsArray(a))
 		return json_text(a);
@@ -160,7 +160,7 @@ static void all_metadata(struct report *rep, char **vals)
 	table_head(rep, "intro");
 	for (size_t k = 0; k < nkeys; k++) {
 		for (size_t r = 0; r < rep->nruns; r++)
-			vals[r] = json_text(info_get(rep->runs[r], keys[k]));
+			vals[r] = json_text(is_run_info_item(rep->runs[r], keys[k]));
 		row(rep, keys[k], vals, true);
 		free_vals(vals, rep->nruns);
 		free(keys[k]);

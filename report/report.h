@@ -154,6 +154,5 @@ char *raw_dir_name(size_t r);
 char *path_cat(const char *a, const char *b);
 /* A JSON value as one line of text (strings unquoted); NULL for absent/null. malloc'd. */
 char *json_text(const void *cjson_item);
-const void *info_get(const struct is_run *r, const char *dotted_key);
 
 #endif

@@ -3,7 +3,6 @@
  * overall and per idle state. With two or more runs they come from lib/diff.c (the same
  * figures, change and verdict lines as `analyze diff`); one run is summarised here.
  */
-#include <ctype.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -38,26 +37,6 @@ const char *metric_unit(const struct report *rep, const char *metric)
 	    !strcmp(metric, "IntrOff"))
 		return "us";
 	return "";
-}
-
-static int natural_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			char *ea, *eb;
-			double x = strtod(a, &ea), y = strtod(b, &eb);
-			if (x != y)
-				return x < y ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
 }
 
 size_t summary_metric(const struct summary *s, const char *name)
@@ -173,7 +152,7 @@ static size_t group_index(struct summary *s, const char *label)
 
 static int cmp_parts(const void *a, const void *b)
 {
-	return natural_cmp(((const struct summ_part *)a)->label, ((const struct summ_part *)b)->label);
+	return is_natural_cmp(((const struct summ_part *)a)->label, ((const struct summ_part *)b)->label);
 }
 
 static int compute_own(struct report *rep)

@@ -14,23 +14,6 @@ char *path_cat(const char *a, const char *b)
 	return is_xasprintf("%s%s%s", a, n && a[n - 1] == '/' ? "" : "/", b);
 }
 
-const void *info_get(const struct is_run *r, const char *key)
-{
-	const cJSON *v = r->info;
-	char part[128];
-	for (const char *p = key; v && *p;) {
-		const char *dot = strchr(p, '.');
-		size_t len = dot ? (size_t)(dot - p) : strlen(p);
-		if (len >= sizeof(part))
-			return NULL;
-		memcpy(part, p, len);
-		part[len] = '\0';
-		v = cJSON_GetObjectItemCaseSensitive(v, part);
-		p += len + (dot ? 1 : 0);
-	}
-	return v;
-}
-
 static void append(char **buf, size_t *len, const char *s)
 {
 	size_t n = strlen(s);

@@ -32,7 +32,9 @@ void is_run_free(struct is_run *r);
 /* Make run names unique across runs: the second "x" becomes "x-2", and so on. */
 void is_runs_uniquify_names(struct is_run **runs, size_t n);
 
-/* info fields as strings ("" if absent); nested keys with dots: "system.kernel". */
+/* An info field (NULL if absent); nested keys with dots: "system.kernel". */
+const cJSON *is_run_info_item(const struct is_run *r, const char *key);
+/* The same as a string ("" if absent or not a string, number or boolean). */
 const char *is_run_info_str(const struct is_run *r, const char *key);
 
 /* Parse a YAML file into a cJSON tree (mappings, sequences, scalars as strings or numbers). */

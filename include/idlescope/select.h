@@ -19,6 +19,8 @@ struct is_groups {
  * "C1" < "C1E" < "C6" < "C10"; numbers numerically). */
 int is_group_rows(const struct is_table *t, const char *col, struct is_groups *g);
 void is_groups_free(struct is_groups *g);
+/* That natural order: digit runs compare as numbers ("C6" < "C10"), the rest byte by byte. */
+int is_natural_cmp(const char *a, const char *b);
 
 /* Copy the values of rows[0..n) of a numeric column into out. */
 void is_gather(const double *col, const size_t *rows, size_t n, double *out);

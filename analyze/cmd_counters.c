@@ -65,16 +65,8 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 	while ((c = getopt_long(argc, argv, "SJh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				po->format = CNT_FMT_TEXT;
-			else if (!strcmp(optarg, "csv"))
-				po->format = CNT_FMT_CSV;
-			else if (!strcmp(optarg, "json"))
-				po->format = CNT_FMT_JSON;
-			else {
-				is_err("--format '%s': expected text, csv or json", optarg);
+			if (parse_out_format("counters", optarg, &po->format) < 0)
 				return 2;
-			}
 			break;
 		case 's': po->show = optarg; break;
 		case 'H': po->hide = optarg; break;
@@ -106,7 +98,7 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 
 int cmd_counters(int argc, char **argv)
 {
-	struct cnt_print_opts po = { .format = CNT_FMT_TEXT };
+	struct cnt_print_opts po = { .format = FMT_TEXT };
 	const char *mspecs[MAX_METRICS], *run = NULL;
 	size_t nm = 0;
 	int rc = parse(argc, argv, &po, mspecs, &nm, &run);

@@ -10,6 +10,7 @@
 #include "diff_output.h"
 #include "idlescope/load.h"
 #include "idlescope/util.h"
+#include "out_format.h"
 
 static const char diff_help[] =
 "usage: analyze diff [options] REF RUN...\n"
@@ -71,25 +72,13 @@ static const char diff_help[] =
 "exit status: 0 success, 1 bad data, 2 usage error (fewer than two runs, the same run\n"
 "twice without --allow-same, a bad option)\n";
 
-enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
-
 struct diff_cli {
 	struct is_load_spec load;
 	const char *funcs;
-	enum fmt format;
+	enum out_format format;
 	bool even_up;
 	bool allow_same;
 };
-
-static int parse_format(const char *s, enum fmt *f)
-{
-	static const char *const names[] = { "text", "csv", "json" };
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, names[i]))
-			return (*f = (enum fmt)i), 0;
-	is_err("diff: --format: expected text, csv or json, got '%s'", s);
-	return -1;
-}
 
 static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
@@ -116,7 +105,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'e': o->even_up = true; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
 		case 'F':
-			if (parse_format(optarg, &o->format) < 0)
+			if (parse_out_format("diff", optarg, &o->format) < 0)
 				return -1;
 			break;
 		case 'h': fputs(diff_help, stdout); exit(IS_EXIT_OK);

@@ -8,6 +8,7 @@
 #include "idlescope/load.h"
 #include "idlescope/numparse.h"
 #include "idlescope/util.h"
+#include "out_format.h"
 #include "stats_result.h"
 
 static const char stats_help[] =
@@ -49,12 +50,10 @@ static const char stats_help[] =
 "\n"
 "exit status: 0 success, 1 bad data, 2 usage error\n";
 
-enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
-
 struct stats_opts {
 	struct is_load_spec load;
 	const char *funcs;
-	enum fmt format;
+	enum out_format format;
 	size_t bins;
 	int hist;
 	int have_range;
@@ -66,16 +65,6 @@ static int parse_range(const char *s, double *r)
 	const char *comma = strchr(s, ',');
 	return comma && is_parse_double(s, (size_t)(comma - s), &r[0]) &&
 	       is_parse_double(comma + 1, strlen(comma + 1), &r[1]) && r[0] < r[1] ? 0 : -1;
-}
-
-static int parse_format(const char *s, enum fmt *f)
-{
-	static const char *const names[] = { "text", "csv", "json" };
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, names[i]))
-			return (*f = (enum fmt)i), 0;
-	is_err("stats: --format: expected text, csv or json, got '%s'", s);
-	return -1;
 }
 
 static int parse_args(int argc, char **argv, struct stats_opts *o)
@@ -117,7 +106,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			o->have_range = 1;
 			break;
 		case 'F':
-			if (parse_format(optarg, &o->format) < 0)
+			if (parse_out_format("stats", optarg, &o->format) < 0)
 				return -1;
 			break;
 		case 'h': fputs(stats_help, stdout); exit(IS_EXIT_OK);

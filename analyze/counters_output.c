@@ -238,9 +238,9 @@ int cnt_print(FILE *f, const struct cnt_data *d, const struct cnt_result *r, con
 	struct cnt_vis v;
 	int rc = visibility(r, o, &v);
 	if (!rc) {
-		if (o->format == CNT_FMT_TEXT)
+		if (o->format == FMT_TEXT)
 			print_text(f, r, &v, o);
-		else if (o->format == CNT_FMT_CSV)
+		else if (o->format == FMT_CSV)
 			print_csv(f, r, &v, o);
 		else
 			cnt_print_json(f, d, r, &v, o);

@@ -4,11 +4,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "idlescope/counters_derive.h"
+#include "out_format.h"
 
-enum cnt_format { CNT_FMT_TEXT, CNT_FMT_CSV, CNT_FMT_JSON };
 
 struct cnt_print_opts {
-	enum cnt_format format;
+	enum out_format format;
 	const char *show, *hide;   /* comma-separated column names, or NULL */
 	bool summary_only;
 	bool joules;

@@ -1,0 +1,15 @@
+/* --format text|csv|json, shared by the subcommands. */
+#include <string.h>
+
+#include "idlescope/util.h"
+#include "out_format.h"
+
+int parse_out_format(const char *cmd, const char *s, enum out_format *f)
+{
+	static const char *const names[] = { "text", "csv", "json" };
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i]))
+			return (*f = (enum out_format)i), 0;
+	is_err("%s: --format: expected text, csv or json, got '%s'", cmd, s);
+	return -1;
+}

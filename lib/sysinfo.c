@@ -153,10 +153,13 @@ static cJSON *cpuidle_description(int cpu)
 	return o;
 }
 
-/* "0-3,5" -> count; -1 if malformed. */
-static int count_cpu_list(const char *s)
+/* A CPU list such as "0-3,5": how many CPUs it names, and whether cpu is one of them
+ * (*has, when not NULL); -1 if malformed. */
+static int scan_cpu_list(const char *s, int cpu, int *has)
 {
 	int n = 0;
+	if (has)
+		*has = 0;
 	while (*s) {
 		char *end;
 		long a = strtol(s, &end, 10), b = a;
@@ -168,34 +171,14 @@ static int count_cpu_list(const char *s)
 			if (end == s || b < a)
 				return -1;
 		}
+		if (*end && *end != ',')
+			return -1;
 		n += (int)(b - a + 1);
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -1;
-	}
-	return n;
-}
-
-static int cpu_in_list(const char *s, int cpu)
-{
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-		if (end == s)
-			return -1;
-		if (*end == '-') {
-			const char *p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p)
-				return -1;
-		}
-		if (cpu >= a && cpu <= b)
-			return 1;
-		if (*end && *end != ',')
-			return -1;
+		if (has && cpu >= a && cpu <= b)
+			*has = 1;
 		s = *end ? end + 1 : end;
 	}
-	return 0;
+	return n;
 }
 
 int is_sysinfo_cpu_online(int cpu)
@@ -203,7 +186,8 @@ int is_sysinfo_cpu_online(int cpu)
 	char buf[1024];
 	if (read_line(CPU_SYSFS "/online", buf, sizeof(buf)) < 0)
 		return -1;
-	return cpu_in_list(buf, cpu);
+	int has;
+	return scan_cpu_list(buf, cpu, &has) < 0 ? -1 : has;
 }
 
 int is_sysinfo_cpus_possible(void)
@@ -252,7 +236,7 @@ cJSON *is_sysinfo_collect(int cpu)
 	cJSON_AddItemToObject(o, "cpu", cpu_description());
 	if (read_line(CPU_SYSFS "/online", buf, sizeof(buf)) == 0) {
 		cJSON_AddStringToObject(o, "cpus_online", buf);
-		int n = count_cpu_list(buf);
+		int n = scan_cpu_list(buf, -1, NULL);
 		if (n >= 0)
 			cJSON_AddNumberToObject(o, "cpus_online_count", n);
 	}

@@ -54,6 +54,28 @@ static void partition3(double *a, size_t n, double p, size_t *lt, size_t *gt)
 	*gt = g;
 }
 
+/* Quicksort without a comparison callback (the bracket sample is sorted once per metric). */
+static void sort_doubles(double *a, size_t n, unsigned depth)
+{
+	while (n > SMALL) {
+		size_t lt, gt;
+		if (depth++ > 64) {
+			qsort(a, n, sizeof(*a), cmp_double);  /* pathological input */
+			return;
+		}
+		partition3(a, n, median3(a[0], a[n / 2], a[n - 1]), &lt, &gt);
+		if (lt < n - gt) {  /* recurse into the smaller side, loop on the larger */
+			sort_doubles(a, lt, depth);
+			a += gt;
+			n -= gt;
+		} else {
+			sort_doubles(a + gt, n - gt, depth);
+			n = lt;
+		}
+	}
+	insertion_sort(a, n);
+}
+
 /* idx[] are positions relative to a, ascending, all < n. */
 static void msel(double *a, size_t n, const size_t *idx, size_t ni, unsigned depth)
 {
@@ -136,7 +158,7 @@ int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
 	for (size_t i = 0; i < n && s < SAMPLE_SIZE; i += stride)
 		if (!isnan(a[i]))
 			sample[s++] = a[i];
-	qsort(sample, s, sizeof(double), cmp_double);
+	sort_doubles(sample, s, 0);
 	br->nb = make_brackets(sample, s, idx, ni, m, br->b);
 	br->budget = m / 4;
 	for (size_t j = 0; j < br->nb; j++) {

@@ -53,7 +53,9 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
 	if (!t)
 		return snprintf(buf, len, "%s: no comparison vs %s (no values in %s)", metric, ref,
 				nref ? d->runs[r]->name : ref);
-	int dec = decimals_for(t->ci_hi - t->ci_lo, t->med_diff);
+	int dec = decimals_for(t->ci_hi - t->ci_lo, t->med_diff), dmed = dec;
+	if (t->med_diff != 0 && fabs(t->med_diff) < 0.5 * pow(10, -dec))
+		dmed = decimals_for(0, t->med_diff * 100);  /* a change that rounds to 0: one digit */
 	double med_ref = p->medians[m * d->nruns];
 	char pct[40] = "", ci[96], pv[32];
 	if (med_ref != 0)
@@ -68,5 +70,5 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
 	const char *why = t->significant || t->mw_p >= IS_DIFF_ALPHA ? ""
 			  : isnan(t->ci_lo) ? ", but too few values for a CI" : ", but the CI includes 0";
 	return snprintf(buf, len, "%s: median %+.*f%s%s%s vs %s, %s, %s (Mann\u2013Whitney %s%s)",
-			metric, dec, t->med_diff, *unit ? " " : "", unit, pct, ref, ci, word, pv, why);
+			metric, dmed, t->med_diff, *unit ? " " : "", unit, pct, ref, ci, word, pv, why);
 }

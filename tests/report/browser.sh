@@ -27,6 +27,9 @@ nmetrics=$(grep -c '<section id="m[0-9]*" class="metric">' "$W/dom.html")
 [ "$(grep -c '<table class="summary">' "$W/dom.html")" = "$nmetrics" ] || fail "summary tables"
 [ "$(grep -c '<table class="summary groups">' "$W/dom.html")" = "$nmetrics" ] || fail "per-state tables"
 [ "$(grep -c '<p class="sig">\|<p class="nosig">' "$W/dom.html")" = "$nmetrics" ] || fail "verdict lines"
+# A change that rounds to 0 at the CI's resolution still shows one digit (not "-0 us").
+grep -q "WakeLatency: median -0.3 us (-6.1%) vs testdata, 95% CI \[-2, +1\], no significant change" "$W/dom.html" ||
+	fail "WakeLatency verdict: $(grep -o "WakeLatency: median[^<]*" "$W/dom.html" | head -1)"
 
 # Every <img> in the DOM is a file of the report; every plot file is shown.
 grep -o '<img src="[^"]*"' "$W/dom.html" | sed 's/<img src="//; s/"$//' | sort >"$W/srcs"

@@ -1,0 +1,34 @@
+/* libFuzzer target: any text as an --include expression parses or gives an error message,
+ * and a parsed one evaluates, never a crash. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/expr.h"
+
+static struct is_value get(void *arg, size_t var)
+{
+	(void)arg;
+	struct is_value v;
+	memset(&v, 0, sizeof(v));
+	v.is_str = var % 2 == 0;
+	v.num = (double)var - 1.5;
+	v.str = var % 4 == 2 ? NULL : "C6";
+	return v;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *src = malloc(size + 1), err[256];
+	memcpy(src, data, size);
+	src[size] = '\0';
+	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
+	if (e) {
+		(void)is_expr_eval(e, get, NULL);
+		is_expr_free(e);
+	} else if (!err[0]) {
+		abort();  /* a refusal always says why */
+	}
+	free(src);
+	return 0;
+}

@@ -80,6 +80,19 @@ mkdir -p "$tmp/badyml" && cp "$good/datapoints.csv" "$tmp/badyml/" && printf 'cp
 if [ $rc != 0 ] || ! grep -q "^analyze: warning: $tmp/badyml/info.yml:2:1: .*; going on without run metadata$" "$tmp/err"; then
 	echo "FAIL: bad info.yml: exit $rc, $(cat "$tmp/err")"; fails=$((fails + 1))
 fi
+# aliases that expand to 9^9 nodes ("billion laughs"), and nesting 100 deep: refused, not a hang
+mkdir -p "$tmp/laughs" && cp "$good/datapoints.csv" "$tmp/laughs/"
+{
+	echo 'a: &a ["x","x","x","x","x","x","x","x","x"]'
+	prev=a
+	for k in b c d e f g h i; do echo "$k: &$k [*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev]"; prev=$k; done
+} > "$tmp/laughs/info.yml"
+expect 0 "analyze: warning: $tmp/laughs/info.yml: more than 64 levels or 1000000 nodes (with aliases expanded); going on without run metadata" \
+	stats -f count "$tmp/laughs"
+mkdir -p "$tmp/deepyml" && cp "$good/datapoints.csv" "$tmp/deepyml/"
+printf 'a: %s%s\n' "$(printf '[%.0s' $(seq 100))" "$(printf ']%.0s' $(seq 100))" > "$tmp/deepyml/info.yml"
+expect 0 "analyze: warning: $tmp/deepyml/info.yml: more than 64 levels or 1000000 nodes (with aliases expanded); going on without run metadata" \
+	stats -f count "$tmp/deepyml"
 mkdir -p "$tmp/badjson" && cp "$good/datapoints.csv" "$tmp/badjson/" && printf '{"reportid": "x",\n  oops}\n' > "$tmp/badjson/info.json"
 expect 0 "analyze: warning: $tmp/badjson/info.json:2:4: malformed JSON; going on without run metadata" stats -f count "$tmp/badjson"
 

@@ -10,6 +10,7 @@
 #include "diff_output.h"
 #include "idlescope/load.h"
 #include "idlescope/util.h"
+#include "load_opts.h"
 #include "out_format.h"
 
 static const char diff_help[] =
@@ -84,9 +85,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
 	enum { OPT_ALLOW_SAME = 256 };
 	static const struct option longopts[] = {
-		{ "metrics", required_argument, NULL, 'm' }, { "funcs", required_argument, NULL, 'f' },
-		{ "include", required_argument, NULL, 'i' }, { "exclude", required_argument, NULL, 'x' },
-		{ "by", required_argument, NULL, 'b' }, { "no-group", no_argument, NULL, 'G' },
+		LOAD_LONGOPTS,
 		{ "even-up", no_argument, NULL, 'e' },
 		{ "allow-same", no_argument, NULL, OPT_ALLOW_SAME },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
@@ -94,14 +93,10 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:f:i:x:b:GeF:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "eF:h", longopts, NULL)) != -1) {
+		if (take_load_opt(c, optarg, &o->load, &o->funcs))
+			continue;
 		switch (c) {
-		case 'm': o->load.metrics_re = optarg; break;
-		case 'f': o->funcs = optarg; break;
-		case 'i': o->load.include = optarg; break;
-		case 'x': o->load.exclude = optarg; break;
-		case 'b': o->load.group_by = optarg; break;
-		case 'G': o->load.no_group = true; break;
 		case 'e': o->even_up = true; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
 		case 'F':

@@ -8,6 +8,7 @@
 #include "idlescope/load.h"
 #include "idlescope/numparse.h"
 #include "idlescope/util.h"
+#include "load_opts.h"
 #include "out_format.h"
 #include "stats_result.h"
 
@@ -71,9 +72,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
 	enum { OPT_BINS = 256, OPT_RANGE };
 	static const struct option longopts[] = {
-		{ "metrics", required_argument, NULL, 'm' }, { "funcs", required_argument, NULL, 'f' },
-		{ "include", required_argument, NULL, 'i' }, { "exclude", required_argument, NULL, 'x' },
-		{ "by", required_argument, NULL, 'b' }, { "no-group", no_argument, NULL, 'G' },
+		LOAD_LONGOPTS,
 		{ "hist", no_argument, NULL, 'H' }, { "bins", required_argument, NULL, OPT_BINS },
 		{ "hist-range", required_argument, NULL, OPT_RANGE },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
@@ -82,14 +81,10 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 	double d;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:f:i:x:b:GHF:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "HF:h", longopts, NULL)) != -1) {
+		if (take_load_opt(c, optarg, &o->load, &o->funcs))
+			continue;
 		switch (c) {
-		case 'm': o->load.metrics_re = optarg; break;
-		case 'f': o->funcs = optarg; break;
-		case 'i': o->load.include = optarg; break;
-		case 'x': o->load.exclude = optarg; break;
-		case 'b': o->load.group_by = optarg; break;
-		case 'G': o->load.no_group = true; break;
 		case 'H': o->hist = 1; break;
 		case OPT_BINS:
 			if (!is_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {

@@ -1,0 +1,15 @@
+/* Options shared by analyze stats and analyze diff. */
+#include "load_opts.h"
+
+bool take_load_opt(int c, const char *arg, struct is_load_spec *spec, const char **funcs)
+{
+	switch (c) {
+	case 'm': spec->metrics_re = arg; return true;
+	case 'f': *funcs = arg; return true;
+	case 'i': spec->include = arg; return true;
+	case 'x': spec->exclude = arg; return true;
+	case 'b': spec->group_by = arg; return true;
+	case 'G': spec->no_group = true; return true;
+	default: return false;
+	}
+}

@@ -57,7 +57,8 @@ static const char diff_help[] =
 "  -F, --format FMT      text (default), csv or json\n"
 "  -h, --help            this text\n"
 "\n"
-"Without --by, runs are grouped by ReqCState only when every run has that column.\n"
+"Without --by, runs are grouped by ReqCState only when every run has that column and it is\n"
+"not empty in all of them.\n"
 "\n"
 "JSON output: {\"reference\", \"group_by\", \"runs\": [{\"reportid\", \"path\", \"toolname\",\n"
 "  \"rows\"}], \"metrics\": {METRIC: {\"unit\", FUNC: {\"values\": [..], \"change\": [..],\n"
@@ -196,28 +197,36 @@ static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_
 	return rc;
 }
 
-/* --by must exist everywhere; the default ReqCState grouping only applies if it does. */
+/* --by must exist everywhere. The default, ReqCState, applies when every run has the column
+ * and at least one has a value in it (a CPU without a cpuidle driver leaves it empty). */
 static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n, const char **col)
 {
-	const char *first = NULL;
+	const char *dflt = "ReqCState";
+	size_t have = 0, with_values = 0, lacking = 0;
 	*col = NULL;
-	for (size_t i = 0; i < n; i++) {
-		const char *c;
-		if (is_load_group_col(ctx, runs[i], &c) < 0)
-			return -1;
-		if (i == 0)
-			first = c;
-		if (first && !c) {
-			is_warn("%s has no %s column: no per-%s comparison", runs[i]->name, first, first);
-			return 0;
-		}
-		if (!first && c) {
-			is_warn("the reference %s has no %s column: no per-%s comparison", runs[0]->name,
-				c, c);
-			return 0;
-		}
+	if (ctx->spec->no_group)
+		return 0;
+	if (ctx->spec->group_by) {
+		for (size_t i = 0; i < n; i++)
+			if (is_load_group_col(ctx, runs[i], col) < 0)
+				return -1;
+		return 0;
 	}
-	*col = first;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_table_col(runs[i]->dp, dflt)) {
+			lacking = lacking ? lacking : i + 1;
+			continue;
+		}
+		have++;
+		with_values += is_table_col_has_value(runs[i]->dp, dflt);
+	}
+	if (have && lacking == 1)
+		is_warn("the reference %s has no %s column: no per-%s comparison", runs[0]->name,
+			dflt, dflt);
+	else if (have && lacking)
+		is_warn("%s has no %s column: no per-%s comparison", runs[lacking - 1]->name, dflt, dflt);
+	else if (with_values)
+		*col = dflt;
 	return 0;
 }
 

@@ -91,7 +91,7 @@ int is_load_group_col(const struct is_load_ctx *ctx, const struct is_run *r, con
 	if (s->no_group)
 		return 0;
 	if (!s->group_by) {
-		*col = is_table_col(r->dp, "ReqCState") ? "ReqCState" : NULL;
+		*col = is_table_col_has_value(r->dp, "ReqCState") ? "ReqCState" : NULL;
 		return 0;
 	}
 	if (!is_table_col(r->dp, s->group_by)) {

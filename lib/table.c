@@ -36,6 +36,15 @@ struct is_column *is_table_col(const struct is_table *t, const char *name)
 	return NULL;
 }
 
+bool is_table_col_has_value(const struct is_table *t, const char *name)
+{
+	const struct is_column *c = is_table_col(t, name);
+	for (size_t i = 0; c && i < t->nrows; i++)
+		if (c->type == IS_COL_TEXT ? c->text[i] != IS_TEXT_EMPTY : !isnan(c->num[i]))
+			return true;
+	return false;
+}
+
 const char *is_table_str(const struct is_table *t, uint32_t id)
 {
 	return id < t->nstrs ? t->strs[id] : NULL;

@@ -7,6 +7,8 @@
 #include <time.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,10 +54,27 @@ static void *oom(size_t n)
 	abort();
 }
 
+/*
+ * Large blocks (column arrays of millions of rows) come from mmap; with transparent huge
+ * pages in "madvise" mode (Debian's default) each 4 KiB page is a separate fault, and faults
+ * were a third of analyze stats' time. Advising the 2 MiB-aligned inside of the block lets
+ * the kernel fault it in 2 MiB at a time. Only advice: free() and realloc() work as usual.
+ */
+#define HUGE_SIZE ((uintptr_t)2 << 20)
+
+static void *advise_huge(void *p, size_t n)
+{
+	uintptr_t a = ((uintptr_t)p + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+	uintptr_t b = ((uintptr_t)p + n) & ~(HUGE_SIZE - 1);
+	if (p && n >= 2 * HUGE_SIZE && b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+	return p;
+}
+
 void *is_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
-	return p ? p : oom(n);
+	return p ? advise_huge(p, n) : oom(n);
 }
 
 void *is_xcalloc(size_t n, size_t size)
@@ -67,7 +86,7 @@ void *is_xcalloc(size_t n, size_t size)
 void *is_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
-	return q ? q : oom(n);
+	return q ? advise_huge(q, n) : oom(n);
 }
 
 char *is_xstrdup(const char *s)

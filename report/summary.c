@@ -227,12 +227,16 @@ static void from_diff(struct report *rep, struct is_diff *d)
 		}
 }
 
+/* Every run has the column and at least one has a value in it. */
 static bool all_runs_have(const struct report *rep, const char *col)
 {
-	for (size_t r = 0; r < rep->nruns; r++)
+	bool any = false;
+	for (size_t r = 0; r < rep->nruns; r++) {
 		if (!is_table_col(rep->runs[r]->dp, col))
 			return false;
-	return true;
+		any = any || is_table_col_has_value(rep->runs[r]->dp, col);
+	}
+	return any;
 }
 
 int summary_compute(struct report *rep)

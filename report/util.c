@@ -81,6 +81,8 @@ char *json_text(const void *item)
 	size_t len = 0;
 	if (!v || cJSON_IsNull(v) || (cJSON_IsString(v) && !v->valuestring[0]))
 		return NULL;
+	if ((cJSON_IsArray(v) || cJSON_IsObject(v)) && !v->child)
+		return is_xstrdup("none");  /* e.g. no idle states: a CPU without a cpuidle driver */
 	append(&buf, &len, "");
 	render(v, &buf, &len);
 	return buf;

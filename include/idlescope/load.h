@@ -30,7 +30,8 @@ void is_load_release(struct is_load_ctx *ctx);
 int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out);
 
 /* The column to group by for this run, or NULL for no grouping. An explicit --by column
- * that the run lacks is an error (-1 with a message); *col is set otherwise. */
+ * that the run lacks is an error (-1 with a message); *col is set otherwise. The default,
+ * ReqCState, is not used when every cell of it is empty (a CPU without a cpuidle driver). */
 int is_load_group_col(const struct is_load_ctx *ctx, const struct is_run *r, const char **col);
 
 #endif

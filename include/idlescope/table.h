@@ -50,6 +50,8 @@ struct is_column *is_table_add_col(struct is_table *t, const char *name, enum is
 
 /* Column by name, or NULL. */
 struct is_column *is_table_col(const struct is_table *t, const char *name);
+/* Whether the column exists and has at least one non-empty cell. */
+bool is_table_col_has_value(const struct is_table *t, const char *name);
 const char *is_table_str(const struct is_table *t, uint32_t id);
 /* Intern a string, returning its id. */
 uint32_t is_table_intern(struct is_table *t, const char *s);

@@ -51,5 +51,23 @@ for run in "$@"; do
 		done
 	done
 done
+# A CPU without a cpuidle driver leaves ReqCState empty: no per-state table by default (it
+# would repeat the overall one), an "(empty)" group when asked for with --by; diff likewise
+# unless another run has states.
+for run in "$@"; do
+	[ -f "$run/info.json" ] && head -1 "$run/datapoints.csv" | grep -q ReqCState && break
+done
+mkdir -p "$tmp/nostates"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ReqCState") g = i; print; next } { $g = ""; print }' \
+	"$run/datapoints.csv" > "$tmp/nostates/datapoints.csv"
+want() {  # want WHAT GOT EXPECTED
+	[ "$2" = "$3" ] || { echo "FAIL: $1: got '$2', expected '$3'"; fails=$((fails + 1)); }
+}
+want "all-empty ReqCState: no groups" "$("$analyze" stats -F json "$tmp/nostates" | jq -c '[.runs[0].group_by, (.runs[0].groups | length)]')" '[null,0]'
+want "all-empty ReqCState: no text table" "$("$analyze" stats "$tmp/nostates" | grep -c 'ReqCState =')" 0
+want "--by ReqCState: one empty group" "$("$analyze" stats -F json --by ReqCState "$tmp/nostates" | jq -c '[.runs[0].group_by, (.runs[0].groups | keys)]')" '["ReqCState",[""]]'
+want "diff of two all-empty runs: no groups" "$("$analyze" diff -F json --allow-same "$tmp/nostates" "$tmp/nostates" 2>/dev/null | jq -c .group_by)" null
+want "diff against a run with states: groups" "$("$analyze" diff -F json "$tmp/nostates" "$run" 2>/dev/null | jq -c .group_by)" '"ReqCState"'
+
 echo "$fails failure(s)"
 [ $fails = 0 ]

@@ -63,4 +63,14 @@ if [ -n "$SAMPLE" ] && [ -s "$SAMPLE/counters.csv" ]; then
 	n=$(grep -o 'src="plots/c[0-9]*.svg"' "$W/cnt.html" | wc -l)
 	[ "$n" -ge 1 ] && [ "$(ls "$W"/cnt/plots/c*.svg | wc -l)" = "$n" ] || fail "counter plots: $n"
 fi
+# A run from a CPU without a cpuidle driver: ReqCState all empty, no idle states in info.json.
+if [ -n "$SAMPLE" ] && [ -s "$SAMPLE/info.json" ]; then
+	mkdir -p "$W/nostates"
+	jq '.system.cpuidle.states = []' "$SAMPLE/info.json" >"$W/nostates/info.json"
+	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ReqCState") g = i; print; next } { $g = ""; print }' \
+		"$SAMPLE/datapoints.csv" >"$W/nostates/datapoints.csv"
+	expect_rc 0 "$REPORT" "$W/nostates" -o "$W/ns" --metrics '^WakeLatency$'
+	grep -q 'Per requested idle state' "$W/ns/index.html" && fail "per-state table for an all-empty ReqCState"
+	grep -q '<th>Idle states (latency/residency)</th><td>none</td>' "$W/ns/index.html" || fail "idle states not 'none'"
+fi
 echo PASS

@@ -327,6 +327,17 @@ static void counting_sort_decimal(double *a, size_t n, const key_t32 *keys, uint
 }
 
 /* LSD radix sort of 32-bit keys from src (using dst too); returns where the result is. */
+/* Digit counts to the first output index of each digit (an exclusive prefix sum). */
+static void counts_to_offsets(uint32_t *c)
+{
+	uint32_t sum = 0;
+	for (size_t d = 0; d < RADIX_SIZE; d++) {
+		uint32_t x = c[d];
+		c[d] = sum;
+		sum += x;
+	}
+}
+
 static key_t32 *radix_sort32(key_t32 *src, key_t32 *dst, size_t n, uint32_t range)
 {
 	uint32_t count[4][RADIX_SIZE];
@@ -336,12 +347,8 @@ static key_t32 *radix_sort32(key_t32 *src, key_t32 *dst, size_t n, uint32_t rang
 		for (int p = 0; p < passes; p++)
 			count[p][(src[i] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
 	for (int p = 0; p < passes; p++) {
-		uint32_t *c = count[p], sum = 0;
-		for (size_t d = 0; d < RADIX_SIZE; d++) {
-			uint32_t x = c[d];
-			c[d] = sum;
-			sum += x;
-		}
+		uint32_t *c = count[p];
+		counts_to_offsets(c);
 		for (size_t i = 0; i < n; i++)
 			dst[c[(src[i] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++] = src[i];
 		key_t32 *t = src;
@@ -399,14 +406,10 @@ static void sort_keys64(double *a, size_t n, double *tmp)
 			count[p][(k >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
 	}
 	for (int p = 0; p < 8; p++) {
-		uint32_t *c = count[p], sum = 0;
+		uint32_t *c = count[p];
 		if (c[(src[0] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)] == n)
 			continue;  /* one digit value: nothing moves */
-		for (size_t d = 0; d < RADIX_SIZE; d++) {
-			uint32_t x = c[d];
-			c[d] = sum;
-			sum += x;
-		}
+		counts_to_offsets(c);
 		for (size_t i = 0; i < n; i++)
 			dst[c[(src[i] >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++] = src[i];
 		key_t64 *t = src;

@@ -79,7 +79,8 @@ static void scan(const double *a, size_t na, const double *b, size_t nb, struct 
 	s->gap = gap;
 }
 
-static void mw_finish(const struct scan *s, size_t na, size_t nb, struct is_mw *out)
+static void mw_finish(const struct scan *s, const double *a, size_t na, const double *b,
+		      size_t nb, struct is_mw *out)
 {
 	double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
 	out->u = s->u;
@@ -87,6 +88,11 @@ static void mw_finish(const struct scan *s, size_t na, size_t nb, struct is_mw *
 	if (s->tie_sum == 0 && na < IS_MW_EXACT_MAX && nb < IS_MW_EXACT_MAX) {
 		out->exact = true;
 		out->p = is_mw_exact_p(na, nb, s->u);
+		return;
+	}
+	if (s->tie_sum > 0 && (na < nb ? na : nb) * (na + nb) <= IS_MW_EXACT_TIES_MAX) {
+		out->exact = true;
+		out->p = is_mw_exact_ties_p(a, na, b, nb);
 		return;
 	}
 	out->exact = false;
@@ -119,7 +125,7 @@ int is_mann_whitney(const double *a, size_t na, const double *b, size_t nb, stru
 	if (!na || !nb)
 		return -1;
 	scan(a, na, b, nb, &s);
-	mw_finish(&s, na, nb, out);
+	mw_finish(&s, a, na, b, nb, out);
 	return 0;
 }
 
@@ -140,7 +146,7 @@ int is_two_sample_tests(const double *a, size_t na, const double *b, size_t nb,
 	if (!na || !nb)
 		return -1;
 	scan(a, na, b, nb, &s);
-	mw_finish(&s, na, nb, mw);
+	mw_finish(&s, a, na, b, nb, mw);
 	ks_finish(&s, na, nb, ks);
 	return 0;
 }
@@ -178,6 +184,88 @@ double is_mw_exact_p(size_t na, size_t nb, double u)
 	}
 	free(p);
 	return fmin(1, 2 * fmin(lower, upper));
+}
+
+/* The pooled sorted samples as tie blocks: each block's size and how many of it are from x. */
+struct tie_blocks {
+	size_t n;
+	uint32_t *size, *from_x;
+};
+
+static void tie_blocks(const double *x, size_t nx, const double *y, size_t ny, struct tie_blocks *t)
+{
+	size_t i = 0, j = 0;
+	t->size = is_xmalloc((nx + ny) * sizeof(uint32_t));
+	t->from_x = is_xmalloc((nx + ny) * sizeof(uint32_t));
+	t->n = 0;
+	while (i < nx || j < ny) {
+		double v = j >= ny || (i < nx && x[i] <= y[j]) ? x[i] : y[j];
+		uint32_t cx = 0, cy = 0;
+		for (; i < nx && x[i] == v; i++)
+			cx++;
+		for (; j < ny && y[j] == v; j++)
+			cy++;
+		t->size[t->n] = cx + cy;
+		t->from_x[t->n++] = cx;
+	}
+}
+
+/*
+ * Counts of the ways to pick m of the pooled values with each sum of doubled midranks
+ * (integers: a block of t values after s others has midrank (2s + t + 1) / 2). A knapsack over
+ * the tie blocks: taking c of a block of t is C(t, c) ways. dist has (m + 1) * width cells.
+ */
+static void rank_sum_counts(const struct tie_blocks *t, size_t m, size_t width, double *dist)
+{
+	dist[0] = 1;
+	size_t before = 0;
+	for (size_t k = 0; k < t->n; k++) {
+		size_t size = t->size[k], r2 = 2 * before + size + 1;
+		for (size_t have = m + 1; have-- > 0;) {
+			double *row = dist + have * width;
+			for (size_t w = width; w-- > 0;) {
+				if (row[w] == 0)
+					continue;
+				double ways = 1;
+				for (size_t c = 1; c <= size && have + c <= m; c++) {
+					ways = ways * (double)(size - c + 1) / (double)c;  /* C(size, c) */
+					size_t w2 = w + c * r2;
+					if (w2 < width)
+						dist[(have + c) * width + w2] += row[w] * ways;
+				}
+			}
+		}
+		before += size;
+	}
+}
+
+double is_mw_exact_ties_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	bool swap = nb < na;  /* the smaller sample's rank sum: the fewer picks, the cheaper */
+	const double *x = swap ? b : a, *y = swap ? a : b;
+	size_t m = swap ? nb : na, n = na + nb;
+	struct tie_blocks t;
+	tie_blocks(x, m, y, n - m, &t);
+	size_t width = m * (2 * n - m + 1) + 1;  /* doubled rank sum of the m largest, plus one */
+	double *dist = is_xcalloc((m + 1) * width, sizeof(double));
+	rank_sum_counts(&t, m, width, dist);
+	int64_t obs = 0, mean2 = (int64_t)(m * (n + 1)), before = 0;  /* doubled sums */
+	for (size_t k = 0; k < t.n; k++) {
+		obs += (int64_t)t.from_x[k] * (2 * before + t.size[k] + 1);
+		before += t.size[k];
+	}
+	int64_t dev = llabs(obs - mean2);
+	double hit = 0, all = 0;
+	for (size_t w = 0; w < width; w++) {
+		double c = dist[m * width + w];
+		all += c;
+		if (llabs((int64_t)w - mean2) >= dev)
+			hit += c;
+	}
+	free(dist);
+	free(t.size);
+	free(t.from_x);
+	return fmin(1, hit / all);
 }
 
 double is_kolmogorov_q(double lambda)

@@ -9,8 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Samples with both sizes below this and no ties get the exact Mann-Whitney distribution. */
+/* Samples with both sizes below this and no ties get the exact Mann-Whitney distribution;
+ * samples with ties get it when min(na, nb) * (na + nb) is at most IS_MW_EXACT_TIES_MAX. */
 #define IS_MW_EXACT_MAX 50
+#define IS_MW_EXACT_TIES_MAX 5000
 /* Two-sample KS p-values are exact (no ties assumed) when na * nb is at most this. */
 #define IS_KS_EXACT_MAX_CELLS 10000
 
@@ -19,20 +21,28 @@ struct is_mw {
 	double u;      /* pairs (a_i, b_j) with b_j > a_i, ties counting 1/2 */
 	double z;      /* normal approximation's z (with continuity correction); 0 if exact */
 	double p;      /* two-sided p-value; 1 when every value is tied */
-	bool exact;    /* p from the exact distribution of U (small samples, no ties) */
+	bool exact;    /* p from the exact (permutation) distribution: small samples */
 };
 
 /*
  * Mann-Whitney U of b against a. Ranks come from one merge of the sorted samples (O(na+nb)).
  * p: exact when na, nb < IS_MW_EXACT_MAX and there are no ties (two-sided: twice the smaller
- * tail, at most 1); else the normal approximation with tie correction of the variance and a
- * continuity correction of 1/2. Returns -1 when a sample is empty (out untouched).
+ * tail, at most 1); with ties, exact when min(na, nb) * (na + nb) <= IS_MW_EXACT_TIES_MAX
+ * (the permutation distribution of the midrank sum, is_mw_exact_ties_p); else the normal
+ * approximation with tie correction of the variance and a continuity correction of 1/2.
+ * Returns -1 when a sample is empty (out untouched).
  */
 int is_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct is_mw *out);
 
 /* Exact two-sided p of U = u for samples of sizes na, nb without ties (any sizes; cost
  * O(na * nb * (na * nb / 2)) - meant for small samples). */
 double is_mw_exact_p(size_t na, size_t nb, double u);
+
+/* Exact two-sided p of Mann-Whitney with ties, from sorted samples: the share of the
+ * C(na + nb, min(na, nb)) equally likely splits of the pooled values whose midrank sum is at
+ * least as far from its mean as the observed one (as exactRankTests and coin compute it).
+ * Cost about 2 m^2 (na + nb)^2 with m = min(na, nb). */
+double is_mw_exact_ties_p(const double *a, size_t na, const double *b, size_t nb);
 
 /* Two-sample Kolmogorov-Smirnov test. */
 struct is_ks {

@@ -149,7 +149,7 @@ static void test_hand_cases(void)
 	CHECK(is_mann_whitney(t1, 3, t2, 2, &mw) == 0);
 	CHECK_EQ_DBL(mw.u, 3);
 	CHECK_EQ_DBL(mw.p, 1);
-	CHECK(!mw.exact);
+	CHECK(mw.exact);  /* small with ties: the permutation distribution, one split value */
 
 	/* n = 1 each */
 	double one[] = { 1 }, two[] = { 2 };
@@ -195,6 +195,67 @@ static void test_random_ties(void)
 		CHECK_EQ_DBL(mw2.p, mw.p);
 		CHECK_EQ_DBL(ks2.p, ks.p);
 	}
+}
+
+/* Mann-Whitney with ties: every split of the pooled values, midranks counted here. */
+static double enum_mw_ties_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb;
+	double v[32], rank[32], w_obs = 0, hit = 0, total = 0, mean = (double)na * (double)(n + 1) / 2;
+	for (size_t i = 0; i < n; i++)
+		v[i] = i < na ? a[i] : b[i - na];
+	for (size_t i = 0; i < n; i++) {
+		double less = 0, same = 0;
+		for (size_t k = 0; k < n; k++) {
+			less += v[k] < v[i];
+			same += v[k] == v[i];
+		}
+		rank[i] = less + (same + 1) / 2;
+		w_obs += i < na ? rank[i] : 0;
+	}
+	for (uint32_t mask = 0; mask < (1u << n); mask++) {
+		if ((size_t)__builtin_popcount(mask) != na)
+			continue;
+		double w = 0;
+		for (size_t i = 0; i < n; i++)
+			w += (mask >> i) & 1 ? rank[i] : 0;
+		total++;
+		hit += fabs(w - mean) >= fabs(w_obs - mean) - 1e-9;
+	}
+	return hit / total;
+}
+
+static void test_exact_ties(void)
+{
+	for (int iter = 0; iter < 200; iter++) {
+		size_t na = 1 + (size_t)(uniform() * 8), nb = 1 + (size_t)(uniform() * 9);
+		double a[16], b[16];
+		int levels = 2 + (int)(uniform() * 4);
+		for (size_t i = 0; i < na; i++)
+			a[i] = (double)(int)(uniform() * levels);
+		for (size_t j = 0; j < nb; j++)
+			b[j] = (double)(int)(uniform() * levels) + (iter % 4 == 0);
+		sort(a, na);
+		sort(b, nb);
+		struct is_mw mw;
+		CHECK(is_mann_whitney(a, na, b, nb, &mw) == 0);
+		CHECK(mw.exact);
+		CHECK_NEAR(mw.p, enum_mw_ties_p(a, na, b, nb), 1e-12);
+	}
+	/* 200 values against 9 with heavy ties (the normal approximation said p = 4e-47) */
+	double big[200], few[9];
+	for (size_t i = 0; i < 200; i++)
+		big[i] = i < 150 ? 0 : 1;
+	for (size_t j = 0; j < 9; j++)
+		few[j] = 1;
+	struct is_mw mw;
+	CHECK(is_mann_whitney(big, 200, few, 9, &mw) == 0);
+	CHECK(mw.exact);
+	/* all 9 picks among the 59 ones (the only more extreme split): C(59, 9) / C(209, 9) */
+	double want = 1;
+	for (int k = 0; k < 9; k++)
+		want *= (59.0 - k) / (209.0 - k);
+	CHECK_NEAR(mw.p / want, 1, 1e-9);
 }
 
 /* Exact null distributions against enumeration of every split. */
@@ -388,6 +449,7 @@ int main(void)
 {
 	test_hand_cases();
 	test_random_ties();
+	test_exact_ties();
 	test_exact_enumeration();
 	test_kolmogorov();
 	test_median_ci_published();

@@ -68,9 +68,10 @@ static const char diff_help[] =
 "  \"verdict\": [null, \"...\", ...]}}, \"groups\": {VALUE: {\"rows\": [..], \"metrics\":\n"
 "  {same shape}}}, \"counters\": {COLUMN: {\"values\", \"change\", \"pct\"}} or null}\n"
 "Index i of every array is runs[i]; i = 0 is the reference. Undefined numbers are null.\n"
-"CSV output: kind,group,metric,func,run,value,change,pct with kind stat (a function's\n"
+"CSV output: kind,by,group,metric,func,run,value,change,pct with kind stat (a function's\n"
 "value), test (func mw_u, mw_p, ks_d, ks_p, med_diff, ci95_lo, ci95_hi, significant) or\n"
-"counter; group is empty for all datapoints.\n"
+"counter; by and group are empty for all datapoints, else the grouping column and the\n"
+"group's value (which may be empty).\n"
 "\n"
 "exit status: 0 success, 1 bad data, 2 usage error (fewer than two runs, the same run\n"
 "twice without --allow-same, a bad option)\n";
@@ -116,30 +117,12 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 	return 0;
 }
 
-/* The file a run path stands for: DIR/datapoints.csv for a directory, else the path. */
-static int dp_file_id(const char *path, struct stat *st)
-{
-	if (stat(path, st) < 0)
-		return -1;
-	if (!S_ISDIR(st->st_mode))
-		return 0;
-	char *dp = is_xasprintf("%s/datapoints.csv", path);
-	int rc = stat(dp, st);
-	free(dp);
-	return rc;
-}
-
 /* The same datapoints twice compare a run with itself: an error unless --allow-same. */
 static int check_same(char **paths, int n, bool allow)
 {
-	struct stat *st = is_xcalloc((size_t)n, sizeof(*st));
-	bool *ok = is_xcalloc((size_t)n, sizeof(bool));
-	int rc = 0;
 	for (int i = 0; i < n; i++)
-		ok[i] = dp_file_id(paths[i], &st[i]) == 0;
-	for (int i = 0; i < n && !rc; i++)
-		for (int j = i + 1; j < n && !rc; j++) {
-			if (!ok[i] || !ok[j] || st[i].st_dev != st[j].st_dev || st[i].st_ino != st[j].st_ino)
+		for (int j = i + 1; j < n; j++) {
+			if (!is_same_run(paths[i], paths[j]))
 				continue;
 			if (allow) {
 				is_warn("'%s' and '%s' are the same run", paths[i], paths[j]);
@@ -147,11 +130,9 @@ static int check_same(char **paths, int n, bool allow)
 			}
 			is_err("diff: '%s' and '%s' are the same run: comparing a run with itself "
 			       "shows nothing (--allow-same to do it anyway)", paths[i], paths[j]);
-			rc = -1;
+			return -1;
 		}
-	free(st);
-	free(ok);
-	return rc;
+	return 0;
 }
 
 /* Runs load two at a time: each file's reader has serial stretches the other can fill. */

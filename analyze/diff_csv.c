@@ -1,11 +1,12 @@
 /*
  * analyze diff --format csv: one tidy table, a row per number:
- *   kind,group,metric,func,run,value,change,pct
+ *   kind,by,group,metric,func,run,value,change,pct
  * kind "stat": func is a --funcs name, change and pct against the reference;
  * kind "test": func is mw_u, mw_p, ks_d, ks_p, med_diff, ci95_lo, ci95_hi or significant
  *   (1/0), for every run but the reference; change and pct are empty;
  * kind "counter": metric is a counter summary column, func is empty.
- * group is empty for all datapoints, else the group's value.
+ * by and group are empty for all datapoints; for a group, by is the grouping column and group
+ * its value (which may be empty: by tells the two apart).
  */
 #include <math.h>
 #include <string.h>
@@ -35,11 +36,17 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.17g", v);
 }
 
-static void row_head(FILE *f, const char *kind, const char *group, const char *metric,
+struct csv_group {
+	const char *by, *value;  /* "" and "" for all datapoints */
+};
+
+static void row_head(FILE *f, const char *kind, struct csv_group g, const char *metric,
 		     const char *func, const char *run)
 {
 	fprintf(f, "%s,", kind);
-	field(f, group);
+	field(f, g.by);
+	fputc(',', f);
+	field(f, g.value);
 	fputc(',', f);
 	field(f, metric);
 	fputc(',', f);
@@ -48,7 +55,7 @@ static void row_head(FILE *f, const char *kind, const char *group, const char *m
 	field(f, run);
 }
 
-static void test_rows(FILE *f, const char *group, const char *metric, const char *run,
+static void test_rows(FILE *f, struct csv_group group, const char *metric, const char *run,
 		      const struct is_diff_test *t)
 {
 	const struct { const char *name; double v; } items[] = {
@@ -65,7 +72,7 @@ static void test_rows(FILE *f, const char *group, const char *metric, const char
 
 static void part_csv(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
 {
-	const char *group = p->label ? p->label : "";
+	struct csv_group group = { p->label ? d->group_col : "", p->label ? p->label : "" };
 	for (size_t m = 0; m < d->nmetrics; m++) {
 		for (size_t fi = 0; fi < d->nfuncs; fi++)
 			for (size_t r = 0; r < d->nruns; r++) {
@@ -86,7 +93,7 @@ static void part_csv(FILE *f, const struct is_diff *d, const struct is_diff_part
 
 void diff_print_csv(FILE *f, const struct is_diff *d, const struct diff_counters *c)
 {
-	fputs("kind,group,metric,func,run,value,change,pct\n", f);
+	fputs("kind,by,group,metric,func,run,value,change,pct\n", f);
 	part_csv(f, d, &d->overall);
 	for (size_t g = 0; g < d->ngroups; g++)
 		part_csv(f, d, &d->groups[g]);
@@ -94,7 +101,8 @@ void diff_print_csv(FILE *f, const struct is_diff *d, const struct diff_counters
 		double ref = c->vals[k * d->nruns];
 		for (size_t r = 0; r < d->nruns; r++) {
 			double v = c->vals[k * d->nruns + r];
-			row_head(f, "counter", "", c->names[k], "", d->runs[r]->name);
+			row_head(f, "counter", (struct csv_group){ "", "" }, c->names[k], "",
+				 d->runs[r]->name);
 			num(f, v);
 			num(f, v - ref);
 			num(f, ref != 0 ? 100 * (v - ref) / fabs(ref) : NAN);

@@ -2,12 +2,46 @@
 #include "idlescope/counters_summary.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "idlescope/counters_derive.h"
 
 static cJSON *number_or_null(double v)
 {
 	return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+}
+
+/*
+ * Event counts (IRQ, NMI, SMI, idle-state entries, --add deltas) grow with the length of the
+ * window; runs of different lengths compare only as rates, so they are given per second
+ * ("IRQ/s"). Energy is already a rate (Watts).
+ */
+static bool is_event_count(const struct cnt_result *r, size_t k)
+{
+	static const char *const energy[] = { "PkgWatt", "CorWatt", "RAMWatt", "Pkg_J", "Cor_J", "RAM_J" };
+	if (r->agg[k] != CNT_AGG_SUM)
+		return false;
+	for (size_t i = 0; i < sizeof(energy) / sizeof(energy[0]); i++)
+		if (!strcmp(r->cols[k], energy[i]))
+			return false;
+	return true;
+}
+
+static const char *summary_name(const struct cnt_result *r, size_t k, char *buf, size_t len)
+{
+	if (!is_event_count(r, k))
+		return r->cols[k];
+	snprintf(buf, len, "%s/s", r->cols[k]);
+	return buf;
+}
+
+static double summary_value(const struct cnt_result *r, size_t k, const struct cnt_out_interval *iv)
+{
+	double v = iv->summary[k], secs = iv->t1 - iv->t0;
+	if (!is_event_count(r, k))
+		return v;
+	return secs > 0 ? v / secs : NAN;
 }
 
 static cJSON *make_series(const struct cnt_data *d)
@@ -21,9 +55,10 @@ static cJSON *make_series(const struct cnt_data *d)
 	for (size_t i = 0; i < r.niv; i++)
 		cJSON_AddItemToArray(t, cJSON_CreateNumber(r.iv[i].t1));
 	for (size_t k = 0; k < r.ncols; k++) {
-		cJSON *a = cJSON_AddArrayToObject(s, r.cols[k]);
+		char name[160];
+		cJSON *a = cJSON_AddArrayToObject(s, summary_name(&r, k, name, sizeof(name)));
 		for (size_t i = 0; i < r.niv; i++)
-			cJSON_AddItemToArray(a, number_or_null(r.iv[i].summary[k]));
+			cJSON_AddItemToArray(a, number_or_null(summary_value(&r, k, &r.iv[i])));
 	}
 	cnt_result_free(&r);
 	return s;
@@ -42,9 +77,12 @@ int is_counters_summary(const char *rundir, cJSON **summary, cJSON **series)
 		return -1;
 	}
 	*summary = cJSON_CreateObject();
-	for (size_t k = 0; k < r.ncols; k++)
-		if (!isnan(r.iv[0].summary[k]))
-			cJSON_AddNumberToObject(*summary, r.cols[k], r.iv[0].summary[k]);
+	for (size_t k = 0; k < r.ncols; k++) {
+		char name[160];
+		double v = summary_value(&r, k, &r.iv[0]);
+		if (!isnan(v))
+			cJSON_AddNumberToObject(*summary, summary_name(&r, k, name, sizeof(name)), v);
+	}
 	cnt_result_free(&r);
 	if (series)
 		*series = make_series(d);

@@ -4,6 +4,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "idlescope/util.h"
 
@@ -100,4 +101,24 @@ int is_load_group_col(const struct is_load_ctx *ctx, const struct is_run *r, con
 	}
 	*col = s->group_by;
 	return 0;
+}
+
+/* The file a run path stands for: DIR/datapoints.csv for a directory, else the path. */
+static int dp_file_id(const char *path, struct stat *st)
+{
+	if (stat(path, st) < 0)
+		return -1;
+	if (!S_ISDIR(st->st_mode))
+		return 0;
+	char *dp = is_xasprintf("%s/datapoints.csv", path);
+	int rc = stat(dp, st);
+	free(dp);
+	return rc;
+}
+
+bool is_same_run(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return dp_file_id(a, &sa) == 0 && dp_file_id(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }

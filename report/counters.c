@@ -205,9 +205,10 @@ int section_counters(struct report *rep)
 	}
 	if (!any)
 		goto done;
-	fputs("<section id=\"counters\">\n<h2>Counters</h2>\n<p class=\"note\">System-wide averages "
-	      "over each run, from counters.csv; empty cells: the run cannot derive that counter."
-	      "</p>\n", rep->html);
+	fputs("<section id=\"counters\">\n<h2>Counters</h2>\n<p class=\"note\">System-wide, over "
+	      "each run, from counters.csv: percentages and MHz averaged over the CPUs, Watts summed, "
+	      "event counts (IRQ, idle-state entries ...) per second so that runs of different "
+	      "lengths compare; empty cells: the run cannot derive that counter.</p>\n", rep->html);
 	summary_table(rep, sum);
 	if (series_plots(rep, ser) < 0)
 		goto cleanup;

@@ -179,8 +179,11 @@ void section_intro(struct report *rep)
 		fputs("<p class=\"note\">The first run is the reference: changes are against it. "
 		      "Rows where the runs differ are highlighted.</p>\n", f);
 	table_head(rep, "intro");
-	for (size_t r = 0; r < rep->nruns; r++)
-		vals[r] = is_xstrdup(rep->runs[r]->name);
+	for (size_t r = 0; r < rep->nruns; r++) {  /* the run's own ID, not the uniquified name */
+		const cJSON *id = is_run_info_item(rep->runs[r], "reportid");
+		vals[r] = is_xstrdup(cJSON_IsString(id) && id->valuestring[0] ? id->valuestring
+									 : rep->runs[r]->name);
+	}
 	row(rep, "Report ID", vals, false);
 	free_vals(vals, rep->nruns);
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {

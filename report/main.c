@@ -156,6 +156,11 @@ static int load_runs(struct report *rep, const char *metrics_re)
 
 	if (is_load_prepare(&ctx, &spec) < 0)
 		goto cleanup;
+	for (size_t i = 0; i < o->nruns; i++)
+		for (size_t j = i + 1; j < o->nruns; j++)
+			if (is_same_run(o->runs[i], o->runs[j]))
+				is_warn("'%s' and '%s' are the same run: its columns will be equal",
+					o->runs[i], o->runs[j]);
 	rep->runs = is_xcalloc(o->nruns, sizeof(*rep->runs));
 	for (size_t r = 0; r < o->nruns; r++, rep->nruns++)
 		if (is_load_run(&ctx, o->runs[r], &rep->runs[r]) < 0)

@@ -34,4 +34,8 @@ int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out);
  * ReqCState, is not used when every cell of it is empty (a CPU without a cpuidle driver). */
 int is_load_group_col(const struct is_load_ctx *ctx, const struct is_run *r, const char **col);
 
+/* Whether two run paths name the same datapoints file (a directory stands for its
+ * datapoints.csv; links and different spellings of one path are the same). */
+bool is_same_run(const char *a, const char *b);
+
 #endif

@@ -67,7 +67,27 @@ want "all-empty ReqCState: no groups" "$("$analyze" stats -F json "$tmp/nostates
 want "all-empty ReqCState: no text table" "$("$analyze" stats "$tmp/nostates" | grep -c 'ReqCState =')" 0
 want "--by ReqCState: one empty group" "$("$analyze" stats -F json --by ReqCState "$tmp/nostates" | jq -c '[.runs[0].group_by, (.runs[0].groups | keys)]')" '["ReqCState",[""]]'
 want "diff of two all-empty runs: no groups" "$("$analyze" diff -F json --allow-same "$tmp/nostates" "$tmp/nostates" 2>/dev/null | jq -c .group_by)" null
+"$analyze" diff -F csv -f med -m '^WakeLatency$' "$tmp/nostates" "$run" > "$tmp/g.csv" 2>/dev/null
+want "csv: empty-state group told from all datapoints" \
+	"$(grep -c '^stat,ReqCState,,WakeLatency,med,' "$tmp/g.csv") $(grep -c '^stat,,,WakeLatency,med,' "$tmp/g.csv")" "2 2"
 want "diff against a run with states: groups" "$("$analyze" diff -F json "$tmp/nostates" "$run" 2>/dev/null | jq -c .group_by)" '"ReqCState"'
+
+# Counter event counts compare as rates: two runs whose IRQ counter grows by 1000 a second on
+# each CPU, one with a third of the snapshots, both show IRQ/s = 2000 (2 CPUs): no change.
+for run in "$@"; do [ -s "$run/counters.csv" ] && break; done
+mkdir -p "$tmp/rate-long" "$tmp/rate-short"
+for d in rate-long rate-short; do cp "$run/info.json" "$run/datapoints.csv" "$tmp/$d/"; done
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "IRQ") c = i; print; next }
+	NR == 2 { t0 = $2 } { $c = sprintf("%.0f", ($2 - t0) * 1000); print }' \
+	"$run/counters.csv" > "$tmp/rate-long/counters.csv"
+last=$(awk -F, 'NR > 1 { s = $1 } END { print int(s / 3) }' "$tmp/rate-long/counters.csv")
+awk -F, -v last="$last" 'NR == 1 || $1 <= last' "$tmp/rate-long/counters.csv" > "$tmp/rate-short/counters.csv"
+"$analyze" diff -F json -G "$tmp/rate-long" "$tmp/rate-short" 2>/dev/null > "$tmp/rate.json"
+for i in 0 1; do  # whole counts of ms: within 1% over a run of a second or more
+	v=$(jq ".counters[\"IRQ/s\"].values[$i]" "$tmp/rate.json")
+	awk -v v="$v" 'BEGIN { exit !(v > 1980 && v < 2020) }' || { echo "FAIL: IRQ/s of run $i: $v, expected 2000"; fails=$((fails + 1)); }
+done
+want "IRQ/s keys only (no raw IRQ total)" "$(jq -c '.counters | has("IRQ")' "$tmp/rate.json")" false
 
 echo "$fails failure(s)"
 [ $fails = 0 ]

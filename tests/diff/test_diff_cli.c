@@ -220,12 +220,12 @@ static void test_shifted(void)
 static void test_formats_and_options(void)
 {
 	CHECK(diff(path("ref"), path("shift"), "-F", "csv", "-m", "^WakeLatency$", "-G", NULL) == 0);
-	CHECK(strncmp(out, "kind,group,metric,func,run,value,change,pct\n", 44) == 0);
+	CHECK(strncmp(out, "kind,by,group,metric,func,run,value,change,pct\n", 47) == 0);
 	char want[128];
-	snprintf(want, sizeof(want), "\nstat,,WakeLatency,med,shift,150.5,50,%.17g\n", 100 * 50 / 100.5);
+	snprintf(want, sizeof(want), "\nstat,,,WakeLatency,med,shift,150.5,50,%.17g\n", 100 * 50 / 100.5);
 	CHECK(strstr(out, want) != NULL);
-	CHECK(strstr(out, "\ntest,,WakeLatency,ks_d,shift,0.25,,\n") != NULL);
-	CHECK(strstr(out, "\ntest,,WakeLatency,significant,shift,1,,\n") != NULL);
+	CHECK(strstr(out, "\ntest,,,WakeLatency,ks_d,shift,0.25,,\n") != NULL);
+	CHECK(strstr(out, "\ntest,,,WakeLatency,significant,shift,1,,\n") != NULL);
 	CHECK(strstr(out, "LDist") == NULL && strstr(out, "C6") == NULL);
 
 	/* --funcs, --by, --include apply to every run */

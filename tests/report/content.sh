@@ -73,4 +73,14 @@ if [ -n "$SAMPLE" ] && [ -s "$SAMPLE/info.json" ]; then
 	grep -q 'Per requested idle state' "$W/ns/index.html" && fail "per-state table for an all-empty ReqCState"
 	grep -q '<th>Idle states (latency/residency)</th><td>none</td>' "$W/ns/index.html" || fail "idle states not 'none'"
 fi
+# Two runs with one reportid: the intro shows each run's own ID (the columns are told apart
+# by their headers); the same run twice is reported with a warning.
+if [ -n "$SAMPLE" ] && [ -s "$SAMPLE/info.json" ]; then
+	id=$(jq -r .reportid "$SAMPLE/info.json")
+	cp -r "$SAMPLE" "$W/copy"
+	expect_rc 0 "$REPORT" "$SAMPLE" "$W/copy" -o "$W/dup" --metrics '^WakeLatency$'
+	grep -q "<tr><th>Report ID</th><td>$id</td><td>$id</td>" "$W/dup/index.html" || fail "Report ID row of two runs with one ID"
+	expect_rc 0 "$REPORT" "$SAMPLE" "$SAMPLE/" -o "$W/same" --metrics '^WakeLatency$'
+	expect_err "report: warning: '$SAMPLE' and '$SAMPLE/' are the same run: its columns will be equal"
+fi
 echo PASS

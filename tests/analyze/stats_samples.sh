@@ -89,5 +89,12 @@ for i in 0 1; do  # whole counts of ms: within 1% over a run of a second or more
 done
 want "IRQ/s keys only (no raw IRQ total)" "$(jq -c '.counters | has("IRQ")' "$tmp/rate.json")" false
 
+# Raw timestamps are compared only when --metrics names them.
+raw=$(for run in "$@"; do head -1 "$run/datapoints.csv" | grep -q LTime && echo "$run"; done | head -1)
+if [ -n "$raw" ]; then
+	want "diff: no raw timestamps by default" "$("$analyze" diff -F json --allow-same "$raw" "$raw" 2>/dev/null | jq -c '.metrics | has("LTime") or has("TBI") or has("TAI") or has("TIntr")')" false
+	want "diff: raw timestamps when named" "$("$analyze" diff -F json --allow-same -m '^LTime$' "$raw" "$raw" 2>/dev/null | jq -c '.metrics | keys')" '["LTime"]'
+fi
+
 echo "$fails failure(s)"
 [ $fails = 0 ]

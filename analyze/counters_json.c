@@ -95,15 +95,19 @@ static void json_interval(FILE *f, const struct cnt_result *r, const struct cnt_
 	fputs("]}", f);
 }
 
-/* not_derivable, missing, clamped and ht_split, as "key": value lines. */
+/* not_derivable, missing, partial, clamped and ht_split, as "key": value lines. */
 static void json_notes(FILE *f, const struct cnt_data *d, const struct cnt_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *nd = cJSON_AddArrayToObject(o, "not_derivable");
 	for (size_t k = 0; k < r->nnotes; k++)
 		cJSON_AddItemToArray(nd, cJSON_CreateString(r->notes[k]));
-	cJSON *miss = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d->info, "counters"), "missing");
-	cJSON_AddItemToObject(o, "missing", cJSON_IsArray(miss) ? cJSON_Duplicate(miss, 1) : cJSON_CreateArray());
+	cJSON *counters = cJSON_GetObjectItemCaseSensitive(d->info, "counters");
+	static const char *const from_info[] = { "missing", "partial" };
+	for (size_t k = 0; k < 2; k++) {
+		cJSON *a = cJSON_GetObjectItemCaseSensitive(counters, from_info[k]);
+		cJSON_AddItemToObject(o, from_info[k], cJSON_IsArray(a) ? cJSON_Duplicate(a, 1) : cJSON_CreateArray());
+	}
 	cJSON *cl = cJSON_AddObjectToObject(o, "clamped");
 	for (size_t k = 0; k < r->ncols; k++)
 		if (r->clamped[k]) {

@@ -33,6 +33,19 @@ static int in_result(const struct cnt_result *r, const char *name, size_t *k, in
 	return -1;
 }
 
+/* Every column of this run, comma-separated (malloc'd), for the unknown-column error. */
+static char *column_list(const struct cnt_result *r)
+{
+	size_t n = r->ncols + (r->ht ? CNT_HT_NCOLS : 0);
+	char *s = is_xstrdup(n ? "" : "none");
+	for (size_t k = 0; k < n; k++) {
+		char *t = is_xasprintf("%s%s%s", s, k ? ", " : "", k < r->ncols ? r->cols[k] : cnt_ht_cols[k - r->ncols]);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 static int apply_list(const struct cnt_result *r, const char *list, const char *opt, struct cnt_vis *v, bool on)
 {
 	char *copy = is_xstrdup(list), *save = NULL;
@@ -41,8 +54,9 @@ static int apply_list(const struct cnt_result *r, const char *list, const char *
 		size_t k;
 		int h, found = in_result(r, n, &k, &h);
 		if (found < 0) {
-			is_err("%s: unknown column '%s' (columns of this run:%s%s)", opt, n,
-			       r->ncols ? " " : " none", r->ncols ? r->cols[0] : "");
+			char *all = column_list(r);
+			is_err("%s: unknown column '%s' (columns of this run: %s)", opt, n, all);
+			free(all);
 			rc = 2;
 			break;
 		}
@@ -205,16 +219,29 @@ static void print_csv(FILE *f, const struct cnt_result *r, const struct cnt_vis 
 	}
 }
 
-/* What is missing and what was clamped, once, on stderr. */
-static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
+/* info.json's counters.missing and counters.partial: what was not collected, and where. */
+static void print_collect_notes(const struct cnt_data *d)
 {
-	cJSON *miss = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d->info, "counters"), "missing");
-	cJSON *m;
-	cJSON_ArrayForEach(m, miss) {
+	cJSON *counters = cJSON_GetObjectItemCaseSensitive(d->info, "counters"), *m;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(counters, "missing")) {
 		cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "counters"), *w = cJSON_GetObjectItemCaseSensitive(m, "reason");
 		if (cJSON_IsString(c) && cJSON_IsString(w))
 			fprintf(stderr, "%s: note: not collected: %s: %s\n", is_progname(), c->valuestring, w->valuestring);
 	}
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(counters, "partial")) {
+		cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "counters"), *w = cJSON_GetObjectItemCaseSensitive(m, "reason");
+		cJSON *cpus = cJSON_GetObjectItemCaseSensitive(m, "cpus");
+		if (cJSON_IsString(c) && cJSON_IsString(w) && cJSON_IsString(cpus))
+			fprintf(stderr, "%s: note: not collected on CPU%s %s: %s: %s\n", is_progname(),
+				strchr(cpus->valuestring, ',') ? "s" : "", cpus->valuestring, c->valuestring,
+				w->valuestring);
+	}
+}
+
+/* What is missing and what was clamped, once, on stderr. */
+static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
+{
+	print_collect_notes(d);
 	if (r->nnotes) {
 		fprintf(stderr, "%s: note: not derivable from this run:", is_progname());
 		for (size_t k = 0; k < r->nnotes; k++)

@@ -64,15 +64,29 @@ static void usage(FILE *f)
 "if it was killed, 127 if it could not be run).\n\n"
 "Sources, in order of preference: perf_event_open (PMUs msr, cstate_core, cstate_pkg, power,\n"
 "hardware), /dev/cpu/N/msr, cpuidle sysfs, /proc/interrupts, /proc/stat. A counter no source\n"
-"provides is left out of counters.csv, and reported once with the reason.\n\n"
+"provides is left out of counters.csv, and reported once with the reason; one that some\n"
+"of the CPUs that should read it cannot read is reported once with those CPUs and why.\n\n"
+"Scopes (of --add and the built-in counters):\n"
+"  thread   read on every CPU\n"
+"  core     read on the first CPU read of each core\n"
+"  package  a counter of the package (RAPL energy, package C-states): read on each package's\n"
+"           designated CPU, whose row shows it; analyze's summary row sums counts and energy\n"
+"           over the packages and averages percentages, and a CPU's --metric sees the value\n"
+"           of its own package\n"
+"  system   an event of the whole machine that the hardware counts per package (uncore:\n"
+"           memory controller, interconnect): read on each package's designated CPU too,\n"
+"           whose row shows that package's count; the summary row, and every CPU's --metric,\n"
+"           use the machine's total, the sum over the packages. A source that is the same on\n"
+"           every CPU (/proc/stat ctxt, a path without %%d) is read once, on the lowest\n"
+"           package's designated CPU\n\n"
 "options:\n"
 "  -o, --output DIR       run directory (created; must be empty unless --force)\n"
 "  -i, --interval SEC     seconds between snapshots, 0.01 to 86400 (interval mode: 1)\n"
 "  -n, --num-iterations N stop after N intervals (N+1 snapshots)\n"
 "      --cpu LIST         read only these CPUs (e.g. 0-3,8; default: every online CPU)\n"
-"      --system-cpu LIST  the CPU that reads package- and system-scope counters (RAPL,\n"
-"                         package C-states, uncore and OS-wide counters), one per package;\n"
-"                         default: the first CPU read in each package\n"
+"      --system-cpu LIST  the designated CPU of each package (one per package; default:\n"
+"                         the first CPU read there): it reads the package- and\n"
+"                         system-scope counters (see Scopes)\n"
 "      --add SPEC         an extra counter, as turbostat's --add:\n"
 "                         {msr0xNNN|msrNNN|/path},{u32|u64},{thread|core|package|system},\n"
 "                         {raw|delta|percent},NAME   (\"%%d\" in a path is the CPU number)\n"
@@ -348,6 +362,8 @@ static void finish_info(struct cmain *m, bool complete, int exit_status)
 	cJSON_ReplaceItemInObject(m->info, "end_time", cJSON_CreateString(ts));
 	cJSON_ReplaceItemInObject(m->info, "complete", cJSON_CreateBool(complete));
 	cJSON_ReplaceItemInObject(m->info, "snapshots", cJSON_CreateNumber((double)m->set->nsnap));
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItemCaseSensitive(m->info, "counters"), "partial",
+				  cnt_set_describe_partial(m->set));
 	if (stop_signal)
 		cJSON_AddStringToObject(m->info, "stopped_by", strsignal(stop_signal));
 	if (m->o.command && exit_status >= 0)

@@ -64,6 +64,21 @@ static void sampler_free(struct counters_sampler *s)
 	free(s);
 }
 
+/* One line for the counters that some CPUs cannot read (the sampler's set is quiet). */
+static void warn_partial(const struct cnt_set *set)
+{
+	char list[1024];
+	size_t n = 0;
+	for (size_t j = 0; j < set->ncols && n < sizeof(list); j++)
+		for (size_t i = 0; i < set->ncpus; i++)
+			if (set->cols[j].fail_errno[i]) {
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", set->cols[j].name);
+				break;
+			}
+	if (n)
+		is_warn("counter snapshots without %s on some CPUs (info.json counters.partial)", list);
+}
+
 struct counters_sampler *counters_sampler_start(const char *rundir, double interval_s, cJSON *info)
 {
 	struct counters_sampler *s = is_xcalloc(1, sizeof(*s));
@@ -83,6 +98,7 @@ struct counters_sampler *counters_sampler_start(const char *rundir, double inter
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? "; " : "", s->set->missing[i].group);
 		is_warn("counter snapshots without %s (reasons: info.json counters.missing)", list);
 	}
+	warn_partial(s->set);
 	s->dirfd = open(rundir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->dirfd < 0) {
 		is_warn("%s: %s: no counter snapshots", rundir, strerror(errno));
@@ -126,8 +142,10 @@ void counters_sampler_stop(struct counters_sampler *s)
 	pthread_join(s->thread, NULL);
 	if (!s->failed)
 		counters_csv_snapshot(s->csv, s->set, s->dir);
-	if (s->desc)
+	if (s->desc) {
 		cJSON_ReplaceItemInObject(s->desc, "snapshots", cJSON_CreateNumber((double)s->set->nsnap));
+		cJSON_ReplaceItemInObject(s->desc, "partial", cnt_set_describe_partial(s->set));
+	}
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	sampler_free(s);

@@ -68,6 +68,22 @@ static void fill_group(struct cnt_cpu_delta **by, size_t g, size_t e, size_t col
 			by[k]->all[col] = v;
 }
 
+/* A system-scope counter is read on each package's designated CPU (or once, for a machine-wide
+ * source); every CPU's value is the machine's: the sum over the CPUs that read it (a register,
+ * kind raw, is not summed: the first value read). */
+static void fill_system(const struct cnt_data *d, struct cnt_cpu_delta *cd, size_t n, size_t col)
+{
+	bool raw = d->ci[col].kind == CNT_RAW;
+	double v = NAN;
+	for (size_t i = 0; i < n; i++) {
+		double x = cd[i].own[col];
+		if (!isnan(x))
+			v = isnan(v) ? x : raw ? v : v + x;
+	}
+	for (size_t i = 0; i < n; i++)
+		cd[i].all[col] = v;
+}
+
 /* Values of core/package/system counters for the CPUs that did not read them: one pass per
  * column over the CPUs sorted by (package, core). */
 static void propagate(const struct cnt_data *d, struct cnt_cpu_delta *cd, size_t n)
@@ -80,12 +96,14 @@ static void propagate(const struct cnt_data *d, struct cnt_cpu_delta *cd, size_t
 	qsort(by, n, sizeof(*by), cmp_core);
 	for (size_t j = 0; j < d->ncols; j++) {
 		enum cnt_scope sc = d->ci[j].scope;
-		if (sc == CNT_THREAD)
+		if (sc == CNT_SYSTEM)
+			fill_system(d, cd, n, j);
+		if (sc == CNT_THREAD || sc == CNT_SYSTEM)
 			continue;
 		for (size_t g = 0, e; g < n; g = e) {
 			e = g + 1;
-			while (e < n && (sc == CNT_SYSTEM || (by[e]->package == by[g]->package &&
-							     (sc == CNT_PACKAGE || by[e]->core == by[g]->core))))
+			while (e < n && by[e]->package == by[g]->package &&
+			       (sc == CNT_PACKAGE || by[e]->core == by[g]->core))
 				e++;
 			fill_group(by, g, e, j);
 		}

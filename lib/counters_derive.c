@@ -217,8 +217,8 @@ static double c1_value(const struct ctx *c, const struct cnt_cpu_delta *cd)
 	if (c->c1 >= 0)
 		return 100 * ratio(at(cd->own, c->c1), tsc);
 	double rest = tsc - at(cd->own, c->mperf);
-	for (int i = 0; i < 3; i++)
-		if (c->cn[i] >= 0 && !isnan(cd->all[c->cn[i]]))
+	for (int i = 0; i < 3; i++)   /* a C-state the run has but this core lacks: no remainder */
+		if (c->cn[i] >= 0)
 			rest -= cd->all[c->cn[i]];
 	return 100 * ratio(rest, tsc);
 }

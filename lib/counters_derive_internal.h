@@ -8,7 +8,8 @@ struct cnt_cpu_delta {
 	int cpu, core, package;
 	double dt;            /* seconds */
 	double *own;          /* per counter column: read on this CPU, else NaN */
-	double *all;          /* own, or the core's/package's/system's value read on another CPU */
+	double *all;          /* own, or the core's/package's value read on another CPU; system
+			       * counters: the machine's, summed over the CPUs that read them */
 	bool gone;            /* not in every snapshot of the interval */
 };
 

@@ -4,8 +4,8 @@
 #include <linux/perf_event.h>
 #include "idlescope/counters.h"
 
-/* counters_probe.c: whether CPU c reads counters of this scope. */
-bool cnt_cpu_reads(const struct cnt_cpu *c, enum cnt_scope scope);
+/* counters_probe.c: whether CPU c reads col (its scope; machine-wide sources once). */
+bool cnt_col_reads(const struct cnt_col *col, const struct cnt_cpu *c);
 /* counters_snapshot.c: a --add path with "%d" replaced by the CPU number. */
 char *cnt_subst_cpu(const char *pattern, int cpu);
 
@@ -37,6 +37,19 @@ void cnt_procfs_read(const struct cnt_sys *sys, struct cnt_procfs *p, bool want_
 void cnt_procfs_free(struct cnt_procfs *p);
 /* The value of an SRC_INTERRUPTS or SRC_PROCSTAT counter for cpu; false when absent. */
 bool cnt_procfs_value(const struct cnt_procfs *p, const struct cnt_src *src, int cpu, uint64_t *v);
+
+/* counters_snapshot.c: read col on CPU index ci; false with errno set (when the source sets it). */
+bool cnt_read_one(const struct cnt_set *s, const struct cnt_procfs *pf, const struct cnt_col *col, size_t ci,
+		  uint64_t *v);
+
+/* counters_partial.c: counters that some of the CPUs that should read them cannot read. */
+/* Why col failed on CPU index ci (col->fail_errno[ci] set), e.g. "no /dev/cpu/1/msr (...)". */
+void cnt_unreadable_why(const struct cnt_set *s, const struct cnt_col *col, size_t ci, char *why, size_t len);
+/* Note a failed read during a snapshot: the first one of a CPU is recorded and (unless quiet)
+ * warned about. err: the read's errno. */
+void cnt_note_unreadable(const struct cnt_set *s, struct cnt_col *col, size_t ci, int err);
+/* Once per counter after probing: "NAME unreadable on CPU 1: reason" (unless quiet). */
+void cnt_warn_partial(const struct cnt_set *s);
 
 /* counters_cpuid.c: identity of the CPU and model facts. */
 void cnt_cpu_identify(const struct cnt_sys *sys, char *vendor, size_t vlen, int *family, int *model);

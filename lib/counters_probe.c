@@ -87,7 +87,8 @@ out:
 	return rc;
 }
 
-/* First CPU of each core; the designated CPU of each package and of the system. */
+/* First CPU of each core; the designated CPU of each package (package and system scope), and
+ * of the lowest package, which reads machine-wide sources once. */
 static int designate(struct cnt_set *s, const char *system_cpus)
 {
 	int *sys_cpu = NULL;
@@ -128,24 +129,65 @@ static int designate(struct cnt_set *s, const char *system_cpus)
 		if (!pkg_seen)
 			c->reads_package = true;
 	}
-	/* the system CPU: the designated CPU of the lowest package */
 	struct cnt_cpu *best = NULL;
 	for (size_t i = 0; i < s->ncpus; i++)
 		if (s->cpus[i].reads_package && (!best || s->cpus[i].package < best->package))
 			best = &s->cpus[i];
-	best->reads_system = true;
+	best->reads_machine = true;
 	return 0;
 }
 
-bool cnt_cpu_reads(const struct cnt_cpu *c, enum cnt_scope scope)
+/* Whether CPU c reads counters of this scope. */
+static bool cpu_reads(const struct cnt_cpu *c, enum cnt_scope scope)
 {
 	switch (scope) {
 	case CNT_THREAD: return true;
 	case CNT_CORE: return c->reads_core;
-	case CNT_PACKAGE: return c->reads_package;
-	case CNT_SYSTEM: return c->reads_system;
+	case CNT_PACKAGE:
+	case CNT_SYSTEM: return c->reads_package;
 	}
 	return false;
+}
+
+bool cnt_col_reads(const struct cnt_col *col, const struct cnt_cpu *c)
+{
+	return col->machine_wide ? c->reads_machine : cpu_reads(c, col->scope);
+}
+
+/* A system-scope counter whose source gives the same value on every CPU is read once: the
+ * /proc/stat ctxt line, a sysfs path without "%d". */
+static bool is_machine_wide(const struct cnt_col *col)
+{
+	if (col->scope != CNT_SYSTEM)
+		return false;
+	if (col->src.type == SRC_PROCSTAT)
+		return !strcmp(col->src.field, "ctxt");
+	return col->src.type == SRC_SYSFS && !strstr(col->src.field, "%d");
+}
+
+/* Read col on every CPU that should read it, noting the CPUs where it fails. Returns how many
+ * read it; why: the first failure's reason. */
+static size_t probe_readers(struct cnt_set *s, const struct cnt_procfs *pf, struct cnt_col *col, char *why,
+			    size_t len)
+{
+	size_t ok = 0;
+	bool failed = false;
+	snprintf(why, len, "no CPU reads it");
+	for (size_t i = 0; i < s->ncpus; i++) {
+		uint64_t v;
+		if (!cnt_col_reads(col, &s->cpus[i]))
+			continue;
+		errno = 0;
+		if (cnt_read_one(s, pf, col, i, &v)) {
+			ok++;
+			continue;
+		}
+		col->fail_errno[i] = errno > 0 ? errno : EIO;
+		if (!failed)
+			cnt_unreadable_why(s, col, i, why, len);
+		failed = true;
+	}
+	return ok;
 }
 
 static const char *vendor_name(unsigned v)
@@ -153,33 +195,16 @@ static const char *vendor_name(unsigned v)
 	return v == CNT_INTEL ? "GenuineIntel" : "AuthenticAMD";
 }
 
-/* Try one MSR source on every CPU that reads it: usable if the first such CPU reads it. */
-static int try_msr(struct cnt_set *s, const struct cnt_def *def, const struct cnt_src *src,
-		   char *why, size_t len)
+/* An MSR source of this CPU's vendor, usable if at least one CPU that should read it can. */
+static int try_msr(struct cnt_set *s, const struct cnt_procfs *pf, struct cnt_col *col, char *why, size_t len)
 {
+	const struct cnt_src *src = &col->src;
 	if (src->vendor != CNT_ANY && strcmp(s->vendor, vendor_name(src->vendor))) {
 		snprintf(why, len, "MSR 0x%X is %s only (this CPU: %s)", src->msr,
 			 src->vendor == CNT_INTEL ? "Intel" : "AMD", s->vendor);
 		return -1;
 	}
-	for (size_t i = 0; i < s->ncpus; i++) {
-		struct cnt_cpu *c = &s->cpus[i];
-		if (!cnt_cpu_reads(c, def->scope))
-			continue;
-		if (c->msr.fd < 0) {
-			snprintf(why, len, "no /dev/cpu/%d/msr (%s)", c->cpu, strerror(c->msr_errno));
-			return -1;
-		}
-		uint64_t v;
-		if (cnt_msr_read(&c->msr, src->msr, &v)) {
-			snprintf(why, len, "MSR 0x%X not readable on CPU %d (%s)", src->msr, c->cpu,
-				 strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	snprintf(why, len, "no CPU reads it");
-	return -1;
+	return probe_readers(s, pf, col, why, len) ? 0 : -1;
 }
 
 static int try_perf(struct cnt_set *s, struct cnt_col *col, char *why, size_t len)
@@ -192,12 +217,15 @@ static int try_perf(struct cnt_set *s, struct cnt_col *col, char *why, size_t le
 	int first_err = 0, first_cpu = -1;
 	for (size_t i = 0; i < s->ncpus; i++) {
 		col->perf_fd[i] = -1;
-		if (!cnt_cpu_reads(&s->cpus[i], col->scope))
+		if (!cnt_col_reads(col, &s->cpus[i]))
 			continue;
 		col->perf_fd[i] = cnt_perf_open(&attr, s->cpus[i].cpu);
-		if (col->perf_fd[i] >= 0)
+		if (col->perf_fd[i] >= 0) {
 			opened++;
-		else if (!first_err) {
+			continue;
+		}
+		col->fail_errno[i] = errno > 0 ? errno : EIO;
+		if (!first_err) {
 			first_err = errno;
 			first_cpu = s->cpus[i].cpu;
 		}
@@ -212,25 +240,8 @@ static int try_perf(struct cnt_set *s, struct cnt_col *col, char *why, size_t le
 	return -1;
 }
 
-static int try_sysfs(struct cnt_set *s, const struct cnt_col *col, char *why, size_t len)
-{
-	for (size_t i = 0; i < s->ncpus; i++) {
-		if (!cnt_cpu_reads(&s->cpus[i], col->scope))
-			continue;
-		char *p = cnt_subst_cpu(col->src.field, s->cpus[i].cpu);
-		uint64_t v;
-		int rc = cnt_read_u64(&s->sys, p, &v);
-		if (rc)
-			snprintf(why, len, "%s: %s", p, strerror(errno));
-		free(p);
-		return rc;
-	}
-	snprintf(why, len, "no CPU reads it");
-	return -1;
-}
-
-static int try_procfs(struct cnt_set *s, const struct cnt_procfs *pf, const struct cnt_col *col,
-		      char *why, size_t len)
+static int try_procfs(struct cnt_set *s, const struct cnt_procfs *pf, struct cnt_col *col, char *why,
+		      size_t len)
 {
 	const char *file = col->src.type == SRC_INTERRUPTS ? "/proc/interrupts" : "/proc/stat";
 	bool file_ok = col->src.type == SRC_INTERRUPTS ? pf->irq_ok : pf->stat_ok;
@@ -240,17 +251,7 @@ static int try_procfs(struct cnt_set *s, const struct cnt_procfs *pf, const stru
 		free(p);
 		return -1;
 	}
-	for (size_t i = 0; i < s->ncpus; i++) {
-		uint64_t v;
-		if (!cnt_cpu_reads(&s->cpus[i], col->scope))
-			continue;
-		if (cnt_procfs_value(pf, &col->src, s->cpus[i].cpu, &v))
-			return 0;
-		snprintf(why, len, "%s has no %s for CPU %d", file, col->src.field, s->cpus[i].cpu);
-		return -1;
-	}
-	snprintf(why, len, "no CPU reads it");
-	return -1;
+	return probe_readers(s, pf, col, why, len) ? 0 : -1;
 }
 
 static void add_missing(struct cnt_set *s, const char *what, const char *reason)
@@ -271,6 +272,7 @@ static struct cnt_col *new_col(struct cnt_set *s, const struct cnt_def *def)
 	c->kind = def->kind;
 	c->unit = is_xstrdup(def->unit);
 	c->group = is_xstrdup(def->group);
+	c->fail_errno = is_xcalloc(s->ncpus, sizeof(int));
 	return c;
 }
 
@@ -282,6 +284,7 @@ static void free_col(struct cnt_col *c)
 	free(c->source_desc);
 	free(c->path);
 	free(c->perf_fd);
+	free(c->fail_errno);
 }
 
 /* Pick a source for def; returns true when one works, else fills why with every reason. */
@@ -294,6 +297,8 @@ static bool choose_source(struct cnt_set *s, const struct cnt_procfs *pf, const 
 	for (int k = 0; k < CNT_MAX_SRC && def->src[k].type != SRC_NONE; k++) {
 		char r[256] = "";
 		col->src = def->src[k];
+		col->machine_wide = is_machine_wide(col);
+		memset(col->fail_errno, 0, s->ncpus * sizeof(int));
 		int rc = -1;
 		switch (col->src.type) {
 		case SRC_PERF:
@@ -310,7 +315,7 @@ static bool choose_source(struct cnt_set *s, const struct cnt_procfs *pf, const 
 				col->source_desc = is_xstrdup("rdtsc");
 			break;
 		case SRC_MSR:
-			rc = try_msr(s, def, &col->src, r, sizeof(r));
+			rc = try_msr(s, pf, col, r, sizeof(r));
 			if (!rc)
 				col->source_desc = is_xasprintf("msr 0x%X", col->src.msr);
 			break;
@@ -325,7 +330,7 @@ static bool choose_source(struct cnt_set *s, const struct cnt_procfs *pf, const 
 			free(col->path);
 			col->path = is_xstrdup(col->src.field);   /* the spec's string is freed */
 			col->src.field = col->path;
-			rc = try_sysfs(s, col, r, sizeof(r));
+			rc = probe_readers(s, pf, col, r, sizeof(r)) ? 0 : -1;
 			if (!rc)
 				col->source_desc = is_xstrdup(col->src.field);
 			break;
@@ -344,7 +349,6 @@ static bool choose_source(struct cnt_set *s, const struct cnt_procfs *pf, const 
 	return false;
 }
 
-/* One report line per group that is missing as a whole, else per missing counter. */
 /* An invariant TSC is the same on every CPU, so rdtsc on any CPU stands for the TSC of the
  * CPU being read, without the inter-processor interrupt of a perf read. */
 static const struct cnt_def *tsc_rdtsc_first(const struct cnt_def *def, struct cnt_def *copy)
@@ -358,6 +362,8 @@ static const struct cnt_def *tsc_rdtsc_first(const struct cnt_def *def, struct c
 	return copy;
 }
 
+/* Every registry counter; one missing report per group that is missing as a whole, else one
+ * per missing counter. */
 static void probe_registry(struct cnt_set *s, const struct cnt_procfs *pf, bool avoid_ipi)
 {
 	char (*why)[512] = is_xcalloc(cnt_registry_len, sizeof(*why));
@@ -412,8 +418,9 @@ static char *sanitize_state_name(const char *name, size_t index)
 	return out;
 }
 
-/* cpuidle sysfs: usage, time, above and below of every state of the first CPU read. */
-static void probe_cpuidle(struct cnt_set *s)
+/* cpuidle sysfs: usage, time, above and below of every state of the first CPU read (the other
+ * CPUs that lack one are noted as unreadable there). */
+static void probe_cpuidle(struct cnt_set *s, const struct cnt_procfs *pf)
 {
 	static const char *const fields[] = { "usage", "time", "above", "below" };
 	static const char *const units[] = { "count", "us", "count", "count" };
@@ -460,6 +467,8 @@ static void probe_cpuidle(struct cnt_set *s)
 			c->src = (struct cnt_src){ .type = SRC_CPUIDLE, .field = fields[f], .width = 64 };
 			c->path = is_xasprintf("state%zu", st);
 			c->source_desc = is_xasprintf("cpuidle state%zu/%s (%s)", st, fields[f], name);
+			char why[320];
+			(void)probe_readers(s, pf, c, why, sizeof(why));
 			s->ncols++;
 			free(cname);
 		}
@@ -559,6 +568,7 @@ static void check_anythread(struct cnt_set *s)
 int cnt_set_open(const struct cnt_opts *o, struct cnt_set **out)
 {
 	struct cnt_set *s = is_xcalloc(1, sizeof(*s));
+	s->quiet = o->quiet;
 	s->sysroot = o->sysroot && *o->sysroot ? is_xstrdup(o->sysroot) : NULL;
 	for (size_t n = s->sysroot ? strlen(s->sysroot) : 0; n > 1 && s->sysroot[n - 1] == '/'; n--)
 		s->sysroot[n - 1] = '\0';
@@ -586,7 +596,7 @@ int cnt_set_open(const struct cnt_opts *o, struct cnt_set **out)
 	struct cnt_procfs pf;
 	cnt_procfs_read(&s->sys, &pf, true, true);
 	probe_registry(s, &pf, o->avoid_ipi);
-	probe_cpuidle(s);
+	probe_cpuidle(s, &pf);
 	rc = probe_adds(s, o, &pf);
 	cnt_procfs_free(&pf);
 	if (rc) {
@@ -598,6 +608,7 @@ int cnt_set_open(const struct cnt_opts *o, struct cnt_set **out)
 	if (!o->quiet)
 		for (size_t i = 0; i < s->nmissing; i++)
 			is_warn("%s unavailable: %s", s->missing[i].group, s->missing[i].reason);
+	cnt_warn_partial(s);
 	if (!s->ncols) {
 		is_err("no counter can be read on this system");
 		cnt_set_close(s);

@@ -37,15 +37,18 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static bool read_one(const struct cnt_set *s, const struct cnt_procfs *pf, size_t ci, size_t j,
-		     uint64_t *v)
+bool cnt_read_one(const struct cnt_set *s, const struct cnt_procfs *pf, const struct cnt_col *col, size_t ci,
+		  uint64_t *v)
 {
-	const struct cnt_col *col = &s->cols[j];
 	const struct cnt_cpu *c = &s->cpus[ci];
 	char p[192];
 	switch (col->src.type) {
 	case SRC_PERF:
-		return col->perf_fd[ci] >= 0 && read(col->perf_fd[ci], v, sizeof(*v)) == (ssize_t)sizeof(*v);
+		if (col->perf_fd[ci] < 0) {
+			errno = EBADF;
+			return false;
+		}
+		return read(col->perf_fd[ci], v, sizeof(*v)) == (ssize_t)sizeof(*v);
 	case SRC_RDTSC:
 		*v = cnt_rdtsc();
 		return true;
@@ -73,6 +76,20 @@ static bool read_one(const struct cnt_set *s, const struct cnt_procfs *pf, size_
 	}
 }
 
+/* One cell of the snapshot: empty where the CPU does not read the counter, or fails to. */
+static void read_cell(struct cnt_set *s, const struct cnt_procfs *pf, size_t ci, size_t j)
+{
+	size_t k = ci * s->ncols + j;
+	struct cnt_col *col = &s->cols[j];
+	s->have[k] = false;
+	if (!cnt_col_reads(col, &s->cpus[ci]))
+		return;
+	errno = 0;
+	s->have[k] = cnt_read_one(s, pf, col, ci, &s->values[k]);
+	if (!s->have[k])
+		cnt_note_unreadable(s, col, ci, errno);
+}
+
 int cnt_snapshot(struct cnt_set *s)
 {
 	bool want_irq = false, want_stat = false;
@@ -94,11 +111,8 @@ int cnt_snapshot(struct cnt_set *s)
 			(void)sched_setaffinity(0, sizeof(one), &one);
 		}
 		s->times_ns[i] = mono_ns();
-		for (size_t j = 0; j < s->ncols; j++) {
-			size_t k = i * s->ncols + j;
-			s->have[k] = cnt_cpu_reads(&s->cpus[i], s->cols[j].scope) &&
-				     read_one(s, &pf, i, j, &s->values[k]);
-		}
+		for (size_t j = 0; j < s->ncols; j++)
+			read_cell(s, &pf, i, j);
 	}
 	if (migrate)
 		(void)sched_setaffinity(0, sizeof(saved), &saved);
@@ -175,7 +189,7 @@ cJSON *cnt_set_describe(const struct cnt_set *s)
 	cJSON_AddStringToObject(o, "package_cpus", list);
 	free(list);
 	for (size_t i = 0; i < s->ncpus; i++)
-		if (s->cpus[i].reads_system)
+		if (s->cpus[i].reads_machine)
 			cJSON_AddNumberToObject(o, "system_cpu", s->cpus[i].cpu);
 	if (s->sysroot)
 		cJSON_AddStringToObject(o, "sysroot", s->sysroot);
@@ -205,5 +219,6 @@ cJSON *cnt_set_describe(const struct cnt_set *s)
 		cJSON_AddStringToObject(m, "reason", s->missing[i].reason);
 		cJSON_AddItemToArray(miss, m);
 	}
+	cJSON_AddItemToObject(o, "partial", cnt_set_describe_partial(s));
 	return o;
 }

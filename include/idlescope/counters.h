@@ -77,14 +77,18 @@ struct cnt_col {
 	char *path;            /* SRC_SYSFS: path pattern; SRC_CPUIDLE: state directory name */
 	double scale;          /* perf .scale (e.g. Joules per count), 0 when none */
 	int *perf_fd;          /* SRC_PERF: one fd per CPU index, -1 where not opened */
+	int *fail_errno;       /* per CPU index: 0, or why a CPU that should read it could not
+				* (errno; EIO when the read gave none): its cells stay empty */
+	bool machine_wide;     /* system scope from a source that is the same whichever CPU reads
+				* it (/proc/stat ctxt, a path without %d): read once, not per package */
 	bool enable_fixed;     /* SRC_MSR fixed/programmable counter that needs enabling */
 };
 
 struct cnt_cpu {
 	int cpu, core, package;
 	bool reads_core;       /* first CPU read of its core */
-	bool reads_package;    /* designated CPU of its package */
-	bool reads_system;     /* the designated CPU of the system */
+	bool reads_package;    /* designated CPU of its package: package and system scope */
+	bool reads_machine;    /* designated CPU of the lowest package: machine-wide sources */
 	struct cnt_msr msr;
 	int msr_errno;         /* why msr could not be opened */
 };
@@ -97,10 +101,11 @@ struct cnt_missing {
 struct cnt_opts {
 	const char *sysroot;     /* NULL: the real system */
 	const char *cpu_list;    /* --cpu LIST; NULL: every online CPU */
-	const char *system_cpus; /* --system-cpu LIST: designated CPU per package; NULL: first */
+	const char *system_cpus; /* --system-cpu LIST: designated CPU per package, which reads the
+				  * package- and system-scope counters; NULL: the first of each */
 	const char **adds;       /* --add specs */
 	size_t nadds;
-	bool quiet;              /* do not print the missing-counter report */
+	bool quiet;              /* do not print the missing- and unreadable-counter reports */
 	bool avoid_ipi;          /* prefer rdtsc to perf msr/tsc when the TSC is invariant: reading
 				  * another CPU's perf counter interrupts it (latency runs) */
 };
@@ -120,6 +125,7 @@ struct cnt_set {
 	size_t nmissing;
 	struct cnt_missing *missing;
 	size_t nidle;            /* cpuidle states found */
+	bool quiet;              /* no warning when a counter fails on a CPU during a snapshot */
 	bool migrate;            /* read each CPU from that CPU (real system only; default on) */
 	/* the last snapshot: values[cpu_index * ncols + col], have[] the same */
 	uint64_t *values;
@@ -140,9 +146,13 @@ int cnt_snapshot(struct cnt_set *s);
 int cnt_csv_write_header(FILE *f, const struct cnt_set *s);
 int cnt_csv_write_rows(FILE *f, const struct cnt_set *s);
 
-/* info.json "counters": {"cpus", "cpu": {...}, "columns": {name: {source, scope, kind,
- * width, unit[, scale]}}, "missing": [{"counters", "reason"}], "system_cpus"}. */
+/* info.json "counters": {"cpus", "package_cpus", "system_cpu", "cpu": {...}, "columns":
+ * {name: {source, scope, kind, width, unit[, scale]}}, "missing": [{"counters", "reason"}],
+ * "partial": [...] as cnt_set_describe_partial()}. */
 cJSON *cnt_set_describe(const struct cnt_set *s);
+/* info.json "counters.partial": one {"counters", "cpus", "reason"} per counter that some
+ * CPUs that should read it could not read (so far: call again after the last snapshot). */
+cJSON *cnt_set_describe_partial(const struct cnt_set *s);
 
 /* Parse a CPU list "0-3,8,10-11" into ascending unique numbers (< 4096). -1 on bad syntax. */
 int cnt_parse_cpu_list(const char *s, int **cpus, size_t *n);

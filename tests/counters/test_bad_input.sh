@@ -46,6 +46,15 @@ printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,100\n1,2.0,0,0,0,300\n' 
 expect 2 "unknown counter 'NOPE'" "$ANALYZE" counters "$T/bad" --metric 'X=NOPE/TSC'
 expect 2 "expected" "$ANALYZE" counters "$T/bad" --metric 'X=(TSC'
 expect 2 "unknown column 'Foo'" "$ANALYZE" counters "$T/bad" --show Foo
+# the unknown-column error lists every column of the run, on one line
+printf 'Snapshot,Time,CPU,Core,Package,TSC,APERF,MPERF\n0,1.0,0,0,0,100,10,20\n1,2.0,0,0,0,300,30,60\n' > "$T/bad/counters.csv"
+expect 2 "unknown column 'Nope'" "$ANALYZE" counters "$T/bad" --show Busy%,Nope
+eq "--show: every column in the error" "$(cat "$T/err")" \
+	"analyze: --show: unknown column 'Nope' (columns of this run: Avg_MHz, Busy%, Bzy_MHz, TSC_MHz, CPU%c1, Halted%)"
+expect 2 "unknown column 'Nope'" "$ANALYZE" counters "$T/bad" --hide Nope
+eq "--hide: every column in the error" "$(cat "$T/err")" \
+	"analyze: --hide: unknown column 'Nope' (columns of this run: Avg_MHz, Busy%, Bzy_MHz, TSC_MHz, CPU%c1, Halted%)"
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,100\n1,2.0,0,0,0,300\n' > "$T/bad/counters.csv"
 expect 2 "expected text, csv or json" "$ANALYZE" counters "$T/bad" --format xml
 # a good minimal file: TSC_MHz = 200 counts / 1 s
 V=$("$ANALYZE" counters "$T/bad" --format json 2>/dev/null | jq '.intervals[0].cpus[0].TSC_MHz')

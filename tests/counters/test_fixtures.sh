@@ -136,6 +136,11 @@ eq "skx csv header" "$(printf '%s\n' "$CSV" | head -1)" "Interval,Time,Package,C
 eq "skx csv summary row" "$(printf '%s\n' "$CSV" | sed -n 2p)" "1,1.000000000,-,-,-,35,"
 eq "skx csv cpu0 row (HT on the core's first CPU)" "$(printf '%s\n' "$CSV" | sed -n 3p)" "1,1.000000000,0,0,0,50,40"
 eq "skx csv cpu1 row" "$(printf '%s\n' "$CSV" | sed -n 4p)" "1,1.000000000,0,0,1,20,"
+set +e
+"$ANALYZE" counters "$T/skx-run" --show Busy%,Nope > /dev/null 2> "$T/skx.err"
+set -e
+eq "skx --show Nope: every column of the run, the HT split's too" "$(cat "$T/skx.err")" \
+	"analyze: --show: unknown column 'Nope' (columns of this run: Avg_MHz, Busy%, Bzy_MHz, TSC_MHz, IPC, IRQ, NMI, SMI, POLL, C1, C6, POLL%, C1%, C6%, POLL+, C1+, C6+, POLL-, C1-, C6-, CPU%c1, CPU%c3, CPU%c6, CPU%c7, Halted%, OS_Busy%, Pkg%pc2, Pkg%pc3, Pkg%pc6, Pkg%pc7, Pkg%pc8, Pkg%pc9, Pkg%pc10, PkgWatt, CorWatt, RAMWatt, FAKE, MY_PC6, HT_Idle%, HT0_Only%, HT1_Only%, HT_Both%)"
 T_TEXT=$("$ANALYZE" counters "$T/skx-run" --Summary 2>/dev/null)
 has "skx text summary row (mean Bzy_MHz)" "$T_TEXT" " 1785 "
 

@@ -1,7 +1,13 @@
 /*
- * One collector per CPU: an flock(2) on cpu<N>.lock in /run/idlescope and in
- * /tmp/idlescope-locks (world-writable, sticky). Root takes both; an unprivileged user takes
- * those it can open, so collectors of any user meet in at least one of them.
+ * One collector per CPU: an flock(2) on cpu<N>.lock in /tmp/idlescope-locks and in
+ * /run/idlescope (both sticky and world-writable). Every collector, root included, takes the
+ * lock in each of them it can use, whoever made the directory: /tmp/idlescope-locks is the
+ * one all users can make and use, so root and the others always meet there (after a reboot
+ * an unprivileged collector may well be first to make it); /run/idlescope, which only root
+ * can make, keeps root's collectors apart even if someone spoilt the /tmp one. Nothing is
+ * ever written to a lock file, and only regular files with a single link are opened, never
+ * through a symlink, so a name planted by another user can neither be written through nor
+ * block us; the holder's pid comes from /proc/locks.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,13 +16,14 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "collect.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/util.h"
 
-static const char *const lock_dirs[] = { "/run/idlescope", "/tmp/idlescope-locks" };
+static const char *const lock_dirs[] = { "/tmp/idlescope-locks", "/run/idlescope" };
 #define NDIRS (sizeof(lock_dirs) / sizeof(lock_dirs[0]))
 
 struct cpu_lock {
@@ -39,27 +46,24 @@ int collect_check_cpu(int cpu)
 	return 0;
 }
 
-/* The lock directory, made if missing; refused if it is not a real directory owned by root or us. */
+/* The lock directory, made if missing (sticky, world-writable); never through a symlink. */
 static int open_lock_dir(const char *dir)
 {
-	struct stat st;
-	if (mkdir(dir, 01777) == 0)
-		chmod(dir, 01777);   /* not narrowed by the umask */
+	bool made = mkdir(dir, 01777) == 0;
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid())) {
-		close(fd);
-		return -1;
-	}
+
+	if (fd >= 0 && made)
+		fchmod(fd, 01777);   /* not narrowed by the umask */
 	return fd;
 }
 
-/* Only a regular file counts (a FIFO or device planted by another user must not block us). */
-static int regular_or_close(int fd)
+/* Only a regular file with one link counts: a FIFO, a device or a hard link to some other
+ * file planted by another user must neither block us nor get locked. */
+static int plain_file_or_close(int fd)
 {
 	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
 		close(fd);
 		errno = EINVAL;
 		return -1;
@@ -67,19 +71,18 @@ static int regular_or_close(int fd)
 	return fd;
 }
 
-/* Open (never create through a symlink) the lock file; -1 if this user cannot use it. */
+/* Open the lock file read-only (flock needs no more), creating it readable by all. */
 static int open_lock_file(int dfd, const char *name)
 {
-	const int flags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+	const int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+
 	for (int tries = 0; tries < 3; tries++) {
-		int fd = openat(dfd, name, O_RDWR | flags);
-		if (fd < 0 && errno == EACCES)
-			fd = openat(dfd, name, O_RDONLY | flags);
+		int fd = openat(dfd, name, flags);
 		if (fd >= 0 || errno != ENOENT)
-			return regular_or_close(fd);
-		fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | flags, 0666);
+			return plain_file_or_close(fd);
+		fd = openat(dfd, name, flags | O_CREAT | O_EXCL, 0444);
 		if (fd >= 0) {
-			fchmod(fd, 0666);
+			fchmod(fd, 0444);   /* not narrowed by the umask */
 			return fd;
 		}
 		if (errno != EEXIST)
@@ -88,11 +91,29 @@ static int open_lock_file(int dfd, const char *name)
 	return -1;
 }
 
+/* The pid that holds an flock on the file open as fd, from /proc/locks; 0 if not found. */
+static long lock_holder(int fd)
+{
+	struct stat st;
+	char line[256], type[16];
+	unsigned int maj, min;
+	unsigned long long ino;
+	long pid, found = 0;
+	FILE *f;
+
+	if (fstat(fd, &st) < 0 || !(f = fopen("/proc/locks", "re")))
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", type, &pid, &maj, &min, &ino) == 5 &&
+		    !strcmp(type, "FLOCK") && maj == major(st.st_dev) && min == minor(st.st_dev) && ino == st.st_ino)
+			found = pid;
+	fclose(f);
+	return found;
+}
+
 static void report_holder(int fd, int cpu)
 {
-	char buf[32] = "";
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	long pid = n > 0 ? strtol(buf, NULL, 10) : 0;
+	long pid = lock_holder(fd);
 	if (pid > 0)
 		is_err("another collector is measuring CPU %d (pid %ld); wait for it or choose another --cpu", cpu, pid);
 	else
@@ -105,8 +126,9 @@ struct cpu_lock *cpu_lock_take(int cpu)
 	char name[32];
 	int taken = 0;
 	snprintf(name, sizeof(name), "cpu%d.lock", cpu);
-	for (size_t i = 0; i < NDIRS; i++) {
+	for (size_t i = 0; i < NDIRS; i++)
 		l->fd[i] = -1;
+	for (size_t i = 0; i < NDIRS; i++) {
 		int dfd = open_lock_dir(lock_dirs[i]);
 		if (dfd < 0)
 			continue;
@@ -123,10 +145,6 @@ struct cpu_lock *cpu_lock_take(int cpu)
 			cpu_lock_release(l);
 			return NULL;
 		}
-		char pid[24];
-		int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-		if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)n, 0) < 0)
-			(void)0;   /* read-only lock file: the lock still holds, only the pid is not shown */
 		l->fd[i] = fd;
 		taken++;
 	}

@@ -36,7 +36,8 @@ struct method_ctx {
 	struct idlescope_record rec[READ_RECORDS];
 	size_t nrec, pos;
 	uint64_t lost_seen;
-	bool finished;
+	bool draining;            /* stop seen: the module is disabled, reads do not block */
+	bool finished;            /* drained: nothing more will come */
 	uint64_t poll_states;     /* bit per cpuidle state named POLL */
 };
 
@@ -346,44 +347,90 @@ static int fill(struct method_ctx *c)
 	return 0;
 }
 
-/* At the end: ring overflow that no later record reported. */
+/* After a stop: arm nothing more, and read without blocking from now on. Once disabled, the
+ * module's read() returns what is left in its ring, then 0 (EAGAIN if the DISABLE failed). */
+static void begin_drain(struct method_ctx *c)
+{
+	int fl;
+
+	c->draining = true;
+	ioctl(c->fd, IDLESCOPE_IOC_DISABLE);
+	fl = fcntl(c->fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* Draining: the next batch of what the kernel still holds; 0 = read some, -1 = nothing left. */
+static int drain_read(struct method_ctx *c)
+{
+	ssize_t got;
+
+	do
+		got = read(c->fd, c->rec, sizeof(c->rec));
+	while (got < 0 && errno == EINTR);
+	if (got < 0 && errno != EAGAIN)
+		is_warn("%s: reading the last records after the stop: %s", KMOD_DEV, strerror(errno));
+	if (got < (ssize_t)sizeof(c->rec[0]))
+		return -1;
+	c->nrec = (size_t)got / sizeof(c->rec[0]);
+	c->pos = 0;
+	return 0;
+}
+
+/* At the end: ring overflow that no record reported. */
 static void count_trailing_loss(struct method_ctx *c, uint64_t discards[DISCARD_NR])
 {
 	struct idlescope_stats st;
 
-	if (c->finished)
-		return;
 	c->finished = true;
-	ioctl(c->fd, IDLESCOPE_IOC_DISABLE);
 	if (ioctl(c->fd, IDLESCOPE_IOC_STATS, &st) == 0 && st.overflow > c->lost_seen)
 		discards[DISCARD_LOST] += st.overflow - c->lost_seen;
 }
 
+/* One record: 1 = a datapoint in *dp, 0 = a discard (counted). */
+static int take_record(struct method_ctx *c, const struct idlescope_record *r, struct dp_raw *dp,
+		       uint64_t discards[DISCARD_NR])
+{
+	discards[DISCARD_LOST] += r->lost;
+	c->lost_seen += r->lost;
+	if (r->type == IDLESCOPE_REC_DISCARD) {
+		if (r->reason < DISCARD_NR)
+			discards[r->reason]++;
+		return 0;
+	}
+	to_dp(c, r, dp);
+	return 1;
+}
+
+static int reading_error(void)
+{
+	is_err("%s: reading records: %s", KMOD_DEV,
+	       errno == ENODATA ? "the module stopped measuring" :
+	       errno == ENODEV ? "the measured CPU went offline" : strerror(errno));
+	return -1;
+}
+
+/* Nothing measured is lost: after a stop, every record already read and every record still
+ * in the kernel's ring is handed over (datapoints) or counted (discards) before 0. */
 static int kmod_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards[DISCARD_NR])
 {
-	while (!collect_stop_requested) {
-		if (c->pos == c->nrec) {
-			if (fill(c) < 0) {
-				is_err("%s: reading records: %s", KMOD_DEV,
-				       errno == ENODATA ? "the module stopped measuring" :
-				       errno == ENODEV ? "the measured CPU went offline" : strerror(errno));
-				return -1;
-			}
+	for (;;) {
+		if (c->pos < c->nrec) {
+			if (take_record(c, &c->rec[c->pos++], dp, discards))
+				return 1;
 			continue;
 		}
-		const struct idlescope_record *r = &c->rec[c->pos++];
-		discards[DISCARD_LOST] += r->lost;
-		c->lost_seen += r->lost;
-		if (r->type == IDLESCOPE_REC_DISCARD) {
-			if (r->reason < DISCARD_NR)
-				discards[r->reason]++;
-			continue;
+		if (c->finished)
+			return 0;
+		if (collect_stop_requested && !c->draining)
+			begin_drain(c);
+		if (!c->draining) {
+			if (fill(c) < 0)
+				return reading_error();
+		} else if (drain_read(c) < 0) {
+			count_trailing_loss(c, discards);
 		}
-		to_dp(c, r, dp);
-		return 1;
 	}
-	count_trailing_loss(c, discards);
-	return 0;
 }
 
 static void kmod_stop(struct method_ctx *c)

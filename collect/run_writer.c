@@ -1,12 +1,14 @@
 /*
- * The run directory: created without following planted symlinks; info.json replaced
- * atomically; datapoints.csv written in blocks of whole rows.
+ * The run directory: created without following planted symlinks (a symlink in the path is
+ * followed only when root or the caller owns it); info.json replaced atomically;
+ * datapoints.csv written in blocks of whole rows.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,27 +22,103 @@
 #define DP_ROW_MAX 1024
 #define DP_FLUSH_NS NSEC_PER_SEC
 
-/* Open directory p, creating it and missing parents (mkdir -p). Parents that exist are the
- * user's path and are followed; directories created here are opened with O_NOFOLLOW. */
-static int open_or_make_dir(const char *p)
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+#define MAX_LINKS 40   /* symlinks followed in one path, as the kernel allows */
+
+/* The files a run directory gets from collect (and collect --counters); --force removes them. */
+static const char *const run_files[] = { "info.json", ".info.json.tmp", "datapoints.csv", "counters.csv" };
+
+struct path_walk {
+	int links;       /* symlinks followed so far */
+	bool refused;    /* stopped at an unsafe component: a refusal (exit 2), not a system error */
+};
+
+static int walk_path(int dirfd, const char *path, const char *label, struct path_walk *pw);
+
+/* Only root and the caller can have made a symlink that is theirs: another user's link in the
+ * path is the planted-link threat (docs/collect.md, Faults, "Output paths"). */
+static bool link_is_trusted(const struct stat *st)
 {
-	int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0 || errno != ENOENT)
-		return fd;
-	char *c1 = is_xstrdup(p), *c2 = is_xstrdup(p);
-	const char *parent = dirname(c1), *base = basename(c2);
-	int pfd = strcmp(parent, p) ? open_or_make_dir(parent) : -1;
-	if (pfd >= 0) {
-		if (mkdirat(pfd, base, 0755) < 0 && errno != EEXIST)
-			fd = -1;
-		else
-			fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		int e = errno;
-		close(pfd);
-		errno = e;
+	return st->st_uid == 0 || st->st_uid == geteuid();
+}
+
+/* Component `name` of dirfd is not a directory: walk its target if it is a trusted symlink
+ * (the very link inspected: O_PATH, no race), else refuse. */
+static int follow_link(int dirfd, const char *name, const char *shown, struct path_walk *pw)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t n = -1;
+	int fd = -1, lfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (lfd < 0 || fstat(lfd, &st) < 0) {
+		is_err("%s: %s", shown, strerror(errno));
+	} else if (!S_ISLNK(st.st_mode)) {
+		is_err("%s: exists and is not a directory", shown);
+		pw->refused = true;
+	} else if (!link_is_trusted(&st)) {
+		is_err("%s: is a symbolic link owned by uid %u (neither root nor you); refusing to follow it "
+		       "(give the real directory)", shown, (unsigned)st.st_uid);
+		pw->refused = true;
+	} else if (++pw->links > MAX_LINKS) {
+		is_err("%s: %s", shown, strerror(ELOOP));
+	} else if ((n = readlinkat(lfd, "", target, sizeof(target) - 1)) < 0) {
+		is_err("%s: %s", shown, strerror(errno));
+	} else {
+		target[n] = '\0';
+		char *label = is_xasprintf("%s -> ", shown);
+		fd = walk_path(dirfd, target, label, pw);
+		free(label);
 	}
-	free(c1);
-	free(c2);
+	if (lfd >= 0)
+		close(lfd);
+	return fd;
+}
+
+/* One component: open it as a directory without following it, making it if missing. */
+static int walk_step(int dirfd, const char *name, const char *shown, struct path_walk *pw)
+{
+	int fd = openat(dirfd, name, DIR_FLAGS);
+
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST) {
+			is_err("%s: %s", shown, strerror(errno));
+			return -1;
+		}
+		fd = openat(dirfd, name, DIR_FLAGS);
+	}
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOTDIR || errno == ELOOP)
+		return follow_link(dirfd, name, shown, pw);
+	is_err("%s: %s", shown, strerror(errno));
+	return -1;
+}
+
+/* Open directory `path` (relative to dirfd unless absolute) one component at a time, creating
+ * missing ones (mkdir -p). Messages name the component as `label` + the path up to it. */
+static int walk_path(int dirfd, const char *path, const char *label, struct path_walk *pw)
+{
+	int fd = openat(dirfd, path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t i = 0;
+
+	if (fd < 0)
+		is_err("%s%s: %s", label, path[0] == '/' ? "/" : ".", strerror(errno));
+	while (fd >= 0 && path[i]) {
+		size_t len = strcspn(path + i, "/");
+		if (len && !(len == 1 && path[i] == '.')) {
+			char *name = is_xstrndup(path + i, len);
+			char *shown = is_xasprintf("%s%.*s", label, (int)(i + len), path);
+			int next = walk_step(fd, name, shown, pw);
+			close(fd);
+			fd = next;
+			free(name);
+			free(shown);
+		}
+		i += len;
+		while (path[i] == '/')
+			i++;
+	}
 	return fd;
 }
 
@@ -64,57 +142,80 @@ static int dir_is_empty(int dirfd)
 	return empty;
 }
 
-int run_dir_create(const char *path, bool force, struct run_dir *rd)
+/* --force: the previous run's files go, so that none of them passes for this run's. */
+static int remove_run_files(int dirfd, const char *path)
+{
+	for (size_t i = 0; i < sizeof(run_files) / sizeof(run_files[0]); i++)
+		if (unlinkat(dirfd, run_files[i], 0) < 0 && errno != ENOENT) {
+			is_err("%s/%s: cannot remove the previous run's file: %s", path, run_files[i], strerror(errno));
+			return -1;
+		}
+	return 0;
+}
+
+/* The run directory `base` in pfd: made, or an existing real directory (empty unless force). */
+static int open_run_dir(int pfd, const char *base, const char *path, bool force)
 {
 	struct stat st;
-	char *copy = is_xstrdup(path);
+
+	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+		is_err("%s: is a symbolic link; refusing to write through it (give the real directory)", path);
+		return -2;
+	}
+	bool created = mkdirat(pfd, base, 0755) == 0;
+	if (!created && errno != EEXIST) {
+		is_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int fd = openat(pfd, base, DIR_FLAGS);
+	if (fd < 0) {
+		bool refused = errno == ENOTDIR || errno == ELOOP;
+		is_err("%s: %s", path, refused ? "exists and is not a directory" : strerror(errno));
+		return refused ? -2 : -1;
+	}
+	if (!created && !force && dir_is_empty(fd) != 1) {
+		is_err("%s: directory is not empty; use --force to write into it or choose another -o", path);
+		close(fd);
+		return -2;
+	}
+	if (!created && force && remove_run_files(fd, path) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int run_dir_create(const char *path, bool force, struct run_dir *rd)
+{
+	struct path_walk pw = { 0 };
+	char *copy = is_xstrdup(path), *c1, *c2;
 	size_t n = strlen(copy);
-	int pfd = -1, ret = -1;
+	int pfd, fd = -1;
 
 	rd->dirfd = -1;
 	rd->path = NULL;
 	while (n > 1 && copy[n - 1] == '/')
 		copy[--n] = '\0';
-	if (lstat(copy, &st) == 0 && S_ISLNK(st.st_mode)) {
-		is_err("%s: is a symbolic link; refusing to write through it (give the real directory)", path);
-		ret = -2;
-		goto out;
-	}
-	char *c1 = is_xstrdup(copy), *c2 = is_xstrdup(copy);
+	c1 = is_xstrdup(copy);
+	c2 = is_xstrdup(copy);
 	const char *parent = dirname(c1), *base = basename(c2);
-	pfd = open_or_make_dir(parent);
-	if (pfd < 0) {
-		is_err("%s: %s", parent, strerror(errno));
-	} else if (!strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, "..")) {
+	if (!strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, "..")) {
 		is_err("%s: give a directory name for the run", path);
+		fd = -2;
+	} else if ((pfd = walk_path(AT_FDCWD, parent, "", &pw)) < 0) {
+		fd = pw.refused ? -2 : -1;
 	} else {
-		bool created = mkdirat(pfd, base, 0755) == 0;
-		if (!created && errno != EEXIST) {
-			is_err("%s: %s", path, strerror(errno));
-		} else if ((rd->dirfd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-			if (errno == ELOOP || errno == ENOTDIR)
-				ret = -2;
-			if (errno == ELOOP)
-				is_err("%s: is a symbolic link; refusing to write through it", path);
-			else
-				is_err("%s: %s", path, errno == ENOTDIR ? "exists and is not a directory" : strerror(errno));
-		} else if (!created && !force && dir_is_empty(rd->dirfd) != 1) {
-			is_err("%s: directory is not empty; use --force to write into it or choose another -o", path);
-			ret = -2;
-			close(rd->dirfd);
-			rd->dirfd = -1;
-		} else {
-			rd->path = is_xstrdup(copy);
-			ret = 0;
-		}
+		fd = open_run_dir(pfd, base, path, force);
+		close(pfd);
+	}
+	if (fd >= 0) {
+		rd->dirfd = fd;
+		rd->path = is_xstrdup(copy);
 	}
 	free(c1);
 	free(c2);
-	if (pfd >= 0)
-		close(pfd);
-out:
 	free(copy);
-	return ret;
+	return fd >= 0 ? 0 : fd;
 }
 
 void run_dir_close(struct run_dir *rd)

@@ -119,6 +119,12 @@ static void finish(void)
 	WRITE_ONCE(armed, 0);
 }
 
+static void discard(__u8 reason)
+{
+	emit(WAKE_REC_DISCARD, reason, 0, -1);
+	finish();
+}
+
 /* Arm the next datapoint from the queue. Only ever on the measured CPU (CPU_PIN pins the
  * timer to the CPU that starts it). Never from the interrupt-entry programs: our timer may
  * still be queued there, and restarting it would swallow the expiry in progress. */
@@ -142,6 +148,7 @@ static int arm_next(void)
 	cur.ltime = now + ldist;
 	cur.tintr = 0;
 	cur.fired = 0;
+	cur.idled = 0;
 	cur.woke_early = 0;
 	cur.await_tai = 0;
 	cur.tintr_src = 0;
@@ -175,8 +182,14 @@ static void on_fire(__u64 now, __u8 src, __u32 cpu)
 	cur.tintr_src = src;
 	cur.fire_cpu = cpu;
 	if (cpu != cfg_cpu) {
-		emit(WAKE_REC_DISCARD, WAKE_DISCARD_WRONG_CPU, 0, -1);
-		finish();
+		discard(WAKE_DISCARD_WRONG_CPU);
+		return;
+	}
+	if (cur.woke_early) {
+		/* Woke for another reason first: discarded even if idle again at LTime, as the
+		 * hrt method does. So a datapoint's idle period is the first one entered since
+		 * arming (or one already running then), and TBI is its entry. */
+		discard(WAKE_DISCARD_OTHER_WAKE);
 		return;
 	}
 	if (idle.in_idle && idle.tbi < ltime) {
@@ -194,16 +207,15 @@ static void on_fire(__u64 now, __u8 src, __u32 cpu)
 		if (is_irq_on_state(idle.state)) {
 			/* Our handler would have run inside that idle period: something else
 			 * woke the CPU (at or after LTime, but first). */
-			emit(WAKE_REC_DISCARD, WAKE_DISCARD_OTHER_WAKE, 0, -1);
+			discard(WAKE_DISCARD_OTHER_WAKE);
 		} else {
 			/* Left idle at or after LTime, before the handler: IRQs were off. */
 			emit(WAKE_REC_DATAPOINT, 0, idle.tai, 1);
+			finish();
 		}
-		finish();
 		return;
 	}
-	emit(WAKE_REC_DISCARD, cur.woke_early ? WAKE_DISCARD_OTHER_WAKE : WAKE_DISCARD_NOT_IDLE, 0, -1);
-	finish();
+	discard(WAKE_DISCARD_NOT_IDLE);
 }
 
 SEC("tp_btf/cpu_idle")
@@ -219,6 +231,8 @@ int BPF_PROG(wake_cpu_idle, unsigned int state, unsigned int cpu_id)
 		idle.tai = 0;
 		idle.state = (__s32)state;
 		idle.in_idle = 1;
+		if (READ_ONCE(armed) && !cur.fired)
+			cur.idled = 1;
 		return 0;
 	}
 	idle.tai = now;
@@ -227,7 +241,10 @@ int BPF_PROG(wake_cpu_idle, unsigned int state, unsigned int cpu_id)
 		if (cur.await_tai) {
 			emit(WAKE_REC_DATAPOINT, 0, now, 0);
 			finish();
-		} else if (!cur.fired && now < cur.ltime) {
+		} else if (!cur.fired && now < cur.ltime && cur.idled) {
+			/* Left, before LTime, an idle period entered after arming: something else
+			 * woke the CPU. (The exit of a period already running at arming time, e.g.
+			 * armed from an interrupt inside it, is the previous event's wake-up.) */
 			cur.woke_early = 1;
 		}
 	}
@@ -303,9 +320,7 @@ int wake_arm(void *ctx)
 	 * datapoint still unfired never got its interrupt (LTime passed before the sleep). */
 	if (cfg_source == WAKE_SRC_THREAD && READ_ONCE(armed) && !cur.fired) {
 		cur.fire_cpu = bpf_get_smp_processor_id();
-		emit(WAKE_REC_DISCARD,
-		     cur.woke_early ? WAKE_DISCARD_OTHER_WAKE : WAKE_DISCARD_NOT_IDLE, 0, -1);
-		finish();
+		discard(cur.woke_early ? WAKE_DISCARD_OTHER_WAKE : WAKE_DISCARD_NOT_IDLE);
 	}
 	return arm_next();
 }

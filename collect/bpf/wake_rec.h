@@ -61,9 +61,11 @@ enum wake_tintr_src {
 struct wake_cur {
 	__u64 ldist, ltime, tintr;
 	__u8 fired;		/* TIntr taken */
-	__u8 woke_early;	/* left idle between arming and LTime */
+	__u8 idled;		/* entered idle since arming */
+	__u8 woke_early;	/* left an idle period entered since arming before LTime */
 	__u8 await_tai;		/* fired while idle in a state with IRQs on: finish at exit */
 	__u8 tintr_src;
+	__u8 pad[3];
 	__u32 fire_cpu;
 };
 

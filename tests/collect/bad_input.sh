@@ -23,7 +23,7 @@ expect_fail 2 "^collect: unknown option '--bogus'; try 'collect --help'$" $C --b
 expect_fail 2 "^collect: option '--method' needs an argument; try 'collect --help'$" $C --method
 expect_fail 2 "^collect: unexpected argument 'extra'; try 'collect --help'$" $C extra
 
-# Output directory: non-empty without --force, symlink as -o, symlink planted inside.
+# Output directory: non-empty without --force, symlink as -o, symlinks in the path, --force.
 mkdir "$TMP/full" && echo x >"$TMP/full/keep"
 expect_fail 2 "^collect: $TMP/full: directory is not empty; use --force to write into it or choose another -o$" \
 	$C --method timer -c 5 --cpu "$CPU" -q --no-counters -o "$TMP/full"
@@ -37,6 +37,43 @@ expect_fail 2 "^collect: $TMP/link/: is a symbolic link; refusing to write throu
 [ -z "$(ls -A "$TMP/target")" ] || fail "something was written through the symlink"
 echo x >"$TMP/file"
 expect_fail 2 "^collect: $TMP/file: exists and is not a directory$" $C --method timer -c 5 --cpu "$CPU" -q --no-counters -o "$TMP/file"
+
+# Symlinks in the parent path: followed only when root or the caller owns them.
+mkdir "$TMP/real"
+ln -s "$TMP/real" "$TMP/rootlink"
+retry_busy $C --method timer -c 3 --cpu "$CPU" -q --no-counters -o "$TMP/rootlink/sub/run" ||
+	fail "a root-owned symlink in the path was refused"
+[ -f "$TMP/real/sub/run/info.json" ] || fail "run through a root-owned symlink is not in its target"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	# a link planted by nobody in a parent directory nobody owns
+	mkdir "$TMP/nbdir" "$TMP/victimdir" && chown nobody "$TMP/nbdir" || fail "chown nobody"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- ln -s "$TMP/victimdir" "$TMP/nbdir/planted" ||
+		fail "nobody cannot plant a link"
+	expect_fail 2 "^collect: $TMP/nbdir/planted: is a symbolic link owned by uid $(id -u nobody) \(neither root nor you\); refusing to follow it \(give the real directory\)$" \
+		$C --method timer -c 3 --cpu "$CPU" -q --no-counters -o "$TMP/nbdir/planted/run"
+	# ... also as the target of a trusted link, with the rest of the path missing
+	ln -s "$TMP/nbdir/planted" "$TMP/rootlink2"
+	expect_fail 2 "^collect: $TMP/rootlink2 -> $TMP/nbdir/planted: is a symbolic link owned by uid" \
+		$C --method timer -c 3 --cpu "$CPU" -q --no-counters -o "$TMP/rootlink2/a/b/run"
+	[ -z "$(ls -A "$TMP/victimdir")" ] || fail "something was written through nobody's symlink"
+	# for nobody, nobody's own link is its own path
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- sh -c 'mkdir "$1/own" && ln -s own "$1/mylink"' sh "$TMP/nbdir" ||
+		fail "nobody cannot make its own link"
+	retry_busy as_nobody --method timer -c 3 --cpu "$CPU" -q --no-counters -o "$TMP/nbdir/mylink/run" ||
+		fail "the caller's own symlink in the path was refused"
+	[ -f "$TMP/nbdir/own/run/info.json" ] || fail "run through the caller's own symlink is not in its target"
+fi
+
+# --force removes the previous run's files (a stale counters.csv would pass for this run's) and
+# nothing else.
+mkdir "$TMP/rerun"
+for f in info.json datapoints.csv counters.csv .info.json.tmp notes.txt; do echo old >"$TMP/rerun/$f"; done
+retry_busy $C --method timer -c 4 --cpu "$CPU" -q --no-counters --force -o "$TMP/rerun" || fail "--force rerun failed"
+[ ! -e "$TMP/rerun/counters.csv" ] || fail "--force left the previous run's counters.csv"
+[ ! -e "$TMP/rerun/.info.json.tmp" ] || fail "--force left the previous run's .info.json.tmp"
+[ "$(cat "$TMP/rerun/notes.txt")" = old ] || fail "--force touched a file that is not a run file"
+[ "$(csv_rows "$TMP/rerun/datapoints.csv")" -eq 4 ] && jq -e '.datapoints == 4' "$TMP/rerun/info.json" >/dev/null ||
+	fail "--force rerun did not write its own files"
 
 # --force into a directory where datapoints.csv is a planted symlink: the link is replaced, not followed.
 mkdir "$TMP/forced" && echo secret >"$TMP/victim" && ln -s "$TMP/victim" "$TMP/forced/datapoints.csv"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# A second collector on the same CPU is refused while the first runs; another CPU is fine.
+# A second collector on the same CPU is refused while the first runs; another CPU is fine;
+# root and nobody meet in the same lock whichever comes first.
 . "$(dirname "$0")/lib.sh"
 wait_cpu_free
 "$COLLECT" --method timer -c 1000000 --cpu "$CPU" -q --no-counters -o "$TMP/first" &
@@ -21,4 +22,17 @@ fi
 kill -INT $pid
 wait $pid
 retry_busy "$COLLECT" --method timer -c 10 --cpu "$CPU" -q --no-counters -o "$TMP/after" || fail "CPU $CPU still locked after the first collector ended"
+
+# Nobody first, then root, on a just-booted machine (no lock directory yet): in a private
+# mount namespace with fresh /run and /tmp (cpu_lock_reboot.sh).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && command -v unshare >/dev/null; then
+	if unshare -m true 2>/dev/null; then
+		unshare -m sh "$(dirname "$0")/cpu_lock_reboot.sh" "$COLLECT" "$CPU" >"$TMP/reboot" 2>&1
+		rc=$?
+		cat "$TMP/reboot"
+		[ $rc -eq 0 ] || fail "nobody first, then root: root was not refused"
+	else
+		note "skip nobody-then-root: no private mount namespace here (unshare -m failed)"
+	fi
+fi
 note "cpu lock: ok"

@@ -2,8 +2,8 @@
  * Unit test of the hrt/tdt methods' user-space side (collect/method_kmod.c): module records
  * to datapoints (residencies from counter deltas, POLL without TAI, the counter-read
  * compensation of TIntr, unknown SMI/NMI counts) and the record stream (discards per reason,
- * ring-overflow losses, stop). The QEMU guest has no residency MSRs, so this is where that
- * arithmetic is checked.
+ * ring-overflow losses, and the drain after a stop: nothing measured is lost). The QEMU guest
+ * has no residency MSRs, so this is where that arithmetic is checked.
  */
 #include <math.h>
 #include <signal.h>
@@ -113,35 +113,94 @@ static void test_fields(void)
 	      (unsigned long long)dp.tai, dp.intr_off);
 }
 
+static int write_records(int fd, const struct idlescope_record *recs, size_t n)
+{
+	if (write(fd, recs, n * sizeof(*recs)) == (ssize_t)(n * sizeof(*recs)))
+		return 0;
+	perror("write");
+	failures++;
+	return -1;
+}
+
+static void check_discards(const uint64_t *d, uint64_t not_idle, uint64_t other_wake, uint64_t wrong_cpu,
+			   uint64_t lost, const char *when)
+{
+	CHECK(d[DISCARD_NOT_IDLE] == not_idle && d[DISCARD_OTHER_WAKE] == other_wake &&
+	      d[DISCARD_WRONG_CPU] == wrong_cpu && d[DISCARD_LOST] == lost,
+	      "%s: discards not_idle %llu other_wake %llu wrong_cpu %llu lost %llu, expected %llu %llu %llu %llu",
+	      when, (unsigned long long)d[DISCARD_NOT_IDLE], (unsigned long long)d[DISCARD_OTHER_WAKE],
+	      (unsigned long long)d[DISCARD_WRONG_CPU], (unsigned long long)d[DISCARD_LOST],
+	      (unsigned long long)not_idle, (unsigned long long)other_wake, (unsigned long long)wrong_cpu,
+	      (unsigned long long)lost);
+}
+
+/* The pipe stands for /dev/idlescope: what is written before the first read comes in one batch
+ * (collect's local buffer); what is written later is still "in the kernel ring" at the stop.
+ * Its write end stays open, so a blocking read after the stop would hang (alarm fails it). */
 static void test_stream(void)
 {
 	struct method_ctx c = { .fd = -1 };
-	struct idlescope_record recs[4] = { base_record(), base_record(), base_record(), base_record() };
+	struct idlescope_record first[4] = { base_record(), base_record(), base_record(), base_record() };
+	struct idlescope_record later[3] = { base_record(), base_record(), base_record() };
 	uint64_t discards[DISCARD_NR] = { 0 };
 	struct dp_raw dp;
 	int p[2];
 
-	recs[1].type = IDLESCOPE_REC_DISCARD;
-	recs[1].reason = IDLESCOPE_DISCARD_OTHER_WAKE;
-	recs[2].lost = 3;   /* three records dropped before this one */
-	recs[2].ltime = 20000000;
-	recs[3].type = IDLESCOPE_REC_DISCARD;
-	recs[3].reason = IDLESCOPE_DISCARD_NOT_IDLE;
-	if (pipe(p) < 0 || write(p[1], recs, sizeof(recs)) != (ssize_t)sizeof(recs)) {
+	first[1].type = IDLESCOPE_REC_DISCARD;
+	first[1].reason = IDLESCOPE_DISCARD_OTHER_WAKE;
+	first[2].lost = 3;   /* three records dropped before this one */
+	first[2].ltime = 20000000;
+	first[3].type = IDLESCOPE_REC_DISCARD;
+	first[3].reason = IDLESCOPE_DISCARD_NOT_IDLE;
+	later[0].ltime = 30000000;
+	later[1].type = IDLESCOPE_REC_DISCARD;
+	later[1].reason = IDLESCOPE_DISCARD_WRONG_CPU;
+	later[1].lost = 2;
+	later[2].ltime = 40000000;
+	if (pipe(p) < 0 || write_records(p[1], first, 4) < 0)
+		return;
+	c.fd = p[0];
+	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 10000000, "first datapoint");
+	check_discards(discards, 0, 0, 0, 0, "after the first datapoint");
+	if (write_records(p[1], later, 3) < 0)
+		return;
+	collect_stop_requested = 1;
+	alarm(10);
+	/* stop: the rest of the local buffer, then everything left in the ring */
+	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 20000000, "datapoint in the local buffer at the stop");
+	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 30000000, "first datapoint left in the ring");
+	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 40000000, "last datapoint left in the ring");
+	CHECK(kmod_next(&c, &dp, discards) == 0, "end after the drain");
+	CHECK(kmod_next(&c, &dp, discards) == 0, "end again");
+	alarm(0);
+	check_discards(discards, 1, 1, 1, 5, "after the drain");
+	close(p[0]);
+	close(p[1]);
+	collect_stop_requested = 0;
+}
+
+/* Stop seen with nothing buffered and nothing left: 0 at once, nothing counted. */
+static void test_stop_empty(void)
+{
+	struct method_ctx c = { .fd = -1 };
+	uint64_t discards[DISCARD_NR] = { 0 };
+	struct dp_raw dp;
+	int p[2];
+
+	if (pipe(p) < 0) {
 		perror("pipe");
 		failures++;
 		return;
 	}
 	c.fd = p[0];
-	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 10000000, "first datapoint");
-	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 20000000, "second datapoint");
-	CHECK(discards[DISCARD_OTHER_WAKE] == 1 && discards[DISCARD_LOST] == 3 && discards[DISCARD_NOT_IDLE] == 0,
-	      "discards other_wake %llu lost %llu not_idle %llu", (unsigned long long)discards[DISCARD_OTHER_WAKE],
-	      (unsigned long long)discards[DISCARD_LOST], (unsigned long long)discards[DISCARD_NOT_IDLE]);
 	collect_stop_requested = 1;
-	CHECK(kmod_next(&c, &dp, discards) == 0, "stop not noticed");
+	alarm(10);
+	CHECK(kmod_next(&c, &dp, discards) == 0, "stop with an empty ring");
+	alarm(0);
+	check_discards(discards, 0, 0, 0, 0, "empty ring");
 	close(p[0]);
 	close(p[1]);
+	collect_stop_requested = 0;
 }
 
 int main(void)
@@ -150,6 +209,7 @@ int main(void)
 	test_residencies();
 	test_fields();
 	test_stream();
+	test_stop_empty();
 	if (failures) {
 		printf("%d check(s) failed\n", failures);
 		return 1;

@@ -1,0 +1,234 @@
+/*
+ * The bpf method's datapoint logic run in user space: collect/bpf/wake.bpf.c compiled as
+ * plain C against stand-ins for the kernel types and BPF helpers (tests/bpf/shim/), then fed
+ * sequences of idle entries/exits and timer interrupts on the measured CPU (0, event source
+ * bpf_timer). Each sequence must give exactly one record: a datapoint with the right
+ * TBI/TAI/TIntr/IntrOff, or a discard with the right reason (the same rules as the hrt
+ * method in kmod/probes.c). Needs no privileges, no clang and no BTF.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "wake.bpf.c"
+
+#define MAX_RECS 8
+#define LDIST 1000ull
+#define OTHER_CPU 1
+
+static __u64 now_ns;
+static __u32 on_cpu;
+static struct wake_rec slot, recs[MAX_RECS];
+static int nrecs, failures;
+static struct timer_elem the_timer;
+static __u64 armed_time;
+
+#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s: ", scenario); printf(__VA_ARGS__); \
+	printf("\n"); failures++; } } while (0)
+
+/* ---------------------------------------------------------------- helpers the programs call */
+
+void *bpf_ringbuf_reserve(void *ringbuf, __u64 size, __u64 flags)
+{
+	(void)ringbuf, (void)size, (void)flags;
+	return &slot;
+}
+
+void bpf_ringbuf_submit(void *data, __u64 flags)
+{
+	(void)flags;
+	if (nrecs < MAX_RECS)
+		recs[nrecs] = *(struct wake_rec *)data;
+	nrecs++;
+}
+
+__u64 bpf_ringbuf_query(void *ringbuf, __u64 flags)
+{
+	(void)ringbuf, (void)flags;
+	return 0;
+}
+
+__u32 bpf_get_smp_processor_id(void)
+{
+	return on_cpu;
+}
+
+__u64 bpf_ktime_get_ns(void)
+{
+	return now_ns;
+}
+
+void *bpf_map_lookup_elem(void *map, const void *key)
+{
+	(void)map, (void)key;
+	return &the_timer;
+}
+
+long bpf_timer_init(struct bpf_timer *timer, void *map, __u64 flags)
+{
+	(void)timer, (void)map, (void)flags;
+	return 0;
+}
+
+long bpf_timer_start(struct bpf_timer *timer, __u64 nsecs, __u64 flags)
+{
+	(void)timer, (void)nsecs, (void)flags;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- what happens on the CPU */
+
+/* A fresh start: nothing armed, the CPU busy, one LDist queued. */
+static void reset(void)
+{
+	memset(&cur, 0, sizeof(cur));
+	memset(&idle, 0, sizeof(idle));
+	armed = 0;
+	stopping = 0;
+	nrecs = 0;
+	ldist_q[q_tail & (WAKE_LDIST_QLEN - 1)] = LDIST;
+	q_tail++;
+}
+
+/* Arm at time t, as wake_arm does at start-up (LTime = t + LDist). */
+static void arm_at(__u64 t)
+{
+	now_ns = t;
+	armed_time = t;
+	wake_arm(NULL);
+}
+
+static void start(__u64 t)
+{
+	reset();
+	arm_at(t);
+}
+
+static void idle_enter(__u64 t, int state)
+{
+	now_ns = t;
+	wake_cpu_idle((unsigned int)state, 0);
+}
+
+static void idle_exit(__u64 t)
+{
+	now_ns = t;
+	wake_cpu_idle(PWR_EVENT_EXIT, 0);
+}
+
+/* The event's interrupt at t on cpu: the timer vector, then in the softirq our hrtimer's
+ * expiry and the bpf_timer callback. */
+static void event_irq(__u64 t, __u32 cpu)
+{
+	struct hrtimer h = { ._softexpires = cur.ltime };
+
+	now_ns = t;
+	on_cpu = cpu;
+	wake_local_timer_entry(0xec);
+	wake_hrtimer_expire_entry(&h, NULL);
+	wake_timer_cb(NULL, NULL, NULL);
+	on_cpu = 0;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static void expect_discard(const char *scenario, int reason)
+{
+	CHECK(nrecs == 1, "%d records, expected 1", nrecs);
+	if (nrecs != 1)
+		return;
+	CHECK(recs[0].kind == WAKE_REC_DISCARD && recs[0].reason == reason,
+	      "record kind %u reason %u, expected a discard with reason %d", recs[0].kind, recs[0].reason, reason);
+}
+
+static void expect_datapoint(const char *scenario, __u64 tbi, __u64 tai, __u64 tintr, int intr_off)
+{
+	CHECK(nrecs == 1, "%d records, expected 1", nrecs);
+	if (nrecs != 1)
+		return;
+	const struct wake_rec *r = &recs[0];
+	CHECK(r->kind == WAKE_REC_DATAPOINT, "record kind %u (reason %u), expected a datapoint", r->kind, r->reason);
+	CHECK(r->tbi == tbi && r->tai == tai && r->tintr == tintr && r->intr_off == intr_off,
+	      "TBI %llu TAI %llu TIntr %llu IntrOff %d, expected %llu %llu %llu %d", (unsigned long long)r->tbi,
+	      (unsigned long long)r->tai, (unsigned long long)r->tintr, r->intr_off, (unsigned long long)tbi,
+	      (unsigned long long)tai, (unsigned long long)tintr, intr_off);
+	CHECK(r->ldist == LDIST && r->ltime == armed_time + LDIST, "LDist %llu LTime %llu",
+	      (unsigned long long)r->ldist, (unsigned long long)r->ltime);
+}
+
+/* ---------------------------------------------------------------- scenarios (LTime = arm + 1000) */
+
+static void test_datapoints(void)
+{
+	irq_on_states = 0;
+	start(0);                  /* HLT: the handler runs inside the idle period */
+	idle_enter(100, 1);
+	event_irq(1005, 0);
+	idle_exit(1020);
+	expect_datapoint("IRQs on", 100, 1020, 1005, 0);
+
+	start(0);                  /* MWAIT with IRQs off: it leaves idle first */
+	idle_enter(100, 3);
+	idle_exit(1010);
+	event_irq(1015, 0);
+	expect_datapoint("IRQs off", 100, 1010, 1015, 1);
+
+	reset();                   /* armed from an interrupt inside an idle period, which then ends */
+	idle_enter(5, 1);
+	arm_at(10);
+	idle_exit(20);
+	idle_enter(50, 1);
+	event_irq(1015, 0);
+	idle_exit(1030);
+	expect_datapoint("armed inside an idle period", 50, 1030, 1015, 0);
+}
+
+static void test_discards(void)
+{
+	start(0);                  /* woke early, idle again at LTime: the case bpf used to keep */
+	idle_enter(100, 1);
+	idle_exit(300);
+	idle_enter(500, 1);
+	event_irq(1005, 0);
+	idle_exit(1020);
+	expect_discard("woke early, idle again before LTime", WAKE_DISCARD_OTHER_WAKE);
+
+	start(0);
+	idle_enter(100, 1);
+	idle_exit(300);
+	event_irq(1005, 0);
+	expect_discard("woke early, busy at LTime", WAKE_DISCARD_OTHER_WAKE);
+
+	start(0);
+	event_irq(1005, 0);
+	expect_discard("busy all along", WAKE_DISCARD_NOT_IDLE);
+
+	start(0);
+	idle_enter(1002, 1);
+	event_irq(1005, 0);
+	idle_exit(1020);
+	expect_discard("idle only after LTime", WAKE_DISCARD_NOT_IDLE);
+
+	irq_on_states = 1u << 1;   /* left an IRQs-on state at LTime before our handler ran */
+	start(0);
+	idle_enter(100, 1);
+	idle_exit(1002);
+	event_irq(1005, 0);
+	expect_discard("other wake at LTime", WAKE_DISCARD_OTHER_WAKE);
+
+	start(0);
+	idle_enter(100, 1);
+	event_irq(1005, OTHER_CPU);
+	expect_discard("fired on another CPU", WAKE_DISCARD_WRONG_CPU);
+}
+
+int main(void)
+{
+	test_datapoints();
+	test_discards();
+	if (failures) {
+		printf("%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("wake_logic_test: all checks passed\n");
+	return 0;
+}

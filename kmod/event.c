@@ -43,6 +43,9 @@ void is_event_fired(struct is_dev *d, u64 now, u64 tsc)
 	ev->fired = true;
 	if (!ev->tbi)
 		is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
+	else if (!ev->in_idle && ev->tai < (is_tdt(d) ? ev->tsc_ltime : ev->ltime))
+		/* left idle before LTime for something else and busy since */
+		is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
 	else if (!ev->in_idle)
 		is_event_complete(d, -1);   /* idle exit came first (IRQs off in idle) */
 	/* else: the idle exit probe completes it */
@@ -62,6 +65,8 @@ static enum hrtimer_restart timer_fn(struct hrtimer *t)
 		/* guard: our deadline never showed up */
 		if (!ev->tbi)
 			is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
+		else if (!ev->in_idle && ev->tai < ev->tsc_ltime)
+			is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
 		else
 			is_event_complete(d, IDLESCOPE_DISCARD_LOST);
 	} else {

@@ -92,11 +92,13 @@ static void idle_exit(struct is_dev *d, struct is_event *ev)
 	ev->ai_overhead = end - now;
 	if (ev->fired)
 		is_event_complete(d, -1);   /* the handler ran first (idle entered with IRQs on) */
-	else if (now < ev_deadline(d) || state_irq_on(d, ev->req_state))
-		/* before LTime; or after it, from a state where our handler would have run
-		 * inside the idle period: something else woke the CPU first */
+	else if (now >= ev_deadline(d) && state_irq_on(d, ev->req_state))
+		/* after LTime from a state where our handler would have run inside the idle
+		 * period: something else woke the CPU first */
 		is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
-	/* else: woke at/after LaunchTime with IRQs off; the handler completes it */
+	/* else: woke at/after LaunchTime with IRQs off, and the handler completes it; or woke
+	 * before LTime for something else: as in wult, the event stays armed and the next idle
+	 * entry (if before LTime) takes TBI anew; the handler sorts it out. */
 }
 
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)

@@ -185,13 +185,9 @@ static void on_fire(__u64 now, __u8 src, __u32 cpu)
 		discard(WAKE_DISCARD_WRONG_CPU);
 		return;
 	}
-	if (cur.woke_early) {
-		/* Woke for another reason first: discarded even if idle again at LTime, as the
-		 * hrt method does. So a datapoint's idle period is the first one entered since
-		 * arming (or one already running then), and TBI is its entry. */
-		discard(WAKE_DISCARD_OTHER_WAKE);
-		return;
-	}
+	/* A CPU that woke early for something else and went idle again before LTime gives a
+	 * datapoint of that later idle period (TBI is its entry), as wult's driver does: it
+	 * takes TBI at every idle entry while armed and ignores exits its event did not cause. */
 	if (idle.in_idle && idle.tbi < ltime) {
 		/* Still idle: the handler runs before the idle exit (IRQs on). */
 		if (is_poll_state(idle.state)) {
@@ -215,7 +211,7 @@ static void on_fire(__u64 now, __u8 src, __u32 cpu)
 		}
 		return;
 	}
-	discard(WAKE_DISCARD_NOT_IDLE);
+	discard(cur.woke_early ? WAKE_DISCARD_OTHER_WAKE : WAKE_DISCARD_NOT_IDLE);
 }
 
 SEC("tp_btf/cpu_idle")

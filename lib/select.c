@@ -52,9 +52,33 @@ int is_natural_cmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
-static int cmp_labels(const void *x, const void *y)
+struct label_order {
+	char **labels;
+	double *value;   /* a numeric column's values by label id (NaN: the empty label); or NULL */
+};
+
+/* Group ids by label: a numeric column's by value (empty first), text in natural order. */
+static int cmp_ids(const void *x, const void *y, void *arg)
 {
-	return is_natural_cmp(*(char *const *)x, *(char *const *)y);
+	const struct label_order *o = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	if (o->value) {
+		double va = o->value[a], vb = o->value[b];
+		if (isnan(va) || isnan(vb))
+			return isnan(vb) - isnan(va);
+		return (va > vb) - (va < vb);
+	}
+	return is_natural_cmp(o->labels[a], o->labels[b]);
+}
+
+/* The shortest decimal text that reads back as v exactly. */
+static void exact_text(double v, char *buf, size_t len)
+{
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
 }
 
 static void label_of(const struct is_table *t, const struct is_column *c, size_t row, char *buf, size_t len)
@@ -65,7 +89,7 @@ static void label_of(const struct is_table *t, const struct is_column *c, size_t
 	} else if (isnan(c->num[row])) {
 		buf[0] = '\0';
 	} else {
-		snprintf(buf, len, "%.15g", c->num[row]);
+		exact_text(c->num[row], buf, len);
 	}
 }
 
@@ -102,17 +126,27 @@ int is_group_rows(const struct is_table *t, const char *colname, struct is_group
 			cache[key] = gid[r];
 	}
 	free(cache);
-	/* Sort the labels, then map pool ids to sorted group indices. */
+	/* Sort the label ids, then map pool ids to sorted group indices. */
 	size_t n;
 	char **labels = strpool_release(&pool, &n);
-	char **sorted = is_xmalloc((n ? n : 1) * sizeof(char *));
-	memcpy(sorted, labels, n * sizeof(char *));
-	qsort(sorted, n, sizeof(char *), cmp_labels);
-	size_t *rank = is_xmalloc((n ? n : 1) * sizeof(size_t));
+	struct label_order order = { labels, NULL };
+	if (c->type != IS_COL_TEXT) {
+		order.value = is_xmalloc((n ? n : 1) * sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			order.value[i] = labels[i][0] ? strtod(labels[i], NULL) : NAN;
+	}
+	uint32_t *ids = is_xmalloc((n ? n : 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < n; k++)
-			if (sorted[k] == labels[i])
-				rank[i] = k;
+		ids[i] = (uint32_t)i;
+	qsort_r(ids, n, sizeof(uint32_t), cmp_ids, &order);
+	char **sorted = is_xmalloc((n ? n : 1) * sizeof(char *));
+	size_t *rank = is_xmalloc((n ? n : 1) * sizeof(size_t));
+	for (size_t k = 0; k < n; k++) {
+		sorted[k] = labels[ids[k]];
+		rank[ids[k]] = k;
+	}
+	free(ids);
+	free(order.value);
 	g->ngroups = n;
 	g->labels = sorted;
 	g->counts = is_xcalloc(n ? n : 1, sizeof(size_t));

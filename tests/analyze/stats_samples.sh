@@ -96,5 +96,11 @@ if [ -n "$raw" ]; then
 	want "diff: raw timestamps when named" "$("$analyze" diff -F json --allow-same -m '^LTime$' "$raw" "$raw" 2>/dev/null | jq -c '.metrics | keys')" '["LTime"]'
 fi
 
+# --by a numeric column: groups in numeric order (empty first), labels that read back exactly.
+printf 'X,N\n1,-1.5\n2,1.25\n3,1.5\n4,\n5,10\n6,2\n7,1.0000000000000002\n8,1\n' > "$tmp/num.csv"
+want "--by numeric: order and exact labels" \
+	"$("$analyze" stats -F json -f count -m '^X$' --by N "$tmp/num.csv" | jq -c '.runs[0].groups | keys_unsorted')" \
+	'["","-1.5","1","1.0000000000000002","1.25","1.5","2","10"]'
+
 echo "$fails failure(s)"
 [ $fails = 0 ]

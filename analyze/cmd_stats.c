@@ -116,16 +116,34 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 	return 0;
 }
 
-/* Compute and print one run; JSON results are added to jruns instead. */
-static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, const char *path,
+/*
+ * Open every run (metadata only) so that their names are unique across this invocation
+ * ("x", "x-2", ...): the datapoints are read one run at a time. NULL after an error message.
+ */
+static struct is_run **open_runs(char **paths, size_t n)
+{
+	struct is_run **runs = is_xcalloc(n, sizeof(*runs));
+	for (size_t i = 0; i < n; i++)
+		if (is_run_open(paths[i], &runs[i]) < 0) {
+			while (i-- > 0)
+				is_run_free(runs[i]);
+			free(runs);
+			return NULL;
+		}
+	is_runs_uniquify_names(runs, n);
+	return runs;
+}
+
+/* Compute and print one run; JSON results are added to jruns instead. Its datapoints are
+ * freed afterwards. */
+static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct is_run *run,
 		     const struct is_func *funcs, size_t nfuncs, cJSON *jruns, int first)
 {
 	struct stats_result r = { .funcs = funcs, .nfuncs = nfuncs };
-	struct is_run *run;
 	int rc = IS_EXIT_DATA;
 
-	if (is_load_run(ctx, path, &run) < 0)
-		return IS_EXIT_DATA;
+	if (is_load_datapoints(ctx, run) < 0)
+		goto cleanup;
 	r.run = run;
 	if (is_load_group_col(ctx, run, &r.group_col) < 0)
 		goto cleanup;
@@ -150,7 +168,8 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, const 
 	rc = IS_EXIT_OK;
 cleanup:
 	stats_result_free(&r);
-	is_run_free(run);
+	is_table_free(run->dp);
+	run->dp = NULL;
 	return rc;
 }
 
@@ -183,10 +202,19 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (is_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
+	size_t nruns = (size_t)(argc - optind);
+	struct is_run **runs = open_runs(argv + optind, nruns);
+	if (!runs) {
+		rc = IS_EXIT_DATA;
+		goto cleanup;
+	}
 	cJSON *root = cJSON_CreateObject(), *jruns = cJSON_AddArrayToObject(root, "runs");
 	rc = IS_EXIT_OK;
-	for (int i = optind; i < argc && rc == IS_EXIT_OK; i++)
-		rc = stats_one(&ctx, &o, argv[i], funcs, nfuncs, jruns, i == optind);
+	for (size_t i = 0; i < nruns && rc == IS_EXIT_OK; i++)
+		rc = stats_one(&ctx, &o, runs[i], funcs, nfuncs, jruns, i == 0);
+	for (size_t i = 0; i < nruns; i++)
+		is_run_free(runs[i]);
+	free(runs);
 	if (rc == IS_EXIT_OK && o.format == FMT_JSON)
 		rc = print_json(root);
 	cJSON_Delete(root);

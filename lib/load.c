@@ -70,14 +70,20 @@ static bool want_column(const char *name, void *arg)
 	return expr_uses(ctx->include, name) || expr_uses(ctx->exclude, name);
 }
 
-int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out)
+int is_load_datapoints(struct is_load_ctx *ctx, struct is_run *r)
 {
 	struct is_table_opts opts = { .want = want_column, .want_arg = ctx };
+	return is_run_load_dp(r, &opts) < 0 || is_table_filter(r->dp, ctx->include, ctx->exclude) < 0
+		       ? -1 : 0;
+}
+
+int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out)
+{
 	struct is_run *r;
 	*out = NULL;
 	if (is_run_open(path, &r) < 0)
 		return -1;
-	if (is_run_load_dp(r, &opts) < 0 || is_table_filter(r->dp, ctx->include, ctx->exclude) < 0) {
+	if (is_load_datapoints(ctx, r) < 0) {
 		is_run_free(r);
 		return -1;
 	}

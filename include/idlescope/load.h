@@ -26,6 +26,9 @@ struct is_load_ctx {
 int is_load_prepare(struct is_load_ctx *ctx, const struct is_load_spec *spec);
 void is_load_release(struct is_load_ctx *ctx);
 
+/* Read an opened run's datapoints (the columns it needs) and apply the filters. -1 on error. */
+int is_load_datapoints(struct is_load_ctx *ctx, struct is_run *r);
+
 /* Open a run, read the columns it needs and apply the filters. Returns -1 on error. */
 int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out);
 

@@ -102,5 +102,9 @@ want "--by numeric: order and exact labels" \
 	"$("$analyze" stats -F json -f count -m '^X$' --by N "$tmp/num.csv" | jq -c '.runs[0].groups | keys_unsorted')" \
 	'["","-1.5","1","1.0000000000000002","1.25","1.5","2","10"]'
 
+# Two runs with one name are told apart, as in diff and report.
+want "stats: same name twice" "$("$analyze" stats -F json -f count "$run" "$run/datapoints.csv" | jq -c '[.runs[].reportid]')" \
+	"[\"$(basename "$run")\",\"$(basename "$run")-2\"]"
+
 echo "$fails failure(s)"
 [ $fails = 0 ]

@@ -47,6 +47,8 @@ struct chunk {
 	uint32_t **text;
 	struct strpool pool;
 	size_t lines;            /* lines consumed, blank ones included */
+	size_t blank;            /* blank lines skipped */
+	size_t first_blank;      /* line of the first, within the chunk, 1-based */
 	int failed;
 	size_t err_line;         /* line within the chunk, 1-based */
 	char err[600];
@@ -186,8 +188,11 @@ static int process_line(struct chunk *c, const char *line, size_t len, int plain
 	c->lines++;
 	if (len && line[len - 1] == '\r')
 		len--;
-	if (len == 0)
+	if (len == 0) {
+		if (!c->blank++)
+			c->first_blank = c->lines;
 		return 0;
+	}
 	if (plain)
 		return parse_plain_line(c, line, line + len);
 	nul = memchr(line, '\0', len);
@@ -537,17 +542,23 @@ static void join_chunks(struct is_table *t, const struct layout *lay, struct chu
 static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct is_table *t)
 {
 	size_t line = 2;  /* the header is line 1 */
+	size_t blank = 0, first_blank = 0;
 	for (size_t i = 0; i < nch; i++) {
 		if (ch[i].failed) {
 			is_err("%s:%zu: %s", path, line + ch[i].err_line - 1, ch[i].err);
 			return -1;
 		}
+		if (ch[i].blank && !blank)
+			first_blank = line + ch[i].first_blank - 1;
+		blank += ch[i].blank;
 		if (ch[i].cut) {
 			is_warn("%s:%zu: %s", path, line + ch[i].lines - 1, ch[i].cut_msg);
 			t->dropped_rows = 1;
 		}
 		line += ch[i].lines;
 	}
+	if (blank)  /* not rows: a blank line is no datapoint, not even one of empty cells */
+		is_warn("%s:%zu: %zu blank line%s skipped", path, first_blank, blank, blank > 1 ? "s" : "");
 	return 0;
 }
 

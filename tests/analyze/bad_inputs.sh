@@ -83,6 +83,11 @@ expect 0 "analyze: warning: $d/datapoints.csv:4: last line is cut off (expected 
 	stats -f count -m '^LDist$' --format csv "$d"
 grep -qx "cut,,2,LDist,2" "$tmp/out" || { echo "FAIL: cut: $(cat "$tmp/out")"; fails=$((fails + 1)); }
 
+# blank lines: skipped with one warning naming the first (a blank line is no datapoint)
+d=$(mkrun blank "$hdr"$'\n'"$row"$'\n\n'"$row"$'\r\n\r\n'"$row"$'\n')
+expect 0 "analyze: warning: $d/datapoints.csv:3: 2 blank lines skipped" stats -f count -F csv "$d"
+[ "$(grep -c ',3$' "$tmp/out")" -ge 1 ] || { echo "FAIL: blank lines: rows are not 3: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+
 # broken metadata: a warning, and the datapoints are still analysed
 mkdir -p "$tmp/badyml" && cp "$good/datapoints.csv" "$tmp/badyml/" && printf 'cpu: [0\n' > "$tmp/badyml/info.yml"
 "$analyze" stats -f count --format csv "$tmp/badyml" > "$tmp/out" 2> "$tmp/err"; rc=$?

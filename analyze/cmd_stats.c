@@ -59,6 +59,7 @@ struct stats_opts {
 	size_t bins;
 	int hist;
 	int have_range;
+	int have_bins;
 	double range[2];
 };
 
@@ -67,6 +68,20 @@ static int parse_range(const char *s, double *r)
 	const char *comma = strchr(s, ',');
 	return comma && is_parse_double(s, (size_t)(comma - s), &r[0]) &&
 	       is_parse_double(comma + 1, strlen(comma + 1), &r[1]) && r[0] < r[1] ? 0 : -1;
+}
+
+/* Histogram options that would be silently ignored are usage errors. */
+static int check_hist_opts(const struct stats_opts *o)
+{
+	if (!o->hist && (o->have_bins || o->have_range)) {
+		is_err("stats: --%s needs --hist", o->have_bins ? "bins" : "hist-range");
+		return -1;
+	}
+	if (o->hist && o->format == FMT_CSV) {
+		is_err("stats: --hist: histograms are in the text and JSON output, not in CSV");
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct stats_opts *o)
@@ -93,6 +108,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 				return -1;
 			}
 			o->bins = (size_t)d;
+			o->have_bins = 1;
 			break;
 		case OPT_RANGE:
 			if (parse_range(optarg, o->range) < 0) {
@@ -113,7 +129,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		is_err("stats: no run given (see 'analyze stats --help')");
 		return -1;
 	}
-	return 0;
+	return check_hist_opts(o);
 }
 
 /*

@@ -122,6 +122,9 @@ cmp -s "$tmp/lf.out" "$tmp/crlf.out" || { echo "FAIL: CRLF results differ"; fail
 expect 2 "analyze: --include: expected ')' at column 17 (in '(LDist > 5 and 1')" stats --include '(LDist > 5 and 1' "$good"
 expect 2 "analyze: stats: --funcs: unknown function 'p99' (expected count, min, max, avg, std, med, or N% with 0 < N < 100)" stats --funcs max,p99 "$good"
 expect 2 "analyze: stats: --format: expected text, csv or json, got 'xml'" stats --format xml "$good"
+expect 2 "analyze: stats: --bins needs --hist" stats --bins 3 "$good"
+expect 2 "analyze: stats: --hist-range needs --hist" stats --hist-range 0,10 "$good"
+expect 2 "analyze: stats: --hist: histograms are in the text and JSON output, not in CSV" stats --hist -F csv "$good"
 expect 2 "analyze: stats: no run given (see 'analyze stats --help')" stats
 expect 2 "analyze: unknown command 'stat' (see 'analyze --help')" stat "$good"
 expect 2 "analyze: --metrics: bad regular expression '(': Unmatched ( or \\(" stats --metrics '(' "$good"

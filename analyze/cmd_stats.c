@@ -32,6 +32,7 @@ static const char stats_help[] =
 "  -x, --exclude EXPR    drop rows where EXPR is true\n"
 "                        EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not,\n"
 "                        + - * /, parentheses. Example: \"ReqCState == 'C6' and LDist < 1000\"\n"
+"                        (docs/expressions.md: precedence, empty cells (X == ''), types)\n"
 "  -b, --by COLUMN       group rows by COLUMN instead of ReqCState\n"
 "  -G, --no-group        no per-group tables\n"
 "  -H, --hist            print a text histogram per metric (linear bins)\n"
@@ -49,6 +50,11 @@ static const char stats_help[] =
 "  \"metrics\": {METRIC: {FUNC: value}}, \"group_by\", \"groups\": {VALUE: {\"rows\",\n"
 "  \"metrics\": {...}}}, \"histograms\": {METRIC: {lo, hi, under, over, counts}}}]}\n"
 "FUNC keys are spelt as in --funcs (\"max\", \"99.9%\", ...); undefined values are null.\n"
+"\n"
+"CSV output: run,by,group,rows,metric,FUNC...: a row per metric; all datapoints first (by and\n"
+"  group empty), then each group (by: the grouping column; group: its value, may be empty).\n"
+"  Fields holding a comma, quote or line break are quoted (RFC 4180); undefined values are\n"
+"  empty. Numbers in CSV and JSON read back as exactly the same double.\n"
 "\n"
 "exit status: 0 success, 1 bad data, 2 usage error\n";
 

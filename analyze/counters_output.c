@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlescope/json_num.h"
 #include "idlescope/util.h"
 
 /* Columns that exist on some machines, for telling "not in this run" from a typo. */
@@ -162,9 +163,8 @@ static void print_text(FILE *f, const struct cnt_result *r, const struct cnt_vis
 
 void cnt_num_str(char *b, size_t len, double v)
 {
-	snprintf(b, len, "%.15g", v);
-	if (strtod(b, NULL) != v)
-		snprintf(b, len, "%.17g", v);
+	char t[IS_NUM_STR_LEN];
+	snprintf(b, len, "%s", is_num_str(t, v));
 }
 
 static void csv_val(FILE *f, double v)

@@ -5,6 +5,7 @@
 
 #include "diff_output.h"
 #include "idlescope/counters_summary.h"
+#include "idlescope/json_num.h"
 #include "idlescope/util.h"
 
 static int load_summaries(cJSON **sum, struct is_run **runs, size_t nruns)
@@ -76,7 +77,7 @@ void diff_counters_free(struct diff_counters *c)
 
 static cJSON *num_or_null(double v)
 {
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+	return is_json_num(v);
 }
 
 cJSON *diff_counters_json(const struct diff_counters *c, size_t nruns)

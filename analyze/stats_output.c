@@ -1,8 +1,15 @@
-/* analyze stats: text, CSV and JSON output of a stats_result. */
+/*
+ * analyze stats: text, CSV and JSON output of a stats_result.
+ * CSV: run,by,group,rows,metric,FUNC...: a row per metric, all datapoints first (by and group
+ * empty), then each group (by the grouping column, group its value, which may be empty).
+ * Undefined values (NaN, infinite) are empty in CSV and null in JSON; numbers read back as
+ * the same double in both.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlescope/json_num.h"
 #include "idlescope/util.h"
 #include "stats_result.h"
 
@@ -77,17 +84,41 @@ void stats_print_text(FILE *f, const struct stats_result *r)
 		print_hist(f, r->metrics[m], &r->hists[m]);
 }
 
-static void csv_rows(FILE *f, const struct stats_result *r, const char *group, size_t rows,
-		     const double *vals)
+/* RFC 4180: a field with a comma, a quote or a line break is quoted, inner quotes doubled. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* by and group are "" for all datapoints; for a group, by is the grouping column and group
+ * its value, which may be empty. */
+static void csv_rows(FILE *f, const struct stats_result *r, const char *by, const char *group,
+		     size_t rows, const double *vals)
 {
 	for (size_t m = 0; m < r->nmetrics; m++) {
-		fprintf(f, "%s,%s,%zu,%s", r->run->name, group, rows, r->metrics[m]);
+		csv_field(f, r->run->name);
+		fputc(',', f);
+		csv_field(f, by);
+		fputc(',', f);
+		csv_field(f, group);
+		fprintf(f, ",%zu,", rows);
+		csv_field(f, r->metrics[m]);
 		for (size_t i = 0; i < r->nfuncs; i++) {
 			double v = vals[m * r->nfuncs + i];
-			if (isnan(v))
-				fputc(',', f);
-			else
+			if (isfinite(v))
 				fprintf(f, ",%.17g", v);
+			else
+				fputc(',', f);
 		}
 		fputc('\n', f);
 	}
@@ -96,14 +127,16 @@ static void csv_rows(FILE *f, const struct stats_result *r, const char *group, s
 void stats_print_csv(FILE *f, const struct stats_result *r, int header)
 {
 	if (header) {
-		fprintf(f, "run,group,rows,metric");
-		for (size_t i = 0; i < r->nfuncs; i++)
-			fprintf(f, ",%s", r->funcs[i].name);
+		fputs("run,by,group,rows,metric", f);
+		for (size_t i = 0; i < r->nfuncs; i++) {
+			fputc(',', f);
+			csv_field(f, r->funcs[i].name);
+		}
 		fputc('\n', f);
 	}
-	csv_rows(f, r, "", r->run->dp->nrows, r->overall);
+	csv_rows(f, r, "", "", r->run->dp->nrows, r->overall);
 	for (size_t g = 0; r->group_col && g < r->groups.ngroups; g++)
-		csv_rows(f, r, r->groups.labels[g], r->groups.counts[g],
+		csv_rows(f, r, r->group_col, r->groups.labels[g], r->groups.counts[g],
 			 r->by_group + g * r->nmetrics * r->nfuncs);
 }
 
@@ -114,8 +147,7 @@ static cJSON *metrics_json(const struct stats_result *r, const double *vals)
 		cJSON *fo = cJSON_AddObjectToObject(o, r->metrics[m]);
 		for (size_t i = 0; i < r->nfuncs; i++) {
 			double v = vals[m * r->nfuncs + i];
-			cJSON_AddItemToObject(fo, r->funcs[i].name,
-					      isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v));
+			is_json_add_num(fo, r->funcs[i].name, v);
 		}
 	}
 	return o;
@@ -124,13 +156,13 @@ static cJSON *metrics_json(const struct stats_result *r, const double *vals)
 static cJSON *hist_json(const struct is_hist *h)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "lo", h->lo);
-	cJSON_AddNumberToObject(o, "hi", h->hi);
-	cJSON_AddNumberToObject(o, "under", (double)h->under);
-	cJSON_AddNumberToObject(o, "over", (double)h->over);
+	is_json_add_num(o, "lo", h->lo);
+	is_json_add_num(o, "hi", h->hi);
+	is_json_add_num(o, "under", (double)h->under);
+	is_json_add_num(o, "over", (double)h->over);
 	cJSON *c = cJSON_AddArrayToObject(o, "counts");
 	for (size_t b = 0; b < h->nbins; b++)
-		cJSON_AddItemToArray(c, cJSON_CreateNumber((double)h->counts[b]));
+		cJSON_AddItemToArray(c, is_json_num((double)h->counts[b]));
 	return o;
 }
 
@@ -140,14 +172,14 @@ cJSON *stats_to_json(const struct stats_result *r)
 	cJSON_AddStringToObject(o, "reportid", r->run->name);
 	cJSON_AddStringToObject(o, "path", r->run->path);
 	cJSON_AddStringToObject(o, "toolname", r->run->toolname);
-	cJSON_AddNumberToObject(o, "rows", (double)r->run->dp->nrows);
+	is_json_add_num(o, "rows", (double)r->run->dp->nrows);
 	cJSON_AddItemToObject(o, "metrics", metrics_json(r, r->overall));
 	if (r->group_col) {
 		cJSON_AddStringToObject(o, "group_by", r->group_col);
 		cJSON *groups = cJSON_AddObjectToObject(o, "groups");
 		for (size_t g = 0; g < r->groups.ngroups; g++) {
 			cJSON *go = cJSON_AddObjectToObject(groups, r->groups.labels[g]);
-			cJSON_AddNumberToObject(go, "rows", (double)r->groups.counts[g]);
+			is_json_add_num(go, "rows", (double)r->groups.counts[g]);
 			cJSON_AddItemToObject(go, "metrics",
 					      metrics_json(r, r->by_group + g * r->nmetrics * r->nfuncs));
 		}

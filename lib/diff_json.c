@@ -1,11 +1,11 @@
 /* The JSON form of a comparison (the contract of `analyze diff --format json`). */
-#include <math.h>
-
 #include "idlescope/diff.h"
+#include "idlescope/json_num.h"
 
+/* Numbers read back as the same double; NaN and infinities are null. */
 static cJSON *num_or_null(double v)
 {
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+	return is_json_num(v);
 }
 
 static cJSON *func_json(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t f)
@@ -68,7 +68,7 @@ static cJSON *rows_json(const struct is_diff *d, const struct is_diff_part *p)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (size_t r = 0; r < d->nruns; r++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)p->rows[r]));
+		cJSON_AddItemToArray(a, is_json_num((double)p->rows[r]));
 	return a;
 }
 
@@ -82,7 +82,7 @@ cJSON *is_diff_to_json(const struct is_diff *d)
 		cJSON_AddStringToObject(ro, "reportid", d->runs[r]->name);
 		cJSON_AddStringToObject(ro, "path", d->runs[r]->path);
 		cJSON_AddStringToObject(ro, "toolname", d->runs[r]->toolname);
-		cJSON_AddNumberToObject(ro, "rows", (double)d->overall.rows[r]);
+		is_json_add_num(ro, "rows", (double)d->overall.rows[r]);
 		cJSON_AddItemToArray(runs, ro);
 	}
 	cJSON_AddItemToObject(o, "metrics", metrics_json(d, &d->overall));

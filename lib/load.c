@@ -12,8 +12,10 @@ static struct is_expr *parse_filter(const char *opt, const char *src)
 {
 	char err[200];
 	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
-	if (!e)
-		is_err("%s: %s (in '%s')", opt, err, src);
+	size_t len = strlen(src);
+	if (!e)  /* a long expression is quoted by its first 77 bytes */
+		is_err("%s: %s (in '%.*s%s')", opt, err, len > 80 ? 77 : (int)len, src,
+		       len > 80 ? "..." : "");
 	return e;
 }
 

@@ -22,31 +22,54 @@ static struct is_value row_get(void *arg, size_t var)
 	return (struct is_value){ .is_str = true, .str = is_table_str(c->t, col->text[c->row]) };
 }
 
+/* Every column of the file, loaded or not ("A, B, C", cut with "..." to fit). */
 static void list_columns(const struct is_table *t, char *buf, size_t len)
 {
-	size_t o = 0;
+	size_t o = 0, n = t->file_ncols ? t->file_ncols : t->ncols;
 	buf[0] = '\0';
-	for (size_t i = 0; i < t->ncols && o + 4 < len; i++) {
-		int w = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", t->cols[i].name);
+	for (size_t i = 0; i < n && o + 4 < len; i++) {
+		const char *name = t->file_ncols ? t->file_colnames[i] : t->cols[i].name;
+		int w = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", name);
 		o += w > 0 ? (size_t)w : 0;
 	}
 	if (o >= len - 4)
 		strcpy(buf + len - 4, "...");
 }
 
-static const struct is_column **bind(const struct is_table *t, const struct is_expr *e)
+/* A text column is text; a numeric one without any value may be anything. */
+static enum is_expr_type col_type(const struct is_table *t, const struct is_column *c)
 {
-	const struct is_column **cols = is_xcalloc(is_expr_nvars(e) + 1, sizeof(*cols));
-	for (size_t i = 0; i < is_expr_nvars(e); i++) {
+	if (c->type == IS_COL_TEXT)
+		return IS_EXPR_TEXT;
+	return is_table_col_has_value(t, c->name) ? IS_EXPR_NUM : IS_EXPR_ANY;
+}
+
+/* The column of each variable of e (opt: "--include" or "--exclude"), its types checked. */
+static const struct is_column **bind(const struct is_table *t, const struct is_expr *e, const char *opt)
+{
+	size_t n = is_expr_nvars(e);
+	const struct is_column **cols = is_xcalloc(n + 1, sizeof(*cols));
+	enum is_expr_type *types = is_xcalloc(n + 1, sizeof(*types));
+	char msg[1024];
+	int ok = 1;
+	for (size_t i = 0; i < n && ok; i++) {
 		cols[i] = is_table_col(t, is_expr_var(e, i));
-		if (!cols[i]) {
-			char names[400];
-			list_columns(t, names, sizeof(names));
-			is_err("%s: filter: unknown column '%s' (columns: %s)", t->path,
-			       is_expr_var(e, i), names);
-			free(cols);
-			return NULL;
+		if (cols[i]) {
+			types[i] = col_type(t, cols[i]);
+			continue;
 		}
+		list_columns(t, msg, sizeof(msg));
+		is_err("%s: filter: unknown column '%s' (columns: %s)", t->path, is_expr_var(e, i), msg);
+		ok = 0;
+	}
+	if (ok && is_expr_check(e, types, msg, sizeof(msg)) < 0) {
+		is_err("%s: %s: %s", t->path, opt, msg);
+		ok = 0;
+	}
+	free(types);
+	if (!ok) {
+		free(cols);
+		cols = NULL;
 	}
 	return cols;
 }
@@ -57,7 +80,8 @@ int is_table_filter(struct is_table *t, const struct is_expr *include, const str
 	int rc = -1;
 	if (!include && !exclude)
 		return 0;
-	if ((include && !(inc.cols = bind(t, include))) || (exclude && !(exc.cols = bind(t, exclude))))
+	if ((include && !(inc.cols = bind(t, include, "--include"))) ||
+	    (exclude && !(exc.cols = bind(t, exclude, "--exclude"))))
 		goto cleanup;
 	unsigned char *keep = is_xmalloc(t->nrows ? t->nrows : 1);
 	for (size_t r = 0; r < t->nrows; r++) {

@@ -117,7 +117,8 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
  *                              "med_diff", "med_diff_ci95": [lo, hi], "significant"}],
  *                    "verdict": [null, "M: median ..."]}},
  *    "groups": {VALUE: {"rows": [..], "metrics": {same shape}}}}
- * Undefined numbers are null.
+ * Undefined numbers are null. Numbers are raw items (cJSON_IsRaw: text that reads back as the
+ * same double, json_num.h): print the tree, don't read valuedouble.
  */
 cJSON *is_diff_to_json(const struct is_diff *d);
 

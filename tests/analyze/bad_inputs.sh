@@ -81,7 +81,7 @@ expect 1 "analyze: $d/datapoints.csv:1: header: duplicate column name 'LDist' (c
 d=$(mkrun cut "$hdr"$'\n'"$row"$'\n'"$row"$'\n'"4.1,1746.3,7.9")
 expect 0 "analyze: warning: $d/datapoints.csv:4: last line is cut off (expected 14 fields, got 3); dropped it" \
 	stats -f count -m '^LDist$' --format csv "$d"
-grep -qx "cut,,2,LDist,2" "$tmp/out" || { echo "FAIL: cut: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+grep -qx "cut,,,2,LDist,2" "$tmp/out" || { echo "FAIL: cut: $(cat "$tmp/out")"; fails=$((fails + 1)); }
 
 # blank lines: skipped with one warning naming the first (a blank line is no datapoint)
 d=$(mkrun blank "$hdr"$'\n'"$row"$'\n\n'"$row"$'\r\n\r\n'"$row"$'\n')

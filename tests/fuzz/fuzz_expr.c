@@ -1,5 +1,5 @@
 /* libFuzzer target: any text as an --include expression parses or gives an error message,
- * and a parsed one evaluates, never a crash. */
+ * and a parsed one type-checks and evaluates, never a crash. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +24,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src[size] = '\0';
 	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
 	if (e) {
+		size_t n = is_expr_nvars(e);
+		enum is_expr_type *types = malloc((n + 1) * sizeof(*types));
+		for (size_t i = 0; i < n; i++)
+			types[i] = (enum is_expr_type)(i % 3);
+		if (is_expr_check(e, types, err, sizeof(err)) < 0 && !err[0])
+			abort();
+		free(types);
 		(void)is_expr_eval(e, get, NULL);
 		is_expr_free(e);
 	} else if (!err[0]) {

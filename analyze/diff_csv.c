@@ -12,22 +12,7 @@
 #include <string.h>
 
 #include "diff_output.h"
-
-/* Fields need quotes only when they hold a comma, a quote or a line break. */
-static void field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+#include "out_format.h"
 
 static void num(FILE *f, double v)
 {
@@ -44,15 +29,15 @@ static void row_head(FILE *f, const char *kind, struct csv_group g, const char *
 		     const char *func, const char *run)
 {
 	fprintf(f, "%s,", kind);
-	field(f, g.by);
+	csv_field(f, g.by);
 	fputc(',', f);
-	field(f, g.value);
+	csv_field(f, g.value);
 	fputc(',', f);
-	field(f, metric);
+	csv_field(f, metric);
 	fputc(',', f);
-	field(f, func);
+	csv_field(f, func);
 	fputc(',', f);
-	field(f, run);
+	csv_field(f, run);
 }
 
 static void test_rows(FILE *f, struct csv_group group, const char *metric, const char *run,

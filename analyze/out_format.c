@@ -13,3 +13,18 @@ int parse_out_format(const char *cmd, const char *s, enum out_format *f)
 	is_err("%s: --format: expected text, csv or json, got '%s'", cmd, s);
 	return -1;
 }
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -11,6 +11,7 @@
 
 #include "idlescope/json_num.h"
 #include "idlescope/util.h"
+#include "out_format.h"
 #include "stats_result.h"
 
 static void fmt_value(char *buf, size_t len, double v, enum is_func_kind kind)
@@ -82,22 +83,6 @@ void stats_print_text(FILE *f, const struct stats_result *r)
 	}
 	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
 		print_hist(f, r->metrics[m], &r->hists[m]);
-}
-
-/* RFC 4180: a field with a comma, a quote or a line break is quoted, inner quotes doubled. */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 /* by and group are "" for all datapoints; for a group, by is the grouping column and group

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlescope/json_num.h"
 #include "idlescope/util.h"
 #include "strpool.h"
 
@@ -71,15 +72,6 @@ static int cmp_ids(const void *x, const void *y, void *arg)
 	return is_natural_cmp(o->labels[a], o->labels[b]);
 }
 
-/* The shortest decimal text that reads back as v exactly. */
-static void exact_text(double v, char *buf, size_t len)
-{
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(buf, len, "%.*g", digits, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-}
 
 static void label_of(const struct is_table *t, const struct is_column *c, size_t row, char *buf, size_t len)
 {
@@ -89,7 +81,7 @@ static void label_of(const struct is_table *t, const struct is_column *c, size_t
 	} else if (isnan(c->num[row])) {
 		buf[0] = '\0';
 	} else {
-		exact_text(c->num[row], buf, len);
+		is_num_str(buf, c->num[row]);  /* reads back as the value, as in JSON */
 	}
 }
 

@@ -13,9 +13,10 @@
 #define HRT_LOST_TIMEOUT_NS	NSEC_PER_SEC	/* beyond LTime: the event is lost */
 #define TDT_GUARD_NS		(5 * NSEC_PER_MSEC)
 
-static bool is_tdt(const struct is_dev *d)
+/* The CPU left idle before LTime for something else and has been busy since. */
+static bool woke_early_busy(const struct is_dev *d)
 {
-	return d->cfg.method == IDLESCOPE_METHOD_TDT;
+	return !d->ev.in_idle && d->ev.tai < is_ev_deadline(d);
 }
 
 /* Finish the armed event once (whoever gets here first). Interrupts off. */
@@ -43,8 +44,7 @@ void is_event_fired(struct is_dev *d, u64 now, u64 tsc)
 	ev->fired = true;
 	if (!ev->tbi)
 		is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
-	else if (!ev->in_idle && ev->tai < (is_tdt(d) ? ev->tsc_ltime : ev->ltime))
-		/* left idle before LTime for something else and busy since */
+	else if (woke_early_busy(d))
 		is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
 	else if (!ev->in_idle)
 		is_event_complete(d, -1);   /* idle exit came first (IRQs off in idle) */
@@ -65,7 +65,7 @@ static enum hrtimer_restart timer_fn(struct hrtimer *t)
 		/* guard: our deadline never showed up */
 		if (!ev->tbi)
 			is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
-		else if (!ev->in_idle && ev->tai < ev->tsc_ltime)
+		else if (woke_early_busy(d))
 			is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
 		else
 			is_event_complete(d, IDLESCOPE_DISCARD_LOST);

@@ -82,6 +82,17 @@ void is_probes_unregister(struct is_dev *d);
 u64 is_counters_probe(int cpu, bool *has_smi);
 void is_counters_read(u64 mask, bool smi, u64 *msr, u64 *smi_cnt, u64 *nmi_cnt);
 
+static inline bool is_tdt(const struct is_dev *d)
+{
+	return d->cfg.method == IDLESCOPE_METHOD_TDT;
+}
+
+/* LaunchTime in the method's clock: ns for hrt, TSC cycles for tdt. */
+static inline u64 is_ev_deadline(const struct is_dev *d)
+{
+	return is_tdt(d) ? d->ev.tsc_ltime : d->ev.ltime;
+}
+
 /* event.c */
 void is_event_init(struct is_dev *d);
 int is_event_start(struct is_dev *d);

@@ -34,21 +34,11 @@ bool is_have_local_timer_tp(void)
 	return tp_local_timer != NULL;
 }
 
-static bool is_tdt(const struct is_dev *d)
-{
-	return d->cfg.method == IDLESCOPE_METHOD_TDT;
-}
-
 /* The method's clock: ns for hrt, TSC cycles for tdt. */
 static u64 ev_now(const struct is_dev *d, u64 *tsc)
 {
 	*tsc = rdtsc();
 	return is_tdt(d) ? *tsc : ktime_get_ns();
-}
-
-static u64 ev_deadline(const struct is_dev *d)
-{
-	return is_tdt(d) ? d->ev.tsc_ltime : d->ev.ltime;
 }
 
 static void idle_enter(struct is_dev *d, struct is_event *ev, unsigned int state)
@@ -57,7 +47,7 @@ static void idle_enter(struct is_dev *d, struct is_event *ev, unsigned int state
 
 	is_counters_read(d->msr_mask, d->has_smi, ev->msr_bi, &ev->smi_bi, &ev->nmi_bi);
 	now = ev_now(d, &tsc);
-	if (now >= ev_deadline(d)) {
+	if (now >= is_ev_deadline(d)) {
 		/* going idle only now: it was busy at LaunchTime */
 		is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
 		return;
@@ -92,7 +82,7 @@ static void idle_exit(struct is_dev *d, struct is_event *ev)
 	ev->ai_overhead = end - now;
 	if (ev->fired)
 		is_event_complete(d, -1);   /* the handler ran first (idle entered with IRQs on) */
-	else if (now >= ev_deadline(d) && state_irq_on(d, ev->req_state))
+	else if (now >= is_ev_deadline(d) && state_irq_on(d, ev->req_state))
 		/* after LTime from a state where our handler would have run inside the idle
 		 * period: something else woke the CPU first */
 		is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);

@@ -45,7 +45,7 @@ static const char diff_help[] =
 "  -m, --metrics REGEX   only metrics whose name matches REGEX (POSIX extended, unanchored),\n"
 "                        default: every numeric column all runs have (the others are left\n"
 "                        out with a warning naming the runs that lack them) but the raw\n"
-"                        timestamps LTime, TBI, TAI, TIntr (name them to compare them)\n"
+"                        timestamps LTime, TBI, TAI, TIntr, TBI1, TAI1 (name them to compare)\n"
 "  -f, --funcs LIST      comma-separated functions, default:\n"
 "                        " IS_DEFAULT_FUNCS "\n"
 "                        as in 'analyze stats': count, min, max, avg, std, med, N%\n"

@@ -63,17 +63,6 @@ static bool in_list(const char **names, size_t n, const char *s)
 	return false;
 }
 
-/* Raw timestamps (--keep-raw, ns since boot): their change between runs says nothing about
- * the runs, so they are compared only when --metrics names them. */
-static bool is_raw_timestamp(const char *name)
-{
-	static const char *const raw[] = { "LTime", "TBI", "TAI", "TIntr" };
-	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++)
-		if (!strcmp(name, raw[i]))
-			return true;
-	return false;
-}
-
 /* Metrics of the reference (by regex) that every run has; warnings for the rest. */
 static int shared_metrics(struct is_diff *d, const char *re)
 {
@@ -88,6 +77,7 @@ static int shared_metrics(struct is_diff *d, const char *re)
 		}
 		all = is_xrealloc(all, (nall + n + 1) * sizeof(char *));
 		for (size_t i = 0; i < n; i++)
+			/* raw timestamps' change says nothing about the runs: only when named */
 			if (!in_list(all, nall, names[i]) && (re || !is_raw_timestamp(names[i])))
 				all[nall++] = names[i];
 		free(names);

@@ -5,19 +5,26 @@
 
 #include "idlescope/diff.h"
 
+bool is_raw_timestamp(const char *name)
+{
+	static const char *const raw[] = { "LTime", "TBI", "TAI", "TIntr", "TBI1", "TAI1" };
+	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++)
+		if (!strcmp(name, raw[i]))
+			return true;
+	return false;
+}
+
 const char *is_metric_unit(const struct is_run *r, const char *metric)
 {
 	const cJSON *units = r->info ? cJSON_GetObjectItemCaseSensitive(r->info, "units") : NULL;
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(units, metric);
 	size_t len = strlen(metric);
-	static const char *const ns[] = { "LTime", "TBI", "TAI", "TIntr", "TBI1", "TAI1" };
 	if (cJSON_IsString(u))
 		return u->valuestring;
 	if (len && metric[len - 1] == '%')
 		return "%";
-	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
-		if (!strcmp(metric, ns[i]))
-			return "ns";
+	if (is_raw_timestamp(metric))
+		return "ns";
 	if (strstr(metric, "Latency") || !strcmp(metric, "SilentTime") || !strcmp(metric, "LDist"))
 		return "us";
 	return "";

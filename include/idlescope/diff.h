@@ -125,5 +125,7 @@ cJSON *is_diff_to_json(const struct is_diff *d);
 /* The unit of a metric by wult's naming: "us" for latencies and times, "ns" for the raw
  * timestamps, "%" for residencies, "" otherwise; info.json "units" overrides. */
 const char *is_metric_unit(const struct is_run *r, const char *metric);
+/* A raw timestamp column (ns since boot: LTime, TBI, TAI, TIntr, and wult's TBI1, TAI1). */
+bool is_raw_timestamp(const char *name);
 
 #endif

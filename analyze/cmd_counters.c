@@ -130,7 +130,12 @@ int cmd_counters(int argc, char **argv)
 		status = IS_EXIT_DATA;
 		goto out;
 	}
-	status = cnt_print(stdout, d, &r, &po);
+	FILE *out = out_open(po.format);
+	status = out ? cnt_print(out, d, &r, &po) : IS_EXIT_DATA;
+	if (out && out_close(out) != 0 && status == IS_EXIT_OK) {
+		is_err("writing the output failed");
+		status = IS_EXIT_DATA;
+	}
 	cnt_result_free(&r);
 out:
 	for (size_t i = 0; i < ok; i++)

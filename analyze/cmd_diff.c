@@ -213,7 +213,7 @@ static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n,
 	return 0;
 }
 
-static int print_json(const struct is_diff *d, const struct diff_counters *c)
+static int print_json(FILE *out, const struct is_diff *d, const struct diff_counters *c)
 {
 	cJSON *root = is_diff_to_json(d);
 	cJSON_AddItemToObject(root, "counters", diff_counters_json(c, d->nruns));
@@ -223,7 +223,8 @@ static int print_json(const struct is_diff *d, const struct diff_counters *c)
 		is_err("diff: cannot format JSON output");
 		return IS_EXIT_DATA;
 	}
-	puts(s);
+	fputs(s, out);
+	fputc('\n', out);
 	free(s);
 	return IS_EXIT_OK;
 }
@@ -247,12 +248,19 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 		is_diff_free(&d);
 		return IS_EXIT_DATA;
 	}
-	if (o->format == FMT_TEXT)
-		diff_print_text(stdout, &d, &counters);
+	FILE *out = out_open(o->format);
+	if (!out)
+		rc = IS_EXIT_DATA;
+	else if (o->format == FMT_TEXT)
+		diff_print_text(out, &d, &counters);
 	else if (o->format == FMT_CSV)
-		diff_print_csv(stdout, &d, &counters);
+		diff_print_csv(out, &d, &counters);
 	else
-		rc = print_json(&d, &counters);
+		rc = print_json(out, &d, &counters);
+	if (out && out_close(out) != 0 && rc == IS_EXIT_OK) {
+		is_err("diff: cannot write output");
+		rc = IS_EXIT_DATA;
+	}
 	diff_counters_free(&counters);
 	is_diff_free(&d);
 	return rc;

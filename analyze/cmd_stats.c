@@ -159,7 +159,7 @@ static struct is_run **open_runs(char **paths, size_t n)
 /* Compute and print one run; JSON results are added to jruns instead. Its datapoints are
  * freed afterwards. */
 static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct is_run *run,
-		     const struct is_func *funcs, size_t nfuncs, cJSON *jruns, int first)
+		     const struct is_func *funcs, size_t nfuncs, cJSON *jruns, FILE *out, int first)
 {
 	struct stats_result r = { .funcs = funcs, .nfuncs = nfuncs };
 	int rc = IS_EXIT_DATA;
@@ -182,9 +182,9 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 		goto cleanup;
 	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);
 	if (o->format == FMT_TEXT)
-		printf("%s", first ? "" : "\n"), stats_print_text(stdout, &r);
+		fputs(first ? "" : "\n", out), stats_print_text(out, &r);
 	else if (o->format == FMT_CSV)
-		stats_print_csv(stdout, &r, first);
+		stats_print_csv(out, &r, first);
 	else
 		cJSON_AddItemToArray(jruns, stats_to_json(&r));
 	rc = IS_EXIT_OK;
@@ -195,14 +195,15 @@ cleanup:
 	return rc;
 }
 
-static int print_json(cJSON *root)
+static int print_json(FILE *out, cJSON *root)
 {
 	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
 	if (!s) {
 		is_err("stats: cannot format JSON output");
 		return IS_EXIT_DATA;
 	}
-	puts(s);
+	fputs(s, out);
+	fputc('\n', out);
 	free(s);
 	return IS_EXIT_OK;
 }
@@ -230,17 +231,18 @@ int cmd_stats(int argc, char **argv)
 		rc = IS_EXIT_DATA;
 		goto cleanup;
 	}
+	FILE *out = out_open(o.format);
 	cJSON *root = cJSON_CreateObject(), *jruns = cJSON_AddArrayToObject(root, "runs");
-	rc = IS_EXIT_OK;
+	rc = out ? IS_EXIT_OK : IS_EXIT_DATA;
 	for (size_t i = 0; i < nruns && rc == IS_EXIT_OK; i++)
-		rc = stats_one(&ctx, &o, runs[i], funcs, nfuncs, jruns, i == 0);
+		rc = stats_one(&ctx, &o, runs[i], funcs, nfuncs, jruns, out, i == 0);
 	for (size_t i = 0; i < nruns; i++)
 		is_run_free(runs[i]);
 	free(runs);
 	if (rc == IS_EXIT_OK && o.format == FMT_JSON)
-		rc = print_json(root);
+		rc = print_json(out, root);
 	cJSON_Delete(root);
-	if (fflush(stdout) != 0 && rc == IS_EXIT_OK) {
+	if (out && out_close(out) != 0 && rc == IS_EXIT_OK) {
 		is_err("stats: cannot write output");
 		rc = IS_EXIT_DATA;
 	}

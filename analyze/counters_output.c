@@ -226,15 +226,14 @@ static void print_collect_notes(const struct cnt_data *d)
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(counters, "missing")) {
 		cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "counters"), *w = cJSON_GetObjectItemCaseSensitive(m, "reason");
 		if (cJSON_IsString(c) && cJSON_IsString(w))
-			fprintf(stderr, "%s: note: not collected: %s: %s\n", is_progname(), c->valuestring, w->valuestring);
+			is_note("not collected: %s: %s", c->valuestring, w->valuestring);
 	}
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(counters, "partial")) {
 		cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "counters"), *w = cJSON_GetObjectItemCaseSensitive(m, "reason");
 		cJSON *cpus = cJSON_GetObjectItemCaseSensitive(m, "cpus");
 		if (cJSON_IsString(c) && cJSON_IsString(w) && cJSON_IsString(cpus))
-			fprintf(stderr, "%s: note: not collected on CPU%s %s: %s: %s\n", is_progname(),
-				strchr(cpus->valuestring, ',') ? "s" : "", cpus->valuestring, c->valuestring,
-				w->valuestring);
+			is_note("not collected on CPU%s %s: %s: %s", strchr(cpus->valuestring, ',') ? "s" : "",
+				cpus->valuestring, c->valuestring, w->valuestring);
 	}
 }
 
@@ -243,13 +242,17 @@ static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
 {
 	print_collect_notes(d);
 	if (r->nnotes) {
-		fprintf(stderr, "%s: note: not derivable from this run:", is_progname());
-		for (size_t k = 0; k < r->nnotes; k++)
-			fprintf(stderr, "%s %s", k ? "," : "", r->notes[k]);
-		fputc('\n', stderr);
+		char *list = is_xstrdup("");
+		for (size_t k = 0; k < r->nnotes; k++) {
+			char *t = is_xasprintf("%s%s %s", list, k ? "," : "", r->notes[k]);
+			free(list);
+			list = t;
+		}
+		is_note("not derivable from this run:%s", list);
+		free(list);
 	}
 	if (!r->ht)
-		fprintf(stderr, "%s: note: no HT_*%% split: %s\n", is_progname(), r->ht_why);
+		is_note("no HT_*%% split: %s", r->ht_why);
 	for (size_t k = 0; k < r->ncols; k++)
 		if (r->clamped[k])
 			is_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", r->cols[k], r->clamped[k],

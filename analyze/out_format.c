@@ -1,6 +1,7 @@
 /* --format text|csv|json, shared by the subcommands. */
 #include <string.h>
 
+#include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 #include "out_format.h"
 
@@ -27,4 +28,18 @@ void csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+FILE *out_open(enum out_format f)
+{
+	static const enum is_text_mode modes[] = { IS_TEXT_TERM, IS_TEXT_DATA, IS_TEXT_JSON };
+	FILE *out = is_text_filter(stdout, modes[f], false);
+	if (!out)
+		is_err("cannot set up the output: out of memory");
+	return out;
+}
+
+int out_close(FILE *out)
+{
+	return fclose(out) != 0 ? -1 : 0;
 }

@@ -12,4 +12,12 @@ int parse_out_format(const char *cmd, const char *s, enum out_format *f);
  * inner quotes doubled. */
 void csv_field(FILE *f, const char *s);
 
+/* Standard output for format f, through the filter that keeps strings from inputs safe
+ * (textsafe.h): text as for a terminal (control characters as \xNN), CSV with U+FFFD for
+ * control characters and invalid UTF-8, JSON valid UTF-8 with DEL and C1 escaped. NULL (after
+ * a message) when out of memory. */
+FILE *out_open(enum out_format f);
+/* Close it and flush standard output: 0, or -1 if writing failed. */
+int out_close(FILE *out);
+
 #endif

@@ -42,6 +42,9 @@ struct collect_opts {
 
 /* Parse argv into o; prints the error and returns 2 on bad usage, 1 after --help (exit 0). */
 int collect_parse_options(int argc, char **argv, struct collect_opts *o);
+/* 0 if arg (dir: the last component of the path arg) is a good name for a run (valid UTF-8
+ * without control characters: it becomes the reportid); else 2 after "OPT 'ARG': why". */
+int collect_check_name(const char *opt, const char *arg, bool dir);
 /* "1000,4000", "50us,2ms", "3ms" -> ns. Returns 0, or -1 with a reason in why. */
 int collect_parse_ldist(const char *s, uint64_t *min, uint64_t *max, char *why, size_t whylen);
 /* "30s", "10m", "1h", "90" (seconds) -> ns. */

@@ -135,7 +135,11 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 				return 2;
 			}
 			break;
-		case 'o': o->outdir = optarg; break;
+		case 'o':
+			if (collect_check_name("-o", optarg, true))
+				return 2;
+			o->outdir = optarg;
+			break;
 		case OPT_CPU: o->cnt.cpu_list = optarg; break;
 		case OPT_SYSTEM_CPU: o->cnt.system_cpus = optarg; break;
 		case OPT_SYSROOT: o->cnt.sysroot = optarg; break;

@@ -102,8 +102,8 @@ static char *default_outdir(const char *method)
 		strcpy(host, "localhost");
 	host[sizeof(host) - 1] = '\0';
 	for (char *p = host; *p; p++)
-		if (*p == '/' || *p == ' ')
-			*p = '_';
+		if (*p == '/' || *p == ' ' || (unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			*p = '_';  /* a hostname is ASCII letters, digits and '-'; nothing else is kept */
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
 	return is_xasprintf("%s-%s-%s", host, method, date);
@@ -317,8 +317,7 @@ static int prepare(struct run *r, int argc, char **argv)
 	if (run_write_info(&r->rd, r->info, INFO_RESERVE) < 0)
 		return IS_EXIT_DATA;
 	if (!r->o.quiet)
-		fprintf(stderr, "%s: measuring CPU %d with method %s into %s\n", is_progname(), r->cfg.cpu,
-			r->m->name, r->rd.path);
+		is_info("measuring CPU %d with method %s into %s", r->cfg.cpu, r->m->name, r->rd.path);
 	return -1;
 }
 

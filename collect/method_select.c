@@ -51,7 +51,7 @@ const struct method_ops *collect_select_method(const char *name, const struct co
 	if (!strcmp(name, "auto")) {
 		m = select_auto(cfg, why_chosen, len);
 		if (m && !cfg->quiet)
-			fprintf(stderr, "%s: using method %s (%s)\n", is_progname(), m->name, why_chosen);
+			is_info("using method %s (%s)", m->name, why_chosen);
 		return m;
 	}
 	m = collect_find_method(name);

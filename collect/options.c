@@ -8,6 +8,7 @@
 
 #include "collect.h"
 #include "idlescope/numparse.h"
+#include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 
 enum {
@@ -228,6 +229,28 @@ static int usage_err(const char *opt, const char *val, const char *why)
 	return 2;
 }
 
+int collect_check_name(const char *opt, const char *arg, bool dir)
+{
+	char why[96], msg[200];
+	size_t n = strlen(arg);
+	const char *name = arg;
+	char *copy = NULL;
+	if (dir) {  /* the directory's own name: what follows the last '/' */
+		while (n > 1 && arg[n - 1] == '/')
+			n--;
+		copy = is_xstrndup(arg, n);
+		name = strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy;
+	}
+	int rc = 0;
+	if (is_name_problem(name, why, sizeof(why))) {
+		snprintf(msg, sizeof(msg), "%s in the run's %s; it must be valid UTF-8 without control "
+			 "characters", why, dir ? "directory name" : "report ID");
+		rc = usage_err(opt, arg, msg);
+	}
+	free(copy);
+	return rc;
+}
+
 static void build_long_opts(struct option *lo, char *shorts, size_t slen)
 {
 	size_t k = 0;
@@ -253,6 +276,8 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 	case 'o':
 		if (!arg[0])
 			return usage_err("-o", arg, "empty path");
+		if (collect_check_name("-o", arg, true))
+			return 2;
 		o->outdir = arg;
 		return 0;
 	case OPT_METHOD:
@@ -279,8 +304,10 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 		o->ldist_arg = arg;
 		return 0;
 	case OPT_REPORTID:
-		if (!arg[0] || strpbrk(arg, "/\n\r\t\"\\"))
+		if (!arg[0] || strpbrk(arg, "/\"\\"))
 			return usage_err("--reportid", arg, "must be non-empty without '/', quotes, backslashes or control characters");
+		if (collect_check_name("--reportid", arg, false))
+			return 2;
 		o->reportid = arg;
 		return 0;
 	case OPT_KEEP_RAW:

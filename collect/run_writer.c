@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "collect.h"
+#include "idlescope/json_out.h"
 #include "idlescope/util.h"
 
 #define DP_BLOCK (64 * 1024)
@@ -283,7 +284,7 @@ static int rewrite_in_place(const struct run_dir *rd, const char *text)
 int run_write_info(const struct run_dir *rd, const cJSON *info, size_t reserve)
 {
 	static const char tmp[] = ".info.json.tmp";
-	char *text = cJSON_Print(info);
+	char *text = is_json_render(info, true);
 	size_t done, len;
 	int fd = -1, ret = -1;
 

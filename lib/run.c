@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 
 static char *path_join(const char *dir, const char *name)
@@ -123,8 +124,12 @@ int is_run_open(const char *path, struct is_run **out)
 	}
 	r->info = load_info(r->dir);
 	const char *id = str_field(r->info, "reportid");
-	/* Without a reportid: the directory's name, or the file's for a bare CSV in "." */
-	r->name = id ? is_xstrdup(id) : base_name(strcmp(r->dir, ".") ? r->dir : path);
+	/* Without a reportid: the directory's name, or the file's for a bare CSV in "." The
+	 * name is a label in every output: control characters and invalid UTF-8 in it are written
+	 * as \xNN here, once, so that it reads the same in text, CSV, JSON and HTML. */
+	char *raw = id ? is_xstrdup(id) : base_name(strcmp(r->dir, ".") ? r->dir : path);
+	r->name = is_text_dup(raw, IS_TEXT_LINE);
+	free(raw);
 	r->toolname = str_field(r->info, "toolname");
 	if (!r->toolname)
 		r->toolname = "unknown";

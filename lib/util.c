@@ -1,5 +1,6 @@
 /* Error reporting and checked allocation. */
 #include "idlescope/util.h"
+#include "idlescope/textsafe.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,11 +26,20 @@ const char *is_progname(void)
 	return progname;
 }
 
+/* Every message is one line, however hostile its arguments: control characters, bidi
+ * controls and invalid UTF-8 in it (and in the program's name) are written as \xNN. */
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", progname, kind);
-	vfprintf(stderr, fmt, ap);
+	char *msg = NULL;
+	int n = vasprintf(&msg, fmt, ap);
+	is_text_write(stderr, progname, strlen(progname), IS_TEXT_LINE);
+	fprintf(stderr, ": %s", kind);
+	if (n >= 0)
+		is_text_write(stderr, msg, (size_t)n, IS_TEXT_LINE);
+	else
+		fputs("(message lost: out of memory)", stderr);
 	fputc('\n', stderr);
+	free(msg);
 }
 
 void is_err(const char *fmt, ...)
@@ -45,6 +55,22 @@ void is_warn(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void is_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("note: ", fmt, ap);
+	va_end(ap);
+}
+
+void is_info(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
 	va_end(ap);
 }
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 #include "idlescope/version.h"
 #include "report.h"
@@ -236,8 +237,15 @@ static int write_page(struct report *rep)
 	char *path = path_cat(rep->tmpdir, "index.html");
 	char *title = rep->o->title ? is_xstrdup(rep->o->title) : default_title(rep);
 	int rc = -1;
-	if (!(rep->html = fopen(path, "w"))) {
+	FILE *file = fopen(path, "w");
+	if (!file) {
 		is_err("%s: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	/* Everything on the page passes the filter: valid UTF-8, no control characters. */
+	if (!(rep->html = is_text_filter(file, IS_TEXT_DATA, true))) {
+		fclose(file);
+		is_err("%s: out of memory", path);
 		goto cleanup;
 	}
 	page_top(rep, title);
@@ -306,7 +314,10 @@ static int build(struct report *rep, const char *gnuplot)
 static void print_result(const char *outdir)
 {
 	char real[PATH_MAX];
-	printf("%s/index.html\n", realpath(outdir, real) ? real : outdir);
+	char *where = is_xasprintf("%s/index.html", realpath(outdir, real) ? real : outdir);
+	is_text_write(stdout, where, strlen(where), IS_TEXT_LINE);
+	putchar('\n');
+	free(where);
 }
 
 int main(int argc, char **argv)

@@ -11,9 +11,13 @@ enum { IS_EXIT_OK = 0, IS_EXIT_DATA = 1, IS_EXIT_USAGE = 2 };
 void is_set_progname(const char *name);
 const char *is_progname(void);
 
-/* One-line messages on stderr: "<prog>: <msg>" and "<prog>: warning: <msg>". */
+/* One-line messages on stderr: "<prog>: <msg>", "<prog>: warning: <msg>",
+ * "<prog>: note: <msg>" and (is_info, for what is not an error) "<prog>: <msg>". Control
+ * characters and invalid UTF-8 from the arguments are written as \xNN (textsafe.h). */
 void is_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void is_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void is_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void is_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Allocation that aborts with a message on failure (out of memory is not recoverable here). */
 void *is_xmalloc(size_t n);

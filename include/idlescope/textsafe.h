@@ -1,0 +1,52 @@
+/*
+ * Strings from inputs (run names, column names, cells, metadata, paths) written safely: valid
+ * UTF-8 in every output, and no control character that a terminal would act on.
+ *
+ * Every writer of such strings goes through is_text_write(), directly or through a filter
+ * stream; the rules per output are in docs/format.md ("Strings from inputs").
+ */
+#ifndef IDLESCOPE_TEXTSAFE_H
+#define IDLESCOPE_TEXTSAFE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum is_text_mode {
+	/* One line on a terminal (messages): control characters (C0 including TAB and LF, DEL,
+	 * C1), Unicode bidi controls and bytes that are not valid UTF-8 become \xNN, byte by
+	 * byte. The result is printable. */
+	IS_TEXT_LINE,
+	/* Text for a terminal (analyze's tables): as IS_TEXT_LINE, but LF and TAB are kept. */
+	IS_TEXT_TERM,
+	/* Data files (CSV, HTML): each invalid byte, and each control character other than TAB,
+	 * LF and CR, becomes U+FFFD. */
+	IS_TEXT_DATA,
+	/* JSON text as cJSON prints it (control characters inside strings already escaped):
+	 * invalid bytes become U+FFFD, DEL and C1 characters \u007f ... \u009f. */
+	IS_TEXT_JSON,
+};
+
+/* Length (1 to 4) of the valid UTF-8 character at s[0..n), or 0 if s does not start with
+ * one (a stray continuation byte, an overlong form, a surrogate, above U+10FFFF, or cut off
+ * by n). */
+size_t is_utf8_char(const char *s, size_t n);
+
+/* Write s[0..n) to f, made safe for mode. */
+void is_text_write(FILE *f, const char *s, size_t n, enum is_text_mode mode);
+
+/* s made safe for mode, malloc'd. */
+char *is_text_dup(const char *s, enum is_text_mode mode);
+
+/* NULL if s is acceptable as a name that collect writes (valid UTF-8, no control characters,
+ * no bidi controls), else why not ("a control character (\x1b) at byte 2"), in buf. */
+const char *is_name_problem(const char *s, char *buf, size_t len);
+
+/*
+ * A stream whose bytes reach `to` through is_text_write(mode); a UTF-8 character split
+ * between two writes is kept whole. Closing it flushes `to` (and closes it when own is true)
+ * and fails if writing to `to` failed. Line-buffered when `to` is a terminal. NULL only when
+ * out of memory.
+ */
+FILE *is_text_filter(FILE *to, enum is_text_mode mode, bool own);
+
+#endif

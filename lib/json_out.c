@@ -1,0 +1,16 @@
+/* JSON text for files, valid UTF-8 whatever the strings in the tree hold. */
+#include "idlescope/json_out.h"
+
+#include <stdlib.h>
+
+#include "idlescope/textsafe.h"
+
+char *is_json_render(const cJSON *item, bool formatted)
+{
+	char *raw = formatted ? cJSON_Print(item) : cJSON_PrintUnformatted(item);
+	if (!raw)
+		return NULL;
+	char *safe = is_text_dup(raw, IS_TEXT_JSON);
+	free(raw);
+	return safe;
+}

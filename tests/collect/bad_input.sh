@@ -23,6 +23,27 @@ expect_fail 2 "^collect: unknown option '--bogus'; try 'collect --help'$" $C --b
 expect_fail 2 "^collect: option '--method' needs an argument; try 'collect --help'$" $C --method
 expect_fail 2 "^collect: unexpected argument 'extra'; try 'collect --help'$" $C extra
 
+# Names (issue 11 item 11): control characters, bidi controls and invalid UTF-8 are refused in
+# --reportid and in the run directory's name (it becomes the reportid), before anything is
+# created; the message shows them as \xNN and no escape byte reaches the terminal.
+ESC=$(printf '\033')
+no_esc() { ! grep -q "$ESC" "$TMP/err" || fail "raw ESC on stderr: $*"; }
+expect_fail 2 '^collect: --reportid .x\\x1b\]0;t\\x07.: a control character \(\\x1b\) at byte 2 in the run.s report ID; it must be valid UTF-8 without control characters$' \
+	$C --reportid "$(printf 'x\033]0;t\007')" -o "$TMP/rid"
+no_esc reportid
+[ ! -e "$TMP/rid" ] || fail "--reportid refused but $TMP/rid created"
+expect_fail 2 '^collect: --reportid .ok\\xe2\\x80\\xae.: a bidi control character \(\\xe2\\x80\\xae\) at byte 3 in the run.s report ID' \
+	$C --reportid "$(printf 'ok\342\200\256')" -o "$TMP/rid"
+nl_dir=$(printf '%s/a\nb' "$TMP")
+expect_fail 2 "^collect: -o '.*/a\\\\x0ab': a control character \\(\\\\x0a\\) at byte 2 in the run.s directory name" \
+	$C -o "$nl_dir" -c 5
+[ ! -e "$nl_dir" ] || fail "-o refused but the directory was created"
+expect_fail 2 "^collect: -o '.*/x\\\\xffy/': invalid UTF-8 \\(\\\\xff\\) at byte 2 in the run.s directory name" \
+	$C -o "$(printf '%s/x\377y/' "$TMP")" -c 5
+expect_fail 2 "^collect: -o '.*/q\\\\x1b\\[1m': a control character \\(\\\\x1b\\) at byte 2 in the run.s directory name" \
+	$C --counters -n 1 -o "$(printf '%s/q\033[1m' "$TMP")"
+no_esc counters
+
 # Output directory: non-empty without --force, symlink as -o, symlinks in the path, --force.
 mkdir "$TMP/full" && echo x >"$TMP/full/keep"
 expect_fail 2 "^collect: $TMP/full: directory is not empty; use --force to write into it or choose another -o$" \

@@ -86,8 +86,7 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 			usage(stdout);
 			return -1;
 		default:
-			is_err("%s: unknown option or missing argument (see analyze counters --help)",
-			       argv[optind - 1]);
+			is_bad_option(argv, "counters: ", "analyze counters");
 			return 2;
 		}
 	}

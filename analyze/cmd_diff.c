@@ -97,6 +97,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 	};
 	int c;
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "eF:h", longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))
 			continue;
@@ -108,7 +109,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 				return -1;
 			break;
 		case 'h': fputs(diff_help, stdout); exit(IS_EXIT_OK);
-		default: fputs("see 'analyze diff --help'\n", stderr); return -1;
+		default: is_bad_option(argv, "diff: ", "analyze diff"); return -1;
 		}
 	}
 	if (argc - optind < 2) {

@@ -103,6 +103,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 	double d;
 	int c;
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "HF:h", longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))
 			continue;
@@ -128,7 +129,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 				return -1;
 			break;
 		case 'h': fputs(stats_help, stdout); exit(IS_EXIT_OK);
-		default: fputs("see 'analyze stats --help'\n", stderr); return -1;
+		default: is_bad_option(argv, "stats: ", "analyze stats"); return -1;
 		}
 	}
 	if (optind >= argc) {

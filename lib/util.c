@@ -8,6 +8,7 @@
 #include <time.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -72,6 +73,15 @@ void is_info(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
+}
+
+void is_bad_option(char *const *argv, const char *prefix, const char *help)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	if (optopt > 0 && optopt < 0x7f && strncmp(arg, "--", 2))
+		is_err("%s-%c: unknown option or missing argument (see '%s --help')", prefix, optopt, help);
+	else
+		is_err("%s%s: unknown option or missing argument (see '%s --help')", prefix, arg, help);
 }
 
 static void *oom(size_t n)

@@ -86,6 +86,7 @@ static int parse_jobs(const char *s, int *out)
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
 	int c;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:fm:i:x:t:rj:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = optarg; break;
@@ -101,7 +102,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			break;
 		case 'h': fputs(help, stdout); exit(IS_EXIT_OK);
 		case 'V': printf("report (idlescope) %s\n", IDLESCOPE_VERSION); exit(IS_EXIT_OK);
-		default: fputs("see 'report --help'\n", stderr); return -1;
+		default: is_bad_option(argv, "", "report"); return -1;
 		}
 	}
 	if (optind >= argc) {

@@ -19,6 +19,10 @@ void is_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void is_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void is_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* After getopt_long returned '?' or ':' (with opterr = 0, so that glibc prints nothing raw):
+ * "<prog>: <prefix><option>: unknown option or missing argument (see '<help> --help')". */
+void is_bad_option(char *const *argv, const char *prefix, const char *help);
+
 /* Allocation that aborts with a message on failure (out of memory is not recoverable here). */
 void *is_xmalloc(size_t n);
 void *is_xcalloc(size_t n, size_t size);

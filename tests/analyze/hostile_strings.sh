@@ -70,6 +70,11 @@ printf 'WakeLatency,LDist\n1.5,1000\n2\x1b[31m\xff,5\n' > "$tmp/r3/datapoints.cs
 "$analyze" stats "$(printf 'no\x1b[2Jdir\nx')" > out 2> err
 [ "$(cat err)" = 'analyze: no\x1b[2Jdir\x0ax: No such file or directory' ] || fail "bad path message: $(cat -v err)"
 check text err
+# an option glibc's getopt would have echoed raw
+"$analyze" stats "$(printf -- '--\x1b[31m')" > out 2> err
+[ $? = 2 ] || fail "bad option: exit status"
+[ "$(cat err)" = "analyze: stats: --\\x1b[31m: unknown option or missing argument (see 'analyze stats --help')" ] ||
+	fail "bad option message: $(cat -v err)"
 
 # analyze counters: hostile notes from info.json and a hostile reportid, in every format.
 cp -r "$samples/timer-c200" c1

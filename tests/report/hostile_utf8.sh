@@ -35,6 +35,9 @@ for want in "r\\x1b[31mRED\\xc2\\x9b" "T$R[2J$R" "X${R}Y" "C$R[31m1$R" "m$R]0;t$
 	grep -qF -- "$want" "$page" || fail "index.html lacks '$want'"
 done
 
+expect_rc 2 "$REPORT" "$(printf -- '--\x1b[31m')"
+expect_err "report: --\\x1b[31m: unknown option or missing argument (see 'report --help')"
+
 expect_rc 0 "$REPORT" "$W/cnt" -o "$W/rep2"
 $CHECK html "$W/rep2/index.html" "$W"/rep2/plots/*.svg || fail "counters page not clean UTF-8"
 $CHECK text "$W/out.txt" "$W/err.txt" || fail "terminal output not clean (counters)"

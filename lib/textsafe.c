@@ -90,17 +90,16 @@ static bool keep(uint32_t cp, enum is_text_mode mode)
 	return false;
 }
 
-static const char replacement[] = "\xEF\xBF\xBD";
-
 /* s[0..n) is one character not kept (len > 0) or one invalid byte (len 0). */
 static void replace(struct sink *k, const unsigned char *s, int len, enum is_text_mode mode)
 {
 	char hex[8];
-	if (mode == IS_TEXT_DATA || (mode == IS_TEXT_JSON && len == 0)) {
-		put(k, replacement, 3);
-	} else if (mode == IS_TEXT_JSON) {
+	if (mode == IS_TEXT_JSON && len > 0) {  /* DEL or C1: JSON can carry it escaped */
 		snprintf(hex, sizeof(hex), "\\u%04x", (unsigned)decode(s, len));
 		put(k, hex, 6);
+	} else if (mode == IS_TEXT_JSON) {      /* inside a JSON string: the text \xNN */
+		snprintf(hex, sizeof(hex), "\\\\x%02x", s[0]);
+		put(k, hex, 5);
 	} else {
 		for (int i = 0; i < (len ? len : 1); i++) {
 			snprintf(hex, sizeof(hex), "\\x%02x", s[i]);
@@ -144,8 +143,8 @@ void is_text_write(FILE *f, const char *s, size_t n, enum is_text_mode mode)
 char *is_text_dup(const char *s, enum is_text_mode mode)
 {
 	size_t n = strlen(s);
-	/* At most 4 bytes out per byte in: \xNN, or U+FFFD, or \u00NN for a 2-byte character. */
-	struct sink k = { .buf = is_xmalloc(4 * n + 1) };
+	/* At most 5 bytes out per byte in: \\xNN in JSON text. */
+	struct sink k = { .buf = is_xmalloc(5 * n + 1) };
 	emit(&k, (const unsigned char *)s, n, mode, true);
 	k.buf[k.len] = '\0';
 	return k.buf;

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "idlescope/textsafe.h"
 #include "report.h"
 
 static const char css[] =
@@ -78,21 +79,19 @@ const char *run_marker(size_t r)
 
 void html_escn(FILE *f, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n && s[i]; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			/* Control characters would make the page invalid: show them as U+FFFD. */
-			if ((unsigned char)s[i] < 0x20 && s[i] != '\t' && s[i] != '\n')
-				fputs("\xEF\xBF\xBD", f);
-			else
-				fputc(s[i], f);
-		}
+	size_t run = 0, i = 0;
+	for (; i < n && s[i]; i++) {
+		const char *ent = s[i] == '&' ? "&amp;" : s[i] == '<' ? "&lt;" : s[i] == '>' ? "&gt;" :
+				  s[i] == '"' ? "&quot;" : s[i] == '\'' ? "&#39;" : NULL;
+		if (!ent)
+			continue;
+		/* The text between markup characters: control characters and invalid UTF-8 as
+		 * \xNN (textsafe.h), so that the page is valid. */
+		is_text_write(f, s + run, i - run, IS_TEXT_DATA);
+		fputs(ent, f);
+		run = i + 1;
 	}
+	is_text_write(f, s + run, i - run, IS_TEXT_DATA);
 }
 
 void html_esc(FILE *f, const char *s)

@@ -11,18 +11,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* A byte that is not valid UTF-8 is the text \xNN in every mode, so a string reads the same
+ * in every output and two different ones stay different. */
 enum is_text_mode {
 	/* One line on a terminal (messages): control characters (C0 including TAB and LF, DEL,
-	 * C1), Unicode bidi controls and bytes that are not valid UTF-8 become \xNN, byte by
-	 * byte. The result is printable. */
+	 * C1) and Unicode bidi controls become \xNN, byte by byte. The result is printable. */
 	IS_TEXT_LINE,
 	/* Text for a terminal (analyze's tables): as IS_TEXT_LINE, but LF and TAB are kept. */
 	IS_TEXT_TERM,
-	/* Data files (CSV, HTML): each invalid byte, and each control character other than TAB,
-	 * LF and CR, becomes U+FFFD. */
+	/* Data files (CSV, HTML): control characters other than TAB, LF and CR become \xNN. */
 	IS_TEXT_DATA,
 	/* JSON text as cJSON prints it (control characters inside strings already escaped):
-	 * invalid bytes become U+FFFD, DEL and C1 characters \u007f ... \u009f. */
+	 * DEL and C1 characters become \u007f ... \u009f, an invalid byte (only ever inside a
+	 * string) the escaped text \\xNN, which reads back as \xNN. */
 	IS_TEXT_JSON,
 };
 

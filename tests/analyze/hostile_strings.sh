@@ -1,8 +1,8 @@
 #!/bin/bash
 # Issue 11 items 11 and 12: escape sequences and invalid UTF-8 from inputs (reportid, column
 # names, cells, info.json notes) never reach the terminal, and every output is valid UTF-8:
-# text and messages show them as \xNN, CSV as U+FFFD, JSON exactly where JSON can (\u001b) and
-# as U+FFFD where it cannot (invalid bytes). Checked byte by byte (check_text.py) and by value.
+# text, CSV and messages show them as \xNN, JSON exactly where JSON can (\u001b) and as the
+# text \xNN where it cannot (invalid bytes), so that a string reads the same in every output. Checked byte by byte (check_text.py) and by value.
 # usage: hostile_strings.sh ANALYZE SAMPLES_DIR
 set -u
 analyze=$(realpath "$1")
@@ -40,20 +40,20 @@ has stats.text "$name, ReqCState = C1\\\\xc3: 1 datapoints"
 has stats.text "$name, ReqCState = \\\\xc2\\\\x9b31m: 1 datapoints"
 has stats.text 'X\\xffY '
 has diff.text "Compared:  $name-2 (r2, unknown), 4 datapoints"
-# CSV: U+FFFD for control characters and invalid bytes (the run's name was escaped at load)
-has stats.csv "$name,ReqCState,C\xef\xbf\xbd[31m6,2,WakeLatency,"
-has stats.csv "$name,ReqCState,C1\xef\xbf\xbd,1,"
-has stats.csv "$name,ReqCState,\xef\xbf\xbd31m,1,"
-has stats.csv ",X\xef\xbf\xbdY,"
-# JSON: the exact string where JSON can carry it, U+FFFD for the invalid bytes
+# CSV: \xNN for control characters and invalid bytes (the run's name was escaped at load)
+has stats.csv "$name,ReqCState,C\\\\x1b[31m6,2,WakeLatency,"
+has stats.csv "$name,ReqCState,C1\\\\xc3,1,"
+has stats.csv "$name,ReqCState,\\\\xc2\\\\x9b31m,1,"
+has stats.csv ",X\\\\xffY,"
+# JSON: the exact string where JSON can carry it, the text \xNN for the invalid bytes
 python3 - stats.json diff.json <<'PY' || fail "JSON values"
 import json, sys
 s = json.load(open(sys.argv[1], encoding="utf-8"))["runs"][0]
 name = "a\\x0ab\\x1b[31mRED\\x1b]0;t\\x07\\xc2\\x9b"
 assert s["reportid"] == name, s["reportid"]
-assert sorted(s["groups"]) == sorted(["C\x1b[31m6", "C1\ufffd", "\x9b31m"]), list(s["groups"])
+assert sorted(s["groups"]) == sorted(["C\x1b[31m6", "C1\\xc3", "\x9b31m"]), list(s["groups"])
 assert s["groups"]["C\x1b[31m6"]["rows"] == 2
-assert "X\ufffdY" in s["metrics"], list(s["metrics"])
+assert "X\\xffY" in s["metrics"], list(s["metrics"])
 raw = open(sys.argv[1], "rb").read()
 assert b"\\u001b[31m6" in raw and b"\\u009b31m" in raw and b"\xc2\x9b" not in raw
 d = json.load(open(sys.argv[2], encoding="utf-8"))

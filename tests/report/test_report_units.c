@@ -140,7 +140,8 @@ static void test_html(void)
 	char gp[64];
 	check_output(esc, "<script>alert('x') & \"y\"</script>",
 		     "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;");
-	check_output(esc, "a\x01" "b", "a\xEF\xBF\xBD" "b");
+	check_output(esc, "a\x01" "b", "a\\x01" "b");
+	check_output(esc, "C\x1b[31m<6>\xff", "C\\x1b[31m&lt;6&gt;\\xff");
 	check_output(change_12_vs_10, NULL, "<span class=\"chg up\">+2.00 (+20%)</span>");
 	check_output(change_down, NULL, "<span class=\"chg down\">-0.3 (-7.5%)</span>");
 	gp_safe(gp, sizeof(gp), "CC6% a'b\n<c>");

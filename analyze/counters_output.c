@@ -190,8 +190,10 @@ static void print_csv(FILE *f, const struct cnt_result *r, const struct cnt_vis 
 {
 	fputs("Interval,Time,Package,Core,CPU", f);
 	for (size_t k = 0; k < r->ncols; k++)
-		if (v->col[k])
-			fprintf(f, ",%s", r->cols[k]);
+		if (v->col[k]) {  /* a counter's name comes from counters.csv's header: quoted as needed */
+			fputc(',', f);
+			csv_field(f, r->cols[k]);
+		}
 	for (int h = 0; h < CNT_HT_NCOLS; h++)
 		if (v->ht[h])
 			fprintf(f, ",%s", cnt_ht_cols[h]);

@@ -87,5 +87,22 @@ for f in text csv json; do
 	has cnt.$f.err 'analyze: note: not collected: X\\x1b[31m: r\\x1b]0;t\\x07\\xc2\\x9b'
 done
 
+# A counter named with a comma and an invalid byte (counters.csv's header, RFC 4180 quoted):
+# one CSV column, quoted, in analyze counters' CSV; \xNN in text and JSON.
+cp -r "$samples/timer-c200" c2
+sed -i '1s/,IRQ,NMI,/,"IR,Q",N\xffMI,/' c2/counters.csv
+for f in text csv json; do
+	"$analyze" counters --format $f c2 > cnt2.$f 2> /dev/null || fail "counters -F $f (c2): exit $?"
+	check $f cnt2.$f
+done
+python3 - cnt2.csv cnt2.json <<'PY' || fail "counters CSV/JSON with odd column names"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], encoding="utf-8")))
+assert {len(r) for r in rows} == {len(rows[0])}, [len(r) for r in rows]
+assert "IR,Q" in rows[0] and "N\\xffMI" in rows[0], rows[0]
+assert {"IR,Q", "N\\xffMI"} <= set(json.load(open(sys.argv[2], encoding="utf-8"))["columns"])
+PY
+has cnt2.text 'N\\xffMI'
+
 [ $fails = 0 ] && echo PASS
 exit $((fails > 0))

@@ -1,5 +1,6 @@
 /* HTML output helpers: escaping, numbers, the page frame and its style sheet. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "idlescope/textsafe.h"
@@ -203,12 +204,25 @@ void html_legend(FILE *f, const struct report *rep, bool markers_too)
 
 void gp_safe(char *out, size_t outlen, const char *s)
 {
-	size_t k = 0;
-	for (; *s && k + 1 < outlen; s++) {
-		unsigned char c = (unsigned char)*s;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  strchr("%._-+()/ :#,=[]", c);
-		out[k++] = ok ? (char)c : '?';
+	/* Control characters and invalid bytes as \xNN first (as in every other output); then
+	 * whole UTF-8 characters are kept, and of ASCII only a whitelist: nothing that gnuplot
+	 * or SVG would read as markup or the end of the string. */
+	char *t = is_text_dup(s, IS_TEXT_LINE);
+	size_t k = 0, n = strlen(t);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)t[i];
+		size_t len = c < 0x80 ? 1 : is_utf8_char(t + i, n - i);
+		bool ok = len > 1 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || strchr("%._-+()/ :#,=[]\\", c);
+		if (len == 0 || k + len >= outlen)
+			break;
+		if (ok)
+			memcpy(out + k, t + i, len);
+		else
+			out[k] = '?';  /* only ever one ASCII byte */
+		k += len;
+		i += len;
 	}
 	out[k] = '\0';
+	free(t);
 }

@@ -34,6 +34,9 @@ for want in 'r\x1b[31mRED\xc2\x9b' 'T\x1b[2J\xff' 'X\xffY' 'C\x1b[31m1\xc3' 'm\x
 	grep -qF -- "$want" "$page" || fail "index.html lacks '$want'"
 done
 
+# plot labels: the same \xNN (they used to be '?' for every byte that was not ASCII)
+grep -qF 'X\xffY' "$out"/plots/*.svg || fail "no plot labelled X\\xffY"
+
 expect_rc 2 "$REPORT" "$(printf -- '--\x1b[31m')"
 expect_err "report: --\\x1b[31m: unknown option or missing argument (see 'report --help')"
 

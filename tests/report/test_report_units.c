@@ -145,7 +145,11 @@ static void test_html(void)
 	check_output(change_12_vs_10, NULL, "<span class=\"chg up\">+2.00 (+20%)</span>");
 	check_output(change_down, NULL, "<span class=\"chg down\">-0.3 (-7.5%)</span>");
 	gp_safe(gp, sizeof(gp), "CC6% a'b\n<c>");
-	CHECK(!strcmp(gp, "CC6% a?b??c?"), "gp_safe: '%s'", gp);
+	CHECK(!strcmp(gp, "CC6% a?b\\x0a?c?"), "gp_safe: '%s'", gp);
+	gp_safe(gp, sizeof(gp), "T\xC2\xB0" "C X\xFFY \x1b[1m");  /* °C kept; \xNN as elsewhere */
+	CHECK(!strcmp(gp, "T\xC2\xB0" "C X\\xffY \\x1b[1m"), "gp_safe: '%s'", gp);
+	gp_safe(gp, 5, "ab\xE2\x82\xAC");  /* a character that does not fit is left out whole */
+	CHECK(!strcmp(gp, "ab"), "gp_safe: '%s'", gp);
 	group_digits(gp, sizeof(gp), 1234567);
 	CHECK(!strcmp(gp, "1,234,567"), "group_digits: '%s'", gp);
 	group_digits(gp, sizeof(gp), 999);

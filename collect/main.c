@@ -17,6 +17,7 @@
 #include "counters_hook.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
+#include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 #include "idlescope/version.h"
 
@@ -214,7 +215,30 @@ static void finish_info(struct run *r)
 	set_item(info, "duration_s", cJSON_CreateNumber((double)(end - r->start_ns) / 1e9));
 }
 
-/* Idle state names of the measured CPU, from info.system.cpuidle.states (index order). */
+/* A state's name as a datapoints.csv field. The kernel's names are plain words ("C6",
+ * "haltpoll idle"), but nothing guarantees it: control characters and invalid UTF-8 are written
+ * as \xNN (the file is read one line per row), and a name with a comma or a quote is quoted
+ * (RFC 4180), so that the row keeps its fields. malloc'd. */
+static char *state_field(const char *name)
+{
+	char *safe = is_text_dup(name, IS_TEXT_LINE), *q, *o;
+	if (!strpbrk(safe, ",\""))
+		return safe;
+	q = o = is_xmalloc(2 * strlen(safe) + 3);
+	*o++ = '"';
+	for (const char *p = safe; *p; p++) {
+		if (*p == '"')
+			*o++ = '"';
+		*o++ = *p;
+	}
+	*o++ = '"';
+	*o = '\0';
+	free(safe);
+	return q;
+}
+
+/* Idle state names of the measured CPU, from info.system.cpuidle.states (index order), as
+ * datapoints.csv fields. */
 static void take_state_names(struct run *r)
 {
 	const cJSON *sys = cJSON_GetObjectItemCaseSensitive(r->info, "system");
@@ -225,7 +249,7 @@ static void take_state_names(struct run *r)
 	size_t i = 0;
 	cJSON_ArrayForEach(s, states) {
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(s, "name");
-		r->state_names[i++] = cJSON_IsString(n) ? n->valuestring : "";
+		r->state_names[i++] = state_field(cJSON_IsString(n) ? n->valuestring : "");
 	}
 }
 
@@ -341,6 +365,8 @@ static int cleanup(struct run *r, int status)
 	cJSON_Delete(r->info);
 	cJSON_Delete(r->method_info);
 	cJSON_Delete(r->pm_qos_info);
+	for (size_t i = 0; r->state_names && i < r->nstates; i++)
+		free((char *)r->state_names[i]);
 	free(r->state_names);
 	collect_ldist_free();
 	return status;

@@ -16,10 +16,14 @@
 
 static const char *progname = "idlescope";
 
+/* The name is printed at the start of every message (and collect's progress line): control
+ * characters in it (a symbolic link named with an escape sequence) as \xNN. */
 void is_set_progname(const char *name)
 {
+	static char *owned;
 	const char *slash = strrchr(name, '/');
-	progname = slash ? slash + 1 : name;
+	free(owned);
+	progname = owned = is_text_dup(slash ? slash + 1 : name, IS_TEXT_LINE);
 }
 
 const char *is_progname(void)
@@ -28,13 +32,12 @@ const char *is_progname(void)
 }
 
 /* Every message is one line, however hostile its arguments: control characters, bidi
- * controls and invalid UTF-8 in it (and in the program's name) are written as \xNN. */
+ * controls and invalid UTF-8 in it are written as \xNN. */
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
 	char *msg = NULL;
 	int n = vasprintf(&msg, fmt, ap);
-	is_text_write(stderr, progname, strlen(progname), IS_TEXT_LINE);
-	fprintf(stderr, ": %s", kind);
+	fprintf(stderr, "%s: %s", progname, kind);
 	if (n >= 0)
 		is_text_write(stderr, msg, (size_t)n, IS_TEXT_LINE);
 	else

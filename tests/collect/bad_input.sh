@@ -43,6 +43,10 @@ expect_fail 2 "^collect: -o '.*/x\\\\xffy/': invalid UTF-8 \\(\\\\xff\\) at byte
 expect_fail 2 "^collect: -o '.*/q\\\\x1b\\[1m': a control character \\(\\\\x1b\\) at byte 2 in the run.s directory name" \
 	$C --counters -n 1 -o "$(printf '%s/q\033[1m' "$TMP")"
 no_esc counters
+# the program's name itself (a symbolic link named with an escape sequence)
+ln -s "$(realpath "$C")" "$TMP/co${ESC}[31m"
+expect_fail 2 "^co\\\\x1b\\[31m: unknown option '--bogus'; try 'collect --help'$" "$TMP/co${ESC}[31m" --bogus
+no_esc progname
 
 # Output directory: non-empty without --force, symlink as -o, symlinks in the path, --force.
 mkdir "$TMP/full" && echo x >"$TMP/full/keep"

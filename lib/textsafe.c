@@ -108,10 +108,9 @@ static void replace(struct sink *k, const unsigned char *s, int len, enum is_tex
 	}
 }
 
-/* Write s[0..n) made safe; unless final, stop before a character that n cuts off. Returns
- * the number of bytes consumed. */
-static size_t emit(struct sink *k, const unsigned char *s, size_t n, enum is_text_mode mode,
-		   bool final)
+/* Write s[0..n) made safe. A character that n cuts off counts as invalid bytes (the filter
+ * stream passes only whole characters). */
+static void emit(struct sink *k, const unsigned char *s, size_t n, enum is_text_mode mode)
 {
 	size_t i = 0, run = 0;
 	while (i < n) {
@@ -120,8 +119,6 @@ static size_t emit(struct sink *k, const unsigned char *s, size_t n, enum is_tex
 			continue;
 		}
 		int len = scan(s + i, n - i);
-		if (len < 0 && !final)
-			break;
 		put(k, s + run, i - run);
 		if (len > 0 && keep(decode(s + i, len), mode))
 			put(k, s + i, (size_t)len);
@@ -131,13 +128,12 @@ static size_t emit(struct sink *k, const unsigned char *s, size_t n, enum is_tex
 		run = i;
 	}
 	put(k, s + run, i - run);
-	return i;
 }
 
 void is_text_write(FILE *f, const char *s, size_t n, enum is_text_mode mode)
 {
 	struct sink k = { .f = f };
-	emit(&k, (const unsigned char *)s, n, mode, true);
+	emit(&k, (const unsigned char *)s, n, mode);
 }
 
 char *is_text_dup(const char *s, enum is_text_mode mode)
@@ -145,7 +141,7 @@ char *is_text_dup(const char *s, enum is_text_mode mode)
 	size_t n = strlen(s);
 	/* At most 5 bytes out per byte in: \\xNN in JSON text. */
 	struct sink k = { .buf = is_xmalloc(5 * n + 1) };
-	emit(&k, (const unsigned char *)s, n, mode, true);
+	emit(&k, (const unsigned char *)s, n, mode);
 	k.buf[k.len] = '\0';
 	return k.buf;
 }

@@ -1,5 +1,6 @@
 /* textsafe: every mode on hostile strings, UTF-8 validation edge cases, the filter stream
  * with characters split between writes, and names collect refuses. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -125,6 +126,71 @@ static void test_json_render(void)
 	cJSON_Delete(o);
 }
 
+/* The promise of every mode, on random bytes: the output is valid UTF-8, with no control
+ * character but those the mode keeps, and is the same through the filter in random pieces. */
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static bool clean(const char *s, size_t n, enum is_text_mode mode)
+{
+	/* kept C0 characters; JSON mode keeps them all (its input is cJSON's, which has them
+	 * escaped inside strings) */
+	static const char *const kept[] = { "", "\n\t", "\n\t\r", NULL };
+	for (size_t i = 0; i < n;) {
+		size_t len = is_utf8_char(s + i, n - i);
+		unsigned char c = (unsigned char)s[i], c2 = len == 2 ? (unsigned char)s[i + 1] : 0;
+		if (len == 0 || (c < 0x20 && kept[mode] && (!c || !strchr(kept[mode], c))) || c == 0x7f ||
+		    (c == 0xC2 && c2 >= 0x80 && c2 <= 0x9F))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+static void test_random(void)
+{
+	char in[64], *out = NULL;
+	size_t olen = 0;
+	for (int t = 0; t < 20000; t++) {
+		size_t n = next() % sizeof(in);
+		for (size_t i = 0; i < n; i++) {  /* bytes biased to UTF-8 leads and controls */
+			uint64_t r = next();
+			static const char odd[] = "\xC2\xE2\xF0\x80\x9B\x1b\n\xED\xF4\xBF";
+			in[i] = r % 3 == 0 ? odd[r / 3 % 10] : (char)(r >> 8);
+		}
+		enum is_text_mode mode = (enum is_text_mode)(next() % 4);
+		FILE *m = open_memstream(&out, &olen);
+		FILE *f = is_text_filter(m, mode, true);
+		setvbuf(f, NULL, _IONBF, 0);
+		for (size_t i = 0; i < n;) {
+			size_t piece = 1 + next() % 5;
+			piece = piece < n - i ? piece : n - i;
+			fwrite(in + i, 1, piece, f);
+			i += piece;
+		}
+		fclose(f);
+		char *whole = NULL;
+		size_t wlen = 0;
+		FILE *w = open_memstream(&whole, &wlen);
+		is_text_write(w, in, n, mode);
+		fclose(w);
+		if (!clean(whole, wlen, mode) || wlen != olen || memcmp(whole, out, wlen)) {
+			check_failures++;
+			fprintf(stderr, "random input %d (mode %d): not clean or not the same through the filter\n",
+				t, (int)mode);
+		}
+		free(whole);
+		free(out);
+		out = NULL;
+	}
+}
+
 int main(void)
 {
 	test_utf8_char();
@@ -133,5 +199,6 @@ int main(void)
 	test_filter();
 	test_filter_error();
 	test_json_render();
+	test_random();
 	return CHECK_DONE();
 }

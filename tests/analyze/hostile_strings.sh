@@ -60,6 +60,14 @@ d = json.load(open(sys.argv[2], encoding="utf-8"))
 assert d["reference"] == name and d["runs"][1]["reportid"] == name + "-2", d["runs"]
 PY
 
+# The same reportid from a wult info.yml (YAML escapes), and a cell with CSI as a warning's subject
+mkdir "$tmp/r4"
+cp "$tmp/r1/datapoints.csv" "$tmp/r4/"
+printf 'reportid: "a\\nb\\e[31mRED"\n' > "$tmp/r4/info.yml"
+"$analyze" stats r4 > yml.text 2> yml.err || fail "stats on r4: exit $?"
+check text yml.text yml.err
+has yml.text 'a\\x0ab\\x1b[31mRED (r4): 4 datapoints'
+
 # Messages: a hostile cell in a numeric column, a hostile path, a hostile --include column.
 mkdir "$tmp/r3"
 printf 'WakeLatency,LDist\n1.5,1000\n2\x1b[31m\xff,5\n' > "$tmp/r3/datapoints.csv"

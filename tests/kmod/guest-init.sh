@@ -83,6 +83,33 @@ kmod_check overflow 1 > /out/overflow.log 2>&1
 res overflow "$(grep -m1 'overflow: ok\|overflow: FAILED\|setup failed' /out/overflow.log)"
 rmmod idlescope
 
+# ENABLE/DISABLE against hot-plug of the measured CPU (issue 18: a hot-plug writer between two
+# cpus_read_lock() of ENABLE deadlocked the whole system). Bounded: the cycles run for
+# HOTPLUG_S seconds; a hung-task report or no end HOTPLUG_GRACE seconds later is a failure.
+HOTPLUG_S=15 HOTPLUG_GRACE=30
+echo 5 > /proc/sys/kernel/hung_task_timeout_secs
+insmod /idlescope.ko
+kmod_check hotplug $HOTPLUG_S 1 0 > /out/hotplug-stress.log 2>&1 &
+kpid=$!
+( n=0; while [ ! -f /tmp/hotplug-stop ]; do
+	echo 0 > /sys/devices/system/cpu/cpu1/online; echo 1 > /sys/devices/system/cpu/cpu1/online; n=$((n + 1))
+  done; echo "$n offline/online cycles" > /out/hotplug-cycles.txt ) &
+hpid=$!
+waited=0
+while kill -0 $kpid 2>/dev/null && [ $waited -lt $((HOTPLUG_S + HOTPLUG_GRACE)) ]; do sleep 1; waited=$((waited + 1)); done
+touch /tmp/hotplug-stop
+w2=0
+while kill -0 $hpid 2>/dev/null && [ $w2 -lt 10 ]; do sleep 1; w2=$((w2 + 1)); done
+hung=$(dmesg | grep -c 'blocked for more than')
+if kill -0 $kpid 2>/dev/null || kill -0 $hpid 2>/dev/null; then
+	res hotplug-stress "TIMEOUT after ${waited}s, $hung hung-task report(s): $(tail -1 /out/hotplug-stress.log)"
+	HUNG=yes
+else
+	wait $kpid
+	res hotplug-stress "rc=$? hung=$hung $(grep -o '^hotplug: [a-zA-Z]*' /out/hotplug-stress.log | tail -1)"
+	rmmod idlescope
+fi
+
 grep -m1 '^flags' /proc/cpuinfo > /out/cpuflags.txt
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource > /out/clocksource.txt
 ls /sys/devices/system/cpu/cpu1/cpuidle > /out/cpuidle.txt 2>&1
@@ -93,4 +120,6 @@ echo "BEGIN-IDLESCOPE-OUT" > /dev/ttyS1
 tar -C /out -cf - . | base64 > /dev/ttyS1
 echo "END-IDLESCOPE-OUT" > /dev/ttyS1
 sync
+# a deadlocked hot-plug lock would stop poweroff too: reboot at once (qemu -no-reboot exits)
+[ "${HUNG:-}" = yes ] && echo b > /proc/sysrq-trigger
 poweroff -f

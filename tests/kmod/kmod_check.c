@@ -8,6 +8,8 @@
  *   kmod_check nobody                            open as uid 65534; prints "open: ok|E..."
  *   kmod_check busy                              second open while open; prints "second open: ..."
  *   kmod_check overflow CPU                      16-record ring overrun, lost counts and seq gaps
+ *   kmod_check hotplug SECONDS CPU...            CONFIG/ENABLE/DISABLE cycles on the CPUs in turn
+ *                                                (while the guest hot-plugs one of them)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -130,6 +132,62 @@ static int cmd_overflow(char **av)
 	return 0;
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ENABLE/DISABLE cycles for SECONDS, the measured CPU taken in turn from the list, with short
+ * LDists (fast events while DISABLE unregisters the probes). A CPU that is offline at CONFIG or
+ * ENABLE gives ENODEV (counted); any other error fails. Prints one line per second, then
+ * "hotplug: ok ..." (a hang leaves the last progress line as the only trace). */
+static int cmd_hotplug(int ac, char **av)
+{
+	double end = mono_s() + atof(av[0]), next_report = mono_s() + 1;
+	unsigned long cycles = 0, enabled = 0, enodev = 0;
+	struct idlescope_record r[16];
+	int fd = open_dev(), err = 0;
+
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	for (int i = 0; mono_s() < end; i++) {
+		struct idlescope_config c = { .cpu = (uint32_t)atoi(av[1 + i % (ac - 1)]), .method = IDLESCOPE_METHOD_HRT,
+					      .ldist_min_ns = 20000, .ldist_max_ns = 200000, .seed = (uint64_t)i };
+		int rc = ioctl(fd, IDLESCOPE_IOC_CONFIG, &c);
+		if (rc == 0)
+			rc = ioctl(fd, IDLESCOPE_IOC_ENABLE);
+		if (rc < 0 && errno != ENODEV) {
+			printf("hotplug: cycle %d cpu %u: %s\n", i, c.cpu, errname(errno));
+			err = 1;
+			break;
+		}
+		enodev += rc < 0;
+		enabled += rc == 0;
+		if (rc == 0) {
+			nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+			if (read(fd, r, sizeof(r)) < 0 && errno != ENODEV && errno != EAGAIN) {
+				printf("hotplug: cycle %d cpu %u: read: %s\n", i, c.cpu, errname(errno));
+				err = 1;
+			}
+		}
+		if (ioctl(fd, IDLESCOPE_IOC_DISABLE) < 0) {
+			printf("hotplug: cycle %d: DISABLE: %s\n", i, errname(errno));
+			err = 1;
+		}
+		if (err)
+			break;
+		cycles++;
+		if (mono_s() >= next_report) {
+			printf("hotplug: progress %lu cycles\n", cycles);
+			next_report += 1;
+		}
+	}
+	close(fd);
+	printf("hotplug: %s %lu cycles, %lu enabled, %lu ENODEV\n", err ? "FAILED" : "ok", cycles, enabled, enodev);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -141,6 +199,9 @@ int main(int argc, char **argv)
 		return cmd_busy();
 	if (argc == 3 && !strcmp(argv[1], "overflow"))
 		return cmd_overflow(argv + 2);
-	fprintf(stderr, "usage: kmod_check config CPU METHOD MIN_NS MAX_NS | nobody | busy | overflow CPU\n");
+	if (argc >= 4 && !strcmp(argv[1], "hotplug"))
+		return cmd_hotplug(argc - 2, argv + 2);
+	fprintf(stderr, "usage: kmod_check config CPU METHOD MIN_NS MAX_NS | nobody | busy | overflow CPU | "
+		"hotplug SECONDS CPU...\n");
 	return 2;
 }

@@ -96,7 +96,7 @@ done
 OUT=$WORK/out
 rm -rf "$OUT" && mkdir -p "$OUT"
 T2=$(now)
-timeout 600 qemu-system-x86_64 -accel tcg -cpu Skylake-Client-v1 -smp 2 -m 512 \
+timeout 300 qemu-system-x86_64 -accel tcg,thread=single -cpu Skylake-Client-v1 -smp 2 -m 512 \
 	-kernel "$VMLINUZ" -initrd "$WORK/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=6" \
 	-display none -vga none -nic none -no-reboot -monitor none \
@@ -137,6 +137,7 @@ expect collect-bad-ko "rc=1 unloaded collect: loading /init: not a module for th
 expect collect-sigint "rc=1 unloaded rows false"
 expect insmod-ring16 "rc=0"
 expect overflow "overflow: ok"
+expect hotplug-stress "rc=0 hung=0 hotplug: ok"
 expect done "yes"
 if grep -E "WARNING: CPU:|BUG:|Oops|Call Trace|no longer affine" "$OUT/dmesg.txt"; then
 	echo "kmod-qemu: FAIL the guest kernel logged a warning or oops (above)" >&2; errs=$((errs + 1))

@@ -246,7 +246,8 @@ void is_event_init(struct is_dev *d)
 	is_hrtimer_setup(&d->timer, timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
-int is_event_start(struct is_dev *d)
+/* The armer, not yet running (outside the hot-plug lock: kthreadd creates it). */
+int is_event_create(struct is_dev *d)
 {
 	struct task_struct *t;
 
@@ -254,15 +255,20 @@ int is_event_start(struct is_dev *d)
 	memset(&d->ev, 0, sizeof(d->ev));
 	d->cpu_lost = false;
 	is_tdt_reset();
-	/* bound, not a per-CPU kthread: if the CPU goes offline it is pushed away and stops */
 	t = kthread_create(armer_fn, d, "idlescope/%u", d->cfg.cpu);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	kthread_bind(t, d->cfg.cpu);
 	get_task_struct(t);   /* completion may race with the thread's end: keep it valid */
 	d->armer = t;
-	wake_up_process(t);
 	return 0;
+}
+
+/* Under cpus_read_lock() with cfg.cpu online. Bound, not a per-CPU kthread: if the CPU goes
+ * offline the armer is pushed away and stops (cpu_lost). */
+void is_event_launch(struct is_dev *d)
+{
+	kthread_bind(d->armer, d->cfg.cpu);
+	wake_up_process(d->armer);
 }
 
 void is_event_stop(struct is_dev *d)

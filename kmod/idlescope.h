@@ -95,7 +95,8 @@ static inline u64 is_ev_deadline(const struct is_dev *d)
 
 /* event.c */
 void is_event_init(struct is_dev *d);
-int is_event_start(struct is_dev *d);
+int is_event_create(struct is_dev *d);
+void is_event_launch(struct is_dev *d);
 void is_event_stop(struct is_dev *d);
 void is_event_complete(struct is_dev *d, int discard);
 void is_event_fired(struct is_dev *d, u64 now, u64 tsc);

@@ -67,6 +67,15 @@ static long do_config(struct is_dev *d, void __user *arg)
 	return 0;
 }
 
+/*
+ * Locks (issue 18: a nested cpus_read_lock() deadlocked against CPU hot-plug). The hot-plug
+ * lock is a percpu rwsem: a reader that takes it again while a writer waits deadlocks. So it
+ * is held only around the online check and the armer's bind + wake-up, which take no sleeping
+ * lock. Tracepoint (un)registration takes cpus_read_lock() itself (static keys, static calls)
+ * and tracepoints_mutex; the armer is created by kthreadd; both happen outside it. d->lock is
+ * held by the ioctls only; the armer, the probes and the timer never take it, so kthread_stop()
+ * and hrtimer_cancel() under it cannot wait on it. The ring and stats spinlocks are leaves.
+ */
 static int do_enable(struct is_dev *d)
 {
 	int ret;
@@ -75,24 +84,29 @@ static int do_enable(struct is_dev *d)
 		return -EINVAL;
 	if (d->enabled)
 		return -EBUSY;
-	cpus_read_lock();
-	if (!cpu_online(d->cfg.cpu)) {
-		ret = -ENODEV;
-		goto out;
-	}
+	if (!cpu_online(d->cfg.cpu))
+		return -ENODEV;
 	memset(&d->stats, 0, sizeof(d->stats));
 	is_ring_reset(&d->ring);
 	ret = is_probes_register(d);
 	if (ret)
-		goto out;
-	ret = is_event_start(d);
-	if (ret) {
-		is_probes_unregister(d);
-		goto out;
-	}
-	d->enabled = true;
-out:
+		return ret;
+	ret = is_event_create(d);
+	if (ret)
+		goto err_probes;
+	cpus_read_lock();
+	ret = cpu_online(d->cfg.cpu) ? 0 : -ENODEV;
+	if (!ret)
+		is_event_launch(d);
 	cpus_read_unlock();
+	if (ret)
+		goto err_event;
+	d->enabled = true;
+	return 0;
+err_event:
+	is_event_stop(d);
+err_probes:
+	is_probes_unregister(d);
 	return ret;
 }
 

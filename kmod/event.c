@@ -13,44 +13,6 @@
 #define HRT_LOST_TIMEOUT_NS	NSEC_PER_SEC	/* beyond LTime: the event is lost */
 #define TDT_GUARD_NS		(5 * NSEC_PER_MSEC)
 
-/* The CPU left idle before LTime for something else and has been busy since. */
-static bool woke_early_busy(const struct is_dev *d)
-{
-	return !d->ev.in_idle && d->ev.tai < is_ev_deadline(d);
-}
-
-/* Finish the armed event once (whoever gets here first). Interrupts off. */
-void is_event_complete(struct is_dev *d, int discard)
-{
-	struct is_event *ev = &d->ev;
-
-	if (cmpxchg(&ev->state, EV_ARMED, EV_CLAIMED) != EV_ARMED)
-		return;
-	ev->discard = discard;
-	smp_store_release(&ev->state, EV_DONE);
-	/* Direct wake-up from the timer's hardirq or the idle task at idle exit (RCU is
-	 * watching there): no extra interrupt on the measured CPU. wake_up_process() takes
-	 * only raw locks, so this is fine on PREEMPT_RT too, unlike a wait queue. */
-	wake_up_process(d->armer);
-}
-
-/* Our event's interrupt: the hrt timer handler or, for tdt, the local timer entry. */
-void is_event_fired(struct is_dev *d, u64 now, u64 tsc)
-{
-	struct is_event *ev = &d->ev;
-
-	ev->tintr = now;
-	ev->tsc_intr = tsc;
-	ev->fired = true;
-	if (!ev->tbi)
-		is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
-	else if (woke_early_busy(d))
-		is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
-	else if (!ev->in_idle)
-		is_event_complete(d, -1);   /* idle exit came first (IRQs off in idle) */
-	/* else: the idle exit probe completes it */
-}
-
 static enum hrtimer_restart timer_fn(struct hrtimer *t)
 {
 	struct is_dev *d = container_of(t, struct is_dev, timer);
@@ -62,13 +24,7 @@ static enum hrtimer_restart timer_fn(struct hrtimer *t)
 	if (smp_processor_id() != d->cfg.cpu) {
 		is_event_complete(d, IDLESCOPE_DISCARD_WRONG_CPU);
 	} else if (is_tdt(d)) {
-		/* guard: our deadline never showed up */
-		if (!ev->tbi)
-			is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
-		else if (woke_early_busy(d))
-			is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
-		else
-			is_event_complete(d, IDLESCOPE_DISCARD_LOST);
+		is_event_guard(d);   /* our deadline never showed up */
 	} else {
 		is_event_fired(d, now, tsc);
 	}
@@ -254,7 +210,6 @@ int is_event_create(struct is_dev *d)
 	prandom_seed_state(&d->rnd, d->cfg.seed);
 	memset(&d->ev, 0, sizeof(d->ev));
 	d->cpu_lost = false;
-	is_tdt_reset();
 	t = kthread_create(armer_fn, d, "idlescope/%u", d->cfg.cpu);
 	if (IS_ERR(t))
 		return PTR_ERR(t);

@@ -36,7 +36,7 @@ static int validate_config(const struct idlescope_config *c, struct is_dev *d)
 		return -EINVAL;
 	if (c->ldist_max_ns > IDLESCOPE_LDIST_MAX_NS)
 		return -ERANGE;
-	if (c->method == IDLESCOPE_METHOD_TDT && !is_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
+	if (c->method == IDLESCOPE_METHOD_TDT && !is_tdt_cpu_ok(c->cpu, d->tdt_why, sizeof(d->tdt_why)))
 		return -EOPNOTSUPP;
 	return 0;
 }

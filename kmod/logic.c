@@ -75,7 +75,7 @@ static u64 ev_now(const struct is_dev *d, u64 *tsc)
  * deadline is not earlier (the kernel's events are never delayed; when ours fires its timer
  * interrupt handler reprograms the kernel's).
  */
-static void tdt_idle_enter(struct is_dev *d, struct is_event *ev, u64 tsc)
+static void tdt_idle_enter(struct is_dev *d, struct is_event *ev)
 {
 	u64 cur;
 
@@ -118,7 +118,7 @@ static void idle_enter(struct is_dev *d, struct is_event *ev, unsigned int state
 	ev->req_state = state;
 	ev->in_idle = true;
 	if (is_tdt(d))
-		tdt_idle_enter(d, ev, tsc);
+		tdt_idle_enter(d, ev);
 }
 
 /* A state is entered with IRQs on (HLT after STI, POLL) when an interrupt handler ran

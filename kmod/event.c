@@ -10,7 +10,9 @@
 #include "compat.h"
 #include "idlescope.h"
 
-#define HRT_LOST_TIMEOUT_NS	NSEC_PER_SEC	/* beyond LTime: the event is lost */
+/* beyond LTime: the event is lost; its record reaches collect well within collect's silence
+ * limit (LDist max + 1 s) */
+#define HRT_LOST_TIMEOUT_NS	(NSEC_PER_SEC / 2)
 #define TDT_GUARD_NS		(5 * NSEC_PER_MSEC)
 
 static enum hrtimer_restart timer_fn(struct hrtimer *t)
@@ -120,6 +122,8 @@ static void make_record(const struct is_dev *d, struct idlescope_record *rec)
 	fill_counters(d, rec);
 }
 
+/* Counted once: as a datapoint or discard when it reaches the ring, else as overflow (which
+ * the stats ioctl adds to the lost discards). */
 static void account(struct is_dev *d, const struct idlescope_record *rec)
 {
 	unsigned long flags;
@@ -142,8 +146,8 @@ static void finish_event(struct is_dev *d)
 	local_irq_enable();
 	make_record(d, &rec);
 	WRITE_ONCE(d->ev.state, EV_FREE);
-	account(d, &rec);
-	is_ring_push(&d->ring, &rec);
+	if (is_ring_push(&d->ring, &rec))
+		account(d, &rec);
 }
 
 static bool event_done(struct is_dev *d)

@@ -70,8 +70,9 @@ extern struct is_dev is_dev;
 int is_ring_init(struct is_ring *r, u32 size);
 void is_ring_free(struct is_ring *r);
 void is_ring_reset(struct is_ring *r);
-void is_ring_push(struct is_ring *r, struct idlescope_record *rec);
-u32 is_ring_pop(struct is_ring *r, struct idlescope_record *out, u32 max);
+bool is_ring_push(struct is_ring *r, struct idlescope_record *rec);
+u32 is_ring_peek(struct is_ring *r, struct idlescope_record *out, u32 max);
+void is_ring_advance(struct is_ring *r, u32 n);
 bool is_ring_empty(struct is_ring *r);
 
 #define IS_IDLE_EXIT		((unsigned int)-1)	/* PWR_EVENT_EXIT */

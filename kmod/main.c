@@ -194,14 +194,16 @@ static bool readable(struct is_dev *d)
 	return !is_ring_empty(&d->ring) || !READ_ONCE(d->enabled) || READ_ONCE(d->cpu_lost);
 }
 
-/* Whole records only. Blocks until one is there; 0 (end of file) when disabled and empty. */
+/* Whole records only. Blocks until one is there; 0 (end of file) when disabled and empty.
+ * Records leave the ring only once copied out: a fault loses none (EFAULT if nothing was
+ * copied, else the records copied so far). */
 static ssize_t read_locked(struct is_dev *d, struct file *f, char __user *buf, size_t max)
 {
 	size_t done = 0;
 	u32 n;
 
 	while (done < max) {
-		n = is_ring_pop(&d->ring, d->bounce, min_t(size_t, max - done, READ_BATCH));
+		n = is_ring_peek(&d->ring, d->bounce, min_t(size_t, max - done, READ_BATCH));
 		if (!n) {
 			if (done)
 				break;
@@ -215,8 +217,12 @@ static ssize_t read_locked(struct is_dev *d, struct file *f, char __user *buf, s
 				return -ERESTARTSYS;
 			continue;
 		}
-		if (copy_to_user(buf + done * sizeof(*d->bounce), d->bounce, n * sizeof(*d->bounce)))
+		if (copy_to_user(buf + done * sizeof(*d->bounce), d->bounce, n * sizeof(*d->bounce))) {
+			if (done)
+				break;
 			return -EFAULT;
+		}
+		is_ring_advance(&d->ring, n);
 		done += n;
 	}
 	return done * sizeof(*d->bounce);

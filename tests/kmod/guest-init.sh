@@ -77,6 +77,22 @@ res collect-sigint "rc=$? $(loaded) $(grep -c . /out/run5/datapoints.csv | awk '
 collect --method tdt -c 50 --cpu 1 --kmod-path /idlescope.ko -o /out/run3 >/out/run3.log 2>&1
 res collect-tdt "rc=$? $(loaded) $(onlyline /out/run3.log "tdt")"
 
+# a read into a bad buffer loses no record
+insmod /idlescope.ko
+kmod_check efault 1 > /out/efault.log 2>&1
+res efault "$(grep -o 'bad buffer: [A-Za-z]*' /out/efault.log) $(grep -o 'first seq [0-9]*' /out/efault.log) $(tail -1 /out/efault.log | grep -o '[A-Za-z]*$')"
+# the measured CPU kept busy by a real-time task (throttling off): the armer never runs, nothing
+# arrives, and collect says so within LDist max + 1 s instead of trusting the silence
+echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+kmod_check hog 1 5 &
+hog=$!
+sleep 1
+collect --method hrt -c 100 --cpu 1 -o /out/x5 >/out/silence.log 2>&1
+res collect-silence "rc=$? $(onlyline /out/silence.log 'no record')"
+wait $hog
+echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
+rmmod idlescope
+
 # ring overflow is counted and reported, never silent
 insmod /idlescope.ko ring_records=16; res insmod-ring16 "rc=$?"
 kmod_check overflow 1 > /out/overflow.log 2>&1

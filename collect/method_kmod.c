@@ -313,7 +313,10 @@ static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJ
 					 .ldist_min_ns = cfg->ldist_min, .ldist_max_ns = cfg->ldist_max,
 					 .seed = cfg->seed };
 	if (ioctl(c->fd, IDLESCOPE_IOC_CONFIG, &conf) < 0) {
-		is_err("%s: %s", KMOD_DEV, config_error(errno, c, cfg, buf, sizeof(buf)));
+		int err = errno;
+		if (err == EOPNOTSUPP)   /* the reason may be about the measured CPU: ask again */
+			ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info);
+		is_err("%s: %s", KMOD_DEV, config_error(err, c, cfg, buf, sizeof(buf)));
 		return -1;
 	}
 	if (ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info) < 0 || ioctl(c->fd, IDLESCOPE_IOC_ENABLE) < 0) {

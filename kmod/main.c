@@ -62,6 +62,7 @@ static long do_config(struct is_dev *d, void __user *arg)
 	if (!d->tsc_hz)
 		return -EIO;
 	d->msr_mask = is_counters_probe(c.cpu, &d->has_smi);
+	d->tdt_why[0] = '\0';
 	d->cfg = c;
 	d->configured = true;
 	return 0;
@@ -126,9 +127,11 @@ static void fill_info(struct is_dev *d, struct idlescope_info *info)
 	info->abi_version = IDLESCOPE_ABI_VERSION;
 	info->record_size = sizeof(struct idlescope_record);
 	info->caps = IDLESCOPE_CAP_HRT | IDLESCOPE_CAP_NMI;
-	if (is_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
+	/* why tdt cannot run: on this machine, else why the last CONFIG refused it on its CPU */
+	if (is_tdt_available(info->tdt_why, sizeof(info->tdt_why)))
 		info->caps |= IDLESCOPE_CAP_TDT;
-	strscpy(info->tdt_why, d->tdt_why, sizeof(info->tdt_why));
+	if (!info->tdt_why[0])
+		strscpy(info->tdt_why, d->tdt_why, sizeof(info->tdt_why));
 	if (d->configured && d->has_smi)
 		info->caps |= IDLESCOPE_CAP_SMI;
 	info->ring_records = d->ring.size;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collect.h"
@@ -39,7 +40,21 @@ struct method_ctx {
 	bool draining;            /* stop seen: the module is disabled, reads do not block */
 	bool finished;            /* drained: nothing more will come */
 	uint64_t poll_states;     /* bit per cpuidle state named POLL */
+	int cpu;
+	uint64_t ldist_max;       /* ns */
+	uint64_t silence_ns;      /* no record for this long: the module is not measuring */
+	uint64_t last_rec_ns;     /* CLOCK_MONOTONIC of the last record read (or ENABLE) */
+	uint64_t got[DISCARD_NR + 1];   /* records read: discards per reason, then datapoints */
 };
+
+#define SILENCE_EXTRA_NS 1000000000ull   /* beyond LDist max: the module's lost timeout is 0.5 s */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* ---------------------------------------------------------------- probe */
 
@@ -81,6 +96,27 @@ static int tdt_cpu_check(char *why, size_t whylen)
 	return 0;
 }
 
+/* The measured CPU's clock event device must be the local APIC timer in TSC-deadline mode
+ * (root: "" or a test's fixture tree). Not exposed: the module checks the timer mode itself. */
+static int tdt_clockevent_check(const char *root, int cpu, char *why, size_t whylen)
+{
+	char path[512], dev[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/clockevents/clockevent%d/current_device", root, cpu);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	if (!fgets(dev, sizeof(dev), f))
+		dev[0] = '\0';
+	fclose(f);
+	dev[strcspn(dev, "\n")] = '\0';
+	if (!dev[0] || !strcmp(dev, "lapic-deadline"))
+		return 0;
+	snprintf(why, whylen, "the clock event device of CPU %d is '%s', not lapic-deadline (%s); use --method hrt",
+		 cpu, dev, path + strlen(root));
+	return -1;
+}
+
 static int kmod_probe(const struct collect_cfg *cfg, char *why, size_t whylen, bool tdt)
 {
 	char path[4096];
@@ -89,7 +125,7 @@ static int kmod_probe(const struct collect_cfg *cfg, char *why, size_t whylen, b
 		snprintf(why, whylen, "needs root (the kernel module and /dev/idlescope): run as root or use --method timer");
 		return -1;
 	}
-	if (tdt && tdt_cpu_check(why, whylen) < 0)
+	if (tdt && (tdt_cpu_check(why, whylen) < 0 || tdt_clockevent_check("", cfg->cpu, why, whylen) < 0))
 		return -1;
 	if (kmod_is_loaded())
 		return 0;
@@ -137,6 +173,8 @@ static const char *config_error(int err, const struct method_ctx *c, const struc
 	return buf;
 }
 
+static int check_module_info(struct method_ctx *c);
+
 static int open_device(struct method_ctx *c, const struct collect_cfg *cfg, char *path, size_t plen)
 {
 	char why[1024];
@@ -162,14 +200,44 @@ static int open_device(struct method_ctx *c, const struct collect_cfg *cfg, char
 			is_err("%s: %s", KMOD_DEV, strerror(errno));
 		return -1;
 	}
-	if (ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info) < 0 || c->info.abi_version != IDLESCOPE_ABI_VERSION ||
-	    c->info.record_size != sizeof(struct idlescope_record)) {
-		is_err("%s: the loaded idlescope module does not match this collect (ABI %u, record %u bytes; "
-		       "expected ABI %u, %zu bytes): reload the module built from this tree", KMOD_DEV,
-		       c->info.abi_version, c->info.record_size, IDLESCOPE_ABI_VERSION, sizeof(struct idlescope_record));
+	return check_module_info(c);
+}
+
+/* The size of the module's info struct: INFO's ioctl number carries it, and the module
+ * answers only its own. 0 if no size answers. */
+static unsigned info_size_of_module(int fd)
+{
+	static unsigned char buf[1u << _IOC_SIZEBITS];
+
+	for (unsigned size = 4; size < sizeof(buf); size += 4)
+		if (ioctl(fd, _IOC(_IOC_READ, IDLESCOPE_IOC_MAGIC, _IOC_NR(IDLESCOPE_IOC_INFO), size), buf) == 0)
+			return size;
+	return 0;
+}
+
+/* The loaded module must be the one this collect was built with. */
+static int check_module_info(struct method_ctx *c)
+{
+	char size[32] = "unknown";
+	unsigned other;
+
+	if (ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info) == 0) {
+		if (c->info.abi_version == IDLESCOPE_ABI_VERSION && c->info.record_size == sizeof(struct idlescope_record))
+			return 0;
+		is_err("%s: the loaded idlescope module is of another version (ABI %u, record %u bytes; expected "
+		       "ABI %u, %zu bytes): reload the module built from this tree", KMOD_DEV, c->info.abi_version,
+		       c->info.record_size, IDLESCOPE_ABI_VERSION, sizeof(struct idlescope_record));
 		return -1;
 	}
-	return 0;
+	if (errno != ENOTTY) {
+		is_err("%s: reading the module's info: %s", KMOD_DEV, strerror(errno));
+		return -1;
+	}
+	if ((other = info_size_of_module(c->fd)))
+		snprintf(size, sizeof(size), "%u", other);
+	is_err("%s: the loaded idlescope module is of another version (info size %s, expected %zu): reload "
+	       "the module built from this tree", KMOD_DEV, size, sizeof(struct idlescope_info));
+	return -1;
 }
 
 static const char *const msr_names[IDLESCOPE_MSR_NR] = {
@@ -234,6 +302,9 @@ static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJ
 
 	c->fd = -1;
 	c->method = method;
+	c->cpu = cfg->cpu;
+	c->ldist_max = cfg->ldist_max;
+	c->silence_ns = cfg->ldist_max + SILENCE_EXTRA_NS;
 	c->poll_states = find_poll_states(cfg->cpu);
 	*ctx = c;
 	if (open_device(c, cfg, path, sizeof(path)) < 0)
@@ -242,7 +313,10 @@ static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJ
 					 .ldist_min_ns = cfg->ldist_min, .ldist_max_ns = cfg->ldist_max,
 					 .seed = cfg->seed };
 	if (ioctl(c->fd, IDLESCOPE_IOC_CONFIG, &conf) < 0) {
-		is_err("%s: %s", KMOD_DEV, config_error(errno, c, cfg, buf, sizeof(buf)));
+		int err = errno;
+		if (err == EOPNOTSUPP)   /* the reason may be about the measured CPU: ask again */
+			ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info);
+		is_err("%s: %s", KMOD_DEV, config_error(err, c, cfg, buf, sizeof(buf)));
 		return -1;
 	}
 	if (ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info) < 0 || ioctl(c->fd, IDLESCOPE_IOC_ENABLE) < 0) {
@@ -250,6 +324,7 @@ static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJ
 		return -1;
 	}
 	describe(c, path, info);
+	c->last_rec_ns = mono_ns();
 	return 0;
 }
 
@@ -326,6 +401,8 @@ static void to_dp(const struct method_ctx *c, const struct idlescope_record *r, 
 	residencies(r, dp);
 }
 
+/* 0 = polled (records in c->rec, or none yet), -1 = read error (errno), -2 = silence: nothing
+ * for longer than LDist max + 1 s, which a measuring module never does. */
 static int fill(struct method_ctx *c)
 {
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
@@ -334,7 +411,7 @@ static int fill(struct method_ctx *c)
 	if (n < 0)
 		return errno == EINTR ? 0 : -1;
 	if (n == 0)
-		return 0;
+		return mono_ns() - c->last_rec_ns > c->silence_ns ? -2 : 0;
 	ssize_t got = read(c->fd, c->rec, sizeof(c->rec));
 	if (got < 0)
 		return errno == EINTR || errno == EAGAIN ? 0 : -1;
@@ -344,7 +421,48 @@ static int fill(struct method_ctx *c)
 	}
 	c->nrec = (size_t)got / sizeof(c->rec[0]);
 	c->pos = 0;
+	c->last_rec_ns = mono_ns();
 	return 0;
+}
+
+static uint64_t sum_discards(const uint64_t *d)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < DISCARD_NR; i++)
+		n += d[i];
+	return n;
+}
+
+static uint64_t module_discards(const struct idlescope_stats *st)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < IDLESCOPE_DISCARD_NR; i++)
+		n += st->discards[i];
+	return n;
+}
+
+/* What the module says it produced, for messages; "" if its stats cannot be read. */
+static const char *module_counts(const struct method_ctx *c, struct idlescope_stats *st, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (ioctl(c->fd, IDLESCOPE_IOC_STATS, st) == 0)
+		snprintf(buf, len, "the module counted %llu datapoints and %llu discards",
+			 (unsigned long long)st->datapoints, (unsigned long long)module_discards(st));
+	return buf;
+}
+
+static int silence_error(const struct method_ctx *c)
+{
+	struct idlescope_stats st;
+	char counts[160];
+
+	module_counts(c, &st, counts, sizeof(counts));
+	is_err("%s: no record from the module for %.1f s (LDist max %.3f ms + 1 s)%s%s, collect received %llu "
+	       "datapoints and %llu discards: CPU %d is kept busy (a real-time task?) or the module is stuck",
+	       KMOD_DEV, (double)(mono_ns() - c->last_rec_ns) / 1e9, (double)c->ldist_max / 1e6,
+	       counts[0] ? "; " : "", counts, (unsigned long long)c->got[DISCARD_NR],
+	       (unsigned long long)sum_discards(c->got), c->cpu);
+	return -1;
 }
 
 /* After a stop: arm nothing more, and read without blocking from now on. Once disabled, the
@@ -377,14 +495,28 @@ static int drain_read(struct method_ctx *c)
 	return 0;
 }
 
-/* At the end: ring overflow that no record reported. */
+/* At the end: ring overflow that no record reported, and what the module counted against what
+ * arrived (every record it counted was pushed to the ring before the stop, so all of them must
+ * have come; any missing are reported and counted as lost). */
 static void count_trailing_loss(struct method_ctx *c, uint64_t discards[DISCARD_NR])
 {
 	struct idlescope_stats st;
+	char counts[160];
 
 	c->finished = true;
-	if (ioctl(c->fd, IDLESCOPE_IOC_STATS, &st) == 0 && st.overflow > c->lost_seen)
+	if (!module_counts(c, &st, counts, sizeof(counts))[0])
+		return;
+	if (st.overflow > c->lost_seen)
 		discards[DISCARD_LOST] += st.overflow - c->lost_seen;
+	uint64_t module = st.datapoints + module_discards(&st);
+	uint64_t arrived = c->got[DISCARD_NR] + sum_discards(c->got) + st.overflow;
+	if (module != arrived)
+		is_warn("%s: %s, collect received %llu datapoints and %llu discards (%llu lost to overflow): "
+			"%lld record(s) missing%s", KMOD_DEV, counts, (unsigned long long)c->got[DISCARD_NR],
+			(unsigned long long)sum_discards(c->got), (unsigned long long)st.overflow,
+			(long long)(module - arrived), module > arrived ? ", counted as lost" : "");
+	if (module > arrived)
+		discards[DISCARD_LOST] += module - arrived;
 }
 
 /* One record: 1 = a datapoint in *dp, 0 = a discard (counted). */
@@ -394,10 +526,13 @@ static int take_record(struct method_ctx *c, const struct idlescope_record *r, s
 	discards[DISCARD_LOST] += r->lost;
 	c->lost_seen += r->lost;
 	if (r->type == IDLESCOPE_REC_DISCARD) {
-		if (r->reason < DISCARD_NR)
+		if (r->reason < DISCARD_NR) {
 			discards[r->reason]++;
+			c->got[r->reason]++;
+		}
 		return 0;
 	}
+	c->got[DISCARD_NR]++;
 	to_dp(c, r, dp);
 	return 1;
 }
@@ -425,7 +560,10 @@ static int kmod_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards[
 		if (collect_stop_requested && !c->draining)
 			begin_drain(c);
 		if (!c->draining) {
-			if (fill(c) < 0)
+			int rc = fill(c);
+			if (rc == -2)
+				return silence_error(c);
+			if (rc < 0)
 				return reading_error();
 		} else if (drain_read(c) < 0) {
 			count_trailing_loss(c, discards);

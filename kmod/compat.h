@@ -4,6 +4,7 @@
 #define IDLESCOPE_COMPAT_H
 #include <linux/version.h>
 #include <linux/hrtimer.h>
+#include <asm/apic.h>
 #include <asm/hardirq.h>
 #include <asm/msr.h>
 
@@ -23,12 +24,18 @@ static inline void is_hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
 #define is_rdmsr_safe(msr, p)			rdmsrq_safe(msr, p)
 #define is_rdmsr_safe_on_cpu(cpu, msr, p)	rdmsrq_safe_on_cpu(cpu, msr, p)
-#define is_wrmsr(msr, v)			wrmsrq(msr, v)
+#define is_wrmsr_safe(msr, v)			wrmsrq_safe(msr, v)
 #else
 #define is_rdmsr_safe(msr, p)			rdmsrl_safe(msr, p)
 #define is_rdmsr_safe_on_cpu(cpu, msr, p)	rdmsrl_safe_on_cpu(cpu, msr, p)
-#define is_wrmsr(msr, v)			wrmsrl(msr, v)
+#define is_wrmsr_safe(msr, v)			wrmsrl_safe(msr, v)
 #endif
+
+/* apic_read() became a static call in 6.9, not exported to modules; the apic ops are. */
+static inline u32 is_apic_read(u32 reg)
+{
+	return apic->read(reg);
+}
 
 /* Per-CPU NMI count (the NMI line of /proc/interrupts); Kbuild tests which layout it has. */
 #ifdef IDLESCOPE_IRQ_STAT_ARRAY

@@ -10,46 +10,10 @@
 #include "compat.h"
 #include "idlescope.h"
 
-#define HRT_LOST_TIMEOUT_NS	NSEC_PER_SEC	/* beyond LTime: the event is lost */
+/* beyond LTime: the event is lost; its record reaches collect well within collect's silence
+ * limit (LDist max + 1 s) */
+#define HRT_LOST_TIMEOUT_NS	(NSEC_PER_SEC / 2)
 #define TDT_GUARD_NS		(5 * NSEC_PER_MSEC)
-
-/* The CPU left idle before LTime for something else and has been busy since. */
-static bool woke_early_busy(const struct is_dev *d)
-{
-	return !d->ev.in_idle && d->ev.tai < is_ev_deadline(d);
-}
-
-/* Finish the armed event once (whoever gets here first). Interrupts off. */
-void is_event_complete(struct is_dev *d, int discard)
-{
-	struct is_event *ev = &d->ev;
-
-	if (cmpxchg(&ev->state, EV_ARMED, EV_CLAIMED) != EV_ARMED)
-		return;
-	ev->discard = discard;
-	smp_store_release(&ev->state, EV_DONE);
-	/* Direct wake-up from the timer's hardirq or the idle task at idle exit (RCU is
-	 * watching there): no extra interrupt on the measured CPU. wake_up_process() takes
-	 * only raw locks, so this is fine on PREEMPT_RT too, unlike a wait queue. */
-	wake_up_process(d->armer);
-}
-
-/* Our event's interrupt: the hrt timer handler or, for tdt, the local timer entry. */
-void is_event_fired(struct is_dev *d, u64 now, u64 tsc)
-{
-	struct is_event *ev = &d->ev;
-
-	ev->tintr = now;
-	ev->tsc_intr = tsc;
-	ev->fired = true;
-	if (!ev->tbi)
-		is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
-	else if (woke_early_busy(d))
-		is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
-	else if (!ev->in_idle)
-		is_event_complete(d, -1);   /* idle exit came first (IRQs off in idle) */
-	/* else: the idle exit probe completes it */
-}
 
 static enum hrtimer_restart timer_fn(struct hrtimer *t)
 {
@@ -62,13 +26,7 @@ static enum hrtimer_restart timer_fn(struct hrtimer *t)
 	if (smp_processor_id() != d->cfg.cpu) {
 		is_event_complete(d, IDLESCOPE_DISCARD_WRONG_CPU);
 	} else if (is_tdt(d)) {
-		/* guard: our deadline never showed up */
-		if (!ev->tbi)
-			is_event_complete(d, IDLESCOPE_DISCARD_NOT_IDLE);
-		else if (woke_early_busy(d))
-			is_event_complete(d, IDLESCOPE_DISCARD_OTHER_WAKE);
-		else
-			is_event_complete(d, IDLESCOPE_DISCARD_LOST);
+		is_event_guard(d);   /* our deadline never showed up */
 	} else {
 		is_event_fired(d, now, tsc);
 	}
@@ -164,6 +122,8 @@ static void make_record(const struct is_dev *d, struct idlescope_record *rec)
 	fill_counters(d, rec);
 }
 
+/* Counted once: as a datapoint or discard when it reaches the ring, else as overflow (which
+ * the stats ioctl adds to the lost discards). */
 static void account(struct is_dev *d, const struct idlescope_record *rec)
 {
 	unsigned long flags;
@@ -186,8 +146,8 @@ static void finish_event(struct is_dev *d)
 	local_irq_enable();
 	make_record(d, &rec);
 	WRITE_ONCE(d->ev.state, EV_FREE);
-	account(d, &rec);
-	is_ring_push(&d->ring, &rec);
+	if (is_ring_push(&d->ring, &rec))
+		account(d, &rec);
 }
 
 static bool event_done(struct is_dev *d)
@@ -246,23 +206,28 @@ void is_event_init(struct is_dev *d)
 	is_hrtimer_setup(&d->timer, timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
-int is_event_start(struct is_dev *d)
+/* The armer, not yet running (outside the hot-plug lock: kthreadd creates it). */
+int is_event_create(struct is_dev *d)
 {
 	struct task_struct *t;
 
 	prandom_seed_state(&d->rnd, d->cfg.seed);
 	memset(&d->ev, 0, sizeof(d->ev));
 	d->cpu_lost = false;
-	is_tdt_reset();
-	/* bound, not a per-CPU kthread: if the CPU goes offline it is pushed away and stops */
 	t = kthread_create(armer_fn, d, "idlescope/%u", d->cfg.cpu);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	kthread_bind(t, d->cfg.cpu);
 	get_task_struct(t);   /* completion may race with the thread's end: keep it valid */
 	d->armer = t;
-	wake_up_process(t);
 	return 0;
+}
+
+/* Under cpus_read_lock() with cfg.cpu online. Bound, not a per-CPU kthread: if the CPU goes
+ * offline the armer is pushed away and stops (cpu_lost). */
+void is_event_launch(struct is_dev *d)
+{
+	kthread_bind(d->armer, d->cfg.cpu);
+	wake_up_process(d->armer);
 }
 
 void is_event_stop(struct is_dev *d)

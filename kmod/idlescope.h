@@ -24,7 +24,8 @@ struct is_event {
 	u64 tsc_bi, tsc_ai, tsc_intr;
 	u64 ai_overhead;
 	int req_state;
-	bool in_idle, fired, other_wake, late_idle, hw_armed;
+	bool in_idle, fired;
+	bool tdt_ours;        /* tdt: our deadline is the one in IA32_TSC_DEADLINE */
 	u64 smi_bi, smi_ai, nmi_bi, nmi_ai;
 	u64 msr_bi[IDLESCOPE_MSR_NR], msr_ai[IDLESCOPE_MSR_NR];
 };
@@ -55,6 +56,7 @@ struct is_dev {
 	struct is_event ev;
 	int idle_state;               /* measured CPU: requested state while idle, else -1 */
 	u64 irq_on_states;            /* bit per state entered with IRQs on (learnt) */
+	bool tdt_writing;             /* tdt: our own IA32_TSC_DEADLINE write is in progress */
 	struct is_ring ring;
 	struct mutex read_lock;       /* one reader at a time uses bounce */
 	struct idlescope_record *bounce;
@@ -68,13 +70,18 @@ extern struct is_dev is_dev;
 int is_ring_init(struct is_ring *r, u32 size);
 void is_ring_free(struct is_ring *r);
 void is_ring_reset(struct is_ring *r);
-void is_ring_push(struct is_ring *r, struct idlescope_record *rec);
-u32 is_ring_pop(struct is_ring *r, struct idlescope_record *out, u32 max);
+bool is_ring_push(struct is_ring *r, struct idlescope_record *rec);
+u32 is_ring_peek(struct is_ring *r, struct idlescope_record *out, u32 max);
+void is_ring_advance(struct is_ring *r, u32 n);
 bool is_ring_empty(struct is_ring *r);
+
+#define IS_IDLE_EXIT		((unsigned int)-1)	/* PWR_EVENT_EXIT */
+#define IS_MSR_TSC_DEADLINE	0x6e0			/* MSR_IA32_TSC_DEADLINE */
 
 /* probes.c */
 int is_probes_find(void);
 bool is_have_local_timer_tp(void);
+bool is_have_write_msr_tp(void);
 int is_probes_register(struct is_dev *d);
 void is_probes_unregister(struct is_dev *d);
 
@@ -95,16 +102,25 @@ static inline u64 is_ev_deadline(const struct is_dev *d)
 
 /* event.c */
 void is_event_init(struct is_dev *d);
-int is_event_start(struct is_dev *d);
+int is_event_create(struct is_dev *d);
+void is_event_launch(struct is_dev *d);
 void is_event_stop(struct is_dev *d);
+
+/* logic.c: the decisions, on the measured CPU with interrupts off */
 void is_event_complete(struct is_dev *d, int discard);
 void is_event_fired(struct is_dev *d, u64 now, u64 tsc);
+void is_event_guard(struct is_dev *d);
+void is_on_cpu_idle(struct is_dev *d, unsigned int state, unsigned int cpu);
+void is_on_local_timer(struct is_dev *d, unsigned int cpu);
+void is_on_msr_write(struct is_dev *d, unsigned int cpu, unsigned int msr);
 
 /* tdt.c */
 bool is_tdt_available(char *why, size_t len);
+bool is_tdt_cpu_ok(unsigned int cpu, char *why, size_t len);
 u64 is_tsc_measure_hz(void);
-void is_tdt_idle_enter(struct is_dev *d, u64 tsc_now);
-void is_tdt_reset(void);
 u64 is_tsc_to_ns(u64 tsc, u64 tsc_ref, u64 ns_ref, u64 hz);
+int is_tdt_read_deadline(u64 *v);
+int is_tdt_write_deadline(struct is_dev *d, u64 v);
+bool is_tdt_timer_pending(void);
 
 #endif

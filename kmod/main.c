@@ -36,7 +36,7 @@ static int validate_config(const struct idlescope_config *c, struct is_dev *d)
 		return -EINVAL;
 	if (c->ldist_max_ns > IDLESCOPE_LDIST_MAX_NS)
 		return -ERANGE;
-	if (c->method == IDLESCOPE_METHOD_TDT && !is_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
+	if (c->method == IDLESCOPE_METHOD_TDT && !is_tdt_cpu_ok(c->cpu, d->tdt_why, sizeof(d->tdt_why)))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -62,11 +62,21 @@ static long do_config(struct is_dev *d, void __user *arg)
 	if (!d->tsc_hz)
 		return -EIO;
 	d->msr_mask = is_counters_probe(c.cpu, &d->has_smi);
+	d->tdt_why[0] = '\0';
 	d->cfg = c;
 	d->configured = true;
 	return 0;
 }
 
+/*
+ * Locks (issue 18: a nested cpus_read_lock() deadlocked against CPU hot-plug). The hot-plug
+ * lock is a percpu rwsem: a reader that takes it again while a writer waits deadlocks. So it
+ * is held only around the online check and the armer's bind + wake-up, which take no sleeping
+ * lock. Tracepoint (un)registration takes cpus_read_lock() itself (static keys, static calls)
+ * and tracepoints_mutex; the armer is created by kthreadd; both happen outside it. d->lock is
+ * held by the ioctls only; the armer, the probes and the timer never take it, so kthread_stop()
+ * and hrtimer_cancel() under it cannot wait on it. The ring and stats spinlocks are leaves.
+ */
 static int do_enable(struct is_dev *d)
 {
 	int ret;
@@ -75,24 +85,29 @@ static int do_enable(struct is_dev *d)
 		return -EINVAL;
 	if (d->enabled)
 		return -EBUSY;
-	cpus_read_lock();
-	if (!cpu_online(d->cfg.cpu)) {
-		ret = -ENODEV;
-		goto out;
-	}
+	if (!cpu_online(d->cfg.cpu))
+		return -ENODEV;
 	memset(&d->stats, 0, sizeof(d->stats));
 	is_ring_reset(&d->ring);
 	ret = is_probes_register(d);
 	if (ret)
-		goto out;
-	ret = is_event_start(d);
-	if (ret) {
-		is_probes_unregister(d);
-		goto out;
-	}
-	d->enabled = true;
-out:
+		return ret;
+	ret = is_event_create(d);
+	if (ret)
+		goto err_probes;
+	cpus_read_lock();
+	ret = cpu_online(d->cfg.cpu) ? 0 : -ENODEV;
+	if (!ret)
+		is_event_launch(d);
 	cpus_read_unlock();
+	if (ret)
+		goto err_event;
+	d->enabled = true;
+	return 0;
+err_event:
+	is_event_stop(d);
+err_probes:
+	is_probes_unregister(d);
 	return ret;
 }
 
@@ -112,9 +127,11 @@ static void fill_info(struct is_dev *d, struct idlescope_info *info)
 	info->abi_version = IDLESCOPE_ABI_VERSION;
 	info->record_size = sizeof(struct idlescope_record);
 	info->caps = IDLESCOPE_CAP_HRT | IDLESCOPE_CAP_NMI;
-	if (is_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
+	/* why tdt cannot run: on this machine, else why the last CONFIG refused it on its CPU */
+	if (is_tdt_available(info->tdt_why, sizeof(info->tdt_why)))
 		info->caps |= IDLESCOPE_CAP_TDT;
-	strscpy(info->tdt_why, d->tdt_why, sizeof(info->tdt_why));
+	if (!info->tdt_why[0])
+		strscpy(info->tdt_why, d->tdt_why, sizeof(info->tdt_why));
 	if (d->configured && d->has_smi)
 		info->caps |= IDLESCOPE_CAP_SMI;
 	info->ring_records = d->ring.size;
@@ -180,14 +197,16 @@ static bool readable(struct is_dev *d)
 	return !is_ring_empty(&d->ring) || !READ_ONCE(d->enabled) || READ_ONCE(d->cpu_lost);
 }
 
-/* Whole records only. Blocks until one is there; 0 (end of file) when disabled and empty. */
+/* Whole records only. Blocks until one is there; 0 (end of file) when disabled and empty.
+ * Records leave the ring only once copied out: a fault loses none (EFAULT if nothing was
+ * copied, else the records copied so far). */
 static ssize_t read_locked(struct is_dev *d, struct file *f, char __user *buf, size_t max)
 {
 	size_t done = 0;
 	u32 n;
 
 	while (done < max) {
-		n = is_ring_pop(&d->ring, d->bounce, min_t(size_t, max - done, READ_BATCH));
+		n = is_ring_peek(&d->ring, d->bounce, min_t(size_t, max - done, READ_BATCH));
 		if (!n) {
 			if (done)
 				break;
@@ -201,8 +220,12 @@ static ssize_t read_locked(struct is_dev *d, struct file *f, char __user *buf, s
 				return -ERESTARTSYS;
 			continue;
 		}
-		if (copy_to_user(buf + done * sizeof(*d->bounce), d->bounce, n * sizeof(*d->bounce)))
+		if (copy_to_user(buf + done * sizeof(*d->bounce), d->bounce, n * sizeof(*d->bounce))) {
+			if (done)
+				break;
 			return -EFAULT;
+		}
+		is_ring_advance(&d->ring, n);
 		done += n;
 	}
 	return done * sizeof(*d->bounce);

@@ -32,7 +32,8 @@ void is_ring_reset(struct is_ring *r)
 	spin_unlock_irqrestore(&r->lock, flags);
 }
 
-void is_ring_push(struct is_ring *r, struct idlescope_record *rec)
+/* false: the ring was full, the record is dropped and counted as overflow */
+bool is_ring_push(struct is_ring *r, struct idlescope_record *rec)
 {
 	unsigned long flags;
 	bool pushed = false;
@@ -51,20 +52,31 @@ void is_ring_push(struct is_ring *r, struct idlescope_record *rec)
 	spin_unlock_irqrestore(&r->lock, flags);
 	if (pushed)
 		wake_up_interruptible(&r->wq);
+	return pushed;
 }
 
-u32 is_ring_pop(struct is_ring *r, struct idlescope_record *out, u32 max)
+/* Copies up to max records from the oldest without taking them off (one reader at a time:
+ * only the reader advances the tail, so they stay there until is_ring_advance()). */
+u32 is_ring_peek(struct is_ring *r, struct idlescope_record *out, u32 max)
 {
 	unsigned long flags;
-	u32 n = 0;
+	u32 n = 0, tail;
 
 	spin_lock_irqsave(&r->lock, flags);
-	while (n < max && r->tail != r->head) {
-		out[n++] = r->buf[r->tail & (r->size - 1)];
-		r->tail++;
-	}
+	for (tail = r->tail; n < max && tail != r->head; tail++)
+		out[n++] = r->buf[tail & (r->size - 1)];
 	spin_unlock_irqrestore(&r->lock, flags);
 	return n;
+}
+
+/* Takes n records, read with is_ring_peek() and handed over, off the ring. */
+void is_ring_advance(struct is_ring *r, u32 n)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&r->lock, flags);
+	r->tail += n;
+	spin_unlock_irqrestore(&r->lock, flags);
 }
 
 bool is_ring_empty(struct is_ring *r)

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tdt: the event is the local APIC timer in TSC-deadline mode, armed by writing
- * IA32_TSC_DEADLINE directly at idle entry (after the kernel has programmed its own next
- * event), only when ours comes first, so the kernel's events are never delayed. When ours
- * fires, the kernel's timer interrupt handler finds nothing due and reprograms its own. */
+ * IA32_TSC_DEADLINE directly at idle entry (logic.c decides when). Here: whether tdt can run,
+ * the TSC rate, and the MSR and local APIC accesses. */
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/smp.h>
+#include <asm/apic.h>
+#include <asm/barrier.h>
+#include <asm/irq_vectors.h>
+#include <asm/processor.h>
+#include <asm/tsc.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #include <asm/cpufeature.h>
@@ -11,8 +17,7 @@
 #include "compat.h"
 #include "idlescope.h"
 
-/* What the kernel had programmed when we last replaced it, and what we wrote. */
-static u64 tdt_displaced, tdt_written;
+#define IS_LVT_TIMER_MODE	(3u << 17)	/* LVT timer mode: one-shot, periodic, TSC deadline */
 
 bool is_tdt_available(char *why, size_t len)
 {
@@ -25,14 +30,45 @@ bool is_tdt_available(char *why, size_t len)
 		reason = "the local APIC timer stops in deep C-states (no ARAT)";
 	else if (!boot_cpu_has(X86_FEATURE_CONSTANT_TSC) || !boot_cpu_has(X86_FEATURE_NONSTOP_TSC))
 		reason = "the TSC is not invariant (constant_tsc/nonstop_tsc missing)";
+	else if (check_tsc_unstable())
+		reason = "the kernel marked the TSC unstable (see the clocksource messages in the kernel log)";
+	else if (hrtimer_resolution != 1)
+		reason = "high-resolution timers are off (highres=off, or no one-shot clock event device)";
 	else if (!is_have_local_timer_tp())
 		reason = "tracepoint irq_vectors:local_timer_entry not found";
+	else if (!is_have_write_msr_tp())
+		reason = "tracepoint msr:write_msr not found (the kernel's deadline writes cannot be seen)";
 	if (!reason) {
 		why[0] = '\0';
 		return true;
 	}
 	strscpy(why, reason, len);
 	return false;
+}
+
+static void read_lvtt(void *lvtt)
+{
+	*(u32 *)lvtt = is_apic_read(APIC_LVTT);
+}
+
+/* The measured CPU's local APIC timer is in TSC-deadline mode, that is the kernel's clock event
+ * there is lapic-deadline (its one-shot mode; a stopped timer keeps the mode, only masked). */
+bool is_tdt_cpu_ok(unsigned int cpu, char *why, size_t len)
+{
+	u32 lvtt = 0;
+
+	if (!is_tdt_available(why, len))
+		return false;
+	if (smp_call_function_single(cpu, read_lvtt, &lvtt, 1)) {
+		snprintf(why, len, "CPU %u is offline", cpu);
+		return false;
+	}
+	if ((lvtt & IS_LVT_TIMER_MODE) != APIC_LVT_TIMER_TSCDEADLINE) {
+		snprintf(why, len, "the local APIC timer of CPU %u is not in TSC-deadline mode (LVTT %#x): "
+			 "the clock event device there is not lapic-deadline", cpu, lvtt);
+		return false;
+	}
+	return true;
 }
 
 static void clock_pair(u64 *ns, u64 *tsc)
@@ -67,25 +103,28 @@ u64 is_tsc_to_ns(u64 tsc, u64 tsc_ref, u64 ns_ref, u64 hz)
 	return ns_ref - mul_u64_u64_div_u64(tsc_ref - tsc, NSEC_PER_SEC, hz) - 1;
 }
 
-void is_tdt_reset(void)
+int is_tdt_read_deadline(u64 *v)
 {
-	tdt_displaced = tdt_written = 0;
+	return is_rdmsr_safe(MSR_IA32_TSC_DEADLINE, v);
 }
 
-/* At idle entry on the measured CPU, interrupts off. */
-void is_tdt_idle_enter(struct is_dev *d, u64 tsc_now)
+/* As the kernel's lapic_next_deadline(): the fence this MSR needs, then a write that cannot
+ * fault the machine. Our own write is not the kernel's (write_msr probe). */
+int is_tdt_write_deadline(struct is_dev *d, u64 v)
 {
-	struct is_event *ev = &d->ev;
-	u64 cur, kernel_next;
+	int ret;
 
-	if (ev->hw_armed || is_rdmsr_safe(MSR_IA32_TSC_DEADLINE, &cur))
-		return;
-	kernel_next = (cur && cur == tdt_written) ? tdt_displaced : cur;
-	if (kernel_next && kernel_next < ev->tsc_ltime)
-		return;   /* the kernel's event comes first: the wake-up will be "other_wake" */
-	if (cur != tdt_written)
-		tdt_displaced = cur;
-	is_wrmsr(MSR_IA32_TSC_DEADLINE, ev->tsc_ltime);
-	tdt_written = ev->tsc_ltime;
-	ev->hw_armed = true;
+	d->tdt_writing = true;
+	weak_wrmsr_fence();
+	ret = is_wrmsr_safe(MSR_IA32_TSC_DEADLINE, v);
+	d->tdt_writing = false;
+	return ret;
+}
+
+/* The local timer vector is pending in this CPU's local APIC (IRR). */
+bool is_tdt_timer_pending(void)
+{
+	u32 irr = is_apic_read(APIC_IRR + LOCAL_TIMER_VECTOR / 32 * 0x10);
+
+	return irr & (1u << (LOCAL_TIMER_VECTOR % 32));
 }

@@ -77,11 +77,54 @@ res collect-sigint "rc=$? $(loaded) $(grep -c . /out/run5/datapoints.csv | awk '
 collect --method tdt -c 50 --cpu 1 --kmod-path /idlescope.ko -o /out/run3 >/out/run3.log 2>&1
 res collect-tdt "rc=$? $(loaded) $(onlyline /out/run3.log "tdt")"
 
+# a read into a bad buffer loses no record
+insmod /idlescope.ko
+kmod_check efault 1 > /out/efault.log 2>&1
+res efault "$(grep -o 'bad buffer: [A-Za-z]*' /out/efault.log) $(grep -o 'first seq [0-9]*' /out/efault.log) $(tail -1 /out/efault.log | grep -o '[A-Za-z]*$')"
+# the measured CPU kept busy by a real-time task (throttling off): the armer never runs, nothing
+# arrives, and collect says so within LDist max + 1 s instead of trusting the silence
+echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+kmod_check hog 1 5 &
+hog=$!
+sleep 1
+collect --method hrt -c 100 --cpu 1 -o /out/x5 >/out/silence.log 2>&1
+res collect-silence "rc=$? $(onlyline /out/silence.log 'no record')"
+wait $hog
+echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
+rmmod idlescope
+
 # ring overflow is counted and reported, never silent
 insmod /idlescope.ko ring_records=16; res insmod-ring16 "rc=$?"
 kmod_check overflow 1 > /out/overflow.log 2>&1
 res overflow "$(grep -m1 'overflow: ok\|overflow: FAILED\|setup failed' /out/overflow.log)"
 rmmod idlescope
+
+# ENABLE/DISABLE against hot-plug of the measured CPU (issue 18: a hot-plug writer between two
+# cpus_read_lock() of ENABLE deadlocked the whole system). Bounded: the cycles run for
+# HOTPLUG_S seconds; a hung-task report or no end HOTPLUG_GRACE seconds later is a failure.
+HOTPLUG_S=15 HOTPLUG_GRACE=30
+echo 5 > /proc/sys/kernel/hung_task_timeout_secs
+insmod /idlescope.ko
+kmod_check hotplug $HOTPLUG_S 1 0 > /out/hotplug-stress.log 2>&1 &
+kpid=$!
+( n=0; while [ ! -f /tmp/hotplug-stop ]; do
+	echo 0 > /sys/devices/system/cpu/cpu1/online; echo 1 > /sys/devices/system/cpu/cpu1/online; n=$((n + 1))
+  done; echo "$n offline/online cycles" > /out/hotplug-cycles.txt ) &
+hpid=$!
+waited=0
+while kill -0 $kpid 2>/dev/null && [ $waited -lt $((HOTPLUG_S + HOTPLUG_GRACE)) ]; do sleep 1; waited=$((waited + 1)); done
+touch /tmp/hotplug-stop
+w2=0
+while kill -0 $hpid 2>/dev/null && [ $w2 -lt 10 ]; do sleep 1; w2=$((w2 + 1)); done
+hung=$(dmesg | grep -c 'blocked for more than')
+if kill -0 $kpid 2>/dev/null || kill -0 $hpid 2>/dev/null; then
+	res hotplug-stress "TIMEOUT after ${waited}s, $hung hung-task report(s): $(tail -1 /out/hotplug-stress.log)"
+	HUNG=yes
+else
+	wait $kpid
+	res hotplug-stress "rc=$? hung=$hung $(grep -o '^hotplug: [a-zA-Z]*' /out/hotplug-stress.log | tail -1)"
+	rmmod idlescope
+fi
 
 grep -m1 '^flags' /proc/cpuinfo > /out/cpuflags.txt
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource > /out/clocksource.txt
@@ -93,4 +136,6 @@ echo "BEGIN-IDLESCOPE-OUT" > /dev/ttyS1
 tar -C /out -cf - . | base64 > /dev/ttyS1
 echo "END-IDLESCOPE-OUT" > /dev/ttyS1
 sync
+# a deadlocked hot-plug lock would stop poweroff too: reboot at once (qemu -no-reboot exits)
+[ "${HUNG:-}" = yes ] && echo b > /proc/sysrq-trigger
 poweroff -f

@@ -8,6 +8,10 @@
  *   kmod_check nobody                            open as uid 65534; prints "open: ok|E..."
  *   kmod_check busy                              second open while open; prints "second open: ..."
  *   kmod_check overflow CPU                      16-record ring overrun, lost counts and seq gaps
+ *   kmod_check efault CPU                        a read into a bad buffer loses no record
+ *   kmod_check hog CPU SECONDS                   a SCHED_FIFO busy loop on CPU for SECONDS
+ *   kmod_check hotplug SECONDS CPU...            CONFIG/ENABLE/DISABLE cycles on the CPUs in turn
+ *                                                (while the guest hot-plugs one of them)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,7 +33,7 @@ static const char *errname(int e)
 {
 	static const struct { int e; const char *n; } t[] = {
 		{ EINVAL, "EINVAL" }, { ENODEV, "ENODEV" }, { ERANGE, "ERANGE" }, { EOPNOTSUPP, "EOPNOTSUPP" },
-		{ EBUSY, "EBUSY" }, { EACCES, "EACCES" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" },
+		{ EBUSY, "EBUSY" }, { EACCES, "EACCES" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EFAULT, "EFAULT" },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i].e == e)
@@ -90,6 +96,14 @@ static int read_records(int fd, struct idlescope_record *r, size_t max)
 	return n < 0 ? -1 : (int)(n / (ssize_t)sizeof(*r));
 }
 
+static uint64_t stats_total(const struct idlescope_stats *st)
+{
+	uint64_t n = st->datapoints;
+	for (int i = 0; i < IDLESCOPE_DISCARD_NR; i++)
+		n += st->discards[i];
+	return n;
+}
+
 /* The ring holds 16 records (module loaded with ring_records=16); events every 20 us
  * overrun it while nobody reads. Then: the 16 queued records are events 0..15 with nothing
  * lost before them; the record after them (pushed once there was room again) reports the
@@ -124,10 +138,122 @@ static int cmd_overflow(char **av)
 	if (ioctl(fd, IDLESCOPE_IOC_STATS, &st) < 0)
 		return 1;
 	ok &= st.overflow >= r[16].lost && st.discards[IDLESCOPE_DISCARD_LOST] >= st.overflow;
-	printf("overflow: stats overflow %llu, lost discards %llu\n", (unsigned long long)st.overflow,
-	       (unsigned long long)st.discards[IDLESCOPE_DISCARD_LOST]);
+	/* each finished event counted once: as a datapoint, a discard, or overflow (in lost) */
+	uint64_t counted = stats_total(&st);
+	ok &= counted == st.armed;
+	printf("overflow: stats overflow %llu, lost discards %llu, armed %llu, counted %llu\n",
+	       (unsigned long long)st.overflow, (unsigned long long)st.discards[IDLESCOPE_DISCARD_LOST],
+	       (unsigned long long)st.armed, (unsigned long long)counted);
 	printf("overflow: %s\n", ok ? "ok" : "FAILED");
 	return 0;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Records measured, then DISABLE; a read into an unmapped buffer fails with EFAULT and must
+ * leave the records on the ring: the next read starts at seq 0 and gets all of them. */
+static int cmd_efault(char **av)
+{
+	int fd = open_dev();
+	struct idlescope_config c = { .cpu = (uint32_t)atoi(av[0]), .method = IDLESCOPE_METHOD_HRT,
+				      .ldist_min_ns = 1000000, .ldist_max_ns = 1000000, .seed = 1 };
+	static struct idlescope_record r[4096];
+	struct idlescope_stats st;
+	size_t n = 0;
+	ssize_t got;
+
+	void *bad = mmap(NULL, 65536, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bad == MAP_FAILED || ioctl(fd, IDLESCOPE_IOC_CONFIG, &c) < 0 || ioctl(fd, IDLESCOPE_IOC_ENABLE) < 0) {
+		printf("efault: setup failed: %s\n", errname(errno));
+		return 1;
+	}
+	nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+	ioctl(fd, IDLESCOPE_IOC_DISABLE);
+	got = read(fd, bad, 65536);
+	printf("efault: bad buffer: %s\n", got < 0 ? errname(errno) : "no error");
+	while ((got = read(fd, r + n, (sizeof(r) / sizeof(r[0]) - n) * sizeof(r[0]))) > 0)
+		n += (size_t)got / sizeof(r[0]);
+	if (ioctl(fd, IDLESCOPE_IOC_STATS, &st) < 0)
+		return 1;
+	int ok = n > 0 && r[0].seq == 0 && n == stats_total(&st);
+	printf("efault: %zu records after it, first seq %llu, stats %llu: %s\n", n,
+	       n ? (unsigned long long)r[0].seq : 0ull, (unsigned long long)stats_total(&st), ok ? "ok" : "FAILED");
+	return 0;
+}
+
+/* A real-time busy loop on CPU for SECONDS (the guest turns RT throttling off): the armer,
+ * a normal kthread there, cannot run, and nothing reaches collect. */
+static int cmd_hog(char **av)
+{
+	cpu_set_t set;
+	struct sched_param sp = { .sched_priority = 50 };
+	double end;
+
+	CPU_ZERO(&set);
+	CPU_SET(atoi(av[0]), &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0 || sched_setscheduler(0, SCHED_FIFO, &sp) < 0) {
+		printf("hog: %s\n", strerror(errno));
+		return 1;
+	}
+	end = mono_s() + atof(av[1]);
+	while (mono_s() < end)
+		;
+	return 0;
+}
+
+
+/* ENABLE/DISABLE cycles for SECONDS, the measured CPU taken in turn from the list, with short
+ * LDists (fast events while DISABLE unregisters the probes). A CPU that is offline at CONFIG or
+ * ENABLE gives ENODEV (counted); any other error fails. Prints one line per second, then
+ * "hotplug: ok ..." (a hang leaves the last progress line as the only trace). */
+static int cmd_hotplug(int ac, char **av)
+{
+	double end = mono_s() + atof(av[0]), next_report = mono_s() + 1;
+	unsigned long cycles = 0, enabled = 0, enodev = 0;
+	struct idlescope_record r[16];
+	int fd = open_dev(), err = 0;
+
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	for (int i = 0; mono_s() < end; i++) {
+		struct idlescope_config c = { .cpu = (uint32_t)atoi(av[1 + i % (ac - 1)]), .method = IDLESCOPE_METHOD_HRT,
+					      .ldist_min_ns = 20000, .ldist_max_ns = 200000, .seed = (uint64_t)i };
+		int rc = ioctl(fd, IDLESCOPE_IOC_CONFIG, &c);
+		if (rc == 0)
+			rc = ioctl(fd, IDLESCOPE_IOC_ENABLE);
+		if (rc < 0 && errno != ENODEV) {
+			printf("hotplug: cycle %d cpu %u: %s\n", i, c.cpu, errname(errno));
+			err = 1;
+			break;
+		}
+		enodev += rc < 0;
+		enabled += rc == 0;
+		if (rc == 0) {
+			nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+			if (read(fd, r, sizeof(r)) < 0 && errno != ENODEV && errno != EAGAIN) {
+				printf("hotplug: cycle %d cpu %u: read: %s\n", i, c.cpu, errname(errno));
+				err = 1;
+			}
+		}
+		if (ioctl(fd, IDLESCOPE_IOC_DISABLE) < 0) {
+			printf("hotplug: cycle %d: DISABLE: %s\n", i, errname(errno));
+			err = 1;
+		}
+		if (err)
+			break;
+		cycles++;
+		if (mono_s() >= next_report) {
+			printf("hotplug: progress %lu cycles\n", cycles);
+			next_report += 1;
+		}
+	}
+	close(fd);
+	printf("hotplug: %s %lu cycles, %lu enabled, %lu ENODEV\n", err ? "FAILED" : "ok", cycles, enabled, enodev);
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -141,6 +267,13 @@ int main(int argc, char **argv)
 		return cmd_busy();
 	if (argc == 3 && !strcmp(argv[1], "overflow"))
 		return cmd_overflow(argv + 2);
-	fprintf(stderr, "usage: kmod_check config CPU METHOD MIN_NS MAX_NS | nobody | busy | overflow CPU\n");
+	if (argc == 3 && !strcmp(argv[1], "efault"))
+		return cmd_efault(argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "hog"))
+		return cmd_hog(argv + 2);
+	if (argc >= 4 && !strcmp(argv[1], "hotplug"))
+		return cmd_hotplug(argc - 2, argv + 2);
+	fprintf(stderr, "usage: kmod_check config CPU METHOD MIN_NS MAX_NS | nobody | busy | overflow CPU | "
+		"efault CPU | hog CPU SECONDS | hotplug SECONDS CPU...\n");
 	return 2;
 }

@@ -2,16 +2,76 @@
  * Unit test of the hrt/tdt methods' user-space side (collect/method_kmod.c): module records
  * to datapoints (residencies from counter deltas, POLL without TAI, the counter-read
  * compensation of TIntr, unknown SMI/NMI counts) and the record stream (discards per reason,
- * ring-overflow losses, and the drain after a stop: nothing measured is lost). The QEMU guest
- * has no residency MSRs, so this is where that arithmetic is checked.
+ * ring-overflow losses, and the drain after a stop: nothing measured is lost), the module's
+ * counts against what arrived, silence, and a module of another version. The QEMU guest has
+ * no residency MSRs, so this is where that arithmetic is checked. ioctl() goes to a stand-in
+ * for the module (fake_ioctl below).
  */
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+static int fake_ioctl(int fd, unsigned long req, ...);
+#define ioctl fake_ioctl
 #include "method_kmod.c"
+#undef ioctl
+
+/* The module's side of ioctl(): STATS answers fake_stats when have_stats; INFO answers only
+ * with an info struct of fake_info_size bytes (another version's when that is not ours). */
+static struct idlescope_stats fake_stats;
+static int have_stats;
+static unsigned fake_info_size;
+
+static int fake_ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	(void)fd;
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (req == IDLESCOPE_IOC_STATS && have_stats) {
+		memcpy(arg, &fake_stats, sizeof(fake_stats));
+		return 0;
+	}
+	if (fake_info_size && _IOC_TYPE(req) == IDLESCOPE_IOC_MAGIC && _IOC_NR(req) == _IOC_NR(IDLESCOPE_IOC_INFO) &&
+	    _IOC_SIZE(req) == fake_info_size) {
+		memset(arg, 0, fake_info_size);
+		return 0;
+	}
+	if (req == IDLESCOPE_IOC_DISABLE)
+		return 0;
+	errno = ENOTTY;
+	return -1;
+}
+
+/* stderr of fn() as a string (static buffer). */
+static const char *stderr_of(void (*fn)(void *), void *arg)
+{
+	static char buf[2048];
+	char path[] = "/tmp/kmod_records_test.XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return buf;
+}
 
 volatile sig_atomic_t collect_stop_requested;
 static int failures;
@@ -203,6 +263,170 @@ static void test_stop_empty(void)
 	collect_stop_requested = 0;
 }
 
+struct next_call {
+	struct method_ctx *c;
+	uint64_t *discards;
+	int ret;
+	double took_s;
+};
+
+static void call_next(void *arg)
+{
+	struct next_call *n = arg;
+	struct dp_raw dp;
+	uint64_t t0 = mono_ns();
+
+	n->ret = kmod_next(n->c, &dp, n->discards);
+	n->took_s = (double)(mono_ns() - t0) / 1e9;
+}
+
+/* Nothing arrives: kmod_next() fails after LDist max + 1 s (here 0.3 s) and says what the
+ * module counted, instead of polling forever. */
+static void test_silence(void)
+{
+	struct method_ctx c = { .fd = -1, .cpu = 1, .ldist_max = 4000000, .silence_ns = 300000000 };
+	uint64_t discards[DISCARD_NR] = { 0 };
+	struct next_call n = { .c = &c, .discards = discards };
+	const char *msg;
+	int p[2];
+
+	if (pipe(p) < 0) {
+		perror("pipe");
+		failures++;
+		return;
+	}
+	c.fd = p[0];
+	c.last_rec_ns = mono_ns();
+	fake_stats = (struct idlescope_stats){ .datapoints = 1276, .discards = { 3, 1, 0, 0 } };
+	have_stats = 1;
+	alarm(10);
+	msg = stderr_of(call_next, &n);
+	alarm(0);
+	CHECK(n.ret == -1, "silence: kmod_next returned %d", n.ret);
+	CHECK(n.took_s >= 0.3 && n.took_s < 1.0, "silence noticed after %.3f s, expected 0.3..0.4", n.took_s);
+	CHECK(strstr(msg, "kmod_records_test: /dev/idlescope: no record from the module for 0.") &&
+	      strstr(msg, " s (LDist max 4.000 ms + 1 s); the module counted 1276 datapoints and 4 discards, "
+			  "collect received 0 datapoints and 0 discards: CPU 1 is kept busy (a real-time task?) "
+			  "or the module is stuck\n"), "silence message: %s", msg);
+	have_stats = 0;
+	close(p[0]);
+	close(p[1]);
+}
+
+/* After the drain, the module's counts are compared with what arrived: missing records are
+ * reported and counted as lost. */
+static void test_counts_compared(void)
+{
+	struct method_ctx c = { .fd = -1 };
+	struct idlescope_record recs[3] = { base_record(), base_record(), base_record() };
+	uint64_t discards[DISCARD_NR] = { 0 };
+	struct next_call n = { .c = &c, .discards = discards };
+	const char *msg;
+	int p[2];
+
+	recs[1].type = IDLESCOPE_REC_DISCARD;
+	recs[1].reason = IDLESCOPE_DISCARD_NOT_IDLE;
+	recs[2].lost = 2;
+	if (pipe(p) < 0 || write_records(p[1], recs, 3) < 0)
+		return;
+	close(p[1]);
+	c.fd = p[0];
+	/* the module: 3 datapoints, 1 not_idle, 2 overflowed (in lost): 1 datapoint never came */
+	fake_stats = (struct idlescope_stats){ .datapoints = 3, .discards = { 1, 0, 0, 2 }, .overflow = 2 };
+	have_stats = 1;
+	collect_stop_requested = 1;
+	alarm(10);
+	for (int i = 0; i < 4; i++) {
+		msg = stderr_of(call_next, &n);
+		if (n.ret == 0)
+			break;
+	}
+	alarm(0);
+	CHECK(n.ret == 0, "end of the drain: %d", n.ret);
+	check_discards(discards, 1, 0, 0, 3, "counts compared");
+	CHECK(!strcmp(msg, "kmod_records_test: warning: /dev/idlescope: the module counted 3 datapoints and 3 "
+			   "discards, collect received 2 datapoints and 1 discards (2 lost to overflow): 1 record(s) "
+			   "missing, counted as lost\n"), "counts message: %s", msg);
+	have_stats = 0;
+	collect_stop_requested = 0;
+	close(p[0]);
+}
+
+static void call_check_info(void *arg)
+{
+	struct next_call *n = arg;
+	n->ret = check_module_info(n->c);
+}
+
+/* A module whose info struct has another size: the ioctl number differs, so the module says
+ * ENOTTY; collect finds the size it answers to. */
+static void test_other_version(void)
+{
+	struct method_ctx c = { .fd = 0 };
+	struct next_call n = { .c = &c };
+	char want[256];
+	const char *msg;
+
+	fake_info_size = 200;
+	msg = stderr_of(call_check_info, &n);
+	snprintf(want, sizeof(want), "kmod_records_test: /dev/idlescope: the loaded idlescope module is of another "
+		 "version (info size 200, expected %zu): reload the module built from this tree\n",
+		 sizeof(struct idlescope_info));
+	CHECK(n.ret == -1 && !strcmp(msg, want), "other info size: %d %s", n.ret, msg);
+	fake_info_size = 0;
+	msg = stderr_of(call_check_info, &n);
+	snprintf(want, sizeof(want), "kmod_records_test: /dev/idlescope: the loaded idlescope module is of another "
+		 "version (info size unknown, expected %zu): reload the module built from this tree\n",
+		 sizeof(struct idlescope_info));
+	CHECK(n.ret == -1 && !strcmp(msg, want), "no info size: %d %s", n.ret, msg);
+	fake_info_size = sizeof(struct idlescope_info);
+	msg = stderr_of(call_check_info, &n);
+	CHECK(n.ret == -1 && strstr(msg, "another version (ABI 0, record 0 bytes; expected ABI 1"),
+	      "same size, other ABI: %d %s", n.ret, msg);
+	fake_info_size = 0;
+}
+
+/* tdt needs lapic-deadline as the measured CPU's clock event device (fixture trees). */
+static void test_clockevent(void)
+{
+	char root[] = "/tmp/kmod_ce.XXXXXX", dir[256], file[300], why[512];
+	FILE *f;
+
+	if (!mkdtemp(root))
+		return;
+	snprintf(dir, sizeof(dir), "%s/sys/devices/system/clockevents/clockevent1", root);
+	CHECK(tdt_clockevent_check(root, 1, why, sizeof(why)) == 0, "no clockevents directory: refused");
+	for (char *p = strchr(dir + strlen(root) + 1, '/'); ; p = strchr(p + 1, '/')) {
+		if (p)
+			*p = '\0';
+		mkdir(dir, 0755);
+		if (!p)
+			break;
+		*p = '/';
+	}
+	snprintf(file, sizeof(file), "%s/current_device", dir);
+	if (!(f = fopen(file, "w")))
+		return;
+	fputs("lapic\n", f);
+	fclose(f);
+	CHECK(tdt_clockevent_check(root, 1, why, sizeof(why)) == -1 &&
+	      !strcmp(why, "the clock event device of CPU 1 is 'lapic', not lapic-deadline "
+			   "(/sys/devices/system/clockevents/clockevent1/current_device); use --method hrt"),
+	      "lapic (one-shot, not deadline): %s", why);
+	f = fopen(file, "w");
+	fputs("lapic-deadline\n", f);
+	fclose(f);
+	CHECK(tdt_clockevent_check(root, 1, why, sizeof(why)) == 0, "lapic-deadline refused: %s", why);
+	unlink(file);
+	for (char *p = dir + strlen(dir); p > dir + strlen(root); p--)
+		if (*p == '/') {
+			rmdir(dir);
+			*p = '\0';
+		}
+	rmdir(dir);
+	rmdir(root);
+}
+
 int main(void)
 {
 	is_set_progname("kmod_records_test");
@@ -210,6 +434,10 @@ int main(void)
 	test_fields();
 	test_stream();
 	test_stop_empty();
+	test_silence();
+	test_counts_compared();
+	test_other_version();
+	test_clockevent();
 	if (failures) {
 		printf("%d check(s) failed\n", failures);
 		return 1;

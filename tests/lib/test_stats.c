@@ -1,4 +1,5 @@
 /* Statistics against GSL's sorted-data functions, computed independently here. */
+#include <float.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <stdint.h>
@@ -111,6 +112,56 @@ static void hand_computed(void)
 	CHECK_STR(err, "bad function ''");
 }
 
+/* avg and std of values near DBL_MAX, above 2^400 or tiny: the sum and the squares would
+ * overflow or underflow in plain doubles. Expected values: exact rational arithmetic, rounded
+ * once (Python's fractions and decimal); allowed error 2 ulps (64 on a long sum). */
+static void extreme_case(const double *v, size_t n, double avg, double std, double ulps, int line)
+{
+	struct is_func *f;
+	size_t nf;
+	char err[64];
+	double out[2], scratch[8];
+	CHECK(is_funcs_parse("avg,std", &f, &nf, err, sizeof(err)) == 0);
+	is_stats_compute(v, n, f, nf, out, scratch);
+	for (int i = 0; i < 2; i++) {
+		double want = i ? std : avg, tol = ulps * (nextafter(fabs(want), INFINITY) - fabs(want));
+		if (!(out[i] == want || fabs(out[i] - want) <= tol)) {
+			check_failures++;
+			fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g\n", __FILE__, line, f[i].name,
+				out[i], want);
+		}
+	}
+	free(f);
+}
+
+#define EXTREME(avg, std, ...) do { const double v_[] = { __VA_ARGS__ }; \
+	extreme_case(v_, sizeof(v_) / sizeof(v_[0]), avg, std, 2, __LINE__); } while (0)
+
+static void extreme_values(void)
+{
+	EXTREME(1.1666666666666667e+308, 2.8867513459481287e+307, 1e308, 1e308, 1.5e308);
+	EXTREME(-1.25e+308, 3.535533905932738e+307, -1e308, -1.5e308);
+	EXTREME(DBL_MAX, 1.1522989399693764e+292, DBL_MAX, DBL_MAX, 1.7976931348623155e308);
+	EXTREME(DBL_MAX, 0, DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX);
+	EXTREME(2e+200, 1.414213562373095e+200, 1e200, 3e200);           /* squares overflow */
+	EXTREME(2e-200, 1e-200, 1e-200, 2e-200, 3e-200);                 /* squares underflow */
+	EXTREME(1e-323, 5e-324, 5e-324, 1e-323, 1.5e-323);               /* subnormal */
+	EXTREME(0, INFINITY, -DBL_MAX, DBL_MAX);   /* the true std, DBL_MAX * sqrt(2), overflows */
+
+	/* 100,000 values spread over [1e307, 1.7e308], with NaN holes, against long double. */
+	size_t n = 100000;
+	double *v = is_xmalloc(n * sizeof(double)), *dense = is_xmalloc(n * sizeof(double));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = i % 11 == 5 ? NAN : 1e307 + uniform() * 1.6e308;
+		if (!isnan(v[i]))
+			dense[m++] = v[i];
+	}
+	extreme_case(v, n, ld_mean(dense, m), ld_sd(dense, m), 64, __LINE__);
+	free(v);
+	free(dense);
+}
+
 static void histogram(void)
 {
 	struct is_hist h;
@@ -126,6 +177,7 @@ int main(void)
 {
 	size_t sizes[] = { 1, 2, 3, 4, 5, 10, 11, 100, 101, 1000, 65535, 65536, 70001, 300000 };
 	hand_computed();
+	extreme_values();
 	histogram();
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		size_t n = sizes[s];

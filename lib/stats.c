@@ -335,9 +335,28 @@ void is_hist_init(struct is_hist *h, double lo, double hi, size_t nbins)
 	h->counts = is_xcalloc(h->nbins, sizeof(*h->counts));
 }
 
+/* Where v lies in [lo, hi] as a fraction, where hi - lo overflows (-1e308 to 1e308) or the bin
+ * width underflows to 0 (a range of a few subnormals). */
+static double span_fraction(const struct is_hist *h, double v)
+{
+	double span = h->hi - h->lo;
+	if (isfinite(span))
+		return (v - h->lo) / span;
+	return (v / 2 - h->lo / 2) / (h->hi / 2 - h->lo / 2);
+}
+
+double is_hist_edge(const struct is_hist *h, size_t b)
+{
+	const double width = (h->hi - h->lo) / (double)h->nbins, t = (double)b / (double)h->nbins;
+	if (width > 0 && isfinite(width))
+		return h->lo + width * (double)b;
+	return h->hi > h->lo ? h->lo * (1 - t) + h->hi * t : h->lo;
+}
+
 void is_hist_add(struct is_hist *h, const double *vals, size_t n)
 {
 	const double width = (h->hi - h->lo) / (double)h->nbins;
+	const int plain = (width > 0 && isfinite(width)) || !(h->hi > h->lo);
 	for (size_t i = 0; i < n; i++) {
 		double v = vals[i];
 		if (isnan(v))
@@ -348,7 +367,9 @@ void is_hist_add(struct is_hist *h, const double *vals, size_t n)
 		} else if (v > h->hi) {
 			h->over++;
 		} else {
-			size_t b = width > 0 ? (size_t)((v - h->lo) / width) : 0;
+			double pos = !plain ? span_fraction(h, v) * (double)h->nbins
+				   : width > 0 ? (v - h->lo) / width : 0;
+			size_t b = (size_t)pos;
 			h->counts[b < h->nbins ? b : h->nbins - 1]++;
 		}
 	}

@@ -170,6 +170,27 @@ static void histogram(void)
 	is_hist_add(&h, v, 8);
 	CHECK(h.counts[0] == 2 && h.counts[1] == 1 && h.counts[9] == 2);
 	CHECK(h.under == 1 && h.over == 1 && h.total == 7);
+	CHECK_EQ_DBL(is_hist_edge(&h, 3), 3);
+	is_hist_free(&h);
+
+	/* hi - lo overflows: bins and edges as on a plain range */
+	const double big[] = { -1.5e308, -1e308, -1e307, 1e307, 1e308, 1.5e308 };
+	is_hist_init(&h, -1.5e308, 1.5e308, 4);
+	is_hist_add(&h, big, 6);
+	CHECK(h.counts[0] == 2 && h.counts[1] == 1 && h.counts[2] == 1 && h.counts[3] == 2);
+	CHECK(h.under == 0 && h.over == 0 && h.total == 6);
+	CHECK_EQ_DBL(is_hist_edge(&h, 0), -1.5e308);
+	CHECK_EQ_DBL(is_hist_edge(&h, 1), -7.5e307);
+	CHECK_EQ_DBL(is_hist_edge(&h, 2), 0);
+	CHECK_EQ_DBL(is_hist_edge(&h, 4), 1.5e308);
+	is_hist_free(&h);
+
+	/* a bin narrower than the smallest subnormal: 1..5 x 2^-1074 over 20 bins */
+	const double tiny[] = { 0x1p-1074, 0x2p-1074, 0x3p-1074, 0x4p-1074, 0x5p-1074 };
+	is_hist_init(&h, 0x1p-1074, 0x5p-1074, 20);
+	is_hist_add(&h, tiny, 5);
+	CHECK(h.counts[0] == 1 && h.counts[5] == 1 && h.counts[10] == 1 && h.counts[15] == 1 &&
+	      h.counts[19] == 1);
 	is_hist_free(&h);
 }
 

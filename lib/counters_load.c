@@ -167,6 +167,7 @@ int cnt_data_load(const char *rundir, struct cnt_data **out)
 	char *dir;
 	struct cnt_data *d = is_xcalloc(1, sizeof(*d));
 	d->csv_path = csv_path_of(rundir, &dir);
+	is_oom_context("loading %s", d->csv_path);
 	struct stat st;
 	if (stat(d->csv_path, &st) && errno == ENOENT && strcmp(d->csv_path, rundir)) {
 		free(dir);

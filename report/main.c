@@ -280,6 +280,7 @@ static int build(struct report *rep, const char *gnuplot)
 {
 	if (!(rep->tmpdir = outdir_make_tmp(rep->o->outdir)))
 		return -1;
+	is_oom_context("writing the report %s", rep->o->outdir);
 	signals_remove_on_exit(rep->tmpdir);
 	if (make_dirs(rep) < 0)
 		return -1;

@@ -352,6 +352,7 @@ cleanup:
 	free(rep.plots);
 	free(rep.metrics);
 	free(rep.axis_lim);
+	free(rep.xmap);
 	free(rep.left_out);
 	for (size_t r = 0; r < rep.nruns; r++)
 		is_run_free(rep.runs[r]);

@@ -81,8 +81,10 @@ static void *oom(size_t n)
 	if (atomic_flag_test_and_set(&once))
 		for (;;)
 			pause();
-	int len = snprintf(msg, sizeof(msg), "%s: out of memory%s%s (a block of %zu bytes)\n",
-			   progname, oom_what[0] ? " " : "", oom_what, n);
+	int len = snprintf(msg, sizeof(msg), "%s: out of memory%s%s", progname,
+			   oom_what[0] ? " " : "", oom_what);
+	if (len < (int)sizeof(msg) - 40)  /* n is 0 where the size is not known (vasprintf) */
+		len += snprintf(msg + len, sizeof(msg) - (size_t)len, n ? " (a block of %zu bytes)\n" : "\n", n);
 	if (len > (int)sizeof(msg) - 1)
 		len = (int)sizeof(msg) - 1;
 	if (write(STDERR_FILENO, msg, (size_t)len) < 0)

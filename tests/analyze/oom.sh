@@ -17,8 +17,13 @@ run_limited() {
 	shift 2
 	case $sanitize in
 	ON|on|1|TRUE|true)
+		# ASan says so itself first ("==PID==WARNING: AddressSanitizer failed to allocate
+		# 0x... bytes"): that line is not the program's.
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}:allocator_may_return_null=1:max_allocation_size_mb=$limit_mb" \
-			"$@" > "$out" 2> "$err" ;;
+			"$@" > "$out" 2> "$err.asan"
+		local rc=$?
+		grep -v '^==[0-9]*==WARNING: AddressSanitizer failed to allocate 0x[0-9a-f]* bytes$' "$err.asan" > "$err"
+		return $rc ;;
 	*)
 		LD_PRELOAD=$shim OOM_SHIM_OVER=$((limit_mb << 20)) "$@" > "$out" 2> "$err" ;;
 	esac

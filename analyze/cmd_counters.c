@@ -125,6 +125,7 @@ int cmd_counters(int argc, char **argv)
 	}
 	struct cnt_derive_opts o = { .joules = po.joules, .nmetrics = nm, .metrics = metrics };
 	struct cnt_result r;
+	is_oom_context("computing the counters of %s", d->csv_path);
 	if (cnt_derive(d, &o, &r)) {
 		status = IS_EXIT_DATA;
 		goto out;

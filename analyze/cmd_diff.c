@@ -243,12 +243,14 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 		return IS_EXIT_DATA;
 	if (o->even_up)
 		is_diff_even_up(runs, n);
+	is_oom_context("comparing %zu runs", n);
 	if (is_diff_compute(&d, runs, n, &dopts) < 0)
 		return IS_EXIT_DATA;
 	if (diff_counters_load(&counters, runs, n) < 0) {
 		is_diff_free(&d);
 		return IS_EXIT_DATA;
 	}
+	is_oom_context("writing the comparison of %zu runs", n);
 	FILE *out = out_open(o->format);
 	if (!out)
 		rc = IS_EXIT_DATA;

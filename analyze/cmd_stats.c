@@ -147,7 +147,7 @@ static struct is_run **open_runs(char **paths, size_t n)
 {
 	struct is_run **runs = is_xcalloc(n, sizeof(*runs));
 	for (size_t i = 0; i < n; i++)
-		if (is_run_open(paths[i], &runs[i]) < 0) {
+		if (is_oom_context("loading %s", paths[i]), is_run_open(paths[i], &runs[i]) < 0) {
 			while (i-- > 0)
 				is_run_free(runs[i]);
 			free(runs);
@@ -165,6 +165,7 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 	struct stats_result r = { .funcs = funcs, .nfuncs = nfuncs };
 	int rc = IS_EXIT_DATA;
 
+	is_oom_context("loading %s", run->dp_path);
 	if (is_load_datapoints(ctx, run) < 0)
 		goto cleanup;
 	r.run = run;
@@ -181,6 +182,7 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 			o->load.include || o->load.exclude ? " left after filtering" : "");
 	if (r.group_col && is_group_rows(run->dp, r.group_col, &r.groups) < 0)
 		goto cleanup;
+	is_oom_context("computing the statistics of %s", run->dp_path);
 	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);
 	if (o->format == FMT_TEXT)
 		fputs(first ? "" : "\n", out), stats_print_text(out, &r);

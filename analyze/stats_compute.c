@@ -34,6 +34,7 @@ static void *worker(void *arg)
 {
 	struct job *j = arg;
 	size_t n = j->r->run->dp->nrows;
+	is_oom_context("computing the statistics of %s", j->r->run->dp_path);
 	double *scratch = is_xmalloc((n ? n : 1) * sizeof(double));
 	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
 		run_task(j->r, t, scratch);

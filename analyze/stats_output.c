@@ -56,7 +56,7 @@ static void print_table(FILE *f, const struct stats_result *r, const double *val
 static void print_hist(FILE *f, const char *metric, const struct is_hist *h)
 {
 	uint64_t peak = 1;
-	double width = (h->hi - h->lo) / (double)h->nbins;
+	int wide = fmax(fabs(h->lo), fabs(h->hi)) >= 1e9;  /* edges as %g, not 300 digits */
 	for (size_t b = 0; b < h->nbins; b++)
 		peak = h->counts[b] > peak ? h->counts[b] : peak;
 	fprintf(f, "\n%s histogram: %zu bins over [%g, %g], %llu values, %llu below, %llu above\n",
@@ -64,8 +64,8 @@ static void print_hist(FILE *f, const char *metric, const struct is_hist *h)
 		(unsigned long long)h->under, (unsigned long long)h->over);
 	for (size_t b = 0; b < h->nbins; b++) {
 		int bar = (int)((double)h->counts[b] * 50.0 / (double)peak + 0.5);
-		fprintf(f, "  %12.3f .. %12.3f %c %10llu  %.*s\n", h->lo + width * (double)b,
-			h->lo + width * (double)(b + 1), b + 1 == h->nbins ? ']' : ')',
+		fprintf(f, wide ? "  %12.6g .. %12.6g %c %10llu  %.*s\n" : "  %12.3f .. %12.3f %c %10llu  %.*s\n",
+			is_hist_edge(h, b), is_hist_edge(h, b + 1), b + 1 == h->nbins ? ']' : ')',
 			(unsigned long long)h->counts[b], bar,
 			"##################################################");
 	}

@@ -29,8 +29,9 @@ static size_t find_row(const struct cnt_data *d, size_t snap, double cpu, size_t
 	return SIZE_MAX;
 }
 
-/* Accumulate the deltas of one pair of consecutive snapshots into cd. */
-static void add_pair(const struct cnt_data *d, size_t s, struct cnt_cpu_delta *cd, size_t n, bool first)
+/* Accumulate the deltas of one pair of consecutive snapshots into cd; a step that is no
+ * measurement (d->bad_step, counters_steps.c) is left out of deltas and time alike. */
+static void add_pair(const struct cnt_data *d, size_t s, struct cnt_cpu_delta *cd, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct cnt_cpu_delta *c = &cd[i];
@@ -39,12 +40,15 @@ static void add_pair(const struct cnt_data *d, size_t s, struct cnt_cpu_delta *c
 			c->gone = true;
 			continue;
 		}
+		if (d->bad_step && d->bad_step[r1])
+			continue;
 		c->dt += d->time[r1] - d->time[r0];
 		for (size_t j = 0; j < d->ncols; j++) {
 			const struct cnt_colinfo *ci = &d->ci[j];
 			double v = ci->kind == CNT_RAW ? ci->v[r1] : cnt_wrap_delta(ci->v[r0], ci->v[r1], ci->width);
-			c->own[j] = first || ci->kind == CNT_RAW ? v : c->own[j] + v;
+			c->own[j] = c->nsteps == 0 || ci->kind == CNT_RAW ? v : c->own[j] + v;
 		}
+		c->nsteps++;
 	}
 }
 
@@ -124,7 +128,13 @@ struct cnt_cpu_delta *cnt_deltas(const struct cnt_data *d, size_t s0, size_t s1,
 		c->all = is_xmalloc(d->ncols * sizeof(double));
 	}
 	for (size_t s = s0; s < s1; s++)
-		add_pair(d, s, cd, n, s == s0);
+		add_pair(d, s, cd, n);
+	for (size_t i = 0; i < n; i++)
+		if (cd[i].nsteps == 0) {  /* every step left out: nothing measured */
+			cd[i].dt = NAN;
+			for (size_t j = 0; j < d->ncols; j++)
+				cd[i].own[j] = NAN;
+		}
 	size_t kept = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (cd[i].gone) {

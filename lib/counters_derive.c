@@ -301,8 +301,12 @@ static void summarize(struct ctx *c, struct cnt_result *r, struct cnt_out_interv
 			tot[j] = isnan(tot[j]) ? v : tot[j] + v;
 		}
 	}
+	size_t ndt = 0;  /* CPUs whose every step was left out have no dt */
 	for (size_t i = 0; i < n; i++)
-		dt += cd[i].dt / (double)n;
+		ndt += !isnan(cd[i].dt);
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(cd[i].dt))
+			dt += cd[i].dt / (double)ndt;
 	for (size_t k = 0; k < r->ncols; k++) {
 		if (c->dc[k].id == D_METRIC) {
 			iv->summary[k] = cnt_metric_eval(&c->o->metrics[c->dc[k].a], tot, dt);

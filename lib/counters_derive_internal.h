@@ -11,7 +11,11 @@ struct cnt_cpu_delta {
 	double *all;          /* own, or the core's/package's value read on another CPU; system
 			       * counters: the machine's, summed over the CPUs that read them */
 	bool gone;            /* not in every snapshot of the interval */
+	size_t nsteps;        /* snapshot steps measured (bad steps are left out) */
 };
+
+/* Mark d->bad_step, with a warning for each of the first few. */
+void cnt_check_steps(struct cnt_data *d);
 
 /* Deltas of every CPU of snapshot s0 that is in every snapshot up to s1 (s0 < s1). */
 struct cnt_cpu_delta *cnt_deltas(const struct cnt_data *d, size_t s0, size_t s1, size_t *ncpus);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "counters_derive_internal.h"
 #include "idlescope/util.h"
 
 static const char *const meta_cols[] = { "Snapshot", "Time", "CPU", "Core", "Package" };
@@ -104,7 +105,8 @@ static int check_rows(struct cnt_data *d)
 		}
 		for (size_t j = 0; j < d->ncols; j++) {
 			double v = d->ci[j].v[r];
-			if (!isnan(v) && (v < 0 || v != floor(v) || v >= 0x1p64)) {
+			/* 2^64: what the largest u64s, up to 18446744073709551615, read as */
+			if (!isnan(v) && (v < 0 || v != floor(v) || v > 0x1p64)) {
 				is_err("%s:%zu: field '%s': expected a raw counter value (an unsigned integer)",
 				       d->csv_path, r + 2, d->ci[j].name);
 				return -1;
@@ -167,6 +169,7 @@ int cnt_data_load(const char *rundir, struct cnt_data **out)
 	char *dir;
 	struct cnt_data *d = is_xcalloc(1, sizeof(*d));
 	d->csv_path = csv_path_of(rundir, &dir);
+	is_oom_context("loading %s", d->csv_path);
 	struct stat st;
 	if (stat(d->csv_path, &st) && errno == ENOENT && strcmp(d->csv_path, rundir)) {
 		free(dir);
@@ -207,6 +210,7 @@ int cnt_data_load(const char *rundir, struct cnt_data **out)
 	}
 	if (check_rows(d) || index_snapshots(d))
 		goto out;
+	cnt_check_steps(d);
 	rc = 1;
 out:
 	free(dir);
@@ -225,6 +229,7 @@ void cnt_data_free(struct cnt_data *d)
 	cJSON_Delete(d->info);
 	free(d->ci);
 	free(d->snap_first);
+	free(d->bad_step);
 	free(d->csv_path);
 	free(d);
 }

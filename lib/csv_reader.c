@@ -268,6 +268,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 static void *chunk_run(void *arg)
 {
 	struct chunk *c = arg;
+	is_oom_context("loading %s", c->lay->path);  /* this thread's own, for is_xmalloc */
 	char *buf = is_xmalloc(BLOCK_SIZE);
 	read_range(c, buf, BLOCK_SIZE, &buf);
 	free(buf);

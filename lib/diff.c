@@ -324,11 +324,21 @@ double is_diff_change(const struct is_diff *d, const struct is_diff_part *p, siz
 	return is_diff_value(d, p, m, r, f) - is_diff_value(d, p, m, 0, f);
 }
 
+double is_pct_change(double val, double ref)
+{
+	double pct = 100 * (val - ref) / fabs(ref);
+	if (ref == 0 || !isfinite(ref) || isnan(val))
+		return NAN;
+	if (isfinite(pct))
+		return pct;
+	/* val - ref or 100 times it overflowed (1e308 against -1e308): divide first. */
+	return isfinite(val - ref) ? (val - ref) / fabs(ref) * 100 : (val / fabs(ref) - copysign(1, ref)) * 100;
+}
+
 double is_diff_pct(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
 		   size_t f)
 {
-	double ref = is_diff_value(d, p, m, 0, f);
-	return ref != 0 && !isnan(ref) ? 100 * is_diff_change(d, p, m, r, f) / fabs(ref) : NAN;
+	return is_pct_change(is_diff_value(d, p, m, r, f), is_diff_value(d, p, m, 0, f));
 }
 
 const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struct is_diff_part *p,

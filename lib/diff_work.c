@@ -213,6 +213,7 @@ static void *worker(void *arg)
 {
 	struct diff_job *j = arg;
 	size_t nr = j->d->nruns, cap = j->maxrows ? j->maxrows : 1;
+	is_oom_context("comparing %zu runs", nr);
 	struct bufs b = {
 		.seg = is_xcalloc(nr, sizeof(double *)),
 		.all = is_xcalloc(nr, sizeof(double *)),

@@ -83,12 +83,15 @@ int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out)
 {
 	struct is_run *r;
 	*out = NULL;
+	is_oom_context("loading %s", path);
 	if (is_run_open(path, &r) < 0)
 		return -1;
+	is_oom_context("loading %s", r->dp_path);
 	if (is_load_datapoints(ctx, r) < 0) {
 		is_run_free(r);
 		return -1;
 	}
+	is_oom_context("after loading %s", r->dp_path);
 	*out = r;
 	return 0;
 }

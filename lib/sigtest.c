@@ -345,7 +345,8 @@ int is_median_diff_ci(const double *a, size_t na, const double *b, size_t nb, do
 	if (isnan(se_a) || isnan(se_b))
 		return -1;
 	double diff = is_quantile_sorted(b, nb, 0.5) - is_quantile_sorted(a, na, 0.5);
-	double half = gsl_cdf_ugaussian_Pinv((1 + level) / 2) * sqrt(se_a * se_a + se_b * se_b);
+	/* hypot: se_a^2 overflows from 1e154 on (values near 1e200 gave [-inf, +inf]) */
+	double half = gsl_cdf_ugaussian_Pinv((1 + level) / 2) * hypot(se_a, se_b);
 	*lo = diff - half;
 	*hi = diff + half;
 	return 0;

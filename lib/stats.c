@@ -154,6 +154,68 @@ static void select_ranks(const double *a, size_t n, size_t m, const size_t *idx,
 		vals[i] = work[idx[i]];
 }
 
+/*
+ * Values whose magnitude is above 2^400 or below 2^-400 could overflow the sum or the squares
+ * (1e308 + 1e308), or underflow the squares (1e-200^2): avg and std are then computed on the
+ * values times 2^-e, where 2^e bounds the largest magnitude, and scaled back. Powers of two
+ * scale exactly. Returns the exponent e, or 0 when the values need no scaling.
+ */
+#define SAFE_EXP 400
+
+static int scale_exponent(double min, double max)
+{
+	double big = fmax(fabs(min), fabs(max));
+	int e = 0;
+	if (big == 0 || !isfinite(big) || (big < 0x1p400 && big > 0x1p-400))
+		return 0;
+	(void)frexp(big, &e);
+	return e;
+}
+
+/* The block passes over a[0..n) * 2^-e, a block at a time through a small buffer. */
+static void scaled_sum(const double *a, size_t n, int e, struct moments *mo)
+{
+	double buf[BLOCK];
+	for (size_t i = 0; i < n; i += BLOCK) {
+		size_t k = n - i < BLOCK ? n - i : BLOCK;
+		for (size_t j = 0; j < k; j++)
+			buf[j] = ldexp(a[i + j], -e);
+		block_moments(buf, k, mo);
+	}
+}
+
+static void scaled_deviations(const double *a, size_t n, int e, double avg, struct ksum *ss,
+			      struct ksum *dev)
+{
+	double buf[BLOCK];
+	for (size_t i = 0; i < n; i += BLOCK) {
+		size_t k = n - i < BLOCK ? n - i : BLOCK;
+		for (size_t j = 0; j < k; j++)
+			buf[j] = ldexp(a[i + j], -e);
+		block_deviations(buf, k, avg, ss, dev);
+	}
+}
+
+/* avg and std (n - 1) of the m non-NaN values of a[0..n), whose sum the first pass gave. */
+static void mean_std(const double *a, size_t n, const struct moments *mo, double *avg, double *std)
+{
+	size_t m = mo->m;
+	int e = m ? scale_exponent(mo->min, mo->max) : 0;
+	struct moments sc = { .min = INFINITY, .max = -INFINITY };
+	struct ksum ss = { 0 }, dev = { 0 };
+	if (e)
+		scaled_sum(a, n, e, &sc);
+	double mean = m ? ksum_total(e ? &sc.sum : &mo->sum) / (double)m : NAN;
+	if (e)
+		scaled_deviations(a, n, e, mean, &ss, &dev);
+	else
+		for (size_t i = 0; i < n; i += BLOCK)
+			block_deviations(a + i, n - i < BLOCK ? n - i : BLOCK, mean, &ss, &dev);
+	double c = ksum_total(&dev);
+	*avg = ldexp(mean, e);
+	*std = m > 1 ? ldexp(sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)), e) : NAN;
+}
+
 static void compute(const double *a, size_t n, const struct is_func *f, size_t nf, double *out,
 		    double *work)
 {
@@ -161,9 +223,7 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 	for (size_t i = 0; i < n; i += BLOCK)
 		block_moments(a + i, n - i < BLOCK ? n - i : BLOCK, &mo);
 	size_t m = mo.m;
-	double min = mo.min, max = mo.max;
-	struct ksum ss = { 0 }, dev = { 0 };
-	double avg = m ? ksum_total(&mo.sum) / (double)m : NAN;
+	double min = mo.min, max = mo.max, avg, std;
 
 	size_t stack_idx[64], *idx = 2 * nf <= 64 ? stack_idx : is_xmalloc(2 * nf * sizeof(size_t));
 	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : is_xmalloc(2 * nf * sizeof(double));
@@ -172,12 +232,9 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni) == 0;
 
 	/* Second pass: the variance, with the mean's rounding corrected. */
-	for (size_t i = 0; i < n; i += BLOCK)
-		block_deviations(a + i, n - i < BLOCK ? n - i : BLOCK, avg, &ss, &dev);
+	mean_std(a, n, &mo, &avg, &std);
 	if (have_br)
 		brackets_fill(&br, a, n);
-	double c = ksum_total(&dev);
-	double std = m > 1 ? sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)) : NAN;
 	if (ni)
 		select_ranks(a, n, m, idx, ni, vals, work, &br, have_br);
 
@@ -278,9 +335,28 @@ void is_hist_init(struct is_hist *h, double lo, double hi, size_t nbins)
 	h->counts = is_xcalloc(h->nbins, sizeof(*h->counts));
 }
 
+/* Where v lies in [lo, hi] as a fraction, where hi - lo overflows (-1e308 to 1e308) or the bin
+ * width underflows to 0 (a range of a few subnormals). */
+static double span_fraction(const struct is_hist *h, double v)
+{
+	double span = h->hi - h->lo;
+	if (isfinite(span))
+		return (v - h->lo) / span;
+	return (v / 2 - h->lo / 2) / (h->hi / 2 - h->lo / 2);
+}
+
+double is_hist_edge(const struct is_hist *h, size_t b)
+{
+	const double width = (h->hi - h->lo) / (double)h->nbins, t = (double)b / (double)h->nbins;
+	if (width > 0 && isfinite(width))
+		return h->lo + width * (double)b;
+	return h->hi > h->lo ? h->lo * (1 - t) + h->hi * t : h->lo;
+}
+
 void is_hist_add(struct is_hist *h, const double *vals, size_t n)
 {
 	const double width = (h->hi - h->lo) / (double)h->nbins;
+	const int plain = (width > 0 && isfinite(width)) || !(h->hi > h->lo);
 	for (size_t i = 0; i < n; i++) {
 		double v = vals[i];
 		if (isnan(v))
@@ -291,7 +367,9 @@ void is_hist_add(struct is_hist *h, const double *vals, size_t n)
 		} else if (v > h->hi) {
 			h->over++;
 		} else {
-			size_t b = width > 0 ? (size_t)((v - h->lo) / width) : 0;
+			double pos = !plain ? span_fraction(h, v) * (double)h->nbins
+				   : width > 0 ? (v - h->lo) / width : 0;
+			size_t b = (size_t)pos;
 			h->counts[b < h->nbins ? b : h->nbins - 1]++;
 		}
 	}

@@ -3,6 +3,7 @@
 #include "idlescope/textsafe.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,10 +88,49 @@ void is_bad_option(char *const *argv, const char *prefix, const char *help)
 		is_err("%s%s: unknown option or missing argument (see '%s --help')", prefix, arg, help);
 }
 
+/*
+ * Out of memory: one line naming what was being done ("loading run1/datapoints.csv"), the
+ * program's cleanup hook, exit status 1. Written with write(2) and left with _exit: another
+ * thread may hold stdio's locks, and half-computed output is not worth flushing. A second
+ * thread running out at the same time waits for the first to end the process.
+ */
+static __thread char oom_what[1024];  /* per thread: diff loads two runs at once */
+static void (*oom_hook)(void);
+
+void is_oom_context(const char *fmt, ...)
+{
+	va_list ap;
+	oom_what[0] = '\0';
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(oom_what, sizeof(oom_what), fmt, ap);
+	va_end(ap);
+}
+
+void is_oom_hook(void (*fn)(void))
+{
+	oom_hook = fn;
+}
+
 static void *oom(size_t n)
 {
-	fprintf(stderr, "%s: out of memory (%zu bytes)\n", progname, n);
-	abort();
+	static atomic_flag once = ATOMIC_FLAG_INIT;
+	char msg[1200];
+	if (atomic_flag_test_and_set(&once))
+		for (;;)
+			pause();
+	int len = snprintf(msg, sizeof(msg), "%s: out of memory%s%s", progname,
+			   oom_what[0] ? " " : "", oom_what);
+	if (len < (int)sizeof(msg) - 40)  /* n is 0 where the size is not known (vasprintf) */
+		len += snprintf(msg + len, sizeof(msg) - (size_t)len, n ? " (a block of %zu bytes)\n" : "\n", n);
+	if (len > (int)sizeof(msg) - 1)
+		len = (int)sizeof(msg) - 1;
+	if (write(STDERR_FILENO, msg, (size_t)len) < 0)
+		len = 0;  /* nowhere left to say it */
+	if (oom_hook)
+		oom_hook();
+	_exit(IS_EXIT_DATA);
 }
 
 /*

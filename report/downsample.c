@@ -23,15 +23,16 @@ static bool outside(const struct ds_box *b, double x, double y)
 	return x < b->xlo || x > b->xhi || y < b->ylo || y > b->yhi;
 }
 
-float *ds_select(const double *x, const double *y, size_t n, const struct ds_box *box,
-		 size_t budget, size_t *nout, size_t *nvalid)
+float *ds_select(const double *x, const double *y, size_t n, const struct axis_map *xmap,
+		 const struct axis_map *ymap, const struct ds_box *box, size_t budget, size_t *nout,
+		 size_t *nvalid)
 {
 	size_t valid = 0, outliers = 0, k = 0, kmid = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(x[i]) || isnan(y[i]))
 			continue;
 		valid++;
-		outliers += outside(box, x[i], y[i]);
+		outliers += outside(box, axis_map_apply(xmap, x[i]), axis_map_apply(ymap, y[i]));
 	}
 	size_t middle = valid - outliers;
 	/* keep a middle point when hash < limit; limit = 2^64 * budget / middle */
@@ -43,13 +44,14 @@ float *ds_select(const double *x, const double *y, size_t n, const struct ds_box
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(x[i]) || isnan(y[i]))
 			continue;
-		if (!outside(box, x[i], y[i])) {
+		double mx = axis_map_apply(xmap, x[i]), my = axis_map_apply(ymap, y[i]);
+		if (!outside(box, mx, my)) {
 			if ((limit != UINT64_MAX && mix64(i) >= limit) || kmid == midcap)
 				continue;
 			kmid++;
 		}
-		xy[2 * k] = (float)x[i];
-		xy[2 * k + 1] = (float)y[i];
+		xy[2 * k] = (float)mx;
+		xy[2 * k + 1] = (float)my;
 		k++;
 	}
 	*nout = k;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "idlescope/textsafe.h"
+#include "idlescope/diff.h"
 #include "report.h"
 
 static const char css[] =
@@ -106,6 +107,8 @@ static void fmt_num(char *buf, size_t len, double v)
 	double a = fabs(v);
 	if (isnan(v))
 		snprintf(buf, len, "\u2014");
+	else if (isinf(v))  /* a result beyond DBL_MAX (std of -1.7e308, 1.7e308) */
+		snprintf(buf, len, "%soverflow", v < 0 ? "\u2212" : "");
 	else if (a >= 1e7 || (a < 1e-3 && a > 0))
 		snprintf(buf, len, "%.3g", v);
 	else if (a >= 1000)
@@ -151,7 +154,7 @@ void html_change(FILE *f, double ref, double v)
 	double d = v - ref;
 	if (isnan(v))
 		return;
-	if (isnan(d)) {
+	if (isnan(d) || !isfinite(ref) || !isfinite(v)) {  /* no change against an overflow */
 		fputs("<span class=\"chg same\">\u2014</span>", f);
 		return;
 	}
@@ -159,10 +162,10 @@ void html_change(FILE *f, double ref, double v)
 		fputs("<span class=\"chg same\">0 (0%)</span>", f);
 		return;
 	}
-	fmt_num(abs, sizeof(abs), d);
+	fmt_num(abs, sizeof(abs), d);  /* "+overflow": 1.5e308 against -1e308 */
 	fprintf(f, "<span class=\"chg %s\">%s%s", d > 0 ? "up" : "down", d > 0 ? "+" : "", abs);
-	if (ref != 0 && !isnan(ref)) {
-		double pct = 100 * d / fabs(ref);
+	double pct = is_pct_change(v, ref);
+	if (!isnan(pct)) {
 		fprintf(f, fabs(pct) >= 9.95 ? " (%+.0f%%)" : fabs(pct) >= 0.095 ? " (%+.1f%%)" : " (%+.2f%%)",
 			pct);
 	}

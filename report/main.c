@@ -289,6 +289,7 @@ static int build(struct report *rep, const char *gnuplot)
 {
 	if (!(rep->tmpdir = outdir_make_tmp(rep->o->outdir)))
 		return -1;
+	is_oom_context("writing the report %s", rep->o->outdir);
 	signals_remove_on_exit(rep->tmpdir);
 	if (make_dirs(rep) < 0)
 		return -1;
@@ -363,6 +364,7 @@ cleanup:
 	free(rep.plots);
 	free(rep.metrics);
 	free(rep.axis_lim);
+	free(rep.xmap);
 	free(rep.left_out);
 	for (size_t r = 0; r < rep.nruns; r++)
 		is_run_free(rep.runs[r]);

@@ -152,11 +152,15 @@ static void verdicts(struct report *rep, size_t m)
 	fputs("</div>\n", f);
 }
 
-static void figures(struct report *rep, const struct metric_plots *mp)
+static void figures(struct report *rep, const char *name, const struct metric_plots *mp)
 {
 	FILE *f = rep->html;
-	if (!mp->nfiles)
+	if (!mp->nfiles) {  /* every plot has a histogram when there is a value */
+		fputs("<p class=\"note\">No plots: no datapoint has a value of ", f);
+		html_esc(f, name);
+		fputs(" (every cell is empty).</p>\n", f);
 		return;
+	}
 	html_legend(f, rep, true);
 	fputs("<div class=\"plots\">\n", f);
 	for (int i = 0; i < mp->nfiles; i++) {
@@ -193,7 +197,7 @@ void section_metric(struct report *rep, size_t m)
 		verdicts(rep, sm);
 		summary_table(rep, sm);
 	}
-	figures(rep, &rep->plots[m]);
+	figures(rep, name, &rep->plots[m]);
 	if (sm != SIZE_MAX)
 		group_table(rep, sm);
 	fputs("</section>\n", f);

@@ -70,7 +70,9 @@ struct metric_data {
 	struct qgrid grid;
 	double *qv;               /* [run * grid.n + i] */
 	size_t *nvals;            /* [run] non-NaN values */
-	double body_lo, body_hi;  /* x range of the histogram and CDF: min to 99.9th percentile */
+	struct axis_map map;      /* the metric's values as plotted (axis.c) */
+	double body_lo, body_hi;  /* x range of the histogram and CDF: min to 99.9th percentile,
+				   * mapped */
 	FILE *gp;                 /* the gnuplot script */
 	struct metric_plots *mp;
 };
@@ -131,7 +133,22 @@ static const double *column(const struct report *rep, size_t r, const char *name
 	return c && c->type == IS_COL_NUM ? c->num : NULL;
 }
 
-/* Percentile limits of a scatter axis per run, computed once per report. */
+/* How a scatter x axis is plotted: one map for every run, computed once per report. */
+static const struct axis_map *x_map(struct report *rep, size_t axis)
+{
+	if (!rep->xmap) {
+		rep->xmap = is_xcalloc(2, sizeof(*rep->xmap));
+		for (size_t a = 0; a < 2; a++) {
+			double lo = INFINITY, hi = -INFINITY;
+			for (size_t r = 0; r < rep->nruns; r++)
+				axis_range(column(rep, r, scatter_axes[a]), rep->runs[r]->dp->nrows, &lo, &hi);
+			axis_map_init(&rep->xmap[a], lo, hi);
+		}
+	}
+	return &rep->xmap[axis];
+}
+
+/* Percentile limits of a scatter axis per run (mapped), computed once per report. */
 static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, double *hi)
 {
 	if (!rep->axis_lim) {
@@ -142,7 +159,8 @@ static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, d
 	double *c = &rep->axis_lim[(r * 2 + axis) * 2];
 	if (isnan(c[0])) {
 		const double q[2] = { OUTLIER_Q_LO, OUTLIER_Q_HI };
-		quantiles(column(rep, r, scatter_axes[axis]), rep->runs[r]->dp->nrows, q, 2, c);
+		quantiles(column(rep, r, scatter_axes[axis]), rep->runs[r]->dp->nrows, x_map(rep, axis),
+			  q, 2, c);
 	}
 	*lo = c[0];
 	*hi = c[1];
@@ -157,7 +175,8 @@ static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size
 	struct ds_box box = { .ylo = qv[md->grid.i_lo], .yhi = qv[md->grid.i_hi] };
 	axis_limits(rep, r, axis, &box.xlo, &box.xhi);
 	return ds_select(column(rep, r, scatter_axes[axis]), column(rep, r, md->name),
-			 rep->runs[r]->dp->nrows, &box, SCATTER_BUDGET, nout, nvalid);
+			 rep->runs[r]->dp->nrows, x_map(rep, axis), &md->map, &box, SCATTER_BUDGET,
+			 nout, nvalid);
 }
 
 static unsigned long colour_value(size_t r)
@@ -206,7 +225,7 @@ static int scatter(struct metric_data *md, size_t axis)
 {
 	struct report *rep = md->rep;
 	const char *xname = scatter_axes[axis];
-	char file[64], data[64], xlabel[160], caption[2048], a[32], b[32];
+	char file[64], data[64], xname_safe[80], xlabel[160], caption[2048], a[32], b[32];
 	size_t *nout = is_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
 	float **xy = is_xcalloc(rep->nruns, sizeof(*xy));
 	int rc = -1;
@@ -236,9 +255,11 @@ static int scatter(struct metric_data *md, size_t axis)
 	if (write_scatter_file(md, data, xy, nout) < 0)
 		goto cleanup;
 	snprintf(file, sizeof(file), "m%03zu-vs-%s.png", md->m, xname);
-	gp_safe(xlabel, sizeof(xlabel), xname);
+	gp_safe(xname_safe, sizeof(xname_safe), xname);
+	strcat(xname_safe, " (us)");
+	axis_map_label(x_map(rep, axis), xname_safe, xlabel, sizeof(xlabel));
 	set_terminal(md, true, file);
-	fprintf(md->gp, "set xlabel '%s (us)'\nset ylabel '%s'\n"
+	fprintf(md->gp, "set xlabel '%s'\nset ylabel '%s'\n"
 			"plot './%s' binary format='%%float32%%float32%%float32%%float32%%float32' "
 			"using 1:2:3:4:5 with points ps variable pt variable lc rgb variable\n",
 		xlabel, md->label, data);
@@ -302,7 +323,7 @@ static int histogram(struct metric_data *md)
 		char name[64];
 		if (!md->nvals[r])
 			continue;
-		is_hist_init(&h, lo, hi, bins);
+		is_hist_init(&h, axis_map_invert(&md->map, lo), axis_map_invert(&md->map, hi), bins);
 		is_hist_add(&h, column(rep, r, md->name), rep->runs[r]->dp->nrows);
 		over += h.over;
 		snprintf(name, sizeof(name), "m%03zu-hist-r%zu.dat", md->m, r);
@@ -333,7 +354,7 @@ static int histogram(struct metric_data *md)
 	size_t len = (size_t)snprintf(caption, sizeof(caption),
 				      "Histogram of %s: %zu bins, from every datapoint", md->name, bins);
 	if (over) {
-		snprintf(edge, sizeof(edge), "%.4g", hi);
+		snprintf(edge, sizeof(edge), "%.4g", axis_map_invert(&md->map, hi));
 		snprintf(caption + len, sizeof(caption) - len,
 			 "; %llu datapoints above %s (the end of the x axis) are in the tail plot",
 			 (unsigned long long)over, edge);
@@ -424,12 +445,19 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	gp_safe(safe_unit, sizeof(safe_unit), unit);
 	snprintf(md.label, sizeof(md.label), unit[0] && strcmp(unit, "%") ? "%s (%s)" : "%s", safe,
 		 safe_unit);
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t r = 0; r < rep->nruns; r++)
+		axis_range(column(rep, r, md.name), rep->runs[r]->dp->nrows, &lo, &hi);
+	axis_map_init(&md.map, lo, hi);
+	char plain[sizeof(md.label)];
+	snprintf(plain, sizeof(plain), "%s", md.label);
+	axis_map_label(&md.map, plain, md.label, sizeof(md.label));
 	qgrid_init(&md.grid);
 	md.qv = is_xmalloc(rep->nruns * md.grid.n * sizeof(*md.qv));
 	md.nvals = is_xcalloc(rep->nruns, sizeof(*md.nvals));
 	for (size_t r = 0; r < rep->nruns; r++)
-		md.nvals[r] = quantiles(column(rep, r, md.name), rep->runs[r]->dp->nrows, md.grid.q,
-					md.grid.n, &md.qv[r * md.grid.n]);
+		md.nvals[r] = quantiles(column(rep, r, md.name), rep->runs[r]->dp->nrows, &md.map,
+					md.grid.q, md.grid.n, &md.qv[r * md.grid.n]);
 	snprintf(script, sizeof(script), "m%03zu.gp", m);
 	if (!(md.gp = work_open(rep, script, "w")))
 		goto cleanup;

@@ -53,14 +53,15 @@ static void radix_sort_keys(uint32_t *a, size_t n, uint32_t *tmp)
 	memcpy(tmp, a, n * sizeof(*a));
 }
 
-size_t quantiles(const double *v, size_t n, const double *q, size_t nq, double *out)
+size_t quantiles(const double *v, size_t n, const struct axis_map *map, const double *q,
+		 size_t nq, double *out)
 {
 	uint32_t *a = is_xmalloc((2 * n + 1) * sizeof(*a));
 	size_t m = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(v[i]))
-			a[m++] = float_key((float)v[i]);
+			a[m++] = float_key((float)axis_map_apply(map, v[i]));
 	radix_sort_keys(a, m, a + m);
 	for (size_t i = 0; i < nq; i++) {
 		double delta = q[i] * (double)(m - 1);

@@ -68,6 +68,7 @@ struct report {
 	struct metric_plots *plots;  /* [metric] */
 	char *left_out;            /* metrics some runs lack: "CC6% (not in run2); ..." */
 	double *axis_lim;          /* [(run * 2 + axis) * 2]: scatter x limits, NaN until known */
+	struct axis_map *xmap;     /* [axis]: how the scatter x axes are plotted, NULL until known */
 	struct summary sum;
 	char *tmpdir;              /* the report being written; renamed to o->outdir at the end */
 	char *workdir;             /* tmpdir/.work: data files and gnuplot scripts */
@@ -111,20 +112,43 @@ int section_counters(struct report *rep);
 int plots_metric(struct report *rep, size_t m, struct metric_plots *mp);
 void metric_plots_free(struct metric_plots *mp);
 
+/* axis.c: what a metric's values are plotted as: (v - off) / 10^k where gnuplot and 32-bit
+ * floats cannot show them as they are (near DBL_MAX, below 1e-15, a spread of 1e-6 of
+ * their size); identity otherwise (and for a NULL map). */
+struct axis_map {
+	double off;
+	int k;                     /* 0: not scaled */
+	double f1, f2;             /* 10^-k as two factors */
+};
+void axis_map_init(struct axis_map *m, double lo, double hi);
+static inline double axis_map_apply(const struct axis_map *m, double v)
+{
+	return m ? (v - m->off) * m->f1 * m->f2 : v;
+}
+double axis_map_invert(const struct axis_map *m, double p);
+/* "WakeLatency (us)", "WakeLatency (us) / 1e+308", "(LDist (us) - 1e+15) / 1e-3" */
+void axis_map_label(const struct axis_map *m, const char *name, char *out, size_t len);
+/* Widen [*lo, *hi] to the non-NaN values of v[0..n) (v may be NULL). */
+void axis_range(const double *v, size_t n, double *lo, double *hi);
+
 /* quantiles.c */
-/* Quantiles q[0..nq) (ascending, 0..1) of the non-NaN values of v[0..n): linear
- * interpolation as the summary functions. Returns the number of non-NaN values. */
-size_t quantiles(const double *v, size_t n, const double *q, size_t nq, double *out);
+/* Quantiles q[0..nq) (ascending, 0..1) of the non-NaN values of v[0..n), mapped by map
+ * (NULL: as they are): linear interpolation as the summary functions. Returns the number of
+ * non-NaN values. */
+size_t quantiles(const double *v, size_t n, const struct axis_map *map, const double *q,
+		 size_t nq, double *out);
 
 /* downsample.c */
 struct ds_box {
 	double xlo, xhi, ylo, yhi;  /* points outside any of these are outliers, always kept */
 };
-/* Pairs (x[i], y[i]) with neither NaN; all outliers plus about `budget` of the others,
+/* Pairs (x[i], y[i]) with neither NaN, mapped by xmap and ymap (box is in mapped units);
+ * all outliers plus about `budget` of the others,
  * chosen by a hash of the row index (the same input gives the same selection). Returns a
  * malloc'd array of 2 * *nout floats; *nvalid gets the number of non-NaN pairs. */
-float *ds_select(const double *x, const double *y, size_t n, const struct ds_box *box,
-		 size_t budget, size_t *nout, size_t *nvalid);
+float *ds_select(const double *x, const double *y, size_t n, const struct axis_map *xmap,
+		 const struct axis_map *ymap, const struct ds_box *box, size_t budget, size_t *nout,
+		 size_t *nvalid);
 
 /* gnuplot.c: parallel gnuplot processes */
 struct plot_queue;

@@ -1,13 +1,15 @@
 /*
- * Interrupted (SIGINT, SIGTERM, SIGHUP): stop the gnuplot children and remove the unfinished
- * report before dying of the signal. Only async-signal-safe calls in the handler: kill,
- * fork, execve of rm, waitpid, then the default action.
+ * Interrupted (SIGINT, SIGTERM, SIGHUP) or out of memory: stop the gnuplot children and remove
+ * the unfinished report before dying of the signal (or exiting with status 1). Only
+ * async-signal-safe calls in the handler: kill, fork, execve of rm, waitpid, then the default
+ * action.
  */
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "idlescope/util.h"
 #include "report.h"
 
 static const char *volatile doomed_dir;
@@ -20,7 +22,8 @@ void signals_watch_children(const pid_t *pids, int n)
 	nchildren = n;
 }
 
-static void on_signal(int sig)
+/* Also run when memory runs out (is_oom_hook), before exit status 1. */
+static void stop_and_remove(void)
 {
 	const char *dir = doomed_dir;
 	for (int i = 0; children && i < nchildren; i++)
@@ -36,6 +39,11 @@ static void on_signal(int sig)
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
 	}
+}
+
+static void on_signal(int sig)
+{
+	stop_and_remove();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -45,6 +53,7 @@ void signals_remove_on_exit(const char *dir)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	doomed_dir = dir;
+	is_oom_hook(dir ? stop_and_remove : NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = dir ? on_signal : SIG_DFL;
 	sigemptyset(&sa.sa_mask);

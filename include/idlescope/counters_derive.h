@@ -42,6 +42,9 @@ struct cnt_data {
 	struct cnt_colinfo *ci;
 	size_t nsnaps;
 	size_t *snap_first;    /* first row of each snapshot; snap_first[nsnaps] = nrows */
+	unsigned char *bad_step;  /* per row: the step from this CPU's previous snapshot is no
+				   * measurement (time not advancing, a counter reset); the
+				   * deltas leave it out (counters_steps.c) */
 };
 
 /* Load <rundir>/counters.csv (rundir may also be the CSV file itself).
@@ -120,5 +123,7 @@ int cnt_result_col(const struct cnt_result *r, const char *name);
 
 /* Delta of a counter of the given width from a to b (one wrap allowed); NaN if either is. */
 double cnt_wrap_delta(double a, double b, unsigned width);
+/* The largest rate per second a counter can have (telling a wrap from a reset). */
+double cnt_max_rate(const char *name);
 
 #endif

@@ -94,6 +94,9 @@ double is_diff_change(const struct is_diff *d, const struct is_diff_part *p, siz
 		      size_t f);
 double is_diff_pct(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
 		   size_t f);
+/* 100 * (val - ref) / |ref|, also where val - ref overflows while the percentage does not
+ * (1e308 against -1e308: -200%); NaN when ref is 0 or not finite, or val is NaN. */
+double is_pct_change(double val, double ref);
 /* The tests of run r (>= 1) against the reference; NULL when not computable. */
 const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struct is_diff_part *p,
 					    size_t m, size_t r);

@@ -50,6 +50,8 @@ struct is_hist {
 /* Bins over [lo, hi]; lo == hi makes one bin. */
 void is_hist_init(struct is_hist *h, double lo, double hi, size_t nbins);
 void is_hist_add(struct is_hist *h, const double *vals, size_t n);
+/* The lower edge of bin b (b = nbins: hi), also where hi - lo overflows a double. */
+double is_hist_edge(const struct is_hist *h, size_t b);
 void is_hist_free(struct is_hist *h);
 
 #endif

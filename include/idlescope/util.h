@@ -23,7 +23,14 @@ void is_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * "<prog>: <prefix><option>: unknown option or missing argument (see '<help> --help')". */
 void is_bad_option(char *const *argv, const char *prefix, const char *help);
 
-/* Allocation that aborts with a message on failure (out of memory is not recoverable here). */
+/*
+ * Allocation that ends the program on failure (out of memory is not recoverable here): one
+ * line, "<prog>: out of memory loading run1/datapoints.csv (a block of N bytes)", the hook,
+ * exit status 1. is_oom_context sets what this thread is doing ("loading %s"; NULL: nothing);
+ * is_oom_hook a cleanup to run first (async-signal-safe calls only: other threads run on).
+ */
+void is_oom_context(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void is_oom_hook(void (*fn)(void));
 void *is_xmalloc(size_t n);
 void *is_xcalloc(size_t n, size_t size);
 void *is_xrealloc(void *p, size_t n);

@@ -59,4 +59,52 @@ expect 2 "expected text, csv or json" "$ANALYZE" counters "$T/bad" --format xml
 # a good minimal file: TSC_MHz = 200 counts / 1 s
 V=$("$ANALYZE" counters "$T/bad" --format json 2>/dev/null | jq '.intervals[0].cpus[0].TSC_MHz')
 near "minimal TSC_MHz" "$V" 0.0002
+
+# A counter going backwards is a wrap only at its own width and at a rate the hardware can
+# count; otherwise (a reset) the step is left out for that CPU, with a warning. So is a step
+# where Time does not advance.
+mkdir -p "$T/reset"
+printf 'Snapshot,Time,CPU,Core,Package,TSC,APERF,MPERF\n0,1.0,0,0,0,1000000000000,10,20\n1,2.0,0,0,0,5,30,60\n2,3.0,0,0,0,2000000005,1000000030,1000000060\n' > "$T/reset/counters.csv"
+expect 0 "counters.csv:3: CPU 0: TSC went from" "$ANALYZE" counters "$T/reset" --format json
+eq "reset: the warning" "$(grep warning "$T/err")" \
+	"analyze: warning: $T/reset/counters.csv:3: CPU 0: TSC went from 1000000000000 to 5 in 1 s, which no 64-bit wrap at a possible rate explains (a reset?): snapshots 0 to 1 left out for this CPU"
+eq "reset: interval 1 left out" "$(jq -c '.intervals[0].cpus[0] | [.TSC_MHz, .Avg_MHz, ."Busy%"]' "$T/out")" "[null,null,null]"
+eq "reset: interval 2 measured" "$(jq -c '.intervals[1].cpus[0] | [.TSC_MHz, .Avg_MHz, ."Busy%"]' "$T/out")" "[2000,1000,50]"
+eq "reset: summary of interval 1" "$(jq -c '.intervals[0].summary.TSC_MHz' "$T/out")" "null"
+# the same step at a declared width of 48 bits: 2^48 - 1e12 + 5 counts in 1 s is still too fast
+printf '{"counters": {"columns": {"TSC": {"width": 48}}}}\n' > "$T/reset/info.json"
+expect 0 "which no 48-bit wrap at a possible rate explains" "$ANALYZE" counters "$T/reset"
+# a real 48-bit wrap: 2^48 - 1000 to 500 is 1500 counts
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,281474976709656\n1,2.0,0,0,0,500\n' > "$T/reset/counters.csv"
+"$ANALYZE" counters "$T/reset" --format json > "$T/out" 2> "$T/err"
+eq "48-bit wrap: no warning" "$(grep -c warning "$T/err")" 0
+eq "48-bit wrap: TSC_MHz" "$(jq '.intervals[0].cpus[0].TSC_MHz' "$T/out")" "0.0015"
+rm "$T/reset/info.json"
+# a 64-bit wrap near the top: 2^64 - 2^30 to 2^30 is 2^31 counts in a second
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,18446744072635809792\n1,2.0,0,0,0,1073741824\n' > "$T/reset/counters.csv"
+"$ANALYZE" counters "$T/reset" --format json > "$T/out" 2> "$T/err"
+eq "64-bit wrap: no warning" "$(grep -c warning "$T/err")" 0
+eq "64-bit wrap: TSC_MHz" "$(jq ".intervals[0].cpus[0].TSC_MHz" "$T/out")" "2147.483648"
+# time backwards, and time standing still
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,2.0,0,0,0,100\n1,1.0,0,0,0,300\n2,3.0,0,0,0,500\n' > "$T/reset/counters.csv"
+expect 0 "Time went from 2 to 1 s (backwards)" "$ANALYZE" counters "$T/reset" --format json
+eq "time backwards: the warning" "$(grep warning "$T/err")" \
+	"analyze: warning: $T/reset/counters.csv:3: CPU 0: Time went from 2 to 1 s (backwards): snapshots 0 to 1 left out for this CPU"
+eq "time backwards: interval left out" "$(jq -c '[.intervals[].cpus[0].TSC_MHz]' "$T/out")" "[null,0.0001]"
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,2.0,0,0,0,100\n1,2.0,0,0,0,300\n' > "$T/reset/counters.csv"
+expect 0 "Time went from 2 to 2 s (no time passed)" "$ANALYZE" counters "$T/reset"
+# SMI_COUNT (32 bits): 1000 to 5 would be 4.3e9 SMIs in a second
+printf 'Snapshot,Time,CPU,Core,Package,TSC,SMI_COUNT\n0,1.0,0,0,0,100,1000\n1,2.0,0,0,0,300,5\n' > "$T/reset/counters.csv"
+expect 0 "SMI_COUNT went from 1000 to 5 in 1 s, which no 32-bit wrap" "$ANALYZE" counters "$T/reset"
+# more than five bad steps: five warnings and a count
+awk 'BEGIN { print "Snapshot,Time,CPU,Core,Package,TSC"; for (s = 0; s < 9; s++) print s "," (10 - s) ",0,0,0," s * 100 }' > "$T/reset/counters.csv"
+expect 0 "3 more such steps left out" "$ANALYZE" counters "$T/reset"
+eq "many bad steps: six warnings" "$(grep -c warning "$T/err")" 6
+
+# The largest u64s read as 2^64 (doubles): accepted; a value beyond them is an error.
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,18446744073709551614\n1,2.0,0,0,0,18446744073709551615\n' > "$T/reset/counters.csv"
+expect 0 "" "$ANALYZE" counters "$T/reset" --format json
+eq "u64 max: TSC_MHz" "$(jq '.intervals[0].cpus[0].TSC_MHz' "$T/out")" "0"
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,18446744073709555000\n1,2.0,0,0,0,5\n' > "$T/reset/counters.csv"
+expect 1 "counters.csv:2: field 'TSC': expected a raw counter value (an unsigned integer)" "$ANALYZE" counters "$T/reset"
 echo "all bad-input tests passed"

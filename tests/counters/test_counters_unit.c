@@ -144,6 +144,38 @@ static void test_perf_energy(const char *dir)
 	free(sub);
 }
 
+/* A reset (TSC from 1e12 to 5, which no 64-bit wrap at a possible rate explains) and time
+ * running backwards: the whole-run summary is over the measured steps only. */
+static void test_reset_left_out(const char *dir)
+{
+	char *sub = is_xasprintf("%s/reset", dir);
+	mkdir(sub, 0755);
+	write_file(sub, "counters.csv", "Snapshot,Time,CPU,Core,Package,TSC,APERF,MPERF\n"
+				       "0,1,0,0,0,1000000000000,10,20\n"
+				       "1,2,0,0,0,5,30,60\n"
+				       "2,3,0,0,0,2000000005,1000000030,1000000060\n"
+				       "3,2.5,0,0,0,2000000010,1000000031,1000000061\n"
+				       "4,3.5,0,0,0,6000000010,1000000032,1000000062\n");
+	CHECK(cnt_max_rate("TSC") == 1e11 && cnt_max_rate("SMI_COUNT") == 1e6);
+	CHECK(cnt_max_rate("C6.time") == 1e7 && cnt_max_rate("MY_COUNTER") == 1e12);
+	cJSON *sum = NULL, *series = NULL;
+	CHECK(is_counters_summary(sub, &sum, &series) == 1);
+	/* measured: snapshot 1 to 2 (TSC 2e9, APERF 1e9, MPERF 1e9 in 1 s) and 3 to 4 (TSC 4e9,
+	 * APERF 1, MPERF 1 in 1 s) */
+	CHECK(sum && cJSON_GetObjectItem(sum, "TSC_MHz") &&
+	      cJSON_GetObjectItem(sum, "TSC_MHz")->valuedouble == 6e9 / 2 / 1e6);
+	CHECK(sum && cJSON_GetObjectItem(sum, "Avg_MHz") &&
+	      cJSON_GetObjectItem(sum, "Avg_MHz")->valuedouble == 1000000001.0 / 2 / 1e6);
+	cJSON *tsc = cJSON_GetObjectItem(series, "TSC_MHz");
+	CHECK(cJSON_GetArraySize(tsc) == 4);
+	CHECK(cJSON_IsNull(cJSON_GetArrayItem(tsc, 0)) && cJSON_IsNull(cJSON_GetArrayItem(tsc, 2)));
+	CHECK(cJSON_GetArrayItem(tsc, 1) && cJSON_GetArrayItem(tsc, 1)->valuedouble == 2000);
+	CHECK(cJSON_GetArrayItem(tsc, 3) && cJSON_GetArrayItem(tsc, 3)->valuedouble == 4000);
+	cJSON_Delete(sum);
+	cJSON_Delete(series);
+	free(sub);
+}
+
 static void test_absent_and_bad(const char *dir)
 {
 	char *empty = is_xasprintf("%s/empty", dir), *bad = is_xasprintf("%s/bad", dir);
@@ -171,6 +203,7 @@ int main(void)
 	test_summary(dir);
 	test_ipc_fallback(dir);
 	test_perf_energy(dir);
+	test_reset_left_out(dir);
 	test_absent_and_bad(dir);
 	char *cmd = is_xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)

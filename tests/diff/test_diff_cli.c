@@ -484,6 +484,27 @@ static void test_bad_inputs(void)
 	CHECK(strstr(err, "--include: expected ')'") != NULL);
 }
 
+/* Values near DBL_MAX: avg and std as exact arithmetic gives them (Python's fractions), and a
+ * percentage whose change, 1e308 against -1e308, overflows although the percentage does not. */
+static void test_huge_values(void)
+{
+	mkdir(path("hugea"), 0755);
+	mkdir(path("hugeb"), 0755);
+	write_file("hugea/datapoints.csv", "WakeLatency\n1e308\n1e308\n1.5e308\n");
+	write_file("hugeb/datapoints.csv", "WakeLatency\n-1e308\n-1.2e308\n-1.5e308\n");
+	CHECK(diff(path("hugea"), path("hugeb"), "-F", "json", NULL) == 0);
+	cJSON *j = json_out();
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/avg/values/0"), 1.1666666666666667e+308);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/std/values/0"), 2.8867513459481287e+307);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/avg/values/1"), -1.2333333333333335e+308);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/std/values/1"), 2.5166114784235831e+307);
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/min/change/1")));  /* -2.5e308 */
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/min/pct/1"), -250);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/max/pct/1"), -166.66666666666666);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/std/pct/1"), -12.822021129186531, 1e-15);
+	cJSON_Delete(j);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
@@ -516,6 +537,7 @@ int main(int argc, char **argv)
 	CHECK(cJSON_IsFalse(at(j, "metrics/CC6%/tests/1/significant")));
 	cJSON_Delete(j);
 	test_bad_inputs();
+	test_huge_values();
 	test_counters(argv[3]);
 	free(out);
 	free(err);

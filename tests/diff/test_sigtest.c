@@ -321,6 +321,16 @@ static void test_median_ci_published(void)
 	CHECK(is_median_diff_ci(z2, 10, z1, 10, 0.95, &lo, &hi) == 0);
 	CHECK_NEAR(lo, -17.66002, 1e-6);
 	CHECK_NEAR(hi, -0.0399751, 1e-5);
+	/* the same data times 1e200 and 1e-200 (their standard errors squared overflow and
+	 * underflow): the same interval, scaled */
+	for (int e = -1; e <= 1; e += 2) {
+		double s = e > 0 ? 1e200 : 1e-200, a[10], b[10];
+		for (int i = 0; i < 10; i++)
+			a[i] = y2[i] * s, b[i] = y1[i] * s;
+		CHECK(is_median_diff_ci(a, 10, b, 10, 0.95, &lo, &hi) == 0);
+		CHECK_NEAR(lo, -16.95977 * s, 1e-6);
+		CHECK_NEAR(hi, -0.04022524 * s, 1e-5);
+	}
 }
 
 /* Big samples: identical ones show nothing, a shift is found and lies inside the CI. */

@@ -1,4 +1,5 @@
 /* Statistics against GSL's sorted-data functions, computed independently here. */
+#include <float.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <stdint.h>
@@ -111,6 +112,56 @@ static void hand_computed(void)
 	CHECK_STR(err, "bad function ''");
 }
 
+/* avg and std of values near DBL_MAX, above 2^400 or tiny: the sum and the squares would
+ * overflow or underflow in plain doubles. Expected values: exact rational arithmetic, rounded
+ * once (Python's fractions and decimal); allowed error 2 ulps (64 on a long sum). */
+static void extreme_case(const double *v, size_t n, double avg, double std, double ulps, int line)
+{
+	struct is_func *f;
+	size_t nf;
+	char err[64];
+	double out[2], scratch[8];
+	CHECK(is_funcs_parse("avg,std", &f, &nf, err, sizeof(err)) == 0);
+	is_stats_compute(v, n, f, nf, out, scratch);
+	for (int i = 0; i < 2; i++) {
+		double want = i ? std : avg, tol = ulps * (nextafter(fabs(want), INFINITY) - fabs(want));
+		if (!(out[i] == want || fabs(out[i] - want) <= tol)) {
+			check_failures++;
+			fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g\n", __FILE__, line, f[i].name,
+				out[i], want);
+		}
+	}
+	free(f);
+}
+
+#define EXTREME(avg, std, ...) do { const double v_[] = { __VA_ARGS__ }; \
+	extreme_case(v_, sizeof(v_) / sizeof(v_[0]), avg, std, 2, __LINE__); } while (0)
+
+static void extreme_values(void)
+{
+	EXTREME(1.1666666666666667e+308, 2.8867513459481287e+307, 1e308, 1e308, 1.5e308);
+	EXTREME(-1.25e+308, 3.535533905932738e+307, -1e308, -1.5e308);
+	EXTREME(DBL_MAX, 1.1522989399693764e+292, DBL_MAX, DBL_MAX, 1.7976931348623155e308);
+	EXTREME(DBL_MAX, 0, DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX);
+	EXTREME(2e+200, 1.414213562373095e+200, 1e200, 3e200);           /* squares overflow */
+	EXTREME(2e-200, 1e-200, 1e-200, 2e-200, 3e-200);                 /* squares underflow */
+	EXTREME(1e-323, 5e-324, 5e-324, 1e-323, 1.5e-323);               /* subnormal */
+	EXTREME(0, INFINITY, -DBL_MAX, DBL_MAX);   /* the true std, DBL_MAX * sqrt(2), overflows */
+
+	/* 100,000 values spread over [1e307, 1.7e308], with NaN holes, against long double. */
+	size_t n = 100000;
+	double *v = is_xmalloc(n * sizeof(double)), *dense = is_xmalloc(n * sizeof(double));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = i % 11 == 5 ? NAN : 1e307 + uniform() * 1.6e308;
+		if (!isnan(v[i]))
+			dense[m++] = v[i];
+	}
+	extreme_case(v, n, ld_mean(dense, m), ld_sd(dense, m), 64, __LINE__);
+	free(v);
+	free(dense);
+}
+
 static void histogram(void)
 {
 	struct is_hist h;
@@ -119,6 +170,27 @@ static void histogram(void)
 	is_hist_add(&h, v, 8);
 	CHECK(h.counts[0] == 2 && h.counts[1] == 1 && h.counts[9] == 2);
 	CHECK(h.under == 1 && h.over == 1 && h.total == 7);
+	CHECK_EQ_DBL(is_hist_edge(&h, 3), 3);
+	is_hist_free(&h);
+
+	/* hi - lo overflows: bins and edges as on a plain range */
+	const double big[] = { -1.5e308, -1e308, -1e307, 1e307, 1e308, 1.5e308 };
+	is_hist_init(&h, -1.5e308, 1.5e308, 4);
+	is_hist_add(&h, big, 6);
+	CHECK(h.counts[0] == 2 && h.counts[1] == 1 && h.counts[2] == 1 && h.counts[3] == 2);
+	CHECK(h.under == 0 && h.over == 0 && h.total == 6);
+	CHECK_EQ_DBL(is_hist_edge(&h, 0), -1.5e308);
+	CHECK_EQ_DBL(is_hist_edge(&h, 1), -7.5e307);
+	CHECK_EQ_DBL(is_hist_edge(&h, 2), 0);
+	CHECK_EQ_DBL(is_hist_edge(&h, 4), 1.5e308);
+	is_hist_free(&h);
+
+	/* a bin narrower than the smallest subnormal: 1..5 x 2^-1074 over 20 bins */
+	const double tiny[] = { 0x1p-1074, 0x2p-1074, 0x3p-1074, 0x4p-1074, 0x5p-1074 };
+	is_hist_init(&h, 0x1p-1074, 0x5p-1074, 20);
+	is_hist_add(&h, tiny, 5);
+	CHECK(h.counts[0] == 1 && h.counts[5] == 1 && h.counts[10] == 1 && h.counts[15] == 1 &&
+	      h.counts[19] == 1);
 	is_hist_free(&h);
 }
 
@@ -126,6 +198,7 @@ int main(void)
 {
 	size_t sizes[] = { 1, 2, 3, 4, 5, 10, 11, 100, 101, 1000, 65535, 65536, 70001, 300000 };
 	hand_computed();
+	extreme_values();
 	histogram();
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		size_t n = sizes[s];

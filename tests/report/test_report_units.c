@@ -50,7 +50,7 @@ static void test_quantiles(void)
 			sorted[m++] = v[i];
 	}
 	qsort(sorted, m, sizeof(*sorted), cmp_double);
-	CHECK(quantiles(v, N, q, nq, out) == m, "count of non-NaN values");
+	CHECK(quantiles(v, N, NULL, q, nq, out) == m, "count of non-NaN values");
 	for (size_t i = 0; i < nq; i++) {
 		double want = is_quantile_sorted(sorted, m, q[i]);
 		CHECK(fabs(out[i] - want) <= 1e-6 * fabs(want) + 1e-9, "q=%g: %.9g, want %.9g", q[i],
@@ -58,10 +58,10 @@ static void test_quantiles(void)
 	}
 	/* Edge cases: one value, ties, nothing but NaN. */
 	double one = 4.25, ties[] = { 2, 2, 2, -1 }, nan[] = { NAN, NAN };
-	CHECK(quantiles(&one, 1, q, nq, out) == 1 && out[0] == 4.25 && out[nq - 1] == 4.25, "n=1");
-	CHECK(quantiles(ties, 4, q, nq, out) == 4 && out[0] == -1 && out[3] == 2 && out[nq - 1] == 2,
+	CHECK(quantiles(&one, 1, NULL, q, nq, out) == 1 && out[0] == 4.25 && out[nq - 1] == 4.25, "n=1");
+	CHECK(quantiles(ties, 4, NULL, q, nq, out) == 4 && out[0] == -1 && out[3] == 2 && out[nq - 1] == 2,
 	      "ties: med %g", out[3]);
-	CHECK(quantiles(nan, 2, q, nq, out) == 0 && isnan(out[3]), "only NaN");
+	CHECK(quantiles(nan, 2, NULL, q, nq, out) == 0 && isnan(out[3]), "only NaN");
 }
 
 static size_t count_outside(const float *xy, size_t n, const struct ds_box *b)
@@ -87,8 +87,8 @@ static void test_downsample(void)
 			outliers += x[i] < box.xlo || x[i] > box.xhi || y[i] < box.ylo || y[i] > box.yhi;
 		}
 	}
-	float *a = ds_select(x, y, N, &box, BUDGET, &n1, &nvalid);
-	float *b = ds_select(x, y, N, &box, BUDGET, &n2, &nvalid);
+	float *a = ds_select(x, y, N, NULL, NULL, &box, BUDGET, &n1, &nvalid);
+	float *b = ds_select(x, y, N, NULL, NULL, &box, BUDGET, &n2, &nvalid);
 	CHECK(nvalid == valid, "nvalid %zu, want %zu", nvalid, valid);
 	CHECK(n1 == n2 && memcmp(a, b, 2 * n1 * sizeof(float)) == 0, "not deterministic");
 	CHECK(count_outside(a, n1, &box) == outliers, "outliers kept: %zu of %zu",
@@ -99,7 +99,7 @@ static void test_downsample(void)
 	free(a);
 	free(b);
 	/* Under the budget everything is kept, in row order. */
-	a = ds_select(x, y, 2000, &box, BUDGET, &n1, &nvalid);
+	a = ds_select(x, y, 2000, NULL, NULL, &box, BUDGET, &n1, &nvalid);
 	CHECK(n1 == nvalid && n1 == 1998, "small input: %zu of %zu", n1, nvalid);
 	CHECK(a[0] == (float)x[0] && a[1] == (float)y[0], "order kept");
 	free(a);
@@ -135,6 +135,63 @@ static void change_down(FILE *f, const void *unused)
 	html_change(f, 4.0, 3.7);
 }
 
+/* Changes whose difference overflows, and changes against an overflow. */
+static void change_overflow(FILE *f, const void *unused)
+{
+	(void)unused;
+	html_change(f, -1e308, 1.5e308);
+}
+
+static void change_vs_overflow(FILE *f, const void *unused)
+{
+	(void)unused;
+	html_change(f, INFINITY, 1.5e308);
+}
+
+static void num_overflow(FILE *f, const void *unused)
+{
+	(void)unused;
+	html_num(f, INFINITY);
+}
+
+/* What values gnuplot and floats cannot hold are plotted as, and the axis labels. */
+static void check_map(double lo, double hi, const char *label, double v, double plotted)
+{
+	struct axis_map m;
+	char out[128];
+	axis_map_init(&m, lo, hi);
+	axis_map_label(&m, "X (us)", out, sizeof(out));
+	CHECK(!strcmp(out, label), "[%g, %g]: label '%s', want '%s'", lo, hi, out, label);
+	double p = axis_map_apply(&m, v), back = axis_map_invert(&m, p);
+	CHECK(fabs(p - plotted) <= 1e-12 * fabs(plotted), "[%g, %g]: %g plotted as %.17g, want %.17g",
+	      lo, hi, v, p, plotted);
+	CHECK(fabs(back - v) <= 1e-12 * fabs(v), "[%g, %g]: %.17g back as %.17g", lo, hi, v, back);
+}
+
+static void test_axis_map(void)
+{
+	check_map(1, 3000, "X (us)", 2.5, 2.5);
+	check_map(5, 5, "X (us)", 5, 5);
+	check_map(1e308, 1.5e308, "X (us) / 1e+308", 1.5e308, 1.5);
+	check_map(-1.7e308, 1.7e308, "X (us) / 1e+308", -1.7e308, -1.7);
+	check_map(1e15, 1e15 + 0.25, "X (us) - 1000000000000000", 1e15 + 0.25, 0.25);
+	check_map(1e308, 1e308, "X (us) - 1e+308", 1e308, 0);
+	check_map(1e308, 1e308 + 2e300, "(X (us) - 1e+308) / 1e+300", 1e308 + 2e300,
+		  (1e308 + 2e300 - 1e308) * 1e-150 * 1e-150);
+	check_map(1e-310, 3e-310, "X (us) / 1e-310", 3e-310, 3e-310 * 1e155 * 1e155);
+	check_map(5e-324, 1.5e-323, "X (us) / 1e-323", 5e-324, 0.49406564584124651);
+
+	/* quantiles of values near DBL_MAX, mapped before they become floats (inf) */
+	struct axis_map m;
+	const double big[] = { 1e308, 1.5e308, NAN, 1.2e308 };
+	const double q[] = { 0, 0.5, 1 };
+	double out[3];
+	axis_map_init(&m, 1e308, 1.5e308);
+	CHECK(quantiles(big, 4, &m, q, 3, out) == 3, "count");
+	CHECK(out[0] == 1.0f && out[1] == 1.2f && out[2] == 1.5f, "mapped quantiles %g %g %g",
+	      out[0], out[1], out[2]);
+}
+
 static void test_html(void)
 {
 	char gp[64];
@@ -144,6 +201,9 @@ static void test_html(void)
 	check_output(esc, "C\x1b[31m<6>\xff", "C\\x1b[31m&lt;6&gt;\\xff");
 	check_output(change_12_vs_10, NULL, "<span class=\"chg up\">+2.00 (+20%)</span>");
 	check_output(change_down, NULL, "<span class=\"chg down\">-0.3 (-7.5%)</span>");
+	check_output(change_overflow, NULL, "<span class=\"chg up\">+overflow (+250%)</span>");
+	check_output(change_vs_overflow, NULL, "<span class=\"chg same\">\u2014</span>");
+	check_output(num_overflow, NULL, "overflow");
 	gp_safe(gp, sizeof(gp), "CC6% a'b\n<c>");
 	CHECK(!strcmp(gp, "CC6% a?b\\x0a?c?"), "gp_safe: '%s'", gp);
 	gp_safe(gp, sizeof(gp), "T\xC2\xB0" "C X\xFFY \x1b[1m");  /* °C kept; \xNN as elsewhere */
@@ -161,6 +221,7 @@ int main(void)
 	test_quantiles();
 	test_downsample();
 	test_html();
+	test_axis_map();
 	if (failures) {
 		fprintf(stderr, "%d failure(s)\n", failures);
 		return 1;

@@ -1,31 +1,23 @@
 /*
  * The plots of one metric: scatter against LDist and SilentTime (reduced, see
- * downsample.c), a histogram binned here from every datapoint, the CDF and a percentile
- * plot on a "nines" axis (x = -log10(1 - q)) so that 99%, 99.9% and 99.99% get equal room.
- * Data goes to gnuplot through files in the work directory; one gnuplot script per metric.
+ * downsample.c; the y axis over the body, points beyond on its edge), histograms (hist.c)
+ * and the percentile plots (pctplots.c). Data goes to gnuplot through files in the work
+ * directory; one gnuplot script per metric.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "idlescope/util.h"
-#include "report.h"
+#include "idlescope/json_num.h"
+#include "plots.h"
 
-#define HIST_MAX_BINS 100
 #define SCATTER_BUDGET 15000      /* middle points per run and scatter plot */
-#define OUTLIER_Q_LO 0.001        /* points beyond these percentiles of either axis are kept */
-#define OUTLIER_Q_HI 0.999
+#define EDGE_POINTTYPE 2          /* scatter points beyond the y range: a cross on the edge */
 #define TAIL_STEP 0.025           /* nines between percentile plot points */
 #define LIN_STEPS 200             /* CDF points between 0 and 1 */
 
 static const char *const scatter_axes[] = { "LDist", "SilentTime" };
-
-/* The quantile grid: linear for the CDF, geometric towards 1 for the tail, ascending. */
-struct qgrid {
-	double *q;
-	size_t n;
-	size_t i_min, i_lo, i_hi;   /* positions of 0 and OUTLIER_Q_* */
-};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -33,7 +25,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static size_t find_q(const struct qgrid *g, double q)
+size_t find_q(const struct qgrid *g, double q)
 {
 	size_t best = 0;
 	for (size_t i = 0; i < g->n; i++)
@@ -62,22 +54,7 @@ static void qgrid_init(struct qgrid *g)
 	g->i_hi = find_q(g, OUTLIER_Q_HI);
 }
 
-struct metric_data {
-	struct report *rep;
-	size_t m;
-	const char *name;
-	char label[160];          /* "WakeLatency (us)", safe for gnuplot */
-	struct qgrid grid;
-	double *qv;               /* [run * grid.n + i] */
-	size_t *nvals;            /* [run] non-NaN values */
-	struct axis_map map;      /* the metric's values as plotted (axis.c) */
-	double body_lo, body_hi;  /* x range of the histogram and CDF: min to 99.9th percentile,
-				   * mapped */
-	FILE *gp;                 /* the gnuplot script */
-	struct metric_plots *mp;
-};
-
-static FILE *work_open(const struct report *rep, const char *name, const char *mode)
+FILE *work_open(const struct report *rep, const char *name, const char *mode)
 {
 	char *p = path_cat(rep->workdir, name);
 	FILE *f = fopen(p, mode);
@@ -87,7 +64,7 @@ static FILE *work_open(const struct report *rep, const char *name, const char *m
 	return f;
 }
 
-static int work_close(FILE *f, const char *name)
+int work_close(FILE *f, const char *name)
 {
 	int bad = ferror(f);
 	if (fclose(f) != 0 || bad) {
@@ -103,7 +80,7 @@ static bool tail_is_wide(const struct metric_data *md, const char *file)
 	return strstr(file, "-tail.") && md->mp->nfiles % 2 == 0;
 }
 
-static void add_output(struct metric_data *md, const char *file, char *caption)
+void add_output(struct metric_data *md, const char *file, char *caption)
 {
 	struct metric_plots *mp = md->mp;
 	mp->wide[mp->nfiles] = tail_is_wide(md, file);
@@ -112,7 +89,7 @@ static void add_output(struct metric_data *md, const char *file, char *caption)
 	mp->nfiles++;
 }
 
-static void set_terminal(struct metric_data *md, bool png, const char *file)
+void set_terminal(struct metric_data *md, bool png, const char *file)
 {
 	bool wide = tail_is_wide(md, file);
 	fputs("reset\n", md->gp);
@@ -127,7 +104,7 @@ static void set_terminal(struct metric_data *md, bool png, const char *file)
 			"set border lc rgb '#555555'\nset key off\n", file);
 }
 
-static const double *column(const struct report *rep, size_t r, const char *name)
+const double *column(const struct report *rep, size_t r, const char *name)
 {
 	const struct is_column *c = is_table_col(rep->runs[r]->dp, name);
 	return c && c->type == IS_COL_NUM ? c->num : NULL;
@@ -172,7 +149,8 @@ static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size
 {
 	struct report *rep = md->rep;
 	const double *qv = &md->qv[r * md->grid.n];
-	struct ds_box box = { .ylo = qv[md->grid.i_lo], .yhi = qv[md->grid.i_hi] };
+	/* every point above the body's top is kept: the caption counts them */
+	struct ds_box box = { .ylo = qv[md->grid.i_lo], .yhi = fmin(qv[md->grid.i_hi], md->body.hi) };
 	axis_limits(rep, r, axis, &box.xlo, &box.xhi);
 	return ds_select(column(rep, r, scatter_axes[axis]), column(rep, r, md->name),
 			 rep->runs[r]->dp->nrows, x_map(rep, axis), &md->map, &box, SCATTER_BUDGET,
@@ -184,13 +162,32 @@ static unsigned long colour_value(size_t r)
 	return strtoul(run_colour(r) + 1, NULL, 16);
 }
 
+/* The y range of the scatter plots: the body (body_range(), logarithmic when it is). Points
+ * above are drawn at `edge`, just above the top, as EDGE_POINTTYPE, and counted: all of
+ * them are in the plot (ds_select keeps every point above the top). */
+struct yclip {
+	double lo, top, edge;
+	bool clip;
+	size_t over;
+};
+
+static void yclip_init(const struct metric_data *md, struct yclip *c)
+{
+	c->lo = md->lo;
+	c->clip = md->body.hi < md->max;
+	c->top = c->clip ? md->body.hi : md->max;
+	c->edge = md->body.logx ? c->top * pow(c->top / c->lo, 0.02)
+				: c->top + 0.02 * (c->top - c->lo);
+	c->over = 0;
+}
+
 /*
  * One file for every run: x, y, point size, point type, colour per point, the runs
  * interleaved evenly (each run's next point is the one with the smallest share done), so
  * that no run is painted over another. Small runs get bigger markers.
  */
 static int write_scatter_file(struct metric_data *md, const char *name, float **xy,
-			      const size_t *nout)
+			      const size_t *nout, struct yclip *c)
 {
 	struct report *rep = md->rep;
 	size_t *next = is_xcalloc(rep->nruns, sizeof(*next)), total = 0;
@@ -212,6 +209,12 @@ static int write_scatter_file(struct metric_data *md, const char *name, float **
 		float rec[5] = { xy[best][2 * i], xy[best][2 * i + 1],
 				 nout[best] < 1000 ? 1.0f : nout[best] < 5000 ? 0.7f : 0.45f,
 				 (float)run_pointtype(best), (float)colour_value(best) };
+		if (c->clip && rec[1] > c->top) {
+			rec[1] = (float)c->edge;
+			rec[2] = 1.0f;
+			rec[3] = EDGE_POINTTYPE;
+			c->over++;
+		}
 		if (fwrite(rec, sizeof(rec), 1, f) != 1)
 			break;
 	}
@@ -226,6 +229,8 @@ static int scatter(struct metric_data *md, size_t axis)
 	struct report *rep = md->rep;
 	const char *xname = scatter_axes[axis];
 	char file[64], data[64], xname_safe[80], xlabel[160], caption[2048], a[32], b[32];
+	char top[IS_NUM_STR_LEN], npoints[64], why[64];
+	struct yclip yc;
 	size_t *nout = is_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
 	float **xy = is_xcalloc(rep->nruns, sizeof(*xy));
 	int rc = -1;
@@ -252,17 +257,35 @@ static int scatter(struct metric_data *md, size_t axis)
 	if (shown == 0)
 		goto ok;
 	snprintf(data, sizeof(data), "m%03zu-%s.bin", md->m, xname);
-	if (write_scatter_file(md, data, xy, nout) < 0)
+	yclip_init(md, &yc);
+	if (write_scatter_file(md, data, xy, nout, &yc) < 0)
 		goto cleanup;
+	value_str(md, yc.top, top);
+	snprintf(why, sizeof(why), "%gth percentile of the runs, rounded up", 100 * md->body.q);
+	count_noun(npoints, sizeof(npoints), yc.over, "point");
+	if (yc.clip && len < sizeof(caption))
+		snprintf(caption + len, sizeof(caption) - len, ". The y axis ends at %s (the largest "
+			 "%s): %s above it %s drawn on the top edge as \u00D7%s", top, why, npoints,
+			 yc.over == 1 ? "is" : "are", md->body.logx ? "; log y axis" : "");
 	snprintf(file, sizeof(file), "m%03zu-vs-%s.png", md->m, xname);
 	gp_safe(xname_safe, sizeof(xname_safe), xname);
 	strcat(xname_safe, " (us)");
 	axis_map_label(x_map(rep, axis), xname_safe, xlabel, sizeof(xlabel));
 	set_terminal(md, true, file);
-	fprintf(md->gp, "set xlabel '%s'\nset ylabel '%s'\n"
-			"plot './%s' binary format='%%float32%%float32%%float32%%float32%%float32' "
+	double span = yc.top - yc.lo > 0 ? yc.top - yc.lo : 1;
+	if (md->body.logx)
+		fprintf(md->gp, "set logscale y\nset format y '%%g'\nset yrange [%.9g:%.9g]\n",
+			yc.lo / pow(yc.top / yc.lo, 0.02), yc.top * pow(yc.top / yc.lo, 0.05));
+	else
+		fprintf(md->gp, "set yrange [%.9g:%.9g]\n", yc.lo - 0.03 * span,
+			yc.top + (yc.clip ? 0.05 : 0.03) * span);
+	fprintf(md->gp, "set xlabel '%s'\nset ylabel '%s'\n", xlabel, md->label);
+	if (yc.clip)
+		fprintf(md->gp, "set arrow from graph 0, first %.9g to graph 1, first %.9g nohead "
+				"dt 2 lc rgb '#888888'\n", yc.top, yc.top);
+	fprintf(md->gp, "plot './%s' binary format='%%float32%%float32%%float32%%float32%%float32' "
 			"using 1:2:3:4:5 with points ps variable pt variable lc rgb variable\n",
-		xlabel, md->label, data);
+		data);
 	add_output(md, file, is_xstrdup(caption));
 ok:
 	rc = 0;
@@ -272,165 +295,6 @@ cleanup:
 	free(xy);
 	free(nout);
 	return rc;
-}
-
-/*
- * The body of the distribution: from the smallest value to the largest 99.9th percentile
- * of the runs (to the max for runs under 1000 values), unless the rest reaches less than a
- * quarter of that range further. Beyond it a few outliers would squeeze everything else
- * into a couple of bins; the tail plot shows them instead.
- */
-static bool body_range(struct metric_data *md)
-{
-	double lo = INFINITY, hi = -INFINITY, max = -INFINITY;
-	for (size_t r = 0; r < md->rep->nruns; r++) {
-		const double *qv = &md->qv[r * md->grid.n];
-		if (!md->nvals[r])
-			continue;
-		lo = fmin(lo, qv[md->grid.i_min]);
-		hi = fmax(hi, qv[md->nvals[r] >= 1000 ? md->grid.i_hi : md->grid.n - 1]);
-		max = fmax(max, qv[md->grid.n - 1]);
-	}
-	if (lo > hi)
-		return false;
-	if (max - hi <= 0.25 * (hi - lo))  /* a short tail (residencies end at 100%): keep it */
-		hi = max;
-	if (lo == hi)
-		lo -= 0.5, hi += 0.5;
-	md->body_lo = lo;
-	md->body_hi = hi;
-	return true;
-}
-
-static int histogram(struct metric_data *md)
-{
-	struct report *rep = md->rep;
-	double lo = md->body_lo, hi = md->body_hi;
-	uint64_t over = 0;
-	char file[64], caption[512], edge[64];
-	const char *sep = "";
-	size_t nmax = 0, bins;
-
-	/* Rice's rule, 2 n^(1/3) bins for the largest run, 10 to HIST_MAX_BINS */
-	for (size_t r = 0; r < rep->nruns; r++)
-		nmax = md->nvals[r] > nmax ? md->nvals[r] : nmax;
-	bins = (size_t)ceil(2 * cbrt((double)nmax));
-	bins = bins < 10 ? 10 : bins > HIST_MAX_BINS ? HIST_MAX_BINS : bins;
-
-	snprintf(file, sizeof(file), "m%03zu-hist.svg", md->m);
-	for (size_t r = 0; r < rep->nruns; r++) {
-		struct is_hist h;
-		char name[64];
-		if (!md->nvals[r])
-			continue;
-		is_hist_init(&h, axis_map_invert(&md->map, lo), axis_map_invert(&md->map, hi), bins);
-		is_hist_add(&h, column(rep, r, md->name), rep->runs[r]->dp->nrows);
-		over += h.over;
-		snprintf(name, sizeof(name), "m%03zu-hist-r%zu.dat", md->m, r);
-		FILE *f = work_open(rep, name, "w");
-		if (!f) {
-			is_hist_free(&h);
-			return -1;
-		}
-		double w = (hi - lo) / (double)bins;
-		for (size_t b = 0; b < bins; b++)
-			fprintf(f, "%.9g %.6g\n", lo + ((double)b + 0.5) * w,
-				100.0 * (double)h.counts[b] / (double)h.total);
-		is_hist_free(&h);
-		if (work_close(f, name) < 0)
-			return -1;
-	}
-	set_terminal(md, false, file);
-	fprintf(md->gp, "set xlabel '%s'\nset ylabel 'Datapoints (%%)'\nset yrange [0:*]\n"
-			"set xrange [%.9g:%.9g]\nplot", md->label, lo, hi);
-	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!md->nvals[r])
-			continue;
-		fprintf(md->gp, "%s './m%03zu-hist-r%zu.dat' using 1:2 with histeps lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
-		sep = ",";
-	}
-	fputc('\n', md->gp);
-	size_t len = (size_t)snprintf(caption, sizeof(caption),
-				      "Histogram of %s: %zu bins, from every datapoint", md->name, bins);
-	if (over) {
-		snprintf(edge, sizeof(edge), "%.4g", axis_map_invert(&md->map, hi));
-		snprintf(caption + len, sizeof(caption) - len,
-			 "; %llu datapoints above %s (the end of the x axis) are in the tail plot",
-			 (unsigned long long)over, edge);
-	}
-	add_output(md, file, is_xstrdup(caption));
-	return 0;
-}
-
-/* CDF (value, percent) and tail (nines, value) files of run r. */
-static int write_percentiles(struct metric_data *md, size_t r, double max_nines)
-{
-	const double *qv = &md->qv[r * md->grid.n];
-	char name[64];
-	snprintf(name, sizeof(name), "m%03zu-pct-r%zu.dat", md->m, r);
-	FILE *f = work_open(md->rep, name, "w");
-	if (!f)
-		return -1;
-	for (size_t i = 0; i < md->grid.n; i++)
-		fprintf(f, "%.9g %.9g\n", qv[i], 100 * md->grid.q[i]);
-	fputs("\n\n", f);
-	for (size_t i = 0; i < md->grid.n; i++) {
-		double nines = md->grid.q[i] < 1 ? -log10(1 - md->grid.q[i]) : INFINITY;
-		if (nines <= max_nines + 1e-9)
-			fprintf(f, "%.6g %.9g\n", nines, qv[i]);
-	}
-	return work_close(f, name);
-}
-
-static int percentile_plots(struct metric_data *md)
-{
-	struct report *rep = md->rep;
-	size_t nmax = 0;
-	char file[64];
-	const char *sep = "";
-	for (size_t r = 0; r < rep->nruns; r++)
-		nmax = md->nvals[r] > nmax ? md->nvals[r] : nmax;
-	if (!nmax)
-		return 0;
-	/* Show as many nines as the data can have: 5 (99.999%) from 100000 datapoints. */
-	double max_nines = fmin(5, fmax(2, floor(log10((double)nmax))));
-	for (size_t r = 0; r < rep->nruns; r++)
-		if (md->nvals[r] && write_percentiles(md, r, max_nines) < 0)
-			return -1;
-
-	snprintf(file, sizeof(file), "m%03zu-cdf.svg", md->m);
-	set_terminal(md, false, file);
-	fprintf(md->gp, "set xlabel '%s'\nset ylabel 'Datapoints <= x (%%)'\nset yrange [0:100]\n"
-			"set ytics 10\nset xrange [%.9g:%.9g]\nplot", md->label, md->body_lo, md->body_hi);
-	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!md->nvals[r])
-			continue;
-		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 0 using 1:2 with lines lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
-		sep = ",";
-	}
-	fputc('\n', md->gp);
-	add_output(md, file, is_xasprintf("Cumulative distribution of %s, from every datapoint, over "
-					  "the range of the histogram", md->name));
-
-	sep = "";
-	snprintf(file, sizeof(file), "m%03zu-tail.svg", md->m);
-	set_terminal(md, false, file);
-	fprintf(md->gp, "set xlabel 'Percentile'\nset ylabel '%s'\nset xrange [0:%g]\n"
-			"set xtics ('0%%%%' 0, '50%%%%' log10(2), '90%%%%' 1, '99%%%%' 2, "
-			"'99.9%%%%' 3, '99.99%%%%' 4, '99.999%%%%' 5)\nplot", md->label, max_nines);
-	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!md->nvals[r])
-			continue;
-		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 1 using 1:2 with lines lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
-		sep = ",";
-	}
-	fputc('\n', md->gp);
-	add_output(md, file, is_xasprintf("Percentiles of %s, tail view: each step to the right is "
-					  "one more nine (90%%, 99%%, 99.9%%, ...)", md->name));
-	return 0;
 }
 
 int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
@@ -445,9 +309,14 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	gp_safe(safe_unit, sizeof(safe_unit), unit);
 	snprintf(md.label, sizeof(md.label), unit[0] && strcmp(unit, "%") ? "%s (%s)" : "%s", safe,
 		 safe_unit);
-	double lo = INFINITY, hi = -INFINITY;
-	for (size_t r = 0; r < rep->nruns; r++)
-		axis_range(column(rep, r, md.name), rep->runs[r]->dp->nrows, &lo, &hi);
+	double lo = INFINITY, hi = -INFINITY, *rmin = is_xmalloc(rep->nruns * sizeof(*rmin));
+	md.rmax = is_xmalloc(rep->nruns * sizeof(*md.rmax));
+	for (size_t r = 0; r < rep->nruns; r++) {
+		rmin[r] = INFINITY, md.rmax[r] = -INFINITY;
+		axis_range(column(rep, r, md.name), rep->runs[r]->dp->nrows, &rmin[r], &md.rmax[r]);
+		lo = fmin(lo, rmin[r]), hi = fmax(hi, md.rmax[r]);
+	}
+	free(rmin);
 	axis_map_init(&md.map, lo, hi);
 	char plain[sizeof(md.label)];
 	snprintf(plain, sizeof(plain), "%s", md.label);
@@ -458,12 +327,17 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	for (size_t r = 0; r < rep->nruns; r++)
 		md.nvals[r] = quantiles(column(rep, r, md.name), rep->runs[r]->dp->nrows, &md.map,
 					md.grid.q, md.grid.n, &md.qv[r * md.grid.n]);
+	/* the exact extremes, not their 32-bit floats */
+	md.lo = axis_map_apply(&md.map, lo);
+	md.max = axis_map_apply(&md.map, hi);
+	if (md.lo <= md.max)
+		body_range(&md, &md.body);
 	snprintf(script, sizeof(script), "m%03zu.gp", m);
 	if (!(md.gp = work_open(rep, script, "w")))
 		goto cleanup;
 	if (scatter(&md, 0) < 0 || scatter(&md, 1) < 0)
 		goto cleanup;
-	if (body_range(&md) && (histogram(&md) < 0 || percentile_plots(&md) < 0))
+	if (md.lo <= md.max && (histograms(&md) < 0 || percentile_plots(&md) < 0))
 		goto cleanup;
 	int bad = work_close(md.gp, script);
 	md.gp = NULL;
@@ -476,6 +350,7 @@ cleanup:
 	free(md.grid.q);
 	free(md.qv);
 	free(md.nvals);
+	free(md.rmax);
 	return rc;
 }
 

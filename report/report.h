@@ -9,6 +9,7 @@
 
 #include "idlescope/load.h"
 #include "idlescope/run.h"
+#include "idlescope/select.h"
 #include "idlescope/stats.h"
 
 /* Metrics shown by default: latencies, SilentTime, LDist, residencies, CPU frequency. */
@@ -69,12 +70,16 @@ struct report {
 	char *left_out;            /* metrics some runs lack: "CC6% (not in run2); ..." */
 	double *axis_lim;          /* [(run * 2 + axis) * 2]: scatter x limits, NaN until known */
 	struct axis_map *xmap;     /* [axis]: how the scatter x axes are plotted, NULL until known */
+	struct is_groups *states;  /* [run]: rows per ReqCState for the plots, NULL until known */
 	struct summary sum;
 	char *tmpdir;              /* the report being written; renamed to o->outdir at the end */
 	char *workdir;             /* tmpdir/.work: data files and gnuplot scripts */
 	struct plot_queue *queue;
 	FILE *html;
 };
+
+/* order.c: metrics named literally in re first, in its order; the rest in column order */
+void order_metrics(const char **names, size_t n, const char *re);
 
 /* summary.c */
 int select_metrics(struct report *rep, const char *metrics_re);

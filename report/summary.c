@@ -65,6 +65,7 @@ int select_metrics(struct report *rep, const char *re)
 	size_t n;
 	if (is_select_metrics(rep->runs[0]->dp, re, &names, &n) < 0)
 		return -1;
+	order_metrics(names, n, re);
 	rep->metrics = is_xcalloc(n + 1, sizeof(*rep->metrics));
 	for (size_t i = 0; i < n; i++) {
 		bool everywhere = true;

@@ -1,0 +1,305 @@
+/*
+ * Histograms, binned here from every datapoint, over the body range of body_range()
+ * (plotnum.c), linear or logarithmic. What lies beyond is one overflow bar per run with its
+ * count. With several idle states (ReqCState) a second plot overlays each state's bins.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/select.h"
+#include "idlescope/util.h"
+#include "plots.h"
+
+#define HIST_MAX_BINS 100
+#define MAX_STATES 8           /* states overlaid in the per-state plot */
+
+static size_t bin_of(const struct hrange *h, double v)
+{
+	double x = h->logx ? log(v / h->lo) / log(h->hi / h->lo) : (v - h->lo) / (h->hi - h->lo);
+	double b = floor(x * (double)h->bins);
+	return b < 0 || isnan(b) ? 0 : b >= (double)h->bins ? h->bins - 1 : (size_t)b;
+}
+
+static double edge(const struct hrange *h, size_t b)
+{
+	double t = (double)b / (double)h->bins;
+	return b == h->bins ? h->hi : h->logx ? h->lo * pow(h->hi / h->lo, t)
+						 : h->lo + t * (h->hi - h->lo);
+}
+
+/* A position beyond the range: t = 0 at hi, 1 one range further (in log units for logx). */
+static double beyond(const struct hrange *h, double t)
+{
+	return h->logx ? h->hi * pow(h->hi / h->lo, t) : h->hi + t * (h->hi - h->lo);
+}
+
+/* Counts of the values at rows (all rows if NULL) into counts[bins]; returns the overflow. */
+static size_t count_bins(const struct metric_data *md, const struct hrange *h, size_t r,
+			 const size_t *rows, size_t n, size_t *counts, size_t *total)
+{
+	const double *v = column(md->rep, r, md->name);
+	size_t over = 0;
+	for (size_t k = 0; k < n; k++) {
+		double x = v[rows ? rows[k] : k];
+		if (isnan(x))
+			continue;
+		x = axis_map_apply(&md->map, x);
+		++*total;
+		if (x > h->hi)
+			over++;
+		else
+			counts[bin_of(h, x)]++;
+	}
+	return over;
+}
+
+/*
+ * The data file of one histogram: a comment with the range and counts, then block 0: one
+ * line per bin (low edge, high edge, count, percent of the run's datapoints); block 1: the
+ * steps to draw; block 2: the overflow bar (from, to, count, percent, label position, count
+ * as text) when slot >= 0.
+ */
+static int write_hist(const struct metric_data *md, const struct hrange *h, const char *name,
+		      const size_t *counts, size_t over, size_t total, size_t denom, int slot,
+		      int nslots)
+{
+	FILE *f = work_open(md->rep, name, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# scale %s bins %zu lo %.17g hi %.17g\n# datapoints %zu shown %zu overflow %zu\n",
+		h->logx ? "log" : "linear", h->bins, h->lo, h->hi, total, total - over, over);
+	for (size_t b = 0; b < h->bins; b++)
+		fprintf(f, "%.9g %.9g %zu %.6g\n", edge(h, b), edge(h, b + 1), counts[b],
+			100.0 * (double)counts[b] / (double)denom);
+	fputs("\n\n", f);
+	for (size_t b = 0; b <= h->bins; b++)
+		fprintf(f, "%.9g %.6g\n", edge(h, b),
+			100.0 * (double)counts[b < h->bins ? b : b - 1] / (double)denom);
+	if (slot >= 0) {
+		char num[32];
+		double w = 0.08 / nslots, x0 = beyond(h, 0.04 + w * slot), x1 = beyond(h, 0.04 + w * (slot + 1));
+		group_digits(num, sizeof(num), over);
+		fprintf(f, "\n\n%.9g %.9g %zu %.6g %.9g %s\n", x0, x1, over,
+			100.0 * (double)over / (double)denom, (x0 + x1) / 2, num);
+	}
+	return work_close(f, name);
+}
+
+/* "1, 2, 5" steps for about 6 tics over the range. */
+static double nice_step(double span)
+{
+	double raw = span / 6, p = pow(10, floor(log10(raw)));
+	return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+static void hist_axes(const struct metric_data *md, const struct hrange *h, bool overflow)
+{
+	FILE *gp = md->gp;
+	char hi[IS_NUM_STR_LEN];
+	fprintf(gp, "set xlabel '%s'\nset ylabel 'Datapoints (%%)'\nset yrange [0:*]\n"
+		    "set style fill solid 0.5\n", md->label);
+	if (h->logx)
+		fputs("set logscale x\nset xtics format '%g'\n", gp);
+	else
+		fprintf(gp, "set xtics %.9g, %.9g, %.9g\n", ceil(h->lo / nice_step(h->hi - h->lo)) *
+			nice_step(h->hi - h->lo), nice_step(h->hi - h->lo), h->hi);
+	fprintf(gp, "set xrange [%.9g:%.9g]\n", h->lo, overflow ? beyond(h, 0.14) : h->hi);
+	if (overflow) {
+		value_str(md, h->hi, hi);
+		fprintf(gp, "set xtics add ('>%s' %.9g)\nset arrow from %.9g, graph 0 to %.9g, graph 1 "
+			    "nohead dt 2 lc rgb '#888888'\n", hi, beyond(h, 0.08), h->hi, h->hi);
+	}
+}
+
+static void bins_of(struct metric_data *md, struct hrange *h)
+{
+	size_t nmax = 0;
+	/* Rice's rule, 2 n^(1/3) bins for the largest run, 10 to HIST_MAX_BINS */
+	for (size_t r = 0; r < md->rep->nruns; r++)
+		nmax = md->nvals[r] > nmax ? md->nvals[r] : nmax;
+	h->bins = (size_t)ceil(2 * cbrt((double)nmax));
+	h->bins = h->bins < 10 ? 10 : h->bins > HIST_MAX_BINS ? HIST_MAX_BINS : h->bins;
+}
+
+static const char *range_why(const struct hrange *h, char *buf, size_t len)
+{
+	if (h->q >= 1)
+		return "up to the maximum";
+	snprintf(buf, len, "up to the largest %gth percentile of the runs, rounded up%s", 100 * h->q,
+		 h->logx ? "; logarithmic x axis: the values span decades"
+			 : ", so that the body gets most bins");
+	return buf;
+}
+
+/* "; 1,234 datapoints above 300 are the overflow bar (a: 1,200; b: 34)" */
+static void overflow_caption(const struct metric_data *md, const struct hrange *h,
+			     const size_t *overs, char *out, size_t len)
+{
+	size_t sum = 0, n;
+	char words[64], hi[IS_NUM_STR_LEN], num[32];
+	for (size_t r = 0; r < md->rep->nruns; r++)
+		sum += overs[r];
+	*out = '\0';
+	if (!sum)
+		return;
+	value_str(md, h->hi, hi);
+	count_noun(words, sizeof(words), sum, "datapoint");
+	n = (size_t)snprintf(out, len, "; %s above %s %s in the overflow bar%s", words, hi,
+			     sum == 1 ? "is" : "are", md->rep->nruns > 1 ? " (" : "");
+	for (size_t r = 0; md->rep->nruns > 1 && r < md->rep->nruns && n < len; r++) {
+		group_digits(num, sizeof(num), overs[r]);
+		n += (size_t)snprintf(out + n, len - n, "%s%s: %s", r ? "; " : "", md->rep->runs[r]->name,
+				      num);
+	}
+	if (md->rep->nruns > 1 && n < len)
+		snprintf(out + n, len - n, ")");
+}
+
+/* The histogram of every run: counts[run * bins + b], overs[run], totals[run]. */
+static int overall(struct metric_data *md, const struct hrange *h, const size_t *counts,
+		   const size_t *overs, const size_t *totals)
+{
+	struct report *rep = md->rep;
+	size_t any_over = 0, nplotted = 0;
+	char name[64], file[64], lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN], why[160], over[1024];
+	for (size_t r = 0; r < rep->nruns; r++)
+		any_over += overs[r];
+	snprintf(file, sizeof(file), "m%03zu-hist.svg", md->m);
+	set_terminal(md, false, file);
+	hist_axes(md, h, any_over > 0);
+	fputs("plot", md->gp);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		snprintf(name, sizeof(name), "m%03zu-hist-r%zu.dat", md->m, r);
+		if (write_hist(md, h, name, &counts[r * h->bins], overs[r], totals[r], totals[r],
+			       any_over ? (int)r : -1, (int)rep->nruns) < 0)
+			return -1;
+		fprintf(md->gp, "%s '%s' index 1 using 1:2 with steps lw 2 lc rgb '%s'",
+			nplotted++ ? "," : "", name, run_colour(r));
+		if (any_over)
+			fprintf(md->gp, ", '%s' index 2 using (($1+$2)/2):4:($2-$1) with boxes lc rgb "
+					"'%s', '%s' index 2 using 5:4:6 with labels offset 0,0.8 tc rgb '%s'",
+				name, run_colour(r), name, run_colour(r));
+	}
+	fputc('\n', md->gp);
+	value_str(md, h->lo, lo);
+	value_str(md, h->hi, hi);
+	overflow_caption(md, h, overs, over, sizeof(over));
+	add_output(md, file, is_xasprintf("Histogram of %s, from every datapoint, in percent of each "
+					  "run's datapoints: %zu %s bins from %s to %s (%s)%s",
+					  md->name, h->bins, h->logx ? "logarithmic" : "equal", lo, hi,
+					  range_why(h, why, sizeof(why)), over));
+	return 0;
+}
+
+/* Rows per requested idle state of every run, computed once per report. */
+static const struct is_groups *states(struct report *rep)
+{
+	if (!rep->states) {
+		rep->states = is_xcalloc(rep->nruns, sizeof(*rep->states));
+		for (size_t r = 0; r < rep->nruns; r++)
+			if (is_table_col(rep->runs[r]->dp, "ReqCState") &&
+			    is_group_rows(rep->runs[r]->dp, "ReqCState", &rep->states[r]) < 0)
+				rep->states[r].ngroups = 0;
+	}
+	return rep->states;
+}
+
+/* The states of all runs, in natural order; 0 when no run has two or they are too many. */
+static size_t state_union(const struct is_groups *g, size_t nruns, const char **out)
+{
+	size_t n = 0, most = 0;
+	for (size_t r = 0; r < nruns; r++) {
+		most = g[r].ngroups > most ? g[r].ngroups : most;
+		for (size_t i = 0; i < g[r].ngroups; i++) {
+			size_t k = 0;
+			while (k < n && strcmp(out[k], g[r].labels[i]))
+				k++;
+			if (k < n)
+				continue;
+			if (n == MAX_STATES)
+				return 0;
+			out[n++] = g[r].labels[i];
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && is_natural_cmp(out[j - 1], out[j]) > 0; j--) {
+			const char *t = out[j];
+			out[j] = out[j - 1], out[j - 1] = t;
+		}
+	return most >= 2 ? n : 0;
+}
+
+static size_t state_index(const char **names, size_t n, const char *label)
+{
+	size_t k = 0;
+	while (k < n && strcmp(names[k], label))
+		k++;
+	return k;
+}
+
+/* Every state's bins overlaid, colour by state, dash by run, in percent of the run. */
+static int per_state(struct metric_data *md, const struct hrange *h, const size_t *totals)
+{
+	struct report *rep = md->rep;
+	const struct is_groups *g = states(rep);
+	const char *names[MAX_STATES];
+	size_t nstates = state_union(g, rep->nruns, names), *counts, nplotted = 0;
+	char name[64], file[64], title[200], lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN];
+	if (!nstates)
+		return 0;
+	counts = is_xmalloc(h->bins * sizeof(*counts));
+	snprintf(file, sizeof(file), "m%03zu-hist-states.svg", md->m);
+	set_terminal(md, false, file);
+	hist_axes(md, h, false);
+	fputs("set key top right noenhanced\nplot", md->gp);
+	for (size_t r = 0; r < rep->nruns; r++)
+		for (size_t i = 0; md->nvals[r] && i < g[r].ngroups; i++) {
+			size_t total = 0, over, s = state_index(names, nstates, g[r].labels[i]);
+			memset(counts, 0, h->bins * sizeof(*counts));
+			over = count_bins(md, h, r, g[r].rows[i], g[r].counts[i], counts, &total);
+			snprintf(name, sizeof(name), "m%03zu-hist-r%zu-s%zu.dat", md->m, r, s);
+			if (write_hist(md, h, name, counts, over, total, totals[r], -1, 1) < 0) {
+				free(counts);
+				return -1;
+			}
+			char run_s[80], state_s[80];
+			gp_safe(run_s, sizeof(run_s), rep->runs[r]->name);
+			gp_safe(state_s, sizeof(state_s), names[s][0] ? names[s] : "(empty)");
+			snprintf(title, sizeof(title), "%s%s%s", rep->nruns > 1 ? run_s : "",
+				 rep->nruns > 1 ? " " : "", state_s);
+			fprintf(md->gp, "%s '%s' index 1 using 1:2 with steps lw 2 dt %zu lc rgb '%s' "
+					"title '%s'", nplotted++ ? "," : "", name, r % 5 + 1,
+				run_colour(s), title);
+		}
+	fputc('\n', md->gp);
+	free(counts);
+	value_str(md, h->lo, lo);
+	value_str(md, h->hi, hi);
+	add_output(md, file, is_xasprintf("Histogram of %s per requested idle state (ReqCState), in "
+					  "percent of the run's datapoints: the bins of the histogram "
+					  "above (%s to %s), one colour per state%s", md->name, lo, hi,
+					  rep->nruns > 1 ? ", one dash pattern per run" : ""));
+	return 0;
+}
+
+int histograms(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	struct hrange h = md->body;
+	bins_of(md, &h);
+	size_t *counts = is_xcalloc(rep->nruns * h.bins, sizeof(*counts));
+	size_t *overs = is_xcalloc(rep->nruns, sizeof(*overs));
+	size_t *totals = is_xcalloc(rep->nruns, sizeof(*totals));
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (md->nvals[r])
+			overs[r] = count_bins(md, &h, r, NULL, rep->runs[r]->dp->nrows,
+					      &counts[r * h.bins], &totals[r]);
+	int rc = overall(md, &h, counts, overs, totals) < 0 || per_state(md, &h, totals) < 0 ? -1 : 0;
+	free(counts);
+	free(overs);
+	free(totals);
+	return rc;
+}

@@ -10,6 +10,8 @@
 #include "idlescope/util.h"
 #include "report.h"
 
+#define MIN_SPAN 1e-3    /* of the values' magnitude: the shortest y range of a counter plot */
+
 /* Not every build has the counters code yet: without it the section is left out. */
 #pragma weak is_counters_summary
 
@@ -76,7 +78,8 @@ static void summary_table(struct report *rep, cJSON **sum)
 	free(keys);
 }
 
-static int write_series(struct report *rep, const cJSON *ser, const char *key, size_t k, size_t r)
+static int write_series(struct report *rep, const cJSON *ser, const char *key, size_t k, size_t r,
+			double *lo, double *hi)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(ser, "t");
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(ser, key);
@@ -97,6 +100,8 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 	for (const cJSON *a = t->child, *b = v->child; a && b; a = a->next, b = b->next)
 		if (cJSON_IsNumber(a) && cJSON_IsNumber(b)) {
 			fprintf(f, "%.9g %.9g\n", a->valuedouble, b->valuedouble);
+			*lo = fmin(*lo, b->valuedouble);
+			*hi = fmax(*hi, b->valuedouble);
 			varies |= n++ > 0 && b->valuedouble != first;
 			first = n == 1 ? b->valuedouble : first;
 		}
@@ -105,6 +110,26 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 		return -1;
 	}
 	return n == 0 ? 0 : varies ? 2 : 1;
+}
+
+/*
+ * The y axis of a counter plot: at least MIN_SPAN of the values' size tall (a counter that
+ * moves by 0.01 around 2300 is nearly constant, and looks it), about 5 tics of 1, 2 or 5
+ * times a power of ten, labelled with enough digits to tell them apart (2299.5, 2300).
+ */
+static void counter_y_axis(FILE *gp, double lo, double hi)
+{
+	double mid = lo / 2 + hi / 2, mag = fmax(fabs(lo), fabs(hi));
+	double span = fmax(hi - lo, fmax(MIN_SPAN * mag, 1e-300));
+	if (!isfinite(span) || !isfinite(mid))
+		return;  /* gnuplot's own axis */
+	double raw = span / 5, p = pow(10, floor(log10(raw)));
+	double step = raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+	/* the integer digits, and the decimals of the step */
+	int digits = (int)floor(log10(fmax(mag, step))) + 1 - (step < 1 ? (int)floor(log10(step)) : 0);
+	digits = digits < 1 ? 1 : digits > 15 ? 15 : digits;
+	fprintf(gp, "set yrange [%.17g:%.17g]\nset ytics %.17g\nset format y '%%.%dg'\n",
+		mid - 0.55 * span, mid + 0.55 * span, step, digits);
 }
 
 /* One SVG per counter, every run that has it overlaid. */
@@ -126,8 +151,9 @@ static int series_plots(struct report *rep, cJSON **ser)
 	for (size_t k = 0; k < nkeys; k++) {
 		char label[128], sep = ' ';
 		int *have = is_xcalloc(rep->nruns, sizeof(*have)), varies = 0;
+		double lo = INFINITY, hi = -INFINITY;
 		for (size_t r = 0; r < rep->nruns; r++) {
-			have[r] = ser[r] ? write_series(rep, ser[r], keys[k], k, r) : 0;
+			have[r] = ser[r] ? write_series(rep, ser[r], keys[k], k, r, &lo, &hi) : 0;
 			if (have[r] < 0) {
 				free(have);
 				fclose(gp);
@@ -144,8 +170,10 @@ static int series_plots(struct report *rep, cJSON **ser)
 		gp_safe(label, sizeof(label), keys[k]);
 		fprintf(gp, "reset\nset terminal svg size 660,330 font 'DejaVu Sans,13' noenhanced "
 			    "background '#ffffff'\nset output '../plots/c%03zu.svg'\nset grid lc rgb "
-			    "'#dddddd'\nset key off\nset xlabel 'Time (s)'\nset ylabel '%s'\nplot",
+			    "'#dddddd'\nset key off\nset xlabel 'Time (s)'\nset ylabel '%s'\n",
 			k, label);
+		counter_y_axis(gp, lo, hi);
+		fputs("plot", gp);
 		for (size_t r = 0; r < rep->nruns; r++) {
 			if (have[r])
 				fprintf(gp, "%c './c%03zu-r%zu.dat' using 1:2 with lines lw 1.5 lc rgb '%s'",

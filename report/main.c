@@ -27,10 +27,12 @@ static const char help[] =
 "\n"
 "Contents: the runs side by side (metadata that differs between them highlighted); per\n"
 "metric the summary table (" IS_DEFAULT_FUNCS "),\n"
-"scatter plots against LDist and SilentTime, a histogram, the cumulative distribution and\n"
-"a percentile plot whose axis gives each nine (90%, 99%, 99.9%, ...) equal room, and the\n"
-"summary per requested idle state (ReqCState); counters (Busy%, C-state residencies, MHz,\n"
-"Watts) when runs have counters.csv.\n"
+"scatter plots against LDist and SilentTime and a histogram (per idle state too) over the\n"
+"body of the distribution with what lies beyond counted, the share of datapoints above\n"
+"each value (1 - CDF, log scale), a percentile plot whose axis gives each nine (90%, 99%,\n"
+"99.9%, ...) equal room up to the maximum, and the summary per requested idle state\n"
+"(ReqCState); counters (Busy%, C-state residencies, MHz, Watts) when runs have\n"
+"counters.csv. Metrics come in the order --metrics names them (WakeLatency first).\n"
 "\n"
 "options:\n"
 "  -o, --output DIR      the report directory (required); refused if it exists\n"
@@ -47,6 +49,8 @@ static const char help[] =
 "  -r, --copy-raw        copy the runs' datapoints.csv, info and counters.csv into\n"
 "                        DIR/raw/runN/ so that the report stands alone\n"
 "  -j, --jobs N          gnuplot processes to run at once, default: online CPUs\n"
+"  -k, --keep-plot-data  keep the plots' data files and gnuplot scripts in\n"
+"                        DIR/plot-data/ (cd there and run gnuplot on mNNN.gp to redraw)\n"
 "  -h, --help            this text\n"
 "  -V, --version         print the version\n"
 "\n"
@@ -66,6 +70,7 @@ static const struct option longopts[] = {
 	{ "metrics", required_argument, NULL, 'm' }, { "include", required_argument, NULL, 'i' },
 	{ "exclude", required_argument, NULL, 'x' }, { "title", required_argument, NULL, 't' },
 	{ "copy-raw", no_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
+	{ "keep-plot-data", no_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -87,7 +92,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 {
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:fm:i:x:t:rj:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:fm:i:x:t:rj:khV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = optarg; break;
 		case 'f': o->force = true; break;
@@ -96,6 +101,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case 'x': o->exclude = optarg; break;
 		case 't': o->title = optarg; break;
 		case 'r': o->copy_raw = true; break;
+		case 'k': o->keep_plot_data = true; break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;
@@ -304,7 +310,15 @@ static int build(struct report *rep, const char *gnuplot)
 		return -1;
 	if (plot_queue_finish(rep->queue) < 0)
 		return -1;
-	if (remove_tree(rep->workdir) < 0) {
+	if (rep->o->keep_plot_data) {
+		char *kept = path_cat(rep->tmpdir, "plot-data");
+		int bad = rename(rep->workdir, kept);
+		if (bad)
+			is_err("%s: cannot rename to %s: %s", rep->workdir, kept, strerror(errno));
+		free(kept);
+		if (bad)
+			return -1;
+	} else if (remove_tree(rep->workdir) < 0) {
 		is_err("%s: cannot remove: %s", rep->workdir, strerror(errno));
 		return -1;
 	}

@@ -22,6 +22,7 @@ struct report_opts {
 	const char *metrics_re;    /* NULL: REPORT_DEFAULT_METRICS */
 	const char *include, *exclude;
 	bool copy_raw, force;
+	bool keep_plot_data;       /* --keep-plot-data: the work directory becomes DIR/plot-data */
 	int jobs;                  /* parallel gnuplot processes */
 	char **runs;
 	size_t nruns;

@@ -17,7 +17,7 @@ echo "$row" | grep -q "<td class=\"num\">$rows</td><td class=\"num\">$max</td>" 
 echo "$row" | grep -q "<td class=\"num\">$min</td></tr>$" || fail "min: $row"
 grep -q "<th rowspan=\"1\">C6</th><td class=\"num\">$c6</td>" "$W/one/index.html" || fail "per-state C6 row"
 n=$(ls "$W/one/plots" | wc -l)
-[ "$n" = 5 ] || fail "$n plots for one metric, expected 5 (2 scatter, histogram, CDF, tail)"
+[ "$n" = 6 ] || fail "$n plots for one metric, expected 6 (2 scatter, histogram, per-state histogram, exceedance, tail)"
 
 # Filters
 expect_rc 0 "$REPORT" "$GOOD" -o "$W/c6" --metrics '^WakeLatency$' --include "ReqCState == 'C6'"

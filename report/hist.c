@@ -65,10 +65,13 @@ static int write_hist(const struct metric_data *md, const struct hrange *h, cons
 		      int nslots)
 {
 	FILE *f = work_open(md->rep, name, "w");
+	char lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN];
 	if (!f)
 		return -1;
-	fprintf(f, "# scale %s bins %zu lo %.17g hi %.17g\n# datapoints %zu shown %zu overflow %zu\n",
-		h->logx ? "log" : "linear", h->bins, h->lo, h->hi, total, total - over, over);
+	/* the range as plotted (mapped), exactly */
+	fprintf(f, "# scale %s bins %zu lo %s hi %s\n# datapoints %zu shown %zu overflow %zu\n",
+		h->logx ? "log" : "linear", h->bins, is_num_str(lo, h->lo), is_num_str(hi, h->hi), total,
+		total - over, over);
 	for (size_t b = 0; b < h->bins; b++)
 		fprintf(f, "%.9g %.9g %zu %.6g\n", edge(h, b), edge(h, b + 1), counts[b],
 			100.0 * (double)counts[b] / (double)denom);

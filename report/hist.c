@@ -81,7 +81,7 @@ static int write_hist(const struct metric_data *md, const struct hrange *h, cons
 			100.0 * (double)counts[b < h->bins ? b : b - 1] / (double)denom);
 	if (slot >= 0) {
 		char num[32];
-		double w = 0.08 / nslots, x0 = beyond(h, 0.04 + w * slot), x1 = beyond(h, 0.04 + w * (slot + 1));
+		double w = 0.09 / nslots, x0 = beyond(h, 0.04 + w * slot), x1 = beyond(h, 0.04 + w * (slot + 1));
 		group_digits(num, sizeof(num), over);
 		fprintf(f, "\n\n%.9g %.9g %zu %.6g %.9g %s\n", x0, x1, over,
 			100.0 * (double)over / (double)denom, (x0 + x1) / 2, num);
@@ -107,11 +107,11 @@ static void hist_axes(const struct metric_data *md, const struct hrange *h, bool
 	else
 		fprintf(gp, "set xtics %.9g, %.9g, %.9g\n", ceil(h->lo / nice_step(h->hi - h->lo)) *
 			nice_step(h->hi - h->lo), nice_step(h->hi - h->lo), h->hi);
-	fprintf(gp, "set xrange [%.9g:%.9g]\n", h->lo, overflow ? beyond(h, 0.14) : h->hi);
+	fprintf(gp, "set xrange [%.9g:%.9g]\n", h->lo, overflow ? beyond(h, 0.15) : h->hi);
 	if (overflow) {
 		value_str(md, h->hi, hi);
 		fprintf(gp, "set xtics add ('>%s' %.9g)\nset arrow from %.9g, graph 0 to %.9g, graph 1 "
-			    "nohead dt 2 lc rgb '#888888'\n", hi, beyond(h, 0.08), h->hi, h->hi);
+			    "nohead dt 2 lc rgb '#888888'\n", hi, beyond(h, 0.085), h->hi, h->hi);
 	}
 }
 
@@ -183,7 +183,7 @@ static int overall(struct metric_data *md, const struct hrange *h, const size_t 
 			nplotted++ ? "," : "", name, run_colour(r));
 		if (any_over)
 			fprintf(md->gp, ", '%s' index 2 using (($1+$2)/2):4:($2-$1) with boxes lc rgb "
-					"'%s', '%s' index 2 using 5:4:6 with labels offset 0,0.8 tc rgb '%s'",
+					"'%s', '%s' index 2 using 5:4:6 with labels offset 0,0.8 font ',10' tc rgb '%s'",
 				name, run_colour(r), name, run_colour(r));
 	}
 	fputc('\n', md->gp);
@@ -275,7 +275,7 @@ static int per_state(struct metric_data *md, const struct hrange *h, const size_
 				 rep->nruns > 1 ? " " : "", state_s);
 			fprintf(md->gp, "%s '%s' index 1 using 1:2 with steps lw 2 dt %zu lc rgb '%s' "
 					"title '%s'", nplotted++ ? "," : "", name, r % 5 + 1,
-				run_colour(s), title);
+				run_colour(s + 2), title);  /* not the first runs' colours */
 		}
 	fputc('\n', md->gp);
 	free(counts);

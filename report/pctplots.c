@@ -85,11 +85,14 @@ static void tail(struct metric_data *md, double max_nines)
 	bool lg = log_values(md);
 	snprintf(file, sizeof(file), "m%03zu-tail.svg", md->m);
 	set_terminal(md, false, file);
+	/* '%' is a format character in gnuplot's tic labels: '%%' */
+	static const char *const nines[] = { "90%%", "99%%", "99.9%%", "99.99%%", "99.999%%" };
 	fprintf(md->gp, "set xlabel 'Percentile'\nset ylabel '%s'\nset xrange [0:%g]\n%s"
-			"set xtics ('0%%%%' 0, '50%%%%' log10(2), '90%%%%' 1, '99%%%%' 2, '99.9%%%%' 3, "
-			"'99.99%%%%' 4, '99.999%%%%' 5, '100%%%% (max)' %g)\n",
-		md->label, max_nines + MAX_GAP + 0.3, lg ? "set logscale y\nset format y '%g'\n" : "",
-		max_nines + MAX_GAP);
+			"set xtics ('0%%%%' 0, '50%%%%' log10(2)", md->label, max_nines + MAX_GAP + 0.3,
+		lg ? "set logscale y\nset format y '%g'\n" : "");
+	for (int k = 1; k <= (int)max_nines; k++)
+		fprintf(md->gp, ", '%s' %d", nines[k - 1], k);
+	fprintf(md->gp, ", '100%%%% (max)' %g)\n", max_nines + MAX_GAP);
 	fputs("set offsets 0, 0, graph 0.05, 0\n", md->gp);
 	for (int k = 1; k <= (int)max_nines; k++)
 		fprintf(md->gp, "set arrow from %d, graph 0 to %d, graph 1 nohead dt 3 lc rgb '#bbbbbb'\n",

@@ -25,7 +25,7 @@ static bool outside(const struct ds_box *b, double x, double y)
 
 float *ds_select(const double *x, const double *y, size_t n, const struct axis_map *xmap,
 		 const struct axis_map *ymap, const struct ds_box *box, size_t budget, size_t *nout,
-		 size_t *nvalid)
+		 size_t *nvalid, size_t **rows)
 {
 	size_t valid = 0, outliers = 0, k = 0, kmid = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -41,6 +41,8 @@ float *ds_select(const double *x, const double *y, size_t n, const struct axis_m
 	/* The sample's size varies around budget by about sqrt(budget): cap it far above. */
 	size_t midcap = middle <= budget ? middle : budget + budget / 8 + 64;
 	float *xy = is_xmalloc((2 * (outliers + midcap) + 2) * sizeof(*xy));
+	if (rows)
+		*rows = is_xmalloc((outliers + midcap + 1) * sizeof(**rows));
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(x[i]) || isnan(y[i]))
 			continue;
@@ -52,6 +54,8 @@ float *ds_select(const double *x, const double *y, size_t n, const struct axis_m
 		}
 		xy[2 * k] = (float)mx;
 		xy[2 * k + 1] = (float)my;
+		if (rows)
+			(*rows)[k] = i;
 		k++;
 	}
 	*nout = k;

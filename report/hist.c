@@ -12,7 +12,6 @@
 #include "plots.h"
 
 #define HIST_MAX_BINS 100
-#define MAX_STATES 8           /* states overlaid in the per-state plot */
 
 static size_t bin_of(const struct hrange *h, double v)
 {
@@ -197,58 +196,12 @@ static int overall(struct metric_data *md, const struct hrange *h, const size_t 
 	return 0;
 }
 
-/* Rows per requested idle state of every run, computed once per report. */
-static const struct is_groups *states(struct report *rep)
-{
-	if (!rep->states) {
-		rep->states = is_xcalloc(rep->nruns, sizeof(*rep->states));
-		for (size_t r = 0; r < rep->nruns; r++)
-			if (is_table_col(rep->runs[r]->dp, "ReqCState") &&
-			    is_group_rows(rep->runs[r]->dp, "ReqCState", &rep->states[r]) < 0)
-				rep->states[r].ngroups = 0;
-	}
-	return rep->states;
-}
-
-/* The states of all runs, in natural order; 0 when no run has two or they are too many. */
-static size_t state_union(const struct is_groups *g, size_t nruns, const char **out)
-{
-	size_t n = 0, most = 0;
-	for (size_t r = 0; r < nruns; r++) {
-		most = g[r].ngroups > most ? g[r].ngroups : most;
-		for (size_t i = 0; i < g[r].ngroups; i++) {
-			size_t k = 0;
-			while (k < n && strcmp(out[k], g[r].labels[i]))
-				k++;
-			if (k < n)
-				continue;
-			if (n == MAX_STATES)
-				return 0;
-			out[n++] = g[r].labels[i];
-		}
-	}
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && is_natural_cmp(out[j - 1], out[j]) > 0; j--) {
-			const char *t = out[j];
-			out[j] = out[j - 1], out[j - 1] = t;
-		}
-	return most >= 2 ? n : 0;
-}
-
-static size_t state_index(const char **names, size_t n, const char *label)
-{
-	size_t k = 0;
-	while (k < n && strcmp(names[k], label))
-		k++;
-	return k;
-}
-
 /* Every state's bins overlaid, colour by state, dash by run, in percent of the run. */
 static int per_state(struct metric_data *md, const struct hrange *h, const size_t *totals)
 {
 	struct report *rep = md->rep;
-	const struct is_groups *g = states(rep);
-	const char *names[MAX_STATES];
+	const struct is_groups *g = plot_states(rep);
+	const char *names[PLOT_MAX_STATES];
 	size_t nstates = state_union(g, rep->nruns, names), *counts, nplotted = 0;
 	char name[64], file[64], title[200], lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN];
 	if (!nstates)

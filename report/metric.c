@@ -161,7 +161,7 @@ static void figures(struct report *rep, const char *name, const struct metric_pl
 		fputs(" (every cell is empty).</p>\n", f);
 		return;
 	}
-	html_legend(f, rep, true);
+	html_legend(f, rep, !rep->state_markers);  /* markers are idle states then: in the plots */
 	fputs("<div class=\"plots\">\n", f);
 	for (int i = 0; i < mp->nfiles; i++) {
 		fputs(mp->wide[i] ? "<figure class=\"wide\">" : "<figure>", f);

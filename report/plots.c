@@ -145,7 +145,7 @@ static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, d
 
 /* The points of run r chosen for the scatter plot against axis (x, y pairs). */
 static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size_t *nout,
-			     size_t *nvalid)
+			     size_t *nvalid, size_t **rows)
 {
 	struct report *rep = md->rep;
 	const double *qv = &md->qv[r * md->grid.n];
@@ -154,7 +154,56 @@ static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size
 	axis_limits(rep, r, axis, &box.xlo, &box.xhi);
 	return ds_select(column(rep, r, scatter_axes[axis]), column(rep, r, md->name),
 			 rep->runs[r]->dp->nrows, x_map(rep, axis), &md->map, &box, SCATTER_BUDGET,
-			 nout, nvalid);
+			 nout, nvalid, rows);
+}
+
+/* Markers: one per idle state when the runs have several (colours tell the runs apart),
+ * else one per run. */
+struct marks {
+	const char *names[PLOT_MAX_STATES];
+	size_t nstates;
+	unsigned char **pt;       /* [run][point] when by state */
+};
+
+static void marks_init(struct report *rep, struct marks *mk)
+{
+	mk->nstates = state_union(plot_states(rep), rep->nruns, mk->names);
+	mk->pt = mk->nstates ? is_xcalloc(rep->nruns, sizeof(*mk->pt)) : NULL;
+	rep->state_markers = mk->nstates > 0;
+}
+
+static void marks_of_run(struct report *rep, struct marks *mk, size_t r, const size_t *rows,
+			 size_t n)
+{
+	const struct is_groups *g = &plot_states(rep)[r];
+	mk->pt[r] = is_xmalloc(n + 1);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = state_of_row(g, rows[k]);
+		size_t s = i == SIZE_MAX ? mk->nstates : state_index(mk->names, mk->nstates, g->labels[i]);
+		mk->pt[r][k] = (unsigned char)run_pointtype(s);
+	}
+}
+
+static void marks_key(FILE *gp, const struct marks *mk, bool clip)
+{
+	if (!mk->nstates && !clip)
+		return;
+	for (size_t s = 0; s < mk->nstates; s++) {
+		char name[80];
+		gp_safe(name, sizeof(name), mk->names[s][0] ? mk->names[s] : "(empty)");
+		fprintf(gp, ", NaN with points pt %d ps 1.2 lc rgb '#555555' title '%s'", run_pointtype(s),
+			name);
+	}
+	if (clip)
+		fprintf(gp, ", NaN with points pt %d ps 1.2 lc rgb '#555555' title 'above the y axis'",
+			EDGE_POINTTYPE);
+}
+
+static void marks_free(const struct report *rep, struct marks *mk)
+{
+	for (size_t r = 0; mk->pt && r < rep->nruns; r++)
+		free(mk->pt[r]);
+	free(mk->pt);
 }
 
 static unsigned long colour_value(size_t r)
@@ -187,7 +236,7 @@ static void yclip_init(const struct metric_data *md, struct yclip *c)
  * that no run is painted over another. Small runs get bigger markers.
  */
 static int write_scatter_file(struct metric_data *md, const char *name, float **xy,
-			      const size_t *nout, struct yclip *c)
+			      const size_t *nout, const struct marks *mk, struct yclip *c)
 {
 	struct report *rep = md->rep;
 	size_t *next = is_xcalloc(rep->nruns, sizeof(*next)), total = 0;
@@ -208,7 +257,8 @@ static int write_scatter_file(struct metric_data *md, const char *name, float **
 		size_t i = next[best]++;
 		float rec[5] = { xy[best][2 * i], xy[best][2 * i + 1],
 				 nout[best] < 1000 ? 1.0f : nout[best] < 5000 ? 0.7f : 0.45f,
-				 (float)run_pointtype(best), (float)colour_value(best) };
+				 mk->pt ? mk->pt[best][i] : (float)run_pointtype(best),
+				 (float)colour_value(best) };
 		if (c->clip && rec[1] > c->top) {
 			rec[1] = (float)c->edge;
 			rec[2] = 1.0f;
@@ -231,6 +281,7 @@ static int scatter(struct metric_data *md, size_t axis)
 	char file[64], data[64], xname_safe[80], xlabel[160], caption[2048], a[32], b[32];
 	char top[IS_NUM_STR_LEN], npoints[64], why[64];
 	struct yclip yc;
+	struct marks mk = { .nstates = 0 };
 	size_t *nout = is_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
 	float **xy = is_xcalloc(rep->nruns, sizeof(*xy));
 	int rc = -1;
@@ -242,15 +293,21 @@ static int scatter(struct metric_data *md, size_t axis)
 			goto ok;
 	len = (size_t)snprintf(caption, sizeof(caption), "%s against %s. Points shown: ", md->name,
 			       xname);
+	marks_init(rep, &mk);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		xy[r] = scatter_points(md, axis, r, &nout[r], &nvalid);
+		size_t *rows = NULL;
+		xy[r] = scatter_points(md, axis, r, &nout[r], &nvalid, mk.pt ? &rows : NULL);
+		if (mk.pt)
+			marks_of_run(rep, &mk, r, rows, nout[r]);
+		free(rows);
 		shown += nout[r];
 		group_digits(a, sizeof(a), nout[r]);
 		group_digits(b, sizeof(b), nvalid);
 		if (len < sizeof(caption))
 			len += (size_t)snprintf(caption + len, sizeof(caption) - len, "%s%s%s%s%s%s of %s",
-						r ? "; " : "", rep->nruns > 1 ? run_marker(r) : "",
-						rep->nruns > 1 ? " " : "",
+						r ? "; " : "",
+						rep->nruns > 1 && !mk.pt ? run_marker(r) : "",
+						rep->nruns > 1 && !mk.pt ? " " : "",
 						rep->nruns > 1 ? rep->runs[r]->name : "",
 						rep->nruns > 1 ? ": " : "", a, b);
 	}
@@ -258,7 +315,7 @@ static int scatter(struct metric_data *md, size_t axis)
 		goto ok;
 	snprintf(data, sizeof(data), "m%03zu-%s.bin", md->m, xname);
 	yclip_init(md, &yc);
-	if (write_scatter_file(md, data, xy, nout, &yc) < 0)
+	if (write_scatter_file(md, data, xy, nout, &mk, &yc) < 0)
 		goto cleanup;
 	value_str(md, yc.top, top);
 	snprintf(why, sizeof(why), "%gth percentile of the runs, rounded up", 100 * md->body.q);
@@ -283,9 +340,13 @@ static int scatter(struct metric_data *md, size_t axis)
 	if (yc.clip)
 		fprintf(md->gp, "set arrow from graph 0, first %.9g to graph 1, first %.9g nohead "
 				"dt 2 lc rgb '#888888'\n", yc.top, yc.top);
+	if (mk.nstates || yc.clip)
+		fputs("set key above horizontal samplen 1\n", md->gp);
 	fprintf(md->gp, "plot './%s' binary format='%%float32%%float32%%float32%%float32%%float32' "
-			"using 1:2:3:4:5 with points ps variable pt variable lc rgb variable\n",
+			"using 1:2:3:4:5 with points ps variable pt variable lc rgb variable notitle",
 		data);
+	marks_key(md->gp, &mk, yc.clip);
+	fputc('\n', md->gp);
 	add_output(md, file, is_xstrdup(caption));
 ok:
 	rc = 0;
@@ -294,6 +355,7 @@ cleanup:
 		free(xy[r]);
 	free(xy);
 	free(nout);
+	marks_free(rep, &mk);
 	return rc;
 }
 

@@ -56,6 +56,19 @@ void value_str(const struct metric_data *md, double mapped, char *out);
 
 void body_range(const struct metric_data *md, struct hrange *h);
 
+/* states.c */
+#define PLOT_MAX_STATES 8         /* idle states told apart in the plots */
+/* Rows per requested idle state of every run ([run]; no groups without ReqCState),
+ * computed once per report. */
+const struct is_groups *plot_states(struct report *rep);
+/* The states of all runs in natural order, into out[PLOT_MAX_STATES]; 0 when no run has two
+ * or there are more than PLOT_MAX_STATES. */
+size_t state_union(const struct is_groups *g, size_t nruns, const char **out);
+/* The position of label in names[0..n), n if absent. */
+size_t state_index(const char **names, size_t n, const char *label);
+/* The group of a row, SIZE_MAX if none. */
+size_t state_of_row(const struct is_groups *g, size_t row);
+
 /* hist.c */
 int histograms(struct metric_data *md);
 /* pctplots.c: the exceedance plot (1 - F, log) and the tail on a nines axis */

@@ -72,6 +72,7 @@ struct report {
 	double *axis_lim;          /* [(run * 2 + axis) * 2]: scatter x limits, NaN until known */
 	struct axis_map *xmap;     /* [axis]: how the scatter x axes are plotted, NULL until known */
 	struct is_groups *states;  /* [run]: rows per ReqCState for the plots, NULL until known */
+	bool state_markers;        /* scatter markers are idle states (colours are runs) */
 	struct summary sum;
 	char *tmpdir;              /* the report being written; renamed to o->outdir at the end */
 	char *workdir;             /* tmpdir/.work: data files and gnuplot scripts */
@@ -151,10 +152,11 @@ struct ds_box {
 /* Pairs (x[i], y[i]) with neither NaN, mapped by xmap and ymap (box is in mapped units);
  * all outliers plus about `budget` of the others,
  * chosen by a hash of the row index (the same input gives the same selection). Returns a
- * malloc'd array of 2 * *nout floats; *nvalid gets the number of non-NaN pairs. */
+ * malloc'd array of 2 * *nout floats; *nvalid gets the number of non-NaN pairs; *rows
+ * (unless rows is NULL) a malloc'd array of the *nout points' row indices. */
 float *ds_select(const double *x, const double *y, size_t n, const struct axis_map *xmap,
 		 const struct axis_map *ymap, const struct ds_box *box, size_t budget, size_t *nout,
-		 size_t *nvalid);
+		 size_t *nvalid, size_t **rows);
 
 /* gnuplot.c: parallel gnuplot processes */
 struct plot_queue;

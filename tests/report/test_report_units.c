@@ -87,19 +87,28 @@ static void test_downsample(void)
 			outliers += x[i] < box.xlo || x[i] > box.xhi || y[i] < box.ylo || y[i] > box.yhi;
 		}
 	}
-	float *a = ds_select(x, y, N, NULL, NULL, &box, BUDGET, &n1, &nvalid);
-	float *b = ds_select(x, y, N, NULL, NULL, &box, BUDGET, &n2, &nvalid);
+	size_t *rows;
+	float *a = ds_select(x, y, N, NULL, NULL, &box, BUDGET, &n1, &nvalid, &rows);
+	float *b = ds_select(x, y, N, NULL, NULL, &box, BUDGET, &n2, &nvalid, NULL);
 	CHECK(nvalid == valid, "nvalid %zu, want %zu", nvalid, valid);
 	CHECK(n1 == n2 && memcmp(a, b, 2 * n1 * sizeof(float)) == 0, "not deterministic");
 	CHECK(count_outside(a, n1, &box) == outliers, "outliers kept: %zu of %zu",
 	      count_outside(a, n1, &box), outliers);
+	/* the row of every point, ascending */
+	for (size_t k = 0; k < n1; k++)
+		if (a[2 * k] != (float)x[rows[k]] || a[2 * k + 1] != (float)y[rows[k]] ||
+		    (k && rows[k] <= rows[k - 1])) {
+			CHECK(0, "point %zu is not row %zu", k, rows[k]);
+			break;
+		}
+	free(rows);
 	size_t middle = n1 - outliers;
 	CHECK(middle > BUDGET * 0.95 && middle < BUDGET * 1.05, "middle sample %zu, budget %d", middle,
 	      BUDGET);
 	free(a);
 	free(b);
 	/* Under the budget everything is kept, in row order. */
-	a = ds_select(x, y, 2000, NULL, NULL, &box, BUDGET, &n1, &nvalid);
+	a = ds_select(x, y, 2000, NULL, NULL, &box, BUDGET, &n1, &nvalid, NULL);
 	CHECK(n1 == nvalid && n1 == 1998, "small input: %zu of %zu", n1, nvalid);
 	CHECK(a[0] == (float)x[0] && a[1] == (float)y[0], "order kept");
 	free(a);

@@ -72,6 +72,19 @@ done
 grep -q "WakeLatency against LDist. Points shown: [0-9,]* of 20,000. The y axis ends at $edge (the largest 99th percentile of the runs, rounded up): $ov points above it are drawn on the top edge as ×" \
 	"$W/rep/index.html" || fail "scatter caption: $(grep -o 'WakeLatency against LDist[^<]*' "$W/rep/index.html")"
 
+# Markers are idle states (square C1, triangle C6, with a key), the points above the axis
+# crosses: as many as the caption says, each on the edge.
+gp=$W/rep/plot-data/m000.gp
+grep -q "NaN with points pt 5 ps 1.2 lc rgb '#555555' title 'C1', NaN with points pt 9 ps 1.2 lc rgb '#555555' title 'C6', NaN with points pt 2 ps 1.2 lc rgb '#555555' title 'above the y axis'" "$gp" ||
+	fail "scatter key: $(grep -o 'NaN with[^\n]*' "$gp" | head -1)"
+od -An -v -f -w20 "$W/rep/plot-data/m000-LDist.bin" | awk '{ n[$4]++; if ($4 == 2) y[$2]++ } END { for (p in n) print p, n[p]; for (v in y) print "y", v }' | sort >"$W/pts"
+[ "$(awk '$1 == 2 { print $2 }' "$W/pts")" = "$over" ] || fail "edge points: $(cat "$W/pts")"
+[ "$(grep -c '^y ' "$W/pts")" = 1 ] || fail "edge points at several heights: $(cat "$W/pts")"
+[ "$(awk '$1 != "y" { print $1 }' "$W/pts" | tr '\n' ' ')" = "2 5 9 " ] || fail "point types: $(cat "$W/pts")"
+c1=$(awk -F, '$5 == "C1" && $3 + 0 <= '"$edge" "$csv" | wc -l)
+n5=$(awk '$1 == 5 { print $2 }' "$W/pts")
+[ "$n5" -le "$c1" ] && [ "$n5" -gt $((c1 / 2)) ] || fail "$n5 square markers, $c1 C1 datapoints in the range"
+
 # The tail plot reaches the maximum, written as in the CSV; the exceedance plot ends at
 # one datapoint (100 / 20000 %).
 max=$(awk -F, 'NR > 1 && (m == "" || $3 + 0 > m + 0) { m = $3 } END { print m }' "$csv" | sed 's/0*$//; s/\.$//')

@@ -33,24 +33,36 @@ static double beyond(const struct hrange *h, double t)
 	return h->logx ? h->hi * pow(h->hi / h->lo, t) : h->hi + t * (h->hi - h->lo);
 }
 
-/* Counts of the values at rows (all rows if NULL) into counts[bins]; returns the overflow. */
-static size_t count_bins(const struct metric_data *md, const struct hrange *h, size_t r,
-			 const size_t *rows, size_t n, size_t *counts, size_t *total)
+/* The counts of one run: slot 0 the whole run, slot 1 + s state s. */
+struct hcounts {
+	size_t nslots;
+	size_t *bins;             /* [slot * nbins + b] */
+	size_t *over, *total;     /* [slot] */
+};
+
+/* Counts every value of run r into its bin, or the overflow, for the run and its state. */
+static void count_bins(const struct metric_data *md, const struct hrange *h, size_t r,
+		       const unsigned char *of_row, struct hcounts *c)
 {
 	const double *v = column(md->rep, r, md->name);
-	size_t over = 0;
+	size_t n = md->rep->runs[r]->dp->nrows, nstates = c->nslots - 1;
 	for (size_t k = 0; k < n; k++) {
-		double x = v[rows ? rows[k] : k];
+		double x = v[k];
 		if (isnan(x))
 			continue;
 		x = axis_map_apply(&md->map, x);
-		++*total;
-		if (x > h->hi)
-			over++;
-		else
-			counts[bin_of(h, x)]++;
+		size_t s = of_row && of_row[k] < nstates ? 1 + (size_t)of_row[k] : 0;
+		bool over = x > h->hi;
+		size_t b = over ? 0 : bin_of(h, x);
+		c->total[0]++;
+		c->over[0] += over;
+		c->bins[b] += !over;
+		if (s) {
+			c->total[s]++;
+			c->over[s] += over;
+			c->bins[s * h->bins + b] += !over;
+		}
 	}
-	return over;
 }
 
 /*
@@ -158,15 +170,14 @@ static void overflow_caption(const struct metric_data *md, const struct hrange *
 		snprintf(out + n, len - n, ")");
 }
 
-/* The histogram of every run: counts[run * bins + b], overs[run], totals[run]. */
-static int overall(struct metric_data *md, const struct hrange *h, const size_t *counts,
-		   const size_t *overs, const size_t *totals)
+/* The histogram of every run. */
+static int overall(struct metric_data *md, const struct hrange *h, const struct hcounts *c)
 {
 	struct report *rep = md->rep;
-	size_t any_over = 0, nplotted = 0;
+	size_t any_over = 0, nplotted = 0, *overs = is_xcalloc(rep->nruns, sizeof(*overs));
 	char name[64], file[64], lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN], why[160], over[1024];
 	for (size_t r = 0; r < rep->nruns; r++)
-		any_over += overs[r];
+		any_over += overs[r] = c[r].over[0];
 	snprintf(file, sizeof(file), "m%03zu-hist.svg", md->m);
 	set_terminal(md, false, file);
 	hist_axes(md, h, any_over > 0);
@@ -175,9 +186,11 @@ static int overall(struct metric_data *md, const struct hrange *h, const size_t 
 		if (!md->nvals[r])
 			continue;
 		snprintf(name, sizeof(name), "m%03zu-hist-r%zu.dat", md->m, r);
-		if (write_hist(md, h, name, &counts[r * h->bins], overs[r], totals[r], totals[r],
-			       any_over ? (int)r : -1, (int)rep->nruns) < 0)
+		if (write_hist(md, h, name, c[r].bins, overs[r], c[r].total[0], c[r].total[0],
+			       any_over ? (int)r : -1, (int)rep->nruns) < 0) {
+			free(overs);
 			return -1;
+		}
 		fprintf(md->gp, "%s '%s' index 1 using 1:2 with steps lw 2 lc rgb '%s'",
 			nplotted++ ? "," : "", name, run_colour(r));
 		if (any_over)
@@ -189,6 +202,7 @@ static int overall(struct metric_data *md, const struct hrange *h, const size_t 
 	value_str(md, h->lo, lo);
 	value_str(md, h->hi, hi);
 	overflow_caption(md, h, overs, over, sizeof(over));
+	free(overs);
 	add_output(md, file, is_xasprintf("Histogram of %s, from every datapoint, in percent of each "
 					  "run's datapoints: %zu %s bins from %s to %s (%s)%s",
 					  md->name, h->bins, h->logx ? "logarithmic" : "equal", lo, hi,
@@ -197,33 +211,30 @@ static int overall(struct metric_data *md, const struct hrange *h, const size_t 
 }
 
 /* Every state's bins overlaid, colour by state, dash by run, in percent of the run. */
-static int per_state(struct metric_data *md, const struct hrange *h, const size_t *totals)
+static int per_state(struct metric_data *md, const struct hrange *h, const struct hcounts *c)
 {
 	struct report *rep = md->rep;
-	const struct is_groups *g = plot_states(rep);
-	const char *names[PLOT_MAX_STATES];
-	size_t nstates = state_union(g, rep->nruns, names), *counts, nplotted = 0;
+	const struct plot_states *ps = plot_states(rep);
+	size_t nplotted = 0;
 	char name[64], file[64], title[200], lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN];
-	if (!nstates)
+	if (!ps->nstates)
 		return 0;
-	counts = is_xmalloc(h->bins * sizeof(*counts));
 	snprintf(file, sizeof(file), "m%03zu-hist-states.svg", md->m);
 	set_terminal(md, false, file);
 	hist_axes(md, h, false);
 	fputs("set key top right noenhanced\nplot", md->gp);
 	for (size_t r = 0; r < rep->nruns; r++)
-		for (size_t i = 0; md->nvals[r] && i < g[r].ngroups; i++) {
-			size_t total = 0, over, s = state_index(names, nstates, g[r].labels[i]);
-			memset(counts, 0, h->bins * sizeof(*counts));
-			over = count_bins(md, h, r, g[r].rows[i], g[r].counts[i], counts, &total);
-			snprintf(name, sizeof(name), "m%03zu-hist-r%zu-s%zu.dat", md->m, r, s);
-			if (write_hist(md, h, name, counts, over, total, totals[r], -1, 1) < 0) {
-				free(counts);
-				return -1;
-			}
+		for (size_t s = 0; s < ps->nstates; s++) {
+			const struct hcounts *cr = &c[r];
 			char run_s[80], state_s[80];
+			if (!cr->total[1 + s])
+				continue;
+			snprintf(name, sizeof(name), "m%03zu-hist-r%zu-s%zu.dat", md->m, r, s);
+			if (write_hist(md, h, name, &cr->bins[(1 + s) * h->bins], cr->over[1 + s],
+				       cr->total[1 + s], cr->total[0], -1, 1) < 0)
+				return -1;
 			gp_safe(run_s, sizeof(run_s), rep->runs[r]->name);
-			gp_safe(state_s, sizeof(state_s), names[s][0] ? names[s] : "(empty)");
+			gp_safe(state_s, sizeof(state_s), ps->names[s][0] ? ps->names[s] : "(empty)");
 			snprintf(title, sizeof(title), "%s%s%s", rep->nruns > 1 ? run_s : "",
 				 rep->nruns > 1 ? " " : "", state_s);
 			fprintf(md->gp, "%s '%s' index 1 using 1:2 with steps lw 2 dt %zu lc rgb '%s' "
@@ -231,7 +242,6 @@ static int per_state(struct metric_data *md, const struct hrange *h, const size_
 				run_colour(s + 2), title);  /* not the first runs' colours */
 		}
 	fputc('\n', md->gp);
-	free(counts);
 	value_str(md, h->lo, lo);
 	value_str(md, h->hi, hi);
 	add_output(md, file, is_xasprintf("Histogram of %s per requested idle state (ReqCState), in "
@@ -244,18 +254,24 @@ static int per_state(struct metric_data *md, const struct hrange *h, const size_
 int histograms(struct metric_data *md)
 {
 	struct report *rep = md->rep;
+	const struct plot_states *ps = plot_states(rep);
 	struct hrange h = md->body;
 	bins_of(md, &h);
-	size_t *counts = is_xcalloc(rep->nruns * h.bins, sizeof(*counts));
-	size_t *overs = is_xcalloc(rep->nruns, sizeof(*overs));
-	size_t *totals = is_xcalloc(rep->nruns, sizeof(*totals));
-	for (size_t r = 0; r < rep->nruns; r++)
+	struct hcounts *c = is_xcalloc(rep->nruns, sizeof(*c));
+	for (size_t r = 0; r < rep->nruns; r++) {
+		c[r].nslots = ps->nstates + 1;
+		c[r].bins = is_xcalloc(c[r].nslots * h.bins, sizeof(*c[r].bins));
+		c[r].over = is_xcalloc(c[r].nslots, sizeof(*c[r].over));
+		c[r].total = is_xcalloc(c[r].nslots, sizeof(*c[r].total));
 		if (md->nvals[r])
-			overs[r] = count_bins(md, &h, r, NULL, rep->runs[r]->dp->nrows,
-					      &counts[r * h.bins], &totals[r]);
-	int rc = overall(md, &h, counts, overs, totals) < 0 || per_state(md, &h, totals) < 0 ? -1 : 0;
-	free(counts);
-	free(overs);
-	free(totals);
+			count_bins(md, &h, r, ps->of_row ? ps->of_row[r] : NULL, &c[r]);
+	}
+	int rc = overall(md, &h, c) < 0 || per_state(md, &h, c) < 0 ? -1 : 0;
+	for (size_t r = 0; r < rep->nruns; r++) {
+		free(c[r].bins);
+		free(c[r].over);
+		free(c[r].total);
+	}
+	free(c);
 	return rc;
 }

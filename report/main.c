@@ -379,9 +379,7 @@ cleanup:
 	free(rep.metrics);
 	free(rep.axis_lim);
 	free(rep.xmap);
-	for (size_t r = 0; rep.states && r < rep.nruns; r++)
-		is_groups_free(&rep.states[r]);
-	free(rep.states);
+	plot_states_free(&rep);
 	free(rep.left_out);
 	for (size_t r = 0; r < rep.nruns; r++)
 		is_run_free(rep.runs[r]);

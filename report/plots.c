@@ -160,37 +160,31 @@ static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size
 /* Markers: one per idle state when the runs have several (colours tell the runs apart),
  * else one per run. */
 struct marks {
-	const char *names[PLOT_MAX_STATES];
-	size_t nstates;
+	const struct plot_states *ps;
 	unsigned char **pt;       /* [run][point] when by state */
 };
 
 static void marks_init(struct report *rep, struct marks *mk)
 {
-	mk->nstates = state_union(plot_states(rep), rep->nruns, mk->names);
-	mk->pt = mk->nstates ? is_xcalloc(rep->nruns, sizeof(*mk->pt)) : NULL;
-	rep->state_markers = mk->nstates > 0;
+	mk->ps = plot_states(rep);
+	mk->pt = mk->ps->nstates ? is_xcalloc(rep->nruns, sizeof(*mk->pt)) : NULL;
+	rep->state_markers = mk->ps->nstates > 0;
 }
 
-static void marks_of_run(struct report *rep, struct marks *mk, size_t r, const size_t *rows,
-			 size_t n)
+static void marks_of_run(struct marks *mk, size_t r, const size_t *rows, size_t n)
 {
-	const struct is_groups *g = &plot_states(rep)[r];
+	const unsigned char *of_row = mk->ps->of_row[r];
 	mk->pt[r] = is_xmalloc(n + 1);
-	for (size_t k = 0; k < n; k++) {
-		size_t i = state_of_row(g, rows[k]);
-		size_t s = i == SIZE_MAX ? mk->nstates : state_index(mk->names, mk->nstates, g->labels[i]);
-		mk->pt[r][k] = (unsigned char)run_pointtype(s);
-	}
+	for (size_t k = 0; k < n; k++)
+		mk->pt[r][k] = (unsigned char)run_pointtype(of_row[rows[k]]);
 }
 
 static void marks_key(FILE *gp, const struct marks *mk, bool clip)
 {
-	if (!mk->nstates && !clip)
-		return;
-	for (size_t s = 0; s < mk->nstates; s++) {
+	for (size_t s = 0; mk->pt && s < mk->ps->nstates; s++) {
 		char name[80];
-		gp_safe(name, sizeof(name), mk->names[s][0] ? mk->names[s] : "(empty)");
+		const char *label = mk->ps->names[s];
+		gp_safe(name, sizeof(name), label[0] ? label : "(empty)");
 		fprintf(gp, ", NaN with points pt %d ps 1.2 lc rgb '#555555' title '%s'", run_pointtype(s),
 			name);
 	}
@@ -281,7 +275,7 @@ static int scatter(struct metric_data *md, size_t axis)
 	char file[64], data[64], xname_safe[80], xlabel[160], caption[2048], a[32], b[32];
 	char top[IS_NUM_STR_LEN], npoints[64], why[64];
 	struct yclip yc;
-	struct marks mk = { .nstates = 0 };
+	struct marks mk = { .ps = NULL, .pt = NULL };
 	size_t *nout = is_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
 	float **xy = is_xcalloc(rep->nruns, sizeof(*xy));
 	int rc = -1;
@@ -298,7 +292,7 @@ static int scatter(struct metric_data *md, size_t axis)
 		size_t *rows = NULL;
 		xy[r] = scatter_points(md, axis, r, &nout[r], &nvalid, mk.pt ? &rows : NULL);
 		if (mk.pt)
-			marks_of_run(rep, &mk, r, rows, nout[r]);
+			marks_of_run(&mk, r, rows, nout[r]);
 		free(rows);
 		shown += nout[r];
 		group_digits(a, sizeof(a), nout[r]);
@@ -340,7 +334,7 @@ static int scatter(struct metric_data *md, size_t axis)
 	if (yc.clip)
 		fprintf(md->gp, "set arrow from graph 0, first %.9g to graph 1, first %.9g nohead "
 				"dt 2 lc rgb '#888888'\n", yc.top, yc.top);
-	if (mk.nstates || yc.clip)
+	if (mk.pt || yc.clip)
 		fputs("set key above horizontal samplen 1\n", md->gp);
 	fprintf(md->gp, "plot './%s' binary format='%%float32%%float32%%float32%%float32%%float32' "
 			"using 1:2:3:4:5 with points ps variable pt variable lc rgb variable notitle",

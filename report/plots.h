@@ -58,16 +58,15 @@ void body_range(const struct metric_data *md, struct hrange *h);
 
 /* states.c */
 #define PLOT_MAX_STATES 8         /* idle states told apart in the plots */
-/* Rows per requested idle state of every run ([run]; no groups without ReqCState),
- * computed once per report. */
-const struct is_groups *plot_states(struct report *rep);
-/* The states of all runs in natural order, into out[PLOT_MAX_STATES]; 0 when no run has two
- * or there are more than PLOT_MAX_STATES. */
-size_t state_union(const struct is_groups *g, size_t nruns, const char **out);
-/* The position of label in names[0..n), n if absent. */
-size_t state_index(const char **names, size_t n, const char *label);
-/* The group of a row, SIZE_MAX if none. */
-size_t state_of_row(const struct is_groups *g, size_t row);
+struct plot_states {
+	const char *names[PLOT_MAX_STATES];  /* of all runs, natural order */
+	size_t nstates;           /* 0: no run has two states, or there are too many */
+	struct is_groups *g;      /* [run]: labels and counts (not the rows) */
+	unsigned char **of_row;   /* [run][row]: index in names, nstates if none; NULL if
+				   * nstates is 0 */
+};
+/* The runs' states, computed once per report. */
+const struct plot_states *plot_states(struct report *rep);
 
 /* hist.c */
 int histograms(struct metric_data *md);

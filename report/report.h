@@ -9,7 +9,6 @@
 
 #include "idlescope/load.h"
 #include "idlescope/run.h"
-#include "idlescope/select.h"
 #include "idlescope/stats.h"
 
 /* Metrics shown by default: latencies, SilentTime, LDist, residencies, CPU frequency. */
@@ -71,7 +70,7 @@ struct report {
 	char *left_out;            /* metrics some runs lack: "CC6% (not in run2); ..." */
 	double *axis_lim;          /* [(run * 2 + axis) * 2]: scatter x limits, NaN until known */
 	struct axis_map *xmap;     /* [axis]: how the scatter x axes are plotted, NULL until known */
-	struct is_groups *states;  /* [run]: rows per ReqCState for the plots, NULL until known */
+	struct plot_states *pstates;  /* ReqCState of the rows for the plots, NULL until known */
 	bool state_markers;        /* scatter markers are idle states (colours are runs) */
 	struct summary sum;
 	char *tmpdir;              /* the report being written; renamed to o->outdir at the end */
@@ -117,6 +116,7 @@ void section_metric(struct report *rep, size_t m);
 int section_counters(struct report *rep);
 
 int plots_metric(struct report *rep, size_t m, struct metric_plots *mp);
+void plot_states_free(struct report *rep);
 void metric_plots_free(struct metric_plots *mp);
 
 /* axis.c: what a metric's values are plotted as: (v - off) / 10^k where gnuplot and 32-bit

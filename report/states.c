@@ -1,4 +1,8 @@
-/* The requested idle states (ReqCState) of the runs, for the plots. */
+/*
+ * The requested idle states (ReqCState) of the runs, for the plots: the states of all runs
+ * in natural order, and the state of every row as one byte, so that histograms count the
+ * states in the same pass as the whole run and scatter points find theirs at once.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,19 +10,8 @@
 #include "idlescope/util.h"
 #include "plots.h"
 
-const struct is_groups *plot_states(struct report *rep)
-{
-	if (!rep->states) {
-		rep->states = is_xcalloc(rep->nruns, sizeof(*rep->states));
-		for (size_t r = 0; r < rep->nruns; r++)
-			if (is_table_col(rep->runs[r]->dp, "ReqCState") &&
-			    is_group_rows(rep->runs[r]->dp, "ReqCState", &rep->states[r]) < 0)
-				rep->states[r].ngroups = 0;
-	}
-	return rep->states;
-}
-
-size_t state_union(const struct is_groups *g, size_t nruns, const char **out)
+/* The states of all runs in natural order; 0 when no run has two or there are too many. */
+static size_t state_union(const struct is_groups *g, size_t nruns, const char **out)
 {
 	size_t n = 0, most = 0;
 	for (size_t r = 0; r < nruns; r++) {
@@ -42,7 +35,7 @@ size_t state_union(const struct is_groups *g, size_t nruns, const char **out)
 	return most >= 2 ? n : 0;
 }
 
-size_t state_index(const char **names, size_t n, const char *label)
+static size_t state_index(const char *const *names, size_t n, const char *label)
 {
 	size_t k = 0;
 	while (k < n && strcmp(names[k], label))
@@ -50,20 +43,52 @@ size_t state_index(const char **names, size_t n, const char *label)
 	return k;
 }
 
-size_t state_of_row(const struct is_groups *g, size_t row)
+/* of_row[r][row] for every row of run r; the groups' row lists are not needed after. */
+static void rows_to_states(struct plot_states *ps, size_t r, size_t nrows)
 {
+	struct is_groups *g = &ps->g[r];
+	ps->of_row[r] = is_xmalloc(nrows + 1);
+	memset(ps->of_row[r], (int)ps->nstates, nrows);
 	for (size_t i = 0; i < g->ngroups; i++) {
-		const size_t *r = g->rows[i];
-		size_t lo = 0, hi = g->counts[i];
-		while (lo < hi) {  /* rows are ascending */
-			size_t mid = lo + (hi - lo) / 2;
-			if (r[mid] < row)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < g->counts[i] && r[lo] == row)
-			return i;
+		unsigned char s = (unsigned char)state_index(ps->names, ps->nstates, g->labels[i]);
+		for (size_t k = 0; k < g->counts[i]; k++)
+			ps->of_row[r][g->rows[i][k]] = s;
+		free(g->rows[i]);
+		g->rows[i] = NULL;
 	}
-	return SIZE_MAX;
+}
+
+const struct plot_states *plot_states(struct report *rep)
+{
+	if (rep->pstates)
+		return rep->pstates;
+	struct plot_states *ps = rep->pstates = is_xcalloc(1, sizeof(*ps));
+	ps->g = is_xcalloc(rep->nruns, sizeof(*ps->g));
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (is_table_col(rep->runs[r]->dp, "ReqCState") &&
+		    is_group_rows(rep->runs[r]->dp, "ReqCState", &ps->g[r]) < 0)
+			memset(&ps->g[r], 0, sizeof(ps->g[r]));
+	ps->nstates = state_union(ps->g, rep->nruns, ps->names);
+	if (ps->nstates) {
+		ps->of_row = is_xcalloc(rep->nruns, sizeof(*ps->of_row));
+		for (size_t r = 0; r < rep->nruns; r++)
+			rows_to_states(ps, r, rep->runs[r]->dp->nrows);
+	}
+	return ps;
+}
+
+void plot_states_free(struct report *rep)
+{
+	struct plot_states *ps = rep->pstates;
+	if (!ps)
+		return;
+	for (size_t r = 0; r < rep->nruns; r++) {
+		is_groups_free(&ps->g[r]);
+		if (ps->of_row)
+			free(ps->of_row[r]);
+	}
+	free(ps->g);
+	free(ps->of_row);
+	free(ps);
+	rep->pstates = NULL;
 }

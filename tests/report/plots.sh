@@ -5,22 +5,14 @@
 # the scatter y axis ends at the same edge and counts the points above it; the tail plot
 # reaches the maximum; the exceedance plot ends at one datapoint; captions are exact and
 # singular for one; metric order; counter plots of a nearly constant counter.
-REPORT=$1 SAMPLE=$2
+REPORT=$1 SAMPLE=$2 HEAVY=$3
 . "$(dirname "$0")/lib.sh"
 set -e
 
-# A heavy-tailed run: two states, log-normal bodies around 45 and 90 us, 2% of Pareto
-# outliers up to 9000 us (as bpf on a VM: median ~75 us, max ~9000 us).
+# A heavy-tailed run (bench/gen_heavy.sh): two states, log-normal bodies around 45 and
+# 90 us, 2% of Pareto outliers up to 9000 us (as bpf on a VM: median ~75 us, max ~9000 us).
 mkdir "$W/heavy"
-awk 'BEGIN { srand(7); print "LDist,SilentTime,WakeLatency,IntrLatency,ReqCState"
-	for (i = 0; i < 20000; i++) {
-		z = sqrt(-2 * log(rand() + 1e-12)) * cos(6.283185307 * rand())
-		c6 = rand() < 0.6; w = (c6 ? 90 : 45) * exp(0.35 * z)
-		if (rand() < 0.02) w += 200 * (rand() ^ -1.1 - 1)
-		if (w > 9000) w = 9000 - rand() * 100
-		ld = 100 + rand() * 3900
-		printf "%.3f,%.3f,%.3f,%.3f,%s\n", ld, ld - 10, w, w * 0.8, c6 ? "C6" : "C1" } }' \
-	>"$W/heavy/datapoints.csv"
+bash "$HEAVY" 20000 7 90 >"$W/heavy/datapoints.csv"
 csv=$W/heavy/datapoints.csv
 rows=20000
 

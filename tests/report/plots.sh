@@ -48,7 +48,9 @@ read -r edge over <<<"$(hist_check "$W/rep/plot-data/m000-hist-r0.dat" 3 $rows)"
 grep -q "m000-hist-r0.dat' index 2 using" "$W/rep/plot-data/m000.gp" || fail "no overflow bar in the script"
 # The caption says the edge as it is, and the count.
 ov=$(echo "$over" | sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta')
-grep -q "equal bins from 9.036 to $edge (up to the largest 99th percentile of the runs, rounded up, so that the body gets most bins); $ov datapoints above $edge are in the overflow bar" \
+# (the sample comes from awk's rand(): its minimum and the percentile chosen are the data's)
+min=$(awk -F, 'NR > 1 && (m == "" || $3 + 0 < m + 0) { m = $3 } END { print m + 0 }' "$csv")
+grep -q "equal bins from $min to $edge (up to the largest [0-9.]*th percentile of the runs, rounded up, so that the body gets most bins); $ov datapoints above $edge are in the overflow bar" \
 	"$W/rep/index.html" || fail "histogram caption: $(grep -o 'Histogram of WakeLatency, [^<]*' "$W/rep/index.html" | head -1)"
 # The per-state histogram: every state's bins and overflow add up to the run.
 sum=0
@@ -61,7 +63,7 @@ done
 [ "$sum" = "$rows" ] || fail "per-state histograms hold $sum datapoints"
 
 # The scatter y axis ends at the histogram's edge and counts the points above it.
-grep -q "WakeLatency against LDist. Points shown: [0-9,]* of 20,000. The y axis ends at $edge (the largest 99th percentile of the runs, rounded up): $ov points above it are drawn on the top edge as ×" \
+grep -q "WakeLatency against LDist. Points shown: [0-9,]* of 20,000. The y axis ends at $edge (the largest [0-9.]*th percentile of the runs, rounded up): $ov points above it are drawn on the top edge as ×" \
 	"$W/rep/index.html" || fail "scatter caption: $(grep -o 'WakeLatency against LDist[^<]*' "$W/rep/index.html")"
 
 # Markers are idle states (square C1, triangle C6, with a key), the points above the axis

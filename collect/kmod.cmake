@@ -4,7 +4,12 @@
 # clean; collect looks for it there first when it has to load it.
 target_sources(collect PRIVATE ${CMAKE_CURRENT_LIST_DIR}/method_kmod.c ${CMAKE_CURRENT_LIST_DIR}/method_kmod_load.c)
 set(IDLESCOPE_KMOD_BUILD_DIR ${CMAKE_BINARY_DIR}/kmod)
-target_compile_definitions(collect PRIVATE IDLESCOPE_KMOD_BUILD_PATH="${IDLESCOPE_KMOD_BUILD_DIR}/idlescope.ko")
+# A packaged collect (debian/rules: -DIDLESCOPE_KMOD_BUILD_TREE=OFF) does not look in the
+# build tree, which does not exist on the machines it is installed on.
+option(IDLESCOPE_KMOD_BUILD_TREE "collect looks for the module in this build tree first" ON)
+if(IDLESCOPE_KMOD_BUILD_TREE)
+  target_compile_definitions(collect PRIVATE IDLESCOPE_KMOD_BUILD_PATH="${IDLESCOPE_KMOD_BUILD_DIR}/idlescope.ko")
+endif()
 
 execute_process(COMMAND uname -r OUTPUT_VARIABLE IDLESCOPE_UNAME_R OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(IDLESCOPE_KDIR /lib/modules/${IDLESCOPE_UNAME_R}/build CACHE PATH

@@ -16,6 +16,7 @@ set(IDLESCOPE_KDIR /lib/modules/${IDLESCOPE_UNAME_R}/build CACHE PATH
     "kernel build directory the idlescope module is built against (target kmod)")
 file(GLOB IDLESCOPE_KMOD_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/kmod/*.c ${CMAKE_SOURCE_DIR}/kmod/*.h ${CMAKE_SOURCE_DIR}/kmod/Kbuild ${CMAKE_SOURCE_DIR}/kmod/Makefile)
+file(WRITE ${IDLESCOPE_KMOD_BUILD_DIR}/VERSION "${PROJECT_VERSION}\n")   # MODULE_VERSION (Kbuild)
 add_custom_command(OUTPUT ${IDLESCOPE_KMOD_BUILD_DIR}/idlescope.ko
   COMMAND ${CMAKE_COMMAND} -E make_directory ${IDLESCOPE_KMOD_BUILD_DIR}
   COMMAND ${CMAKE_COMMAND} -E copy ${IDLESCOPE_KMOD_SOURCES} ${IDLESCOPE_KMOD_BUILD_DIR}

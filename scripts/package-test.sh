@@ -67,9 +67,9 @@ grep -q 'WakeLatency: median' "$out/diff.txt" || fail "unpacked analyze diff: no
 "$bin/analyze" counters -S samples/bpf-c200 >"$out/counters.txt" 2>"$out/counters.err" || fail "unpacked analyze counters: $(cat "$out/counters.err")"
 "$bin/report" samples/timer-c200 samples/bpf-c200 -o "$out/report" >/dev/null || fail "unpacked report"
 grep -q "idlescope $v</p>" "$out/report/index.html" || fail "unpacked report: no version in index.html"
-# a short timer run (other collectors may hold a CPU for a moment: retry on both ends)
+# a short timer run (other collectors may hold a CPU for a while: retry on both ends, 90 s at most)
 last=$(($(nproc) - 1))
-for try in 1 2 3 4 5 6 7 8 9 10; do
+for try in $(seq 45); do
 	"$bin/collect" -q --method timer --cpu $((try % 2 ? 0 : last)) -c 50 --no-counters --force \
 		-o "$out/run" 2>"$out/collect.err" && break
 	grep -q 'another collector' "$out/collect.err" || fail "unpacked collect: $(cat "$out/collect.err")"
@@ -85,17 +85,21 @@ if [ "$(id -u)" != 0 ] || [ "${IDLESCOPE_PKG_INSTALL:-1}" = 0 ]; then
 	say "install test skipped (not root, or IDLESCOPE_PKG_INSTALL=0)"
 	exit 0
 fi
+# Several checkouts on one machine may run this at once: one install test at a time (the
+# others wait here), and apt/dpkg wait for each other's lock instead of failing.
+exec 9>/run/lock/idlescope-package-test.lock
+flock -w 900 9 || fail "waited 15 min for another install test (/run/lock/idlescope-package-test.lock)"
 for p in idlescope idlescope-dkms; do
 	if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'installed$'; then
 		say "install test skipped: $p is installed on this machine already (not ours to replace)"
 		exit 0
 	fi
 done
-purge() { DEBIAN_FRONTEND=noninteractive apt-get purge -y -q idlescope idlescope-dkms >"$out/purge.log" 2>&1; }
+apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -y -q "$@"; }
+purge() { apt_get purge idlescope idlescope-dkms >"$out/purge.log" 2>&1; }
 trap purge EXIT
 say "apt-get install ./idlescope_${v}_amd64.deb ./idlescope-dkms_${v}_all.deb (log: $out/install.log)"
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$deb" "$dkmsdeb" \
-	>"$out/install.log" 2>&1 || { tail -n 30 "$out/install.log"; fail "apt-get install"; }
+apt_get install --no-install-recommends "$deb" "$dkmsdeb" >"$out/install.log" 2>&1 || { tail -n 30 "$out/install.log"; fail "apt-get install"; }
 [ "$(command -v collect)" = /usr/bin/collect ] || fail "collect is not /usr/bin/collect after install"
 for p in collect analyze report; do
 	[ "$("/usr/bin/$p" --version)" = "$p (idlescope) $v" ] || fail "installed $p --version"

@@ -26,9 +26,9 @@ deb=$(sed -n '1s/^idlescope (\([^)]*\)).*/\1/p' "$src/debian/changelog")
 [ "$(jq -r .toolver "$tmp/ctr/info.json" 2>&1)" = "$v" ] || fail "counters info.json toolver: $(jq -c .toolver "$tmp/ctr/info.json" 2>&1)"
 
 # a short timer run; other collectors (colleagues' tests) may hold a CPU for a while: retry,
-# alternating between the first and the last CPU
+# alternating between the first and the last CPU, 90 s at most
 last=$(($(nproc) - 1))
-for try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+for try in $(seq 45); do
 	"$collect" -q --method timer --cpu $((try % 2 ? 0 : last)) -c 3 --no-counters --force -o "$tmp/run" \
 		2>"$tmp/err" && break
 	grep -q 'another collector' "$tmp/err" || break

@@ -5,8 +5,8 @@
 # usage: kmod_find.sh KMOD_FIND_TEST
 set -u
 t=$1
-if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
-	echo "kmod_find: SKIPPED (needs root and mount namespaces)"
+if [ "$(id -u)" != 0 ] || [ ! -d /lib/modules ] || ! unshare -m true 2>/dev/null; then
+	echo "kmod_find: SKIPPED (needs root, mount namespaces and a /lib/modules to mount over)"
 	exit 77
 fi
 r=$(uname -r)

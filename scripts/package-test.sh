@@ -8,7 +8,8 @@
 #  3. dpkg-deb -x, and the unpacked programs on the sample runs and on a short timer run;
 #  4. as root (unless IDLESCOPE_PKG_INSTALL=0), when neither package is installed already:
 #     apt-get install of both .debs (DKMS builds the module for the kernels whose headers
-#     are installed), a smoke run of the installed programs, then both are purged again.
+#     are installed), a smoke run of the installed programs, a QEMU boot in which the
+#     installed collect loads the DKMS-built module by itself, then both are purged again.
 set -eu
 cd "$(dirname "$0")/.."
 src=$PWD
@@ -80,6 +81,52 @@ done
 "$bin/analyze" stats "$out/run" >/dev/null || fail "unpacked analyze on the unpacked collect's run"
 say "unpacked programs: --version, analyze stats/diff/counters and report on samples/, a 50-datapoint timer run"
 
+# The installed collect loads the DKMS-built module by itself: boot the kernel DKMS built it
+# for (the image kmod-qemu caches in build-test/, scripts/test.sh runs that first) in QEMU
+# with a busybox initramfs holding /usr/bin/collect, its libraries and
+# /lib/modules/REL/updates/dkms/idlescope.ko at their installed paths, nothing else.
+dkms_boot() {
+	img=$(ls "$src"/build-test/tests/kmod/qemu/cache/*/root/boot/vmlinuz-* 2>/dev/null | head -n 1)
+	if [ -z "$img" ] || ! command -v qemu-system-x86_64 >/dev/null; then
+		say "DKMS boot test skipped: no kernel image cached by kmod-qemu, or no qemu"
+		return 0
+	fi
+	rel=${img##*/vmlinuz-}
+	ko=/lib/modules/$rel/updates/dkms/idlescope.ko
+	[ -f "$ko" ] || fail "DKMS built no module for $rel, the kernel kmod-qemu boots"
+	ir=$out/initramfs
+	rm -rf "$ir" && mkdir -p "$ir/bin" "$ir/usr/bin" "$ir${ko%/*}"
+	cp "$(command -v busybox)" "$ir/bin/busybox" && ln -s busybox "$ir/bin/sh"
+	cp /usr/bin/collect "$ir/usr/bin/" && cp "$ko" "$ir$ko"
+	ldd /usr/bin/collect | awk '/=> \// { print $3 } /^[ \t]*\// { print $1 }' | while read -r lib; do
+		mkdir -p "$ir${lib%/*}" && cp -L "$lib" "$ir$lib"
+	done
+	cat >"$ir/init" <<'INIT'
+#!/bin/sh
+/bin/busybox --install -s /bin
+export PATH=/usr/bin:/bin
+mkdir -p /proc /sys /dev /tmp
+mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
+mount -t tracefs tracefs /sys/kernel/tracing; mount -t tmpfs tmpfs /tmp
+collect -q --method hrt -c 20 --cpu 1 --no-counters -o /tmp/run >/tmp/log 2>&1
+rc=$?
+rows=$(($(wc -l </tmp/run/datapoints.csv) - 1))
+path=$(grep -o '"path":[[:space:]]*"[^"]*"' /tmp/run/info.json | grep -o '/[^"]*')
+echo "IDLESCOPE-DKMS: rc=$rc rows=$rows path=$path module=$([ -d /sys/module/idlescope ] && echo loaded || echo unloaded) $(head -c 300 /tmp/log | tr '\n' ' ')" >/dev/ttyS0
+poweroff -f
+INIT
+	chmod 755 "$ir/init"
+	(cd "$ir" && find . | busybox cpio -o -H newc -R 0:0 2>/dev/null | gzip -1 >"$out/initramfs.cpio.gz")
+	timeout 300 qemu-system-x86_64 -accel tcg -cpu Skylake-Client-v1 -smp 2 -m 512 -kernel "$img" \
+		-initrd "$out/initramfs.cpio.gz" -append "console=ttyS0 panic=-1 loglevel=3" -display none \
+		-vga none -nic none -no-reboot -monitor none -serial "file:$out/console.log" >"$out/qemu.log" 2>&1 ||
+		fail "qemu: $(cat "$out/qemu.log")"
+	got=$(grep -a '^IDLESCOPE-DKMS:' "$out/console.log" | tr -d '\r' | sed 's/ *$//')
+	[ "$got" = "IDLESCOPE-DKMS: rc=0 rows=20 path=$ko module=unloaded" ] ||
+		fail "DKMS boot test: '$got' (console: $out/console.log)"
+	say "a $rel guest: the installed collect loaded $ko itself, measured 20 datapoints with hrt, unloaded it"
+}
+
 # 4. install, smoke run, purge
 if [ "$(id -u)" != 0 ] || [ "${IDLESCOPE_PKG_INSTALL:-1}" = 0 ]; then
 	say "install test skipped (not root, or IDLESCOPE_PKG_INSTALL=0)"
@@ -135,6 +182,7 @@ if [ -f "/lib/modules/$r/updates/dkms/idlescope.ko" ] && [ -e /proc/modules ]; t
 else
 	say "collect --method hrt not tried: no module for the running kernel $r or no module loading here"
 fi
+dkms_boot
 purge || fail "apt-get purge (log: $out/purge.log)"
 trap - EXIT
 [ ! -e "/usr/src/idlescope-$v" ] || fail "/usr/src/idlescope-$v left after purge"

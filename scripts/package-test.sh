@@ -87,8 +87,8 @@ say "unpacked programs: --version, analyze stats/diff/counters and report on sam
 # /lib/modules/REL/updates/dkms/idlescope.ko at their installed paths, nothing else.
 dkms_boot() {
 	img=$(ls "$src"/build-test/tests/kmod/qemu/cache/*/root/boot/vmlinuz-* 2>/dev/null | head -n 1)
-	if [ -z "$img" ] || ! command -v qemu-system-x86_64 >/dev/null; then
-		say "DKMS boot test skipped: no kernel image cached by kmod-qemu, or no qemu"
+	if [ -z "$img" ] || ! command -v qemu-system-x86_64 >/dev/null || ! command -v busybox >/dev/null; then
+		say "DKMS boot test skipped: no kernel image cached by kmod-qemu, or no qemu or busybox"
 		return 0
 	fi
 	rel=${img##*/vmlinuz-}

@@ -10,10 +10,11 @@
 #include "idlescope/numparse.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
+#include "idlescope/version.h"
 
 enum {
 	OPT_METHOD = 0x100, OPT_TIME_LIMIT, OPT_CPU, OPT_REPORTID, OPT_KEEP_RAW, OPT_PM_QOS,
-	OPT_FORCE, OPT_SEED, OPT_COUNTERS_INTERVAL, OPT_NO_COUNTERS, OPT_KMOD_PATH, OPT_HELP,
+	OPT_FORCE, OPT_SEED, OPT_COUNTERS_INTERVAL, OPT_NO_COUNTERS, OPT_KMOD_PATH, OPT_HELP, OPT_VERSION,
 };
 
 struct opt_desc {
@@ -54,6 +55,7 @@ static const struct opt_desc opt_table[] = {
 	{ "no-counters", 0, OPT_NO_COUNTERS, NULL, "No counter snapshots (same as --counters-interval 0)." },
 	{ "kmod-path", 0, OPT_KMOD_PATH, "FILE", "hrt/tdt: the module file to load if it is not loaded." },
 	{ "help", 'h', OPT_HELP, NULL, "Show this help and exit." },
+	{ "version", 'V', OPT_VERSION, NULL, "Print the version and exit." },
 };
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 
@@ -348,6 +350,9 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 	case OPT_HELP:
 		print_help();
 		return 1;
+	case OPT_VERSION:
+		printf("collect (idlescope) %s\n", IDLESCOPE_VERSION);
+		return 1;
 	}
 	is_err("try 'collect --help'");
 	return 2;
@@ -378,6 +383,9 @@ int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 				is_err("unknown option '%s'; try 'collect --help'", q);
 			return 2;
 		}
+		for (size_t i = 0; i < NOPTS; i++)   /* -h and -V: short letter != option value */
+			if (opt_table[i].short_opt == c)
+				c = opt_table[i].val;
 		rc = apply_option(o, c, optarg, &count_set);
 		if (rc)
 			return rc;

@@ -79,15 +79,15 @@ static const char diff_help[] =
 "JSON output: {\"reference\", \"group_by\", \"configs\": [{\"name\", \"runs\": [reportid..],\n"
 "  \"rows\"}], \"runs\": [{\"reportid\", \"path\", \"toolname\", \"rows\", \"config\"}],\n"
 "  \"metrics\": {METRIC: {\"unit\", FUNC: {\"values\": [..], \"change\": [..], \"pct\": [..]},\n"
-"  \"runs\": {\"med\": [..], \"99%\": [..], \"99.9%\": [..]}, \"tests\": [null, {\"level\":\n"
+"  \"runs\": [{\"med\", \"99%\", \"99.9%\"}, ..], \"tests\": [null, {\"level\":\n"
 "  \"run\"|\"datapoint\", \"replicates\": [n_ref, n], \"method\", \"mw_u\", \"mw_p\", \"mw_exact\",\n"
 "  \"ks_d\", \"ks_p\", \"ks_exact\", \"med_diff\", \"med_diff_ci95\": [lo, hi], \"differs\",\n"
 "  \"significant\", \"run_level\": {\"med\": {\"diff\", \"ci95\", \"p\", \"df\", \"significant\"},\n"
 "  \"99%\": .., \"99.9%\": ..} or null}, ...], \"verdict\": [null, \"...\", ...]}},\n"
 "  \"groups\": {VALUE: {\"rows\": [..], \"run_rows\": [..], \"metrics\": {same shape}}},\n"
 "  \"counters\": {COLUMN: {\"values\", \"change\", \"pct\", \"runs\"}} or null, \"warnings\": [..]}\n"
-"Index i of values, tests, verdict and rows is configs[i] (i = 0 the reference); of\n"
-"runs.med and run_rows it is runs[i]. Undefined numbers are null.\n"
+"Index i of values, tests, verdict and rows is configs[i] (i = 0 the reference); of a\n"
+"metric's runs and of run_rows it is runs[i]. Undefined numbers are null.\n"
 "CSV output: kind,by,group,metric,func,run,value,change,pct with kind stat (a function's\n"
 "value; run is the configuration), run (func med, 99%, 99.9% of one run; run is the run),\n"
 "test (func level (1 run, 0 datapoint), replicates_ref, replicates, mw_u, mw_p, ks_d, ks_p,\n"
@@ -321,12 +321,16 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (is_configs_parse(argv + optind, (size_t)(argc - optind), &cl) < 0)
 		goto cleanup;
+	paths = is_configs_paths(&cl, &n);
 	if (cl.n < 2) {
-		is_err("diff: need at least two configurations, the reference first (see 'analyze "
-		       "diff --help')");
+		if (n < 2)
+			is_err("diff: need at least two runs, the reference first (see 'analyze diff "
+			       "--help')");
+		else
+			is_err("diff: need at least two configurations, got one of %zu runs (A,B is one "
+			       "configuration of replicate runs; see 'analyze diff --help')", n);
 		goto cleanup;
 	}
-	paths = is_configs_paths(&cl, &n);
 	if (check_same(paths, (int)n, o.allow_same) < 0 || is_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
 	runs = is_xcalloc(n, sizeof(*runs));

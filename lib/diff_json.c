@@ -84,11 +84,13 @@ static cJSON *metrics_json(const struct is_diff *d, const struct is_diff_part *p
 		cJSON_AddStringToObject(mo, "unit", d->units[m]);
 		for (size_t f = 0; f < d->nfuncs; f++)
 			cJSON_AddItemToObject(mo, d->funcs[f].name, func_json(d, p, m, f));
-		cJSON *runs = cJSON_AddObjectToObject(mo, "runs");
-		for (size_t k = 0; k < IS_DIFF_NQ; k++) {
-			cJSON *a = cJSON_AddArrayToObject(runs, is_diff_q_name[k]);
-			for (size_t r = 0; r < d->nruns; r++)
-				cJSON_AddItemToArray(a, num_or_null(is_diff_run_q(d, p, m, r, k)));
+		cJSON *runs = cJSON_AddArrayToObject(mo, "runs");  /* an array: objects are funcs */
+		for (size_t r = 0; r < d->nruns; r++) {
+			cJSON *ro = cJSON_CreateObject();
+			for (size_t k = 0; k < IS_DIFF_NQ; k++)
+				cJSON_AddItemToObject(ro, is_diff_q_name[k],
+						      num_or_null(is_diff_run_q(d, p, m, r, k)));
+			cJSON_AddItemToArray(runs, ro);
 		}
 		cJSON *tests = cJSON_AddArrayToObject(mo, "tests");
 		cJSON *verdicts = cJSON_AddArrayToObject(mo, "verdict");

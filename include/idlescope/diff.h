@@ -173,7 +173,7 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
  *    "configs": [{"name", "runs": [reportid..], "rows"}],
  *    "runs": [{"reportid", "path", "toolname", "rows", "config"}],
  *    "metrics": {M: {"unit": U, FUNC: {"values": [..], "change": [..], "pct": [..]},
- *                    "runs": {"med": [..], "99%": [..], "99.9%": [..]},   (per run)
+ *                    "runs": [{"med", "99%", "99.9%"}, ..],   (one per run)
  *                    "tests": [null, {"level", "replicates": [n_ref, n], "method",
  *                              "mw_u", "mw_p", "mw_exact", "ks_d", "ks_p", "ks_exact",
  *                              "med_diff", "med_diff_ci95": [lo, hi], "differs",

@@ -446,6 +446,173 @@ static void test_same_as_stats(const char *run0, const char *run1, size_t expect
 	cJSON_Delete(st[1]);
 }
 
+/* A run of make_run's shape whose info.json has a kernel release and a cstates setting. */
+static void make_system_run(const char *dir, double shift, const char *kernel, const char *cstates)
+{
+	char file[128], info[512];
+	make_run(dir, dir, "idlescope", shift, 1, 0, NULL);
+	snprintf(file, sizeof(file), "%s/info.json", dir);
+	snprintf(info, sizeof(info), "{\"toolname\": \"idlescope\", \"reportid\": \"%s\", \"system\": "
+		 "{\"kernel\": {\"release\": \"%s\"}}, \"settings\": {\"cstates\": \"%s\"}}\n", dir,
+		 kernel, cstates);
+	write_file(file, info);
+}
+
+static char *list3(const char *a, const char *b, const char *c)
+{
+	static char buf[4][800];
+	static int k;
+	char *s = buf[k++ % 4];
+	snprintf(s, sizeof(buf[0]), "%s,%s,%s", path(a), path(b), path(c));
+	return s;
+}
+
+/* Replicate runs: run-level Welch t on the run medians, names, --ref, confounders. */
+static void test_replicates(void)
+{
+	make_system_run("a1", 0, "6.1", "all");
+	make_system_run("a2", 0.5, "6.1", "all");
+	make_system_run("a3", -0.5, "6.1", "all");
+	make_system_run("b1", 10, "6.1", "POLL");
+	make_system_run("b2", 10.5, "6.1", "POLL");
+	make_system_run("b3", 9.5, "6.2", "POLL");
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "-F", "json", "-m", "Wake",
+		   NULL) == 0);
+	cJSON *j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "a");
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/name")), "b");
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/runs/2")), "b3");
+	CHECK_EQ_DBL(num(j, "configs/0/rows"), 600);
+	CHECK_EQ_DBL(num(j, "runs/4/config"), 1);
+	CHECK_EQ_DBL(num(j, "runs/4/rows"), 200);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/runs/5/med"), 110);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/values/0"), 100.5);  /* pooled */
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/method")),
+		  "welch-run-summaries");
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/replicates/0"), 3);
+	/* run medians 100.5, 101, 100 against 110.5, 111, 110: diff 10, se sqrt(2 * 0.25 / 3),
+	 * df 4 */
+	double se = sqrt(0.5 / 3), q = gsl_cdf_tdist_Pinv(0.975, 4);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff"), 10, 1e-12);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/0"), 10 - q * se, 1e-9);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/1"), 10 + q * se, 1e-9);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/run_level/med/p"),
+		   2 * gsl_cdf_tdist_Q(10 / se, 4), 1e-6);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/run_level/med/df"), 4, 1e-12);
+	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/tests/1/run_level/99%")));  /* 200 values */
+	char want[1024], pbuf[32];
+	snprintf(pbuf, sizeof(pbuf), "%.2g", 2 * gsl_cdf_tdist_Q(10 / se, 4));
+	snprintf(want, sizeof(want), "WakeLatency: median +10 us (+10.0%%) vs a (3 vs 3 runs), 95%% CI "
+		 "[+9, +11], significant (Welch t on run medians, p = %s)", pbuf);
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), want);
+	/* what differs besides the setting: cstates and the kernel of b3 */
+	CHECK_STR(cJSON_GetStringValue(at(j, "warnings/0")),
+		  "system.kernel.release differs: a: 6.1; b: 6.1 | 6.2");
+	CHECK_STR(cJSON_GetStringValue(at(j, "warnings/1")),
+		  "settings.cstates differs: a: all; b: POLL");
+	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 2);
+	cJSON_Delete(j);
+
+	/* text: each run's median and 99%, the pooled value, the warning block first */
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "-m", "Wake", "-G", NULL) == 0);
+	CHECK(strstr(out, "Reference: a: 3 runs, 600 datapoints\n") == out);
+	CHECK(strstr(out, "\nWarning: besides what was varied, the configurations differ in\n"
+		     "  ! system.kernel.release differs: a: 6.1; b: 6.1 | 6.2\n") != NULL);
+	CHECK(strstr(out, "\n                     a2               200  101.000        -\n") != NULL);
+	CHECK(strstr(out, "\n                     (pooled)         600  100.500  198.500\n") != NULL);
+	CHECK(strstr(out, "WakeLatency  b       med   +10.000") != NULL);
+
+	/* --ref: b is the reference */
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "--ref", "b", "-F", "json",
+		   "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "b");
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff"), -10, 1e-12);
+	cJSON_Delete(j);
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "--ref", "c", NULL) == 2);
+	CHECK_STR(err, "analyze: --ref: no configuration named 'c' (there are 'a', 'b')\n");
+
+	/* A/A: the same setting under two names is not significant */
+	make_system_run("a4", 0.25, "6.1", "all");
+	char aa[800];
+	snprintf(aa, sizeof(aa), "%s,%s", path("a1"), path("a2"));
+	CHECK(diff(aa, list3("a3", "a4", "a4") + 0, "--allow-same", "-F", "json", "-m", "Wake",
+		   NULL) == 0);
+	j = json_out();
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
+	cJSON_Delete(j);
+
+	/* three runs against one: datapoint level, nothing significant */
+	CHECK(diff(list3("a1", "a2", "a3"), path("b1"), "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "datapoint");
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/replicates/1"), 1);
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	cJSON_Delete(j);
+
+	/* bad lists */
+	snprintf(aa, sizeof(aa), "%s,,%s", path("a1"), path("a2"));
+	CHECK(diff(aa, path("b1"), NULL) == 2);
+	snprintf(want, sizeof(want), "analyze: '%s': an empty run in a comma-separated list\n", aa);
+	CHECK_STR(err, want);
+	snprintf(aa, sizeof(aa), "%s,%s", path("a1"), path("a2"));
+	CHECK(diff(aa, NULL) == 2);
+	CHECK_STR(err, "analyze: diff: need at least two configurations, got one of 2 runs (A,B is "
+		  "one configuration of replicate runs; see 'analyze diff --help')\n");
+}
+
+/* An experiment directory: configurations in design order, the varied setting not warned. */
+static void test_experiment(void)
+{
+	char cmd[1024];
+	mkdir(path("exp"), 0755);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && cp -r a1 exp/POLL-1 && cp -r a2 exp/all-1 && "
+		 "cp -r b1 exp/POLL-2 && cp -r b2 exp/all-2 && cp -r b3 exp/POLL-3 && "
+		 "cp -r a3 exp/all-3", tmp);
+	CHECK(system(cmd) == 0);
+	/* the "all" runs get the POLL runs' data and vice versa: POLL is 10 us slower */
+	write_file("exp/experiment.json",
+		   "{\"format_version\": \"1.0\", \"design\": {\"factors\": [{\"name\": \"cstates\", "
+		   "\"values\": [\"all\", \"POLL\"]}], \"repeat\": 3, \"order\": \"interleaved\"},\n"
+		   "\"runs\": [{\"path\": \"POLL-1\", \"config\": {\"cstates\": \"POLL\"}, \"replicate\": 1, \"complete\": true},\n"
+		   "{\"path\": \"all-1\", \"config\": {\"cstates\": \"all\"}, \"replicate\": 1, \"complete\": true},\n"
+		   "{\"path\": \"POLL-2\", \"config\": {\"cstates\": \"POLL\"}, \"replicate\": 2, \"complete\": true},\n"
+		   "{\"path\": \"all-2\", \"config\": {\"cstates\": \"all\"}, \"replicate\": 2, \"complete\": true},\n"
+		   "{\"path\": \"POLL-3\", \"config\": {\"cstates\": \"POLL\"}, \"replicate\": 3, \"complete\": true},\n"
+		   "{\"path\": \"all-3\", \"config\": {\"cstates\": \"all\"}, \"replicate\": 3, \"complete\": false}]}\n");
+	CHECK(diff(path("exp"), "-F", "json", "-m", "Wake", NULL) == 0);
+	char want[512];
+	snprintf(want, sizeof(want), "analyze: warning: %s/experiment.json: 1 incomplete run left out\n",
+		 path("exp"));
+	CHECK_STR(err, want);
+	cJSON *j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/0/name")), "cstates=all");
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/name")), "cstates=POLL");
+	CHECK(cJSON_GetArraySize(at(j, "configs/0/runs")) == 2);
+	CHECK(cJSON_GetArraySize(at(j, "configs/1/runs")) == 3);
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
+	/* a1 (0), b1 (10), b3 (9.5) as POLL against a2 (0.5), b2 (10.5) as all: no clear shift */
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	/* cstates was varied: only the kernel is a confounder */
+	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 1);
+	CHECK(strstr(cJSON_GetStringValue(at(j, "warnings/0")), "system.kernel.release") != NULL);
+	CHECK(strstr(cJSON_GetStringValue(at(j, "experiment")), ": 2 configurations, 6 runs, order "
+		     "interleaved") != NULL);
+	cJSON_Delete(j);
+	CHECK(diff(path("exp"), "--ref", "cstates=POLL", "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "cstates=POLL");
+	cJSON_Delete(j);
+	write_file("exp/experiment.json", "{\"runs\": [{\"config\": {}}]}");
+	CHECK(diff(path("exp"), NULL) == 2);
+	snprintf(want, sizeof(want), "analyze: %s/experiment.json: runs[0]: expected \"path\" (text) "
+		 "and \"config\" (an object)\n", path("exp"));
+	CHECK_STR(err, want);
+}
+
 static void test_bad_inputs(void)
 {
 	char want[512];
@@ -539,6 +706,8 @@ int main(int argc, char **argv)
 	CHECK(cJSON_IsFalse(at(j, "metrics/CC6%/tests/1/differs")));
 	cJSON_Delete(j);
 	test_bad_inputs();
+	test_replicates();
+	test_experiment();
 	test_counters(argv[3]);
 	free(out);
 	free(err);

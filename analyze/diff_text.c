@@ -207,7 +207,10 @@ static void test_row(struct grid *g, const struct is_diff *d, size_t m, size_t r
 	fmt_num(hi, sizeof(hi), t->ci_hi, IS_F_MED, true);
 	grid_cell(g, "%zu vs %zu", t->rep_ref, t->rep);
 	grid_cell(g, "%s%s", mw, t->mw_exact ? " (exact)" : "");
-	grid_cell(g, "%.4f", t->ks_d);
+	if (isnan(t->ks_d))
+		grid_cell(g, "-");
+	else
+		grid_cell(g, "%.4f", t->ks_d);
 	grid_cell(g, "%s", ks);
 	grid_cell(g, "%s", diff);
 	if (isnan(t->ci_lo))

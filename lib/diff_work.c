@@ -24,8 +24,6 @@
 struct diff_job {
 	struct is_diff *d;
 	struct diff_priv *pv;
-	struct is_func *plain;   /* the functions that need no order statistics */
-	size_t nplain;
 	size_t maxrows;          /* the largest run */
 	size_t maxcrows;         /* the largest configuration (all its runs) */
 	atomic_size_t next;      /* next metric */
@@ -43,6 +41,7 @@ struct bufs {
 	double **pseg, **pall;   /* [config], NULL for a configuration of one run */
 	double *rows_a, *rows_b; /* a configuration's values in collection order */
 	double *rvals;           /* [(part * nruns + run) * nfuncs]: each run's values */
+	double *rmom;            /* [(part * nruns + run) * NMOM]: each run's moments */
 	struct sample *views;    /* [part * nruns + run], part 0 = overall */
 	struct sample *cviews;   /* [part * nconfigs + config] */
 };
@@ -64,16 +63,108 @@ static bool is_order_stat(const struct is_func *f)
 	return f->kind == IS_F_MED || f->kind == IS_F_PCT;
 }
 
-/* Sums, extremes and counts, from the values in row order (as analyze stats sums them). NaN
- * are skipped; without order statistics to select, scratch is not written. */
-static void plain_values(const struct diff_job *j, const double *x, size_t n, double *scratch,
-			 double *out)
+/* The moments every run gets, whatever --funcs asks: a configuration of several runs combines
+ * its runs' (count, min, max, avg, std) instead of going over the pooled values again. */
+enum { MOM_COUNT, MOM_MIN, MOM_MAX, MOM_AVG, MOM_STD, NMOM };
+static const struct is_func moments[NMOM] = {
+	{ .kind = IS_F_COUNT }, { .kind = IS_F_MIN }, { .kind = IS_F_MAX }, { .kind = IS_F_AVG },
+	{ .kind = IS_F_STD },
+};
+
+/* The functions that need no order statistics, from the moments. */
+static void plain_from_moments(const struct diff_job *j, const double *mom, double *out)
 {
-	double plain[64];
-	is_stats_compute(x, n, j->plain, j->nplain, plain, scratch);
-	for (size_t f = 0, k = 0; f < j->d->nfuncs; f++)
+	for (size_t f = 0; f < j->d->nfuncs; f++) {
+		enum is_func_kind k = j->d->funcs[f].kind;
 		if (!is_order_stat(&j->d->funcs[f]))
-			out[f] = plain[k++];
+			out[f] = mom[k == IS_F_COUNT ? MOM_COUNT : k == IS_F_MIN ? MOM_MIN
+				     : k == IS_F_MAX ? MOM_MAX : k == IS_F_AVG ? MOM_AVG : MOM_STD];
+	}
+}
+
+/* Sums, extremes and counts, from the values in row order (as analyze stats sums them), into
+ * mom[NMOM] and out. NaN are skipped; scratch is not written (no order statistics). */
+static void plain_values(const struct diff_job *j, const double *x, size_t n, double *scratch,
+			 double *mom, double *out)
+{
+	is_stats_compute(x, n, moments, NMOM, mom, scratch);
+	plain_from_moments(j, mom, out);
+}
+
+/* Several runs' moments as one sample's: counts and extremes add up, the variance is the
+ * within-run sum of squares plus the between-run one (Chan et al.'s pairwise formula). */
+static void combine_moments(const double *const *mom, size_t k, double *out)
+{
+	double n = 0, sum = 0, ss = 0, lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < k; i++)
+		if (mom[i][MOM_COUNT] > 0) {
+			n += mom[i][MOM_COUNT];
+			sum += mom[i][MOM_COUNT] * mom[i][MOM_AVG];
+			lo = fmin(lo, mom[i][MOM_MIN]);
+			hi = fmax(hi, mom[i][MOM_MAX]);
+		}
+	double avg = n > 0 ? sum / n : NAN;
+	for (size_t i = 0; i < k; i++)
+		if (mom[i][MOM_COUNT] > 0) {
+			double ni = mom[i][MOM_COUNT], dv = mom[i][MOM_AVG] - avg;
+			ss += (ni > 1 ? (ni - 1) * mom[i][MOM_STD] * mom[i][MOM_STD] : 0) + ni * dv * dv;
+		}
+	out[MOM_COUNT] = n;
+	out[MOM_MIN] = n > 0 ? lo : NAN;
+	out[MOM_MAX] = n > 0 ? hi : NAN;
+	out[MOM_AVG] = avg;
+	out[MOM_STD] = n > 1 ? sqrt(ss / (n - 1)) : NAN;
+}
+
+static size_t count_below(const double *x, size_t n, double v, bool or_equal)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x[mid] < v || (or_equal && x[mid] == v))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The rank-th smallest value (0-based) of the union of sorted samples s[0..k), found by a
+ * binary search in each sample for the value with fewer than rank + 1 below it and at least
+ * rank + 1 at or below it. */
+static double select_union(const struct sample *s, size_t k, size_t rank)
+{
+	for (size_t j = 0; j < k; j++) {
+		size_t lo = 0, hi = s[j].n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2, less = 0, le = 0;
+			double v = s[j].x[mid];
+			for (size_t t = 0; t < k; t++) {
+				less += count_below(s[t].x, s[t].n, v, false);
+				le += count_below(s[t].x, s[t].n, v, true);
+			}
+			if (le <= rank)
+				lo = mid + 1;
+			else if (less > rank)
+				hi = mid;
+			else
+				return v;
+		}
+	}
+	return NAN;
+}
+
+/* is_quantile_sorted of the union of sorted samples, term for term, without merging them. */
+static double union_quantile(const struct sample *s, size_t k, size_t n, double q)
+{
+	double delta = q * (double)(n - 1);
+	size_t lhs = (size_t)delta;
+	delta -= (double)lhs;
+	if (n == 0)
+		return NAN;
+	if (lhs >= n - 1)
+		return select_union(s, k, n - 1);
+	return (1 - delta) * select_union(s, k, lhs) + delta * select_union(s, k, lhs + 1);
 }
 
 static void order_values(const struct diff_job *j, const double *sorted, size_t n, double *out)
@@ -85,12 +176,6 @@ static void order_values(const struct diff_job *j, const double *sorted, size_t 
 										: fn->pct / 100)
 				   : NAN;
 	}
-}
-
-static void record(struct is_diff_part *p, size_t cell, const double *sorted, size_t n)
-{
-	p->nvals[cell] = n;
-	p->medians[cell] = n ? is_quantile_sorted(sorted, n, 0.5) : NAN;
 }
 
 static void merge2(const double *a, size_t na, const double *b, size_t nb, double *out)
@@ -196,23 +281,26 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 	struct is_mw mw;
 	struct is_ks ks;
 	memset(t, 0, sizeof(*t));
-	if (is_two_sample_tests(ref.x, ref.n, x.x, x.n, &mw, &ks) < 0)
+	if (ref.n == 0 || x.n == 0)
 		return;
 	t->valid = true;
 	t->rep_ref = d->configs[0].nruns;
 	t->rep = d->configs[c].nruns;
+	if (t->rep_ref >= 2 && t->rep >= 2) {
+		/* the pooled datapoints are not independent: no datapoint-level tests on them */
+		t->level = IS_LEVEL_RUN;
+		t->method = "welch-run-summaries";
+		t->mw_u = t->mw_p = t->ks_d = t->ks_p = NAN;
+		run_level(d, p, m, c, t);
+		return;
+	}
+	is_two_sample_tests(ref.x, ref.n, x.x, x.n, &mw, &ks);
 	t->mw_u = mw.u;
 	t->mw_p = mw.p;
 	t->mw_exact = mw.exact;
 	t->ks_d = ks.d;
 	t->ks_p = ks.p;
 	t->ks_exact = ks.exact;
-	if (t->rep_ref >= 2 && t->rep >= 2) {
-		t->level = IS_LEVEL_RUN;
-		t->method = "welch-run-summaries";
-		run_level(d, p, m, c, t);
-		return;
-	}
 	t->level = IS_LEVEL_DATAPOINT;
 	t->method = "block-bootstrap";
 	for (size_t k = 0; k < IS_DIFF_NQ; k++)
@@ -247,7 +335,7 @@ static void group_samples(struct diff_job *j, size_t r, const double *col, struc
 		double *x = k >= 0 ? seg + off[k] : seg;
 		size_t n = k >= 0 ? fill[k] - off[k] : 0;
 		double *out = b->rvals + ((g + 1) * nr + r) * d->nfuncs;
-		plain_values(j, x, n, b->tmp, out);
+		plain_values(j, x, n, b->tmp, b->rmom + ((g + 1) * nr + r) * NMOM, out);
 		is_sort_doubles(x, n, b->tmp);
 		order_values(j, x, n, out);
 		b->views[(g + 1) * nr + r] = (struct sample){ x, n };
@@ -264,7 +352,7 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 	double *out = b->rvals + r * d->nfuncs;
 	if (ng)
 		group_samples(j, r, col, b);
-	plain_values(j, col, nrows, b->tmp, out);
+	plain_values(j, col, nrows, b->tmp, b->rmom + r * NMOM, out);
 	if (ng && ng <= MAX_MERGE_GROUPS) {  /* the groups split the rows: merge them */
 		struct sample groups[MAX_MERGE_GROUPS];
 		for (size_t g = 0; g < ng; g++) {
@@ -315,36 +403,83 @@ static size_t pool(const struct sample *s, size_t k, double *out, double *tmp)
 	return n;
 }
 
-/* Configuration c in every part: its one run's numbers, or its runs pooled and described. */
+/* Whether configuration c's runs must be pooled into one sorted sample: for a datapoint-level
+ * comparison (the Mann-Whitney and KS tests walk the pooled samples). */
+static bool needs_pool(const struct is_diff *d, size_t c)
+{
+	if (d->configs[c].nruns < 2)
+		return false;
+	if (c > 0)
+		return d->configs[0].nruns < 2;
+	for (size_t k = 1; k < d->nconfigs; k++)
+		if (d->configs[k].nruns < 2)
+			return true;
+	return false;
+}
+
+/* Configuration c of several runs in one part: moments combined, quantiles selected from the
+ * union of the runs' sorted samples (merged into dst only when a test needs them pooled). */
+static struct sample pool_part(struct diff_job *j, size_t part, size_t c, struct bufs *b,
+			       double *dst, double *out, double *median)
+{
+	const struct is_diff *d = j->d;
+	const struct is_diff_config *k = &d->configs[c];
+	size_t nr = d->nruns, n = 0;
+	struct sample *runs = is_xmalloc((k->nruns + 1) * sizeof(struct sample));
+	const double **mom = is_xmalloc((k->nruns + 1) * sizeof(double *));
+	double pooled[NMOM];
+	for (size_t i = 0; i < k->nruns; i++) {
+		runs[i] = b->views[part * nr + k->runs[i]];
+		mom[i] = b->rmom + (part * nr + k->runs[i]) * NMOM;
+		n += runs[i].n;
+	}
+	combine_moments(mom, k->nruns, pooled);
+	plain_from_moments(j, pooled, out);
+	struct sample v = { NULL, n };
+	if (dst) {
+		pool(runs, k->nruns, dst, b->tmp);
+		v.x = dst;
+		order_values(j, dst, n, out);
+		*median = is_quantile_sorted(dst, n, 0.5);
+	} else {
+		*median = union_quantile(runs, k->nruns, n, 0.5);
+		for (size_t f = 0; f < d->nfuncs; f++)
+			if (is_order_stat(&d->funcs[f]))
+				out[f] = union_quantile(runs, k->nruns, n, d->funcs[f].kind == IS_F_MED
+						       ? 0.5 : d->funcs[f].pct / 100);
+	}
+	free(runs);
+	free(mom);
+	return v;
+}
+
+/* Configuration c in every part: its one run's numbers, or its runs pooled. */
 static void config_samples(struct diff_job *j, size_t m, size_t c, struct bufs *b)
 {
 	struct is_diff *d = j->d;
 	const struct is_diff_config *k = &d->configs[c];
 	size_t nr = d->nruns, nc = d->nconfigs, at = 0;
-	struct sample *runs = is_xmalloc((k->nruns + 1) * sizeof(struct sample));
+	bool merge = needs_pool(d, c);
 	for (size_t part = 0; part <= d->ngroups; part++) {
 		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
 		size_t cell = m * nc + c;
 		double *out = p->values + cell * d->nfuncs;
 		struct sample v;
+		double median;
 		if (k->nruns == 1) {
 			v = b->views[part * nr + k->runs[0]];
 			memcpy(out, b->rvals + (part * nr + k->runs[0]) * d->nfuncs,
 			       d->nfuncs * sizeof(double));
+			median = v.n ? is_quantile_sorted(v.x, v.n, 0.5) : NAN;
 		} else {
-			for (size_t i = 0; i < k->nruns; i++)
-				runs[i] = b->views[part * nr + k->runs[i]];
-			double *dst = part ? b->pseg[c] + at : b->pall[c];
-			size_t n = pool(runs, k->nruns, dst, b->tmp);
-			at += part ? n : 0;
-			v = (struct sample){ dst, n };
-			plain_values(j, dst, n, b->tmp, out);
-			order_values(j, dst, n, out);
+			double *dst = !merge ? NULL : part ? b->pseg[c] + at : b->pall[c];
+			v = pool_part(j, part, c, b, dst, out, &median);
+			at += part ? v.n : 0;
 		}
-		record(p, cell, v.x, v.n);
+		p->nvals[cell] = v.n;
+		p->medians[cell] = median;
 		b->cviews[part * nc + c] = v;
 	}
-	free(runs);
 }
 
 static void metric_task(struct diff_job *j, size_t m, struct bufs *b)
@@ -374,6 +509,7 @@ static struct bufs bufs_alloc(const struct diff_job *j)
 		.rows_a = is_xmalloc(ccap * sizeof(double)),
 		.rows_b = is_xmalloc(ccap * sizeof(double)),
 		.rvals = is_xcalloc(parts * nr * d->nfuncs + 1, sizeof(double)),
+		.rmom = is_xcalloc(parts * nr * NMOM, sizeof(double)),
 		.views = is_xcalloc(parts * nr, sizeof(struct sample)),
 		.cviews = is_xcalloc(parts * nc, sizeof(struct sample)),
 	};
@@ -385,7 +521,7 @@ static struct bufs bufs_alloc(const struct diff_job *j)
 		size_t rows = 0;
 		for (size_t i = 0; i < d->configs[c].nruns; i++)
 			rows += d->runs[d->configs[c].runs[i]]->dp->nrows;
-		if (d->configs[c].nruns < 2)
+		if (!needs_pool(d, c))
 			continue;
 		b.pall[c] = is_xmalloc(rows * sizeof(double));
 		b.pseg[c] = d->ngroups ? is_xmalloc(rows * sizeof(double)) : NULL;
@@ -411,6 +547,7 @@ static void bufs_free(struct bufs *b, size_t nr, size_t nc)
 	free(b->rows_a);
 	free(b->rows_b);
 	free(b->rvals);
+	free(b->rmom);
 	free(b->views);
 	free(b->cviews);
 }
@@ -463,10 +600,6 @@ static void count_rows(struct is_diff *d, const struct diff_priv *pv)
 void diff_compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads)
 {
 	struct diff_job j = { .d = d, .pv = pv };
-	j.plain = is_xcalloc(d->nfuncs + 1, sizeof(struct is_func));
-	for (size_t f = 0; f < d->nfuncs; f++)
-		if (!is_order_stat(&d->funcs[f]))
-			j.plain[j.nplain++] = d->funcs[f];
 	count_rows(d, pv);
 	for (size_t r = 0; r < d->nruns; r++)
 		j.maxrows = d->runs[r]->dp->nrows > j.maxrows ? d->runs[r]->dp->nrows : j.maxrows;
@@ -474,5 +607,4 @@ void diff_compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads)
 		j.maxcrows = d->overall.rows[c] > j.maxcrows ? d->overall.rows[c] : j.maxcrows;
 	atomic_init(&j.next, 0);
 	run_workers(&j, nthreads);
-	free(j.plain);
 }

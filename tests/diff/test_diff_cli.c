@@ -487,6 +487,22 @@ static void test_replicates(void)
 	CHECK_EQ_DBL(num(j, "runs/4/rows"), 200);
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/runs/5/med"), 110);
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/values/0"), 100.5);  /* pooled */
+	/* pooled values without merging: quantiles selected from the runs, moments combined */
+	double pool[600], s1 = 0, s2 = 0;
+	for (int i = 0; i < 600; i++) {
+		pool[i] = i / 3 + 1 + (i % 3 == 0 ? 0 : i % 3 == 1 ? 0.5 : -0.5);
+		s1 += pool[i];
+	}
+	for (int i = 0; i < 600; i++)
+		s2 += (pool[i] - s1 / 600) * (pool[i] - s1 / 600);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/std/values/0"), sqrt(s2 / 599), 1e-12);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/avg/values/0"), 100.5, 1e-12);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/min/values/0"), 0.5);
+	/* the top of the pooled sample: ..., 199.5, 199.5, 200, 200.5; 99%: rank 0.99 * 599 =
+	 * 593.01 between 198.5 and 198.5; 99.9%: rank 598.401 between 200 and 200.5 */
+	CHECK_NEAR(num(j, "metrics/WakeLatency/99%/values/0"), 198.5, 1e-12);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/99.9%/values/0"), 200 + 0.401 * 0.5, 1e-9);
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/tests/1/mw_p")));  /* pseudoreplication */
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/method")),
 		  "welch-run-summaries");

@@ -160,9 +160,9 @@ static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size
 			 rep->runs[r]->dp->nrows, &box, SCATTER_BUDGET, nout, nvalid);
 }
 
-static unsigned long colour_value(size_t r)
+static unsigned long colour_value(const struct report *rep, size_t r)
 {
-	return strtoul(run_colour(r) + 1, NULL, 16);
+	return strtoul(run_colour(colour_of(rep, r)) + 1, NULL, 16);
 }
 
 /*
@@ -192,7 +192,7 @@ static int write_scatter_file(struct metric_data *md, const char *name, float **
 		size_t i = next[best]++;
 		float rec[5] = { xy[best][2 * i], xy[best][2 * i + 1],
 				 nout[best] < 1000 ? 1.0f : nout[best] < 5000 ? 0.7f : 0.45f,
-				 (float)run_pointtype(best), (float)colour_value(best) };
+				 (float)run_pointtype(best), (float)colour_value(rep, best) };
 		if (fwrite(rec, sizeof(rec), 1, f) != 1)
 			break;
 	}
@@ -326,7 +326,7 @@ static int histogram(struct metric_data *md)
 		if (!md->nvals[r])
 			continue;
 		fprintf(md->gp, "%s './m%03zu-hist-r%zu.dat' using 1:2 with histeps lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
+			sep, md->m, r, run_colour(colour_of(rep, r)));
 		sep = ",";
 	}
 	fputc('\n', md->gp);
@@ -386,7 +386,7 @@ static int percentile_plots(struct metric_data *md)
 		if (!md->nvals[r])
 			continue;
 		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 0 using 1:2 with lines lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
+			sep, md->m, r, run_colour(colour_of(rep, r)));
 		sep = ",";
 	}
 	fputc('\n', md->gp);
@@ -403,12 +403,54 @@ static int percentile_plots(struct metric_data *md)
 		if (!md->nvals[r])
 			continue;
 		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 1 using 1:2 with lines lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
+			sep, md->m, r, run_colour(colour_of(rep, r)));
 		sep = ",";
 	}
 	fputc('\n', md->gp);
 	add_output(md, file, is_xasprintf("Percentiles of %s, tail view: each step to the right is "
 					  "one more nine (90%%, 99%%, 99.9%%, ...)", md->name));
+	return 0;
+}
+
+/* Replicate runs: every run's median and 99th percentile as points over its configuration, so
+ * that the spread between replicates shows next to the difference between configurations. */
+static int runs_plot(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	size_t imed = find_q(&md->grid, 0.5), i99 = find_q(&md->grid, 0.99);
+	char name[64], file[64], label[128];
+	snprintf(name, sizeof(name), "m%03zu-runs.dat", md->m);
+	FILE *f = work_open(rep, name, "w");
+	if (!f)
+		return -1;
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		const struct is_diff_config *k = &rep->configs[c];
+		for (size_t i = 0; i < k->nruns; i++) {
+			size_t r = k->runs[i];
+			double x = (double)c + (k->nruns > 1 ? 0.3 * ((double)i / (double)(k->nruns - 1) - 0.5)
+							    : 0);
+			if (md->nvals[r])
+				fprintf(f, "%.4f %.9g %.9g %lu\n", x, md->qv[r * md->grid.n + imed],
+					md->qv[r * md->grid.n + i99], colour_value(rep, r));
+		}
+	}
+	if (work_close(f, name) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "m%03zu-runs.svg", md->m);
+	set_terminal(md, false, file);
+	fprintf(md->gp, "set ylabel '%s'\nset xrange [-0.6:%zu.6]\nset key below\nset xtics (",
+		md->label, rep->nconfigs - 1);
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		gp_safe(label, sizeof(label), rep->configs[c].name);
+		fprintf(md->gp, "%s'%s' %zu", c ? ", " : "", label, c);
+	}
+	fprintf(md->gp, ")\nplot './%s' using 1:2:4 with points pt 7 ps 1.4 lc rgb variable "
+			"title 'median of each run', './%s' using 1:3:4 with points pt 9 ps 1.4 "
+			"lc rgb variable title '99th percentile of each run'\n", name, name);
+	add_output(md, file, is_xasprintf("Every run's median (circles) and 99th percentile "
+					  "(triangles) of %s per configuration: the spread between "
+					  "replicates next to the change between configurations",
+					  md->name));
 	return 0;
 }
 
@@ -436,6 +478,8 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	if (scatter(&md, 0) < 0 || scatter(&md, 1) < 0)
 		goto cleanup;
 	if (body_range(&md) && (histogram(&md) < 0 || percentile_plots(&md) < 0))
+		goto cleanup;
+	if (rep->grouped && runs_plot(&md) < 0)
 		goto cleanup;
 	int bad = work_close(md.gp, script);
 	md.gp = NULL;

@@ -17,7 +17,7 @@ static const char *const info_keys[] = {
 	"system.cmdline", "system.cpu.model_name", "system.cpu.microcode", "system.cpus_online",
 	"system.clocksource.current", "system.cpuidle.driver", "system.cpuidle.governor",
 	"system.cpuidle.states", "system.pm_qos.cpu_dma_latency_us",
-	"system.pm_qos.resume_latency_us",
+	"system.pm_qos.resume_latency_us", "settings_cpus",
 };
 
 /* A varied setting also changes these descriptive fields: they are expected to differ. */

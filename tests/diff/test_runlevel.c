@@ -73,7 +73,7 @@ static struct outcome experiment(size_t na, size_t nb, double sd_run, double eff
 	size_t ia[10], ib[10];
 	struct is_func med = { .kind = IS_F_MED, .name = "med" };
 	for (size_t i = 0; i < na + nb; i++) {
-		char name[16];
+		char name[32];
 		snprintf(name, sizeof(name), "%c%zu", i < na ? 'a' : 'b', i);
 		runs[i] = mem_run(name, (i < na ? 0 : effect) + sd_run * normal(), phi);
 		if (i < na)

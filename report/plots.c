@@ -70,6 +70,8 @@ struct metric_data {
 	struct qgrid grid;
 	double *qv;               /* [run * grid.n + i] */
 	size_t *nvals;            /* [run] non-NaN values */
+	double *pqv;              /* replicate runs: [config * grid.n + i], the runs pooled */
+	size_t *pnvals;           /* [config] */
 	double body_lo, body_hi;  /* x range of the histogram and CDF: min to 99.9th percentile */
 	FILE *gp;                 /* the gnuplot script */
 	struct metric_plots *mp;
@@ -342,12 +344,13 @@ static int histogram(struct metric_data *md)
 	return 0;
 }
 
-/* CDF (value, percent) and tail (nines, value) files of run r. */
-static int write_percentiles(struct metric_data *md, size_t r, double max_nines)
+/* CDF (value, percent) and tail (nines, value) files of run r ("r") or configuration r ("c",
+ * its runs pooled). */
+static int write_percentiles(struct metric_data *md, const double *qv, char kind, size_t r,
+			     double max_nines)
 {
-	const double *qv = &md->qv[r * md->grid.n];
 	char name[64];
-	snprintf(name, sizeof(name), "m%03zu-pct-r%zu.dat", md->m, r);
+	snprintf(name, sizeof(name), "m%03zu-pct-%c%zu.dat", md->m, kind, r);
 	FILE *f = work_open(md->rep, name, "w");
 	if (!f)
 		return -1;
@@ -362,12 +365,56 @@ static int write_percentiles(struct metric_data *md, size_t r, double max_nines)
 	return work_close(f, name);
 }
 
+/* Each configuration's runs pooled, on the same quantile grid (replicate runs only). */
+static void pooled_quantiles(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	md->pqv = is_xmalloc(rep->nconfigs * md->grid.n * sizeof(*md->pqv));
+	md->pnvals = is_xcalloc(rep->nconfigs, sizeof(*md->pnvals));
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		const struct is_diff_config *k = &rep->configs[c];
+		size_t n = 0;
+		for (size_t i = 0; i < k->nruns; i++)
+			n += rep->runs[k->runs[i]]->dp->nrows;
+		double *all = is_xmalloc((n + 1) * sizeof(*all));
+		n = 0;
+		for (size_t i = 0; i < k->nruns; i++) {
+			const struct is_run *run = rep->runs[k->runs[i]];
+			memcpy(all + n, column(rep, k->runs[i], md->name), run->dp->nrows * sizeof(*all));
+			n += run->dp->nrows;
+		}
+		md->pnvals[c] = quantiles(all, n, md->grid.q, md->grid.n, &md->pqv[c * md->grid.n]);
+		free(all);
+	}
+}
+
+/* The lines of one plot (index 0: CDF, 1: tail): every run, thin when configurations pool
+ * replicate runs, whose pooled line is drawn thick over them. */
+static void percentile_lines(struct metric_data *md, int index)
+{
+	struct report *rep = md->rep;
+	const char *sep = "";
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index %d using 1:2 with lines lw %d lc rgb '%s'",
+			sep, md->m, r, index, md->pqv ? 1 : 2, run_colour(colour_of(rep, r)));
+		sep = ",";
+	}
+	for (size_t c = 0; md->pqv && c < rep->nconfigs; c++)
+		if (md->pnvals[c])
+			fprintf(md->gp, ", './m%03zu-pct-c%zu.dat' index %d using 1:2 with lines lw 3.5 "
+					"lc rgb '%s'", md->m, c, index, run_colour(c));
+	fputc('\n', md->gp);
+}
+
 static int percentile_plots(struct metric_data *md)
 {
 	struct report *rep = md->rep;
 	size_t nmax = 0;
 	char file[64];
-	const char *sep = "";
+	const char *pooled = md->pqv ? "; thin lines: each run, thick: each configuration's runs "
+				       "pooled" : "";
 	for (size_t r = 0; r < rep->nruns; r++)
 		nmax = md->nvals[r] > nmax ? md->nvals[r] : nmax;
 	if (!nmax)
@@ -375,40 +422,29 @@ static int percentile_plots(struct metric_data *md)
 	/* Show as many nines as the data can have: 5 (99.999%) from 100000 datapoints. */
 	double max_nines = fmin(5, fmax(2, floor(log10((double)nmax))));
 	for (size_t r = 0; r < rep->nruns; r++)
-		if (md->nvals[r] && write_percentiles(md, r, max_nines) < 0)
+		if (md->nvals[r] && write_percentiles(md, &md->qv[r * md->grid.n], 'r', r, max_nines) < 0)
+			return -1;
+	for (size_t c = 0; md->pqv && c < rep->nconfigs; c++)
+		if (md->pnvals[c] &&
+		    write_percentiles(md, &md->pqv[c * md->grid.n], 'c', c, max_nines) < 0)
 			return -1;
 
 	snprintf(file, sizeof(file), "m%03zu-cdf.svg", md->m);
 	set_terminal(md, false, file);
 	fprintf(md->gp, "set xlabel '%s'\nset ylabel 'Datapoints <= x (%%)'\nset yrange [0:100]\n"
 			"set ytics 10\nset xrange [%.9g:%.9g]\nplot", md->label, md->body_lo, md->body_hi);
-	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!md->nvals[r])
-			continue;
-		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 0 using 1:2 with lines lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(colour_of(rep, r)));
-		sep = ",";
-	}
-	fputc('\n', md->gp);
+	percentile_lines(md, 0);
 	add_output(md, file, is_xasprintf("Cumulative distribution of %s, from every datapoint, over "
-					  "the range of the histogram", md->name));
+					  "the range of the histogram%s", md->name, pooled));
 
-	sep = "";
 	snprintf(file, sizeof(file), "m%03zu-tail.svg", md->m);
 	set_terminal(md, false, file);
 	fprintf(md->gp, "set xlabel 'Percentile'\nset ylabel '%s'\nset xrange [0:%g]\n"
 			"set xtics ('0%%%%' 0, '50%%%%' log10(2), '90%%%%' 1, '99%%%%' 2, "
 			"'99.9%%%%' 3, '99.99%%%%' 4, '99.999%%%%' 5)\nplot", md->label, max_nines);
-	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!md->nvals[r])
-			continue;
-		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 1 using 1:2 with lines lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(colour_of(rep, r)));
-		sep = ",";
-	}
-	fputc('\n', md->gp);
+	percentile_lines(md, 1);
 	add_output(md, file, is_xasprintf("Percentiles of %s, tail view: each step to the right is "
-					  "one more nine (90%%, 99%%, 99.9%%, ...)", md->name));
+					  "one more nine (90%%, 99%%, 99.9%%, ...)%s", md->name, pooled));
 	return 0;
 }
 
@@ -472,6 +508,8 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	for (size_t r = 0; r < rep->nruns; r++)
 		md.nvals[r] = quantiles(column(rep, r, md.name), rep->runs[r]->dp->nrows, md.grid.q,
 					md.grid.n, &md.qv[r * md.grid.n]);
+	if (rep->grouped)
+		pooled_quantiles(&md);
 	snprintf(script, sizeof(script), "m%03zu.gp", m);
 	if (!(md.gp = work_open(rep, script, "w")))
 		goto cleanup;
@@ -492,6 +530,8 @@ cleanup:
 	free(md.grid.q);
 	free(md.qv);
 	free(md.nvals);
+	free(md.pqv);
+	free(md.pnvals);
 	return rc;
 }
 

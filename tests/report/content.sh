@@ -48,6 +48,9 @@ expect_rc 0 "$REPORT" "$W/ra1,$W/ra2,$W/ra3" "$W/rb1,$W/rb2,$W/rb3" -o "$W/rep" 
 grep -q '<p class="sig">.*rb — WakeLatency: median +1.[45][0-9]* us (+[0-9.]*%) vs ra (3 vs 3 runs), 95% CI \[+1.[0-9]*, +1.[0-9]*\], significant (Welch t on run medians' "$W/rep/index.html" ||
 	fail "run-level verdict: $(grep -o '<p class="[a-z]*">[^<]*<[^<]*' "$W/rep/index.html" | head -3)"
 [ -s "$W/rep/plots/m000-runs.svg" ] || fail "no plot of the runs' medians"
+grep -q 'thin lines: each run, thick: each configuration' "$W/rep/index.html" ||
+	fail "no pooled distributions in the CDF/tail captions"
+grep -q "runs pooled" "$W/ab/index.html" && fail "pooled lines without replicates"
 grep -q 'src="plots/m000-runs.svg"' "$W/rep/index.html" || fail "the runs plot is not on the page"
 grep -q '<div class="warnings">' "$W/rep/index.html" || fail "no confounder box"
 grep -q '<li>system.kernel.release differs: ra: (none); rb: (none) | 6.2</li>' "$W/rep/index.html" ||

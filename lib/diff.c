@@ -104,9 +104,11 @@ static int shared_metrics(struct is_diff *d, const char *re)
 
 static void check_tools_and_units(struct is_diff *d)
 {
-	const struct is_run *ref = d->runs[0];
-	for (size_t r = 1; r < d->nruns; r++) {
+	const struct is_run *ref = d->runs[d->configs[0].runs[0]];
+	for (size_t r = 0; r < d->nruns; r++) {
 		const char *t = d->runs[r]->toolname;
+		if (d->runs[r] == ref)
+			continue;
 		if (strcmp(t, ref->toolname) && strcmp(t, "unknown") && strcmp(ref->toolname, "unknown"))
 			is_warn("%s was measured by %s, the reference %s by %s: the numbers may not "
 				"mean the same", d->runs[r]->name, t, ref->name, ref->toolname);
@@ -114,7 +116,7 @@ static void check_tools_and_units(struct is_diff *d)
 	d->units = is_xcalloc(d->nmetrics + 1, sizeof(char *));
 	for (size_t m = 0; m < d->nmetrics; m++) {
 		d->units[m] = is_metric_unit(ref, d->metrics[m]);
-		for (size_t r = 1; r < d->nruns; r++) {
+		for (size_t r = 0; r < d->nruns; r++) {
 			const char *u = is_metric_unit(d->runs[r], d->metrics[m]);
 			if (strcmp(u, d->units[m]))
 				is_warn("%s: unit '%s' in %s but '%s' in the reference %s: values are "

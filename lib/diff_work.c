@@ -29,10 +29,6 @@ struct diff_job {
 	atomic_size_t next;      /* next metric */
 };
 
-struct sample {
-	const double *x;         /* sorted */
-	size_t n;
-};
 
 /* A worker's buffers: per run one for the group segments and one for the whole sample; the
  * same per configuration of several runs (pooled); collection-order copies for the bootstrap. */
@@ -42,8 +38,8 @@ struct bufs {
 	double *rows_a, *rows_b; /* a configuration's values in collection order */
 	double *rvals;           /* [(part * nruns + run) * nfuncs]: each run's values */
 	double *rmom;            /* [(part * nruns + run) * NMOM]: each run's moments */
-	struct sample *views;    /* [part * nruns + run], part 0 = overall */
-	struct sample *cviews;   /* [part * nconfigs + config] */
+	struct diff_sample *views;    /* [part * nruns + run], part 0 = overall */
+	struct diff_sample *cviews;   /* [part * nconfigs + config] */
 };
 
 /* col[0..n) without NaN. */
@@ -63,9 +59,7 @@ static bool is_order_stat(const struct is_func *f)
 	return f->kind == IS_F_MED || f->kind == IS_F_PCT;
 }
 
-/* The moments every run gets, whatever --funcs asks: a configuration of several runs combines
- * its runs' (count, min, max, avg, std) instead of going over the pooled values again. */
-enum { MOM_COUNT, MOM_MIN, MOM_MAX, MOM_AVG, MOM_STD, NMOM };
+/* The moments every run gets, whatever --funcs asks (diff_internal.h's MOM_*). */
 static const struct is_func moments[NMOM] = {
 	{ .kind = IS_F_COUNT }, { .kind = IS_F_MIN }, { .kind = IS_F_MAX }, { .kind = IS_F_AVG },
 	{ .kind = IS_F_STD },
@@ -91,82 +85,6 @@ static void plain_values(const struct diff_job *j, const double *x, size_t n, do
 	plain_from_moments(j, mom, out);
 }
 
-/* Several runs' moments as one sample's: counts and extremes add up, the variance is the
- * within-run sum of squares plus the between-run one (Chan et al.'s pairwise formula). */
-static void combine_moments(const double *const *mom, size_t k, double *out)
-{
-	double n = 0, sum = 0, ss = 0, lo = INFINITY, hi = -INFINITY;
-	for (size_t i = 0; i < k; i++)
-		if (mom[i][MOM_COUNT] > 0) {
-			n += mom[i][MOM_COUNT];
-			sum += mom[i][MOM_COUNT] * mom[i][MOM_AVG];
-			lo = fmin(lo, mom[i][MOM_MIN]);
-			hi = fmax(hi, mom[i][MOM_MAX]);
-		}
-	double avg = n > 0 ? sum / n : NAN;
-	for (size_t i = 0; i < k; i++)
-		if (mom[i][MOM_COUNT] > 0) {
-			double ni = mom[i][MOM_COUNT], dv = mom[i][MOM_AVG] - avg;
-			ss += (ni > 1 ? (ni - 1) * mom[i][MOM_STD] * mom[i][MOM_STD] : 0) + ni * dv * dv;
-		}
-	out[MOM_COUNT] = n;
-	out[MOM_MIN] = n > 0 ? lo : NAN;
-	out[MOM_MAX] = n > 0 ? hi : NAN;
-	out[MOM_AVG] = avg;
-	out[MOM_STD] = n > 1 ? sqrt(ss / (n - 1)) : NAN;
-}
-
-static size_t count_below(const double *x, size_t n, double v, bool or_equal)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x[mid] < v || (or_equal && x[mid] == v))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The rank-th smallest value (0-based) of the union of sorted samples s[0..k), found by a
- * binary search in each sample for the value with fewer than rank + 1 below it and at least
- * rank + 1 at or below it. */
-static double select_union(const struct sample *s, size_t k, size_t rank)
-{
-	for (size_t j = 0; j < k; j++) {
-		size_t lo = 0, hi = s[j].n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2, less = 0, le = 0;
-			double v = s[j].x[mid];
-			for (size_t t = 0; t < k; t++) {
-				less += count_below(s[t].x, s[t].n, v, false);
-				le += count_below(s[t].x, s[t].n, v, true);
-			}
-			if (le <= rank)
-				lo = mid + 1;
-			else if (less > rank)
-				hi = mid;
-			else
-				return v;
-		}
-	}
-	return NAN;
-}
-
-/* is_quantile_sorted of the union of sorted samples, term for term, without merging them. */
-static double union_quantile(const struct sample *s, size_t k, size_t n, double q)
-{
-	double delta = q * (double)(n - 1);
-	size_t lhs = (size_t)delta;
-	delta -= (double)lhs;
-	if (n == 0)
-		return NAN;
-	if (lhs >= n - 1)
-		return select_union(s, k, n - 1);
-	return (1 - delta) * select_union(s, k, lhs) + delta * select_union(s, k, lhs + 1);
-}
-
 static void order_values(const struct diff_job *j, const double *sorted, size_t n, double *out)
 {
 	for (size_t f = 0; f < j->d->nfuncs; f++) {
@@ -190,9 +108,9 @@ static void merge2(const double *a, size_t na, const double *b, size_t nb, doubl
 }
 
 /* Merge the non-empty sorted samples s[0..k) into out, using tmp; the result ends in out. */
-static void merge_all(const struct sample *s, size_t k, double *out, double *tmp)
+static void merge_all(const struct diff_sample *s, size_t k, double *out, double *tmp)
 {
-	const struct sample *ne[MAX_MERGE_GROUPS];
+	const struct diff_sample *ne[MAX_MERGE_GROUPS];
 	size_t nne = 0, len;
 	for (size_t i = 0; i < k; i++)
 		if (s[i].n)
@@ -277,7 +195,7 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 	struct is_diff *d = j->d;
 	struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
 	struct is_diff_test *t = &p->tests[m * d->nconfigs + c];
-	struct sample ref = b->cviews[part * d->nconfigs], x = b->cviews[part * d->nconfigs + c];
+	struct diff_sample ref = b->cviews[part * d->nconfigs], x = b->cviews[part * d->nconfigs + c];
 	struct is_mw mw;
 	struct is_ks ks;
 	memset(t, 0, sizeof(*t));
@@ -338,7 +256,7 @@ static void group_samples(struct diff_job *j, size_t r, const double *col, struc
 		plain_values(j, x, n, b->tmp, b->rmom + ((g + 1) * nr + r) * NMOM, out);
 		is_sort_doubles(x, n, b->tmp);
 		order_values(j, x, n, out);
-		b->views[(g + 1) * nr + r] = (struct sample){ x, n };
+		b->views[(g + 1) * nr + r] = (struct diff_sample){ x, n };
 	}
 	free(fill);
 }
@@ -354,7 +272,7 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 		group_samples(j, r, col, b);
 	plain_values(j, col, nrows, b->tmp, b->rmom + r * NMOM, out);
 	if (ng && ng <= MAX_MERGE_GROUPS) {  /* the groups split the rows: merge them */
-		struct sample groups[MAX_MERGE_GROUPS];
+		struct diff_sample groups[MAX_MERGE_GROUPS];
 		for (size_t g = 0; g < ng; g++) {
 			groups[g] = b->views[(g + 1) * nr + r];
 			n += groups[g].n;
@@ -365,7 +283,7 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 		is_sort_doubles(b->all[r], n, b->tmp);
 	}
 	order_values(j, b->all[r], n, out);
-	b->views[r] = (struct sample){ b->all[r], n };
+	b->views[r] = (struct diff_sample){ b->all[r], n };
 }
 
 /* Each run's med, 99%, 99.9% in every part; NaN when the run has too few values for it. */
@@ -374,7 +292,7 @@ static void record_run_q(struct is_diff *d, size_t m, const struct bufs *b)
 	for (size_t part = 0; part <= d->ngroups; part++) {
 		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
 		for (size_t r = 0; r < d->nruns; r++) {
-			struct sample v = b->views[part * d->nruns + r];
+			struct diff_sample v = b->views[part * d->nruns + r];
 			for (size_t k = 0; k < IS_DIFF_NQ; k++) {
 				double q = is_diff_q[k];
 				size_t need = k ? (size_t)llround(IS_DIFF_TAIL_MIN / (1 - q)) : 1;
@@ -386,7 +304,7 @@ static void record_run_q(struct is_diff *d, size_t m, const struct bufs *b)
 }
 
 /* Sorted samples s[0..k) pooled into out (sorted): merged, or sorted again when many. */
-static size_t pool(const struct sample *s, size_t k, double *out, double *tmp)
+static size_t pool(const struct diff_sample *s, size_t k, double *out, double *tmp)
 {
 	size_t n = 0, nonempty = 0;
 	for (size_t i = 0; i < k; i++) {
@@ -419,13 +337,13 @@ static bool needs_pool(const struct is_diff *d, size_t c)
 
 /* Configuration c of several runs in one part: moments combined, quantiles selected from the
  * union of the runs' sorted samples (merged into dst only when a test needs them pooled). */
-static struct sample pool_part(struct diff_job *j, size_t part, size_t c, struct bufs *b,
+static struct diff_sample pool_part(struct diff_job *j, size_t part, size_t c, struct bufs *b,
 			       double *dst, double *out, double *median)
 {
 	const struct is_diff *d = j->d;
 	const struct is_diff_config *k = &d->configs[c];
 	size_t nr = d->nruns, n = 0;
-	struct sample *runs = is_xmalloc((k->nruns + 1) * sizeof(struct sample));
+	struct diff_sample *runs = is_xmalloc((k->nruns + 1) * sizeof(struct diff_sample));
 	const double **mom = is_xmalloc((k->nruns + 1) * sizeof(double *));
 	double pooled[NMOM];
 	for (size_t i = 0; i < k->nruns; i++) {
@@ -433,19 +351,19 @@ static struct sample pool_part(struct diff_job *j, size_t part, size_t c, struct
 		mom[i] = b->rmom + (part * nr + k->runs[i]) * NMOM;
 		n += runs[i].n;
 	}
-	combine_moments(mom, k->nruns, pooled);
+	diff_combine_moments(mom, k->nruns, pooled);
 	plain_from_moments(j, pooled, out);
-	struct sample v = { NULL, n };
+	struct diff_sample v = { NULL, n };
 	if (dst) {
 		pool(runs, k->nruns, dst, b->tmp);
 		v.x = dst;
 		order_values(j, dst, n, out);
 		*median = is_quantile_sorted(dst, n, 0.5);
 	} else {
-		*median = union_quantile(runs, k->nruns, n, 0.5);
+		*median = diff_union_quantile(runs, k->nruns, n, 0.5);
 		for (size_t f = 0; f < d->nfuncs; f++)
 			if (is_order_stat(&d->funcs[f]))
-				out[f] = union_quantile(runs, k->nruns, n, d->funcs[f].kind == IS_F_MED
+				out[f] = diff_union_quantile(runs, k->nruns, n, d->funcs[f].kind == IS_F_MED
 						       ? 0.5 : d->funcs[f].pct / 100);
 	}
 	free(runs);
@@ -464,7 +382,7 @@ static void config_samples(struct diff_job *j, size_t m, size_t c, struct bufs *
 		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
 		size_t cell = m * nc + c;
 		double *out = p->values + cell * d->nfuncs;
-		struct sample v;
+		struct diff_sample v;
 		double median;
 		if (k->nruns == 1) {
 			v = b->views[part * nr + k->runs[0]];
@@ -510,8 +428,8 @@ static struct bufs bufs_alloc(const struct diff_job *j)
 		.rows_b = is_xmalloc(ccap * sizeof(double)),
 		.rvals = is_xcalloc(parts * nr * d->nfuncs + 1, sizeof(double)),
 		.rmom = is_xcalloc(parts * nr * NMOM, sizeof(double)),
-		.views = is_xcalloc(parts * nr, sizeof(struct sample)),
-		.cviews = is_xcalloc(parts * nc, sizeof(struct sample)),
+		.views = is_xcalloc(parts * nr, sizeof(struct diff_sample)),
+		.cviews = is_xcalloc(parts * nc, sizeof(struct diff_sample)),
 	};
 	for (size_t r = 0; r < nr; r++) {
 		b.all[r] = is_xmalloc(cap * sizeof(double));

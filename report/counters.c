@@ -53,7 +53,7 @@ static void summary_table(struct report *rep, cJSON **sum)
 	size_t nkeys = key_union(sum, rep->nruns, NULL, &keys);
 	fputs("<table class=\"summary\">\n<thead><tr><th>Counter</th>", f);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>", run_colour(r));
+		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>", run_colour(colour_of(rep, r)));
 		html_esc(f, rep->runs[r]->name);
 		fputs("</th>", f);
 	}
@@ -149,7 +149,7 @@ static int series_plots(struct report *rep, cJSON **ser)
 		for (size_t r = 0; r < rep->nruns; r++) {
 			if (have[r])
 				fprintf(gp, "%c './c%03zu-r%zu.dat' using 1:2 with lines lw 1.5 lc rgb '%s'",
-					sep, k, r, run_colour(r));
+					sep, k, r, run_colour(colour_of(rep, r)));
 			sep = have[r] ? ',' : sep;
 		}
 		fputc('\n', gp);

@@ -71,6 +71,8 @@ struct metric_data {
 	double *qv;               /* [run * grid.n + i] */
 	size_t *nvals;            /* [run] non-NaN values */
 	struct axis_map map;      /* the metric's values as plotted (axis.c) */
+	double *pqv;              /* replicate runs: [config * grid.n + i], the runs pooled */
+	size_t *pnvals;           /* [config] */
 	double body_lo, body_hi;  /* x range of the histogram and CDF: min to 99.9th percentile,
 				   * mapped */
 	FILE *gp;                 /* the gnuplot script */
@@ -179,9 +181,9 @@ static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size
 			 nout, nvalid);
 }
 
-static unsigned long colour_value(size_t r)
+static unsigned long colour_value(const struct report *rep, size_t r)
 {
-	return strtoul(run_colour(r) + 1, NULL, 16);
+	return strtoul(run_colour(colour_of(rep, r)) + 1, NULL, 16);
 }
 
 /*
@@ -211,7 +213,7 @@ static int write_scatter_file(struct metric_data *md, const char *name, float **
 		size_t i = next[best]++;
 		float rec[5] = { xy[best][2 * i], xy[best][2 * i + 1],
 				 nout[best] < 1000 ? 1.0f : nout[best] < 5000 ? 0.7f : 0.45f,
-				 (float)run_pointtype(best), (float)colour_value(best) };
+				 (float)run_pointtype(best), (float)colour_value(rep, best) };
 		if (fwrite(rec, sizeof(rec), 1, f) != 1)
 			break;
 	}
@@ -347,7 +349,7 @@ static int histogram(struct metric_data *md)
 		if (!md->nvals[r])
 			continue;
 		fprintf(md->gp, "%s './m%03zu-hist-r%zu.dat' using 1:2 with histeps lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
+			sep, md->m, r, run_colour(colour_of(rep, r)));
 		sep = ",";
 	}
 	fputc('\n', md->gp);
@@ -363,12 +365,13 @@ static int histogram(struct metric_data *md)
 	return 0;
 }
 
-/* CDF (value, percent) and tail (nines, value) files of run r. */
-static int write_percentiles(struct metric_data *md, size_t r, double max_nines)
+/* CDF (value, percent) and tail (nines, value) files of run r ("r") or configuration r ("c",
+ * its runs pooled). */
+static int write_percentiles(struct metric_data *md, const double *qv, char kind, size_t r,
+			     double max_nines)
 {
-	const double *qv = &md->qv[r * md->grid.n];
 	char name[64];
-	snprintf(name, sizeof(name), "m%03zu-pct-r%zu.dat", md->m, r);
+	snprintf(name, sizeof(name), "m%03zu-pct-%c%zu.dat", md->m, kind, r);
 	FILE *f = work_open(md->rep, name, "w");
 	if (!f)
 		return -1;
@@ -383,12 +386,56 @@ static int write_percentiles(struct metric_data *md, size_t r, double max_nines)
 	return work_close(f, name);
 }
 
+/* Each configuration's runs pooled, on the same quantile grid (replicate runs only). */
+static void pooled_quantiles(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	md->pqv = is_xmalloc(rep->nconfigs * md->grid.n * sizeof(*md->pqv));
+	md->pnvals = is_xcalloc(rep->nconfigs, sizeof(*md->pnvals));
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		const struct is_diff_config *k = &rep->configs[c];
+		size_t n = 0;
+		for (size_t i = 0; i < k->nruns; i++)
+			n += rep->runs[k->runs[i]]->dp->nrows;
+		double *all = is_xmalloc((n + 1) * sizeof(*all));
+		n = 0;
+		for (size_t i = 0; i < k->nruns; i++) {
+			const struct is_run *run = rep->runs[k->runs[i]];
+			memcpy(all + n, column(rep, k->runs[i], md->name), run->dp->nrows * sizeof(*all));
+			n += run->dp->nrows;
+		}
+		md->pnvals[c] = quantiles(all, n, &md->map, md->grid.q, md->grid.n, &md->pqv[c * md->grid.n]);
+		free(all);
+	}
+}
+
+/* The lines of one plot (index 0: CDF, 1: tail): every run, thin when configurations pool
+ * replicate runs, whose pooled line is drawn thick over them. */
+static void percentile_lines(struct metric_data *md, int index)
+{
+	struct report *rep = md->rep;
+	const char *sep = "";
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index %d using 1:2 with lines lw %d lc rgb '%s'",
+			sep, md->m, r, index, md->pqv ? 1 : 2, run_colour(colour_of(rep, r)));
+		sep = ",";
+	}
+	for (size_t c = 0; md->pqv && c < rep->nconfigs; c++)
+		if (md->pnvals[c])
+			fprintf(md->gp, ", './m%03zu-pct-c%zu.dat' index %d using 1:2 with lines lw 3.5 "
+					"lc rgb '%s'", md->m, c, index, run_colour(c));
+	fputc('\n', md->gp);
+}
+
 static int percentile_plots(struct metric_data *md)
 {
 	struct report *rep = md->rep;
 	size_t nmax = 0;
 	char file[64];
-	const char *sep = "";
+	const char *pooled = md->pqv ? "; thin lines: each run, thick: each configuration's runs "
+				       "pooled" : "";
 	for (size_t r = 0; r < rep->nruns; r++)
 		nmax = md->nvals[r] > nmax ? md->nvals[r] : nmax;
 	if (!nmax)
@@ -396,40 +443,71 @@ static int percentile_plots(struct metric_data *md)
 	/* Show as many nines as the data can have: 5 (99.999%) from 100000 datapoints. */
 	double max_nines = fmin(5, fmax(2, floor(log10((double)nmax))));
 	for (size_t r = 0; r < rep->nruns; r++)
-		if (md->nvals[r] && write_percentiles(md, r, max_nines) < 0)
+		if (md->nvals[r] && write_percentiles(md, &md->qv[r * md->grid.n], 'r', r, max_nines) < 0)
+			return -1;
+	for (size_t c = 0; md->pqv && c < rep->nconfigs; c++)
+		if (md->pnvals[c] &&
+		    write_percentiles(md, &md->pqv[c * md->grid.n], 'c', c, max_nines) < 0)
 			return -1;
 
 	snprintf(file, sizeof(file), "m%03zu-cdf.svg", md->m);
 	set_terminal(md, false, file);
 	fprintf(md->gp, "set xlabel '%s'\nset ylabel 'Datapoints <= x (%%)'\nset yrange [0:100]\n"
 			"set ytics 10\nset xrange [%.9g:%.9g]\nplot", md->label, md->body_lo, md->body_hi);
-	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!md->nvals[r])
-			continue;
-		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 0 using 1:2 with lines lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
-		sep = ",";
-	}
-	fputc('\n', md->gp);
+	percentile_lines(md, 0);
 	add_output(md, file, is_xasprintf("Cumulative distribution of %s, from every datapoint, over "
-					  "the range of the histogram", md->name));
+					  "the range of the histogram%s", md->name, pooled));
 
-	sep = "";
 	snprintf(file, sizeof(file), "m%03zu-tail.svg", md->m);
 	set_terminal(md, false, file);
 	fprintf(md->gp, "set xlabel 'Percentile'\nset ylabel '%s'\nset xrange [0:%g]\n"
 			"set xtics ('0%%%%' 0, '50%%%%' log10(2), '90%%%%' 1, '99%%%%' 2, "
 			"'99.9%%%%' 3, '99.99%%%%' 4, '99.999%%%%' 5)\nplot", md->label, max_nines);
-	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!md->nvals[r])
-			continue;
-		fprintf(md->gp, "%s './m%03zu-pct-r%zu.dat' index 1 using 1:2 with lines lw 2 lc rgb '%s'",
-			sep, md->m, r, run_colour(r));
-		sep = ",";
-	}
-	fputc('\n', md->gp);
+	percentile_lines(md, 1);
 	add_output(md, file, is_xasprintf("Percentiles of %s, tail view: each step to the right is "
-					  "one more nine (90%%, 99%%, 99.9%%, ...)", md->name));
+					  "one more nine (90%%, 99%%, 99.9%%, ...)%s", md->name, pooled));
+	return 0;
+}
+
+/* Replicate runs: every run's median and 99th percentile as points over its configuration, so
+ * that the spread between replicates shows next to the difference between configurations. */
+static int runs_plot(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	size_t imed = find_q(&md->grid, 0.5), i99 = find_q(&md->grid, 0.99);
+	char name[64], file[64], label[128];
+	snprintf(name, sizeof(name), "m%03zu-runs.dat", md->m);
+	FILE *f = work_open(rep, name, "w");
+	if (!f)
+		return -1;
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		const struct is_diff_config *k = &rep->configs[c];
+		for (size_t i = 0; i < k->nruns; i++) {
+			size_t r = k->runs[i];
+			double x = (double)c + (k->nruns > 1 ? 0.3 * ((double)i / (double)(k->nruns - 1) - 0.5)
+							    : 0);
+			if (md->nvals[r])
+				fprintf(f, "%.4f %.9g %.9g %lu\n", x, md->qv[r * md->grid.n + imed],
+					md->qv[r * md->grid.n + i99], colour_value(rep, r));
+		}
+	}
+	if (work_close(f, name) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "m%03zu-runs.svg", md->m);
+	set_terminal(md, false, file);
+	fprintf(md->gp, "set ylabel '%s'\nset xrange [-0.6:%zu.6]\nset key below\nset xtics (",
+		md->label, rep->nconfigs - 1);
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		gp_safe(label, sizeof(label), rep->configs[c].name);
+		fprintf(md->gp, "%s'%s' %zu", c ? ", " : "", label, c);
+	}
+	fprintf(md->gp, ")\nplot './%s' using 1:2:4 with points pt 7 ps 1.4 lc rgb variable "
+			"title 'median of each run', './%s' using 1:3:4 with points pt 9 ps 1.4 "
+			"lc rgb variable title '99th percentile of each run'\n", name, name);
+	add_output(md, file, is_xasprintf("Every run's median (circles) and 99th percentile "
+					  "(triangles) of %s per configuration: the spread between "
+					  "replicates next to the change between configurations",
+					  md->name));
 	return 0;
 }
 
@@ -458,12 +536,16 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	for (size_t r = 0; r < rep->nruns; r++)
 		md.nvals[r] = quantiles(column(rep, r, md.name), rep->runs[r]->dp->nrows, &md.map,
 					md.grid.q, md.grid.n, &md.qv[r * md.grid.n]);
+	if (rep->grouped)
+		pooled_quantiles(&md);
 	snprintf(script, sizeof(script), "m%03zu.gp", m);
 	if (!(md.gp = work_open(rep, script, "w")))
 		goto cleanup;
 	if (scatter(&md, 0) < 0 || scatter(&md, 1) < 0)
 		goto cleanup;
 	if (body_range(&md) && (histogram(&md) < 0 || percentile_plots(&md) < 0))
+		goto cleanup;
+	if (rep->grouped && runs_plot(&md) < 0)
 		goto cleanup;
 	int bad = work_close(md.gp, script);
 	md.gp = NULL;
@@ -476,6 +558,8 @@ cleanup:
 	free(md.grid.q);
 	free(md.qv);
 	free(md.nvals);
+	free(md.pqv);
+	free(md.pnvals);
 	return rc;
 }
 

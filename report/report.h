@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "idlescope/configs.h"
 #include "idlescope/load.h"
 #include "idlescope/run.h"
 #include "idlescope/stats.h"
@@ -22,7 +23,8 @@ struct report_opts {
 	const char *include, *exclude;
 	bool copy_raw, force;
 	int jobs;                  /* parallel gnuplot processes */
-	char **runs;
+	const char *ref;           /* --ref: the reference configuration's name */
+	char **runs;               /* the arguments: runs, comma-separated replicates, experiments */
 	size_t nruns;
 };
 
@@ -30,22 +32,25 @@ struct report_opts {
 struct summ_part {
 	const char *label;         /* NULL: all datapoints */
 	size_t *rows;              /* [run] */
-	double *values;            /* [(metric * nruns + run) * nfuncs + func], NaN if undefined */
+	double *values;            /* [(metric * ncols + col) * nfuncs + func], NaN if undefined */
 };
 
 struct verdict {
 	char *text;                /* "WakeLatency: median +8.8 us ..." */
-	bool significant;
+	bool significant;          /* replicated and significant */
+	bool differs;              /* one run: these runs differ */
 };
 
 struct summary {
+	size_t ncols;              /* table rows per part: configurations (from lib/diff.c), or
+				    * runs (one configuration, summarised here) */
 	const char **metrics;
 	size_t nmetrics;
 	const char *group_col;     /* NULL: no groups */
 	struct summ_part overall;
 	struct summ_part *groups;
 	size_t ngroups;
-	struct verdict *verdicts;  /* [metric * nruns + run], NULL when not available */
+	struct verdict *verdicts;  /* [metric * nconfigs + config], NULL when not available */
 	const char *no_verdict_why;  /* why verdicts are missing (diff runs only) */
 	void *diff;                /* struct is_diff * when the numbers come from lib/diff.c */
 };
@@ -59,8 +64,16 @@ struct metric_plots {
 };
 struct report {
 	const struct report_opts *o;
-	struct is_run **runs;
+	struct is_run **runs;      /* every run of every configuration, in argument order */
 	size_t nruns;
+	struct is_config_list cl;  /* the arguments as configurations */
+	char **paths;              /* every run's path (pointers into cl) */
+	struct is_diff_config *configs;  /* configs[0] is the reference */
+	size_t nconfigs;
+	size_t *config_of;         /* [run] its configuration */
+	bool grouped;              /* some configuration has several runs */
+	char **warn;               /* confounders (is_diff_confounders) */
+	size_t nwarn;
 	struct is_func *funcs;
 	size_t nfuncs;
 	const char **metrics;      /* shown: numeric in every run, matching --metrics */
@@ -81,7 +94,10 @@ int select_metrics(struct report *rep, const char *metrics_re);
 int summary_compute(struct report *rep);
 /* Index of a metric in the summary, or SIZE_MAX. */
 size_t summary_metric(const struct summary *s, const char *name);
-void summary_free(struct summary *s, size_t nruns);
+void summary_free(struct summary *s);
+/* Table row i of the summary: its name and colour (a configuration's, or a run's). */
+const char *summ_col_name(const struct report *rep, size_t i);
+const char *summ_col_colour(const struct report *rep, size_t i);
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
 		  size_t f);
 const char *metric_unit(const struct report *rep, const char *metric);
@@ -97,6 +113,8 @@ void html_change(FILE *f, double ref, double v);
 void html_head(FILE *f, const char *title);
 void html_tail(FILE *f);
 void html_legend(FILE *f, const struct report *rep, bool markers);
+/* The colour index of run r: its configuration's, so that replicates share a colour. */
+size_t colour_of(const struct report *rep, size_t r);
 /* The colour (#RRGGBB) and gnuplot point type of run r, and its marker glyph for HTML. */
 const char *run_colour(size_t r);
 int run_pointtype(size_t r);

@@ -74,5 +74,5 @@ expect_err "report: no metric matches --metrics 'NoSuchMetric' in every run"
 expect_rc 2 "$REPORT" "$RUN" -o "$W/x" --include 'LDist <'
 grep -q "^report: --include: " "$W/err.txt" || fail "$(cat "$W/err.txt")"
 [ ! -e "$W/x" ] || fail "output created on a usage error"
-"$REPORT" --help | grep -q '^usage: report \[options\] RUN \[RUN...\] -o DIR$' || fail "--help"
+"$REPORT" --help | grep -q '^usage: report \[options\] CONFIG \[CONFIG...\] -o DIR$' || fail "--help"
 echo PASS

@@ -25,42 +25,6 @@ static char *base_name(const char *path)
 	return b;
 }
 
-/* JSON line:column of an offset, for parse errors. */
-static void offset_pos(const char *buf, size_t off, size_t *line, size_t *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off && buf[i]; i++) {
-		if (buf[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-static cJSON *load_info_json(const char *path, char *err, size_t errlen)
-{
-	size_t len;
-	const char *end = NULL;
-	char *buf = is_read_regular_file(path, 16u << 20, &len, err, errlen);
-	if (!buf)
-		return NULL;
-	cJSON *j = cJSON_ParseWithOpts(buf, &end, 1);
-	if (!j) {
-		size_t line, col;
-		offset_pos(buf, end ? (size_t)(end - buf) : 0, &line, &col);
-		snprintf(err, errlen, "%s:%zu:%zu: malformed JSON", path, line, col);
-	} else if (!cJSON_IsObject(j)) {
-		snprintf(err, errlen, "%s: not a JSON object", path);
-		cJSON_Delete(j);
-		j = NULL;
-	}
-	free(buf);
-	return j;
-}
-
 /* info.json, else info.yml; a broken one is a warning and the run goes on without it. */
 static cJSON *load_info(const char *dir)
 {
@@ -69,7 +33,7 @@ static cJSON *load_info(const char *dir)
 	struct stat st;
 	cJSON *info = NULL;
 	if (lstat(json, &st) == 0)
-		info = load_info_json(json, err, sizeof(err));
+		info = is_json_load(json, err, sizeof(err));
 	else if (lstat(yml, &st) == 0)
 		info = is_yaml_load(yml, err, sizeof(err));
 	if (!info && err[0])

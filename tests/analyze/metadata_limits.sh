@@ -29,7 +29,7 @@ expect_warn() {
 f=$(meta deepyml info.yml); { printf 'a: '; head -c 100000 /dev/zero | tr '\0' '['; echo; } > "$f"
 expect_warn "$tmp/deepyml" "analyze: warning: $f:1:68: more than 64 levels of nesting; going on without run metadata"
 f=$(meta deepjson info.json); { printf '{"a": '; head -c 100000 /dev/zero | tr '\0' '['; echo; } > "$f"
-expect_warn "$tmp/deepjson" "analyze: warning: $f:1:72: more than 64 levels of nesting; going on without run metadata"
+expect_warn "$tmp/deepjson" "analyze: warning: $f:1:71: more than 64 levels of nesting; going on without run metadata"
 # exactly 64 levels below the top mapping are fine; the value is read
 f=$(meta ok64 info.yml); printf 'reportid: deep64\na: %s1%s\n' "$(printf '[%.0s' $(seq 63))" "$(printf ']%.0s' $(seq 63))" > "$f"
 "$analyze" stats -f count "$tmp/ok64" > "$tmp/out" 2> "$tmp/err" && [ ! -s "$tmp/err" ] && grep -q '^deep64 ' "$tmp/out" ||

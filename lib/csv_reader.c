@@ -54,6 +54,7 @@ struct chunk {
 	char err[600];
 	int cut;                 /* last line dropped as cut off */
 	char cut_msg[700];
+	int open_row;            /* the last row stored came from a line without its newline */
 	struct fields fl;        /* scratch for one line's fields */
 	uint32_t *last_id;       /* per text column: the previous row's string id */
 	size_t *last_len;        /* and its length */
@@ -210,12 +211,16 @@ static int process_line(struct chunk *c, const char *line, size_t len, int plain
 	return store_fields(c, &c->fl);
 }
 
-/* The file's last line has no newline: take it if whole, drop it with a warning if cut. */
+/* The file's last line has no newline: what a killed collector leaves. A line that does not
+ * parse is dropped as cut off (unless it has too many fields or binary junk: an error); one
+ * that parses is kept for now, and report_chunks decides whether it stays (open_row). */
 static void process_last_line(struct chunk *c, const char *line, size_t len)
 {
 	size_t nrows = c->nrows;
-	if (process_line(c, line, len, 0) == 0)
+	if (process_line(c, line, len, 0) == 0) {
+		c->open_row = c->nrows > nrows;
 		return;
+	}
 	if (c->fl.n > c->lay->nfields || strncmp(c->err, "NUL", 3) == 0)
 		return;  /* too many fields or binary junk: a real error, not a cut line */
 	c->failed = 0;
@@ -555,10 +560,38 @@ static void join_chunks(struct is_table *t, const struct layout *lay, struct chu
 	free(map[1]);
 }
 
-static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct is_table *t)
+/* Whether the run's metadata says the file is complete with exactly `rows` rows. */
+static int known_complete(const struct is_table_opts *o, size_t rows)
+{
+	return o && o->known_complete && o->known_rows == rows;
+}
+
+/* A last line without its newline: a cut row is an error in a file known to be complete with
+ * it, else dropped with a warning; a whole row is kept only in a file known to be complete. */
+static int check_last_line(const char *path, struct chunk *last, size_t line, size_t total,
+			   const struct is_table_opts *o, struct is_table *t)
+{
+	if (last->cut && known_complete(o, total + 1)) {
+		is_err("%s:%zu: %s", path, line, last->err);
+		return -1;
+	}
+	if (last->cut) {
+		is_warn("%s:%zu: %s", path, line, last->cut_msg);
+		t->dropped_rows = 1;
+	} else if (last->open_row && !known_complete(o, total)) {
+		is_warn("%s:%zu: last line has no end of line (cut off?) and the run is not known to be "
+			"complete; dropped it", path, line);
+		last->nrows--;
+		t->dropped_rows = 1;
+	}
+	return 0;
+}
+
+static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct is_table *t,
+			 const struct is_table_opts *o)
 {
 	size_t line = 2;  /* the header is line 1 */
-	size_t blank = 0, first_blank = 0;
+	size_t blank = 0, first_blank = 0, total = 0;
 	for (size_t i = 0; i < nch; i++) {
 		if (ch[i].failed) {
 			is_err("%s:%zu: %s", path, line + ch[i].err_line - 1, ch[i].err);
@@ -567,12 +600,11 @@ static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct 
 		if (ch[i].blank && !blank)
 			first_blank = line + ch[i].first_blank - 1;
 		blank += ch[i].blank;
-		if (ch[i].cut) {
-			is_warn("%s:%zu: %s", path, line + ch[i].lines - 1, ch[i].cut_msg);
-			t->dropped_rows = 1;
-		}
+		total += ch[i].nrows;
 		line += ch[i].lines;
 	}
+	if (check_last_line(path, &ch[nch - 1], line - 1, total, o, t) < 0)
+		return -1;
 	if (blank)  /* not rows: a blank line is no datapoint, not even one of empty cells */
 		is_warn("%s:%zu: %zu blank line%s skipped", path, first_blank, blank, blank > 1 ? "s" : "");
 	return 0;
@@ -669,7 +701,7 @@ static int read_body(struct is_table *t, struct layout *lay, off_t data, off_t s
 		pthread_join(tid, NULL);
 	else if (nch == 2)
 		chunk_run(&ch[1]);
-	int rc = report_chunks(lay->path, ch, (size_t)nch, t);
+	int rc = report_chunks(lay->path, ch, (size_t)nch, t, o);
 	if (rc == 0)
 		join_chunks(t, lay, ch, (size_t)nch, shared);
 	for (int i = 0; i < nch; i++)

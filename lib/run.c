@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -98,9 +99,18 @@ int is_run_open(const char *path, struct is_run **out)
 
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts)
 {
+	struct is_table_opts o = opts ? *opts : (struct is_table_opts){ 0 };
+	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r->info, "complete");
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r->info, "datapoints");
+	/* a whole last line without its newline is kept only when info.json vouches for it */
+	if (cJSON_IsTrue(complete) && cJSON_IsNumber(rows) && rows->valuedouble >= 0 &&
+	    rows->valuedouble < 1e18 && rows->valuedouble == floor(rows->valuedouble)) {
+		o.known_complete = true;
+		o.known_rows = (size_t)rows->valuedouble;
+	}
 	is_table_free(r->dp);
 	r->dp = NULL;
-	return is_table_read(r->dp_path, opts, &r->dp);
+	return is_table_read(r->dp_path, &o, &r->dp);
 }
 
 void is_run_free(struct is_run *r)

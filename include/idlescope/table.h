@@ -40,12 +40,17 @@ struct is_table_opts {
 	bool (*want)(const char *name, void *arg);
 	void *want_arg;
 	int nthreads;            /* 0 = number of online CPUs (at most 2 used per file) */
+	/* The metadata says the file is whole (info.json "complete": true) with known_rows rows:
+	 * then a last line without its newline is kept when the row count matches. */
+	bool known_complete;
+	size_t known_rows;
 };
 
 /*
  * Read a CSV file with a header row. On error prints one line naming the file,
  * line and field ("analyze: run1/datapoints.csv:17: field 'LDist': expected a number, got 'abc'")
- * and returns -1. A last line cut off mid-row is dropped with a warning.
+ * and returns -1. A last line without its newline is dropped with a warning (a killed
+ * writer leaves one), unless opts say the file is complete with that many rows.
  */
 int is_table_read(const char *path, const struct is_table_opts *opts, struct is_table **out);
 void is_table_free(struct is_table *t);

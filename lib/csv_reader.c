@@ -139,12 +139,19 @@ static int field_count_error(struct chunk *c, size_t got)
 	return -1;
 }
 
+/* p..end is the field's text (unquoted): a quoted "1,5" is reported whole, not as '1'. */
 static int number_error(struct chunk *c, size_t k, const char *p, const char *end)
 {
 	char got[64];
-	const char *comma = memchr(p, ',', (size_t)(end - p));
-	is_quote_for_msg(p, (size_t)((comma ? comma : end) - p), got, sizeof(got));
-	chunk_fail(c, "field '%s': expected a number, got '%s'", c->lay->out_names[k], got);
+	double d;
+	is_quote_for_msg(p, (size_t)(end - p), got, sizeof(got));
+	if (is_number_out_of_range(p, (size_t)(end - p), &d))
+		chunk_fail(c, "field '%s': '%s' is out of the range of a double", c->lay->out_names[k], got);
+	else if (memchr(p, ',', (size_t)(end - p)))  /* quoted, or it would be two fields */
+		chunk_fail(c, "field '%s': expected a number, got '%s' (numbers use '.', not ',')",
+			   c->lay->out_names[k], got);
+	else
+		chunk_fail(c, "field '%s': expected a number, got '%s'", c->lay->out_names[k], got);
 	return -1;
 }
 
@@ -160,8 +167,10 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 		int k = f < lay->nfields ? lay->out_of_field[f] : -1;
 		if (k >= 0 && lay->types[k] == IS_COL_NUM && p < end && *p != ',') {
 			comma = is_parse_double_prefix(p, end, &c->num[k][c->nrows]);
-			if (!comma || (comma != end && *comma != ','))
-				return number_error(c, (size_t)k, p, end);
+			if (!comma || (comma != end && *comma != ',')) {
+				const char *field_end = memchr(p, ',', (size_t)(end - p));
+				return number_error(c, (size_t)k, p, field_end ? field_end : end);
+			}
 		} else {
 			comma = memchr(p, ',', (size_t)(end - p));
 			comma = comma ? comma : end;
@@ -295,6 +304,11 @@ static int check_name(const char *path, const struct fields *fl, size_t i)
 		snprintf(msg, sizeof(msg), "column %zu has an empty name", i + 1);
 		return header_error(path, msg, "");
 	}
+	if (fl->len[i] >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {  /* one at the file start is skipped */
+		snprintf(msg, sizeof(msg), "column %zu name starts with a%s UTF-8 byte order mark"
+			 " (the file was converted twice?)", i + 1, i ? "" : " second");
+		return header_error(path, msg, "");
+	}
 	for (size_t j = 0; j < fl->len[i]; j++) {
 		if (s[j] < 0x20 || s[j] == 0x7f) {
 			is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
@@ -304,6 +318,29 @@ static int check_name(const char *path, const struct fields *fl, size_t i)
 		}
 	}
 	return 0;
+}
+
+/* Names are exact (" WakeLatency" is not WakeLatency): one warning names the first with a
+ * space or tab at either end, which otherwise only shows up later as an unknown column. */
+static void hint_spaces(const char *path, const struct fields *fl)
+{
+	char q[64];
+	size_t n = 0, first = 0;
+	for (size_t i = 0; i < fl->n; i++) {
+		const char *s = fl->ptr[i];
+		size_t len = fl->len[i];
+		if (len && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t') && !n++)
+			first = i;
+	}
+	if (!n)
+		return;
+	char more[48] = "";
+	if (n > 1)
+		snprintf(more, sizeof(more), " (and %zu more names)", n - 1);
+	is_quote_for_msg(fl->ptr[first], fl->len[first], q, sizeof(q));
+	is_warn("%s:1: header: column %zu name '%s' has a space at its %s%s; names are used as they "
+		"are, not trimmed", path, first + 1, q,
+		fl->ptr[first][0] == ' ' || fl->ptr[first][0] == '\t' ? "start" : "end", more);
 }
 
 /* Names are checked with a hash of those seen: 100,000 columns took 34 s pairwise. */
@@ -329,6 +366,8 @@ static int check_names(const char *path, const struct fields *fl)
 		}
 	}
 	strpool_free(&seen);
+	if (rc == 0)
+		hint_spaces(path, fl);
 	return rc;
 }
 

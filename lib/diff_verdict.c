@@ -41,6 +41,17 @@ static int decimals_for(double width, double x)
 	return dec < 0 ? 0 : dec > 9 ? 9 : dec;
 }
 
+/* x with dec decimals and a sign; from 1e15 on in exponent form with 6 digits, so that a
+ * change near DBL_MAX is "+1.5e+308", not 309 digits. */
+static const char *fmt_num(char *buf, size_t len, double x, int dec)
+{
+	if (fabs(x) < 1e15)
+		snprintf(buf, len, "%+.*f", dec, x);
+	else
+		snprintf(buf, len, "%+.6g", x);
+	return buf;
+}
+
 static void fmt_p(char *buf, size_t len, double p)
 {
 	if (p < 1e-300)
@@ -64,18 +75,20 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
 	if (t->med_diff != 0 && fabs(t->med_diff) < 0.5 * pow(10, -dec))
 		dmed = decimals_for(0, t->med_diff * 100);  /* a change that rounds to 0: one digit */
 	double med_ref = p->medians[m * d->nruns];
-	char pct[40] = "", ci[96], pv[32];
+	char pct[48] = "", ci[96], pv[32], a[40], b[40];
 	if (med_ref != 0)
-		snprintf(pct, sizeof(pct), " (%+.1f%%)", 100 * t->med_diff / fabs(med_ref));
+		snprintf(pct, sizeof(pct), " (%s%%)", fmt_num(a, sizeof(a), 100 * (t->med_diff / fabs(med_ref)), 1));
 	if (isnan(t->ci_lo))
 		snprintf(ci, sizeof(ci), "95%% CI n/a (%zu value%s)", nref < n ? nref : n,
 			 (nref < n ? nref : n) == 1 ? "" : "s");
 	else
-		snprintf(ci, sizeof(ci), "95%% CI [%+.*f, %+.*f]", dec, t->ci_lo, dec, t->ci_hi);
+		snprintf(ci, sizeof(ci), "95%% CI [%s, %s]", fmt_num(a, sizeof(a), t->ci_lo, dec),
+			 fmt_num(b, sizeof(b), t->ci_hi, dec));
 	fmt_p(pv, sizeof(pv), t->mw_p);
 	const char *word = t->significant ? "significant" : "no significant change";
 	const char *why = t->significant || t->mw_p >= IS_DIFF_ALPHA ? ""
 			  : isnan(t->ci_lo) ? ", but too few values for a CI" : ", but the CI includes 0";
-	return snprintf(buf, len, "%s: median %+.*f%s%s%s vs %s, %s, %s (Mann\u2013Whitney %s%s)",
-			metric, dmed, t->med_diff, *unit ? " " : "", unit, pct, ref, ci, word, pv, why);
+	return snprintf(buf, len, "%s: median %s%s%s%s vs %s, %s, %s (Mann\u2013Whitney %s%s)",
+			metric, fmt_num(a, sizeof(a), t->med_diff, dmed), *unit ? " " : "", unit, pct, ref, ci,
+			word, pv, why);
 }

@@ -50,6 +50,21 @@ static const char *str_field(const cJSON *o, const char *key)
 	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
 
+/* Why a directory's datapoints.csv cannot be reached: only a plain ENOENT means there is none;
+ * a dangling or looping symlink and an unsearchable directory say so. */
+static int no_datapoints(const char *dir, const char *dp)
+{
+	int e = errno;
+	struct stat st;
+	if (e == ENOENT && lstat(dp, &st) == 0 && S_ISLNK(st.st_mode))
+		is_err("%s: dangling symbolic link (its target: %s)", dp, strerror(e));
+	else if (e == ENOENT)
+		is_err("%s: not a run directory (no datapoints.csv)", dir);
+	else
+		is_err("%s: %s", dp, strerror(e));
+	return -1;
+}
+
 static int locate(struct is_run *r, const char *path)
 {
 	struct stat st;
@@ -60,11 +75,7 @@ static int locate(struct is_run *r, const char *path)
 	if (S_ISDIR(st.st_mode)) {
 		r->dir = is_xstrdup(path);
 		r->dp_path = path_join(path, "datapoints.csv");
-		if (stat(r->dp_path, &st) < 0) {
-			is_err("%s: not a run directory (no datapoints.csv)", path);
-			return -1;
-		}
-		return 0;
+		return stat(r->dp_path, &st) < 0 ? no_datapoints(path, r->dp_path) : 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		is_err("%s: not a run directory or a CSV file", path);

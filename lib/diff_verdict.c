@@ -41,6 +41,17 @@ static int decimals_for(double width, double x)
 	return dec < 0 ? 0 : dec > 9 ? 9 : dec;
 }
 
+/* x with dec decimals and a sign; from 1e15 on in exponent form with 6 digits, so that a
+ * change near DBL_MAX is "+1.5e+308", not 309 digits. */
+static const char *fmt_num(char *buf, size_t len, double x, int dec)
+{
+	if (fabs(x) < 1e15)
+		snprintf(buf, len, "%+.*f", dec, x);
+	else
+		snprintf(buf, len, "%+.6g", x);
+	return buf;
+}
+
 static void fmt_p(char *buf, size_t len, double p)
 {
 	if (p < 1e-300)
@@ -61,14 +72,17 @@ static void change_and_ci(const struct is_diff *d, const struct is_diff_part *p,
 	if (t->med_diff != 0 && fabs(t->med_diff) < 0.5 * pow(10, -dec))
 		dmed = decimals_for(0, t->med_diff * 100);  /* a change that rounds to 0: one digit */
 	double med_ref = p->medians[m * d->nconfigs];
-	char pct[40] = "";
+	char pct[48] = "", x[40], y[40];
 	if (med_ref != 0 && !isnan(med_ref))
-		snprintf(pct, sizeof(pct), " (%+.1f%%)", 100 * t->med_diff / fabs(med_ref));
-	snprintf(chg, clen, "median %+.*f%s%s%s", dmed, t->med_diff, *unit ? " " : "", unit, pct);
+		snprintf(pct, sizeof(pct), " (%s%%)",
+			 fmt_num(x, sizeof(x), 100 * (t->med_diff / fabs(med_ref)), 1));
+	snprintf(chg, clen, "median %s%s%s%s", fmt_num(x, sizeof(x), t->med_diff, dmed),
+		 *unit ? " " : "", unit, pct);
 	if (isnan(t->ci_lo))
 		snprintf(ci, cilen, "95%% CI n/a (%zu value%s)", nmin, nmin == 1 ? "" : "s");
 	else
-		snprintf(ci, cilen, "95%% CI [%+.*f, %+.*f]", dec, t->ci_lo, dec, t->ci_hi);
+		snprintf(ci, cilen, "95%% CI [%s, %s]", fmt_num(x, sizeof(x), t->ci_lo, dec),
+			 fmt_num(y, sizeof(y), t->ci_hi, dec));
 }
 
 /* Replicated: the verdict is Welch's t on the runs' medians. */

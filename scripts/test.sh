@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install what is missing, build with warnings as errors, run every test; then build again
-# with AddressSanitizer + UndefinedBehaviorSanitizer and run the tests there too; then build
-# the Debian packages and check them (scripts/package-test.sh: lintian, the unpacked
+# with AddressSanitizer + UndefinedBehaviorSanitizer and run the tests there too; then run each
+# libFuzzer target for a bounded time (scripts/fuzz.sh; IDLESCOPE_FUZZ_SECONDS, default 60);
+# then build the Debian packages and check them (scripts/package-test.sh: lintian, the unpacked
 # programs, and as root an install + smoke run + purge; IDLESCOPE_PKG_INSTALL=0 skips that).
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,5 +21,6 @@ cmake --build build-sanitize -j"$jobs"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --output-on-failure -E '^kmod-(qemu|build-newer)$')
 
+./scripts/fuzz.sh
 ./scripts/package-test.sh
-echo "test.sh: all tests passed (plain and sanitized builds, Debian packages)"
+echo "test.sh: all tests passed (plain and sanitized builds, fuzzing, Debian packages)"

@@ -37,7 +37,19 @@ const cJSON *is_run_info_item(const struct is_run *r, const char *key);
 /* The same as a string ("" if absent or not a string, number or boolean). */
 const char *is_run_info_str(const struct is_run *r, const char *key);
 
-/* Parse a YAML file into a cJSON tree (mappings, sequences, scalars as strings or numbers). */
+/*
+ * Metadata files (info.json, info.yml) are refused, while they are parsed, when larger than
+ * IS_META_MAX_BYTES, nested deeper than IS_META_MAX_DEPTH levels below the top object, or
+ * holding more than IS_META_MAX_NODES values (YAML: with aliases expanded).
+ */
+#define IS_META_MAX_BYTES (16u << 20)
+#define IS_META_MAX_DEPTH 64
+#define IS_META_MAX_NODES 1000000
+
+/* Parse a YAML file into a cJSON tree (mappings, sequences, scalars as strings or numbers).
+ * NULL with "file:line:column: problem" in err when it cannot. */
 cJSON *is_yaml_load(const char *path, char *err, size_t errlen);
+/* Parse a JSON object file (info.json) the same way. */
+cJSON *is_json_load(const char *path, char *err, size_t errlen);
 
 #endif

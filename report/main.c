@@ -33,7 +33,8 @@ static const char help[] =
 "\n"
 "options:\n"
 "  -o, --output DIR      the report directory (required); refused if it exists\n"
-"  -f, --force           replace DIR if it exists (only a directory is replaced)\n"
+"  -f, --force           replace DIR if it exists and is an earlier report (or empty);\n"
+"                        DIR may never be, hold or lie inside a RUN\n"
 "  -m, --metrics REGEX   metrics to show (POSIX extended regular expression, unanchored),\n"
 "                        default:\n"
 "                        " REPORT_DEFAULT_METRICS "\n"
@@ -298,6 +299,9 @@ static int build(struct report *rep, const char *gnuplot)
 		is_err("%s: cannot remove: %s", rep->workdir, strerror(errno));
 		return -1;
 	}
+	/* Again, just before anything is moved: the tree may have changed meanwhile. */
+	if (outdir_guard(rep->o->outdir, rep->runs, rep->nruns) < 0)
+		return -1;
 	int rc = outdir_commit(rep->tmpdir, rep->o->outdir, rep->o->force);
 	signals_remove_on_exit(NULL);  /* renamed: nothing left to remove */
 	return rc;
@@ -335,7 +339,8 @@ int main(int argc, char **argv)
 	}
 	if (outdir_check(o.outdir, o.force) < 0)
 		goto cleanup;
-	if (load_runs(&rep, metrics_re) < 0 || select_metrics(&rep, metrics_re) < 0)
+	if (load_runs(&rep, metrics_re) < 0 || outdir_guard(o.outdir, rep.runs, rep.nruns) < 0 ||
+	    outdir_replaceable(o.outdir) < 0 || select_metrics(&rep, metrics_re) < 0)
 		goto cleanup;
 	if (build(&rep, gnuplot) < 0)
 		goto cleanup;

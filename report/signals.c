@@ -28,7 +28,7 @@ static void on_signal(int sig)
 	if (dir) {
 		pid_t pid = fork();
 		if (pid == 0) {
-			char *const argv[] = { "rm", "-rf", "--", (char *)dir, NULL };
+			char *const argv[] = { "rm", "-rf", "--one-file-system", "--", (char *)dir, NULL };
 			char *const envp[] = { NULL };
 			execve("/bin/rm", argv, envp);
 			_exit(127);

@@ -64,6 +64,8 @@ int collect_check_cpu(int cpu);
 struct cpu_lock;
 struct cpu_lock *cpu_lock_take(int cpu);   /* NULL after printing who holds it */
 void cpu_lock_release(struct cpu_lock *l);
+/* The pid that holds an flock on the file open as fd, from /proc/locks; 0 if not found. */
+long collect_lock_holder(int fd);
 
 /* pm_qos.c: hold /dev/cpu_dma_latency at a value while the fd stays open. */
 struct pm_qos;
@@ -76,7 +78,8 @@ struct run_dir {
 	int dirfd;
 	char *path;
 };
-/* 0; -2 refused (symlink, not a directory, not empty without force); -1 other errors. */
+/* 0; -2 refused (symlink, not a directory, not empty without force); -1 other errors
+ * (another collector writing into it: the directory is flock'ed until run_dir_close). */
 int run_dir_create(const char *path, bool force, struct run_dir *rd);
 void run_dir_close(struct run_dir *rd);
 /* Atomically (tmp + rename) write info.json into the run directory, followed by `reserve`

@@ -62,26 +62,29 @@ void collect_iso_time(char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
+/* SIGINT, SIGTERM, SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) stop
+ * the run cleanly. After a first one, SIGINT and SIGTERM get their default action back (an
+ * impatient user's next ^C ends us); SIGHUP and SIGPIPE never do, since nobody sends them on
+ * purpose (every write to a closed stderr raises another SIGPIPE): the run still gets finished. */
 static void on_signal(int sig)
 {
 	if (sig == SIGALRM) {
 		time_up = 1;
-	} else {
-		if (stop_signal)   /* a second ^C: let the default action end us */
-			signal(sig, SIG_DFL);
+	} else if (!stop_signal) {
 		stop_signal = sig;
+	} else if (sig == SIGINT || sig == SIGTERM) {
+		signal(sig, SIG_DFL);
 	}
 	collect_stop_requested = 1;
 }
 
 static void install_signals(void)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 static void arm_time_limit(uint64_t ns)

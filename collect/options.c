@@ -116,7 +116,8 @@ static void print_help(void)
 	       "            until LTime; WakeLatency is the user-space wake time minus LTime (as\n"
 	       "            cyclictest); IntrLatency is not known; ReqCState from the CPU's\n"
 	       "            cpuidle usage counters when exactly one state was entered.\n\n"
-	       "Exit status: 0 complete run; 1 run interrupted (SIGINT/SIGTERM) or a data/system\n"
+	       "Exit status: 0 complete run; 1 run interrupted (SIGINT, SIGTERM, SIGHUP, or SIGPIPE\n"
+	       "on a closed output) or a data/system\n"
 	       "error (no space left, method failure); 2 bad usage.\n"
 	       "Interrupted runs keep every measured datapoint; info.json says \"complete\": false.\n"
 	       "See docs/collect.md for what each method measures and which datapoints it discards.\n");

@@ -1,6 +1,6 @@
 #!/bin/sh
-# SIGINT/SIGTERM mid-run: exit 1, info.json complete:false with the stop reason, every measured
-# row on disk and whole; SIGKILL: whole rows except at most a cut last line, analyze still reads it.
+# SIGINT/SIGTERM/SIGHUP/SIGPIPE mid-run: exit 1, info.json complete:false with the stop reason,
+# every measured row on disk and whole; a real closed stderr (SIGPIPE at every write) likewise; SIGKILL: whole rows except at most a cut last line, analyze still reads it.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || fail "jq not installed (scripts/deps/collect.txt)"
 
@@ -13,7 +13,7 @@ wait_rows() {
 	fail "$1: no $2 rows after 60 s"
 }
 
-for sig in INT TERM; do
+for sig in INT TERM HUP PIPE; do
 	run="$TMP/sig$sig"
 	wait_cpu_free
 	"$COLLECT" --method timer -c 1000000 --cpu "$CPU" -l 100us,300us --keep-raw -q --no-counters -o "$run" 2>"$TMP/err" &
@@ -33,6 +33,23 @@ for sig in INT TERM; do
 	jq_true "$TMP/stats.json" ".runs[0].rows == $rows" "analyze rows after SIG$sig"
 	note "SIG$sig: $rows rows kept, complete:false"
 done
+
+# stderr a pipe whose reader is gone: the first message raises SIGPIPE, the run stops cleanly
+# (0 rows), and the SIGPIPEs of the later messages do not kill collect.
+run="$TMP/epipe"
+for _ in $(seq 30); do
+	wait_cpu_free
+	perl -e 'pipe(R, W) or die; close R; open(STDERR, ">&", \*W) or die; close W; exec @ARGV or die' \
+		"$COLLECT" --method timer -c 1000000 --cpu "$CPU" -l 100us,300us --no-counters -o "$run"
+	rc=$?
+	[ -e "$run" ] && break   # else it lost the CPU lock race (that message raised SIGPIPE: 141)
+	[ $rc -eq 141 ] || fail "closed stderr: exit $rc before the run started"
+done
+[ $rc -eq 1 ] || fail "closed stderr: exit $rc, expected 1"
+rows=$(csv_rows "$run/datapoints.csv")
+jq_true "$run/info.json" '.complete == false and .stop_reason == "signal SIGPIPE" and .datapoints == '"$rows" "closed stderr info.json"
+jq_true "$run/info.json" '.end_time != null' "closed stderr end time"
+note "closed stderr: stopped by SIGPIPE, $rows rows, info.json finished"
 
 run="$TMP/sigKILL"
 wait_cpu_free

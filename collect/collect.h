@@ -106,6 +106,23 @@ struct dp_columns {
 /* Format one row with its newline into buf; returns its length or 0 if it does not fit. */
 size_t dp_format_row(char *buf, size_t len, const struct dp_raw *dp, const struct dp_columns *c);
 
+/* nothing_kept.c: a run whose every datapoint is discarded stops (collect_watch_discards). */
+#define NK_ATTEMPTS 100000u   /* discarded attempts in a row, and ... */
+#define NK_SECONDS 10u        /* ... seconds without a kept datapoint */
+struct nothing_kept {
+	uint64_t at_reset[DISCARD_NR];
+	uint64_t since_ns;
+	bool tripped;
+};
+/* The run's watch (the one collect_watch_discards uses), reset at the start and at every
+ * kept datapoint; tripped once nothing was kept for NK_ATTEMPTS attempts and NK_SECONDS. */
+struct nothing_kept *collect_nothing_kept(void);
+void nothing_kept_reset(struct nothing_kept *w, const uint64_t discards[DISCARD_NR], uint64_t now_ns);
+bool nothing_kept_check(struct nothing_kept *w, const uint64_t discards[DISCARD_NR], uint64_t now_ns);
+/* "no datapoint kept in 10.0 s: all 123456 attempts were discarded (not_idle ...)..." */
+void nothing_kept_message(const struct nothing_kept *w, const uint64_t discards[DISCARD_NR],
+			  uint64_t now_ns, char *buf, size_t len);
+
 /* progress.c */
 struct progress;
 struct progress *progress_start(uint64_t count, uint64_t time_limit_ns, bool quiet);

@@ -23,7 +23,7 @@
 volatile sig_atomic_t collect_stop_requested;
 static volatile sig_atomic_t stop_signal, time_up;
 
-enum stop_reason { STOP_NONE, STOP_COUNT, STOP_TIME, STOP_SIGNAL, STOP_ERROR };
+enum stop_reason { STOP_NONE, STOP_COUNT, STOP_TIME, STOP_SIGNAL, STOP_NOTHING_KEPT, STOP_ERROR };
 
 struct run {
 	struct collect_opts o;
@@ -131,6 +131,7 @@ static const char *reason_name(const struct run *r)
 	case STOP_SIGNAL:
 		snprintf(buf, sizeof(buf), "signal SIG%s", sigabbrev_np(stop_signal) ? sigabbrev_np(stop_signal) : "?");
 		return buf;
+	case STOP_NOTHING_KEPT: return "nothing_kept";
 	case STOP_ERROR: return "error";
 	case STOP_NONE: break;
 	}
@@ -238,7 +239,9 @@ static int measure(struct run *r)
 	struct dp_raw dp;
 	int ret = 0;
 
+	struct nothing_kept *nk = collect_nothing_kept();
 	arm_time_limit(r->o.time_limit_ns);
+	nothing_kept_reset(nk, r->discards, collect_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
 	while (r->why_stopped != STOP_COUNT) {
 		int got = r->m->next(r->ctx, &dp, r->discards);
@@ -248,6 +251,8 @@ static int measure(struct run *r)
 		}
 		if (got == 0)
 			break;
+		if (!nk->tripped)
+			nothing_kept_reset(nk, r->discards, collect_mono_ns());
 		if (dp_writer_add(r->w, &dp) < 0) {
 			ret = -1;
 			break;
@@ -266,7 +271,13 @@ static int measure(struct run *r)
 	if (ret < 0)
 		r->why_stopped = STOP_ERROR;
 	else if (r->why_stopped == STOP_NONE)
-		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME : STOP_ERROR;
+		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME
+				 : nk->tripped ? STOP_NOTHING_KEPT : STOP_ERROR;
+	if (r->why_stopped == STOP_NOTHING_KEPT) {
+		char msg[512];
+		nothing_kept_message(nk, r->discards, collect_mono_ns(), msg, sizeof(msg));
+		is_err("CPU %d, -l %s: %s", r->cfg.cpu, r->o.ldist_arg ? r->o.ldist_arg : "default", msg);
+	}
 	return ret;
 }
 

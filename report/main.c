@@ -55,8 +55,8 @@ static const char help[] =
 "percentile of either axis and a deterministic sample of about 15000 of the others per\n"
 "run (the caption says how many of how many); histograms and percentiles use every\n"
 "datapoint. The report is written into a hidden temporary directory next to DIR and\n"
-"renamed to DIR when complete; on failure, SIGINT, SIGTERM or SIGHUP it is removed and\n"
-"nothing is left at DIR.\n"
+"renamed to DIR when complete; on failure, SIGINT, SIGTERM, SIGHUP or SIGPIPE it is\n"
+"removed and nothing is left at DIR.\n"
 "\n"
 "exit status: 0 success (the path of index.html is printed), 1 bad data, gnuplot missing\n"
 "or failing, DIR exists without --force, or a write error; 2 usage error\n";

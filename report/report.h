@@ -137,7 +137,7 @@ int plot_queue_add(struct plot_queue *q, const char *script);
 int plot_queue_finish(struct plot_queue *q);
 void plot_queue_free(struct plot_queue *q);
 
-/* signals.c: on SIGINT/SIGTERM/SIGHUP remove dir (NULL: stop doing so) and stop the
+/* signals.c: on SIGINT/SIGTERM/SIGHUP/SIGPIPE remove dir (NULL: stop doing so) and stop the
  * gnuplot processes pids[0..n) (the array is read at signal time). */
 void signals_remove_on_exit(const char *dir);
 void signals_watch_children(const pid_t *pids, int n);

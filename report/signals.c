@@ -1,5 +1,5 @@
 /*
- * Interrupted (SIGINT, SIGTERM, SIGHUP): stop the gnuplot children and remove the unfinished
+ * Interrupted (SIGINT, SIGTERM, SIGHUP, SIGPIPE on a closed output): stop the gnuplot children and remove the unfinished
  * report before dying of the signal. Only async-signal-safe calls in the handler: kill,
  * fork, execve of rm, waitpid, then the default action.
  */
@@ -42,7 +42,7 @@ static void on_signal(int sig)
 
 void signals_remove_on_exit(const char *dir)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;
 	doomed_dir = dir;
 	memset(&sa, 0, sizeof(sa));

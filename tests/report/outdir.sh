@@ -119,24 +119,28 @@ grep -q "^report: gnuplot failed on m000.gp (exit 1): line 1: broken on purpose$
 [ ! -e "$W/new" ] || fail "output created although gnuplot failed"
 ls -A "$W" | grep -q '^\.' && fail "temporary directory left: $(ls -A "$W")"
 
-# Killed while gnuplot runs: the children are stopped and the unfinished report removed.
+# Killed while gnuplot runs: the children are stopped and the unfinished report removed;
+# SIGPIPE (a closed output) as SIGTERM.
 printf '#!/bin/sh\necho $$ >>"%s/gnuplot.pids"\nexec sleep 60\n' "$W" >"$W/bin/gnuplot"
+for sig in PIPE TERM; do
+rm -f "$W/gnuplot.pids"
 PATH="$W/bin:$PATH" "$REPORT" "$RUN" -o "$W/killed" -j 2 >/dev/null 2>&1 &
 pid=$!
 for i in $(seq 100); do [ -s "$W/gnuplot.pids" ] && break; sleep 0.1; done
 [ -s "$W/gnuplot.pids" ] || fail "fake gnuplot never started"
 ls -d "$W"/.killed.tmp-* >/dev/null 2>&1 || fail "no temporary directory while running"
-kill -TERM "$pid"
+kill -$sig "$pid"
 set +e
 wait "$pid"
 rc=$?
 set -e
-[ "$rc" = 143 ] || fail "exit $rc after SIGTERM, expected 143"
-ls -A "$W" | grep -q '^\.' && fail "temporary directory left after SIGTERM: $(ls -A "$W")"
+[ "$rc" = $((128 + $(kill -l $sig))) ] || fail "exit $rc after SIG$sig, expected $((128 + $(kill -l $sig)))"
+ls -A "$W" | grep -q '^\.' && fail "temporary directory left after SIG$sig: $(ls -A "$W")"
 while read -r gp; do
 	for i in $(seq 50); do kill -0 "$gp" 2>/dev/null || break; sleep 0.1; done
-	kill -0 "$gp" 2>/dev/null && { kill "$gp"; fail "gnuplot $gp still running after SIGTERM"; }
+	kill -0 "$gp" 2>/dev/null && { kill "$gp"; fail "gnuplot $gp still running after SIG$sig"; }
 done <"$W/gnuplot.pids"
+done
 
 # Usage errors
 expect_rc 2 "$REPORT" "$RUN"

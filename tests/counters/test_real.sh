@@ -153,10 +153,11 @@ eq "closed stderr in one-shot: exit_status" "$(jq .exit_status "$T/pipe1/info.js
 eq "closed stderr in one-shot: two snapshots" "$(jq .snapshots "$T/pipe1/info.json")" 2
 echo "ok: SIGHUP and SIGPIPE"
 # alongside a latency run (the sampler thread): counters.csv and info.json "counters"
-# (while another collector, another test or user, measures CPU 0: wait, up to 3 minutes)
-for _ in $(seq 180); do
+# (while other collectors, other tests or users, measure the CPUs: try each in turn, up to
+# 5 minutes)
+for i in $(seq 300); do
 	set +e
-	"$COLLECT" --method timer -c 100 -q --counters-interval 0.1 -o "$T/lat" 2> "$T/lat.err"
+	"$COLLECT" --method timer --cpu $((i % NCPU)) -c 100 -q --counters-interval 0.1 -o "$T/lat" 2> "$T/lat.err"
 	rc=$?
 	set -e
 	[ $rc -eq 1 ] && grep -q "another collector is measuring CPU" "$T/lat.err" || break

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "counters_output.h"
+#include "idlescope/run.h"
 #include "idlescope/util.h"
 
 #define MAX_METRICS 32
@@ -112,6 +113,7 @@ int cmd_counters(int argc, char **argv)
 		is_err("%s: no counters.csv (collect writes it with --counters or alongside a latency run)", run);
 	if (rc <= 0)
 		return IS_EXIT_DATA;
+	is_info_warn_incomplete(d->info, run);
 	struct cnt_metric metrics[MAX_METRICS];
 	size_t ok = 0;
 	int status = IS_EXIT_OK;

@@ -67,6 +67,8 @@ int collect_check_cpu(int cpu);
 struct cpu_lock;
 struct cpu_lock *cpu_lock_take(int cpu);   /* NULL after printing who holds it */
 void cpu_lock_release(struct cpu_lock *l);
+/* The pid that holds an flock on the file open as fd, from /proc/locks; 0 if not found. */
+long collect_lock_holder(int fd);
 
 /* pm_qos.c: hold /dev/cpu_dma_latency at a value while the fd stays open. */
 struct pm_qos;
@@ -79,7 +81,8 @@ struct run_dir {
 	int dirfd;
 	char *path;
 };
-/* 0; -2 refused (symlink, not a directory, not empty without force); -1 other errors. */
+/* 0; -2 refused (symlink, not a directory, not empty without force); -1 other errors
+ * (another collector writing into it: the directory is flock'ed until run_dir_close). */
 int run_dir_create(const char *path, bool force, struct run_dir *rd);
 void run_dir_close(struct run_dir *rd);
 /* Atomically (tmp + rename) write info.json into the run directory, followed by `reserve`
@@ -105,6 +108,23 @@ struct dp_columns {
 };
 /* Format one row with its newline into buf; returns its length or 0 if it does not fit. */
 size_t dp_format_row(char *buf, size_t len, const struct dp_raw *dp, const struct dp_columns *c);
+
+/* nothing_kept.c: a run whose every datapoint is discarded stops (collect_watch_discards). */
+#define NK_ATTEMPTS 100000u   /* discarded attempts in a row, and ... */
+#define NK_SECONDS 10u        /* ... seconds without a kept datapoint */
+struct nothing_kept {
+	uint64_t at_reset[DISCARD_NR];
+	uint64_t since_ns;
+	bool tripped;
+};
+/* The run's watch (the one collect_watch_discards uses), reset at the start and at every
+ * kept datapoint; tripped once nothing was kept for NK_ATTEMPTS attempts and NK_SECONDS. */
+struct nothing_kept *collect_nothing_kept(void);
+void nothing_kept_reset(struct nothing_kept *w, const uint64_t discards[DISCARD_NR], uint64_t now_ns);
+bool nothing_kept_check(struct nothing_kept *w, const uint64_t discards[DISCARD_NR], uint64_t now_ns);
+/* "no datapoint kept in 10.0 s: all 123456 attempts were discarded (not_idle ...)..." */
+void nothing_kept_message(const struct nothing_kept *w, const uint64_t discards[DISCARD_NR],
+			  uint64_t now_ns, char *buf, size_t len);
 
 /* progress.c */
 struct progress;

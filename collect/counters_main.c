@@ -59,9 +59,10 @@ static void usage(FILE *f)
 "DIR/counters.csv (raw values, one row per CPU per snapshot) and describe them in\n"
 "DIR/info.json. 'analyze counters DIR' turns them into Busy%%, Bzy_MHz, CPU%%c6, PkgWatt...\n\n"
 "Interval mode (no COMMAND): a snapshot now and every SEC seconds, N intervals or until\n"
-"SIGINT/SIGTERM. One-shot mode: a snapshot, run COMMAND, a snapshot when it ends (and every\n"
-"SEC seconds while it runs, with -i); collect exits with COMMAND's exit status (128+signal\n"
-"if it was killed, 127 if it could not be run).\n\n"
+"SIGINT/SIGTERM/SIGHUP/SIGPIPE (a closed output). One-shot mode: a snapshot, run COMMAND,\n"
+"a snapshot when it ends (and every SEC seconds while it runs, with -i); SIGTERM and SIGHUP\n"
+"are passed on to COMMAND, a closed output ends neither it nor collect; collect exits with\n"
+"COMMAND's exit status (128+signal if it was killed, 127 if it could not be run).\n\n"
 "Sources, in order of preference: perf_event_open (PMUs msr, cstate_core, cstate_pkg, power,\n"
 "hardware), /dev/cpu/N/msr, cpuidle sysfs, /proc/interrupts, /proc/stat. A counter no source\n"
 "provides is left out of counters.csv, and reported once with the reason; one that some\n"
@@ -184,15 +185,18 @@ static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	if (!stop_signal)
+		stop_signal = sig;
 }
 
 static volatile pid_t child_pid;
 
-/* One-shot mode: SIGTERM goes on to the command; collect takes its last snapshot after it. */
+/* One-shot mode: SIGTERM and SIGHUP go on to the command; collect takes its last snapshot
+ * after it. */
 static void forward_term(int sig)
 {
-	stop_signal = sig;
+	if (!stop_signal)
+		stop_signal = sig;
 	if (child_pid > 0)
 		kill(child_pid, sig);
 }
@@ -206,10 +210,14 @@ static void set_signal(int sig, void (*handler)(int))
 	sigaction(sig, &sa, NULL);
 }
 
+/* SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) end the run as SIGTERM
+ * does: the last snapshot taken, info.json finished. */
 static void set_signals(void (*handler)(int))
 {
 	set_signal(SIGINT, handler);
 	set_signal(SIGTERM, handler);
+	set_signal(SIGHUP, handler);
+	set_signal(SIGPIPE, handler);
 }
 
 static struct timespec ts_add(struct timespec t, double s)
@@ -290,10 +298,11 @@ static int wait_command(struct cmain *m, pid_t pid, int *status)
 static int run_command(struct cmain *m, int *exit_status)
 {
 	/* Like time(1): the terminal's SIGINT reaches the command too; collect outlives it and
-	 * takes the last snapshot. SIGTERM is passed on to the command. */
+	 * takes the last snapshot. SIGTERM and SIGHUP are passed on to the command. */
 	set_signal(SIGINT, SIG_IGN);
 	set_signal(SIGQUIT, SIG_IGN);
 	set_signal(SIGTERM, forward_term);
+	set_signal(SIGHUP, forward_term);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -304,6 +313,8 @@ static int run_command(struct cmain *m, int *exit_status)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		execvp(m->o.command[0], m->o.command);
 		is_err("cannot run '%s': %s", m->o.command[0], strerror(errno));
 		_exit(127);
@@ -380,8 +391,12 @@ int counters_main(int argc, char **argv)
 	int rc = parse_opts(argc, argv, &m.o);
 	if (rc)
 		return rc < 0 ? IS_EXIT_OK : rc;
-	/* From now on a stop signal ends the run cleanly (info.json written) at the next step. */
+	/* From now on a stop signal ends the run cleanly (info.json written) at the next step. In
+	 * one-shot mode the command decides how long the run lasts: collect's own output closed
+	 * (SIGPIPE) ends neither it nor collect, which finishes the run when it ends. */
 	set_signals(on_stop);
+	if (m.o.command)
+		set_signal(SIGPIPE, SIG_IGN);
 	rc = cnt_set_open(&m.o.cnt, &m.set);
 	if (rc)
 		return rc;

@@ -24,7 +24,7 @@
 volatile sig_atomic_t collect_stop_requested;
 static volatile sig_atomic_t stop_signal, time_up;
 
-enum stop_reason { STOP_NONE, STOP_COUNT, STOP_TIME, STOP_SIGNAL, STOP_ERROR };
+enum stop_reason { STOP_NONE, STOP_COUNT, STOP_TIME, STOP_SIGNAL, STOP_NOTHING_KEPT, STOP_ERROR };
 
 struct run {
 	struct collect_opts o;
@@ -63,26 +63,29 @@ void collect_iso_time(char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
+/* SIGINT, SIGTERM, SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) stop
+ * the run cleanly. After a first one, SIGINT and SIGTERM get their default action back (an
+ * impatient user's next ^C ends us); SIGHUP and SIGPIPE never do, since nobody sends them on
+ * purpose (every write to a closed stderr raises another SIGPIPE): the run still gets finished. */
 static void on_signal(int sig)
 {
 	if (sig == SIGALRM) {
 		time_up = 1;
-	} else {
-		if (stop_signal)   /* a second ^C: let the default action end us */
-			signal(sig, SIG_DFL);
+	} else if (!stop_signal) {
 		stop_signal = sig;
+	} else if (sig == SIGINT || sig == SIGTERM) {
+		signal(sig, SIG_DFL);
 	}
 	collect_stop_requested = 1;
 }
 
 static void install_signals(void)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 static void arm_time_limit(uint64_t ns)
@@ -129,6 +132,7 @@ static const char *reason_name(const struct run *r)
 	case STOP_SIGNAL:
 		snprintf(buf, sizeof(buf), "signal SIG%s", sigabbrev_np(stop_signal) ? sigabbrev_np(stop_signal) : "?");
 		return buf;
+	case STOP_NOTHING_KEPT: return "nothing_kept";
 	case STOP_ERROR: return "error";
 	case STOP_NONE: break;
 	}
@@ -259,7 +263,9 @@ static int measure(struct run *r)
 	struct dp_raw dp;
 	int ret = 0;
 
+	struct nothing_kept *nk = collect_nothing_kept();
 	arm_time_limit(r->o.time_limit_ns);
+	nothing_kept_reset(nk, r->discards, collect_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
 	while (r->why_stopped != STOP_COUNT) {
 		int got = r->m->next(r->ctx, &dp, r->discards);
@@ -269,6 +275,8 @@ static int measure(struct run *r)
 		}
 		if (got == 0)
 			break;
+		if (!nk->tripped)
+			nothing_kept_reset(nk, r->discards, collect_mono_ns());
 		if (dp_writer_add(r->w, &dp) < 0) {
 			ret = -1;
 			break;
@@ -287,7 +295,13 @@ static int measure(struct run *r)
 	if (ret < 0)
 		r->why_stopped = STOP_ERROR;
 	else if (r->why_stopped == STOP_NONE)
-		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME : STOP_ERROR;
+		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME
+				 : nk->tripped ? STOP_NOTHING_KEPT : STOP_ERROR;
+	if (r->why_stopped == STOP_NOTHING_KEPT) {
+		char msg[512];
+		nothing_kept_message(nk, r->discards, collect_mono_ns(), msg, sizeof(msg));
+		is_err("CPU %d, -l %s: %s", r->cfg.cpu, r->o.ldist_arg ? r->o.ldist_arg : "default", msg);
+	}
 	return ret;
 }
 

@@ -52,6 +52,12 @@ struct collect_cfg {
  * must notice it within ~100 ms and return 0. */
 extern volatile sig_atomic_t collect_stop_requested;
 
+/* next() calls this, in the thread that runs it, with its discards[] whenever it has added to
+ * them and at least every ~100 ms while it waits: when no datapoint has been kept for a long
+ * run of discarded attempts (collect.h: NK_ATTEMPTS and NK_SECONDS), it requests a stop
+ * (collect_stop_requested) and the core ends the run with "nothing_kept" and the counts. */
+void collect_watch_discards(const uint64_t discards[DISCARD_NR]);
+
 /* Next LDist in ns from the run's GSL RNG (uniform in [ldist_min, ldist_max]). Thread-safe. */
 uint64_t collect_next_ldist(void);
 

@@ -311,6 +311,7 @@ static int timer_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards
 			discards[i] += c->discards[i];
 			c->discards[i] = 0;
 		}
+		collect_watch_discards(discards);
 		if (c->count) {
 			*dp = c->ring[c->head];
 			c->head = (c->head + 1) % RING_SIZE;

@@ -46,7 +46,8 @@ static const struct opt_desc opt_table[] = {
 	{ "pm-qos-us", 0, OPT_PM_QOS, "N",
 	  "Hold /dev/cpu_dma_latency at N us during the run (needs root). Default: leave\n"
 	  "PM QoS alone; what was in force is recorded either way." },
-	{ "force", 0, OPT_FORCE, NULL, "Write into a non-empty output directory (files are replaced)." },
+	{ "force", 0, OPT_FORCE, NULL, "Write into a non-empty output directory (the files of a run are\n"
+	  "replaced, other files left alone; never one another collector is writing into)." },
 	{ "quiet", 'q', 'q', NULL, "No progress line and no method choice message." },
 	{ "seed", 0, OPT_SEED, "N", "Seed of the LDist random generator, 0 to 4294967295 (default: random;\nrecorded in info.json)." },
 	{ "counters-interval", 0, OPT_COUNTERS_INTERVAL, "SEC",
@@ -119,8 +120,11 @@ static void print_help(void)
 	       "            until LTime; WakeLatency is the user-space wake time minus LTime (as\n"
 	       "            cyclictest); IntrLatency is not known; ReqCState from the CPU's\n"
 	       "            cpuidle usage counters when exactly one state was entered.\n\n"
-	       "Exit status: 0 complete run; 1 run interrupted (SIGINT/SIGTERM) or a data/system\n"
-	       "error (no space left, method failure); 2 bad usage.\n"
+	       "Exit status: 0 complete run; 1 run interrupted (SIGINT, SIGTERM, SIGHUP, or SIGPIPE\n"
+	       "on a closed output), stopped because nothing was kept (100000 attempts and 10 s\n"
+	       "without a datapoint the method could keep: LDist too short for the CPU to go idle,\n"
+	       "or the CPU kept busy), or a data/system error (no space left, method failure);\n"
+	       "2 bad usage.\n"
 	       "Interrupted runs keep every measured datapoint; info.json says \"complete\": false.\n"
 	       "See docs/collect.md for what each method measures and which datapoints it discards.\n");
 }

@@ -89,6 +89,40 @@ static int locate(struct is_run *r, const char *path)
 	return 0;
 }
 
+/* "stop_reason" (latency runs) or "stopped_by" (counter runs) as a quoted, printable part. */
+static char *stop_part(const cJSON *info)
+{
+	static const char *const keys[] = { "stop_reason", "stopped_by" };
+	for (size_t i = 0; i < 2; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(info, keys[i]);
+		if (!cJSON_IsString(v))
+			continue;
+		char q[80];
+		is_quote_for_msg(v->valuestring, strlen(v->valuestring), q, sizeof(q));
+		return is_xasprintf(", \"%s\": \"%s\"%s", keys[i], q, strcmp(v->valuestring, "running") ? ""
+				    : " (the collector was killed, or is still running)");
+	}
+	return is_xstrdup("");
+}
+
+char *is_info_incomplete(const cJSON *info)
+{
+	if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(info, "complete")))
+		return NULL;
+	char *stop = stop_part(info), *why;
+	why = is_xasprintf("info.json says \"complete\": false%s", stop);
+	free(stop);
+	return why;
+}
+
+void is_info_warn_incomplete(const cJSON *info, const char *path)
+{
+	char *why = is_info_incomplete(info);
+	if (why)
+		is_warn("%s: incomplete run: %s", path, why);
+	free(why);
+}
+
 int is_run_open(const char *path, struct is_run **out)
 {
 	struct is_run *r = is_xcalloc(1, sizeof(*r));
@@ -99,6 +133,7 @@ int is_run_open(const char *path, struct is_run **out)
 		return -1;
 	}
 	r->info = load_info(r->dir);
+	is_info_warn_incomplete(r->info, path);
 	const char *id = str_field(r->info, "reportid");
 	/* Without a reportid: the directory's name, or the file's for a bare CSV in "." The
 	 * name is a label in every output: control characters and invalid UTF-8 in it are written

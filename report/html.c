@@ -56,6 +56,7 @@ static const char css[] =
 "figure.wide{grid-column:1/-1}\n"
 "figcaption{font-size:12px;color:#4b5663;margin-top:3px}\n"
 "p.note{color:#4b5663;font-size:13px}\n"
+"p.incomplete{margin:6px 0;padding:6px 10px;border-left:4px solid #b3261e;background:#fdf1f0}\n"
 "details summary{cursor:pointer;color:#33404d;margin:6px 0}\n"
 "footer{color:#6b7682;font-size:12px;text-align:center;margin-top:20px}\n";
 

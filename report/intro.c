@@ -20,7 +20,8 @@ static const struct field {
 	{ "Measured CPU", { "cpu" }, NULL },
 	{ "Datapoints collected", { "datapoints" }, NULL },
 	{ "Discarded", { "discards" }, NULL },
-	{ "Stopped by", { "stop_reason" }, NULL },
+	{ "Complete", { "complete" }, NULL },
+	{ "Stopped by", { "stop_reason", "stopped_by" }, NULL },
 	{ "Start time", { "start_time", "date" }, NULL },
 	{ "Duration", { "duration_s" }, " s" },
 	{ "Host", { "system.hostname", "hostname" }, NULL },
@@ -215,6 +216,22 @@ static void design(struct report *rep)
 	      "share their configuration's colour.</p>\n", f);
 }
 
+/* A run whose info says "complete": false is said to be so before anything else about it. */
+static void incomplete_notes(struct report *rep)
+{
+	for (size_t r = 0; r < rep->nruns; r++) {
+		char *why = is_info_incomplete(rep->runs[r]->info);
+		if (!why)
+			continue;
+		fputs("<p class=\"incomplete\"><strong>Incomplete run</strong> ", rep->html);
+		html_esc(rep->html, rep->runs[r]->name);
+		fputs(": ", rep->html);
+		html_esc(rep->html, why);
+		fputs(". Its datapoints are those written before it stopped.</p>\n", rep->html);
+		free(why);
+	}
+}
+
 void section_intro(struct report *rep)
 {
 	FILE *f = rep->html;
@@ -226,6 +243,7 @@ void section_intro(struct report *rep)
 	if (rep->nruns > 1 && !rep->grouped && rep->configs[0].runs[0] == 0)
 		fputs("<p class=\"note\">The first run is the reference: changes are against it. "
 		      "Rows where the runs differ are highlighted.</p>\n", f);
+	incomplete_notes(rep);
 	table_head(rep, "intro");
 	if (rep->grouped || rep->configs[0].runs[0] != 0) {
 		for (size_t r = 0; r < rep->nruns; r++)

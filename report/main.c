@@ -41,7 +41,8 @@ static const char help[] =
 "\n"
 "options:\n"
 "  -o, --output DIR      the report directory (required); refused if it exists\n"
-"  -f, --force           replace DIR if it exists (only a directory is replaced)\n"
+"  -f, --force           replace DIR if it exists and is an earlier report (or empty);\n"
+"                        DIR may never be, hold or lie inside a RUN\n"
 "  -m, --metrics REGEX   metrics to show (POSIX extended regular expression, unanchored),\n"
 "                        default:\n"
 "                        " REPORT_DEFAULT_METRICS "\n"
@@ -63,8 +64,8 @@ static const char help[] =
 "percentile of either axis and a deterministic sample of about 15000 of the others per\n"
 "run (the caption says how many of how many); histograms and percentiles use every\n"
 "datapoint. The report is written into a hidden temporary directory next to DIR and\n"
-"renamed to DIR when complete; on failure, SIGINT, SIGTERM or SIGHUP it is removed and\n"
-"nothing is left at DIR.\n"
+"renamed to DIR when complete; on failure, SIGINT, SIGTERM, SIGHUP or SIGPIPE it is\n"
+"removed and nothing is left at DIR.\n"
 "\n"
 "exit status: 0 success (the path of index.html is printed), 1 bad data, gnuplot missing\n"
 "or failing, DIR exists without --force, or a write error; 2 usage error\n";
@@ -337,6 +338,9 @@ static int build(struct report *rep, const char *gnuplot)
 		is_err("%s: cannot remove: %s", rep->workdir, strerror(errno));
 		return -1;
 	}
+	/* Again, just before anything is moved: the tree may have changed meanwhile. */
+	if (outdir_guard(rep->o->outdir, rep->runs, rep->nruns) < 0)
+		return -1;
 	int rc = outdir_commit(rep->tmpdir, rep->o->outdir, rep->o->force);
 	signals_remove_on_exit(NULL);  /* renamed: nothing left to remove */
 	return rc;
@@ -384,7 +388,8 @@ int main(int argc, char **argv)
 	int lr = load_runs(&rep, metrics_re);
 	if (lr == -2)
 		rc = IS_EXIT_USAGE;
-	if (lr < 0 || select_metrics(&rep, metrics_re) < 0)
+	if (lr < 0 || outdir_guard(o.outdir, rep.runs, rep.nruns) < 0 ||
+	    outdir_replaceable(o.outdir) < 0 || select_metrics(&rep, metrics_re) < 0)
 		goto cleanup;
 	if (build(&rep, gnuplot) < 0)
 		goto cleanup;

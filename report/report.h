@@ -179,16 +179,20 @@ int plot_queue_add(struct plot_queue *q, const char *script);
 int plot_queue_finish(struct plot_queue *q);
 void plot_queue_free(struct plot_queue *q);
 
-/* signals.c: on SIGINT/SIGTERM/SIGHUP remove dir (NULL: stop doing so) and stop the
+/* signals.c: on SIGINT/SIGTERM/SIGHUP/SIGPIPE remove dir (NULL: stop doing so) and stop the
  * gnuplot processes pids[0..n) (the array is read at signal time). */
 void signals_remove_on_exit(const char *dir);
 void signals_watch_children(const pid_t *pids, int n);
 
 /* outdir.c */
 int outdir_check(const char *out, bool force);
+/* -1 (message printed) when an existing out holds anything but a report's files. */
+int outdir_replaceable(const char *out);
 char *outdir_make_tmp(const char *out);
 int outdir_commit(const char *tmp, const char *out, bool force);
 int remove_tree(const char *path);
+/* outdir_guard.c: -1 (message printed) when out is, holds or lies inside an input. */
+int outdir_guard(const char *out, struct is_run *const *runs, size_t nruns);
 int copy_raw_runs(struct report *rep);
 char *raw_dir_name(size_t r);
 

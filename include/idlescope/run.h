@@ -25,6 +25,11 @@ struct is_run {
  * Returns -1 after printing an error when the path is not a run at all.
  */
 int is_run_open(const char *path, struct is_run **out);
+/* A run whose info says "complete": false (killed, stopped by a signal, an error): why, as
+ * 'info.json says "complete": false, "stop_reason": "signal SIGINT"' (malloc'd); NULL when
+ * it does not say so. is_run_open() warns about it once: "RUN: incomplete run: <why>". */
+char *is_info_incomplete(const cJSON *info);
+void is_info_warn_incomplete(const cJSON *info, const char *path);
 /* Read datapoints.csv into run->dp. */
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts);
 void is_run_free(struct is_run *r);

@@ -49,8 +49,36 @@ static void row_is(const struct dp_raw *dp, const struct dp_columns *c, const ch
 	CHECK(n == strlen(want) && !strcmp(buf, want), "row: got '%.*s', want '%s'", (int)n, buf, want);
 }
 
+/* A run that keeps nothing: NK_ATTEMPTS discards and NK_SECONDS since the last kept one. */
+static void nothing_kept_units(void)
+{
+	const uint64_t s = 1000000000ull;
+	uint64_t d[DISCARD_NR] = { 5, 1, 0, 0 };
+	struct nothing_kept w;
+	char msg[512];
+
+	nothing_kept_reset(&w, d, 100 * s);
+	d[DISCARD_NOT_IDLE] += NK_ATTEMPTS - 1;
+	CHECK(!nothing_kept_check(&w, d, 200 * s), "99999 discards in 100 s: not tripped");
+	d[DISCARD_OTHER_WAKE] += 1;
+	CHECK(!nothing_kept_check(&w, d, 110 * s - 1), "100000 discards in 10 s - 1 ns: not tripped");
+	CHECK(nothing_kept_check(&w, d, 110 * s), "100000 discards in 10 s: tripped");
+	CHECK(nothing_kept_check(&w, d, 110 * s), "stays tripped");
+	nothing_kept_message(&w, d, 112 * s + 340000000ull, msg, sizeof(msg));
+	CHECK(!strcmp(msg, "no datapoint kept in 12.3 s: all 100000 attempts were discarded (not_idle 99999, "
+		      "other_wake 1, wrong_cpu 0, lost 0); the CPU does not go idle before LaunchTime: give a "
+		      "longer LDist (-l) or a CPU that nothing else keeps busy"), "message: %s", msg);
+	/* a kept datapoint starts the count again */
+	nothing_kept_reset(&w, d, 120 * s);
+	d[DISCARD_LOST] += NK_ATTEMPTS - 1;
+	CHECK(!nothing_kept_check(&w, d, 500 * s), "reset: 99999 more discards: not tripped");
+	d[DISCARD_WRONG_CPU] += 1;
+	CHECK(nothing_kept_check(&w, d, 500 * s), "reset: 100000 more discards: tripped");
+}
+
 int main(void)
 {
+	nothing_kept_units();
 	ldist_ok("1000,4000", 1000000, 4000000);   /* no unit = us */
 	ldist_ok("50us,2ms", 50000, 2000000);
 	ldist_ok("3ms", 3000000, 3000000);

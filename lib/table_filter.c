@@ -74,26 +74,34 @@ static const struct is_column **bind(const struct is_table *t, const struct is_e
 	return cols;
 }
 
-int is_table_filter(struct is_table *t, const struct is_expr *include, const struct is_expr *exclude)
+int is_table_filter_mask(const struct is_table *t, const struct is_expr *include,
+			 const struct is_expr *exclude, unsigned char *keep)
 {
 	struct row_ctx inc = { .t = t }, exc = { .t = t };
 	int rc = -1;
-	if (!include && !exclude)
-		return 0;
 	if ((include && !(inc.cols = bind(t, include, "--include"))) ||
 	    (exclude && !(exc.cols = bind(t, exclude, "--exclude"))))
 		goto cleanup;
-	unsigned char *keep = is_xmalloc(t->nrows ? t->nrows : 1);
 	for (size_t r = 0; r < t->nrows; r++) {
 		inc.row = exc.row = r;
 		keep[r] = (!include || is_expr_truthy(is_expr_eval(include, row_get, &inc))) &&
 			  (!exclude || !is_expr_truthy(is_expr_eval(exclude, row_get, &exc)));
 	}
-	is_table_keep_rows(t, keep);
-	free(keep);
 	rc = 0;
 cleanup:
 	free(inc.cols);
 	free(exc.cols);
+	return rc;
+}
+
+int is_table_filter(struct is_table *t, const struct is_expr *include, const struct is_expr *exclude)
+{
+	if (!include && !exclude)
+		return 0;
+	unsigned char *keep = is_xmalloc(t->nrows ? t->nrows : 1);
+	int rc = is_table_filter_mask(t, include, exclude, keep);
+	if (rc == 0)
+		is_table_keep_rows(t, keep);
+	free(keep);
 	return rc;
 }

@@ -67,5 +67,8 @@ bool is_expr_truthy(struct is_value v);
  */
 int is_table_filter(struct is_table *t, const struct is_expr *include,
 		    const struct is_expr *exclude);
+/* The same, without changing t: keep[row] (t->nrows bytes) is 1 for a kept row, else 0. */
+int is_table_filter_mask(const struct is_table *t, const struct is_expr *include,
+			 const struct is_expr *exclude, unsigned char *keep);
 
 #endif

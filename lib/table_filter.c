@@ -13,10 +13,15 @@ struct row_ctx {
 	size_t row;
 };
 
+/* Stands for "index", the row number, when the table has no column of that name. */
+static const struct is_column index_col = { .name = "index", .type = IS_COL_NUM };
+
 static struct is_value row_get(void *arg, size_t var)
 {
 	struct row_ctx *c = arg;
 	const struct is_column *col = c->cols[var];
+	if (col == &index_col)
+		return (struct is_value){ .num = (double)c->row };
 	if (col->type == IS_COL_NUM)
 		return (struct is_value){ .num = col->num[c->row] };
 	return (struct is_value){ .is_str = true, .str = is_table_str(c->t, col->text[c->row]) };
@@ -54,8 +59,10 @@ static const struct is_column **bind(const struct is_table *t, const struct is_e
 	int ok = 1;
 	for (size_t i = 0; i < n && ok; i++) {
 		cols[i] = is_table_col(t, is_expr_var(e, i));
+		if (!cols[i] && !strcmp(is_expr_var(e, i), "index"))
+			cols[i] = &index_col;
 		if (cols[i]) {
-			types[i] = col_type(t, cols[i]);
+			types[i] = cols[i] == &index_col ? IS_EXPR_NUM : col_type(t, cols[i]);
 			continue;
 		}
 		list_columns(t, msg, sizeof(msg));

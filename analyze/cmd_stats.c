@@ -43,7 +43,10 @@ static const char stats_help[] =
 "  -F, --format FMT      text (default, aligned tables), csv or json\n"
 "  -h, --help            this text\n"
 "\n"
-"Empty cells (e.g. WakeLatency of POLL datapoints) are not counted. A last line cut off\n"
+"Empty cells (e.g. WakeLatency of POLL datapoints) are not counted; a column without any\n"
+"value is left out with one note. IntrOff (0/1) is a flag: the text and JSON output give\n"
+"how many rows have it and how many of those are 1 (\"flags\": {NAME: {values, set, share}}\n"
+"beside \"metrics\"); CSV keeps it as a metric (its avg is the share). A last line cut off\n"
 "mid-row is dropped with a warning. A broken info.json/info.yml is a warning: the\n"
 "datapoints are analysed without metadata.\n"
 "\n"
@@ -173,7 +176,8 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 		goto cleanup;
 	if (is_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0)
 		goto cleanup;
-	if (r.nmetrics == 0) {
+	stats_split_columns(&r, o->format != FMT_CSV);
+	if (r.nmetrics == 0 && r.nflags == 0) {
 		is_err("%s: no numeric column%s", run->dp_path, o->load.metrics_re ? " matches --metrics" : "");
 		goto cleanup;
 	}

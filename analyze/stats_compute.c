@@ -85,6 +85,7 @@ void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_
 void stats_result_free(struct stats_result *r)
 {
 	free(r->metrics);
+	free(r->flags);
 	free(r->overall);
 	free(r->by_group);
 	if (r->group_col)

@@ -75,11 +75,15 @@ void stats_print_text(FILE *f, const struct stats_result *r)
 {
 	const struct is_run *run = r->run;
 	fprintf(f, "%s (%s): %zu datapoints\n", run->name, run->path, run->dp->nrows);
-	print_table(f, r, r->overall);
+	if (r->nmetrics)
+		print_table(f, r, r->overall);
+	stats_print_flags(f, r, (size_t)-1);
 	for (size_t g = 0; r->group_col && g < r->groups.ngroups; g++) {
 		fprintf(f, "\n%s, %s = %s: %zu datapoints\n", run->name, r->group_col,
 			r->groups.labels[g][0] ? r->groups.labels[g] : "(empty)", r->groups.counts[g]);
-		print_table(f, r, r->by_group + g * r->nmetrics * r->nfuncs);
+		if (r->nmetrics)
+			print_table(f, r, r->by_group + g * r->nmetrics * r->nfuncs);
+		stats_print_flags(f, r, g);
 	}
 	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
 		print_hist(f, r->metrics[m], &r->hists[m]);
@@ -159,6 +163,8 @@ cJSON *stats_to_json(const struct stats_result *r)
 	cJSON_AddStringToObject(o, "toolname", r->run->toolname);
 	is_json_add_num(o, "rows", (double)r->run->dp->nrows);
 	cJSON_AddItemToObject(o, "metrics", metrics_json(r, r->overall));
+	if (r->nflags)
+		cJSON_AddItemToObject(o, "flags", stats_flags_json(r, (size_t)-1));
 	if (r->group_col) {
 		cJSON_AddStringToObject(o, "group_by", r->group_col);
 		cJSON *groups = cJSON_AddObjectToObject(o, "groups");
@@ -167,6 +173,8 @@ cJSON *stats_to_json(const struct stats_result *r)
 			is_json_add_num(go, "rows", (double)r->groups.counts[g]);
 			cJSON_AddItemToObject(go, "metrics",
 					      metrics_json(r, r->by_group + g * r->nmetrics * r->nfuncs));
+			if (r->nflags)
+				cJSON_AddItemToObject(go, "flags", stats_flags_json(r, g));
 		}
 	}
 	if (r->hists) {

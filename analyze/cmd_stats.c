@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "by_bins.h"
 #include "commands.h"
 #include "idlescope/load.h"
 #include "idlescope/numparse.h"
@@ -34,7 +35,10 @@ static const char stats_help[] =
 "                        (or & | ~), + - * /, parentheses, index (the row number).\n"
 "                        Example: \"ReqCState == 'C6' and LDist < 1000\"\n"
 "                        (docs/expressions.md: precedence, empty cells (X == ''), types)\n"
-"  -b, --by COLUMN       group rows by COLUMN instead of ReqCState\n"
+"  -b, --by COLUMN[:N]   group rows by COLUMN instead of ReqCState; a numeric COLUMN with\n"
+"                        :N in N equal-width bins over its values (more than 100 different\n"
+"                        values without :N: 10 bins, with a note)\n"
+"      --by-bins N       the same as :N\n"
 "  -G, --no-group        no per-group tables\n"
 "  -H, --hist            print a text histogram per metric (linear bins)\n"
 "      --bins N          histogram bins, default 20\n"
@@ -71,6 +75,8 @@ struct stats_opts {
 	int have_range;
 	int have_bins;
 	double range[2];
+	size_t by_bins;     /* --by COLUMN:N or --by-bins N: N; 0 = by value */
+	char *by_col;       /* COLUMN of --by COLUMN:N, owned */
 };
 
 static int parse_range(const char *s, double *r)
@@ -94,13 +100,16 @@ static int check_hist_opts(const struct stats_opts *o)
 	return 0;
 }
 
+static int parse_by(struct stats_opts *o);
+
 static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
-	enum { OPT_BINS = 256, OPT_RANGE };
+	enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS };
 	static const struct option longopts[] = {
 		LOAD_LONGOPTS,
 		{ "hist", no_argument, NULL, 'H' }, { "bins", required_argument, NULL, OPT_BINS },
 		{ "hist-range", required_argument, NULL, OPT_RANGE },
+		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -128,6 +137,13 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			}
 			o->have_range = 1;
 			break;
+		case OPT_BY_BINS:
+			if (!is_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {
+				is_err("stats: --by-bins: expected a whole number from 1 to 10000, got '%s'", optarg);
+				return -1;
+			}
+			o->by_bins = (size_t)d;
+			break;
 		case 'F':
 			if (parse_out_format("stats", optarg, &o->format) < 0)
 				return -1;
@@ -140,7 +156,22 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		is_err("stats: no run given (see 'analyze stats --help')");
 		return -1;
 	}
-	return check_hist_opts(o);
+	return parse_by(o) < 0 ? -1 : check_hist_opts(o);
+}
+
+/* --by COLUMN:N into the column and the bins. */
+static int parse_by(struct stats_opts *o)
+{
+	int rc = o->load.group_by ? by_bins_parse(o->load.group_by, &o->by_col, &o->by_bins) : 0;
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		o->load.group_by = o->by_col;
+	if (o->by_bins && !o->load.group_by) {
+		is_err("stats: --by-bins needs --by COLUMN");
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -184,7 +215,7 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 	if (run->dp->nrows == 0)
 		is_warn("%s: no datapoints%s", run->dp_path,
 			o->load.include || o->load.exclude ? " left after filtering" : "");
-	if (r.group_col && is_group_rows(run->dp, r.group_col, &r.groups) < 0)
+	if (r.group_col && by_bins_group(run->dp, r.group_col, o->by_bins, &r.groups) < 0)
 		goto cleanup;
 	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);
 	if (o->format == FMT_TEXT)
@@ -223,8 +254,10 @@ int cmd_stats(int argc, char **argv)
 	char err[200];
 	int rc = IS_EXIT_USAGE;
 
-	if (parse_args(argc, argv, &o) < 0)
+	if (parse_args(argc, argv, &o) < 0) {
+		free(o.by_col);
 		return IS_EXIT_USAGE;
+	}
 	if (is_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
 		is_err("stats: --funcs: %s", err);
 		return IS_EXIT_USAGE;
@@ -255,5 +288,6 @@ int cmd_stats(int argc, char **argv)
 cleanup:
 	is_load_release(&ctx);
 	free(funcs);
+	free(o.by_col);
 	return rc;
 }

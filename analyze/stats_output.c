@@ -78,15 +78,17 @@ void stats_print_text(FILE *f, const struct stats_result *r)
 	if (r->nmetrics)
 		print_table(f, r, r->overall);
 	stats_print_flags(f, r, (size_t)-1);
+	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
+		print_hist(f, r->metrics[m], &r->hists[m]);
 	for (size_t g = 0; r->group_col && g < r->groups.ngroups; g++) {
 		fprintf(f, "\n%s, %s = %s: %zu datapoints\n", run->name, r->group_col,
 			r->groups.labels[g][0] ? r->groups.labels[g] : "(empty)", r->groups.counts[g]);
 		if (r->nmetrics)
 			print_table(f, r, r->by_group + g * r->nmetrics * r->nfuncs);
 		stats_print_flags(f, r, g);
+		for (size_t m = 0; r->hists && m < r->nmetrics; m++)
+			print_hist(f, r->metrics[m], &r->hists[(1 + g) * r->nmetrics + m]);
 	}
-	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
-		print_hist(f, r->metrics[m], &r->hists[m]);
 }
 
 /* by and group are "" for all datapoints; for a group, by is the grouping column and group
@@ -155,6 +157,15 @@ static cJSON *hist_json(const struct is_hist *h)
 	return o;
 }
 
+/* {METRIC: histogram} of the histograms from r->hists[first]. */
+static cJSON *hists_json(const struct stats_result *r, size_t first)
+{
+	cJSON *h = cJSON_CreateObject();
+	for (size_t m = 0; m < r->nmetrics; m++)
+		cJSON_AddItemToObject(h, r->metrics[m], hist_json(&r->hists[first + m]));
+	return h;
+}
+
 cJSON *stats_to_json(const struct stats_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -175,12 +186,11 @@ cJSON *stats_to_json(const struct stats_result *r)
 					      metrics_json(r, r->by_group + g * r->nmetrics * r->nfuncs));
 			if (r->nflags)
 				cJSON_AddItemToObject(go, "flags", stats_flags_json(r, g));
+			if (r->hists)
+				cJSON_AddItemToObject(go, "histograms", hists_json(r, (1 + g) * r->nmetrics));
 		}
 	}
-	if (r->hists) {
-		cJSON *h = cJSON_AddObjectToObject(o, "histograms");
-		for (size_t m = 0; m < r->nmetrics; m++)
-			cJSON_AddItemToObject(h, r->metrics[m], hist_json(&r->hists[m]));
-	}
+	if (r->hists)
+		cJSON_AddItemToObject(o, "histograms", hists_json(r, 0));
 	return o;
 }

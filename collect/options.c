@@ -1,4 +1,5 @@
 /* The collect command line: option table, --help, and parsing of LDist ranges and durations. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -10,9 +11,10 @@
 #include "idlescope/numparse.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
+#include "idlescope/version.h"
 
 enum {
-	OPT_METHOD = 0x100, OPT_TIME_LIMIT, OPT_CPU, OPT_REPORTID, OPT_KEEP_RAW, OPT_PM_QOS,
+	OPT_VERSION = 0xff, OPT_METHOD = 0x100, OPT_TIME_LIMIT, OPT_CPU, OPT_REPORTID, OPT_KEEP_RAW, OPT_PM_QOS,
 	OPT_FORCE, OPT_SEED, OPT_COUNTERS_INTERVAL, OPT_NO_COUNTERS, OPT_KMOD_PATH, OPT_HELP,
 };
 
@@ -53,9 +55,16 @@ static const struct opt_desc opt_table[] = {
 	  "support is built; 0 = off)." },
 	{ "no-counters", 0, OPT_NO_COUNTERS, NULL, "No counter snapshots (same as --counters-interval 0)." },
 	{ "kmod-path", 0, OPT_KMOD_PATH, "FILE", "hrt/tdt: the module file to load if it is not loaded." },
+	{ "version", 0, OPT_VERSION, NULL, "Print the version and exit." },
 	{ "help", 'h', OPT_HELP, NULL, "Show this help and exit." },
 };
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+/* wult's spellings of the same options (not in the table above: listed once in --help). */
+static const struct { const char *name; int val; bool arg; } aliases[] = {
+	{ "datapoints", 'c', true }, { "outdir", 'o', true }, { "keep-raw-data", OPT_KEEP_RAW, false },
+};
+#define NALIASES (sizeof(aliases) / sizeof(aliases[0]))
 
 #define HELP_INDENT 24
 #define HELP_WIDTH 79
@@ -117,6 +126,8 @@ static void print_help(void)
 	       "            until LTime; WakeLatency is the user-space wake time minus LTime (as\n"
 	       "            cyclictest); IntrLatency is not known; ReqCState from the CPU's\n"
 	       "            cpuidle usage counters when exactly one state was entered.\n\n"
+	       "wult's spellings work too: --datapoints (-c), --outdir (-o), --keep-raw-data\n"
+	       "(--keep-raw), --time-limit 1h25m.\n\n"
 	       "Exit status: 0 complete run; 1 run interrupted (SIGINT/SIGTERM) or a data/system\n"
 	       "error (no space left, method failure); 2 bad usage.\n"
 	       "Interrupted runs keep every measured datapoint; info.json says \"complete\": false.\n"
@@ -206,15 +217,35 @@ int collect_parse_ldist(const char *s, uint64_t *min, uint64_t *max, char *why, 
 	return 0;
 }
 
+/* "1h25m" as wult writes it: parts that each end in a unit, added up. */
+static int parse_compound(const char *s, const struct unit *units, double *v)
+{
+	size_t n = strlen(s), start = 0;
+	double part;
+	*v = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool end = i + 1 == n || (strchr("smhd", s[i]) && isdigit((unsigned char)s[i + 1]));
+		if (!end)
+			continue;
+		if (start && !strchr("smhd", s[i]))
+			return -1;  /* "1h25": a later part without a unit */
+		if (parse_scaled(s + start, i + 1 - start, units, 1e9, &part) < 0)
+			return -1;
+		*v += part;
+		start = i + 1;
+	}
+	return n ? 0 : -1;
+}
+
 int collect_parse_duration(const char *s, uint64_t *ns, char *why, size_t whylen)
 {
 	static const struct unit units[] = {
 		{ "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 }, { NULL, 0 },
 	};
 	double v;
-	if (parse_scaled(s, strlen(s), units, 1e9, &v) < 0 || v < 1e6 || v > 1e18) {
+	if (parse_compound(s, units, &v) < 0 || v < 1e6 || v > 1e18) {
 		snprintf(why, whylen, "'%s' is not a duration between 1ms and 30 years "
-			 "(a number with s, m, h or d, e.g. 30s, 10m, 1h)", s);
+			 "(a number with s, m, h or d, e.g. 30s, 10m, 1h, 1h25m)", s);
 		return -1;
 	}
 	*ns = (uint64_t)v;
@@ -264,7 +295,10 @@ static void build_long_opts(struct option *lo, char *shorts, size_t slen)
 				shorts[k++] = ':';
 		}
 	}
-	lo[NOPTS] = (struct option){ 0 };
+	for (size_t i = 0; i < NALIASES; i++)
+		lo[NOPTS + i] = (struct option){ aliases[i].name, aliases[i].arg ? required_argument : no_argument,
+						 NULL, aliases[i].val };
+	lo[NOPTS + NALIASES] = (struct option){ 0 };
 	shorts[k] = '\0';
 }
 
@@ -348,6 +382,9 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 	case OPT_HELP:
 		print_help();
 		return 1;
+	case OPT_VERSION:
+		printf("collect (idlescope) %s\n", IDLESCOPE_VERSION);
+		return 1;
 	}
 	is_err("try 'collect --help'");
 	return 2;
@@ -355,7 +392,7 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 
 int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 {
-	struct option lo[NOPTS + 1];
+	struct option lo[NOPTS + NALIASES + 1];
 	char shorts[2 * NOPTS + 3];
 	bool count_set = false;
 	int c, rc;
@@ -376,6 +413,15 @@ int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 				is_err("unknown option '-%c'; try 'collect --help'", optopt);
 			else
 				is_err("unknown option '%s'; try 'collect --help'", q);
+			return 2;
+		}
+		if (optarg && optarg == argv[optind - 1] && optarg[0] == '-' && optarg[1] && !isdigit((unsigned char)optarg[1])) {
+			/* "--report -q": getopt took the next option as --reportid's value */
+			char q[64], opt[64];
+			is_quote_for_msg(optarg, strlen(optarg), q, sizeof(q));
+			is_quote_for_msg(argv[optind - 2], strlen(argv[optind - 2]), opt, sizeof(opt));
+			is_err("option '%s' needs a value, got the option '%s' (write %s%s%s if it is meant);"
+			       " try 'collect --help'", opt, q, opt, opt[1] == '-' ? "=" : "", q);
 			return 2;
 		}
 		rc = apply_option(o, c, optarg, &count_set);

@@ -1,4 +1,5 @@
 /* Unit tests of the collector core: LDist and duration parsing, exact row formatting. */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -49,6 +50,34 @@ static void row_is(const struct dp_raw *dp, const struct dp_columns *c, const ch
 	CHECK(n == strlen(want) && !strcmp(buf, want), "row: got '%.*s', want '%s'", (int)n, buf, want);
 }
 
+/* argv from a string of space-separated words (no quoting). */
+static int parse_words(const char *words, struct collect_opts *o)
+{
+	char buf[512], *argv[32];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "collect %s", words);
+	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	optind = 1;
+	return collect_parse_options(argc, argv, o);
+}
+
+/* wult's option spellings, --version, and an option never taken as another's value. */
+static void options_checks(void)
+{
+	struct collect_opts o;
+	int rc = parse_words("--datapoints 7 --outdir out1 --keep-raw-data --time-limit 1h25m", &o);
+	CHECK(rc == 0 && o.count == 7 && o.outdir && !strcmp(o.outdir, "out1") && o.keep_raw &&
+	      o.time_limit_ns == 5100 * NSEC_PER_SEC, "wult aliases: rc %d count %" PRIu64, rc, o.count);
+	CHECK(parse_words("--version", &o) == 1, "--version must end with exit 0");
+	CHECK(parse_words("--report -q -c 5", &o) == 2, "--report -q must be a usage error");
+	CHECK(parse_words("--reportid -q", &o) == 2, "--reportid -q must be a usage error");
+	CHECK(parse_words("-o --force", &o) == 2, "-o --force must be a usage error");
+	rc = parse_words("--reportid=x1 -o ./d -c 3", &o);
+	CHECK(rc == 0 && !strcmp(o.reportid, "x1") && o.count == 3, "--reportid=x1: rc %d", rc);
+}
+
 int main(void)
 {
 	ldist_ok("1000,4000", 1000000, 4000000);   /* no unit = us */
@@ -72,6 +101,16 @@ int main(void)
 	duration_ok("90", 90 * NSEC_PER_SEC);
 	duration_ok("0.5s", NSEC_PER_SEC / 2);
 	duration_ok("2d", 2 * 86400 * NSEC_PER_SEC);
+	duration_ok("1h25m", 5100 * NSEC_PER_SEC);          /* wult's spelling */
+	duration_ok("1d2h3m4.5s", (93784 * NSEC_PER_SEC) + NSEC_PER_SEC / 2);
+	{
+		uint64_t ns;
+		char why[256] = "";
+		CHECK(collect_parse_duration("1h25", &ns, why, sizeof(why)) < 0 &&
+		      strstr(why, "'1h25' is not a duration"), "1h25 must be refused: '%s'", why);
+		CHECK(collect_parse_duration("1hm", &ns, why, sizeof(why)) < 0, "1hm must be refused");
+	}
+	options_checks();
 
 	const char *names[] = { "POLL", "C1", "C6" };
 	struct dp_columns c = { .state_names = names, .nstates = 3 };

@@ -12,13 +12,15 @@
 #include <string.h>
 
 #include "diff_output.h"
+#include "idlescope/json_num.h"
 #include "out_format.h"
 
 static void num(FILE *f, double v)
 {
+	char buf[IS_NUM_STR_LEN];
 	fputc(',', f);
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
+	if (isfinite(v))  /* the shortest text that reads back as v, as in JSON */
+		fputs(is_num_str(buf, v), f);
 }
 
 struct csv_group {

@@ -106,10 +106,10 @@ static void csv_rows(FILE *f, const struct stats_result *r, const char *by, cons
 		csv_field(f, r->metrics[m]);
 		for (size_t i = 0; i < r->nfuncs; i++) {
 			double v = vals[m * r->nfuncs + i];
-			if (isfinite(v))
-				fprintf(f, ",%.17g", v);
-			else
-				fputc(',', f);
+			char num[IS_NUM_STR_LEN];
+			fputc(',', f);
+			if (isfinite(v))  /* the shortest text that reads back as v, as in JSON */
+				fputs(is_num_str(num, v), f);
 		}
 		fputc('\n', f);
 	}

@@ -10,6 +10,7 @@
 #include "idlescope/numparse.h"
 #include "idlescope/util.h"
 #include "load_opts.h"
+#include "metrics_list.h"
 #include "out_format.h"
 #include "stats_result.h"
 
@@ -45,6 +46,8 @@ static const char stats_help[] =
 "      --hist-range LO,HI  histogram range (values outside are counted as below/above);\n"
 "                        default: each metric's min and max\n"
 "  -F, --format FMT      text (default, aligned tables), csv or json\n"
+"      --list-metrics    the known metrics with unit and description (with RUNs: each\n"
+"                        run's columns), then exit\n"
 "  -h, --help            this text\n"
 "\n"
 "Empty cells (e.g. WakeLatency of POLL datapoints) are not counted; a column without any\n"
@@ -76,6 +79,7 @@ struct stats_opts {
 	int have_bins;
 	double range[2];
 	size_t by_bins;     /* --by COLUMN:N or --by-bins N: N; 0 = by value */
+	int list_metrics;   /* --list-metrics */
 	char *by_col;       /* COLUMN of --by COLUMN:N, owned */
 };
 
@@ -104,12 +108,13 @@ static int parse_by(struct stats_opts *o);
 
 static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
-	enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS };
+	enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST };
 	static const struct option longopts[] = {
 		LOAD_LONGOPTS,
 		{ "hist", no_argument, NULL, 'H' }, { "bins", required_argument, NULL, OPT_BINS },
 		{ "hist-range", required_argument, NULL, OPT_RANGE },
 		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
+		{ "list-metrics", no_argument, NULL, OPT_LIST },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,6 +142,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			}
 			o->have_range = 1;
 			break;
+		case OPT_LIST: o->list_metrics = 1; break;
 		case OPT_BY_BINS:
 			if (!is_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {
 				is_err("stats: --by-bins: expected a whole number from 1 to 10000, got '%s'", optarg);
@@ -152,7 +158,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		default: is_bad_option(argv, "stats: ", "analyze stats"); return -1;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !o->list_metrics) {
 		is_err("stats: no run given (see 'analyze stats --help')");
 		return -1;
 	}
@@ -257,6 +263,14 @@ int cmd_stats(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0) {
 		free(o.by_col);
 		return IS_EXIT_USAGE;
+	}
+	if (o.list_metrics) {  /* through the filter that keeps column names safe on a terminal */
+		FILE *lo = out_open(FMT_TEXT);
+		free(o.by_col);
+		if (!lo)
+			return IS_EXIT_DATA;
+		rc = list_metrics(lo, optind < argc ? argv + optind : NULL, (size_t)(argc - optind));
+		return out_close(lo) != 0 && rc == IS_EXIT_OK ? IS_EXIT_DATA : rc;
 	}
 	if (is_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
 		is_err("stats: --funcs: %s", err);

@@ -133,6 +133,7 @@ int is_run_open(const char *path, struct is_run **out)
 	r->toolname = str_field(r->info, "toolname");
 	if (!r->toolname)
 		r->toolname = "unknown";
+	is_run_compat(r);
 	*out = r;
 	return 0;
 }

@@ -25,6 +25,9 @@ struct is_run {
  * Returns -1 after printing an error when the path is not a run at all.
  */
 int is_run_open(const char *path, struct is_run **out);
+/* After opening (called by is_run_open): warn once when format_version is not one we know,
+ * and read wult's old "cpunum" key as "cpu". */
+void is_run_compat(struct is_run *r);
 /* Read datapoints.csv into run->dp. */
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts);
 void is_run_free(struct is_run *r);

@@ -286,6 +286,10 @@ int cmd_diff(int argc, char **argv)
 	n = (size_t)(argc - optind);
 	if (check_same(argv + optind, (int)n, o.allow_same) < 0 || is_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
+	if (diff_all_counter_only(argv + optind, n)) {  /* collect --counters runs */
+		rc = diff_counters_only(argv + optind, n, (int)o.format);
+		goto cleanup;
+	}
 	runs = is_xcalloc(n, sizeof(*runs));
 	rc = IS_EXIT_DATA;
 	if (load_runs(&ctx, argv + optind, n, runs) < 0)

@@ -84,12 +84,17 @@ void diff_print_csv(FILE *f, const struct is_diff *d, const struct diff_counters
 	part_csv(f, d, &d->overall);
 	for (size_t g = 0; g < d->ngroups; g++)
 		part_csv(f, d, &d->groups[g]);
+	diff_counters_csv(f, d->runs, d->nruns, c);
+}
+
+void diff_counters_csv(FILE *f, struct is_run *const *runs, size_t nruns, const struct diff_counters *c)
+{
 	for (size_t k = 0; c && k < c->ncols; k++) {
-		double ref = c->vals[k * d->nruns];
-		for (size_t r = 0; r < d->nruns; r++) {
-			double v = c->vals[k * d->nruns + r];
+		double ref = c->vals[k * nruns];
+		for (size_t r = 0; r < nruns; r++) {
+			double v = c->vals[k * nruns + r];
 			row_head(f, "counter", (struct csv_group){ "", "" }, c->names[k], "",
-				 d->runs[r]->name);
+				 runs[r]->name);
 			num(f, v);
 			num(f, v - ref);
 			num(f, ref != 0 ? 100 * (v - ref) / fabs(ref) : NAN);

@@ -203,24 +203,24 @@ static void part_text(FILE *f, const struct is_diff *d, const struct is_diff_par
 	verdicts(f, d, p);
 }
 
-static void counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+void diff_counters_text(FILE *f, struct is_run *const *runs, size_t nruns, const struct diff_counters *c)
 {
 	struct grid g;
 	char buf[64];
-	grid_init(&g, 1 + 1 + 3 * (d->nruns - 1));
+	grid_init(&g, 1 + 1 + 3 * (nruns - 1));
 	grid_row(&g);
 	grid_cell(&g, "Counters");
-	for (size_t r = 0; r < d->nruns; r++) {
-		grid_cell(&g, "%s", d->runs[r]->name);
+	for (size_t r = 0; r < nruns; r++) {
+		grid_cell(&g, "%s", runs[r]->name);
 		if (r)
 			grid_cell(&g, "change"), grid_cell(&g, "%%");
 	}
 	for (size_t k = 0; k < c->ncols; k++) {
-		double ref = c->vals[k * d->nruns];
+		double ref = c->vals[k * nruns];
 		grid_row(&g);
 		grid_cell(&g, "%s", c->names[k]);
-		for (size_t r = 0; r < d->nruns; r++) {
-			double v = c->vals[k * d->nruns + r];
+		for (size_t r = 0; r < nruns; r++) {
+			double v = c->vals[k * nruns + r];
 			fmt_num(buf, sizeof(buf), v, IS_F_AVG, false);
 			grid_cell(&g, "%s", buf);
 			if (!r)
@@ -244,5 +244,5 @@ void diff_print_text(FILE *f, const struct is_diff *d, const struct diff_counter
 	for (size_t g = 0; g < d->ngroups; g++)
 		part_text(f, d, &d->groups[g]);
 	if (c && c->ncols)
-		counters_text(f, d, c);
+		diff_counters_text(f, d->runs, d->nruns, c);
 }

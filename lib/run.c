@@ -2,6 +2,7 @@
 #include "idlescope/run.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +87,7 @@ static const char *str_field(const cJSON *o, const char *key)
 	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
 
-static int locate(struct is_run *r, const char *path)
+static int locate(struct is_run *r, const char *path, bool counters_only)
 {
 	struct stat st;
 	if (stat(path, &st) < 0) {
@@ -96,8 +97,19 @@ static int locate(struct is_run *r, const char *path)
 	if (S_ISDIR(st.st_mode)) {
 		r->dir = is_xstrdup(path);
 		r->dp_path = path_join(path, "datapoints.csv");
+		if (counters_only) {  /* collect --counters: counters.csv without datapoints */
+			free(r->dp_path);
+			r->dp_path = NULL;
+			char *c = path_join(path, "counters.csv");
+			int rc = stat(c, &st);
+			free(c);
+			if (rc == 0)
+				return 0;
+		}
 		if (stat(r->dp_path, &st) < 0) {
-			is_err("%s: not a run directory (no datapoints.csv)", path);
+			is_err("%s: not a run directory (no datapoints.csv)%s", path, is_counter_only_dir(path) ?
+			       "; it is a counter-only run: 'analyze counters' reads it, and 'analyze diff'"
+			       " and 'report' take it with other counter-only runs" : "");
 			return -1;
 		}
 		return 0;
@@ -113,12 +125,12 @@ static int locate(struct is_run *r, const char *path)
 	return 0;
 }
 
-int is_run_open(const char *path, struct is_run **out)
+static int run_open(const char *path, bool counters_only, struct is_run **out)
 {
 	struct is_run *r = is_xcalloc(1, sizeof(*r));
 	*out = NULL;
 	r->path = is_xstrdup(path);
-	if (locate(r, path) < 0) {
+	if (locate(r, path, counters_only) < 0) {
 		is_run_free(r);
 		return -1;
 	}
@@ -136,6 +148,16 @@ int is_run_open(const char *path, struct is_run **out)
 	is_run_compat(r);
 	*out = r;
 	return 0;
+}
+
+int is_run_open(const char *path, struct is_run **out)
+{
+	return run_open(path, false, out);
+}
+
+int is_run_open_counters(const char *path, struct is_run **out)
+{
+	return run_open(path, true, out);
 }
 
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts)

@@ -1,6 +1,7 @@
 /* Older and foreign run metadata: format versions we do not know, wult's old key names. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "idlescope/run.h"
@@ -40,4 +41,14 @@ void is_run_compat(struct is_run *r)
 		is_warn("%s/%s: format_version '%s' is not one this reader knows (%s); reading it as "
 			"the newest known, some columns or keys may be misread", r->dir, info_name, v,
 			strcmp(tool, "wult") ? "idlescope " IS_FORMAT_VERSION " and other 1.x" : "wult 1.0 to 1.3");
+}
+
+bool is_counter_only_dir(const char *path)
+{
+	struct stat st;
+	char *dp = is_xasprintf("%s/datapoints.csv", path), *cnt = is_xasprintf("%s/counters.csv", path);
+	bool yes = stat(path, &st) == 0 && S_ISDIR(st.st_mode) && stat(dp, &st) < 0 && stat(cnt, &st) == 0;
+	free(dp);
+	free(cnt);
+	return yes;
 }

@@ -146,6 +146,18 @@ static int check_filters(const struct report_opts *o)
 	return rc;
 }
 
+/* Counter-only runs: their metadata and an empty datapoints table each. */
+static int open_counter_runs(struct report *rep)
+{
+	for (size_t r = 0; r < rep->o->nruns; r++, rep->nruns++) {
+		if (is_run_open_counters(rep->o->runs[r], &rep->runs[r]) < 0)
+			return -1;
+		rep->runs[r]->dp = is_table_new(rep->runs[r]->path);
+	}
+	is_runs_uniquify_names(rep->runs, rep->nruns);
+	return 0;
+}
+
 static int load_runs(struct report *rep, const char *metrics_re)
 {
 	const struct report_opts *o = rep->o;
@@ -164,6 +176,13 @@ static int load_runs(struct report *rep, const char *metrics_re)
 				is_warn("'%s' and '%s' are the same run: its columns will be equal",
 					o->runs[i], o->runs[j]);
 	rep->runs = is_xcalloc(o->nruns, sizeof(*rep->runs));
+	rep->counters_only = true;
+	for (size_t r = 0; r < o->nruns; r++)
+		rep->counters_only = rep->counters_only && is_counter_only_dir(o->runs[r]);
+	if (rep->counters_only) {
+		rc = open_counter_runs(rep);
+		goto cleanup;
+	}
 	for (size_t r = 0; r < o->nruns; r++, rep->nruns++)
 		if (is_load_run(&ctx, o->runs[r], &rep->runs[r]) < 0)
 			goto cleanup;
@@ -297,7 +316,7 @@ static int build(struct report *rep, const char *gnuplot)
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		if (plots_metric(rep, m, &rep->plots[m]) < 0)
 			return -1;
-	if (summary_compute(rep) < 0 || write_page(rep) < 0)
+	if ((!rep->counters_only && summary_compute(rep) < 0) || write_page(rep) < 0)
 		return -1;
 	if (rep->o->copy_raw && copy_raw_runs(rep) < 0)
 		return -1;
@@ -347,7 +366,7 @@ int main(int argc, char **argv)
 	}
 	if (outdir_check(o.outdir, o.force) < 0)
 		goto cleanup;
-	if (load_runs(&rep, metrics_re) < 0 || select_metrics(&rep, metrics_re) < 0)
+	if (load_runs(&rep, metrics_re) < 0 || (!rep.counters_only && select_metrics(&rep, metrics_re) < 0))
 		goto cleanup;
 	if (build(&rep, gnuplot) < 0)
 		goto cleanup;

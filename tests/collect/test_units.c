@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "collect.h"
+#include "timer_classify.h"
 
 volatile sig_atomic_t collect_stop_requested;
 static int failures;
@@ -48,6 +49,30 @@ static void row_is(const struct dp_raw *dp, const struct dp_columns *c, const ch
 	char buf[512];
 	size_t n = dp_format_row(buf, sizeof(buf), dp, c);
 	CHECK(n == strlen(want) && !strcmp(buf, want), "row: got '%.*s', want '%s'", (int)n, buf, want);
+}
+
+/* The timer method's verdicts: POLL re-entries are not other wake-ups. */
+static void classify_checks(void)
+{
+	/* states: 0 POLL, 1 C1, 2 C6 */
+	const uint64_t b[3] = { 100, 200, 300 };
+	struct { uint64_t a[3]; int poll, want, state; const char *what; } cases[] = {
+		{ { 100, 200, 300 }, 0, DISCARD_NOT_IDLE, -1, "no entry" },
+		{ { 100, 201, 300 }, 0, -1, 1, "one C1 entry" },
+		{ { 101, 200, 300 }, 0, -1, 0, "one POLL entry" },
+		{ { 140, 200, 300 }, 0, -1, 0, "POLL only, left at its limit 40 times (only POLL enabled)" },
+		{ { 101, 200, 301 }, 0, -1, 2, "POLL, then C6: the governor went deeper, nothing woke it" },
+		{ { 103, 201, 300 }, 0, -1, 1, "POLL three times, then C1" },
+		{ { 100, 202, 300 }, 0, DISCARD_OTHER_WAKE, -1, "C1 twice: woken before the event" },
+		{ { 100, 201, 301 }, 0, DISCARD_OTHER_WAKE, -1, "C1 and C6" },
+		{ { 101, 200, 300 }, -1, -1, 0, "no POLL state: state 0 is a real one" },
+		{ { 102, 200, 300 }, -1, DISCARD_OTHER_WAKE, -1, "no POLL state: two entries are a wake" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int st = 99, got = timer_classify(3, cases[i].poll, b, cases[i].a, &st);
+		CHECK(got == cases[i].want && st == cases[i].state, "classify %s: got %d state %d, want %d state %d",
+		      cases[i].what, got, st, cases[i].want, cases[i].state);
+	}
 }
 
 /* argv from a string of space-separated words (no quoting). */
@@ -111,6 +136,7 @@ int main(void)
 		CHECK(collect_parse_duration("1hm", &ns, why, sizeof(why)) < 0, "1hm must be refused");
 	}
 	options_checks();
+	classify_checks();
 
 	const char *names[] = { "POLL", "C1", "C6" };
 	struct dp_columns c = { .state_names = names, .nstates = 3 };

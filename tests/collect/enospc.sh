@@ -27,6 +27,6 @@ jq_true "$TMP/copy/info.json" '.complete == false and .stop_reason == "error" an
 	"info.json rewritten in place: incomplete, with the rows kept"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err"; fail "more than one error line"; }
 "$ANALYZE" stats -F json -f count "$TMP/copy" >"$TMP/stats.json" 2>"$TMP/aerr" || fail "analyze on the full disk run"
-[ ! -s "$TMP/aerr" ] || { cat "$TMP/aerr"; fail "analyze warned: a partial row was left"; }
+! grep -qv ': note: ' "$TMP/aerr" || { cat "$TMP/aerr"; fail "analyze warned: a partial row was left"; }  # notes are not warnings
 jq_true "$TMP/stats.json" ".runs[0].rows == $rows" "analyze rows"
 note "ENOSPC: $rows whole rows kept; message: $(head -1 "$TMP/err")"

@@ -109,7 +109,11 @@ size_t dp_format_row(char *buf, size_t len, const struct dp_raw *dp, const struc
 /* progress.c */
 struct progress;
 struct progress *progress_start(uint64_t count, uint64_t time_limit_ns, bool quiet);
-void progress_update(struct progress *p, uint64_t dps, uint64_t discards, bool force);
+struct run_summary;
+/* The line, at most every 250 ms (or now with force); with sum, the running median and 99th
+ * percentile of the main latency too. */
+void progress_update(struct progress *p, uint64_t dps, uint64_t discards,
+		     const struct run_summary *sum, bool force);
 void progress_end(struct progress *p);
 
 /* ISO 8601 UTC of CLOCK_REALTIME now, e.g. "2026-11-22T08:00:00.123Z". */

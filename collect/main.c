@@ -284,7 +284,7 @@ static int measure(struct run *r)
 		uint64_t nd = 0;
 		for (int i = 0; i < DISCARD_NR; i++)
 			nd += r->discards[i];
-		progress_update(p, dp_writer_rows(r->w), nd, false);
+		progress_update(p, dp_writer_rows(r->w), nd, r->summary, false);
 	}
 	progress_end(p);
 	r->end_ns = collect_mono_ns();

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "idlescope/util.h"
 
@@ -71,6 +72,67 @@ static double quantile(const double *v, size_t n, double q)
 	double pos = q * (double)(n - 1);
 	size_t lo = (size_t)pos;
 	return lo + 1 < n ? v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]) : v[n - 1];
+}
+
+/* The k-th smallest of v[0..n) (v is reordered): Hoare's selection, expected O(n). */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
+}
+
+/* The q-quantile (linear between ranks) of v[0..n), v reordered. */
+static double quantile_select(double *v, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t lo = (size_t)pos;
+	double a = select_kth(v, n, lo);
+	if (lo + 1 >= n || pos == (double)lo)
+		return a;
+	double b = v[lo + 1];  /* after selecting lo, everything above it is in v[lo+1..n) */
+	for (size_t i = lo + 2; i < n; i++)
+		b = v[i] < b ? v[i] : b;
+	return a + (pos - (double)lo) * (b - a);
+}
+
+int summary_running(const struct run_summary *s, const char **name, double *med, double *p99)
+{
+	const double *src = s->nwake ? s->wake : s->intr;
+	size_t n = s->nwake ? s->nwake : s->nintr;
+	if (!n)
+		return -1;
+	double *v = is_xmalloc(n * sizeof(*v));
+	memcpy(v, src, n * sizeof(*v));
+	*name = s->nwake ? "WakeLatency" : "IntrLatency";
+	*med = quantile_select(v, n, 0.5);
+	*p99 = quantile_select(v, n, 0.99);
+	free(v);
+	return 0;
 }
 
 static void fmt_duration(char *buf, size_t len, double s)

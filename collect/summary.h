@@ -11,6 +11,9 @@ struct run_summary *summary_new(void);
 void summary_free(struct run_summary *s);
 /* Record a kept datapoint's WakeLatency (TAI - LTime) and IntrLatency (TIntr - LTime). */
 void summary_add(struct run_summary *s, const struct dp_raw *dp);
+/* The running median and 99th percentile of the main latency (as summary_print's), with
+ * its name: 0, or -1 when there is no value yet. */
+int summary_running(const struct run_summary *s, const char **name, double *med, double *p99);
 /* Datapoints recorded so far. */
 uint64_t summary_count(const struct run_summary *s);
 

@@ -22,4 +22,12 @@ grep -q "^collect: WakeLatency (us, 100 values): $want\$" "$TMP/s.err" ||
 retry_busy "$COLLECT" --method timer -c 20 -l 500us --cpu "$CPU" --no-counters -q -o "$TMP/q" 2>"$TMP/q.err" ||
 	fail "quiet run"
 ! grep -q "kept in" "$TMP/q.err" || fail "summary printed with -q"
+# On a terminal the progress line carries the running median and 99% of WakeLatency.
+if command -v script >/dev/null; then
+	wait_cpu_free
+	script -qec "'$COLLECT' --method timer -c 300 -l 2ms --cpu $CPU --no-counters -o '$TMP/tty'" /dev/null >"$TMP/tty.out" ||
+		fail "run under script(1)"
+	grep -Eq "collect: [0-9]+ datapoints, .*, ETA [0-9ms?]+, WakeLatency med [0-9]+\.[0-9]{3} us, 99% [0-9]+\.[0-9]{3} us" "$TMP/tty.out" ||
+		{ cat -v "$TMP/tty.out"; fail "no running median and 99% in the progress line"; }
+fi
 note "end-of-run summary: ok"

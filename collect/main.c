@@ -305,6 +305,8 @@ static int prepare(struct run *r, int argc, char **argv)
 	rc = collect_parse_options(argc, argv, &r->o);
 	if (rc)
 		return rc == 1 ? IS_EXIT_OK : IS_EXIT_USAGE;
+	if (r->o.cpu_list)
+		return collect_multi_cpu(argc, argv, &r->o);
 	if (strcmp(r->o.method, "auto") && !collect_find_method(r->o.method)) {
 		char q[64];
 		is_quote_for_msg(r->o.method, strlen(r->o.method), q, sizeof(q));
@@ -315,7 +317,8 @@ static int prepare(struct run *r, int argc, char **argv)
 		return IS_EXIT_USAGE;
 	r->cfg = (struct collect_cfg){ .cpu = r->o.cpu, .ldist_min = r->o.ldist_min, .ldist_max = r->o.ldist_max,
 				       .seed = r->o.seed_set ? r->o.seed : collect_random_seed(),
-				       .quiet = r->o.quiet, .kmod_path = r->o.kmod_path };
+				       .quiet = r->o.quiet, .priority = r->o.priority,
+				       .kmod_path = r->o.kmod_path };
 	if (!(r->lock = cpu_lock_take(r->cfg.cpu)))
 		return IS_EXIT_DATA;
 	if (!(r->m = collect_select_method(r->o.method, &r->cfg, why_method, sizeof(why_method))))

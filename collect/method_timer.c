@@ -113,12 +113,18 @@ static int setup_thread(struct method_ctx *c)
 		snprintf(c->err, sizeof(c->err), "PR_SET_TIMERSLACK: %s", strerror(errno));
 		return -1;
 	}
-	struct sched_param sp = { .sched_priority = sched_get_priority_max(SCHED_FIFO) };
+	if (c->cfg.priority == 0) {
+		snprintf(c->sched, sizeof(c->sched), "SCHED_OTHER (--priority 0)");
+		return 0;
+	}
+	struct sched_param sp = { .sched_priority = c->cfg.priority > 0 ? c->cfg.priority
+								: sched_get_priority_max(SCHED_FIFO) };
 	e = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	if (e == 0)
 		snprintf(c->sched, sizeof(c->sched), "SCHED_FIFO %d", sp.sched_priority);
 	else
-		snprintf(c->sched, sizeof(c->sched), "SCHED_OTHER (SCHED_FIFO not permitted: %s)", strerror(e));
+		snprintf(c->sched, sizeof(c->sched), "SCHED_OTHER (SCHED_FIFO %d not permitted: %s)",
+			 sp.sched_priority, strerror(e));
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 enum {
 	OPT_VERSION = 0xff, OPT_METHOD = 0x100, OPT_TIME_LIMIT, OPT_CPU, OPT_REPORTID, OPT_KEEP_RAW, OPT_PM_QOS,
 	OPT_FORCE, OPT_SEED, OPT_COUNTERS_INTERVAL, OPT_NO_COUNTERS, OPT_KMOD_PATH, OPT_HELP,
+	OPT_PRIORITY,
 };
 
 struct opt_desc {
@@ -37,7 +38,10 @@ static const struct opt_desc opt_table[] = {
 	  "Collect N datapoints (default 10000; with --time-limit alone, no count limit)." },
 	{ "time-limit", 0, OPT_TIME_LIMIT, "T",
 	  "Stop after T: a number with s, m, h or d (\"30s\", \"10m\", \"1h\"; no unit = s)." },
-	{ "cpu", 0, OPT_CPU, "N", "Measure CPU N (default 0). It must be online." },
+	{ "cpu", 0, OPT_CPU, "N|LIST", "Measure CPU N (default 0). It must be online. With --method timer, a\n"
+	  "list (0,2-3) measures those CPUs at once, one run each in DIR/cpuN (as cyclictest -t -a)." },
+	{ "priority", 0, OPT_PRIORITY, "N",
+	  "timer: SCHED_FIFO priority of the measuring thread, 1 to 99 (default 99); 0 = SCHED_OTHER." },
 	{ "ldist", 'l', 'l', "MIN[,MAX]",
 	  "Launch distance range, drawn uniformly per datapoint; one value = fixed. Units\n"
 	  "ns, us, ms, s; no unit = us (as wult). Default 1000us,4000us." },
@@ -328,9 +332,19 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 			return usage_err("--time-limit", arg, why);
 		return 0;
 	case OPT_CPU:
+		if (strpbrk(arg, ",-") && collect_parse_cpu_list(arg, NULL, 0) > 0) {
+			o->cpu_list = arg;  /* several CPUs: collect/multi_cpu.c */
+			return 0;
+		}
 		if (parse_u64(arg, INT_MAX, &v) < 0)
-			return usage_err("--cpu", arg, "expected a CPU number (0, 1, ...)");
+			return usage_err("--cpu", arg, "expected a CPU number (0, 1, ...) or a list (0,2-3)");
 		o->cpu = (int)v;
+		o->cpu_list = NULL;
+		return 0;
+	case OPT_PRIORITY:
+		if (parse_u64(arg, 99, &v) < 0)
+			return usage_err("--priority", arg, "expected 1 to 99 (SCHED_FIFO), or 0 (SCHED_OTHER)");
+		o->priority = (int)v;
 		return 0;
 	case 'l':
 		if (collect_parse_ldist(arg, &o->ldist_min, &o->ldist_max, why, sizeof(why)) < 0)
@@ -390,6 +404,36 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 	return 2;
 }
 
+int collect_parse_cpu_list(const char *s, int *cpus, int max)
+{
+	int n = 0;
+	for (const char *p = s; *p;) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return -1;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return -1;
+			hi = strtol(end + 1, &end, 10);
+		}
+		if (lo > hi || hi > 4095 || (*end && *end != ','))
+			return -1;
+		for (long c = lo; c <= hi; c++) {
+			for (int i = 0; cpus && i < n && i < max; i++)
+				if (cpus[i] == c)
+					return -1;  /* a CPU twice */
+			if (cpus && n < max)
+				cpus[n] = (int)c;
+			n++;
+		}
+		p = *end ? end + 1 : end;
+		if (*end == ',' && !*p)
+			return -1;
+	}
+	return n;
+}
+
 int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 {
 	struct option lo[NOPTS + NALIASES + 1];
@@ -397,7 +441,7 @@ int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 	bool count_set = false;
 	int c, rc;
 
-	*o = (struct collect_opts){ .method = "auto", .ldist_min = DEFAULT_LDIST_MIN,
+	*o = (struct collect_opts){ .method = "auto", .priority = -1, .ldist_min = DEFAULT_LDIST_MIN,
 				    .ldist_max = DEFAULT_LDIST_MAX, .pm_qos_us = -1,
 				    .counters_interval = 1.0 };
 	build_long_opts(lo, shorts, sizeof(shorts));

@@ -18,8 +18,8 @@ struct progress {
 
 struct progress *progress_start(uint64_t count, uint64_t time_limit_ns, bool quiet)
 {
-	if (quiet || !isatty(STDERR_FILENO))
-		return NULL;
+	if (quiet || !isatty(STDERR_FILENO) || getenv("IDLESCOPE_NO_PROGRESS"))
+		return NULL;  /* (set by collect --cpu LIST for its children) */
 	struct progress *p = is_xcalloc(1, sizeof(*p));
 	p->start_ns = p->last_ns = collect_mono_ns();
 	p->count = count;

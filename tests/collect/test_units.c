@@ -99,6 +99,22 @@ static void options_checks(void)
 	CHECK(parse_words("--report -q -c 5", &o) == 2, "--report -q must be a usage error");
 	CHECK(parse_words("--reportid -q", &o) == 2, "--reportid -q must be a usage error");
 	CHECK(parse_words("-o --force", &o) == 2, "-o --force must be a usage error");
+	int cpus[8];
+	CHECK(collect_parse_cpu_list("0,2-3", cpus, 8) == 3 && cpus[0] == 0 && cpus[1] == 2 && cpus[2] == 3,
+	      "cpu list 0,2-3");
+	CHECK(collect_parse_cpu_list("5", cpus, 8) == 1 && cpus[0] == 5, "cpu list 5");
+	CHECK(collect_parse_cpu_list("1,1", cpus, 8) == -1, "a CPU twice");
+	CHECK(collect_parse_cpu_list("0-2,1", cpus, 8) == -1, "a CPU twice in a range");
+	CHECK(collect_parse_cpu_list("3-1", cpus, 8) == -1, "an inverted range");
+	CHECK(collect_parse_cpu_list("0,", cpus, 8) == -1 && collect_parse_cpu_list("a", cpus, 8) == -1 &&
+	      collect_parse_cpu_list("0-", cpus, 8) == -1 && collect_parse_cpu_list("-1", cpus, 8) == -1,
+	      "malformed lists");
+	rc = parse_words("--method timer --cpu 0,2-3 --priority 7 -o d", &o);
+	CHECK(rc == 0 && o.cpu_list && !strcmp(o.cpu_list, "0,2-3") && o.priority == 7, "--cpu LIST: rc %d", rc);
+	rc = parse_words("--cpu 0,2 --cpu 1", &o);
+	CHECK(rc == 0 && !o.cpu_list && o.cpu == 1, "a later --cpu N wins over a list");
+	CHECK(parse_words("--priority 100", &o) == 2 && parse_words("--cpu 1,x", &o) == 2, "bad --priority/--cpu");
+	CHECK(parse_words("-c 1", &o) == 0 && o.priority == -1, "default priority");
 	rc = parse_words("--reportid=x1 -o ./d -c 3", &o);
 	CHECK(rc == 0 && !strcmp(o.reportid, "x1") && o.count == 3, "--reportid=x1: rc %d", rc);
 }

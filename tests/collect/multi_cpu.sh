@@ -12,14 +12,18 @@ command -v jq >/dev/null || fail "jq not installed (scripts/deps/collect.txt)"
 	fail "--cpu LIST without -o: $(cat "$TMP/err")"
 "$COLLECT" --method timer --cpu 0,0 -o "$TMP/x" 2>"$TMP/err"; [ $? -eq 2 ] || fail "--cpu 0,0: $(cat "$TMP/err")"
 
-for _ in $(seq 180); do   # both CPUs must be free at once
+# Both CPUs must be free at once; on a machine shared with other collectors that may not
+# happen within the test's time: then it is skipped, saying so.
+busy=1
+for _ in $(seq 80); do
 	"$COLLECT" --method timer --cpu 0,1 -c 60 -l 500us --no-counters --priority 10 --reportid mc \
 		-o "$TMP/mc" 2>"$TMP/mc.err"
 	rc=$?
-	grep -q "another collector is measuring" "$TMP/mc.err" || break
+	grep -q "another collector is measuring" "$TMP/mc.err" || { busy=0; break; }
 	rm -rf "$TMP/mc"
 	sleep 1
 done
+[ $busy -eq 0 ] || skip "CPUs 0 and 1 were never both free of other collectors for 80 s"
 [ $rc -eq 0 ] || { cat "$TMP/mc.err"; fail "two-CPU run: exit $rc"; }
 for c in 0 1; do
 	jq_true "$TMP/mc/cpu$c/info.json" ".cpu == $c and .datapoints == 60 and .reportid == \"mc-cpu$c\" and .complete == true" "cpu$c run"

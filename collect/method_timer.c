@@ -123,8 +123,8 @@ static int setup_thread(struct method_ctx *c)
 	if (e == 0)
 		snprintf(c->sched, sizeof(c->sched), "SCHED_FIFO %d", sp.sched_priority);
 	else
-		snprintf(c->sched, sizeof(c->sched), "SCHED_OTHER (SCHED_FIFO %d not permitted: %s)",
-			 sp.sched_priority, strerror(e));
+		snprintf(c->sched, sizeof(c->sched), "SCHED_OTHER (SCHED_FIFO not permitted: %s; asked for %d)",
+			 strerror(e), sp.sched_priority);
 	return 0;
 }
 

@@ -344,6 +344,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (check_same(paths, (int)n, o.allow_same) < 0 || is_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
+	if (diff_all_counter_only(argv + optind, n)) {  /* collect --counters runs */
+		rc = diff_counters_only(argv + optind, n, (int)o.format);
+		goto cleanup;
+	}
 	runs = is_xcalloc(n, sizeof(*runs));
 	rc = IS_EXIT_DATA;
 	if (load_runs(&ctx, paths, n, runs) < 0)

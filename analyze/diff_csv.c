@@ -17,13 +17,15 @@
 #include <string.h>
 
 #include "diff_output.h"
+#include "idlescope/json_num.h"
 #include "out_format.h"
 
 static void num(FILE *f, double v)
 {
+	char buf[IS_NUM_STR_LEN];
 	fputc(',', f);
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
+	if (isfinite(v))  /* the shortest text that reads back as v, as in JSON */
+		fputs(is_num_str(buf, v), f);
 }
 
 struct csv_group {
@@ -111,11 +113,20 @@ void diff_print_csv(FILE *f, const struct diff_out *o)
 {
 	const struct is_diff *d = o->d;
 	const struct diff_counters *c = o->c;
-	size_t nc = d->nconfigs;
 	fputs("kind,by,group,metric,func,run,value,change,pct\n", f);
 	part_csv(f, d, &d->overall);
 	for (size_t g = 0; g < d->ngroups; g++)
 		part_csv(f, d, &d->groups[g]);
+	diff_counters_csv(f, d, c);
+	for (size_t i = 0; i < o->nwarn; i++) {
+		row_head(f, "warning", (struct csv_group){ "", "" }, o->warn[i], "", "");
+		fputs(",,,\n", f);
+	}
+}
+
+void diff_counters_csv(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+{
+	size_t nc = d->nconfigs;
 	for (size_t k = 0; c && k < c->ncols; k++) {
 		double ref = c->vals[k * nc];
 		for (size_t r = 0; r < nc; r++) {
@@ -127,9 +138,5 @@ void diff_print_csv(FILE *f, const struct diff_out *o)
 			num(f, ref != 0 ? 100 * (v - ref) / fabs(ref) : NAN);
 			fputc('\n', f);
 		}
-	}
-	for (size_t i = 0; i < o->nwarn; i++) {
-		row_head(f, "warning", (struct csv_group){ "", "" }, o->warn[i], "", "");
-		fputs(",,,\n", f);
 	}
 }

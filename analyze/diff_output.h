@@ -2,6 +2,7 @@
 #ifndef ANALYZE_DIFF_OUTPUT_H
 #define ANALYZE_DIFF_OUTPUT_H
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "idlescope/diff.h"
@@ -31,5 +32,14 @@ struct diff_out {
 
 void diff_print_text(FILE *f, const struct diff_out *o);
 void diff_print_csv(FILE *f, const struct diff_out *o);
+/* The counters part alone (text: the table; CSV: the "counter" rows, without header), one
+ * column per configuration of d. */
+void diff_counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c);
+void diff_counters_csv(FILE *f, const struct is_diff *d, const struct diff_counters *c);
+
+/* analyze diff of counter-only runs (collect --counters): whether every path is one, and the
+ * comparison of their counter summaries. */
+bool diff_all_counter_only(char *const *paths, size_t n);
+int diff_counters_only(char *const *paths, size_t n, int format);
 
 #endif

@@ -318,7 +318,7 @@ static void part_text(FILE *f, const struct is_diff *d, const struct is_diff_par
 	verdicts(f, d, p);
 }
 
-static void counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+void diff_counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
 {
 	struct grid g;
 	char buf[64];
@@ -390,5 +390,5 @@ void diff_print_text(FILE *f, const struct diff_out *o)
 	for (size_t g = 0; g < d->ngroups; g++)
 		part_text(f, d, &d->groups[g]);
 	if (o->c && o->c->ncols)
-		counters_text(f, d, o->c);
+		diff_counters_text(f, d, o->c);
 }

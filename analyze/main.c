@@ -16,6 +16,7 @@ static const struct subcommand subcommands[] = {
 	{ "stats", cmd_stats, "summary statistics and histograms of datapoints, per idle state" },
 	{ "diff", cmd_diff, "compare runs against a reference, with significance tests" },
 	{ "counters", cmd_counters, "turbostat-style numbers from counter snapshots" },
+	{ "filter", cmd_filter, "a new run with the datapoints (and columns) a filter keeps" },
 };
 
 static void usage(FILE *f)

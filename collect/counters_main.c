@@ -15,6 +15,7 @@
 
 #include "collect.h"
 #include "counters_collect.h"
+#include "counters_live.h"
 #include "counters_hook.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
@@ -31,9 +32,12 @@ struct cmain_opts {
 	long count;          /* intervals; 0 = until stopped */
 	bool force;
 	char **command;      /* after "--", NULL-terminated; NULL = interval mode */
+	int live;            /* --live 1, --no-live 0, -1: when stdout is a terminal */
+	struct live_opts lo; /* --cpus-live, --show, --hide */
 };
 
-enum { OPT_CPU = 256, OPT_SYSTEM_CPU, OPT_ADD, OPT_SYSROOT, OPT_FORCE, OPT_COUNTERS };
+enum { OPT_CPU = 256, OPT_SYSTEM_CPU, OPT_ADD, OPT_SYSROOT, OPT_FORCE, OPT_COUNTERS, OPT_LIVE,
+       OPT_NO_LIVE, OPT_CPUS_LIVE, OPT_SHOW, OPT_HIDE };
 
 static const struct option long_opts[] = {
 	{ "counters", no_argument, NULL, OPT_COUNTERS },
@@ -44,6 +48,11 @@ static const struct option long_opts[] = {
 	{ "system-cpu", required_argument, NULL, OPT_SYSTEM_CPU },
 	{ "add", required_argument, NULL, OPT_ADD },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "live", no_argument, NULL, OPT_LIVE },
+	{ "no-live", no_argument, NULL, OPT_NO_LIVE },
+	{ "cpus-live", no_argument, NULL, OPT_CPUS_LIVE },
+	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "hide", required_argument, NULL, OPT_HIDE },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -94,7 +103,11 @@ static void usage(FILE *f)
 "      --sysroot DIR      read /dev, /proc and /sys under DIR (MSR writes go there too);\n"
 "                         perf and rdtsc are off and the TSC comes from MSR 0x10. A regular\n"
 "                         file dev/cpu/N/msr holds MSR a at byte offset 8*a (little endian)\n"
-"      --force            write into a non-empty DIR\n"
+"      --force            write into a non-empty DIR\n""      --live             print each interval's summary row as it is measured, with\n"
+"                         analyze counters' formulas and column names (default when\n"
+"                         stdout is a terminal; --no-live: never)\n"
+"      --cpus-live        with --live, a row per CPU too\n"
+"      --show COLS, --hide COLS  the live columns, as analyze counters' options\n"
 "  -q, --quiet            do not list the counters that are unavailable\n"
 "  -h, --help             this text\n\n"
 "Exit status: 0 (interval mode), COMMAND's status (one-shot mode), 1 on errors, 2 on usage\n"
@@ -145,6 +158,11 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 		case OPT_SYSTEM_CPU: o->cnt.system_cpus = optarg; break;
 		case OPT_SYSROOT: o->cnt.sysroot = optarg; break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_LIVE: o->live = 1; break;
+		case OPT_NO_LIVE: o->live = 0; break;
+		case OPT_CPUS_LIVE: o->lo.per_cpu = true; o->live = 1; break;
+		case OPT_SHOW: o->lo.show = optarg; break;
+		case OPT_HIDE: o->lo.hide = optarg; break;
 		case 'q': o->cnt.quiet = true; break;
 		case OPT_ADD:
 			if (o->cnt.nadds == MAX_ADDS) {
@@ -178,6 +196,12 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 	}
 	if (!o->command && !o->interval)
 		o->interval = 1;
+	if (o->live < 0)
+		o->live = !o->command && isatty(STDOUT_FILENO);
+	if ((o->lo.show || o->lo.hide) && !o->live) {
+		is_err("--show/--hide choose the --live columns; add --live (or see analyze counters)");
+		return 2;
+	}
 	return 0;
 }
 
@@ -238,11 +262,17 @@ struct cmain {
 	struct run_dir rd;
 	FILE *csv;
 	cJSON *info;
+	long nsnap_live;     /* snapshots taken, for the live rows */
 };
 
 static int snap(struct cmain *m)
 {
-	return counters_csv_snapshot(m->csv, m->set, m->rd.path);
+	if (counters_csv_snapshot(m->csv, m->set, m->rd.path))
+		return -1;
+	if (m->o.live > 0 && m->nsnap_live++ > 0 &&
+	    counters_live_print(stdout, m->rd.path, &m->o.lo, m->nsnap_live - 2) < 0)
+		m->o.live = 0;  /* said why; the CSV goes on */
+	return 0;
 }
 
 /* Interval mode: returns 0 after N intervals or a stop signal, -1 on a write error. */
@@ -387,7 +417,7 @@ static void finish_info(struct cmain *m, bool complete, int exit_status)
 
 int counters_main(int argc, char **argv)
 {
-	struct cmain m = { .rd = { .dirfd = -1 } };
+	struct cmain m = { .rd = { .dirfd = -1 }, .o = { .live = -1 } };
 	int rc = parse_opts(argc, argv, &m.o);
 	if (rc)
 		return rc < 0 ? IS_EXIT_OK : rc;

@@ -15,6 +15,7 @@
 
 #include "collect.h"
 #include "counters_hook.h"
+#include "summary.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/textsafe.h"
@@ -40,7 +41,8 @@ struct run {
 	const char **state_names;
 	size_t nstates;
 	uint64_t discards[DISCARD_NR];
-	uint64_t start_ns;
+	uint64_t start_ns, end_ns;
+	struct run_summary *summary;   /* kept datapoints' latencies, for the end-of-run summary */
 	enum stop_reason why_stopped;
 	bool started;
 	uint64_t ndone;   /* datapoints on disk */
@@ -260,6 +262,7 @@ static void take_state_names(struct run *r)
 static int measure(struct run *r)
 {
 	struct progress *p = progress_start(r->o.count, r->o.time_limit_ns, r->o.quiet);
+	r->summary = summary_new();
 	struct dp_raw dp;
 	int ret = 0;
 
@@ -281,6 +284,7 @@ static int measure(struct run *r)
 			ret = -1;
 			break;
 		}
+		summary_add(r->summary, &dp);
 		if (r->o.count && dp_writer_rows(r->w) >= r->o.count) {
 			r->why_stopped = STOP_COUNT;
 			collect_stop_requested = 1;
@@ -288,9 +292,10 @@ static int measure(struct run *r)
 		uint64_t nd = 0;
 		for (int i = 0; i < DISCARD_NR; i++)
 			nd += r->discards[i];
-		progress_update(p, dp_writer_rows(r->w), nd, false);
+		progress_update(p, dp_writer_rows(r->w), nd, r->summary, false);
 	}
 	progress_end(p);
+	r->end_ns = collect_mono_ns();
 	arm_time_limit(0);
 	if (ret < 0)
 		r->why_stopped = STOP_ERROR;
@@ -314,6 +319,8 @@ static int prepare(struct run *r, int argc, char **argv)
 	rc = collect_parse_options(argc, argv, &r->o);
 	if (rc)
 		return rc == 1 ? IS_EXIT_OK : IS_EXIT_USAGE;
+	if (r->o.cpu_list)
+		return collect_multi_cpu(argc, argv, &r->o);
 	if (strcmp(r->o.method, "auto") && !collect_find_method(r->o.method)) {
 		char q[64];
 		is_quote_for_msg(r->o.method, strlen(r->o.method), q, sizeof(q));
@@ -324,7 +331,8 @@ static int prepare(struct run *r, int argc, char **argv)
 		return IS_EXIT_USAGE;
 	r->cfg = (struct collect_cfg){ .cpu = r->o.cpu, .ldist_min = r->o.ldist_min, .ldist_max = r->o.ldist_max,
 				       .seed = r->o.seed_set ? r->o.seed : collect_random_seed(),
-				       .quiet = r->o.quiet, .kmod_path = r->o.kmod_path };
+				       .quiet = r->o.quiet, .priority = r->o.priority,
+				       .kmod_path = r->o.kmod_path };
 	if (!(r->lock = cpu_lock_take(r->cfg.cpu)))
 		return IS_EXIT_DATA;
 	if (!(r->m = collect_select_method(r->o.method, &r->cfg, why_method, sizeof(why_method))))
@@ -386,6 +394,18 @@ static int cleanup(struct run *r, int status)
 	return status;
 }
 
+/* The end-of-run summary on stderr (unless -q), terminal or not. */
+static void print_summary(const struct run *r)
+{
+	struct summary_facts x = { .cpu = r->cfg.cpu, .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+				   .kept = r->ndone, .ldist_min_ns = r->cfg.ldist_min,
+				   .duration_s = (double)(r->end_ns - r->start_ns) / 1e9 };
+	if (r->o.quiet || !r->summary)
+		return;
+	memcpy(x.discards, r->discards, sizeof(x.discards));
+	summary_print(stderr, r->summary, &x);
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = { .rd = { .dirfd = -1 } };
@@ -402,6 +422,8 @@ int main(int argc, char **argv)
 		status = ok && (r.why_stopped == STOP_COUNT || r.why_stopped == STOP_TIME) ? IS_EXIT_OK : IS_EXIT_DATA;
 	}
 	status = cleanup(&r, status);
+	print_summary(&r);
+	summary_free(r.summary);
 	if (r.why_stopped == STOP_SIGNAL)
 		is_warn("stopped by SIG%s after %llu datapoints; info.json says \"complete\": false",
 			sigabbrev_np(stop_signal) ? sigabbrev_np(stop_signal) : "?", (unsigned long long)r.ndone);

@@ -45,6 +45,7 @@ struct collect_cfg {
 	uint64_t ldist_max;      /* ns; == ldist_min for a fixed LDist */
 	uint64_t seed;           /* GSL RNG seed (recorded in info.json) */
 	bool quiet;
+	int priority;            /* timer: SCHED_FIFO priority, -1 = the highest, 0 = SCHED_OTHER */
 	const char *kmod_path;   /* hrt/tdt: module file to load when not loaded (NULL: search) */
 };
 

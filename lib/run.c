@@ -2,6 +2,7 @@
 #include "idlescope/run.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
@@ -60,13 +61,15 @@ static int no_datapoints(const char *dir, const char *dp)
 	if (e == ENOENT && lstat(dp, &st) == 0 && S_ISLNK(st.st_mode))
 		is_err("%s: dangling symbolic link (its target: %s)", dp, strerror(e));
 	else if (e == ENOENT)
-		is_err("%s: not a run directory (no datapoints.csv)", dir);
+		is_err("%s: not a run directory (no datapoints.csv)%s", dir, is_counter_only_dir(dir) ?
+		       "; it is a counter-only run: 'analyze counters' reads it, and 'analyze diff'"
+		       " and 'report' take it with other counter-only runs" : "");
 	else
 		is_err("%s: %s", dp, strerror(e));
 	return -1;
 }
 
-static int locate(struct is_run *r, const char *path)
+static int locate(struct is_run *r, const char *path, bool counters_only)
 {
 	struct stat st;
 	if (stat(path, &st) < 0) {
@@ -76,6 +79,16 @@ static int locate(struct is_run *r, const char *path)
 	if (S_ISDIR(st.st_mode)) {
 		r->dir = is_xstrdup(path);
 		r->dp_path = path_join(path, "datapoints.csv");
+		if (counters_only) {  /* collect --counters: counters.csv without datapoints */
+			char *c = path_join(path, "counters.csv");
+			int rc = stat(c, &st);
+			free(c);
+			if (rc == 0) {
+				free(r->dp_path);
+				r->dp_path = NULL;
+				return 0;
+			}
+		}
 		return stat(r->dp_path, &st) < 0 ? no_datapoints(path, r->dp_path) : 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -123,12 +136,12 @@ void is_info_warn_incomplete(const cJSON *info, const char *path)
 	free(why);
 }
 
-int is_run_open(const char *path, struct is_run **out)
+static int run_open(const char *path, bool counters_only, struct is_run **out)
 {
 	struct is_run *r = is_xcalloc(1, sizeof(*r));
 	*out = NULL;
 	r->path = is_xstrdup(path);
-	if (locate(r, path) < 0) {
+	if (locate(r, path, counters_only) < 0) {
 		is_run_free(r);
 		return -1;
 	}
@@ -144,8 +157,19 @@ int is_run_open(const char *path, struct is_run **out)
 	r->toolname = str_field(r->info, "toolname");
 	if (!r->toolname)
 		r->toolname = "unknown";
+	is_run_compat(r);
 	*out = r;
 	return 0;
+}
+
+int is_run_open(const char *path, struct is_run **out)
+{
+	return run_open(path, false, out);
+}
+
+int is_run_open_counters(const char *path, struct is_run **out)
+{
+	return run_open(path, true, out);
 }
 
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts)

@@ -17,8 +17,10 @@ static bool has_counters_file(const struct is_run *r)
 {
 	struct stat st;
 	char *p = path_cat(r->dir, "counters.csv");
-	bool yes = stat(p, &st) == 0;
+	char *ts = path_cat(r->dir, "stats/turbostat.raw.txt");  /* wult's stats-collect */
+	bool yes = stat(p, &st) == 0 || stat(ts, &st) == 0;
 	free(p);
+	free(ts);
 	return yes;
 }
 

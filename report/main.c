@@ -174,6 +174,18 @@ static int make_configs(struct report *rep)
 	return 0;
 }
 
+/* Counter-only runs: their metadata and an empty datapoints table each. */
+static int open_counter_runs(struct report *rep, size_t n)
+{
+	for (size_t r = 0; r < n; r++, rep->nruns++) {
+		if (is_run_open_counters(rep->paths[r], &rep->runs[r]) < 0)
+			return -1;
+		rep->runs[r]->dp = is_table_new(rep->runs[r]->path);
+	}
+	is_runs_uniquify_names(rep->runs, rep->nruns);
+	return 0;
+}
+
 static int load_runs(struct report *rep, const char *metrics_re)
 {
 	const struct report_opts *o = rep->o;
@@ -194,6 +206,13 @@ static int load_runs(struct report *rep, const char *metrics_re)
 				is_warn("'%s' and '%s' are the same run: its columns will be equal",
 					rep->paths[i], rep->paths[j]);
 	rep->runs = is_xcalloc(n + 1, sizeof(*rep->runs));
+	rep->counters_only = n > 0;
+	for (size_t r = 0; r < n; r++)
+		rep->counters_only = rep->counters_only && is_counter_only_dir(rep->paths[r]);
+	if (rep->counters_only) {
+		rc = open_counter_runs(rep, n) < 0 ? -1 : make_configs(rep) < 0 ? -2 : 0;
+		goto cleanup;
+	}
 	for (size_t r = 0; r < n; r++, rep->nruns++)
 		if (is_load_run(&ctx, rep->paths[r], &rep->runs[r]) < 0)
 			goto cleanup;
@@ -328,7 +347,7 @@ static int build(struct report *rep, const char *gnuplot)
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		if (plots_metric(rep, m, &rep->plots[m]) < 0)
 			return -1;
-	if (summary_compute(rep) < 0 || write_page(rep) < 0)
+	if ((!rep->counters_only && summary_compute(rep) < 0) || write_page(rep) < 0)
 		return -1;
 	if (rep->o->copy_raw && copy_raw_runs(rep) < 0)
 		return -1;
@@ -389,7 +408,7 @@ int main(int argc, char **argv)
 	if (lr == -2)
 		rc = IS_EXIT_USAGE;
 	if (lr < 0 || outdir_guard(o.outdir, rep.runs, rep.nruns) < 0 ||
-	    outdir_replaceable(o.outdir) < 0 || select_metrics(&rep, metrics_re) < 0)
+	    outdir_replaceable(o.outdir) < 0 || (!rep.counters_only && select_metrics(&rep, metrics_re) < 0))
 		goto cleanup;
 	if (build(&rep, gnuplot) < 0)
 		goto cleanup;

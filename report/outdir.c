@@ -231,7 +231,7 @@ int copy_raw_runs(struct report *rep)
 		if (bad)
 			is_err("%s: %s", dir, strerror(errno));
 		to = path_cat(dir, "datapoints.csv");
-		bad = bad || copy_file(run->dp_path, to) < 0;
+		bad = bad || (run->dp_path && copy_file(run->dp_path, to) < 0);  /* NULL: counter-only */
 		free(to);
 		for (size_t i = 0; !bad && i < sizeof(extras) / sizeof(extras[0]); i++) {
 			struct stat st;

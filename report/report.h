@@ -87,6 +87,7 @@ struct report {
 	char *workdir;             /* tmpdir/.work: data files and gnuplot scripts */
 	struct plot_queue *queue;
 	FILE *html;
+	bool counters_only;        /* every run is counter-only (collect --counters) */
 };
 
 /* summary.c */

@@ -4,6 +4,7 @@
  */
 #ifndef IDLESCOPE_RUN_H
 #define IDLESCOPE_RUN_H
+#include <stdbool.h>
 #include <cjson/cJSON.h>
 #include "idlescope/table.h"
 
@@ -30,6 +31,14 @@ int is_run_open(const char *path, struct is_run **out);
  * it does not say so. is_run_open() warns about it once: "RUN: incomplete run: <why>". */
 char *is_info_incomplete(const cJSON *info);
 void is_info_warn_incomplete(const cJSON *info, const char *path);
+/* After opening (called by is_run_open): warn once when format_version is not one we know,
+ * and read wult's old "cpunum" key as "cpu". */
+void is_run_compat(struct is_run *r);
+/* The same, for a counter-only run (collect --counters): a directory with counters.csv and
+ * no datapoints.csv opens with dp_path NULL. Other runs open as with is_run_open. */
+int is_run_open_counters(const char *path, struct is_run **out);
+/* Whether path is a directory with counters.csv and no datapoints.csv. */
+bool is_counter_only_dir(const char *path);
 /* Read datapoints.csv into run->dp. */
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts);
 void is_run_free(struct is_run *r);

@@ -122,5 +122,21 @@ mkrun cr $'Grp,V\n"c\rr",2\n'
 printf 'run,by,group,rows,metric,count\ncr,,,1,V,1\ncr,Grp,"c\rr",1,V,1\n' | cmp -s - "$tmp/cr.csv" ||
 	fail "stats csv with a CR in a group: $(od -c "$tmp/cr.csv" | head -5)"
 
+# CSV writes the same shortest round-trip text as JSON: 75.799, not 75.799000000000007.
+mkrun sh 'V
+75.799
+0.1
+'
+mkrun sh2 'V
+75.799
+0.3
+'
+got=$("$analyze" stats -F csv -G -f max,min "$tmp/sh" | tail -1)
+[ "$got" = "sh,,,2,V,75.799,0.1" ] || fail "stats csv shortest numbers: $got"
+"$analyze" stats -F json -G -f max "$tmp/sh" | grep -q '"max":[[:space:]]*75.799$' || fail "stats json 75.799"
+"$analyze" diff -F csv "$tmp/sh" "$tmp/sh2" > "$tmp/d.csv" 2>&1
+grep -q '75\.79900' "$tmp/d.csv" && fail "diff csv has 17-digit numbers: $(grep 75.799 "$tmp/d.csv" | head -2)"
+grep -q ',75\.799\(,\|$\)' "$tmp/d.csv" || fail "diff csv lacks 75.799: $(head -5 "$tmp/d.csv")"
+
 echo "$fails failure(s)"
 [ $fails = 0 ]

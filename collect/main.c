@@ -15,6 +15,7 @@
 
 #include "collect.h"
 #include "counters_hook.h"
+#include "experiment.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/util.h"
@@ -197,6 +198,7 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 	cJSON_AddItemToObject(info, "pm_qos", r->pm_qos_info);
 	r->pm_qos_info = NULL;
 	cJSON_AddItemToObject(info, "system", is_sysinfo_collect(r->cfg.cpu));
+	collect_settings_record(info, r->cfg.cpu);
 }
 
 static void finish_info(struct run *r)
@@ -356,6 +358,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--counters"))
 			return counters_main(argc, argv);
+	if ((status = settings_cli_main(&argc, argv)) >= 0)
+		return status;   /* --set, --matrix, --restore, --list-settings */
 
 	status = prepare(&r, argc, argv);
 	if (status < 0) {

@@ -75,9 +75,9 @@ static void cstates_accepts(struct is_settings *s, const char *name, char *buf, 
 	(void)name;
 	char *names[MAX_STATES];
 	size_t n = state_names(s, s->measured_cpu, names), k;
-	k = (size_t)snprintf(buf, len, "all, NAME+NAME..., max:NAME with NAME one of");
+	k = (size_t)snprintf(buf, len, "all, NAME+NAME..., max:NAME; NAME one of");
 	for (size_t i = 0; i < n && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, " %s", names[i]);
+		k += (size_t)snprintf(buf + k, len - k, "%s'%s'", i ? ", " : " ", names[i]);
 	free_names(names, n);
 }
 

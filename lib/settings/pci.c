@@ -84,7 +84,9 @@ static int l1_have(struct is_settings *s, const char *name, char *why, size_t le
 {
 	char *p = l1_path(s, name);
 	int ok = p && st_exists(p);
-	if (!ok)
+	if (!strcmp(name, "aspm@"))
+		snprintf(why, len, "no PCI device under %s/sys/bus/pci/devices has link/l1_aspm", s->sysroot);
+	else if (!ok)
 		snprintf(why, len, p ? "%s missing (no such PCI device, or its link has no ASPM L1 control)"
 				     : "'%s' is not a PCI address (aspm@0000:00:1f.0)", p ? p : name);
 	free(p);

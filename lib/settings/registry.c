@@ -198,7 +198,7 @@ static void list_one(struct is_settings *s, const struct st_def *d, const char *
 	if (have == a->missing)
 		return;
 	if (!have) {
-		fprintf(a->out, "  %-20s %s\n", name, why);
+		fprintf(a->out, "  %-20s %s\n", d->scope == ST_PCI ? "aspm@BDF" : name, why);
 		return;
 	}
 	char *v = read_def(s, d, name);

@@ -113,7 +113,7 @@ int is_settings_begin(struct is_settings *s, char *err, size_t len)
 	/* Written and locked under a temporary name, then linked: never seen unlocked. */
 	char *tmp = is_xasprintf("%s.%ld", jp, (long)getpid());
 	unlink(tmp);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0 || dprintf(fd, JOURNAL_HEAD "\npid %ld\n", (long)getpid()) < 0 ||
 	    fsync(fd) < 0 || link(tmp, jp) < 0) {
 		snprintf(err, len, "cannot create the settings journal %s: %s", jp,

@@ -174,10 +174,10 @@ static int restore(const struct exp_opts *x)
 	int failed = is_settings_restore(s, &n);
 	is_settings_close(s);
 	if (failed == 0)
-		printf("%s: %zu setting file%s restored%s\n", is_progname(), n, n == 1 ? "" : "s",
+		printf("%s: %zu journalled value%s restored%s\n", is_progname(), n, n == 1 ? "" : "s",
 		       n ? "" : " (no journal was pending)");
 	else if (failed > 0)
-		is_err("--restore: %d setting file%s could not be restored; the journal is kept", failed,
+		is_err("--restore: %d journalled value%s could not be restored; the journal is kept", failed,
 		       failed == 1 ? "" : "s");
 	return failed == 0 ? IS_EXIT_OK : IS_EXIT_DATA;
 }

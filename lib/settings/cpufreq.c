@@ -204,7 +204,7 @@ static int freq_target(struct is_settings *s, int cpu, const char *v, uint64_t *
 	}
 	*lo = *hi = 0;
 	if (!strcmp(v, "min") || !strcmp(v, "max") || !strcmp(v, "base")) {
-		*lo = *hi = v[1] == 'i' ? l.min : v[1] == 'a' ? l.max : l.base;
+		*lo = *hi = !strcmp(v, "min") ? l.min : !strcmp(v, "max") ? l.max : l.base;
 		if (!*lo) {
 			snprintf(why, len, "the base frequency is unknown (no base_frequency, no MSR 0xCE)");
 			return -1;

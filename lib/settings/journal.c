@@ -179,7 +179,7 @@ int st_journal_file(struct is_settings *s, const char *setting, const char *path
 int st_journal_msr(struct is_settings *s, const char *setting, const char *path, uint32_t msr,
 		   uint64_t mask, uint64_t old, char *err, size_t len)
 {
-	char *key = is_xasprintf("%s#%" PRIx32, path, msr);
+	char *key = is_xasprintf("%s#%" PRIx32 "#%" PRIx64, path, msr, mask);   /* one per field of an MSR */
 	char *line = is_xasprintf("msr\t%s\t%s\t%" PRIx32 "\t%" PRIx64 "\t%" PRIx64 "\n", setting, path, msr,
 				  mask, old);
 	int r = append(s, key, line, err, len);

@@ -26,6 +26,8 @@ static char *policy_read(struct is_settings *s, const char *name, int cpu)
 	char *a = v ? strchr(v, '[') : NULL, *b = a ? strchr(a, ']') : NULL;
 	if (a && b)
 		out = is_xstrndup(a + 1, (size_t)(b - a - 1));
+	else if (v && *v && !strchr(v, ' '))
+		out = is_xstrdup(v);   /* a fixture file holds what was written */
 	free(p);
 	free(v);
 	return out;

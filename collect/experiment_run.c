@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -166,8 +165,33 @@ static void progress(struct exp *x, size_t k, uint64_t rows, double t0)
 		(unsigned long long)rows, left);
 }
 
-/* Fork and exec this collect with the usual options and the run's own; returns its status. */
-static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, double t0)
+/* The child's stderr passes through here, watched for the lock message of cpu_lock.c. */
+struct err_relay {
+	int fd;
+	char tail[64];     /* the end of what came before: a message split across reads */
+	bool lock_busy;
+};
+
+static void relay(struct err_relay *r)
+{
+	char buf[4096 + sizeof(r->tail)];
+	ssize_t n;
+	while (r->fd >= 0 && (n = read(r->fd, buf + strlen(r->tail), 4096)) > 0) {
+		size_t t = strlen(r->tail);
+		memcpy(buf, r->tail, t);
+		if (write(STDERR_FILENO, buf + t, (size_t)n) < 0)
+			break;
+		buf[t + (size_t)n] = '\0';
+		r->lock_busy = r->lock_busy || strstr(buf, "another collector is measuring CPU");
+		size_t keep = t + (size_t)n < sizeof(r->tail) - 1 ? t + (size_t)n : sizeof(r->tail) - 1;
+		memcpy(r->tail, buf + t + (size_t)n - keep, keep);
+		r->tail[keep] = '\0';
+	}
+}
+
+/* Fork and exec this collect with the usual options and the run's own; returns its status.
+ * *lock_busy: it said that another collector held the CPU. */
+static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, double t0, bool *lock_busy)
 {
 	const char *qos = value_in(&x->p, x->p.runs[k].config, "pm-qos");
 	char **av = is_xcalloc((size_t)x->argc + 8, sizeof(*av));
@@ -184,10 +208,15 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 		av[n++] = (char *)qos;
 	}
 	char *env = cJSON_PrintUnformatted(ctx);
+	int pfd[2] = { -1, -1 };
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		pfd[0] = pfd[1] = -1;
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
+		if (pfd[1] >= 0)
+			dup2(pfd[1], STDERR_FILENO);
 		setenv(RUN_CONTEXT_ENV, env, 1);
 		execv("/proc/self/exe", av);
 		is_err("cannot run /proc/self/exe: %s", strerror(errno));
@@ -195,7 +224,14 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	}
 	free(env);
 	free(av);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	struct err_relay er = { .fd = pfd[0] };
+	if (er.fd >= 0)
+		fcntl(er.fd, F_SETFL, O_NONBLOCK);
 	if (pid < 0) {
+		if (er.fd >= 0)
+			close(er.fd);
 		is_err("fork: %s", strerror(errno));
 		return IS_EXIT_DATA;
 	}
@@ -207,6 +243,7 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	int st = 0;
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
+		relay(&er);
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
 		if (csv)
@@ -215,27 +252,15 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 		nanosleep(&ts, NULL);
 	}
 	child_pid = 0;
+	fcntl(er.fd, F_SETFL, 0);
+	relay(&er);   /* the rest, up to EOF */
+	if (er.fd >= 0)
+		close(er.fd);
+	*lock_busy = er.lock_busy;
 	if (rc.fd >= 0)
 		close(rc.fd);
 	free(csv);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : IS_EXIT_DATA;
-}
-
-/* Is another collector measuring cpu (its lock held)? Then a failed run is tried again. */
-static bool cpu_busy(int cpu)
-{
-	static const char *const dirs[] = { "/tmp/idlescope-locks", "/run/idlescope" };
-	bool busy = false;
-	for (size_t i = 0; i < 2; i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "%s/cpu%d.lock", dirs[i], cpu);
-		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0)
-			busy = true;
-		if (fd >= 0)
-			close(fd);
-	}
-	return busy;
 }
 
 static cJSON *read_info(const char *dir)
@@ -286,9 +311,10 @@ static int take_run(struct exp *x, size_t k, double t0)
 	const char *out = dir ? dir : x->o.outdir;
 	int st;
 	for (int tries = 0;; tries++) {
-		st = run_child(x, k, dir, ctx, t0);
-		bool started = !out || access(out, F_OK) == 0;
-		if (st != IS_EXIT_DATA || started || exp_signal || tries >= 300 || !cpu_busy(x->o.cpu))
+		bool busy = false;
+		st = run_child(x, k, dir, ctx, t0, &busy);
+		/* Another collector held the CPU: wait for it (up to 10 minutes) and try again. */
+		if (st != IS_EXIT_DATA || !busy || exp_signal || tries >= 600 || (out && access(out, F_OK) == 0))
 			break;
 		sleep_s(1);
 	}

@@ -113,8 +113,6 @@ int st_write(struct is_settings *s, const char *setting, const char *path, const
 	return 0;
 }
 
-/* Exported for restore: write a journalled value back. */
-int st_write_plain(const char *path, const char *value);
 int st_write_plain(const char *path, const char *value)
 {
 	return write_file(path, value);

@@ -32,8 +32,6 @@ struct st_journal {
 	size_t nkeys;
 };
 
-int st_write_plain(const char *path, const char *value);
-
 static char *journal_dir(const char *sysroot)
 {
 	return is_xasprintf("%s/run/idlescope", sysroot ? sysroot : "");
@@ -211,10 +209,15 @@ static int restore_entry(char *line, size_t lineno, const char *jp, bool report)
 		if (st_write_plain(f[2], f[3]) == 0)
 			return 0;
 		int e = errno;
-		if (!report)
-			return -1;
-		char *cur = st_read(f[2]);
-		is_err("restore: %s left changed: %s holds '%s' (was '%s'): %s", f[1], f[2], cur ? cur : "?", f[3],
+		char *cur = st_read(f[2]), *br = is_xasprintf("[%s]", f[3]);
+		/* Refused, but holding the old value (a write the kernel refused in the first place) */
+		bool same = cur && (!strcmp(cur, f[3]) || strstr(cur, br));
+		free(br);
+		if (same || !report) {
+			free(cur);
+			return same ? 0 : -1;
+		}
+		is_err("restore: %s left changed: %s holds '%s' (was '%s'): %s", f[1], f[2], cur ? cur : "(unreadable)", f[3],
 		       strerror(e));
 		free(cur);
 		return -1;

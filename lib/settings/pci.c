@@ -1,4 +1,5 @@
 /* PCIe ASPM: the kernel's policy, and L1 of one device's link (aspm@BDF). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,20 @@ static void policy_accepts(struct is_settings *s, const char *name, char *buf, s
 	snprintf(buf, len, "default, performance, powersave, powersupersave");
 }
 
+/* The kernel refuses every policy change when the firmware keeps ASPM (ACPI FADT) or with
+ * pcie_aspm=off; the only way to know is to write the value in force back, which changes nothing. */
+static int policy_writable(struct is_settings *s, char *why, size_t len)
+{
+	char *p = st_path(s, POLICY), *cur = policy_read(s, "aspm", -1);
+	int r = cur ? st_write_plain(p, cur) : -1;
+	if (r < 0)
+		snprintf(why, len, "the kernel refuses changes here (writing the policy in force, '%s', back to %s: %s; "
+			 "firmware-controlled ASPM or pcie_aspm=off)", cur ? cur : "?", p, strerror(errno));
+	free(cur);
+	free(p);
+	return r;
+}
+
 static int policy_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	(void)name;
@@ -53,7 +68,7 @@ static int policy_check(struct is_settings *s, const char *name, const char *val
 	free(p);
 	free(v);
 	if (known && offered)
-		return 0;
+		return policy_writable(s, why, len);
 	snprintf(why, len, known ? "this kernel does not offer it" : "not an ASPM policy");
 	return -1;
 }

@@ -50,6 +50,8 @@ bool st_exists(const char *path);
 /* Write value to path after journalling old (what restore writes back) under setting. */
 int st_write(struct is_settings *s, const char *setting, const char *path, const char *old,
 	     const char *value, char *err, size_t len);
+/* Write value (and a newline) to path, not journalled: restore, and the ASPM probe. */
+int st_write_plain(const char *path, const char *value);
 /* true if word is one of the space-separated words of list. */
 bool st_word_in(const char *list, const char *word);
 

@@ -7,6 +7,7 @@
 . "$(dirname "$0")/fixture.sh"
 command -v jq >/dev/null || fail "jq not installed"
 command -v perl >/dev/null || fail "perl not installed"
+CPU=${IDLESCOPE_SETTINGS_CPU:-0}   # the collect tests measure CPU 1
 
 R=$TMP/root
 make_fixture "$R"
@@ -65,7 +66,7 @@ expect_fail 2 "^collect: unknown option '--set-cpus'" $COLLECT $S --set freq=2.5
 same "after a usage error"
 "$COLLECT" --sysroot "$R" --method timer --cpu "$CPU" -c 100000000 -q --no-counters -o "$TMP/killed" \
 	--set freq=2.5GHz --set c1-demotion=off --set c1e-autopromote=off --set pkg-cstate-limit=PC2 \
-	--set cstates=POLL+C1E &
+	--set cstates=POLL+C1E --set turbo=off &
 pid=$!
 for _ in $(seq 100); do [ -s "$TMP/killed/datapoints.csv" ] && break; sleep 0.1; done
 child=$(pgrep -P $pid)
@@ -82,8 +83,19 @@ for n in 0 1; do
 done
 expect_fail 1 "^collect: settings left changed by collect pid $pid are pending \(.*/run/idlescope/settings.journal\): run 'collect --restore --sysroot" \
 	$COLLECT --sysroot "$R" --method timer --cpu "$CPU" -c 10 -q --no-counters -o "$TMP/refused"
+# A value that cannot go back is named, with what the file holds; the journal is kept
+nt=$R/sys/devices/system/cpu/intel_pstate/no_turbo
+mv "$nt" "$TMP/no_turbo" && mkdir "$nt"
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "--restore with a file that cannot be written: exit status"
+grep -q "^collect: restore: turbo left changed: $nt holds '(unreadable)' (was '0'): Is a directory$" "$TMP/err" ||
+	{ cat "$TMP/err"; fail "--restore: no message naming turbo"; }
+grep -q "^collect: --restore: 1 journalled value could not be restored; the journal is kept$" "$TMP/err" ||
+	{ cat "$TMP/err"; fail "--restore: summary"; }
+[ -e "$R/run/idlescope/settings.journal" ] || fail "journal removed although a value is left changed"
+rmdir "$nt" && mv "$TMP/no_turbo" "$nt"
 "$COLLECT" --restore --sysroot "$R" >"$TMP/out" || fail "--restore"
-grep -q "^collect: 14 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore: count"; }
+grep -q "^collect: 15 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore: count"; }
 same "after SIGKILL and --restore"
 [ ! -e "$R/run/idlescope/settings.journal" ] || fail "journal left after --restore"
 note "SIGKILL + --restore: every file back"

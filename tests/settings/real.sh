@@ -119,3 +119,22 @@ unchanged "after SIGKILL and --restore"
 "$COLLECT" --restore >"$TMP/out" || fail "second --restore"
 grep -q "^collect: 0 journalled values restored (no journal was pending)$" "$TMP/out" || fail "second --restore message"
 note "SIGKILL + collect --restore: $(cat "$TMP/out")"
+
+# 5. Refused before anything is written: not root; an ASPM policy the kernel will not change;
+#    --dry-run writes nothing and makes no directory
+expect_fail 2 "^collect: --set/--matrix: changing settings needs root$" as_nobody --set idle-governor=$G2 $U -c 10 -o "$TMP/nobody"
+if ! (cat /sys/module/pcie_aspm/parameters/policy >/sys/module/pcie_aspm/parameters/policy) 2>/dev/null; then
+	expect_fail 2 "^collect: aspm=performance: the kernel refuses changes here \(writing the policy in force, '[a-z]+', back to /sys/module/pcie_aspm/parameters/policy: Operation not permitted" \
+		$COLLECT --set aspm=performance $U -c 10 -o "$TMP/aspm"
+fi
+"$COLLECT" --matrix idle-governor=$G1,$G2 --matrix cstates=POLL,all $U -c 10 -o "$TMP/dry" --dry-run >"$TMP/plan" || fail "--dry-run"
+grep -q "^4 configurations x 3 repeats = 12 runs, order interleaved$" "$TMP/plan" || { cat "$TMP/plan"; fail "--dry-run plan"; }
+[ ! -e "$TMP/dry" ] || fail "--dry-run made the experiment directory"
+unchanged "after refused commands and a dry run"
+
+# 6. pm-qos is held by the run itself (no journal needed: the kernel drops it with the fd)
+"$COLLECT" --set pm-qos=0 $U -c 50 -o "$TMP/qos" 2>"$TMP/err" || { cat "$TMP/err"; fail "--set pm-qos=0"; }
+jq_true "$TMP/qos/info.json" '.settings["pm-qos"] == "0" and .settings_changed["pm-qos"].after == "0" and
+	.pm_qos.requested_us == 0' "pm-qos held during the run"
+[ ! -e /run/idlescope/settings.journal ] || fail "pm-qos: journal left"
+note "refusals, dry run and pm-qos checked"

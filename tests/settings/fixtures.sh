@@ -134,3 +134,19 @@ for d in "$e"/*/; do
 done
 same "after the fixture matrix"
 note "fixture matrix: 8 runs in blocked order, every run's settings match its configuration"
+
+# SIGHUP in the middle of a fixture matrix: the run in progress stops with its data, restored
+e=$TMP/hup
+"$COLLECT" --sysroot "$R" --method timer --cpu "$CPU" --time-limit 1s -q --no-counters -o "$e" \
+	--matrix turbo=off,on --matrix c1e-autopromote=off,on --repeat 2 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 600); do [ "$(jq '.runs | length' "$e/experiment.json" 2>/dev/null || echo 0)" -ge 1 ] && break; sleep 0.1; done
+sleep 0.5
+kill -HUP $pid
+wait $pid
+[ $? -eq 1 ] || { cat "$TMP/err"; fail "SIGHUP: exit status"; }
+jq_true "$e/experiment.json" '.stop_reason == "signal SIGHUP" and .restored == true and .complete == false and
+	(.runs | length) >= 2 and (.runs | length) < 8 and .runs[-1].complete == false and
+	.runs[-1].stop_reason == "signal SIGTERM"' "SIGHUP experiment.json"
+same "after SIGHUP"
+note "SIGHUP: $(jq '.runs | length' "$e/experiment.json") of 8 runs, the last stopped by SIGTERM, restored"

@@ -209,7 +209,8 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	}
 	char *env = cJSON_PrintUnformatted(ctx);
 	int pfd[2] = { -1, -1 };
-	if (pipe2(pfd, O_CLOEXEC) < 0)
+	/* A lone --set run keeps the terminal (its own progress line) and is not tried again. */
+	if (dir && pipe2(pfd, O_CLOEXEC) < 0)
 		pfd[0] = pfd[1] = -1;
 	fflush(NULL);
 	pid_t pid = fork();
@@ -252,10 +253,11 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 		nanosleep(&ts, NULL);
 	}
 	child_pid = 0;
-	fcntl(er.fd, F_SETFL, 0);
-	relay(&er);   /* the rest, up to EOF */
-	if (er.fd >= 0)
+	if (er.fd >= 0) {
+		fcntl(er.fd, F_SETFL, 0);
+		relay(&er);   /* the rest, up to EOF */
 		close(er.fd);
+	}
 	*lock_busy = er.lock_busy;
 	if (rc.fd >= 0)
 		close(rc.fd);

@@ -47,7 +47,7 @@ same "after refused commands"
 
 # --set of every setting: the run records them, the files hold them during the run
 run=$TMP/set1
-"$COLLECT" --sysroot "$R" --method timer --cpu "$CPU" -c 20 -q --no-counters -o "$run" \
+retry_busy "$COLLECT" --sysroot "$R" --method timer --cpu "$CPU" -c 20 -q --no-counters -o "$run" \
 	--set freq=2GHz --set turbo=off --set cstates=max:C1 --set idle-governor=teo --set cpufreq-governor=performance \
 	--set epp=power --set epb=15 --set aspm=powersave --set aspm@0000:00:1c.0=off --set c1-demotion=off \
 	--set c1-undemotion=off --set c1e-autopromote=off --set pkg-cstate-limit=PC6 || fail "--set run"
@@ -64,6 +64,7 @@ same "after the --set run (every file restored)"
 # The written values, exactly: a run that is killed leaves them in place
 expect_fail 2 "^collect: unknown option '--set-cpus'" $COLLECT $S --set freq=2.5GHz --set-cpus
 same "after a usage error"
+wait_cpu_free
 "$COLLECT" --sysroot "$R" --method timer --cpu "$CPU" -c 100000000 -q --no-counters -o "$TMP/killed" \
 	--set freq=2.5GHz --set c1-demotion=off --set c1e-autopromote=off --set pkg-cstate-limit=PC2 \
 	--set cstates=POLL+C1E --set turbo=off &

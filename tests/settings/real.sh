@@ -133,7 +133,7 @@ grep -q "^4 configurations x 3 repeats = 12 runs, order interleaved$" "$TMP/plan
 unchanged "after refused commands and a dry run"
 
 # 6. pm-qos is held by the run itself (no journal needed: the kernel drops it with the fd)
-"$COLLECT" --set pm-qos=0 $U -c 50 -o "$TMP/qos" 2>"$TMP/err" || { cat "$TMP/err"; fail "--set pm-qos=0"; }
+retry_busy "$COLLECT" --set pm-qos=0 $U -c 50 -o "$TMP/qos" 2>"$TMP/err" || { cat "$TMP/err"; fail "--set pm-qos=0"; }
 jq_true "$TMP/qos/info.json" '.settings["pm-qos"] == "0" and .settings_changed["pm-qos"].after == "0" and
 	.pm_qos.requested_us == 0' "pm-qos held during the run"
 [ ! -e /run/idlescope/settings.journal ] || fail "pm-qos: journal left"

@@ -151,3 +151,14 @@ jq_true "$e/experiment.json" '.stop_reason == "signal SIGHUP" and .restored == t
 	.runs[-1].stop_reason == "signal SIGTERM"' "SIGHUP experiment.json"
 same "after SIGHUP"
 note "SIGHUP: $(jq '.runs | length' "$e/experiment.json") of 8 runs, the last stopped by SIGTERM, restored"
+
+# --settle: the wait after the settings are written comes before each run
+e=$TMP/settle
+"$COLLECT" --sysroot "$R" --method timer --cpu "$CPU" -c 10 -q --no-counters -o "$e" \
+	--matrix turbo=off,on --repeat 1 --settle 2 2>"$TMP/err" || { cat "$TMP/err"; fail "--settle matrix"; }
+secs='sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601'
+jq_true "$e/experiment.json" '.design.settle_s == 2 and
+	((.runs[0].start_time | '"$secs"') - (.start_time | '"$secs"')) >= 1 and
+	((.runs[1].start_time | '"$secs"') - (.runs[0].end_time | '"$secs"')) >= 1' "--settle 2 before each run"
+same "after the --settle matrix"
+note "--settle: each run started at least 2 s (1 s at second resolution) after its settings"

@@ -193,6 +193,9 @@ static int check_pending(const char *sysroot)
 		       pid, jp, sysroot ? " --sysroot " : "", sysroot ? sysroot : "");
 		return IS_EXIT_DATA;
 	}
+	if (st == IS_JOURNAL_UNREADABLE)
+		is_warn("a settings journal is pending (%s): an experiment is changing settings, or one that was killed "
+			"left them changed ('collect --restore' as root); this run records them as they are", jp);
 	if (st == IS_JOURNAL_ACTIVE && pid != (long)getppid())
 		is_warn("collect pid %ld is changing settings (an experiment?); this run records them as they are", pid);
 	return -1;

@@ -52,6 +52,7 @@ enum is_journal_state {
 	IS_JOURNAL_NONE,       /* no journal: nothing pending */
 	IS_JOURNAL_STALE,      /* left by a collector that is gone: run collect --restore */
 	IS_JOURNAL_ACTIVE,     /* held by a live collector (pid) */
+	IS_JOURNAL_UNREADABLE, /* root's journal, seen by a user who cannot open it */
 };
 /* Whether a journal is pending; *pid = the collector that wrote it. path gets its file name. */
 enum is_journal_state is_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len);

@@ -61,6 +61,8 @@ enum is_journal_state is_settings_journal_state(const char *sysroot, long *pid, 
 	snprintf(path, len, "%s", jp);
 	free(jp);
 	*pid = -1;
+	if (fd < 0 && errno == EACCES)
+		return IS_JOURNAL_UNREADABLE;
 	if (fd < 0)
 		return IS_JOURNAL_NONE;
 	/* On the real machine only root's journal counts: /run/idlescope is world-writable. */

@@ -41,9 +41,12 @@ static void policy_accepts(struct is_settings *s, const char *name, char *buf, s
 }
 
 /* The kernel refuses every policy change when the firmware keeps ASPM (ACPI FADT) or with
- * pcie_aspm=off; the only way to know is to write the value in force back, which changes nothing. */
+ * pcie_aspm=off; the only way to know is to write the value in force back, which changes nothing
+ * (not under a fixture sysroot). */
 static int policy_writable(struct is_settings *s, char *why, size_t len)
 {
+	if (*s->sysroot)
+		return 0;   /* a fixture file takes any write: the probe would only rewrite it */
 	char *p = st_path(s, POLICY), *cur = policy_read(s, "aspm", -1);
 	int r = cur ? st_write_plain(p, cur) : -1;
 	if (r < 0)
@@ -63,7 +66,8 @@ static int policy_check(struct is_settings *s, const char *name, const char *val
 	for (size_t i = 0; i < 4; i++)
 		known = known || !strcmp(value, ok[i]);
 	char *br = is_xasprintf("[%s]", value);
-	bool offered = v && (st_word_in(v, value) || st_word_in(v, br));
+	/* A fixture file that was written holds one word, not the kernel's list: any policy goes. */
+	bool offered = v && (st_word_in(v, value) || st_word_in(v, br) || !strchr(v, ' '));
 	free(br);
 	free(p);
 	free(v);

@@ -47,3 +47,17 @@ msr() {
 	perl -e 'open(my $f, "<", $ARGV[0]) or die; seek($f, 8 * hex($ARGV[1]), 0); read($f, my $b, 8);
 		 printf("0x%x\n", unpack("Q<", $b))' "$1" "$2"
 }
+
+# pick_cpu: the first of CPUs 0 and 1 (or IDLESCOPE_SETTINGS_CPU) no collector holds now; the
+# collect tests measure CPU 1, and a long run of someone else's may hold either.
+pick_cpu() {
+	for c in ${IDLESCOPE_SETTINGS_CPU:-0 1}; do
+		[ "$c" -lt "$(nproc --all)" ] || continue
+		busy=0
+		for l in /run/idlescope/cpu$c.lock /tmp/idlescope-locks/cpu$c.lock; do
+			[ -e "$l" ] && ! flock -n "$l" true 2>/dev/null && busy=1
+		done
+		[ $busy -eq 0 ] && { echo "$c"; return; }
+	done
+	echo "${IDLESCOPE_SETTINGS_CPU:-0}"
+}

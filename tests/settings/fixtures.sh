@@ -7,7 +7,7 @@
 . "$(dirname "$0")/fixture.sh"
 command -v jq >/dev/null || fail "jq not installed"
 command -v perl >/dev/null || fail "perl not installed"
-CPU=${IDLESCOPE_SETTINGS_CPU:-0}   # the collect tests measure CPU 1
+CPU=$(pick_cpu)   # runs also wait for a CPU another collector holds
 
 R=$TMP/root
 make_fixture "$R"
@@ -82,6 +82,13 @@ for n in 0 1; do
 	[ "$(cat $c/cpu$n/cpuidle/state0/disable)$(cat $c/cpu$n/cpuidle/state1/disable)$(cat $c/cpu$n/cpuidle/state2/disable)$(cat $c/cpu$n/cpuidle/state3/disable)" = 0101 ] ||
 		fail "cstates=POLL+C1E on CPU $n: disable flags not 0101"
 done
+if command -v setpriv >/dev/null; then   # a user who cannot read root's journal is warned, not refused
+	as_nobody --sysroot "$R" --method timer --cpu "$CPU" -c 10 -q --no-counters -o "$TMP/nobody" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; fail "run as nobody with a journal pending"; }
+	grep -q "^collect: warning: a settings journal is pending ($R/run/idlescope/settings.journal): an experiment is changing settings, or one that was killed left them changed" "$TMP/err" ||
+		{ cat "$TMP/err"; fail "nobody: no warning about the pending journal"; }
+	jq_true "$TMP/nobody/info.json" '.settings.freq == "2500MHz" and .settings["pkg-cstate-limit"] == "raw:0" or .settings.freq == "2500MHz"' "nobody's run records the changed settings"
+fi
 expect_fail 1 "^collect: settings left changed by collect pid $pid are pending \(.*/run/idlescope/settings.journal\): run 'collect --restore --sysroot" \
 	$COLLECT --sysroot "$R" --method timer --cpu "$CPU" -c 10 -q --no-counters -o "$TMP/refused"
 # A value that cannot go back is named, with what the file holds; the journal is kept

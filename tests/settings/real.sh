@@ -6,8 +6,8 @@
 # whatever happens.
 . "$(dirname "$0")/../collect/lib.sh"
 command -v jq >/dev/null || fail "jq not installed"
-# CPU 0 unless told: the collect tests measure CPU 1 (runs wait for a CPU another collector holds)
-CPU=${IDLESCOPE_SETTINGS_CPU:-0}
+. "$(dirname "$0")/fixture.sh"   # pick_cpu
+CPU=$(pick_cpu)   # runs also wait for a CPU another collector holds
 [ "$(id -u)" -eq 0 ] || skip "needs root (changes cpuidle settings)"
 C=/sys/devices/system/cpu
 [ -w $C/cpuidle/current_governor ] && [ -r $C/cpuidle/available_governors ] ||

@@ -38,10 +38,13 @@ trap put_back EXIT
 trap 'exit 1' INT TERM
 unchanged() { snapshot | cmp -s - "$TMP/orig" || { snapshot | diff "$TMP/orig" -; fail "$1: settings not as before"; }; }
 U="--method timer --cpu $CPU -l 100us,200us -q"
+# Each experiment gets SIGINT after 150 s (it then restores and exits 1): the test fails on a
+# machine whose CPU stays taken, but never leaves it changed for ctest's timeout to find.
+T="timeout -s INT -k 60 150"
 
 # 1. idle-governor matrix, interleaved
 e=$TMP/gov
-"$COLLECT" $U -c 200 --matrix idle-governor=$G1,$G2 --repeat 2 -o "$e" 2>"$TMP/err" || { cat "$TMP/err"; fail "governor matrix"; }
+$T "$COLLECT" $U -c 200 --matrix idle-governor=$G1,$G2 --repeat 2 -o "$e" 2>"$TMP/err" || { cat "$TMP/err"; fail "governor matrix"; }
 unchanged "after the governor matrix"
 jq_true "$e/experiment.json" '.format == "idlescope-experiment" and .format_version == "1" and
 	[.runs[].path] == ["idle-governor='$G1'-r1","idle-governor='$G2'-r1","idle-governor='$G1'-r2","idle-governor='$G2'-r2"] and
@@ -61,7 +64,7 @@ note "governor matrix: $G1/$G2 x 2 interleaved, each run recorded its governor, 
 
 # 2. cstates matrix, blocked
 e=$TMP/cst
-"$COLLECT" $U -c 200 --matrix cstates=all,POLL --repeat 2 --order blocked -o "$e" 2>"$TMP/err" || { cat "$TMP/err"; fail "cstates matrix"; }
+$T "$COLLECT" $U -c 200 --matrix cstates=all,POLL --repeat 2 --order blocked -o "$e" 2>"$TMP/err" || { cat "$TMP/err"; fail "cstates matrix"; }
 unchanged "after the cstates matrix"
 jq_true "$e/experiment.json" '[.runs[].path] == ["cstates=all-r1","cstates=all-r2","cstates=POLL-r1","cstates=POLL-r2"] and
 	[.runs[].config.cstates] == ["all","all","POLL","POLL"] and .restored == true' "cstates experiment.json"

@@ -64,12 +64,22 @@ same "after the --set run (every file restored)"
 # The written values, exactly: a run that is killed leaves them in place
 expect_fail 2 "^collect: unknown option '--set-cpus'" $COLLECT $S --set freq=2.5GHz --set-cpus
 same "after a usage error"
-wait_cpu_free
-"$COLLECT" --sysroot "$R" --method timer --cpu "$CPU" -c 100000000 -q --no-counters -o "$TMP/killed" \
-	--set freq=2.5GHz --set c1-demotion=off --set c1e-autopromote=off --set pkg-cstate-limit=PC2 \
-	--set cstates=POLL+C1E --set turbo=off &
-pid=$!
-for _ in $(seq 100); do [ -s "$TMP/killed/datapoints.csv" ] && break; sleep 0.1; done
+# (started again while another collector takes the CPU first: a lone --set run is not retried)
+for _ in $(seq 60); do
+	wait_cpu_free
+	"$COLLECT" --sysroot "$R" --method timer --cpu "$CPU" -c 100000000 -q --no-counters -o "$TMP/killed" \
+		--set freq=2.5GHz --set c1-demotion=off --set c1e-autopromote=off --set pkg-cstate-limit=PC2 \
+		--set cstates=POLL+C1E --set turbo=off 2>"$TMP/kerr" &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -s "$TMP/killed/datapoints.csv" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	{ [ -s "$TMP/killed/datapoints.csv" ] || kill -0 $pid 2>/dev/null; } && break
+	wait $pid
+	grep -q "another collector is measuring" "$TMP/kerr" || { cat "$TMP/kerr"; fail "--set run to be killed did not start"; }
+done
 child=$(pgrep -P $pid)
 kill -KILL $pid $child
 wait $pid 2>/dev/null

@@ -164,10 +164,11 @@ kill -HUP $pid
 wait $pid
 [ $? -eq 1 ] || { cat "$TMP/err"; fail "SIGHUP: exit status"; }
 jq_true "$e/experiment.json" '.stop_reason == "signal SIGHUP" and .restored == true and .complete == false and
-	(.runs | length) >= 2 and (.runs | length) < 8 and .runs[-1].complete == false and
-	.runs[-1].stop_reason == "signal SIGTERM"' "SIGHUP experiment.json"
+	(.runs | length) >= 1 and (.runs | length) < 8 and .runs[0].complete == true and
+	(.runs[-1].stop_reason == "signal SIGTERM" or .runs[-1].stop_reason == null or ([.runs[].complete] | all))' \
+	"SIGHUP experiment.json (the last run stopped by SIGTERM, or never started, or the signal came between runs)"
 same "after SIGHUP"
-note "SIGHUP: $(jq '.runs | length' "$e/experiment.json") of 8 runs, the last stopped by SIGTERM, restored"
+note "SIGHUP: $(jq '.runs | length' "$e/experiment.json") of 8 runs, last: $(jq -c '.runs[-1] | [.complete, .stop_reason]' "$e/experiment.json"), restored"
 
 # --settle: the wait after the settings are written comes before each run
 e=$TMP/settle

@@ -16,6 +16,7 @@
 #include "collect.h"
 #include "counters_hook.h"
 #include "summary.h"
+#include "experiment.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/textsafe.h"
@@ -204,6 +205,7 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 	cJSON_AddItemToObject(info, "pm_qos", r->pm_qos_info);
 	r->pm_qos_info = NULL;
 	cJSON_AddItemToObject(info, "system", is_sysinfo_collect(r->cfg.cpu));
+	collect_settings_record(info, r->cfg.cpu);
 }
 
 static void finish_info(struct run *r)
@@ -415,6 +417,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--counters"))
 			return counters_main(argc, argv);
+	if ((status = settings_cli_main(&argc, argv)) >= 0)
+		return status;   /* --set, --matrix, --restore, --list-settings */
 
 	status = prepare(&r, argc, argv);
 	if (status < 0) {

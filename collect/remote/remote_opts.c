@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "collect.h"
 #include "remote.h"
@@ -167,6 +168,22 @@ static int parse_uint(const char *opt, const char *v, unsigned lo, unsigned hi, 
 	return 0;
 }
 
+/* StrictHostKeyChecking=no (or off, in any case, with '=' or blanks): ssh would then log in to a
+ * host whose key changed. */
+static bool weakens_host_keys(const char *v)
+{
+	static const char key[] = "stricthostkeychecking";
+	size_t n = strlen(key);
+	if (strncasecmp(v, key, n))
+		return false;
+	v += n;
+	v += strspn(v, " \t");
+	if (*v == '=')
+		v++;
+	v += strspn(v, " \t\"");
+	return !strncasecmp(v, "no", 2) || !strncasecmp(v, "off", 3);
+}
+
 static int apply(struct remote_opts *ro, int k, const char *v)
 {
 	switch (k) {
@@ -177,6 +194,11 @@ static int apply(struct remote_opts *ro, int k, const char *v)
 	case 4:
 		if (!v[0] || strchr(v, '\n')) {
 			is_err("--ssh-opt '%s': expected an ssh option such as 'Port=2222'", v);
+			return 2;
+		}
+		if (weakens_host_keys(v)) {
+			is_err("--ssh-opt '%s': collect does not turn host key checking off; add the SUT's key "
+			       "to known_hosts (or use StrictHostKeyChecking=accept-new for a first contact)", v);
 			return 2;
 		}
 		ro->ssh_opts = is_xrealloc(ro->ssh_opts, (ro->nssh_opts + 1) * sizeof(*ro->ssh_opts));

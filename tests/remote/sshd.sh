@@ -18,7 +18,7 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# start_sshd N: server N with its own host key and port ($PORTN); waits until it listens
+# start_sshd N [TINYDIR]: server N with its own host key and port ($PORTN); waits until it listens
 start_sshd() {
 	n=$1
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHDIR/host_key$n" -C "host$n" || fail "ssh-keygen host"
@@ -35,7 +35,14 @@ UsePAM no
 StrictModes no
 LogLevel ERROR
 EOC
-	"$SSHD" -f "$SSHDIR/sshd_config$n" -E "$SSHDIR/sshd$n.log" || fail "sshd $n did not start: $(cat "$SSHDIR/sshd$n.log")"
+	if [ -n "${2:-}" ]; then   # $2: a directory that is a 1 MiB tmpfs for this server's sessions
+		mkdir -p "$2"
+		unshare -m sh -c 'mount -t tmpfs -o size=1m tmpfs "$1" && exec "$2" -f "$3" -E "$4"' sh \
+			"$2" "$SSHD" "$SSHDIR/sshd_config$n" "$SSHDIR/sshd$n.log" || skip "cannot mount a tmpfs for sshd $n"
+	else
+		"$SSHD" -f "$SSHDIR/sshd_config$n" -E "$SSHDIR/sshd$n.log" ||
+			fail "sshd $n did not start: $(cat "$SSHDIR/sshd$n.log")"
+	fi
 	for _ in $(seq 50); do
 		[ -s "$SSHDIR/sshd$n.pid" ] && break
 		sleep 0.1
@@ -78,4 +85,17 @@ trap stop_sshd EXIT
 # rcollect ARGS...: collect against the test's servers, its files on the SUT under $TMP/sut
 rcollect() {
 	"$COLLECT" --ssh-config "$SSHDIR/config" --remote-dir "$TMP/sut" --connect-timeout 5 "$@"
+}
+
+# rcollect_cpu ARGS...: rcollect, tried again while another collector (a colleague's test) holds
+# the CPU; stderr in $TMP/err
+rcollect_cpu() {
+	for _ in $(seq 60); do
+		wait_cpu_free
+		rcollect "$@" 2>"$TMP/err" && return 0
+		rc=$?
+		grep -q "another collector is measuring" "$TMP/err" || return $rc
+		sleep 1
+	done
+	return $rc
 }

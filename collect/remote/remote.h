@@ -69,7 +69,7 @@ void ssh_explain(const char *err, char *buf, size_t len);
 void last_line(const char *text, char *buf, size_t len);
 
 /* remote_main.c: is_err("HOST: ...") that also keeps the text for the fleet's summary line. */
-extern char remote_last_error[160];
+extern char remote_last_error[1024];
 void remote_err(const char *host, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* deploy.c: make sure the SUT has this build's collect. 0, or 1 after a message naming host.

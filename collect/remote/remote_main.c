@@ -10,7 +10,7 @@
 #include "remote.h"
 #include "idlescope/util.h"
 
-char remote_last_error[160];
+char remote_last_error[1024];
 
 void remote_err(const char *host, const char *fmt, ...)
 {

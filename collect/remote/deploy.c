@@ -207,7 +207,8 @@ int remote_deploy(const struct remote_opts *ro, const char *host, bool verbose, 
 	if (!same && (upload(ro, host, vdir, &p) < 0 || try_run(ro, host, vdir) < 0))
 		goto out;
 	if (verbose)
-		is_info("%s: %s collect %s in %s", host, same ? "already has" : "deployed", IDLESCOPE_VERSION, vdir);
+		is_info("%s: %s collect %s in %s/collect-%s", host, same ? "already has" : "deployed", IDLESCOPE_VERSION,
+			ro->remote_dir ? ro->remote_dir : "~/.cache/idlescope", IDLESCOPE_VERSION);
 	ret = 0;
 	if (collect_cmd)
 		*collect_cmd = is_xasprintf("%s/collect", vdir);

@@ -100,6 +100,10 @@ static int write_info(struct rx *x, const char *connection)
 	if (!x->info || !x->dir_made)
 		return 0;
 	cJSON *sys = cJSON_GetObjectItemCaseSensitive(x->info, "system");
+	if (!x->ro->reportid) {   /* as for a local run: the run directory's name, not the SUT's */
+		const char *base = strrchr(x->rd.path, '/');
+		set_item(x->info, "reportid", cJSON_CreateString(base ? base + 1 : x->rd.path));
+	}
 	if (cJSON_IsObject(sys))
 		set_item(sys, "ssh_host", cJSON_CreateString(x->host));
 	cJSON *r = cJSON_CreateObject();

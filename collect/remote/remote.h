@@ -38,6 +38,7 @@ struct remote_opts {
 	bool force, quiet;
 	uint64_t count, time_limit_ns;
 	const char *method;
+	const char *reportid;       /* --reportid, or NULL: the local directory's name */
 };
 
 /* remote_opts.c: true if argv asks for remote collection (-H, --hosts, --deploy). */

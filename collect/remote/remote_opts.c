@@ -238,6 +238,7 @@ static int check_rest(struct remote_opts *ro, char **rest, int nrest)
 	ro->count = o.count;
 	ro->time_limit_ns = o.time_limit_ns;
 	ro->method = o.method;
+	ro->reportid = o.reportid;
 	return 0;
 }
 

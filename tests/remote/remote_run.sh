@@ -26,6 +26,7 @@ rcollect_cpu -H sut1 --method timer -c 300 --cpu "$CPU" -l 200us,700us --keep-ra
 	{ cat "$TMP/err"; fail "remote timer run"; }
 check_timer_rows "$TMP/t1/datapoints.csv" 200000 700000 300 1
 jq_true "$TMP/t1/info.json" '.complete == true and .stop_reason == "count" and .datapoints == 300 and .method == "timer"' "timer info.json"
+jq_true "$TMP/t1/info.json" '.reportid == "t1"' "reportid is the local directory's name"
 jq_true "$TMP/t1/info.json" '.system.ssh_host == "sut1" and .system.hostname == "'"$(hostname)"'"' "host as given beside the SUT's hostname"
 jq_true "$TMP/t1/info.json" '.remote.host == "sut1" and .remote.connection == "complete" and .remote.received_datapoints == 300 and .remote.sut_copy_kept == false' "remote object"
 sutdir=$(jq -r .remote.sut_run_dir "$TMP/t1/info.json")
@@ -59,8 +60,8 @@ rcollect_cpu -H sut1,sut2 --jobs 1 --method timer -c 100 --cpu "$CPU" --keep-raw
 for h in sut1 sut2; do
 	grep -qx "$h: 100 datapoints, [0-9]* discards, ok ($TMP/fleet/$h)" "$TMP/out" || { cat "$TMP/out"; fail "summary of $h"; }
 	check_timer_rows "$TMP/fleet/$h/datapoints.csv" 1000000 4000000 100 1
-	jq_true "$TMP/fleet/$h/info.json" '.system.ssh_host == "'$h'"' "fleet $h host"
+	jq_true "$TMP/fleet/$h/info.json" '.system.ssh_host == "'$h'" and .reportid == "'$h'"' "fleet $h host and reportid"
 done
 "$ANALYZE" stats -F csv -f count "$TMP"/fleet/* >"$TMP/s.csv" || fail "analyze stats DIR/*"
-[ "$(grep -c ',100' "$TMP/s.csv")" -ge 2 ] || { cat "$TMP/s.csv"; fail "fleet stats"; }
+grep -q '^sut1,,,100,' "$TMP/s.csv" && grep -q '^sut2,,,100,' "$TMP/s.csv" || { cat "$TMP/s.csv"; fail "fleet stats"; }
 note "fleet: 2 hosts, 100 rows each"

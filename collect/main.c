@@ -17,6 +17,7 @@
 #include "counters_hook.h"
 #include "summary.h"
 #include "experiment.h"
+#include "remote/remote.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/textsafe.h"
@@ -414,6 +415,10 @@ int main(int argc, char **argv)
 	int status;
 
 	is_set_progname(argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "--remote-agent"))
+		return remote_agent_main(argc, argv);
+	if (remote_wanted(argc, argv))
+		return remote_main(argc, argv);
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--counters"))
 			return counters_main(argc, argv);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "collect.h"
+#include "remote/remote.h"
 #include "idlescope/numparse.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
@@ -105,7 +106,8 @@ static void print_wrapped(const char *head, const char *text)
 static void print_help(void)
 {
 	printf("Usage: collect [OPTION]...\n"
-	       "       collect --counters [COUNTERS OPTION]... (see collect --counters --help)\n\n"
+	       "       collect --counters [COUNTERS OPTION]... (see collect --counters --help)\n"
+	       "       collect -H HOST[,HOST...] [REMOTE OPTION]... [OPTION]... (over SSH, below)\n\n"
 	       "Measure how fast one CPU wakes up from idle. Per datapoint a wake-up event is armed\n"
 	       "LDist after now (LaunchTime, LTime); the time before idle (TBI), after idle (TAI)\n"
 	       "and at interrupt entry (TIntr) are recorded as far as the method can see them:\n"
@@ -153,6 +155,7 @@ static void print_help(void)
 	       "2 bad usage.\n"
 	       "Interrupted runs keep every measured datapoint; info.json says \"complete\": false.\n"
 	       "See docs/collect.md for what each method measures and which datapoints it discards.\n");
+	remote_print_help();
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)

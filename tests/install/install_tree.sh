@@ -23,6 +23,8 @@ DESTDIR=$tmp/root cmake --install "$build" --prefix /usr >"$tmp/log" 2>&1 || { c
 	(cd "$src/kmod" && ls ./*.c ./*.h Kbuild Makefile) | sed "s|^\./||; s|^|usr/src/idlescope-$v/|"
 	echo "usr/src/idlescope-$v/dkms.conf"
 	echo "usr/src/idlescope-$v/VERSION"
+	# the self-contained collect that collect -H deploys (docs/remote.md), where it was built
+	[ -d "$build/collect/deploy" ] && (cd "$build/collect/deploy" && ls) | sed 's|^|usr/lib/idlescope/deploy/|'
 } | sort >"$tmp/want"
 diff -u --label expected --label installed "$tmp/want" "$tmp/got" || fail "installed files differ"
 

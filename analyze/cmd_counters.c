@@ -1,11 +1,13 @@
 /* analyze counters: turbostat-style numbers from a run's counter snapshots. */
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "counters_output.h"
+#include "idlescope/run.h"
 #include "idlescope/util.h"
 
 #define MAX_METRICS 32
@@ -14,7 +16,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: analyze counters RUN [--format text|csv|json] [--show COLS] [--hide COLS]\n"
-"                            [--Summary] [--Joules] [--metric NAME=EXPR]...\n\n"
+"                            [--Summary] [--Joules] [--whole] [--metric NAME=EXPR]...\n\n"
 "Per interval between two counter snapshots (RUN/counters.csv, written by collect), a\n"
 "system summary row and a row per CPU, with turbostat's column names:\n"
 "  Avg_MHz   APERF delta / interval           Busy%%     100 * MPERF delta / TSC delta\n"
@@ -40,6 +42,8 @@ static void usage(FILE *f)
 "  --hide COLS         all but these columns\n"
 "  -S, --Summary       only the summary row of each interval\n"
 "  -J, --Joules        energy in Joules per interval instead of Watts\n"
+"  -w, --whole         one interval from the first to the last snapshot (the whole run),\n"
+"                      instead of one per pair of snapshots\n"
 "  --metric NAME=EXPR  an extra column: EXPR over the interval's raw counter deltas (column\n"
 "                      names of counters.csv, and interval_s), e.g.\n"
 "                      --metric 'MyIPC=INST_RETIRED/CPU_CLK_UNHALTED'\n"
@@ -54,18 +58,19 @@ static const struct option long_opts[] = {
 	{ "hide", required_argument, NULL, 'H' },
 	{ "Summary", no_argument, NULL, 'S' },
 	{ "Joules", no_argument, NULL, 'J' },
+	{ "whole", no_argument, NULL, 'w' },
 	{ "metric", required_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **metrics, size_t *nm,
-		 const char **run)
+		 const char **run, bool *whole)
 {
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "SJh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "SJwh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (parse_out_format("counters", optarg, &po->format) < 0)
@@ -75,6 +80,7 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 		case 'H': po->hide = optarg; break;
 		case 'S': po->summary_only = true; break;
 		case 'J': po->joules = true; break;
+		case 'w': *whole = true; break;
 		case 'm':
 			if (*nm == MAX_METRICS) {
 				is_err("--metric: at most %d", MAX_METRICS);
@@ -103,7 +109,8 @@ int cmd_counters(int argc, char **argv)
 	struct cnt_print_opts po = { .format = FMT_TEXT };
 	const char *mspecs[MAX_METRICS], *run = NULL;
 	size_t nm = 0;
-	int rc = parse(argc, argv, &po, mspecs, &nm, &run);
+	bool whole = false;
+	int rc = parse(argc, argv, &po, mspecs, &nm, &run, &whole);
 	if (rc)
 		return rc < 0 ? IS_EXIT_OK : rc;
 	struct cnt_data *d;
@@ -112,6 +119,7 @@ int cmd_counters(int argc, char **argv)
 		is_err("%s: no counters.csv (collect writes it with --counters or alongside a latency run)", run);
 	if (rc <= 0)
 		return IS_EXIT_DATA;
+	is_info_warn_incomplete(d->info, run);
 	struct cnt_metric metrics[MAX_METRICS];
 	size_t ok = 0;
 	int status = IS_EXIT_OK;
@@ -123,7 +131,8 @@ int cmd_counters(int argc, char **argv)
 			goto out;
 		}
 	}
-	struct cnt_derive_opts o = { .joules = po.joules, .nmetrics = nm, .metrics = metrics };
+	struct cnt_derive_opts o = { .joules = po.joules, .nmetrics = nm, .metrics = metrics,
+				     .whole_run = whole };
 	struct cnt_result r;
 	is_oom_context("computing the counters of %s", d->csv_path);
 	if (cnt_derive(d, &o, &r)) {

@@ -8,40 +8,54 @@
 
 #include "commands.h"
 #include "diff_output.h"
+#include "idlescope/configs.h"
 #include "idlescope/load.h"
 #include "idlescope/util.h"
 #include "load_opts.h"
 #include "out_format.h"
 
 static const char diff_help[] =
-"usage: analyze diff [options] REF RUN...\n"
+"usage: analyze diff [options] REF CONFIG...\n"
 "\n"
-"Compare runs against a reference: the first run. For every metric (numeric column) and\n"
-"function, each run's value side by side with its change and percent change against the\n"
-"reference, overall and per requested idle state (the ReqCState column); then, for every\n"
-"run against the reference, whether the change is real:\n"
-"  - Mann-Whitney U test, two-sided: exact distribution when both runs have fewer than 50\n"
-"    values and no ties, or with ties when min(n1, n2) * (n1 + n2) <= 5000 (permutation\n"
-"    distribution of the midrank sum); else the normal approximation with tie-corrected\n"
-"    variance and a continuity correction of 1/2;\n"
-"  - two-sample Kolmogorov-Smirnov D and its p-value: exact (lattice paths) when the product\n"
-"    of the sizes is at most 10000, else the asymptotic Kolmogorov distribution with\n"
-"    Stephens' effective-n correction;\n"
-"  - a 95% confidence interval for the difference of medians (run minus reference) by Price\n"
-"    and Bonett (2002): each median's standard error from a distribution-free order-statistic\n"
-"    interval, combined with the normal quantile. Deterministic (no resampling).\n"
-"A change is called significant when the Mann-Whitney p < 0.05 and the CI excludes 0. With\n"
-"a million datapoints even tiny changes are significant: read the size of the change too.\n"
-"Every metric gets a verdict line, e.g.\n"
-"  WakeLatency: median +8.8 us (+11.9%) vs ref, 95% CI [+8.5, +9.1], significant\n"
-"  (Mann\u2013Whitney p < 1e-300)\n"
+"Compare configurations against a reference: the first (or --ref NAME). A configuration is\n"
+"one run, replicate runs separated by commas (a1,a2,a3), or an experiment directory (with the\n"
+"experiment.json of 'collect --matrix'), which expands to its configurations in design order.\n"
+"For every metric (numeric column) and function: each configuration's value (its runs'\n"
+"datapoints pooled) with its change and percent change against the reference, each run's\n"
+"median and 99th percentile, overall and per requested idle state (ReqCState); then, for\n"
+"every configuration against the reference, whether the change is real.\n"
+"\n"
+"The run is the unit of replication: datapoints of one run are not independent replicates\n"
+"of a configuration, and with many datapoints every difference between two runs passes a\n"
+"datapoint-level test.\n"
+"  - Two or more runs in both configurations (level \"run\"): Welch's t test on the runs'\n"
+"    medians (and on their 99% and 99.9% percentiles where every run has at least 1000 and\n"
+"    10000 values); the 95% CI of the change is Welch's, so it reflects the run-to-run\n"
+"    spread. A change is significant when p < 0.05 (the CI excludes 0):\n"
+"      WakeLatency: median +8.8 us (+11.9%) vs base (3 vs 3 runs), 95% CI [+8.5, +9.1],\n"
+"      significant (Welch t on run medians, p = 0.0021)\n"
+"  - One run in a configuration (level \"datapoint\"): run-to-run variation is unknown, so\n"
+"    nothing is called significant. The verdict says whether the runs differ: Mann-Whitney\n"
+"    p < 0.05 and a 95% CI of the median difference that excludes 0, the CI from a block\n"
+"    bootstrap (20 contiguous blocks of collection order per run, 499 replicates, fixed\n"
+"    seed) so that drift inside a run widens it:\n"
+"      WakeLatency: median -11 us (-15.6%) vs a, 95% CI [-12, -10] (block bootstrap),\n"
+"      differs in these runs (Mann-Whitney p = 3.3e-26); one run per configuration, ...\n"
+"    Repeat the runs (collect --matrix ... --repeat 3) for a verdict.\n"
+"  Also given, on the pooled datapoints: Mann-Whitney U (exact for small samples) and the\n"
+"  two-sample Kolmogorov-Smirnov D and p. See docs/diff.md for the methods and references.\n"
+"Before the verdicts, a warning block lists what differs between the configurations besides\n"
+"what was varied: system description and settings in info.json, and machine load from\n"
+"counters (Busy%/OS_Busy% by more than 5 points, IRQ/s by more than half).\n"
 "Runs with a counters.csv also get their counter summaries (analyze counters) compared.\n"
 "\n"
 "RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file;\n"
 "they can be mixed. A run is named by its reportid, else its directory name; equal names\n"
-"get -2, -3, ... appended.\n"
+"get -2, -3, ... appended. A configuration is named by its experiment (cstates=POLL), its\n"
+"run, or its runs' common name prefix (aa-1,aa-2 -> aa).\n"
 "\n"
 "options:\n"
+"  -r, --ref NAME        the reference configuration (default: the first)\n"
 "  -m, --metrics REGEX   only metrics whose name matches REGEX (POSIX extended, unanchored),\n"
 "                        default: every numeric column all runs have (the others are left\n"
 "                        out with a warning naming the runs that lack them) but the raw\n"
@@ -62,20 +76,27 @@ static const char diff_help[] =
 "Without --by, runs are grouped by ReqCState only when every run has that column and it is\n"
 "not empty in all of them.\n"
 "\n"
-"JSON output: {\"reference\", \"group_by\", \"runs\": [{\"reportid\", \"path\", \"toolname\",\n"
-"  \"rows\"}], \"metrics\": {METRIC: {\"unit\", FUNC: {\"values\": [..], \"change\": [..],\n"
-"  \"pct\": [..]}, \"tests\": [null, {\"mw_u\", \"mw_p\", \"mw_exact\", \"ks_d\", \"ks_p\",\n"
-"  \"ks_exact\", \"med_diff\", \"med_diff_ci95\": [lo, hi], \"significant\"}, ...],\n"
-"  \"verdict\": [null, \"...\", ...]}}, \"groups\": {VALUE: {\"rows\": [..], \"metrics\":\n"
-"  {same shape}}}, \"counters\": {COLUMN: {\"values\", \"change\", \"pct\"}} or null}\n"
-"Index i of every array is runs[i]; i = 0 is the reference. Undefined numbers are null.\n"
+"JSON output: {\"reference\", \"group_by\", \"configs\": [{\"name\", \"runs\": [reportid..],\n"
+"  \"rows\"}], \"runs\": [{\"reportid\", \"path\", \"toolname\", \"rows\", \"config\"}],\n"
+"  \"metrics\": {METRIC: {\"unit\", FUNC: {\"values\": [..], \"change\": [..], \"pct\": [..]},\n"
+"  \"runs\": [{\"med\", \"99%\", \"99.9%\"}, ..], \"tests\": [null, {\"level\":\n"
+"  \"run\"|\"datapoint\", \"replicates\": [n_ref, n], \"method\", \"mw_u\", \"mw_p\", \"mw_exact\",\n"
+"  \"ks_d\", \"ks_p\", \"ks_exact\", \"med_diff\", \"med_diff_ci95\": [lo, hi], \"differs\",\n"
+"  \"significant\", \"run_level\": {\"med\": {\"diff\", \"ci95\", \"p\", \"df\", \"significant\"},\n"
+"  \"99%\": .., \"99.9%\": ..} or null}, ...], \"verdict\": [null, \"...\", ...]}},\n"
+"  \"groups\": {VALUE: {\"rows\": [..], \"run_rows\": [..], \"metrics\": {same shape}}},\n"
+"  \"counters\": {COLUMN: {\"values\", \"change\", \"pct\", \"runs\"}} or null, \"warnings\": [..]}\n"
+"Index i of values, tests, verdict and rows is configs[i] (i = 0 the reference); of a\n"
+"metric's runs and of run_rows it is runs[i]. Undefined numbers are null.\n"
 "CSV output: kind,by,group,metric,func,run,value,change,pct with kind stat (a function's\n"
-"value), test (func mw_u, mw_p, ks_d, ks_p, med_diff, ci95_lo, ci95_hi, significant) or\n"
-"counter; by and group are empty for all datapoints, else the grouping column and the\n"
-"group's value (which may be empty).\n"
+"value; run is the configuration), run (func med, 99%, 99.9% of one run; run is the run),\n"
+"test (func level (1 run, 0 datapoint), replicates_ref, replicates, mw_u, mw_p, ks_d, ks_p,\n"
+"med_diff, ci95_lo, ci95_hi, differs, significant, and at level run med_p, 99%_diff ...),\n"
+"counter or warning (metric is the text); by and group are empty for all datapoints, else\n"
+"the grouping column and the group's value (which may be empty).\n"
 "\n"
-"exit status: 0 success, 1 bad data, 2 usage error (fewer than two runs, the same run\n"
-"twice without --allow-same, a bad option)\n";
+"exit status: 0 success, 1 bad data, 2 usage error (fewer than two configurations, the same\n"
+"run twice without --allow-same, an unknown --ref, a bad option)\n";
 
 struct diff_cli {
 	struct is_load_spec load;
@@ -83,6 +104,7 @@ struct diff_cli {
 	enum out_format format;
 	bool even_up;
 	bool allow_same;
+	const char *ref;
 };
 
 static int parse_args(int argc, char **argv, struct diff_cli *o)
@@ -90,7 +112,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 	enum { OPT_ALLOW_SAME = 256 };
 	static const struct option longopts[] = {
 		LOAD_LONGOPTS,
-		{ "even-up", no_argument, NULL, 'e' },
+		{ "even-up", no_argument, NULL, 'e' }, { "ref", required_argument, NULL, 'r' },
 		{ "allow-same", no_argument, NULL, OPT_ALLOW_SAME },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -98,11 +120,12 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "eF:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "er:F:h", longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))
 			continue;
 		switch (c) {
 		case 'e': o->even_up = true; break;
+		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
 		case 'F':
 			if (parse_out_format("diff", optarg, &o->format) < 0)
@@ -112,7 +135,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		default: is_bad_option(argv, "diff: ", "analyze diff"); return -1;
 		}
 	}
-	if (argc - optind < 2) {
+	if (argc - optind < 1) {
 		is_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
 		return -1;
 	}
@@ -214,56 +237,76 @@ static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n,
 	return 0;
 }
 
-static int print_json(FILE *out, const struct is_diff *d, const struct diff_counters *c)
+static int print_json(FILE *out_fp, const struct diff_out *out)
 {
-	cJSON *root = is_diff_to_json(d);
-	cJSON_AddItemToObject(root, "counters", diff_counters_json(c, d->nruns));
+	cJSON *root = is_diff_to_json(out->d);
+	cJSON_AddItemToObject(root, "counters", diff_counters_json(out->c, out->d));
+	cJSON *w = cJSON_AddArrayToObject(root, "warnings");
+	for (size_t i = 0; i < out->nwarn; i++)
+		cJSON_AddItemToArray(w, cJSON_CreateString(out->warn[i]));
+	if (out->design)
+		cJSON_AddStringToObject(root, "experiment", out->design);
 	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
 	cJSON_Delete(root);
 	if (!s) {
 		is_err("diff: cannot format JSON output");
 		return IS_EXIT_DATA;
 	}
-	fputs(s, out);
-	fputc('\n', out);
+	fputs(s, out_fp);
+	fputc('\n', out_fp);
 	free(s);
 	return IS_EXIT_OK;
 }
 
 static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
-			     struct is_run **runs, size_t n, const struct is_func *funcs,
-			     size_t nfuncs)
+			     struct is_run **runs, size_t n, const struct is_config_list *cl,
+			     const struct is_func *funcs, size_t nfuncs)
 {
 	struct is_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
 				      .metrics_re = o->load.metrics_re };
+	struct is_diff_config *configs = NULL;
 	struct diff_counters counters;
 	struct is_diff d;
 	int rc = IS_EXIT_OK;
+	if (is_configs_for_diff(cl, runs, o->ref, &configs, &dopts.nconfigs) < 0) {
+		is_configs_free_diff(configs, dopts.nconfigs);
+		return IS_EXIT_USAGE;
+	}
+	dopts.configs = configs;
 	if (choose_group(ctx, runs, n, &dopts.group_col) < 0)
-		return IS_EXIT_DATA;
-	if (o->even_up)
+		rc = IS_EXIT_DATA;
+	if (rc == IS_EXIT_OK && o->even_up)
 		is_diff_even_up(runs, n);
 	is_oom_context("comparing %zu runs", n);
-	if (is_diff_compute(&d, runs, n, &dopts) < 0)
-		return IS_EXIT_DATA;
-	if (diff_counters_load(&counters, runs, n) < 0) {
+	if (rc == IS_EXIT_OK && is_diff_compute(&d, runs, n, &dopts) < 0)
+		rc = IS_EXIT_DATA;
+	is_configs_free_diff(configs, dopts.nconfigs);
+	if (rc != IS_EXIT_OK)
+		return rc;
+	if (diff_counters_load(&counters, &d) < 0) {
 		is_diff_free(&d);
 		return IS_EXIT_DATA;
 	}
+	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design };
+	out.nwarn = is_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
+					&out.warn);
 	is_oom_context("writing the comparison of %zu runs", n);
-	FILE *out = out_open(o->format);
-	if (!out)
+	FILE *fp = out_open(o->format);
+	if (!fp)
 		rc = IS_EXIT_DATA;
 	else if (o->format == FMT_TEXT)
-		diff_print_text(out, &d, &counters);
+		diff_print_text(fp, &out);
 	else if (o->format == FMT_CSV)
-		diff_print_csv(out, &d, &counters);
+		diff_print_csv(fp, &out);
 	else
-		rc = print_json(out, &d, &counters);
-	if (out && out_close(out) != 0 && rc == IS_EXIT_OK) {
+		rc = print_json(fp, &out);
+	if (fp && out_close(fp) != 0 && rc == IS_EXIT_OK) {
 		is_err("diff: cannot write output");
 		rc = IS_EXIT_DATA;
 	}
+	for (size_t i = 0; i < out.nwarn; i++)
+		free(out.warn[i]);
+	free(out.warn);
 	diff_counters_free(&counters);
 	is_diff_free(&d);
 	return rc;
@@ -273,8 +316,10 @@ int cmd_diff(int argc, char **argv)
 {
 	struct diff_cli o = { .funcs = IS_DEFAULT_FUNCS };
 	struct is_load_ctx ctx = { 0 };
+	struct is_config_list cl = { 0 };
 	struct is_func *funcs = NULL;
 	struct is_run **runs = NULL;
+	char **paths = NULL;
 	size_t nfuncs, n = 0;
 	char err[200];
 	int rc = IS_EXIT_USAGE;
@@ -285,14 +330,29 @@ int cmd_diff(int argc, char **argv)
 		is_err("diff: --funcs: %s", err);
 		return IS_EXIT_USAGE;
 	}
-	n = (size_t)(argc - optind);
-	if (check_same(argv + optind, (int)n, o.allow_same) < 0 || is_load_prepare(&ctx, &o.load) < 0)
+	if (is_configs_parse(argv + optind, (size_t)(argc - optind), &cl) < 0)
 		goto cleanup;
+	paths = is_configs_paths(&cl, &n);
+	if (cl.n < 2) {
+		if (n < 2)
+			is_err("diff: need at least two runs, the reference first (see 'analyze diff "
+			       "--help')");
+		else
+			is_err("diff: need at least two configurations, got one of %zu runs (A,B is one "
+			       "configuration of replicate runs; see 'analyze diff --help')", n);
+		goto cleanup;
+	}
+	if (check_same(paths, (int)n, o.allow_same) < 0 || is_load_prepare(&ctx, &o.load) < 0)
+		goto cleanup;
+	if (diff_all_counter_only(argv + optind, n)) {  /* collect --counters runs */
+		rc = diff_counters_only(argv + optind, n, (int)o.format);
+		goto cleanup;
+	}
 	runs = is_xcalloc(n, sizeof(*runs));
 	rc = IS_EXIT_DATA;
-	if (load_runs(&ctx, argv + optind, n, runs) < 0)
+	if (load_runs(&ctx, paths, n, runs) < 0)
 		goto cleanup;
-	rc = compare_and_print(&ctx, &o, runs, n, funcs, nfuncs);
+	rc = compare_and_print(&ctx, &o, runs, n, &cl, funcs, nfuncs);
 	if (fflush(stdout) != 0 && rc == IS_EXIT_OK) {
 		is_err("diff: cannot write output");
 		rc = IS_EXIT_DATA;
@@ -301,6 +361,8 @@ cleanup:
 	for (size_t i = 0; runs && i < n; i++)
 		is_run_free(runs[i]);
 	free(runs);
+	free(paths);
+	is_configs_free(&cl);
 	is_load_release(&ctx);
 	free(funcs);
 	return rc;

@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "by_bins.h"
 #include "commands.h"
 #include "idlescope/load.h"
 #include "idlescope/numparse.h"
 #include "idlescope/util.h"
 #include "load_opts.h"
+#include "metrics_list.h"
 #include "out_format.h"
 #include "stats_result.h"
 
@@ -30,19 +32,28 @@ static const char stats_help[] =
 "                        ranks, as numpy, pandas and GSL's gsl_stats_quantile_from_sorted_data.\n"
 "  -i, --include EXPR    keep only rows where EXPR is true\n"
 "  -x, --exclude EXPR    drop rows where EXPR is true\n"
-"                        EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not,\n"
-"                        + - * /, parentheses. Example: \"ReqCState == 'C6' and LDist < 1000\"\n"
+"                        EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not\n"
+"                        (or & | ~), + - * /, parentheses, index (the row number).\n"
+"                        Example: \"ReqCState == 'C6' and LDist < 1000\"\n"
 "                        (docs/expressions.md: precedence, empty cells (X == ''), types)\n"
-"  -b, --by COLUMN       group rows by COLUMN instead of ReqCState\n"
+"  -b, --by COLUMN[:N]   group rows by COLUMN instead of ReqCState; a numeric COLUMN with\n"
+"                        :N in N equal-width bins over its values (more than 100 different\n"
+"                        values without :N: 10 bins, with a note)\n"
+"      --by-bins N       the same as :N\n"
 "  -G, --no-group        no per-group tables\n"
 "  -H, --hist            print a text histogram per metric (linear bins)\n"
 "      --bins N          histogram bins, default 20\n"
 "      --hist-range LO,HI  histogram range (values outside are counted as below/above);\n"
 "                        default: each metric's min and max\n"
 "  -F, --format FMT      text (default, aligned tables), csv or json\n"
+"      --list-metrics    the known metrics with unit and description (with RUNs: each\n"
+"                        run's columns), then exit\n"
 "  -h, --help            this text\n"
 "\n"
-"Empty cells (e.g. WakeLatency of POLL datapoints) are not counted. A last line cut off\n"
+"Empty cells (e.g. WakeLatency of POLL datapoints) are not counted; a column without any\n"
+"value is left out with one note. IntrOff (0/1) is a flag: the text and JSON output give\n"
+"how many rows have it and how many of those are 1 (\"flags\": {NAME: {values, set, share}}\n"
+"beside \"metrics\"); CSV keeps it as a metric (its avg is the share). A last line cut off\n"
 "mid-row is dropped with a warning. A broken info.json/info.yml is a warning: the\n"
 "datapoints are analysed without metadata.\n"
 "\n"
@@ -67,6 +78,9 @@ struct stats_opts {
 	int have_range;
 	int have_bins;
 	double range[2];
+	size_t by_bins;     /* --by COLUMN:N or --by-bins N: N; 0 = by value */
+	int list_metrics;   /* --list-metrics */
+	char *by_col;       /* COLUMN of --by COLUMN:N, owned */
 };
 
 static int parse_range(const char *s, double *r)
@@ -90,13 +104,17 @@ static int check_hist_opts(const struct stats_opts *o)
 	return 0;
 }
 
+static int parse_by(struct stats_opts *o);
+
 static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
-	enum { OPT_BINS = 256, OPT_RANGE };
+	enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST };
 	static const struct option longopts[] = {
 		LOAD_LONGOPTS,
 		{ "hist", no_argument, NULL, 'H' }, { "bins", required_argument, NULL, OPT_BINS },
 		{ "hist-range", required_argument, NULL, OPT_RANGE },
+		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
+		{ "list-metrics", no_argument, NULL, OPT_LIST },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -124,6 +142,14 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			}
 			o->have_range = 1;
 			break;
+		case OPT_LIST: o->list_metrics = 1; break;
+		case OPT_BY_BINS:
+			if (!is_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {
+				is_err("stats: --by-bins: expected a whole number from 1 to 10000, got '%s'", optarg);
+				return -1;
+			}
+			o->by_bins = (size_t)d;
+			break;
 		case 'F':
 			if (parse_out_format("stats", optarg, &o->format) < 0)
 				return -1;
@@ -132,11 +158,26 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		default: is_bad_option(argv, "stats: ", "analyze stats"); return -1;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !o->list_metrics) {
 		is_err("stats: no run given (see 'analyze stats --help')");
 		return -1;
 	}
-	return check_hist_opts(o);
+	return parse_by(o) < 0 ? -1 : check_hist_opts(o);
+}
+
+/* --by COLUMN:N into the column and the bins. */
+static int parse_by(struct stats_opts *o)
+{
+	int rc = o->load.group_by ? by_bins_parse(o->load.group_by, &o->by_col, &o->by_bins) : 0;
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		o->load.group_by = o->by_col;
+	if (o->by_bins && !o->load.group_by) {
+		is_err("stats: --by-bins needs --by COLUMN");
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -173,14 +214,15 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 		goto cleanup;
 	if (is_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0)
 		goto cleanup;
-	if (r.nmetrics == 0) {
+	stats_split_columns(&r, o->format != FMT_CSV);
+	if (r.nmetrics == 0 && r.nflags == 0) {
 		is_err("%s: no numeric column%s", run->dp_path, o->load.metrics_re ? " matches --metrics" : "");
 		goto cleanup;
 	}
 	if (run->dp->nrows == 0)
 		is_warn("%s: no datapoints%s", run->dp_path,
 			o->load.include || o->load.exclude ? " left after filtering" : "");
-	if (r.group_col && is_group_rows(run->dp, r.group_col, &r.groups) < 0)
+	if (r.group_col && by_bins_group(run->dp, r.group_col, o->by_bins, &r.groups) < 0)
 		goto cleanup;
 	is_oom_context("computing the statistics of %s", run->dp_path);
 	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);
@@ -220,8 +262,18 @@ int cmd_stats(int argc, char **argv)
 	char err[200];
 	int rc = IS_EXIT_USAGE;
 
-	if (parse_args(argc, argv, &o) < 0)
+	if (parse_args(argc, argv, &o) < 0) {
+		free(o.by_col);
 		return IS_EXIT_USAGE;
+	}
+	if (o.list_metrics) {  /* through the filter that keeps column names safe on a terminal */
+		FILE *lo = out_open(FMT_TEXT);
+		free(o.by_col);
+		if (!lo)
+			return IS_EXIT_DATA;
+		rc = list_metrics(lo, optind < argc ? argv + optind : NULL, (size_t)(argc - optind));
+		return out_close(lo) != 0 && rc == IS_EXIT_OK ? IS_EXIT_DATA : rc;
+	}
 	if (is_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
 		is_err("stats: --funcs: %s", err);
 		return IS_EXIT_USAGE;
@@ -252,5 +304,6 @@ int cmd_stats(int argc, char **argv)
 cleanup:
 	is_load_release(&ctx);
 	free(funcs);
+	free(o.by_col);
 	return rc;
 }

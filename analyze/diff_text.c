@@ -67,6 +67,13 @@ static void grid_print(FILE *f, struct grid *g, size_t nleft, const char *indent
 	free(w);
 }
 
+static void grid_discard(struct grid *g)
+{
+	for (size_t i = 0; i < g->nrows * g->ncols; i++)
+		free(g->cells[i]);
+	free(g->cells);
+}
+
 static void fmt_num(char *buf, size_t len, double v, enum is_func_kind kind, bool sign)
 {
 	double a = fabs(v);
@@ -100,12 +107,12 @@ static void value_table(FILE *f, const struct is_diff *d, const struct is_diff_p
 {
 	struct grid g;
 	char buf[64];
-	grid_init(&g, 2 + 1 + 3 * (d->nruns - 1));
+	grid_init(&g, 2 + 1 + 3 * (d->nconfigs - 1));
 	grid_row(&g);
 	grid_cell(&g, "Metric");
 	grid_cell(&g, "Func");
-	for (size_t r = 0; r < d->nruns; r++) {
-		grid_cell(&g, "%s", d->runs[r]->name);
+	for (size_t r = 0; r < d->nconfigs; r++) {
+		grid_cell(&g, "%s", d->configs[r].name);
 		if (r)
 			grid_cell(&g, "change"), grid_cell(&g, "%%");
 	}
@@ -115,7 +122,7 @@ static void value_table(FILE *f, const struct is_diff *d, const struct is_diff_p
 			grid_row(&g);
 			grid_cell(&g, "%s", fi ? "" : d->metrics[m]);
 			grid_cell(&g, "%s", d->funcs[fi].name);
-			for (size_t r = 0; r < d->nruns; r++) {
+			for (size_t r = 0; r < d->nconfigs; r++) {
 				fmt_num(buf, sizeof(buf), is_diff_value(d, p, m, r, fi), kind, false);
 				grid_cell(&g, "%s", buf);
 				if (!r)
@@ -129,13 +136,66 @@ static void value_table(FILE *f, const struct is_diff *d, const struct is_diff_p
 	grid_print(f, &g, 2, "");
 }
 
+static bool any_replicates(const struct is_diff *d)
+{
+	return d->nruns > d->nconfigs;
+}
+
+/* Each run's median and 99th percentile under its configuration's pooled values. */
+static void runs_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+{
+	struct grid g;
+	char med[32], p99[32];
+	grid_init(&g, 6);
+	grid_row(&g);
+	grid_cell(&g, "Runs");
+	grid_cell(&g, "Config");
+	grid_cell(&g, "Run");
+	grid_cell(&g, "datapoints");
+	grid_cell(&g, "med");
+	grid_cell(&g, "99%%");
+	for (size_t m = 0; m < d->nmetrics; m++)
+		for (size_t c = 0; c < d->nconfigs; c++) {
+			const struct is_diff_config *k = &d->configs[c];
+			for (size_t i = 0; i <= k->nruns; i++) {
+				bool pooled = i == k->nruns;
+				size_t r = pooled ? 0 : k->runs[i];
+				double vm = pooled ? p->medians[m * d->nconfigs + c]
+						   : is_diff_run_q(d, p, m, r, 0);
+				double v99 = pooled ? NAN : is_diff_run_q(d, p, m, r, 1);
+				if (pooled) {  /* the pooled 99%: of all its runs' datapoints */
+					for (size_t fi = 0; fi < d->nfuncs; fi++)
+						if (d->funcs[fi].kind == IS_F_PCT && d->funcs[fi].pct == 99)
+							v99 = is_diff_value(d, p, m, c, fi);
+				}
+				fmt_num(med, sizeof(med), vm, IS_F_MED, false);
+				fmt_num(p99, sizeof(p99), v99, IS_F_MED, false);
+				grid_row(&g);
+				grid_cell(&g, "%s", c == 0 && i == 0 ? d->metrics[m] : "");
+				grid_cell(&g, "%s", i == 0 ? k->name : "");
+				grid_cell(&g, "%s", pooled ? "(pooled)" : d->runs[r]->name);
+				grid_cell(&g, "%zu", pooled ? p->rows[c] : p->run_rows[r]);
+				grid_cell(&g, "%s", med);
+				grid_cell(&g, "%s", p99);
+			}
+		}
+	grid_print(f, &g, 3, "");
+}
+
+static const char *level_word(const struct is_diff_test *t)
+{
+	if (t->level == IS_LEVEL_RUN)
+		return t->significant ? "significant" : "no";
+	return t->differs ? "differs (1 run)" : "no (1 run)";
+}
+
 static void test_row(struct grid *g, const struct is_diff *d, size_t m, size_t r,
 		     const struct is_diff_test *t)
 {
 	char mw[32], ks[32], lo[32], hi[32], diff[32];
 	grid_row(g);
 	grid_cell(g, "%s", d->metrics[m]);
-	grid_cell(g, "%s", d->runs[r]->name);
+	grid_cell(g, "%s", d->configs[r].name);
 	if (!t) {
 		grid_cell(g, "no values");
 		return;
@@ -145,37 +205,87 @@ static void test_row(struct grid *g, const struct is_diff *d, size_t m, size_t r
 	fmt_num(diff, sizeof(diff), t->med_diff, IS_F_MED, true);
 	fmt_num(lo, sizeof(lo), t->ci_lo, IS_F_MED, true);
 	fmt_num(hi, sizeof(hi), t->ci_hi, IS_F_MED, true);
+	grid_cell(g, "%zu vs %zu", t->rep_ref, t->rep);
 	grid_cell(g, "%s%s", mw, t->mw_exact ? " (exact)" : "");
-	grid_cell(g, "%.4f", t->ks_d);
+	if (isnan(t->ks_d))
+		grid_cell(g, "-");
+	else
+		grid_cell(g, "%.4f", t->ks_d);
 	grid_cell(g, "%s", ks);
 	grid_cell(g, "%s", diff);
 	if (isnan(t->ci_lo))
 		grid_cell(g, "-");
 	else
 		grid_cell(g, "[%s, %s]", lo, hi);
-	grid_cell(g, "%s", t->significant ? "yes" : "no");
+	grid_cell(g, "%s", t->level == IS_LEVEL_RUN ? "Welch, runs" : "block bootstrap");
+	grid_cell(g, "%s", level_word(t));
 }
 
 static void test_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
 {
-	static const char *const head[] = { "Tests", "Run", "MW p", "KS D", "KS p", "median diff",
-					    "95% CI", "significant" };
+	static const char *const head[] = { "Tests", "Config", "runs", "MW p", "KS D", "KS p",
+					    "median diff", "95% CI", "CI from", "verdict" };
 	struct grid g;
-	grid_init(&g, 8);
+	grid_init(&g, 10);
 	grid_row(&g);
-	for (size_t i = 0; i < 8; i++)
+	for (size_t i = 0; i < 10; i++)
 		grid_cell(&g, "%s", head[i]);
 	for (size_t m = 0; m < d->nmetrics; m++)
-		for (size_t r = 1; r < d->nruns; r++)
+		for (size_t r = 1; r < d->nconfigs; r++)
 			test_row(&g, d, m, r, is_diff_get_test(d, p, m, r));
 	grid_print(f, &g, 2, "");
+}
+
+/* Welch's t on the runs' med, 99%, 99.9%: only for replicated comparisons. */
+static void run_level_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+{
+	struct grid g;
+	char v[32], lo[32], hi[32], pv[32];
+	bool any = false;
+	grid_init(&g, 7);
+	grid_row(&g);
+	grid_cell(&g, "Run level");
+	grid_cell(&g, "Config");
+	grid_cell(&g, "Func");
+	grid_cell(&g, "change");
+	grid_cell(&g, "95%% CI");
+	grid_cell(&g, "Welch p");
+	grid_cell(&g, "significant");
+	for (size_t m = 0; m < d->nmetrics; m++)
+		for (size_t c = 1; c < d->nconfigs; c++) {
+			const struct is_diff_test *t = is_diff_get_test(d, p, m, c);
+			for (size_t k = 0; t && t->level == IS_LEVEL_RUN && k < IS_DIFF_NQ; k++) {
+				const struct is_diff_qtest *q = &t->q[k];
+				if (!q->valid)
+					continue;
+				fmt_num(v, sizeof(v), q->diff, IS_F_MED, true);
+				fmt_num(lo, sizeof(lo), q->ci_lo, IS_F_MED, true);
+				fmt_num(hi, sizeof(hi), q->ci_hi, IS_F_MED, true);
+				fmt_p(pv, sizeof(pv), q->p);
+				grid_row(&g);
+				grid_cell(&g, "%s", d->metrics[m]);
+				grid_cell(&g, "%s", d->configs[c].name);
+				grid_cell(&g, "%s", is_diff_q_name[k]);
+				grid_cell(&g, "%s", v);
+				grid_cell(&g, "[%s, %s]", lo, hi);
+				grid_cell(&g, "%s", pv);
+				grid_cell(&g, "%s", q->significant ? "yes" : "no");
+				any = true;
+			}
+		}
+	if (any) {
+		fputc('\n', f);
+		grid_print(f, &g, 3, "");
+	} else {
+		grid_discard(&g);
+	}
 }
 
 static void verdicts(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
 {
 	char line[1024];
-	for (size_t r = 1; r < d->nruns; r++) {
-		fprintf(f, "\n%s vs %s:\n", d->runs[r]->name, d->runs[0]->name);
+	for (size_t r = 1; r < d->nconfigs; r++) {
+		fprintf(f, "\n%s vs %s:\n", d->configs[r].name, d->configs[0].name);
 		for (size_t m = 0; m < d->nmetrics; m++) {
 			is_diff_verdict(d, p, m, r, line, sizeof(line));
 			fprintf(f, "  %s\n", line);
@@ -189,8 +299,8 @@ static void part_heading(FILE *f, const struct is_diff *d, const struct is_diff_
 		fprintf(f, "\n%s = %s:", d->group_col, p->label[0] ? p->label : "(empty)");
 	else
 		fprintf(f, "\nAll datapoints:");
-	for (size_t r = 0; r < d->nruns; r++)
-		fprintf(f, "%s %s %zu", r ? "," : "", d->runs[r]->name, p->rows[r]);
+	for (size_t r = 0; r < d->nconfigs; r++)
+		fprintf(f, "%s %s %zu", r ? "," : "", d->configs[r].name, p->rows[r]);
 	fprintf(f, " datapoints\n");
 }
 
@@ -198,29 +308,35 @@ static void part_text(FILE *f, const struct is_diff *d, const struct is_diff_par
 {
 	part_heading(f, d, p);
 	value_table(f, d, p);
+	if (any_replicates(d)) {
+		fputc('\n', f);
+		runs_table(f, d, p);
+	}
 	fputc('\n', f);
 	test_table(f, d, p);
+	run_level_table(f, d, p);
 	verdicts(f, d, p);
 }
 
-static void counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+void diff_counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
 {
 	struct grid g;
 	char buf[64];
-	grid_init(&g, 1 + 1 + 3 * (d->nruns - 1));
+	size_t nc = d->nconfigs;
+	grid_init(&g, 1 + 1 + 3 * (nc - 1));
 	grid_row(&g);
 	grid_cell(&g, "Counters");
-	for (size_t r = 0; r < d->nruns; r++) {
-		grid_cell(&g, "%s", d->runs[r]->name);
+	for (size_t r = 0; r < nc; r++) {
+		grid_cell(&g, "%s", d->configs[r].name);
 		if (r)
 			grid_cell(&g, "change"), grid_cell(&g, "%%");
 	}
 	for (size_t k = 0; k < c->ncols; k++) {
-		double ref = c->vals[k * d->nruns];
+		double ref = c->vals[k * nc];
 		grid_row(&g);
 		grid_cell(&g, "%s", c->names[k]);
-		for (size_t r = 0; r < d->nruns; r++) {
-			double v = c->vals[k * d->nruns + r];
+		for (size_t r = 0; r < nc; r++) {
+			double v = c->vals[k * nc + r];
 			fmt_num(buf, sizeof(buf), v, IS_F_AVG, false);
 			grid_cell(&g, "%s", buf);
 			if (!r)
@@ -232,17 +348,47 @@ static void counters_text(FILE *f, const struct is_diff *d, const struct diff_co
 		}
 	}
 	fputc('\n', f);
+	if (any_replicates(d))
+		fputs("(a configuration's counters: the mean of its runs')\n", f);
 	grid_print(f, &g, 1, "");
 }
 
-void diff_print_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+static void header(FILE *f, const struct diff_out *o)
 {
-	for (size_t r = 0; r < d->nruns; r++)
-		fprintf(f, "%-10s %s (%s, %s), %zu datapoints\n", r ? "Compared:" : "Reference:",
-			d->runs[r]->name, d->runs[r]->path, d->runs[r]->toolname, d->overall.rows[r]);
+	const struct is_diff *d = o->d;
+	if (o->design)
+		fprintf(f, "Experiment: %s\n", o->design);
+	for (size_t c = 0; c < d->nconfigs; c++) {
+		const struct is_diff_config *k = &d->configs[c];
+		const char *what = c ? "Compared:" : "Reference:";
+		if (k->nruns == 1 && !strcmp(k->name, d->runs[k->runs[0]]->name)) {
+			const struct is_run *r = d->runs[k->runs[0]];
+			fprintf(f, "%-10s %s (%s, %s), %zu datapoints\n", what, r->name, r->path,
+				r->toolname, d->overall.rows[c]);
+			continue;
+		}
+		fprintf(f, "%-10s %s: %zu run%s, %zu datapoints\n", what, k->name, k->nruns,
+			k->nruns > 1 ? "s" : "", d->overall.rows[c]);
+		for (size_t i = 0; i < k->nruns; i++) {
+			const struct is_run *r = d->runs[k->runs[i]];
+			fprintf(f, "%10s   %s (%s, %s), %zu datapoints\n", "", r->name, r->path,
+				r->toolname, d->overall.run_rows[k->runs[i]]);
+		}
+	}
+	if (o->nwarn) {
+		fputs("\nWarning: besides what was varied, the configurations differ in\n", f);
+		for (size_t i = 0; i < o->nwarn; i++)
+			fprintf(f, "  ! %s\n", o->warn[i]);
+	}
+}
+
+void diff_print_text(FILE *f, const struct diff_out *o)
+{
+	const struct is_diff *d = o->d;
+	header(f, o);
 	part_text(f, d, &d->overall);
 	for (size_t g = 0; g < d->ngroups; g++)
 		part_text(f, d, &d->groups[g]);
-	if (c && c->ncols)
-		counters_text(f, d, c);
+	if (o->c && o->c->ncols)
+		diff_counters_text(f, d, o->c);
 }

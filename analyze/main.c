@@ -16,6 +16,7 @@ static const struct subcommand subcommands[] = {
 	{ "stats", cmd_stats, "summary statistics and histograms of datapoints, per idle state" },
 	{ "diff", cmd_diff, "compare runs against a reference, with significance tests" },
 	{ "counters", cmd_counters, "turbostat-style numbers from counter snapshots" },
+	{ "filter", cmd_filter, "a new run with the datapoints (and columns) a filter keeps" },
 };
 
 static void usage(FILE *f)
@@ -25,7 +26,10 @@ static void usage(FILE *f)
 		   "directory (info.yml + datapoints.csv) or a datapoints.csv file.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].help);
-	fprintf(f, "\n'analyze <command> --help' describes a command's options.\n"
+	fprintf(f, "\noptions:\n"
+		   "  -h, --help            this text\n"
+		   "  -V, --version         print the version\n"
+		   "\n'analyze <command> --help' describes a command's options.\n"
 		   "Exit status: 0 success, 1 bad data, 2 usage error.\n");
 }
 
@@ -40,7 +44,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return IS_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("analyze (idlescope) %s\n", IDLESCOPE_VERSION);
 		return IS_EXIT_OK;
 	}

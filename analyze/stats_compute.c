@@ -42,10 +42,14 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Histograms per metric: all rows, then each group over the same range (so that groups
+ * compare bin by bin). */
 static void compute_hists(struct stats_result *r, size_t nbins, const double *range)
 {
 	const struct is_table *t = r->run->dp;
-	r->hists = is_xcalloc(r->nmetrics, sizeof(*r->hists));
+	size_t ng = r->group_col ? r->groups.ngroups : 0;
+	double *scratch = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(double));
+	r->hists = is_xcalloc(r->nmetrics * (1 + ng), sizeof(*r->hists));
 	for (size_t m = 0; m < r->nmetrics; m++) {
 		const double *col = is_table_col(t, r->metrics[m])->num;
 		double lo = INFINITY, hi = -INFINITY;
@@ -61,7 +65,14 @@ static void compute_hists(struct stats_result *r, size_t nbins, const double *ra
 		}
 		is_hist_init(&r->hists[m], lo, hi, nbins);
 		is_hist_add(&r->hists[m], col, t->nrows);
+		for (size_t g = 0; g < ng; g++) {
+			struct is_hist *h = &r->hists[(1 + g) * r->nmetrics + m];
+			is_gather(col, r->groups.rows[g], r->groups.counts[g], scratch);
+			is_hist_init(h, lo, hi, nbins);
+			is_hist_add(h, scratch, r->groups.counts[g]);
+		}
 	}
+	free(scratch);
 }
 
 void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_range)
@@ -86,11 +97,13 @@ void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_
 void stats_result_free(struct stats_result *r)
 {
 	free(r->metrics);
+	free(r->flags);
 	free(r->overall);
 	free(r->by_group);
-	if (r->group_col)
-		is_groups_free(&r->groups);
-	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
+	size_t nh = r->nmetrics * (1 + (r->group_col ? r->groups.ngroups : 0));
+	for (size_t m = 0; r->hists && m < nh; m++)
 		is_hist_free(&r->hists[m]);
 	free(r->hists);
+	if (r->group_col)
+		is_groups_free(&r->groups);
 }

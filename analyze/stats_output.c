@@ -75,14 +75,20 @@ void stats_print_text(FILE *f, const struct stats_result *r)
 {
 	const struct is_run *run = r->run;
 	fprintf(f, "%s (%s): %zu datapoints\n", run->name, run->path, run->dp->nrows);
-	print_table(f, r, r->overall);
+	if (r->nmetrics)
+		print_table(f, r, r->overall);
+	stats_print_flags(f, r, (size_t)-1);
+	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
+		print_hist(f, r->metrics[m], &r->hists[m]);
 	for (size_t g = 0; r->group_col && g < r->groups.ngroups; g++) {
 		fprintf(f, "\n%s, %s = %s: %zu datapoints\n", run->name, r->group_col,
 			r->groups.labels[g][0] ? r->groups.labels[g] : "(empty)", r->groups.counts[g]);
-		print_table(f, r, r->by_group + g * r->nmetrics * r->nfuncs);
+		if (r->nmetrics)
+			print_table(f, r, r->by_group + g * r->nmetrics * r->nfuncs);
+		stats_print_flags(f, r, g);
+		for (size_t m = 0; r->hists && m < r->nmetrics; m++)
+			print_hist(f, r->metrics[m], &r->hists[(1 + g) * r->nmetrics + m]);
 	}
-	for (size_t m = 0; r->hists && m < r->nmetrics; m++)
-		print_hist(f, r->metrics[m], &r->hists[m]);
 }
 
 /* by and group are "" for all datapoints; for a group, by is the grouping column and group
@@ -100,10 +106,10 @@ static void csv_rows(FILE *f, const struct stats_result *r, const char *by, cons
 		csv_field(f, r->metrics[m]);
 		for (size_t i = 0; i < r->nfuncs; i++) {
 			double v = vals[m * r->nfuncs + i];
-			if (isfinite(v))
-				fprintf(f, ",%.17g", v);
-			else
-				fputc(',', f);
+			char num[IS_NUM_STR_LEN];
+			fputc(',', f);
+			if (isfinite(v))  /* the shortest text that reads back as v, as in JSON */
+				fputs(is_num_str(num, v), f);
 		}
 		fputc('\n', f);
 	}
@@ -151,6 +157,15 @@ static cJSON *hist_json(const struct is_hist *h)
 	return o;
 }
 
+/* {METRIC: histogram} of the histograms from r->hists[first]. */
+static cJSON *hists_json(const struct stats_result *r, size_t first)
+{
+	cJSON *h = cJSON_CreateObject();
+	for (size_t m = 0; m < r->nmetrics; m++)
+		cJSON_AddItemToObject(h, r->metrics[m], hist_json(&r->hists[first + m]));
+	return h;
+}
+
 cJSON *stats_to_json(const struct stats_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -159,6 +174,8 @@ cJSON *stats_to_json(const struct stats_result *r)
 	cJSON_AddStringToObject(o, "toolname", r->run->toolname);
 	is_json_add_num(o, "rows", (double)r->run->dp->nrows);
 	cJSON_AddItemToObject(o, "metrics", metrics_json(r, r->overall));
+	if (r->nflags)
+		cJSON_AddItemToObject(o, "flags", stats_flags_json(r, (size_t)-1));
 	if (r->group_col) {
 		cJSON_AddStringToObject(o, "group_by", r->group_col);
 		cJSON *groups = cJSON_AddObjectToObject(o, "groups");
@@ -167,12 +184,13 @@ cJSON *stats_to_json(const struct stats_result *r)
 			is_json_add_num(go, "rows", (double)r->groups.counts[g]);
 			cJSON_AddItemToObject(go, "metrics",
 					      metrics_json(r, r->by_group + g * r->nmetrics * r->nfuncs));
+			if (r->nflags)
+				cJSON_AddItemToObject(go, "flags", stats_flags_json(r, g));
+			if (r->hists)
+				cJSON_AddItemToObject(go, "histograms", hists_json(r, (1 + g) * r->nmetrics));
 		}
 	}
-	if (r->hists) {
-		cJSON *h = cJSON_AddObjectToObject(o, "histograms");
-		for (size_t m = 0; m < r->nmetrics; m++)
-			cJSON_AddItemToObject(h, r->metrics[m], hist_json(&r->hists[m]));
-	}
+	if (r->hists)
+		cJSON_AddItemToObject(o, "histograms", hists_json(r, 0));
 	return o;
 }

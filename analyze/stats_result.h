@@ -2,6 +2,7 @@
 #ifndef ANALYZE_STATS_RESULT_H
 #define ANALYZE_STATS_RESULT_H
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "idlescope/run.h"
@@ -19,7 +20,17 @@ struct stats_result {
 	struct is_groups groups;
 	double *by_group;        /* [group][metric][func] */
 	struct is_hist *hists;   /* [metric] with --hist, else NULL */
+	const char **flags;      /* 0/1 columns shown as counts (stats_flags.c), not metrics */
+	size_t nflags;
 };
+
+/* Leave out the metrics without any value (one note) and, with flags_apart, move the 0/1
+ * flags (IntrOff) to r->flags. */
+void stats_split_columns(struct stats_result *r, bool flags_apart);
+/* The flags table of all rows (group (size_t)-1) or of a group; JSON: {FLAG: {values, set,
+ * share}}. */
+void stats_print_flags(FILE *f, const struct stats_result *r, size_t group);
+cJSON *stats_flags_json(const struct stats_result *r, size_t group);
 
 /* Fill r->overall, r->by_group (when group_col) and, with nbins > 0, r->hists. */
 void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_range);

@@ -24,6 +24,7 @@ while getopts b:c:n:i:r:q:o:h opt; do
 	*) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
+. "$(dirname "$0")/cyclictest_args.sh"
 collect=$build/collect/collect
 [ -x "$collect" ] || { echo "bench: $collect not built" >&2; exit 2; }
 command -v cyclictest >/dev/null || { echo "bench: cyclictest missing (apt-get install rt-tests)" >&2; exit 2; }
@@ -74,6 +75,7 @@ rate() {
 			     "all attempts %.1f/s = %.1f%% (%d discarded)\n", kept, 100 * kept / ideal, ideal, lat, all, 100 * all / ideal, disc }'
 }
 
+echo "cyclictest $(cyclictest_args "$cpu" "$interval" N)"
 echo "CPU $cpu, $n samples each in $rounds rounds, interval/LDist $interval us, PM QoS $qos_desc, kernel $(uname -r)"
 echo "cpuidle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)" \
 	"governor $(cat /sys/devices/system/cpu/cpuidle/current_governor_ro 2>/dev/null || echo none)"
@@ -84,7 +86,8 @@ bpf_ok=1
 ct_time=0
 for r in $(seq "$rounds"); do
 	t0=$(date +%s.%N)
-	cyclictest -t1 -a "$cpu" -p 99 -m -i "$interval" -l "$per" -q -v --laptop 2>/dev/null >"$dir/cyclictest.out"
+	# shellcheck disable=SC2046 # the arguments are words without spaces
+	cyclictest $(cyclictest_args "$cpu" "$interval" "$per") 2>/dev/null >"$dir/cyclictest.out"
 	t1=$(date +%s.%N)
 	ct_time=$(echo "$ct_time $t0 $t1" | awk '{ print $1 + $3 - $2 }')
 	awk -F: 'NF == 3 && $1 + 0 == 0 && $2 ~ /^ *[0-9]+$/ { print $3 + 0 }' "$dir/cyclictest.out" >>"$dir/cyclictest.lat"

@@ -15,6 +15,7 @@
 
 #include "collect.h"
 #include "counters_collect.h"
+#include "counters_live.h"
 #include "counters_hook.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
@@ -31,9 +32,12 @@ struct cmain_opts {
 	long count;          /* intervals; 0 = until stopped */
 	bool force;
 	char **command;      /* after "--", NULL-terminated; NULL = interval mode */
+	int live;            /* --live 1, --no-live 0, -1: when stdout is a terminal */
+	struct live_opts lo; /* --cpus-live, --show, --hide */
 };
 
-enum { OPT_CPU = 256, OPT_SYSTEM_CPU, OPT_ADD, OPT_SYSROOT, OPT_FORCE, OPT_COUNTERS };
+enum { OPT_CPU = 256, OPT_SYSTEM_CPU, OPT_ADD, OPT_SYSROOT, OPT_FORCE, OPT_COUNTERS, OPT_LIVE,
+       OPT_NO_LIVE, OPT_CPUS_LIVE, OPT_SHOW, OPT_HIDE };
 
 static const struct option long_opts[] = {
 	{ "counters", no_argument, NULL, OPT_COUNTERS },
@@ -44,6 +48,11 @@ static const struct option long_opts[] = {
 	{ "system-cpu", required_argument, NULL, OPT_SYSTEM_CPU },
 	{ "add", required_argument, NULL, OPT_ADD },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "live", no_argument, NULL, OPT_LIVE },
+	{ "no-live", no_argument, NULL, OPT_NO_LIVE },
+	{ "cpus-live", no_argument, NULL, OPT_CPUS_LIVE },
+	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "hide", required_argument, NULL, OPT_HIDE },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -59,9 +68,10 @@ static void usage(FILE *f)
 "DIR/counters.csv (raw values, one row per CPU per snapshot) and describe them in\n"
 "DIR/info.json. 'analyze counters DIR' turns them into Busy%%, Bzy_MHz, CPU%%c6, PkgWatt...\n\n"
 "Interval mode (no COMMAND): a snapshot now and every SEC seconds, N intervals or until\n"
-"SIGINT/SIGTERM. One-shot mode: a snapshot, run COMMAND, a snapshot when it ends (and every\n"
-"SEC seconds while it runs, with -i); collect exits with COMMAND's exit status (128+signal\n"
-"if it was killed, 127 if it could not be run).\n\n"
+"SIGINT/SIGTERM/SIGHUP/SIGPIPE (a closed output). One-shot mode: a snapshot, run COMMAND,\n"
+"a snapshot when it ends (and every SEC seconds while it runs, with -i); SIGTERM and SIGHUP\n"
+"are passed on to COMMAND, a closed output ends neither it nor collect; collect exits with\n"
+"COMMAND's exit status (128+signal if it was killed, 127 if it could not be run).\n\n"
 "Sources, in order of preference: perf_event_open (PMUs msr, cstate_core, cstate_pkg, power,\n"
 "hardware), /dev/cpu/N/msr, cpuidle sysfs, /proc/interrupts, /proc/stat. A counter no source\n"
 "provides is left out of counters.csv, and reported once with the reason; one that some\n"
@@ -93,7 +103,11 @@ static void usage(FILE *f)
 "      --sysroot DIR      read /dev, /proc and /sys under DIR (MSR writes go there too);\n"
 "                         perf and rdtsc are off and the TSC comes from MSR 0x10. A regular\n"
 "                         file dev/cpu/N/msr holds MSR a at byte offset 8*a (little endian)\n"
-"      --force            write into a non-empty DIR\n"
+"      --force            write into a non-empty DIR\n""      --live             print each interval's summary row as it is measured, with\n"
+"                         analyze counters' formulas and column names (default when\n"
+"                         stdout is a terminal; --no-live: never)\n"
+"      --cpus-live        with --live, a row per CPU too\n"
+"      --show COLS, --hide COLS  the live columns, as analyze counters' options\n"
 "  -q, --quiet            do not list the counters that are unavailable\n"
 "  -h, --help             this text\n\n"
 "Exit status: 0 (interval mode), COMMAND's status (one-shot mode), 1 on errors, 2 on usage\n"
@@ -144,6 +158,11 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 		case OPT_SYSTEM_CPU: o->cnt.system_cpus = optarg; break;
 		case OPT_SYSROOT: o->cnt.sysroot = optarg; break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_LIVE: o->live = 1; break;
+		case OPT_NO_LIVE: o->live = 0; break;
+		case OPT_CPUS_LIVE: o->lo.per_cpu = true; o->live = 1; break;
+		case OPT_SHOW: o->lo.show = optarg; break;
+		case OPT_HIDE: o->lo.hide = optarg; break;
 		case 'q': o->cnt.quiet = true; break;
 		case OPT_ADD:
 			if (o->cnt.nadds == MAX_ADDS) {
@@ -177,6 +196,12 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 	}
 	if (!o->command && !o->interval)
 		o->interval = 1;
+	if (o->live < 0)
+		o->live = !o->command && isatty(STDOUT_FILENO);
+	if ((o->lo.show || o->lo.hide) && !o->live) {
+		is_err("--show/--hide choose the --live columns; add --live (or see analyze counters)");
+		return 2;
+	}
 	return 0;
 }
 
@@ -184,15 +209,18 @@ static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	if (!stop_signal)
+		stop_signal = sig;
 }
 
 static volatile pid_t child_pid;
 
-/* One-shot mode: SIGTERM goes on to the command; collect takes its last snapshot after it. */
+/* One-shot mode: SIGTERM and SIGHUP go on to the command; collect takes its last snapshot
+ * after it. */
 static void forward_term(int sig)
 {
-	stop_signal = sig;
+	if (!stop_signal)
+		stop_signal = sig;
 	if (child_pid > 0)
 		kill(child_pid, sig);
 }
@@ -206,10 +234,14 @@ static void set_signal(int sig, void (*handler)(int))
 	sigaction(sig, &sa, NULL);
 }
 
+/* SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) end the run as SIGTERM
+ * does: the last snapshot taken, info.json finished. */
 static void set_signals(void (*handler)(int))
 {
 	set_signal(SIGINT, handler);
 	set_signal(SIGTERM, handler);
+	set_signal(SIGHUP, handler);
+	set_signal(SIGPIPE, handler);
 }
 
 static struct timespec ts_add(struct timespec t, double s)
@@ -230,11 +262,17 @@ struct cmain {
 	struct run_dir rd;
 	FILE *csv;
 	cJSON *info;
+	long nsnap_live;     /* snapshots taken, for the live rows */
 };
 
 static int snap(struct cmain *m)
 {
-	return counters_csv_snapshot(m->csv, m->set, m->rd.path);
+	if (counters_csv_snapshot(m->csv, m->set, m->rd.path))
+		return -1;
+	if (m->o.live > 0 && m->nsnap_live++ > 0 &&
+	    counters_live_print(stdout, m->rd.path, &m->o.lo, m->nsnap_live - 2) < 0)
+		m->o.live = 0;  /* said why; the CSV goes on */
+	return 0;
 }
 
 /* Interval mode: returns 0 after N intervals or a stop signal, -1 on a write error. */
@@ -290,10 +328,11 @@ static int wait_command(struct cmain *m, pid_t pid, int *status)
 static int run_command(struct cmain *m, int *exit_status)
 {
 	/* Like time(1): the terminal's SIGINT reaches the command too; collect outlives it and
-	 * takes the last snapshot. SIGTERM is passed on to the command. */
+	 * takes the last snapshot. SIGTERM and SIGHUP are passed on to the command. */
 	set_signal(SIGINT, SIG_IGN);
 	set_signal(SIGQUIT, SIG_IGN);
 	set_signal(SIGTERM, forward_term);
+	set_signal(SIGHUP, forward_term);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -304,6 +343,8 @@ static int run_command(struct cmain *m, int *exit_status)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		execvp(m->o.command[0], m->o.command);
 		is_err("cannot run '%s': %s", m->o.command[0], strerror(errno));
 		_exit(127);
@@ -376,12 +417,16 @@ static void finish_info(struct cmain *m, bool complete, int exit_status)
 
 int counters_main(int argc, char **argv)
 {
-	struct cmain m = { .rd = { .dirfd = -1 } };
+	struct cmain m = { .rd = { .dirfd = -1 }, .o = { .live = -1 } };
 	int rc = parse_opts(argc, argv, &m.o);
 	if (rc)
 		return rc < 0 ? IS_EXIT_OK : rc;
-	/* From now on a stop signal ends the run cleanly (info.json written) at the next step. */
+	/* From now on a stop signal ends the run cleanly (info.json written) at the next step. In
+	 * one-shot mode the command decides how long the run lasts: collect's own output closed
+	 * (SIGPIPE) ends neither it nor collect, which finishes the run when it ends. */
 	set_signals(on_stop);
+	if (m.o.command)
+		set_signal(SIGPIPE, SIG_IGN);
 	rc = cnt_set_open(&m.o.cnt, &m.set);
 	if (rc)
 		return rc;

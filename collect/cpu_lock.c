@@ -91,8 +91,7 @@ static int open_lock_file(int dfd, const char *name)
 	return -1;
 }
 
-/* The pid that holds an flock on the file open as fd, from /proc/locks; 0 if not found. */
-static long lock_holder(int fd)
+long collect_lock_holder(int fd)
 {
 	struct stat st;
 	char line[256], type[16];
@@ -113,7 +112,7 @@ static long lock_holder(int fd)
 
 static void report_holder(int fd, int cpu)
 {
-	long pid = lock_holder(fd);
+	long pid = collect_lock_holder(fd);
 	if (pid > 0)
 		is_err("another collector is measuring CPU %d (pid %ld); wait for it or choose another --cpu", cpu, pid);
 	else

@@ -4,13 +4,19 @@
 # clean; collect looks for it there first when it has to load it.
 target_sources(collect PRIVATE ${CMAKE_CURRENT_LIST_DIR}/method_kmod.c ${CMAKE_CURRENT_LIST_DIR}/method_kmod_load.c)
 set(IDLESCOPE_KMOD_BUILD_DIR ${CMAKE_BINARY_DIR}/kmod)
-target_compile_definitions(collect PRIVATE IDLESCOPE_KMOD_BUILD_PATH="${IDLESCOPE_KMOD_BUILD_DIR}/idlescope.ko")
+# A packaged collect (debian/rules: -DIDLESCOPE_KMOD_BUILD_TREE=OFF) does not look in the
+# build tree, which does not exist on the machines it is installed on.
+option(IDLESCOPE_KMOD_BUILD_TREE "collect looks for the module in this build tree first" ON)
+if(IDLESCOPE_KMOD_BUILD_TREE)
+  target_compile_definitions(collect PRIVATE IDLESCOPE_KMOD_BUILD_PATH="${IDLESCOPE_KMOD_BUILD_DIR}/idlescope.ko")
+endif()
 
 execute_process(COMMAND uname -r OUTPUT_VARIABLE IDLESCOPE_UNAME_R OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(IDLESCOPE_KDIR /lib/modules/${IDLESCOPE_UNAME_R}/build CACHE PATH
     "kernel build directory the idlescope module is built against (target kmod)")
 file(GLOB IDLESCOPE_KMOD_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/kmod/*.c ${CMAKE_SOURCE_DIR}/kmod/*.h ${CMAKE_SOURCE_DIR}/kmod/Kbuild ${CMAKE_SOURCE_DIR}/kmod/Makefile)
+file(WRITE ${IDLESCOPE_KMOD_BUILD_DIR}/VERSION "${PROJECT_VERSION}\n")   # MODULE_VERSION (Kbuild)
 add_custom_command(OUTPUT ${IDLESCOPE_KMOD_BUILD_DIR}/idlescope.ko
   COMMAND ${CMAKE_COMMAND} -E make_directory ${IDLESCOPE_KMOD_BUILD_DIR}
   COMMAND ${CMAKE_COMMAND} -E copy ${IDLESCOPE_KMOD_SOURCES} ${IDLESCOPE_KMOD_BUILD_DIR}

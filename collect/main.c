@@ -15,6 +15,9 @@
 
 #include "collect.h"
 #include "counters_hook.h"
+#include "summary.h"
+#include "experiment.h"
+#include "remote/remote.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/textsafe.h"
@@ -24,7 +27,7 @@
 volatile sig_atomic_t collect_stop_requested;
 static volatile sig_atomic_t stop_signal, time_up;
 
-enum stop_reason { STOP_NONE, STOP_COUNT, STOP_TIME, STOP_SIGNAL, STOP_ERROR };
+enum stop_reason { STOP_NONE, STOP_COUNT, STOP_TIME, STOP_SIGNAL, STOP_NOTHING_KEPT, STOP_ERROR };
 
 struct run {
 	struct collect_opts o;
@@ -40,7 +43,8 @@ struct run {
 	const char **state_names;
 	size_t nstates;
 	uint64_t discards[DISCARD_NR];
-	uint64_t start_ns;
+	uint64_t start_ns, end_ns;
+	struct run_summary *summary;   /* kept datapoints' latencies, for the end-of-run summary */
 	enum stop_reason why_stopped;
 	bool started;
 	uint64_t ndone;   /* datapoints on disk */
@@ -63,26 +67,29 @@ void collect_iso_time(char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
+/* SIGINT, SIGTERM, SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) stop
+ * the run cleanly. After a first one, SIGINT and SIGTERM get their default action back (an
+ * impatient user's next ^C ends us); SIGHUP and SIGPIPE never do, since nobody sends them on
+ * purpose (every write to a closed stderr raises another SIGPIPE): the run still gets finished. */
 static void on_signal(int sig)
 {
 	if (sig == SIGALRM) {
 		time_up = 1;
-	} else {
-		if (stop_signal)   /* a second ^C: let the default action end us */
-			signal(sig, SIG_DFL);
+	} else if (!stop_signal) {
 		stop_signal = sig;
+	} else if (sig == SIGINT || sig == SIGTERM) {
+		signal(sig, SIG_DFL);
 	}
 	collect_stop_requested = 1;
 }
 
 static void install_signals(void)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 static void arm_time_limit(uint64_t ns)
@@ -129,6 +136,7 @@ static const char *reason_name(const struct run *r)
 	case STOP_SIGNAL:
 		snprintf(buf, sizeof(buf), "signal SIG%s", sigabbrev_np(stop_signal) ? sigabbrev_np(stop_signal) : "?");
 		return buf;
+	case STOP_NOTHING_KEPT: return "nothing_kept";
 	case STOP_ERROR: return "error";
 	case STOP_NONE: break;
 	}
@@ -198,6 +206,7 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 	cJSON_AddItemToObject(info, "pm_qos", r->pm_qos_info);
 	r->pm_qos_info = NULL;
 	cJSON_AddItemToObject(info, "system", is_sysinfo_collect(r->cfg.cpu));
+	collect_settings_record(info, r->cfg.cpu);
 }
 
 static void finish_info(struct run *r)
@@ -256,10 +265,13 @@ static void take_state_names(struct run *r)
 static int measure(struct run *r)
 {
 	struct progress *p = progress_start(r->o.count, r->o.time_limit_ns, r->o.quiet);
+	r->summary = summary_new();
 	struct dp_raw dp;
 	int ret = 0;
 
+	struct nothing_kept *nk = collect_nothing_kept();
 	arm_time_limit(r->o.time_limit_ns);
+	nothing_kept_reset(nk, r->discards, collect_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
 	while (r->why_stopped != STOP_COUNT) {
 		int got = r->m->next(r->ctx, &dp, r->discards);
@@ -269,10 +281,13 @@ static int measure(struct run *r)
 		}
 		if (got == 0)
 			break;
+		if (!nk->tripped)
+			nothing_kept_reset(nk, r->discards, collect_mono_ns());
 		if (dp_writer_add(r->w, &dp) < 0) {
 			ret = -1;
 			break;
 		}
+		summary_add(r->summary, &dp);
 		if (r->o.count && dp_writer_rows(r->w) >= r->o.count) {
 			r->why_stopped = STOP_COUNT;
 			collect_stop_requested = 1;
@@ -280,14 +295,21 @@ static int measure(struct run *r)
 		uint64_t nd = 0;
 		for (int i = 0; i < DISCARD_NR; i++)
 			nd += r->discards[i];
-		progress_update(p, dp_writer_rows(r->w), nd, false);
+		progress_update(p, dp_writer_rows(r->w), nd, r->summary, false);
 	}
 	progress_end(p);
+	r->end_ns = collect_mono_ns();
 	arm_time_limit(0);
 	if (ret < 0)
 		r->why_stopped = STOP_ERROR;
 	else if (r->why_stopped == STOP_NONE)
-		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME : STOP_ERROR;
+		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME
+				 : nk->tripped ? STOP_NOTHING_KEPT : STOP_ERROR;
+	if (r->why_stopped == STOP_NOTHING_KEPT) {
+		char msg[512];
+		nothing_kept_message(nk, r->discards, collect_mono_ns(), msg, sizeof(msg));
+		is_err("CPU %d, -l %s: %s", r->cfg.cpu, r->o.ldist_arg ? r->o.ldist_arg : "default", msg);
+	}
 	return ret;
 }
 
@@ -300,6 +322,8 @@ static int prepare(struct run *r, int argc, char **argv)
 	rc = collect_parse_options(argc, argv, &r->o);
 	if (rc)
 		return rc == 1 ? IS_EXIT_OK : IS_EXIT_USAGE;
+	if (r->o.cpu_list)
+		return collect_multi_cpu(argc, argv, &r->o);
 	if (strcmp(r->o.method, "auto") && !collect_find_method(r->o.method)) {
 		char q[64];
 		is_quote_for_msg(r->o.method, strlen(r->o.method), q, sizeof(q));
@@ -310,7 +334,8 @@ static int prepare(struct run *r, int argc, char **argv)
 		return IS_EXIT_USAGE;
 	r->cfg = (struct collect_cfg){ .cpu = r->o.cpu, .ldist_min = r->o.ldist_min, .ldist_max = r->o.ldist_max,
 				       .seed = r->o.seed_set ? r->o.seed : collect_random_seed(),
-				       .quiet = r->o.quiet, .kmod_path = r->o.kmod_path };
+				       .quiet = r->o.quiet, .priority = r->o.priority,
+				       .kmod_path = r->o.kmod_path };
 	if (!(r->lock = cpu_lock_take(r->cfg.cpu)))
 		return IS_EXIT_DATA;
 	if (!(r->m = collect_select_method(r->o.method, &r->cfg, why_method, sizeof(why_method))))
@@ -372,15 +397,33 @@ static int cleanup(struct run *r, int status)
 	return status;
 }
 
+/* The end-of-run summary on stderr (unless -q), terminal or not. */
+static void print_summary(const struct run *r)
+{
+	struct summary_facts x = { .cpu = r->cfg.cpu, .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+				   .kept = r->ndone, .ldist_min_ns = r->cfg.ldist_min,
+				   .duration_s = (double)(r->end_ns - r->start_ns) / 1e9 };
+	if (r->o.quiet || !r->summary)
+		return;
+	memcpy(x.discards, r->discards, sizeof(x.discards));
+	summary_print(stderr, r->summary, &x);
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = { .rd = { .dirfd = -1 } };
 	int status;
 
 	is_set_progname(argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "--remote-agent"))
+		return remote_agent_main(argc, argv);
+	if (remote_wanted(argc, argv))
+		return remote_main(argc, argv);
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--counters"))
 			return counters_main(argc, argv);
+	if ((status = settings_cli_main(&argc, argv)) >= 0)
+		return status;   /* --set, --matrix, --restore, --list-settings */
 
 	status = prepare(&r, argc, argv);
 	if (status < 0) {
@@ -388,6 +431,8 @@ int main(int argc, char **argv)
 		status = ok && (r.why_stopped == STOP_COUNT || r.why_stopped == STOP_TIME) ? IS_EXIT_OK : IS_EXIT_DATA;
 	}
 	status = cleanup(&r, status);
+	print_summary(&r);
+	summary_free(r.summary);
 	if (r.why_stopped == STOP_SIGNAL)
 		is_warn("stopped by SIG%s after %llu datapoints; info.json says \"complete\": false",
 			sigabbrev_np(stop_signal) ? sigabbrev_np(stop_signal) : "?", (unsigned long long)r.ndone);

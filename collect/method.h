@@ -45,12 +45,19 @@ struct collect_cfg {
 	uint64_t ldist_max;      /* ns; == ldist_min for a fixed LDist */
 	uint64_t seed;           /* GSL RNG seed (recorded in info.json) */
 	bool quiet;
+	int priority;            /* timer: SCHED_FIFO priority, -1 = the highest, 0 = SCHED_OTHER */
 	const char *kmod_path;   /* hrt/tdt: module file to load when not loaded (NULL: search) */
 };
 
 /* Set by the core's SIGINT/SIGTERM handler and at count/time limits: a method's next()
  * must notice it within ~100 ms and return 0. */
 extern volatile sig_atomic_t collect_stop_requested;
+
+/* next() calls this, in the thread that runs it, with its discards[] whenever it has added to
+ * them and at least every ~100 ms while it waits: when no datapoint has been kept for a long
+ * run of discarded attempts (collect.h: NK_ATTEMPTS and NK_SECONDS), it requests a stop
+ * (collect_stop_requested) and the core ends the run with "nothing_kept" and the counts. */
+void collect_watch_discards(const uint64_t discards[DISCARD_NR]);
 
 /* Next LDist in ns from the run's GSL RNG (uniform in [ldist_min, ldist_max]). Thread-safe. */
 uint64_t collect_next_ldist(void);

@@ -151,6 +151,7 @@ static int bpf_next(struct method_ctx *ctx, struct dp_raw *dp, uint64_t discards
 		int n;
 
 		move_discards(ctx, discards);
+		collect_watch_discards(discards);
 		if (ctx->rec_n) {
 			fill_dp(&ctx->recs[ctx->rec_head], dp);
 			ctx->rec_head = (ctx->rec_head + 1) % REC_QUEUE_CAP;

@@ -557,6 +557,7 @@ static int kmod_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards[
 		}
 		if (c->finished)
 			return 0;
+		collect_watch_discards(discards);  /* a run that keeps nothing stops (nothing_kept.c) */
 		if (collect_stop_requested && !c->draining)
 			begin_drain(c);
 		if (!c->draining) {

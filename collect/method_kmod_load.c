@@ -1,6 +1,7 @@
 /*
  * Loading and unloading the idlescope kernel module for the hrt/tdt methods: find the
- * module file (--kmod-path, the build tree, the installed locations), finit_module() it,
+ * module file (--kmod-path, the build tree, the installed locations: make install's extra/,
+ * DKMS's updates/dkms/ as Debian's dkms puts it, updates/), finit_module() it,
  * wait for /dev/idlescope, and delete_module() it afterwards when collect loaded it.
  */
 #include <errno.h>
@@ -50,6 +51,7 @@ int kmod_find(const char *given, char *path, size_t len, char *why, size_t whyle
 	}
 	uname(&u);
 	const char *fmt[] = { IDLESCOPE_KMOD_BUILD_PATH, "/lib/modules/%s/extra/" KMOD_NAME ".ko",
+			      "/lib/modules/%s/updates/dkms/" KMOD_NAME ".ko",
 			      "/lib/modules/%s/updates/" KMOD_NAME ".ko" };
 	for (size_t i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
 		if (!fmt[i][0])
@@ -61,7 +63,8 @@ int kmod_find(const char *given, char *path, size_t len, char *why, size_t whyle
 		snprintf(tried + o, sizeof(tried) - o, "%s%s", o ? ", " : "", path);
 	}
 	snprintf(why, whylen, "the " KMOD_NAME " module is not loaded and no " KMOD_NAME ".ko was found "
-		 "(looked in %s): build it (make -C kmod, docs/kmod.md) and give --kmod-path, or use --method bpf",
+		 "(looked in %s): install idlescope-dkms, or build it (make -C kmod, docs/kmod.md) and "
+		 "give --kmod-path, or use --method bpf",
 		 tried);
 	return -1;
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "collect.h"
+#include "timer_classify.h"
 #include "idlescope/util.h"
 
 #define RING_SIZE 4096
@@ -41,6 +42,7 @@ struct method_ctx {
 	char sched[128];
 	int usage_fd[MAX_STATES];
 	int nstates;
+	int poll;                  /* index of the POLL state, -1 if none */
 };
 
 static uint64_t mono_ns(void)
@@ -50,11 +52,27 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+/* Whether state i of the CPU is POLL (the polling loop, which leaves at a time limit). */
+static bool is_poll_state(int cpu, int i)
+{
+	char path[128], name[16] = "";
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name", cpu, i);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool yes = fgets(name, sizeof(name), f) && !strcmp(name, "POLL\n");
+	fclose(f);
+	return yes;
+}
+
 static int open_usage_fds(struct method_ctx *c)
 {
 	c->nstates = 0;
+	c->poll = -1;
 	for (int i = 0; i < MAX_STATES; i++) {
 		char path[128];
+		if (c->poll < 0 && is_poll_state(c->cfg.cpu, i))
+			c->poll = i;
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/usage", c->cfg.cpu, i);
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -95,36 +113,19 @@ static int setup_thread(struct method_ctx *c)
 		snprintf(c->err, sizeof(c->err), "PR_SET_TIMERSLACK: %s", strerror(errno));
 		return -1;
 	}
-	struct sched_param sp = { .sched_priority = sched_get_priority_max(SCHED_FIFO) };
+	if (c->cfg.priority == 0) {
+		snprintf(c->sched, sizeof(c->sched), "SCHED_OTHER (--priority 0)");
+		return 0;
+	}
+	struct sched_param sp = { .sched_priority = c->cfg.priority > 0 ? c->cfg.priority
+								: sched_get_priority_max(SCHED_FIFO) };
 	e = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	if (e == 0)
 		snprintf(c->sched, sizeof(c->sched), "SCHED_FIFO %d", sp.sched_priority);
 	else
-		snprintf(c->sched, sizeof(c->sched), "SCHED_OTHER (SCHED_FIFO not permitted: %s)", strerror(e));
+		snprintf(c->sched, sizeof(c->sched), "SCHED_OTHER (SCHED_FIFO not permitted: %s; asked for %d)",
+			 strerror(e), sp.sched_priority);
 	return 0;
-}
-
-/* Classify one sleep from the usage counters; returns a discard reason or -1 to keep it. */
-static int classify(const struct method_ctx *c, const uint64_t *before, const uint64_t *after, int *state)
-{
-	uint64_t total = 0;
-	int changed = 0;
-	*state = -1;
-	for (int i = 0; i < c->nstates; i++) {
-		uint64_t d = after[i] - before[i];
-		if (d) {
-			changed++;
-			*state = i;
-		}
-		total += d;
-	}
-	if (changed != 1)
-		*state = -1;   /* none, or more than one state: ambiguous */
-	if (total == 0)
-		return DISCARD_NOT_IDLE;   /* no idle entry: something else ran until LaunchTime */
-	if (total > 1)
-		return DISCARD_OTHER_WAKE; /* idle more than once: woken by something else first */
-	return -1;
 }
 
 static bool push(struct method_ctx *c, const struct dp_raw *dp, int discard)
@@ -182,7 +183,7 @@ static int measure_one(struct method_ctx *c, struct dp_raw *dp)
 	if (dp->tbi >= dp->ltime)
 		return DISCARD_NOT_IDLE;  /* LaunchTime passed before the thread could sleep */
 	if (have_usage && read_usage(c, after) == 0) {
-		int st, why = classify(c, before, after, &st);
+		int st, why = timer_classify(c->nstates, c->poll, before, after, &st);
 		dp->req_state = st >= 0 ? st : -1;
 		return why;
 	}
@@ -311,6 +312,7 @@ static int timer_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards
 			discards[i] += c->discards[i];
 			c->discards[i] = 0;
 		}
+		collect_watch_discards(discards);
 		if (c->count) {
 			*dp = c->ring[c->head];
 			c->head = (c->head + 1) % RING_SIZE;

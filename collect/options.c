@@ -1,4 +1,5 @@
 /* The collect command line: option table, --help, and parsing of LDist ranges and durations. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -7,13 +8,16 @@
 #include <string.h>
 
 #include "collect.h"
+#include "remote/remote.h"
 #include "idlescope/numparse.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
+#include "idlescope/version.h"
 
 enum {
 	OPT_METHOD = 0x100, OPT_TIME_LIMIT, OPT_CPU, OPT_REPORTID, OPT_KEEP_RAW, OPT_PM_QOS,
-	OPT_FORCE, OPT_SEED, OPT_COUNTERS_INTERVAL, OPT_NO_COUNTERS, OPT_KMOD_PATH, OPT_HELP,
+	OPT_FORCE, OPT_SEED, OPT_COUNTERS_INTERVAL, OPT_NO_COUNTERS, OPT_KMOD_PATH, OPT_HELP, OPT_VERSION,
+	OPT_PRIORITY,
 };
 
 struct opt_desc {
@@ -35,7 +39,10 @@ static const struct opt_desc opt_table[] = {
 	  "Collect N datapoints (default 10000; with --time-limit alone, no count limit)." },
 	{ "time-limit", 0, OPT_TIME_LIMIT, "T",
 	  "Stop after T: a number with s, m, h or d (\"30s\", \"10m\", \"1h\"; no unit = s)." },
-	{ "cpu", 0, OPT_CPU, "N", "Measure CPU N (default 0). It must be online." },
+	{ "cpu", 0, OPT_CPU, "N|LIST", "Measure CPU N (default 0). It must be online. With --method timer, a\n"
+	  "list (0,2-3) measures those CPUs at once, one run each in DIR/cpuN (as cyclictest -t -a)." },
+	{ "priority", 0, OPT_PRIORITY, "N",
+	  "timer: SCHED_FIFO priority of the measuring thread, 1 to 99 (default 99); 0 = SCHED_OTHER." },
 	{ "ldist", 'l', 'l', "MIN[,MAX]",
 	  "Launch distance range, drawn uniformly per datapoint; one value = fixed. Units\n"
 	  "ns, us, ms, s; no unit = us (as wult). Default 1000us,4000us." },
@@ -45,7 +52,8 @@ static const struct opt_desc opt_table[] = {
 	{ "pm-qos-us", 0, OPT_PM_QOS, "N",
 	  "Hold /dev/cpu_dma_latency at N us during the run (needs root). Default: leave\n"
 	  "PM QoS alone; what was in force is recorded either way." },
-	{ "force", 0, OPT_FORCE, NULL, "Write into a non-empty output directory (files are replaced)." },
+	{ "force", 0, OPT_FORCE, NULL, "Write into a non-empty output directory (the files of a run are\n"
+	  "replaced, other files left alone; never one another collector is writing into)." },
 	{ "quiet", 'q', 'q', NULL, "No progress line and no method choice message." },
 	{ "seed", 0, OPT_SEED, "N", "Seed of the LDist random generator, 0 to 4294967295 (default: random;\nrecorded in info.json)." },
 	{ "counters-interval", 0, OPT_COUNTERS_INTERVAL, "SEC",
@@ -54,8 +62,15 @@ static const struct opt_desc opt_table[] = {
 	{ "no-counters", 0, OPT_NO_COUNTERS, NULL, "No counter snapshots (same as --counters-interval 0)." },
 	{ "kmod-path", 0, OPT_KMOD_PATH, "FILE", "hrt/tdt: the module file to load if it is not loaded." },
 	{ "help", 'h', OPT_HELP, NULL, "Show this help and exit." },
+	{ "version", 'V', OPT_VERSION, NULL, "Print the version and exit." },
 };
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+/* wult's spellings of the same options (not in the table above: listed once in --help). */
+static const struct { const char *name; int val; bool arg; } aliases[] = {
+	{ "datapoints", 'c', true }, { "outdir", 'o', true }, { "keep-raw-data", OPT_KEEP_RAW, false },
+};
+#define NALIASES (sizeof(aliases) / sizeof(aliases[0]))
 
 #define HELP_INDENT 24
 #define HELP_WIDTH 79
@@ -91,7 +106,8 @@ static void print_wrapped(const char *head, const char *text)
 static void print_help(void)
 {
 	printf("Usage: collect [OPTION]...\n"
-	       "       collect --counters [COUNTERS OPTION]... (see collect --counters --help)\n\n"
+	       "       collect --counters [COUNTERS OPTION]... (see collect --counters --help)\n"
+	       "       collect -H HOST[,HOST...] [REMOTE OPTION]... [OPTION]... (over SSH, below)\n\n"
 	       "Measure how fast one CPU wakes up from idle. Per datapoint a wake-up event is armed\n"
 	       "LDist after now (LaunchTime, LTime); the time before idle (TBI), after idle (TAI)\n"
 	       "and at interrupt entry (TIntr) are recorded as far as the method can see them:\n"
@@ -117,10 +133,29 @@ static void print_help(void)
 	       "            until LTime; WakeLatency is the user-space wake time minus LTime (as\n"
 	       "            cyclictest); IntrLatency is not known; ReqCState from the CPU's\n"
 	       "            cpuidle usage counters when exactly one state was entered.\n\n"
-	       "Exit status: 0 complete run; 1 run interrupted (SIGINT/SIGTERM) or a data/system\n"
-	       "error (no space left, method failure); 2 bad usage.\n"
+	       "wult's spellings work too: --datapoints (-c), --outdir (-o), --keep-raw-data\n"
+	       "(--keep-raw), --time-limit 1h25m.\n\n"
+	       "Settings and experiments (docs/experiments.md; changing settings needs root):\n"
+	       "  --list-settings        Every setting this machine has, its value and the values\n"
+	       "                         it accepts; and those it lacks, with the reason.\n"
+	       "  --set NAME=VALUE       One run with this setting (repeatable); restored after.\n"
+	       "  --matrix NAME=V1,V2    An experiment: every combination of the values, each run\n"
+	       "                         --repeat N times (default 3) in --order interleaved\n"
+	       "                         (default), random (--order-seed N) or blocked, --settle SEC\n"
+	       "                         after each change; -o names the experiment directory.\n"
+	       "  --dry-run              Print the plan of --set/--matrix and change nothing.\n"
+	       "  --settings-cpus all|measured  Per-CPU settings on every online CPU (default) or\n"
+	       "                         the measured one only.\n"
+	       "  --restore              Put back settings left by a collector that was killed.\n"
+	       "  --sysroot DIR          Settings under DIR (fixture trees), not the machine.\n\n"
+	       "Exit status: 0 complete run; 1 run interrupted (SIGINT, SIGTERM, SIGHUP, or SIGPIPE\n"
+	       "on a closed output), stopped because nothing was kept (100000 attempts and 10 s\n"
+	       "without a datapoint the method could keep: LDist too short for the CPU to go idle,\n"
+	       "or the CPU kept busy), or a data/system error (no space left, method failure);\n"
+	       "2 bad usage.\n"
 	       "Interrupted runs keep every measured datapoint; info.json says \"complete\": false.\n"
 	       "See docs/collect.md for what each method measures and which datapoints it discards.\n");
+	remote_print_help();
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -206,15 +241,35 @@ int collect_parse_ldist(const char *s, uint64_t *min, uint64_t *max, char *why, 
 	return 0;
 }
 
+/* "1h25m" as wult writes it: parts that each end in a unit, added up. */
+static int parse_compound(const char *s, const struct unit *units, double *v)
+{
+	size_t n = strlen(s), start = 0;
+	double part;
+	*v = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool end = i + 1 == n || (strchr("smhd", s[i]) && isdigit((unsigned char)s[i + 1]));
+		if (!end)
+			continue;
+		if (start && !strchr("smhd", s[i]))
+			return -1;  /* "1h25": a later part without a unit */
+		if (parse_scaled(s + start, i + 1 - start, units, 1e9, &part) < 0)
+			return -1;
+		*v += part;
+		start = i + 1;
+	}
+	return n ? 0 : -1;
+}
+
 int collect_parse_duration(const char *s, uint64_t *ns, char *why, size_t whylen)
 {
 	static const struct unit units[] = {
 		{ "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 }, { NULL, 0 },
 	};
 	double v;
-	if (parse_scaled(s, strlen(s), units, 1e9, &v) < 0 || v < 1e6 || v > 1e18) {
+	if (parse_compound(s, units, &v) < 0 || v < 1e6 || v > 1e18) {
 		snprintf(why, whylen, "'%s' is not a duration between 1ms and 30 years "
-			 "(a number with s, m, h or d, e.g. 30s, 10m, 1h)", s);
+			 "(a number with s, m, h or d, e.g. 30s, 10m, 1h, 1h25m)", s);
 		return -1;
 	}
 	*ns = (uint64_t)v;
@@ -264,7 +319,10 @@ static void build_long_opts(struct option *lo, char *shorts, size_t slen)
 				shorts[k++] = ':';
 		}
 	}
-	lo[NOPTS] = (struct option){ 0 };
+	for (size_t i = 0; i < NALIASES; i++)
+		lo[NOPTS + i] = (struct option){ aliases[i].name, aliases[i].arg ? required_argument : no_argument,
+						 NULL, aliases[i].val };
+	lo[NOPTS + NALIASES] = (struct option){ 0 };
 	shorts[k] = '\0';
 }
 
@@ -294,9 +352,19 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 			return usage_err("--time-limit", arg, why);
 		return 0;
 	case OPT_CPU:
+		if (strpbrk(arg, ",-") && collect_parse_cpu_list(arg, NULL, 0) > 0) {
+			o->cpu_list = arg;  /* several CPUs: collect/multi_cpu.c */
+			return 0;
+		}
 		if (parse_u64(arg, INT_MAX, &v) < 0)
-			return usage_err("--cpu", arg, "expected a CPU number (0, 1, ...)");
+			return usage_err("--cpu", arg, "expected a CPU number (0, 1, ...) or a list (0,2-3)");
 		o->cpu = (int)v;
+		o->cpu_list = NULL;
+		return 0;
+	case OPT_PRIORITY:
+		if (parse_u64(arg, 99, &v) < 0)
+			return usage_err("--priority", arg, "expected 1 to 99 (SCHED_FIFO), or 0 (SCHED_OTHER)");
+		o->priority = (int)v;
 		return 0;
 	case 'l':
 		if (collect_parse_ldist(arg, &o->ldist_min, &o->ldist_max, why, sizeof(why)) < 0)
@@ -348,19 +416,52 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 	case OPT_HELP:
 		print_help();
 		return 1;
+	case OPT_VERSION:
+		printf("collect (idlescope) %s\n", IDLESCOPE_VERSION);
+		return 1;
 	}
 	is_err("try 'collect --help'");
 	return 2;
 }
 
+int collect_parse_cpu_list(const char *s, int *cpus, int max)
+{
+	int n = 0;
+	for (const char *p = s; *p;) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return -1;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return -1;
+			hi = strtol(end + 1, &end, 10);
+		}
+		if (lo > hi || hi > 4095 || (*end && *end != ','))
+			return -1;
+		for (long c = lo; c <= hi; c++) {
+			for (int i = 0; cpus && i < n && i < max; i++)
+				if (cpus[i] == c)
+					return -1;  /* a CPU twice */
+			if (cpus && n < max)
+				cpus[n] = (int)c;
+			n++;
+		}
+		p = *end ? end + 1 : end;
+		if (*end == ',' && !*p)
+			return -1;
+	}
+	return n;
+}
+
 int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 {
-	struct option lo[NOPTS + 1];
+	struct option lo[NOPTS + NALIASES + 1];
 	char shorts[2 * NOPTS + 3];
 	bool count_set = false;
 	int c, rc;
 
-	*o = (struct collect_opts){ .method = "auto", .ldist_min = DEFAULT_LDIST_MIN,
+	*o = (struct collect_opts){ .method = "auto", .priority = -1, .ldist_min = DEFAULT_LDIST_MIN,
 				    .ldist_max = DEFAULT_LDIST_MAX, .pm_qos_us = -1,
 				    .counters_interval = 1.0 };
 	build_long_opts(lo, shorts, sizeof(shorts));
@@ -378,6 +479,18 @@ int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 				is_err("unknown option '%s'; try 'collect --help'", q);
 			return 2;
 		}
+		if (optarg && optarg == argv[optind - 1] && optarg[0] == '-' && optarg[1] && !isdigit((unsigned char)optarg[1])) {
+			/* "--report -q": getopt took the next option as --reportid's value */
+			char q[64], opt[64];
+			is_quote_for_msg(optarg, strlen(optarg), q, sizeof(q));
+			is_quote_for_msg(argv[optind - 2], strlen(argv[optind - 2]), opt, sizeof(opt));
+			is_err("option '%s' needs a value, got the option '%s' (write %s%s%s if it is meant);"
+			       " try 'collect --help'", opt, q, opt, opt[1] == '-' ? "=" : "", q);
+			return 2;
+		}
+		for (size_t i = 0; i < NOPTS; i++)   /* -h and -V: short letter != option value */
+			if (opt_table[i].short_opt == c)
+				c = opt_table[i].val;
 		rc = apply_option(o, c, optarg, &count_set);
 		if (rc)
 			return rc;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "collect.h"
+#include "summary.h"
 #include "idlescope/util.h"
 
 #define PROGRESS_EVERY_NS (250 * 1000000ull)
@@ -17,8 +18,8 @@ struct progress {
 
 struct progress *progress_start(uint64_t count, uint64_t time_limit_ns, bool quiet)
 {
-	if (quiet || !isatty(STDERR_FILENO))
-		return NULL;
+	if (quiet || !isatty(STDERR_FILENO) || getenv("IDLESCOPE_NO_PROGRESS"))
+		return NULL;  /* (set by collect --cpu LIST for its children) */
 	struct progress *p = is_xcalloc(1, sizeof(*p));
 	p->start_ns = p->last_ns = collect_mono_ns();
 	p->count = count;
@@ -37,7 +38,8 @@ static void fmt_secs(char *buf, size_t len, double s)
 		snprintf(buf, len, "%lus", t);
 }
 
-void progress_update(struct progress *p, uint64_t dps, uint64_t discards, bool force)
+void progress_update(struct progress *p, uint64_t dps, uint64_t discards,
+		     const struct run_summary *sum, bool force)
 {
 	if (!p)
 		return;
@@ -60,8 +62,13 @@ void progress_update(struct progress *p, uint64_t dps, uint64_t discards, bool f
 	fmt_secs(e, sizeof(e), el);
 	if (eta >= 0)
 		fmt_secs(t, sizeof(t), eta);
-	fprintf(stderr, "\r%s: %" PRIu64 " datapoints, %.1f/s, %" PRIu64 " discarded, %s elapsed, ETA %s\033[K",
-		is_progname(), dps, rate, discards, e, t);
+	char lat[96] = "";
+	const char *name;
+	double med, p99;
+	if (sum && summary_running(sum, &name, &med, &p99) == 0)
+		snprintf(lat, sizeof(lat), ", %s med %.3f us, 99%% %.3f us", name, med, p99);
+	fprintf(stderr, "\r%s: %" PRIu64 " datapoints, %.1f/s, %" PRIu64 " discarded, %s elapsed, ETA %s%s\033[K",
+		is_progname(), dps, rate, discards, e, t, lat);
 	p->shown = true;
 }
 

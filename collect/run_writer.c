@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -173,6 +174,18 @@ static int open_run_dir(int pfd, const char *base, const char *path, bool force)
 		bool refused = errno == ENOTDIR || errno == ELOOP;
 		is_err("%s: %s", path, refused ? "exists and is not a directory" : strerror(errno));
 		return refused ? -2 : -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+		long pid = e == EWOULDBLOCK ? collect_lock_holder(fd) : 0;
+		if (e != EWOULDBLOCK)
+			is_err("%s: cannot lock it: %s", path, strerror(e));
+		else if (pid > 0)
+			is_err("%s: another collector (pid %ld) is writing into it; choose another -o", path, pid);
+		else
+			is_err("%s: another collector is writing into it; choose another -o", path);
+		close(fd);
+		return -1;
 	}
 	if (!created && !force && dir_is_empty(fd) != 1) {
 		is_err("%s: directory is not empty; use --force to write into it or choose another -o", path);

@@ -345,4 +345,4 @@ module_init(is_init);
 module_exit(is_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("idlescope: CPU idle wake latency with timestamps taken in the idle path");
-MODULE_VERSION("0.1");
+MODULE_VERSION(IDLESCOPE_VERSION);   /* CMake's project version, from Kbuild */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "counters_derive_internal.h"
+#include "idlescope/run.h"
 #include "idlescope/util.h"
 
 static const char *const meta_cols[] = { "Snapshot", "Time", "CPU", "Core", "Package" };
@@ -15,20 +16,13 @@ static const char *const meta_cols[] = { "Snapshot", "Time", "CPU", "Core", "Pac
 static cJSON *load_info(const char *dir)
 {
 	char *p = is_xasprintf("%s/info.json", dir), err[512];
-	size_t len;
-	char *text = is_read_regular_file(p, 64u << 20, &len, err, sizeof(err));
+	struct stat st;
 	cJSON *info = NULL;
-	if (text) {
-		info = cJSON_ParseWithLength(text, len);
-		if (!info || !cJSON_IsObject(info)) {
-			is_warn("%s: not a JSON object; counters read without it", p);
-			cJSON_Delete(info);
-			info = NULL;
-		}
-	} else if (errno != ENOENT) {
-		is_warn("%s; counters read without it", err);
+	if (lstat(p, &st) == 0 || errno != ENOENT) {
+		info = is_json_load(p, err, sizeof(err));  /* the limits of every metadata file */
+		if (!info)
+			is_warn("%s; counters read without it", err);
 	}
-	free(text);
 	free(p);
 	return info ? info : cJSON_CreateObject();
 }

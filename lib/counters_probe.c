@@ -494,8 +494,11 @@ static int probe_adds(struct cnt_set *s, const struct cnt_opts *o, const struct 
 				free(owned[1]);
 				return 2;
 			}
-		if (!choose_source(s, pf, &def, why, sizeof(why)))
+		if (!choose_source(s, pf, &def, why, sizeof(why))) {
 			add_missing(s, def.name, why);
+			if (o->quiet)  /* asked for by name: said even with -q (the others are not) */
+				is_warn("%s unavailable: %s", def.name, why);
+		}
 		free(owned[0]);
 		free(owned[1]);
 	}

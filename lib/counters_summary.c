@@ -1,11 +1,15 @@
 /* A run's counter summary for analyze diff and report (counters_summary.h). */
 #include "idlescope/counters_summary.h"
+#include "idlescope/turbostat_text.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "idlescope/counters_derive.h"
+#include "idlescope/util.h"
 
 static cJSON *number_or_null(double v)
 {
@@ -64,11 +68,22 @@ static cJSON *make_series(const struct cnt_data *d)
 	return s;
 }
 
+static int turbostat_fallback(const char *rundir, cJSON **summary, cJSON **series)
+{
+	struct stat st;
+	char *ts = is_xasprintf("%s/stats/turbostat.raw.txt", rundir);
+	int rc = stat(ts, &st) == 0 && S_ISREG(st.st_mode) ? is_turbostat_summary(ts, summary, series) : 0;
+	free(ts);
+	return rc;
+}
+
 int is_counters_summary(const char *rundir, cJSON **summary, cJSON **series)
 {
 	struct cnt_data *d;
 	int rc = cnt_data_load(rundir, &d);
-	if (rc <= 0)
+	if (rc == 0)  /* no counters.csv: a wult result's turbostat output, if it has one */
+		return turbostat_fallback(rundir, summary, series);
+	if (rc < 0)
 		return rc;
 	struct cnt_derive_opts o = { .whole_run = true };
 	struct cnt_result r;

@@ -2,6 +2,7 @@
 #include "idlescope/diff.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "idlescope/sigtest.h"
 #include "idlescope/util.h"
 #include "diff_internal.h"
+#include "strpool.h"
 
 static bool is_numeric_col(const struct is_run *r, const char *name)
 {
@@ -55,33 +57,32 @@ static void warn_missing(const char **names, char **where, size_t n)
 	}
 }
 
-static bool in_list(const char **names, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i], s))
-			return true;
-	return false;
-}
-
 /* Metrics of the reference (by regex) that every run has; warnings for the rest. */
 static int shared_metrics(struct is_diff *d, const char *re)
 {
 	const char **all = NULL;
 	size_t nall = 0;
+	struct strpool seen;  /* a hash: a pairwise check took 34 s for 100,000 columns */
+	strpool_init(&seen);
 	for (size_t r = 0; r < d->nruns; r++) {  /* every candidate, in first-seen order */
 		const char **names;
 		size_t n;
 		if (is_select_metrics(d->runs[r]->dp, re, &names, &n) < 0) {
 			free(all);
+			strpool_free(&seen);
 			return -1;
 		}
 		all = is_xrealloc(all, (nall + n + 1) * sizeof(char *));
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			size_t had = seen.n;
+			strpool_intern(&seen, names[i], strlen(names[i]));
 			/* raw timestamps' change says nothing about the runs: only when named */
-			if (!in_list(all, nall, names[i]) && (re || !is_raw_timestamp(names[i])))
+			if (seen.n != had && (re || !is_raw_timestamp(names[i])))
 				all[nall++] = names[i];
+		}
 		free(names);
 	}
+	strpool_free(&seen);
 	d->metrics = is_xcalloc(nall + 1, sizeof(char *));
 	char **where = is_xcalloc(nall + 1, sizeof(char *));
 	for (size_t i = 0; i < nall; i++) {
@@ -103,9 +104,11 @@ static int shared_metrics(struct is_diff *d, const char *re)
 
 static void check_tools_and_units(struct is_diff *d)
 {
-	const struct is_run *ref = d->runs[0];
-	for (size_t r = 1; r < d->nruns; r++) {
+	const struct is_run *ref = d->runs[d->configs[0].runs[0]];
+	for (size_t r = 0; r < d->nruns; r++) {
 		const char *t = d->runs[r]->toolname;
+		if (d->runs[r] == ref)
+			continue;
 		if (strcmp(t, ref->toolname) && strcmp(t, "unknown") && strcmp(ref->toolname, "unknown"))
 			is_warn("%s was measured by %s, the reference %s by %s: the numbers may not "
 				"mean the same", d->runs[r]->name, t, ref->name, ref->toolname);
@@ -113,7 +116,7 @@ static void check_tools_and_units(struct is_diff *d)
 	d->units = is_xcalloc(d->nmetrics + 1, sizeof(char *));
 	for (size_t m = 0; m < d->nmetrics; m++) {
 		d->units[m] = is_metric_unit(ref, d->metrics[m]);
-		for (size_t r = 1; r < d->nruns; r++) {
+		for (size_t r = 0; r < d->nruns; r++) {
 			const char *u = is_metric_unit(d->runs[r], d->metrics[m]);
 			if (strcmp(u, d->units[m]))
 				is_warn("%s: unit '%s' in %s but '%s' in the reference %s: values are "
@@ -213,12 +216,14 @@ static int build_groups(struct is_diff *d, struct diff_priv *pv)
 
 static void part_alloc(struct is_diff_part *p, const struct is_diff *d)
 {
-	size_t cells = d->nmetrics * d->nruns;
-	p->rows = is_xcalloc(d->nruns, sizeof(size_t));
+	size_t cells = d->nmetrics * d->nconfigs;
+	p->rows = is_xcalloc(d->nconfigs, sizeof(size_t));
 	p->nvals = is_xcalloc(cells, sizeof(size_t));
 	p->medians = is_xcalloc(cells, sizeof(double));
 	p->values = is_xcalloc(cells * d->nfuncs + 1, sizeof(double));
 	p->tests = is_xcalloc(cells, sizeof(struct is_diff_test));
+	p->run_rows = is_xcalloc(d->nruns, sizeof(size_t));
+	p->run_q = is_xcalloc(d->nmetrics * d->nruns * IS_DIFF_NQ + 1, sizeof(double));
 }
 
 static void part_free(struct is_diff_part *p)
@@ -228,6 +233,8 @@ static void part_free(struct is_diff_part *p)
 	free(p->medians);
 	free(p->values);
 	free(p->tests);
+	free(p->run_rows);
+	free(p->run_q);
 }
 
 static void priv_free(struct diff_priv *pv, size_t nruns)
@@ -245,6 +252,43 @@ static void priv_free(struct diff_priv *pv, size_t nruns)
 	free(pv->labels);
 }
 
+/* Copy the configurations (or make one per run); every run must be in exactly one. */
+static int set_configs(struct is_diff *d, const struct is_diff_opts *o)
+{
+	size_t n = o->configs ? o->nconfigs : d->nruns;
+	d->configs = is_xcalloc(n + 1, sizeof(*d->configs));
+	d->config_of = is_xmalloc((d->nruns + 1) * sizeof(size_t));
+	for (size_t r = 0; r < d->nruns; r++)
+		d->config_of[r] = SIZE_MAX;
+	for (size_t c = 0; c < n; c++, d->nconfigs++) {
+		struct is_diff_config *k = &d->configs[c];
+		const struct is_diff_config *src = o->configs ? &o->configs[c] : NULL;
+		k->name = is_xstrdup(src ? src->name : d->runs[c]->name);
+		k->nruns = src ? src->nruns : 1;
+		k->runs = is_xmalloc((k->nruns + 1) * sizeof(size_t));
+		for (size_t i = 0; i < k->nruns; i++) {
+			size_t r = src ? src->runs[i] : c;
+			if (r >= d->nruns || d->config_of[r] != SIZE_MAX) {
+				is_err("configuration %s: run index %zu is out of range or taken twice",
+				       k->name, r);
+				return -1;
+			}
+			k->runs[i] = r;
+			d->config_of[r] = c;
+		}
+	}
+	for (size_t r = 0; r < d->nruns; r++)
+		if (d->config_of[r] == SIZE_MAX) {
+			is_err("run %s is in no configuration", d->runs[r]->name);
+			return -1;
+		}
+	if (d->nconfigs < 2) {
+		is_err("need at least two configurations to compare (the first is the reference)");
+		return -1;
+	}
+	return 0;
+}
+
 int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 		    const struct is_diff_opts *o)
 {
@@ -255,18 +299,16 @@ int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 	d->funcs = o->funcs;
 	d->nfuncs = o->nfuncs;
 	d->group_col = o->group_col;
-	if (nruns < 2) {
-		is_err("need at least two runs to compare (the first is the reference)");
-		return -1;
-	}
+	if (set_configs(d, o) < 0)
+		goto fail;
 	if (o->nfuncs > 64) {
 		is_err("too many functions (%zu, at most 64)", o->nfuncs);
-		return -1;
+		goto fail;
 	}
 	for (size_t r = 0; r < nruns; r++)
 		if (runs[r]->dp->nrows == 0) {
 			is_err("%s: no datapoints to compare", runs[r]->dp_path);
-			return -1;
+			goto fail;
 		}
 	if (shared_metrics(d, o->metrics_re) < 0)
 		goto fail;
@@ -297,6 +339,12 @@ void is_diff_free(struct is_diff *d)
 		free((char *)d->groups[g].label);
 	}
 	free(d->groups);
+	for (size_t c = 0; c < d->nconfigs; c++) {
+		free((char *)d->configs[c].name);
+		free(d->configs[c].runs);
+	}
+	free(d->configs);
+	free(d->config_of);
 	free(d->metrics);
 	free(d->units);
 	memset(d, 0, sizeof(*d));
@@ -315,7 +363,7 @@ void is_diff_even_up(struct is_run **runs, size_t nruns)
 double is_diff_value(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
 		     size_t f)
 {
-	return p->values[(m * d->nruns + r) * d->nfuncs + f];
+	return p->values[(m * d->nconfigs + r) * d->nfuncs + f];
 }
 
 double is_diff_change(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
@@ -344,6 +392,17 @@ double is_diff_pct(const struct is_diff *d, const struct is_diff_part *p, size_t
 const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struct is_diff_part *p,
 					    size_t m, size_t r)
 {
-	const struct is_diff_test *t = &p->tests[m * d->nruns + r];
+	const struct is_diff_test *t = &p->tests[m * d->nconfigs + r];
 	return r > 0 && t->valid ? t : NULL;
+}
+
+const char *is_diff_config_name(const struct is_diff *d, size_t c)
+{
+	return d->configs[c].name;
+}
+
+double is_diff_run_q(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t run,
+		     size_t k)
+{
+	return p->run_q[(m * d->nruns + run) * IS_DIFF_NQ + k];
 }

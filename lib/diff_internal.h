@@ -15,6 +15,20 @@ struct diff_priv {
 	size_t **seg_off;        /* [run][k]: where group k's values start in a run-sized buffer */
 };
 
+/* A sorted sample without NaN. */
+struct diff_sample {
+	const double *x;
+	size_t n;
+};
+
+/* The moments every run of a comparison gets: [MOM_COUNT .. MOM_STD]. */
+enum { MOM_COUNT, MOM_MIN, MOM_MAX, MOM_AVG, MOM_STD, NMOM };
+
+/* diff_pool.c: k runs' moments as one sample's (variance: within-run plus between-run sums of
+ * squares), and is_quantile_sorted of the union of k sorted samples of n values together. */
+void diff_combine_moments(const double *const *mom, size_t k, double *out);
+double diff_union_quantile(const struct diff_sample *s, size_t k, size_t n, double q);
+
 /* Fill every part's rows, values, medians and tests, on up to nthreads threads (0 = CPUs). */
 void diff_compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads);
 

@@ -13,10 +13,40 @@ static cJSON *func_json(const struct is_diff *d, const struct is_diff_part *p, s
 	cJSON *o = cJSON_CreateObject();
 	cJSON *vals = cJSON_AddArrayToObject(o, "values"), *chg = cJSON_AddArrayToObject(o, "change");
 	cJSON *pct = cJSON_AddArrayToObject(o, "pct");
-	for (size_t r = 0; r < d->nruns; r++) {
+	for (size_t r = 0; r < d->nconfigs; r++) {
 		cJSON_AddItemToArray(vals, num_or_null(is_diff_value(d, p, m, r, f)));
 		cJSON_AddItemToArray(chg, num_or_null(is_diff_change(d, p, m, r, f)));
 		cJSON_AddItemToArray(pct, num_or_null(is_diff_pct(d, p, m, r, f)));
+	}
+	return o;
+}
+
+static cJSON *ci_json(double lo, double hi)
+{
+	cJSON *ci = cJSON_CreateArray();
+	cJSON_AddItemToArray(ci, num_or_null(lo));
+	cJSON_AddItemToArray(ci, num_or_null(hi));
+	return ci;
+}
+
+/* {"med": {"diff", "ci95", "p", "df", "significant"}, "99%": .., "99.9%": ..} */
+static cJSON *run_level_json(const struct is_diff_test *t)
+{
+	if (t->level != IS_LEVEL_RUN)
+		return cJSON_CreateNull();
+	cJSON *o = cJSON_CreateObject();
+	for (size_t k = 0; k < IS_DIFF_NQ; k++) {
+		const struct is_diff_qtest *q = &t->q[k];
+		if (!q->valid) {
+			cJSON_AddNullToObject(o, is_diff_q_name[k]);
+			continue;
+		}
+		cJSON *qo = cJSON_AddObjectToObject(o, is_diff_q_name[k]);
+		cJSON_AddItemToObject(qo, "diff", num_or_null(q->diff));
+		cJSON_AddItemToObject(qo, "ci95", ci_json(q->ci_lo, q->ci_hi));
+		cJSON_AddItemToObject(qo, "p", num_or_null(q->p));
+		cJSON_AddItemToObject(qo, "df", num_or_null(q->df));
+		cJSON_AddBoolToObject(qo, "significant", q->significant);
 	}
 	return o;
 }
@@ -26,6 +56,11 @@ static cJSON *test_json(const struct is_diff_test *t)
 	if (!t)
 		return cJSON_CreateNull();
 	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "level", t->level == IS_LEVEL_RUN ? "run" : "datapoint");
+	cJSON *rep = cJSON_AddArrayToObject(o, "replicates");
+	cJSON_AddItemToArray(rep, is_json_num((double)t->rep_ref));
+	cJSON_AddItemToArray(rep, is_json_num((double)t->rep));
+	cJSON_AddStringToObject(o, "method", t->method);
 	cJSON_AddItemToObject(o, "mw_u", num_or_null(t->mw_u));
 	cJSON_AddItemToObject(o, "mw_p", num_or_null(t->mw_p));
 	cJSON_AddBoolToObject(o, "mw_exact", t->mw_exact);
@@ -33,10 +68,10 @@ static cJSON *test_json(const struct is_diff_test *t)
 	cJSON_AddItemToObject(o, "ks_p", num_or_null(t->ks_p));
 	cJSON_AddBoolToObject(o, "ks_exact", t->ks_exact);
 	cJSON_AddItemToObject(o, "med_diff", num_or_null(t->med_diff));
-	cJSON *ci = cJSON_AddArrayToObject(o, "med_diff_ci95");
-	cJSON_AddItemToArray(ci, num_or_null(t->ci_lo));
-	cJSON_AddItemToArray(ci, num_or_null(t->ci_hi));
+	cJSON_AddItemToObject(o, "med_diff_ci95", ci_json(t->ci_lo, t->ci_hi));
+	cJSON_AddBoolToObject(o, "differs", t->differs);
 	cJSON_AddBoolToObject(o, "significant", t->significant);
+	cJSON_AddItemToObject(o, "run_level", run_level_json(t));
 	return o;
 }
 
@@ -49,9 +84,17 @@ static cJSON *metrics_json(const struct is_diff *d, const struct is_diff_part *p
 		cJSON_AddStringToObject(mo, "unit", d->units[m]);
 		for (size_t f = 0; f < d->nfuncs; f++)
 			cJSON_AddItemToObject(mo, d->funcs[f].name, func_json(d, p, m, f));
+		cJSON *runs = cJSON_AddArrayToObject(mo, "runs");  /* an array: objects are funcs */
+		for (size_t r = 0; r < d->nruns; r++) {
+			cJSON *ro = cJSON_CreateObject();
+			for (size_t k = 0; k < IS_DIFF_NQ; k++)
+				cJSON_AddItemToObject(ro, is_diff_q_name[k],
+						      num_or_null(is_diff_run_q(d, p, m, r, k)));
+			cJSON_AddItemToArray(runs, ro);
+		}
 		cJSON *tests = cJSON_AddArrayToObject(mo, "tests");
 		cJSON *verdicts = cJSON_AddArrayToObject(mo, "verdict");
-		for (size_t r = 0; r < d->nruns; r++) {
+		for (size_t r = 0; r < d->nconfigs; r++) {
 			cJSON_AddItemToArray(tests, test_json(is_diff_get_test(d, p, m, r)));
 			if (r == 0) {
 				cJSON_AddItemToArray(verdicts, cJSON_CreateNull());
@@ -64,25 +107,43 @@ static cJSON *metrics_json(const struct is_diff *d, const struct is_diff_part *p
 	return o;
 }
 
-static cJSON *rows_json(const struct is_diff *d, const struct is_diff_part *p)
+static cJSON *counts_json(const size_t *v, size_t n)
 {
 	cJSON *a = cJSON_CreateArray();
-	for (size_t r = 0; r < d->nruns; r++)
-		cJSON_AddItemToArray(a, is_json_num((double)p->rows[r]));
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, is_json_num((double)v[i]));
+	return a;
+}
+
+static cJSON *configs_json(const struct is_diff *d)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t c = 0; c < d->nconfigs; c++) {
+		cJSON *co = cJSON_CreateObject(), *runs;
+		cJSON_AddStringToObject(co, "name", d->configs[c].name);
+		runs = cJSON_AddArrayToObject(co, "runs");
+		for (size_t i = 0; i < d->configs[c].nruns; i++)
+			cJSON_AddItemToArray(runs,
+					     cJSON_CreateString(d->runs[d->configs[c].runs[i]]->name));
+		is_json_add_num(co, "rows", (double)d->overall.rows[c]);
+		cJSON_AddItemToArray(a, co);
+	}
 	return a;
 }
 
 cJSON *is_diff_to_json(const struct is_diff *d)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "reference", d->runs[0]->name);
+	cJSON_AddStringToObject(o, "reference", d->configs[0].name);
+	cJSON_AddItemToObject(o, "configs", configs_json(d));
 	cJSON *runs = cJSON_AddArrayToObject(o, "runs");
 	for (size_t r = 0; r < d->nruns; r++) {
 		cJSON *ro = cJSON_CreateObject();
 		cJSON_AddStringToObject(ro, "reportid", d->runs[r]->name);
 		cJSON_AddStringToObject(ro, "path", d->runs[r]->path);
 		cJSON_AddStringToObject(ro, "toolname", d->runs[r]->toolname);
-		is_json_add_num(ro, "rows", (double)d->overall.rows[r]);
+		is_json_add_num(ro, "rows", (double)d->overall.run_rows[r]);
+		is_json_add_num(ro, "config", (double)d->config_of[r]);
 		cJSON_AddItemToArray(runs, ro);
 	}
 	cJSON_AddItemToObject(o, "metrics", metrics_json(d, &d->overall));
@@ -93,7 +154,8 @@ cJSON *is_diff_to_json(const struct is_diff *d)
 	cJSON *groups = cJSON_AddObjectToObject(o, "groups");
 	for (size_t g = 0; g < d->ngroups; g++) {
 		cJSON *go = cJSON_AddObjectToObject(groups, d->groups[g].label);
-		cJSON_AddItemToObject(go, "rows", rows_json(d, &d->groups[g]));
+		cJSON_AddItemToObject(go, "rows", counts_json(d->groups[g].rows, d->nconfigs));
+		cJSON_AddItemToObject(go, "run_rows", counts_json(d->groups[g].run_rows, d->nruns));
 		cJSON_AddItemToObject(go, "metrics", metrics_json(d, &d->groups[g]));
 	}
 	return o;

@@ -41,6 +41,17 @@ static int decimals_for(double width, double x)
 	return dec < 0 ? 0 : dec > 9 ? 9 : dec;
 }
 
+/* x with dec decimals and a sign; from 1e15 on in exponent form with 6 digits, so that a
+ * change near DBL_MAX is "+1.5e+308", not 309 digits. */
+static const char *fmt_num(char *buf, size_t len, double x, int dec)
+{
+	if (fabs(x) < 1e15)
+		snprintf(buf, len, "%+.*f", dec, x);
+	else
+		snprintf(buf, len, "%+.6g", x);
+	return buf;
+}
+
 static void fmt_p(char *buf, size_t len, double p)
 {
 	if (p < 1e-300)
@@ -49,33 +60,65 @@ static void fmt_p(char *buf, size_t len, double p)
 		snprintf(buf, len, "p = %.2g", p);
 }
 
-int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
-		    char *buf, size_t len)
+/* "median +8.8 us (+11.9%)" at the CI's resolution, and "95% CI [+8.5, +9.1]". */
+static void change_and_ci(const struct is_diff *d, const struct is_diff_part *p, size_t m,
+			  const struct is_diff_test *t, size_t nmin, char *chg, size_t clen,
+			  char *ci, size_t cilen)
 {
-	const char *metric = d->metrics[m], *ref = d->runs[0]->name, *unit = d->units[m];
+	const char *unit = d->units[m];
 	if (!strcmp(unit, "%"))
 		unit = "";  /* "CC6%: median -0.3 (-0.3%)": the name says it already */
-	const struct is_diff_test *t = is_diff_get_test(d, p, m, r);
-	size_t nref = p->nvals[m * d->nruns], n = p->nvals[m * d->nruns + r];
-	if (!t)
-		return snprintf(buf, len, "%s: no comparison vs %s (no values in %s)", metric, ref,
-				nref ? d->runs[r]->name : ref);
 	int dec = decimals_for(t->ci_hi - t->ci_lo, t->med_diff), dmed = dec;
 	if (t->med_diff != 0 && fabs(t->med_diff) < 0.5 * pow(10, -dec))
 		dmed = decimals_for(0, t->med_diff * 100);  /* a change that rounds to 0: one digit */
-	double med_ref = p->medians[m * d->nruns];
-	char pct[40] = "", ci[96], pv[32];
-	if (med_ref != 0)
-		snprintf(pct, sizeof(pct), " (%+.1f%%)", 100 * t->med_diff / fabs(med_ref));
+	double med_ref = p->medians[m * d->nconfigs];
+	char pct[48] = "", x[40], y[40];
+	if (med_ref != 0 && !isnan(med_ref))
+		snprintf(pct, sizeof(pct), " (%s%%)",
+			 fmt_num(x, sizeof(x), 100 * (t->med_diff / fabs(med_ref)), 1));
+	snprintf(chg, clen, "median %s%s%s%s", fmt_num(x, sizeof(x), t->med_diff, dmed),
+		 *unit ? " " : "", unit, pct);
 	if (isnan(t->ci_lo))
-		snprintf(ci, sizeof(ci), "95%% CI n/a (%zu value%s)", nref < n ? nref : n,
-			 (nref < n ? nref : n) == 1 ? "" : "s");
+		snprintf(ci, cilen, "95%% CI n/a (%zu value%s)", nmin, nmin == 1 ? "" : "s");
 	else
-		snprintf(ci, sizeof(ci), "95%% CI [%+.*f, %+.*f]", dec, t->ci_lo, dec, t->ci_hi);
+		snprintf(ci, cilen, "95%% CI [%s, %s]", fmt_num(x, sizeof(x), t->ci_lo, dec),
+			 fmt_num(y, sizeof(y), t->ci_hi, dec));
+}
+
+/* Replicated: the verdict is Welch's t on the runs' medians. */
+static int run_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m,
+		       const struct is_diff_test *t, char *buf, size_t len)
+{
+	const char *metric = d->metrics[m], *ref = d->configs[0].name;
+	char chg[96], ci[96], pv[32];
+	if (!t->q[0].valid)
+		return snprintf(buf, len, "%s: no run-level comparison vs %s (%zu vs %zu runs): a run "
+				"has no values here", metric, ref, t->rep_ref, t->rep);
+	change_and_ci(d, p, m, t, 0, chg, sizeof(chg), ci, sizeof(ci));
+	fmt_p(pv, sizeof(pv), t->q[0].p);
+	return snprintf(buf, len, "%s: %s vs %s (%zu vs %zu runs), %s, %s (Welch t on run medians, "
+			"%s)", metric, chg, ref, t->rep_ref, t->rep, ci,
+			t->significant ? "significant" : "no significant change", pv);
+}
+
+int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
+		    char *buf, size_t len)
+{
+	const char *metric = d->metrics[m], *ref = d->configs[0].name;
+	const struct is_diff_test *t = is_diff_get_test(d, p, m, c);
+	size_t nref = p->nvals[m * d->nconfigs], n = p->nvals[m * d->nconfigs + c];
+	if (!t)
+		return snprintf(buf, len, "%s: no comparison vs %s (no values in %s)", metric, ref,
+				nref ? d->configs[c].name : ref);
+	if (t->level == IS_LEVEL_RUN)
+		return run_verdict(d, p, m, t, buf, len);
+	char chg[96], ci[96], pv[32];
+	change_and_ci(d, p, m, t, nref < n ? nref : n, chg, sizeof(chg), ci, sizeof(ci));
 	fmt_p(pv, sizeof(pv), t->mw_p);
-	const char *word = t->significant ? "significant" : "no significant change";
-	const char *why = t->significant || t->mw_p >= IS_DIFF_ALPHA ? ""
+	const char *word = t->differs ? "differs in these runs" : "no difference in these runs";
+	const char *why = t->differs || t->mw_p >= IS_DIFF_ALPHA ? ""
 			  : isnan(t->ci_lo) ? ", but too few values for a CI" : ", but the CI includes 0";
-	return snprintf(buf, len, "%s: median %+.*f%s%s%s vs %s, %s, %s (Mann\u2013Whitney %s%s)",
-			metric, dmed, t->med_diff, *unit ? " " : "", unit, pct, ref, ci, word, pv, why);
+	return snprintf(buf, len, "%s: %s vs %s, %s%s, %s (Mann\u2013Whitney %s%s); %s",
+			metric, chg, ref, ci, isnan(t->ci_lo) ? "" : " (block bootstrap)", word, pv,
+			why, IS_DIFF_ONE_RUN_NOTE);
 }

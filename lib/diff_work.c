@@ -1,8 +1,10 @@
 /*
  * The numbers of a comparison, one task per metric on up to all CPUs. Each run's column of a
  * metric is split into its groups in one pass (row order kept, so sums match `analyze stats`),
- * each group sorted once; the overall sample is the merge of the sorted groups. The tests then
- * walk pairs of sorted samples once.
+ * each group sorted once; the overall sample is the merge of the sorted groups. A configuration
+ * of several runs pools them by merging their sorted samples. The tests then walk pairs of
+ * sorted samples once; the run-level test reads each run's quantiles, the block bootstrap of a
+ * configuration of one run its values in collection order.
  */
 #include <math.h>
 #include <pthread.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "diff_internal.h"
+#include "idlescope/runtest.h"
 #include "idlescope/sigtest.h"
 #include "idlescope/util.h"
 
@@ -21,21 +24,22 @@
 struct diff_job {
 	struct is_diff *d;
 	struct diff_priv *pv;
-	struct is_func *plain;   /* the functions that need no order statistics */
-	size_t nplain;
-	size_t maxrows;
+	size_t maxrows;          /* the largest run */
+	size_t maxcrows;         /* the largest configuration (all its runs) */
 	atomic_size_t next;      /* next metric */
 };
 
-struct sample {
-	const double *x;         /* sorted */
-	size_t n;
-};
 
-/* A worker's buffers: per run one for the group segments and one for the whole sample. */
+/* A worker's buffers: per run one for the group segments and one for the whole sample; the
+ * same per configuration of several runs (pooled); collection-order copies for the bootstrap. */
 struct bufs {
 	double **seg, **all, *tmp;
-	struct sample *views;    /* [part * nruns + run], part 0 = overall */
+	double **pseg, **pall;   /* [config], NULL for a configuration of one run */
+	double *rows_a, *rows_b; /* a configuration's values in collection order */
+	double *rvals;           /* [(part * nruns + run) * nfuncs]: each run's values */
+	double *rmom;            /* [(part * nruns + run) * NMOM]: each run's moments */
+	struct diff_sample *views;    /* [part * nruns + run], part 0 = overall */
+	struct diff_sample *cviews;   /* [part * nconfigs + config] */
 };
 
 /* col[0..n) without NaN. */
@@ -55,16 +59,30 @@ static bool is_order_stat(const struct is_func *f)
 	return f->kind == IS_F_MED || f->kind == IS_F_PCT;
 }
 
-/* Sums, extremes and counts, from the values in row order (as analyze stats sums them). NaN
- * are skipped; without order statistics to select, scratch is not written. */
-static void plain_values(const struct diff_job *j, const double *x, size_t n, double *scratch,
-			 double *out)
+/* The moments every run gets, whatever --funcs asks (diff_internal.h's MOM_*). */
+static const struct is_func moments[NMOM] = {
+	{ .kind = IS_F_COUNT }, { .kind = IS_F_MIN }, { .kind = IS_F_MAX }, { .kind = IS_F_AVG },
+	{ .kind = IS_F_STD },
+};
+
+/* The functions that need no order statistics, from the moments. */
+static void plain_from_moments(const struct diff_job *j, const double *mom, double *out)
 {
-	double plain[64];
-	is_stats_compute(x, n, j->plain, j->nplain, plain, scratch);
-	for (size_t f = 0, k = 0; f < j->d->nfuncs; f++)
+	for (size_t f = 0; f < j->d->nfuncs; f++) {
+		enum is_func_kind k = j->d->funcs[f].kind;
 		if (!is_order_stat(&j->d->funcs[f]))
-			out[f] = plain[k++];
+			out[f] = mom[k == IS_F_COUNT ? MOM_COUNT : k == IS_F_MIN ? MOM_MIN
+				     : k == IS_F_MAX ? MOM_MAX : k == IS_F_AVG ? MOM_AVG : MOM_STD];
+	}
+}
+
+/* Sums, extremes and counts, from the values in row order (as analyze stats sums them), into
+ * mom[NMOM] and out. NaN are skipped; scratch is not written (no order statistics). */
+static void plain_values(const struct diff_job *j, const double *x, size_t n, double *scratch,
+			 double *mom, double *out)
+{
+	is_stats_compute(x, n, moments, NMOM, mom, scratch);
+	plain_from_moments(j, mom, out);
 }
 
 static void order_values(const struct diff_job *j, const double *sorted, size_t n, double *out)
@@ -76,12 +94,6 @@ static void order_values(const struct diff_job *j, const double *sorted, size_t 
 										: fn->pct / 100)
 				   : NAN;
 	}
-}
-
-static void record(struct is_diff_part *p, size_t cell, const double *sorted, size_t n)
-{
-	p->nvals[cell] = n;
-	p->medians[cell] = n ? is_quantile_sorted(sorted, n, 0.5) : NAN;
 }
 
 static void merge2(const double *a, size_t na, const double *b, size_t nb, double *out)
@@ -96,9 +108,9 @@ static void merge2(const double *a, size_t na, const double *b, size_t nb, doubl
 }
 
 /* Merge the non-empty sorted samples s[0..k) into out, using tmp; the result ends in out. */
-static void merge_all(const struct sample *s, size_t k, double *out, double *tmp)
+static void merge_all(const struct diff_sample *s, size_t k, double *out, double *tmp)
 {
-	const struct sample *ne[MAX_MERGE_GROUPS];
+	const struct diff_sample *ne[MAX_MERGE_GROUPS];
 	size_t nne = 0, len;
 	for (size_t i = 0; i < k; i++)
 		if (s[i].n)
@@ -123,29 +135,105 @@ static void merge_all(const struct sample *s, size_t k, double *out, double *tmp
 	}
 }
 
-static void compare(struct sample ref, struct sample x, struct is_diff_test *t)
+/* A configuration's values of metric m in part (0 = all, else group part - 1), collection
+ * order, run after run, NaN left out. Returns how many. */
+static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c, double *out)
 {
+	const struct is_diff *d = j->d;
+	const struct is_diff_config *k = &d->configs[c];
+	size_t n = 0;
+	for (size_t i = 0; i < k->nruns; i++) {
+		size_t r = k->runs[i];
+		const double *col = is_table_col(d->runs[r]->dp, d->metrics[m])->num;
+		if (part == 0) {
+			n += gather(col, d->runs[r]->dp->nrows, out + n);
+			continue;
+		}
+		long g = j->pv->gmap[(part - 1) * d->nruns + r];
+		if (g < 0)
+			continue;
+		const struct is_groups *rg = &j->pv->rg[r];
+		for (size_t x = 0; x < rg->counts[g]; x++) {
+			double v = col[rg->rows[g][x]];
+			if (!isnan(v))
+				out[n++] = v;
+		}
+	}
+	return n;
+}
+
+/* Welch's t on each run's med, 99%, 99.9% (a function some run lacks is not tested). */
+static void run_level(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
+		      struct is_diff_test *t)
+{
+	const struct is_diff_config *ref = &d->configs[0], *x = &d->configs[c];
+	double *a = is_xmalloc((ref->nruns + x->nruns) * sizeof(double)), *b = a + ref->nruns;
+	for (size_t k = 0; k < IS_DIFF_NQ; k++) {
+		struct is_diff_qtest *q = &t->q[k];
+		struct is_welch w;
+		bool all = true;
+		for (size_t i = 0; i < ref->nruns; i++)
+			all &= !isnan(a[i] = is_diff_run_q(d, p, m, ref->runs[i], k));
+		for (size_t i = 0; i < x->nruns; i++)
+			all &= !isnan(b[i] = is_diff_run_q(d, p, m, x->runs[i], k));
+		if (!all || is_welch_test(a, ref->nruns, b, x->nruns, IS_DIFF_CI_LEVEL, &w) < 0) {
+			*q = (struct is_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
+						     .df = NAN };
+			continue;
+		}
+		*q = (struct is_diff_qtest){ true, w.diff, w.lo, w.hi, w.p, w.df, w.p < IS_DIFF_ALPHA };
+	}
+	free(a);
+	t->med_diff = t->q[0].diff;
+	t->ci_lo = t->q[0].ci_lo;
+	t->ci_hi = t->q[0].ci_hi;
+	t->significant = t->q[0].significant;
+}
+
+static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct bufs *b)
+{
+	struct is_diff *d = j->d;
+	struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
+	struct is_diff_test *t = &p->tests[m * d->nconfigs + c];
+	struct diff_sample ref = b->cviews[part * d->nconfigs], x = b->cviews[part * d->nconfigs + c];
 	struct is_mw mw;
 	struct is_ks ks;
 	memset(t, 0, sizeof(*t));
-	if (is_two_sample_tests(ref.x, ref.n, x.x, x.n, &mw, &ks) < 0)
+	if (ref.n == 0 || x.n == 0)
 		return;
 	t->valid = true;
+	t->rep_ref = d->configs[0].nruns;
+	t->rep = d->configs[c].nruns;
+	if (t->rep_ref >= 2 && t->rep >= 2) {
+		/* the pooled datapoints are not independent: no datapoint-level tests on them */
+		t->level = IS_LEVEL_RUN;
+		t->method = "welch-run-summaries";
+		t->mw_u = t->mw_p = t->ks_d = t->ks_p = NAN;
+		run_level(d, p, m, c, t);
+		return;
+	}
+	is_two_sample_tests(ref.x, ref.n, x.x, x.n, &mw, &ks);
 	t->mw_u = mw.u;
 	t->mw_p = mw.p;
 	t->mw_exact = mw.exact;
 	t->ks_d = ks.d;
 	t->ks_p = ks.p;
 	t->ks_exact = ks.exact;
+	t->level = IS_LEVEL_DATAPOINT;
+	t->method = "block-bootstrap";
+	for (size_t k = 0; k < IS_DIFF_NQ; k++)
+		t->q[k] = (struct is_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
+						  .df = NAN };
 	t->med_diff = is_quantile_sorted(x.x, x.n, 0.5) - is_quantile_sorted(ref.x, ref.n, 0.5);
-	is_median_diff_ci(ref.x, ref.n, x.x, x.n, IS_DIFF_CI_LEVEL, &t->ci_lo, &t->ci_hi);
-	t->significant = t->mw_p < IS_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
+	size_t na = rows_of(j, part, m, 0, b->rows_a), nb = rows_of(j, part, m, c, b->rows_b);
+	is_block_boot_median_ci(b->rows_a, ref.x, na, b->rows_b, x.x, nb, IS_DIFF_CI_LEVEL, b->tmp,
+				&t->ci_lo, &t->ci_hi);
+	t->differs = t->mw_p < IS_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
 }
 
 /* Every group of run r for metric m: split off the column in one pass (NaN dropped, row order
- * kept), described, sorted in place in b->seg[r]. */
-static void group_samples(struct diff_job *j, size_t m, size_t r, const double *col,
-			  struct bufs *b)
+ * kept), described into b->rvals, sorted in place in b->seg[r]. */
+static void group_samples(struct diff_job *j, size_t r, const double *col, struct bufs *b)
 {
 	struct is_diff *d = j->d;
 	const struct is_groups *rg = &j->pv->rg[r];
@@ -164,76 +252,232 @@ static void group_samples(struct diff_job *j, size_t m, size_t r, const double *
 		long k = j->pv->gmap[g * nr + r];
 		double *x = k >= 0 ? seg + off[k] : seg;
 		size_t n = k >= 0 ? fill[k] - off[k] : 0;
-		struct is_diff_part *p = &d->groups[g];
-		size_t cell = m * nr + r;
-		plain_values(j, x, n, b->tmp, p->values + cell * d->nfuncs);
+		double *out = b->rvals + ((g + 1) * nr + r) * d->nfuncs;
+		plain_values(j, x, n, b->tmp, b->rmom + ((g + 1) * nr + r) * NMOM, out);
 		is_sort_doubles(x, n, b->tmp);
-		order_values(j, x, n, p->values + cell * d->nfuncs);
-		record(p, cell, x, n);
-		b->views[(g + 1) * nr + r] = (struct sample){ x, n };
+		order_values(j, x, n, out);
+		b->views[(g + 1) * nr + r] = (struct diff_sample){ x, n };
 	}
 	free(fill);
+}
+
+/* Run r's whole sample of metric m, sorted (the merge of its groups when there are few). */
+static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
+{
+	struct is_diff *d = j->d;
+	size_t nr = d->nruns, ng = d->ngroups, nrows = d->runs[r]->dp->nrows, n = 0;
+	const double *col = is_table_col(d->runs[r]->dp, d->metrics[m])->num;
+	double *out = b->rvals + r * d->nfuncs;
+	if (ng)
+		group_samples(j, r, col, b);
+	plain_values(j, col, nrows, b->tmp, b->rmom + r * NMOM, out);
+	if (ng && ng <= MAX_MERGE_GROUPS) {  /* the groups split the rows: merge them */
+		struct diff_sample groups[MAX_MERGE_GROUPS];
+		for (size_t g = 0; g < ng; g++) {
+			groups[g] = b->views[(g + 1) * nr + r];
+			n += groups[g].n;
+		}
+		merge_all(groups, ng, b->all[r], b->tmp);
+	} else {
+		n = gather(col, nrows, b->all[r]);
+		is_sort_doubles(b->all[r], n, b->tmp);
+	}
+	order_values(j, b->all[r], n, out);
+	b->views[r] = (struct diff_sample){ b->all[r], n };
+}
+
+/* Each run's med, 99%, 99.9% in every part; NaN when the run has too few values for it. */
+static void record_run_q(struct is_diff *d, size_t m, const struct bufs *b)
+{
+	for (size_t part = 0; part <= d->ngroups; part++) {
+		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
+		for (size_t r = 0; r < d->nruns; r++) {
+			struct diff_sample v = b->views[part * d->nruns + r];
+			for (size_t k = 0; k < IS_DIFF_NQ; k++) {
+				double q = is_diff_q[k];
+				size_t need = k ? (size_t)llround(IS_DIFF_TAIL_MIN / (1 - q)) : 1;
+				p->run_q[(m * d->nruns + r) * IS_DIFF_NQ + k] =
+					v.n >= need ? is_quantile_sorted(v.x, v.n, q) : NAN;
+			}
+		}
+	}
+}
+
+/* Sorted samples s[0..k) pooled into out (sorted): merged, or sorted again when many. */
+static size_t pool(const struct diff_sample *s, size_t k, double *out, double *tmp)
+{
+	size_t n = 0, nonempty = 0;
+	for (size_t i = 0; i < k; i++) {
+		nonempty += s[i].n > 0;
+		n += s[i].n;
+	}
+	if (nonempty <= MAX_MERGE_GROUPS) {
+		merge_all(s, k, out, tmp);
+		return n;
+	}
+	for (size_t i = 0, at = 0; i < k; at += s[i].n, i++)
+		memcpy(out + at, s[i].x, s[i].n * sizeof(double));
+	is_sort_doubles(out, n, tmp);
+	return n;
+}
+
+/* Whether configuration c's runs must be pooled into one sorted sample: for a datapoint-level
+ * comparison (the Mann-Whitney and KS tests walk the pooled samples). */
+static bool needs_pool(const struct is_diff *d, size_t c)
+{
+	if (d->configs[c].nruns < 2)
+		return false;
+	if (c > 0)
+		return d->configs[0].nruns < 2;
+	for (size_t k = 1; k < d->nconfigs; k++)
+		if (d->configs[k].nruns < 2)
+			return true;
+	return false;
+}
+
+/* Configuration c of several runs in one part: moments combined, quantiles selected from the
+ * union of the runs' sorted samples (merged into dst only when a test needs them pooled). */
+static struct diff_sample pool_part(struct diff_job *j, size_t part, size_t c, struct bufs *b,
+			       double *dst, double *out, double *median)
+{
+	const struct is_diff *d = j->d;
+	const struct is_diff_config *k = &d->configs[c];
+	size_t nr = d->nruns, n = 0;
+	struct diff_sample *runs = is_xmalloc((k->nruns + 1) * sizeof(struct diff_sample));
+	const double **mom = is_xmalloc((k->nruns + 1) * sizeof(double *));
+	double pooled[NMOM];
+	for (size_t i = 0; i < k->nruns; i++) {
+		runs[i] = b->views[part * nr + k->runs[i]];
+		mom[i] = b->rmom + (part * nr + k->runs[i]) * NMOM;
+		n += runs[i].n;
+	}
+	diff_combine_moments(mom, k->nruns, pooled);
+	plain_from_moments(j, pooled, out);
+	struct diff_sample v = { NULL, n };
+	if (dst) {
+		pool(runs, k->nruns, dst, b->tmp);
+		v.x = dst;
+		order_values(j, dst, n, out);
+		*median = is_quantile_sorted(dst, n, 0.5);
+	} else {
+		*median = diff_union_quantile(runs, k->nruns, n, 0.5);
+		for (size_t f = 0; f < d->nfuncs; f++)
+			if (is_order_stat(&d->funcs[f]))
+				out[f] = diff_union_quantile(runs, k->nruns, n, d->funcs[f].kind == IS_F_MED
+						       ? 0.5 : d->funcs[f].pct / 100);
+	}
+	free(runs);
+	free(mom);
+	return v;
+}
+
+/* Configuration c in every part: its one run's numbers, or its runs pooled. */
+static void config_samples(struct diff_job *j, size_t m, size_t c, struct bufs *b)
+{
+	struct is_diff *d = j->d;
+	const struct is_diff_config *k = &d->configs[c];
+	size_t nr = d->nruns, nc = d->nconfigs, at = 0;
+	bool merge = needs_pool(d, c);
+	for (size_t part = 0; part <= d->ngroups; part++) {
+		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
+		size_t cell = m * nc + c;
+		double *out = p->values + cell * d->nfuncs;
+		struct diff_sample v;
+		double median;
+		if (k->nruns == 1) {
+			v = b->views[part * nr + k->runs[0]];
+			memcpy(out, b->rvals + (part * nr + k->runs[0]) * d->nfuncs,
+			       d->nfuncs * sizeof(double));
+			median = v.n ? is_quantile_sorted(v.x, v.n, 0.5) : NAN;
+		} else {
+			double *dst = !merge ? NULL : part ? b->pseg[c] + at : b->pall[c];
+			v = pool_part(j, part, c, b, dst, out, &median);
+			at += part ? v.n : 0;
+		}
+		p->nvals[cell] = v.n;
+		p->medians[cell] = median;
+		b->cviews[part * nc + c] = v;
+	}
 }
 
 static void metric_task(struct diff_job *j, size_t m, struct bufs *b)
 {
 	struct is_diff *d = j->d;
-	size_t nr = d->nruns, ng = d->ngroups;
+	for (size_t r = 0; r < d->nruns; r++)
+		run_sample(j, m, r, b);
+	record_run_q(d, m, b);
+	for (size_t c = 0; c < d->nconfigs; c++)
+		config_samples(j, m, c, b);
+	for (size_t part = 0; part <= d->ngroups; part++)
+		for (size_t c = 1; c < d->nconfigs; c++)
+			compare(j, part, m, c, b);
+}
+
+static struct bufs bufs_alloc(const struct diff_job *j)
+{
+	const struct is_diff *d = j->d;
+	size_t nr = d->nruns, nc = d->nconfigs, parts = d->ngroups + 1;
+	size_t cap = j->maxrows ? j->maxrows : 1, ccap = j->maxcrows ? j->maxcrows : 1;
+	struct bufs b = {
+		.seg = is_xcalloc(nr, sizeof(double *)),
+		.all = is_xcalloc(nr, sizeof(double *)),
+		.pseg = is_xcalloc(nc, sizeof(double *)),
+		.pall = is_xcalloc(nc, sizeof(double *)),
+		.tmp = is_xmalloc(ccap * sizeof(double)),
+		.rows_a = is_xmalloc(ccap * sizeof(double)),
+		.rows_b = is_xmalloc(ccap * sizeof(double)),
+		.rvals = is_xcalloc(parts * nr * d->nfuncs + 1, sizeof(double)),
+		.rmom = is_xcalloc(parts * nr * NMOM, sizeof(double)),
+		.views = is_xcalloc(parts * nr, sizeof(struct diff_sample)),
+		.cviews = is_xcalloc(parts * nc, sizeof(struct diff_sample)),
+	};
 	for (size_t r = 0; r < nr; r++) {
-		const double *col = is_table_col(d->runs[r]->dp, d->metrics[m])->num;
-		size_t cell = m * nr + r;
-		double *out = d->overall.values + cell * d->nfuncs;
-		if (ng)
-			group_samples(j, m, r, col, b);
-		size_t nrows = d->runs[r]->dp->nrows, n = 0;
-		plain_values(j, col, nrows, b->tmp, out);
-		if (ng && ng <= MAX_MERGE_GROUPS) {  /* the groups split the rows: merge them */
-			struct sample groups[MAX_MERGE_GROUPS];
-			for (size_t g = 0; g < ng; g++) {
-				groups[g] = b->views[(g + 1) * nr + r];
-				n += groups[g].n;
-			}
-			merge_all(groups, ng, b->all[r], b->tmp);
-		} else {
-			n = gather(col, nrows, b->all[r]);
-			is_sort_doubles(b->all[r], n, b->tmp);
-		}
-		order_values(j, b->all[r], n, out);
-		record(&d->overall, cell, b->all[r], n);
-		b->views[r] = (struct sample){ b->all[r], n };
+		b.all[r] = is_xmalloc(cap * sizeof(double));
+		b.seg[r] = d->ngroups ? is_xmalloc(cap * sizeof(double)) : NULL;
 	}
-	for (size_t part = 0; part <= ng; part++) {
-		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
-		for (size_t r = 1; r < nr; r++)
-			compare(b->views[part * nr], b->views[part * nr + r], &p->tests[m * nr + r]);
+	for (size_t c = 0; c < nc; c++) {
+		size_t rows = 0;
+		for (size_t i = 0; i < d->configs[c].nruns; i++)
+			rows += d->runs[d->configs[c].runs[i]]->dp->nrows;
+		if (!needs_pool(d, c))
+			continue;
+		b.pall[c] = is_xmalloc(rows * sizeof(double));
+		b.pseg[c] = d->ngroups ? is_xmalloc(rows * sizeof(double)) : NULL;
 	}
+	return b;
+}
+
+static void bufs_free(struct bufs *b, size_t nr, size_t nc)
+{
+	for (size_t r = 0; r < nr; r++) {
+		free(b->all[r]);
+		free(b->seg[r]);
+	}
+	for (size_t c = 0; c < nc; c++) {
+		free(b->pall[c]);
+		free(b->pseg[c]);
+	}
+	free(b->seg);
+	free(b->all);
+	free(b->pseg);
+	free(b->pall);
+	free(b->tmp);
+	free(b->rows_a);
+	free(b->rows_b);
+	free(b->rvals);
+	free(b->rmom);
+	free(b->views);
+	free(b->cviews);
 }
 
 static void *worker(void *arg)
 {
 	struct diff_job *j = arg;
-	size_t nr = j->d->nruns, cap = j->maxrows ? j->maxrows : 1;
-	is_oom_context("comparing %zu runs", nr);
-	struct bufs b = {
-		.seg = is_xcalloc(nr, sizeof(double *)),
-		.all = is_xcalloc(nr, sizeof(double *)),
-		.tmp = is_xmalloc(cap * sizeof(double)),
-		.views = is_xcalloc((j->d->ngroups + 1) * nr, sizeof(struct sample)),
-	};
-	for (size_t r = 0; r < nr; r++) {
-		b.all[r] = is_xmalloc(cap * sizeof(double));
-		b.seg[r] = j->d->ngroups ? is_xmalloc(cap * sizeof(double)) : NULL;
-	}
+	is_oom_context("comparing %zu runs", j->d->nruns);
+	struct bufs b = bufs_alloc(j);
 	for (size_t m; (m = atomic_fetch_add(&j->next, 1)) < j->d->nmetrics;)
 		metric_task(j, m, &b);
-	for (size_t r = 0; r < nr; r++) {
-		free(b.all[r]);
-		free(b.seg[r]);
-	}
-	free(b.seg);
-	free(b.all);
-	free(b.tmp);
-	free(b.views);
+	bufs_free(&b, j->d->nruns, j->d->nconfigs);
 	return NULL;
 }
 
@@ -254,22 +498,32 @@ static void run_workers(struct diff_job *j, int nthreads)
 		pthread_join(tid[i], NULL);
 }
 
+const double is_diff_q[IS_DIFF_NQ] = { 0.5, 0.99, 0.999 };
+const char *const is_diff_q_name[IS_DIFF_NQ] = { "med", "99%", "99.9%" };
+
+/* Datapoints per part of every run and every configuration. */
+static void count_rows(struct is_diff *d, const struct diff_priv *pv)
+{
+	for (size_t r = 0; r < d->nruns; r++) {
+		size_t c = d->config_of[r];
+		d->overall.run_rows[r] = d->runs[r]->dp->nrows;
+		d->overall.rows[c] += d->runs[r]->dp->nrows;
+		for (size_t g = 0; g < d->ngroups; g++) {
+			long k = pv->gmap[g * d->nruns + r];
+			d->groups[g].run_rows[r] = k >= 0 ? pv->rg[r].counts[k] : 0;
+			d->groups[g].rows[c] += d->groups[g].run_rows[r];
+		}
+	}
+}
+
 void diff_compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads)
 {
 	struct diff_job j = { .d = d, .pv = pv };
-	j.plain = is_xcalloc(d->nfuncs + 1, sizeof(struct is_func));
-	for (size_t f = 0; f < d->nfuncs; f++)
-		if (!is_order_stat(&d->funcs[f]))
-			j.plain[j.nplain++] = d->funcs[f];
-	for (size_t r = 0; r < d->nruns; r++) {
-		d->overall.rows[r] = d->runs[r]->dp->nrows;
+	count_rows(d, pv);
+	for (size_t r = 0; r < d->nruns; r++)
 		j.maxrows = d->runs[r]->dp->nrows > j.maxrows ? d->runs[r]->dp->nrows : j.maxrows;
-		for (size_t g = 0; g < d->ngroups; g++) {
-			long k = pv->gmap[g * d->nruns + r];
-			d->groups[g].rows[r] = k >= 0 ? pv->rg[r].counts[k] : 0;
-		}
-	}
+	for (size_t c = 0; c < d->nconfigs; c++)
+		j.maxcrows = d->overall.rows[c] > j.maxcrows ? d->overall.rows[c] : j.maxcrows;
 	atomic_init(&j.next, 0);
 	run_workers(&j, nthreads);
-	free(j.plain);
 }

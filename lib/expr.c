@@ -124,6 +124,10 @@ static void lex(struct parser *p)
 		p->tok = T_NAME;
 		p->text = is_xstrndup(p->src + start, i - start);
 		p->next = i;
+	} else if (c == '&' || c == '|' || c == '~') {  /* wult's (pandas') spellings */
+		p->tok = T_NAME;
+		p->text = is_xstrdup(c == '&' ? "and" : c == '|' ? "or" : "not");
+		p->next = i + 1;
 	} else {
 		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
 			size_t n = strlen(ops[k]);
@@ -240,6 +244,16 @@ static struct node *parse_leaf(struct parser *p, enum node_kind kind)
 	return n;
 }
 
+/* The current token as the user wrote it ("&", not the "and" it stands for). */
+static const char *tok_text(const struct parser *p)
+{
+	static const char *const sym[] = { "&", "|", "~" };
+	const char *c = strchr("&|~", p->src[p->pos]);
+	if (p->tok == T_NAME && p->src[p->pos] && c)
+		return sym[c - "&|~"];
+	return p->tok == T_OP ? p->op : p->text ? p->text : "?";
+}
+
 static struct node *parse_atom(struct parser *p)
 {
 	if (p->failed)
@@ -263,7 +277,7 @@ static struct node *parse_atom(struct parser *p)
 	}
 	char msg[96];
 	snprintf(msg, sizeof(msg), "expected a number, string, column name or '(', got '%.40s'",
-		 p->tok == T_OP ? p->op : p->text);
+		 tok_text(p));
 	fail(p, msg);
 	return NULL;
 }
@@ -387,7 +401,7 @@ struct is_expr *is_expr_parse(const char *src, char *err, size_t errlen)
 	e->root = parse_or(&p);
 	if (!p.failed && p.tok != T_END) {
 		char msg[96];
-		snprintf(msg, sizeof(msg), "unexpected '%.40s'", p.tok == T_OP ? p.op : p.text ? p.text : "?");
+		snprintf(msg, sizeof(msg), "unexpected '%.40s'", tok_text(&p));
 		fail(&p, msg);
 	}
 	free(p.text);

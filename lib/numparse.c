@@ -7,6 +7,7 @@
  */
 #include "idlescope/numparse.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -204,8 +205,11 @@ static int slow_value(const char *s, size_t n, double *out)
 	}
 	memcpy(p, s, n);
 	p[n] = '\0';
+	errno = 0;
 	double d = strtod(p, &end);
-	int ok = end == p + n && isfinite(d);
+	/* beyond the doubles either way is an error: 1e400 (infinity) and 1e-400 (zero, from
+	 * digits that are not all zero; strtod says ERANGE), not one an error and one 0 */
+	int ok = end == p + n && isfinite(d) && !(d == 0 && errno == ERANGE);
 	free(heap);
 	if (ok)
 		*out = d;
@@ -243,5 +247,17 @@ bool is_parse_double(const char *s, size_t n, double *out)
 	if (is_parse_double_prefix(s, s + n, &d) != s + n)
 		return false;
 	*out = d;
+	return true;
+}
+
+bool is_number_out_of_range(const char *s, size_t n, double *out)
+{
+	struct scan sc;
+	double d;
+	if (scan_number(s, s + n, &sc) != s + n || is_parse_double(s, n, &d))
+		return false;
+	*out = sc.neg ? -HUGE_VAL : HUGE_VAL;
+	if (sc.exp10 < 0)  /* too small rather than too large */
+		*out = sc.neg ? -0.0 : 0.0;
 	return true;
 }

@@ -2,7 +2,9 @@
 #include "idlescope/run.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,42 +28,6 @@ static char *base_name(const char *path)
 	return b;
 }
 
-/* JSON line:column of an offset, for parse errors. */
-static void offset_pos(const char *buf, size_t off, size_t *line, size_t *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off && buf[i]; i++) {
-		if (buf[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-static cJSON *load_info_json(const char *path, char *err, size_t errlen)
-{
-	size_t len;
-	const char *end = NULL;
-	char *buf = is_read_regular_file(path, 16u << 20, &len, err, errlen);
-	if (!buf)
-		return NULL;
-	cJSON *j = cJSON_ParseWithOpts(buf, &end, 1);
-	if (!j) {
-		size_t line, col;
-		offset_pos(buf, end ? (size_t)(end - buf) : 0, &line, &col);
-		snprintf(err, errlen, "%s:%zu:%zu: malformed JSON", path, line, col);
-	} else if (!cJSON_IsObject(j)) {
-		snprintf(err, errlen, "%s: not a JSON object", path);
-		cJSON_Delete(j);
-		j = NULL;
-	}
-	free(buf);
-	return j;
-}
-
 /* info.json, else info.yml; a broken one is a warning and the run goes on without it. */
 static cJSON *load_info(const char *dir)
 {
@@ -70,7 +36,7 @@ static cJSON *load_info(const char *dir)
 	struct stat st;
 	cJSON *info = NULL;
 	if (lstat(json, &st) == 0)
-		info = load_info_json(json, err, sizeof(err));
+		info = is_json_load(json, err, sizeof(err));
 	else if (lstat(yml, &st) == 0)
 		info = is_yaml_load(yml, err, sizeof(err));
 	if (!info && err[0])
@@ -86,7 +52,24 @@ static const char *str_field(const cJSON *o, const char *key)
 	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
 
-static int locate(struct is_run *r, const char *path)
+/* Why a directory's datapoints.csv cannot be reached: only a plain ENOENT means there is none;
+ * a dangling or looping symlink and an unsearchable directory say so. */
+static int no_datapoints(const char *dir, const char *dp)
+{
+	int e = errno;
+	struct stat st;
+	if (e == ENOENT && lstat(dp, &st) == 0 && S_ISLNK(st.st_mode))
+		is_err("%s: dangling symbolic link (its target: %s)", dp, strerror(e));
+	else if (e == ENOENT)
+		is_err("%s: not a run directory (no datapoints.csv)%s", dir, is_counter_only_dir(dir) ?
+		       "; it is a counter-only run: 'analyze counters' reads it, and 'analyze diff'"
+		       " and 'report' take it with other counter-only runs" : "");
+	else
+		is_err("%s: %s", dp, strerror(e));
+	return -1;
+}
+
+static int locate(struct is_run *r, const char *path, bool counters_only)
 {
 	struct stat st;
 	if (stat(path, &st) < 0) {
@@ -96,11 +79,17 @@ static int locate(struct is_run *r, const char *path)
 	if (S_ISDIR(st.st_mode)) {
 		r->dir = is_xstrdup(path);
 		r->dp_path = path_join(path, "datapoints.csv");
-		if (stat(r->dp_path, &st) < 0) {
-			is_err("%s: not a run directory (no datapoints.csv)", path);
-			return -1;
+		if (counters_only) {  /* collect --counters: counters.csv without datapoints */
+			char *c = path_join(path, "counters.csv");
+			int rc = stat(c, &st);
+			free(c);
+			if (rc == 0) {
+				free(r->dp_path);
+				r->dp_path = NULL;
+				return 0;
+			}
 		}
-		return 0;
+		return stat(r->dp_path, &st) < 0 ? no_datapoints(path, r->dp_path) : 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		is_err("%s: not a run directory or a CSV file", path);
@@ -113,16 +102,51 @@ static int locate(struct is_run *r, const char *path)
 	return 0;
 }
 
-int is_run_open(const char *path, struct is_run **out)
+/* "stop_reason" (latency runs) or "stopped_by" (counter runs) as a quoted, printable part. */
+static char *stop_part(const cJSON *info)
+{
+	static const char *const keys[] = { "stop_reason", "stopped_by" };
+	for (size_t i = 0; i < 2; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(info, keys[i]);
+		if (!cJSON_IsString(v))
+			continue;
+		char q[80];
+		is_quote_for_msg(v->valuestring, strlen(v->valuestring), q, sizeof(q));
+		return is_xasprintf(", \"%s\": \"%s\"%s", keys[i], q, strcmp(v->valuestring, "running") ? ""
+				    : " (the collector was killed, or is still running)");
+	}
+	return is_xstrdup("");
+}
+
+char *is_info_incomplete(const cJSON *info)
+{
+	if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(info, "complete")))
+		return NULL;
+	char *stop = stop_part(info), *why;
+	why = is_xasprintf("info.json says \"complete\": false%s", stop);
+	free(stop);
+	return why;
+}
+
+void is_info_warn_incomplete(const cJSON *info, const char *path)
+{
+	char *why = is_info_incomplete(info);
+	if (why)
+		is_warn("%s: incomplete run: %s", path, why);
+	free(why);
+}
+
+static int run_open(const char *path, bool counters_only, struct is_run **out)
 {
 	struct is_run *r = is_xcalloc(1, sizeof(*r));
 	*out = NULL;
 	r->path = is_xstrdup(path);
-	if (locate(r, path) < 0) {
+	if (locate(r, path, counters_only) < 0) {
 		is_run_free(r);
 		return -1;
 	}
 	r->info = load_info(r->dir);
+	is_info_warn_incomplete(r->info, path);
 	const char *id = str_field(r->info, "reportid");
 	/* Without a reportid: the directory's name, or the file's for a bare CSV in "." The
 	 * name is a label in every output: control characters and invalid UTF-8 in it are written
@@ -133,15 +157,35 @@ int is_run_open(const char *path, struct is_run **out)
 	r->toolname = str_field(r->info, "toolname");
 	if (!r->toolname)
 		r->toolname = "unknown";
+	is_run_compat(r);
 	*out = r;
 	return 0;
 }
 
+int is_run_open(const char *path, struct is_run **out)
+{
+	return run_open(path, false, out);
+}
+
+int is_run_open_counters(const char *path, struct is_run **out)
+{
+	return run_open(path, true, out);
+}
+
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts)
 {
+	struct is_table_opts o = opts ? *opts : (struct is_table_opts){ 0 };
+	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r->info, "complete");
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r->info, "datapoints");
+	/* a whole last line without its newline is kept only when info.json vouches for it */
+	if (cJSON_IsTrue(complete) && cJSON_IsNumber(rows) && rows->valuedouble >= 0 &&
+	    rows->valuedouble < 1e18 && rows->valuedouble == floor(rows->valuedouble)) {
+		o.known_complete = true;
+		o.known_rows = (size_t)rows->valuedouble;
+	}
 	is_table_free(r->dp);
 	r->dp = NULL;
-	return is_table_read(r->dp_path, opts, &r->dp);
+	return is_table_read(r->dp_path, &o, &r->dp);
 }
 
 void is_run_free(struct is_run *r)

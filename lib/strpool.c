@@ -32,6 +32,19 @@ static void rehash(struct strpool *p, size_t nslots)
 	}
 }
 
+uint32_t strpool_find(const struct strpool *p, const char *s, size_t len)
+{
+	if (!p->nslots)
+		return UINT32_MAX;
+	size_t i = hash_bytes(s, len) & (p->nslots - 1);
+	for (; p->slots[i]; i = (i + 1) & (p->nslots - 1)) {
+		const char *t = p->strs[p->slots[i] - 1];
+		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+			return p->slots[i] - 1;
+	}
+	return UINT32_MAX;
+}
+
 uint32_t strpool_intern(struct strpool *p, const char *s, size_t len)
 {
 	if ((p->n + 1) * 2 > p->nslots)

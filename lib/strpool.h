@@ -13,6 +13,8 @@ struct strpool {
 
 void strpool_init(struct strpool *p);
 uint32_t strpool_intern(struct strpool *p, const char *s, size_t len);
+/* The id of a string already in the pool, or UINT32_MAX. */
+uint32_t strpool_find(const struct strpool *p, const char *s, size_t len);
 /* Hand the strings over (caller frees each and the array); the pool is left empty. */
 char **strpool_release(struct strpool *p, size_t *n);
 void strpool_free(struct strpool *p);

@@ -8,19 +8,37 @@
 #include "idlescope/util.h"
 #include "strpool.h"
 
+/* Column names interned in order; col_of[id] is the first column with that name. */
+struct colindex {
+	struct strpool names;
+	size_t *col_of;
+};
+
 struct is_table *is_table_new(const char *path)
 {
 	struct is_table *t = is_xcalloc(1, sizeof(*t));
 	struct strpool *pool = is_xmalloc(sizeof(*pool));
+	struct colindex *ci = is_xcalloc(1, sizeof(*ci));
 	strpool_init(pool);
+	strpool_init(&ci->names);
 	t->pool = pool;
+	t->colindex = ci;
 	t->path = is_xstrdup(path ? path : "");
 	return t;
 }
 
 struct is_column *is_table_add_col(struct is_table *t, const char *name, enum is_coltype type)
 {
-	t->cols = is_xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
+	struct colindex *ci = t->colindex;
+	if ((t->ncols & (t->ncols - 1)) == 0)  /* 0, 1, 2, 4 ...: room doubles */
+		t->cols = is_xrealloc(t->cols, (t->ncols < 4 ? 8 : 2 * t->ncols) * sizeof(*t->cols));
+	size_t had = ci->names.n;
+	uint32_t id = strpool_intern(&ci->names, name, strlen(name));
+	if (ci->names.n != had) {
+		if ((had & (had - 1)) == 0)
+			ci->col_of = is_xrealloc(ci->col_of, (had < 4 ? 8 : 2 * had) * sizeof(size_t));
+		ci->col_of[id] = t->ncols;
+	}
 	struct is_column *c = &t->cols[t->ncols++];
 	memset(c, 0, sizeof(*c));
 	c->name = is_xstrdup(name);
@@ -30,10 +48,9 @@ struct is_column *is_table_add_col(struct is_table *t, const char *name, enum is
 
 struct is_column *is_table_col(const struct is_table *t, const char *name)
 {
-	for (size_t i = 0; i < t->ncols; i++)
-		if (strcmp(t->cols[i].name, name) == 0)
-			return &t->cols[i];
-	return NULL;
+	const struct colindex *ci = t->colindex;
+	uint32_t id = strpool_find(&ci->names, name, strlen(name));
+	return id == UINT32_MAX ? NULL : &t->cols[ci->col_of[id]];
 }
 
 bool is_table_col_has_value(const struct is_table *t, const char *name)
@@ -98,6 +115,10 @@ void is_table_free(struct is_table *t)
 	free(t->file_colnames);
 	strpool_free(t->pool);
 	free(t->pool);
+	struct colindex *ci = t->colindex;
+	strpool_free(&ci->names);
+	free(ci->col_of);
+	free(ci);
 	free(t->path);
 	free(t);
 }

@@ -13,10 +13,15 @@ struct row_ctx {
 	size_t row;
 };
 
+/* Stands for "index", the row number, when the table has no column of that name. */
+static const struct is_column index_col = { .name = "index", .type = IS_COL_NUM };
+
 static struct is_value row_get(void *arg, size_t var)
 {
 	struct row_ctx *c = arg;
 	const struct is_column *col = c->cols[var];
+	if (col == &index_col)
+		return (struct is_value){ .num = (double)c->row };
 	if (col->type == IS_COL_NUM)
 		return (struct is_value){ .num = col->num[c->row] };
 	return (struct is_value){ .is_str = true, .str = is_table_str(c->t, col->text[c->row]) };
@@ -54,8 +59,10 @@ static const struct is_column **bind(const struct is_table *t, const struct is_e
 	int ok = 1;
 	for (size_t i = 0; i < n && ok; i++) {
 		cols[i] = is_table_col(t, is_expr_var(e, i));
+		if (!cols[i] && !strcmp(is_expr_var(e, i), "index"))
+			cols[i] = &index_col;
 		if (cols[i]) {
-			types[i] = col_type(t, cols[i]);
+			types[i] = cols[i] == &index_col ? IS_EXPR_NUM : col_type(t, cols[i]);
 			continue;
 		}
 		list_columns(t, msg, sizeof(msg));
@@ -74,26 +81,34 @@ static const struct is_column **bind(const struct is_table *t, const struct is_e
 	return cols;
 }
 
-int is_table_filter(struct is_table *t, const struct is_expr *include, const struct is_expr *exclude)
+int is_table_filter_mask(const struct is_table *t, const struct is_expr *include,
+			 const struct is_expr *exclude, unsigned char *keep)
 {
 	struct row_ctx inc = { .t = t }, exc = { .t = t };
 	int rc = -1;
-	if (!include && !exclude)
-		return 0;
 	if ((include && !(inc.cols = bind(t, include, "--include"))) ||
 	    (exclude && !(exc.cols = bind(t, exclude, "--exclude"))))
 		goto cleanup;
-	unsigned char *keep = is_xmalloc(t->nrows ? t->nrows : 1);
 	for (size_t r = 0; r < t->nrows; r++) {
 		inc.row = exc.row = r;
 		keep[r] = (!include || is_expr_truthy(is_expr_eval(include, row_get, &inc))) &&
 			  (!exclude || !is_expr_truthy(is_expr_eval(exclude, row_get, &exc)));
 	}
-	is_table_keep_rows(t, keep);
-	free(keep);
 	rc = 0;
 cleanup:
 	free(inc.cols);
 	free(exc.cols);
+	return rc;
+}
+
+int is_table_filter(struct is_table *t, const struct is_expr *include, const struct is_expr *exclude)
+{
+	if (!include && !exclude)
+		return 0;
+	unsigned char *keep = is_xmalloc(t->nrows ? t->nrows : 1);
+	int rc = is_table_filter_mask(t, include, exclude, keep);
+	if (rc == 0)
+		is_table_keep_rows(t, keep);
+	free(keep);
 	return rc;
 }

@@ -19,8 +19,10 @@ static bool has_counters_file(const struct is_run *r)
 {
 	struct stat st;
 	char *p = path_cat(r->dir, "counters.csv");
-	bool yes = stat(p, &st) == 0;
+	char *ts = path_cat(r->dir, "stats/turbostat.raw.txt");  /* wult's stats-collect */
+	bool yes = stat(p, &st) == 0 || stat(ts, &st) == 0;
 	free(p);
+	free(ts);
 	return yes;
 }
 
@@ -55,7 +57,7 @@ static void summary_table(struct report *rep, cJSON **sum)
 	size_t nkeys = key_union(sum, rep->nruns, NULL, &keys);
 	fputs("<table class=\"summary\">\n<thead><tr><th>Counter</th>", f);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>", run_colour(r));
+		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>", run_colour(colour_of(rep, r)));
 		html_esc(f, rep->runs[r]->name);
 		fputs("</th>", f);
 	}
@@ -177,7 +179,7 @@ static int series_plots(struct report *rep, cJSON **ser)
 		for (size_t r = 0; r < rep->nruns; r++) {
 			if (have[r])
 				fprintf(gp, "%c './c%03zu-r%zu.dat' using 1:2 with lines lw 1.5 lc rgb '%s'",
-					sep, k, r, run_colour(r));
+					sep, k, r, run_colour(colour_of(rep, r)));
 			sep = have[r] ? ',' : sep;
 		}
 		fputc('\n', gp);

@@ -192,11 +192,11 @@ static int overall(struct metric_data *md, const struct hrange *h, const struct 
 			return -1;
 		}
 		fprintf(md->gp, "%s '%s' index 1 using 1:2 with steps lw 2 lc rgb '%s'",
-			nplotted++ ? "," : "", name, run_colour(r));
+			nplotted++ ? "," : "", name, run_colour(colour_of(rep, r)));
 		if (any_over)
 			fprintf(md->gp, ", '%s' index 2 using (($1+$2)/2):4:($2-$1) with boxes lc rgb "
 					"'%s', '%s' index 2 using 5:4:6 with labels offset 0,0.8 font ',10' tc rgb '%s'",
-				name, run_colour(r), name, run_colour(r));
+				name, run_colour(colour_of(rep, r)), name, run_colour(colour_of(rep, r)));
 	}
 	fputc('\n', md->gp);
 	value_str(md, h->lo, lo);

@@ -44,6 +44,10 @@ static const char css[] =
 ".verdicts{margin:6px 0 8px;padding:6px 10px;border-left:4px solid #8a96a3;background:#f6f7f9}\n"
 ".verdicts p{margin:2px 0;font-family:'DejaVu Sans Mono',monospace;font-size:12.5px}\n"
 ".verdicts p.sig{font-weight:700;color:#7a1c14}\n"
+".verdicts p.differs{color:#5a3d00}\n"
+".warnings{margin:8px 0 12px;padding:8px 12px;border:2px solid #c98a00;background:#fff6dd}\n"
+".warnings p{margin:2px 0;font-weight:700}\n"
+".warnings li{font-family:'DejaVu Sans Mono',monospace;font-size:12.5px}\n"
 ".plots{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:6px}\n"
 "@media (max-width:1000px){.plots{grid-template-columns:minmax(0,1fr)}}\n"
 "@media (min-width:1900px){main{max-width:1960px}.plots{grid-template-columns:repeat(3,minmax(0,1fr))}}\n"
@@ -52,6 +56,7 @@ static const char css[] =
 "figure.wide{grid-column:1/-1}\n"
 "figcaption{font-size:12px;color:#4b5663;margin-top:3px}\n"
 "p.note{color:#4b5663;font-size:13px}\n"
+"p.incomplete{margin:6px 0;padding:6px 10px;border-left:4px solid #b3261e;background:#fdf1f0}\n"
 "details summary{cursor:pointer;color:#33404d;margin:6px 0}\n"
 "footer{color:#6b7682;font-size:12px;text-align:center;margin-top:20px}\n";
 
@@ -63,6 +68,11 @@ static const char *const colours[] = {
  * down, circle, pentagon (polygons first: cairo draws them several times faster). */
 static const int pointtypes[] = { 5, 9, 13, 11, 7, 15 };
 static const char *const markers[] = { "\u25A0", "\u25B2", "\u25C6", "\u25BC", "\u25CF", "\u2B1F" };
+
+size_t colour_of(const struct report *rep, size_t r)
+{
+	return rep->config_of ? rep->config_of[r] : r;
+}
 
 const char *run_colour(size_t r)
 {
@@ -193,13 +203,18 @@ void html_legend(FILE *f, const struct report *rep, bool markers_too)
 	for (size_t r = 0; r < rep->nruns; r++) {
 		fputs("<span class=\"run\">", f);
 		if (markers_too)
-			fprintf(f, "<span class=\"marker\" style=\"color:%s\">%s</span>", run_colour(r),
+			fprintf(f, "<span class=\"marker\" style=\"color:%s\">%s</span>", run_colour(colour_of(rep, r)),
 				run_marker(r));
 		else
-			fprintf(f, "<span class=\"swatch\" style=\"background:%s\"></span>", run_colour(r));
+			fprintf(f, "<span class=\"swatch\" style=\"background:%s\"></span>", run_colour(colour_of(rep, r)));
 		html_esc(f, rep->runs[r]->name);
-		if (r == 0 && rep->nruns > 1)
+		if (rep->grouped) {
+			fputs(" (", f);
+			html_esc(f, rep->configs[rep->config_of[r]].name);
+			fputs(rep->config_of[r] ? ")" : ", reference)", f);
+		} else if (rep->config_of[r] == 0 && rep->nruns > 1) {
 			fputs(" (reference)", f);
+		}
 		fputs("</span>", f);
 	}
 	fputs("</div>\n", f);

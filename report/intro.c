@@ -20,7 +20,8 @@ static const struct field {
 	{ "Measured CPU", { "cpu" }, NULL },
 	{ "Datapoints collected", { "datapoints" }, NULL },
 	{ "Discarded", { "discards" }, NULL },
-	{ "Stopped by", { "stop_reason" }, NULL },
+	{ "Complete", { "complete" }, NULL },
+	{ "Stopped by", { "stop_reason", "stopped_by" }, NULL },
 	{ "Start time", { "start_time", "date" }, NULL },
 	{ "Duration", { "duration_s" }, " s" },
 	{ "Host", { "system.hostname", "hostname" }, NULL },
@@ -119,9 +120,10 @@ static void table_head(struct report *rep, const char *cls)
 	fprintf(rep->html, "<table class=\"%s\">\n<thead><tr><th></th>", cls);
 	for (size_t r = 0; r < rep->nruns; r++) {
 		fprintf(rep->html, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
-			run_colour(r));
+			run_colour(colour_of(rep, r)));
 		html_esc(rep->html, rep->runs[r]->name);
-		fputs(r == 0 && rep->nruns > 1 ? "<br><small>reference</small></th>" : "</th>", rep->html);
+		bool ref = rep->config_of[r] == 0 && rep->nruns > 1 && !rep->grouped;
+		fputs(ref ? "<br><small>reference</small></th>" : "</th>", rep->html);
 	}
 	fputs("</tr></thead>\n<tbody>\n", rep->html);
 }
@@ -169,16 +171,87 @@ static void all_metadata(struct report *rep, char **vals)
 	fputs("</tbody></table>\n</details>\n", rep->html);
 }
 
+/* What differs between the configurations besides what was varied: a box above every verdict. */
+static void confounders(struct report *rep)
+{
+	FILE *f = rep->html;
+	if (!rep->nwarn)
+		return;
+	fputs("<div class=\"warnings\"><p>Besides what was varied, the configurations differ in "
+	      "(read the verdicts with this in mind):</p>\n<ul>\n", f);
+	for (size_t i = 0; i < rep->nwarn; i++) {
+		fputs("<li>", f);
+		html_esc(f, rep->warn[i]);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul></div>\n", f);
+}
+
+/* The experiment's design and the configurations with their runs, in order. */
+static void design(struct report *rep)
+{
+	FILE *f = rep->html;
+	if (!rep->grouped && !rep->cl.design)
+		return;
+	fputs("<p class=\"note\">", f);
+	if (rep->cl.design) {
+		fputs("Experiment ", f);
+		html_esc(f, rep->cl.design);
+		fputs(". ", f);
+	}
+	fprintf(f, "%zu configurations, the first the reference: ", rep->nconfigs);
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		fprintf(f, "%s<span class=\"swatch\" style=\"background:%s\"></span><b>", c ? "; " : "",
+			run_colour(c));
+		html_esc(f, rep->configs[c].name);
+		fputs("</b> (", f);
+		for (size_t i = 0; i < rep->configs[c].nruns; i++) {
+			fputs(i ? ", " : "", f);
+			html_esc(f, rep->runs[rep->configs[c].runs[i]]->name);
+		}
+		fputs(")", f);
+	}
+	fputs(". Runs are listed by configuration, each in the order given or taken. With two or more "
+	      "runs per configuration the verdict is Welch's t on the runs' medians; replicate runs "
+	      "share their configuration's colour.</p>\n", f);
+}
+
+/* A run whose info says "complete": false is said to be so before anything else about it. */
+static void incomplete_notes(struct report *rep)
+{
+	for (size_t r = 0; r < rep->nruns; r++) {
+		char *why = is_info_incomplete(rep->runs[r]->info);
+		if (!why)
+			continue;
+		fputs("<p class=\"incomplete\"><strong>Incomplete run</strong> ", rep->html);
+		html_esc(rep->html, rep->runs[r]->name);
+		fputs(": ", rep->html);
+		html_esc(rep->html, why);
+		fputs(". Its datapoints are those written before it stopped.</p>\n", rep->html);
+		free(why);
+	}
+}
+
 void section_intro(struct report *rep)
 {
 	FILE *f = rep->html;
 	char **vals = is_xcalloc(rep->nruns, sizeof(*vals));
 
 	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n", f);
-	if (rep->nruns > 1)
+	confounders(rep);
+	design(rep);
+	if (rep->nruns > 1 && !rep->grouped && rep->configs[0].runs[0] == 0)
 		fputs("<p class=\"note\">The first run is the reference: changes are against it. "
 		      "Rows where the runs differ are highlighted.</p>\n", f);
+	incomplete_notes(rep);
 	table_head(rep, "intro");
+	if (rep->grouped || rep->configs[0].runs[0] != 0) {
+		for (size_t r = 0; r < rep->nruns; r++)
+			vals[r] = is_xasprintf("%s%s", rep->configs[rep->config_of[r]].name,
+					       rep->config_of[r] ? "" : " (reference)");
+		row(rep, "Configuration", vals, false);
+		free_vals(vals, rep->nruns);
+	}
 	for (size_t r = 0; r < rep->nruns; r++) {  /* the run's own ID, not the uniquified name */
 		const cJSON *id = is_run_info_item(rep->runs[r], "reportid");
 		vals[r] = is_xstrdup(cJSON_IsString(id) && id->valuestring[0] ? id->valuestring

@@ -15,15 +15,22 @@
 #include "report.h"
 
 static const char help[] =
-"usage: report [options] RUN [RUN...] -o DIR\n"
+"usage: report [options] CONFIG [CONFIG...] -o DIR\n"
 "\n"
 "Write a static HTML report of the datapoints of one run, or a comparison of several,\n"
 "to the directory DIR: DIR/index.html with its plots beside it. It opens from the file\n"
 "system in any browser, needs no JavaScript and fetches nothing from elsewhere.\n"
 "RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file.\n"
-"With several runs the first one is the reference: every table shows the change and the\n"
-"percent change against it, and each metric gets the verdict line of `analyze diff`\n"
-"(Mann-Whitney U test and a 95% confidence interval of the median difference).\n"
+"A CONFIG is one RUN, replicate runs separated by commas (a1,a2,a3), or an experiment\n"
+"directory (experiment.json of 'collect --matrix': its configurations in design order).\n"
+"With several configurations the first (or --ref) is the reference: every table shows the\n"
+"change and the percent change against it, and each metric gets the verdict line of\n"
+"`analyze diff`: with two or more runs per configuration Welch's t on the runs' medians\n"
+"(\"significant\"); with one run, \"differs in these runs\" from a Mann-Whitney test and a\n"
+"block-bootstrap CI (run-to-run variation unknown). What else differs between the\n"
+"configurations (info.json, settings, machine load) is listed in a box above the verdicts;\n"
+"replicate runs share their configuration's colour, and a plot per metric shows every\n"
+"run's median and 99th percentile per configuration.\n"
 "\n"
 "Contents: the runs side by side (metadata that differs between them highlighted); per\n"
 "metric the summary table (" IS_DEFAULT_FUNCS "),\n"
@@ -36,7 +43,8 @@ static const char help[] =
 "\n"
 "options:\n"
 "  -o, --output DIR      the report directory (required); refused if it exists\n"
-"  -f, --force           replace DIR if it exists (only a directory is replaced)\n"
+"  -f, --force           replace DIR if it exists and is an earlier report (or empty);\n"
+"                        DIR may never be, hold or lie inside a RUN\n"
 "  -m, --metrics REGEX   metrics to show (POSIX extended regular expression, unanchored),\n"
 "                        default:\n"
 "                        " REPORT_DEFAULT_METRICS "\n"
@@ -46,6 +54,7 @@ static const char help[] =
 "                        EXPR: column names, numbers, 'strings', < <= > >= == !=,\n"
 "                        and or not, + - * /, parentheses; e.g. \"ReqCState == 'C6'\"\n"
 "  -t, --title TEXT      the page title, default \"idlescope report: RUN vs RUN...\"\n"
+"      --ref NAME        the reference configuration (default: the first)\n"
 "  -r, --copy-raw        copy the runs' datapoints.csv, info and counters.csv into\n"
 "                        DIR/raw/runN/ so that the report stands alone\n"
 "  -j, --jobs N          gnuplot processes to run at once, default: online CPUs\n"
@@ -59,8 +68,8 @@ static const char help[] =
 "percentile of either axis and a deterministic sample of about 15000 of the others per\n"
 "run (the caption says how many of how many); histograms and percentiles use every\n"
 "datapoint. The report is written into a hidden temporary directory next to DIR and\n"
-"renamed to DIR when complete; on failure, SIGINT, SIGTERM or SIGHUP it is removed and\n"
-"nothing is left at DIR.\n"
+"renamed to DIR when complete; on failure, SIGINT, SIGTERM, SIGHUP or SIGPIPE it is\n"
+"removed and nothing is left at DIR.\n"
 "\n"
 "exit status: 0 success (the path of index.html is printed), 1 bad data, gnuplot missing\n"
 "or failing, DIR exists without --force, or a write error; 2 usage error\n";
@@ -72,7 +81,7 @@ static const struct option longopts[] = {
 	{ "copy-raw", no_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
 	{ "keep-plot-data", no_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	{ "ref", required_argument, NULL, 256 }, { NULL, 0, NULL, 0 },
 };
 
 static int parse_jobs(const char *s, int *out)
@@ -102,6 +111,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case 't': o->title = optarg; break;
 		case 'r': o->copy_raw = true; break;
 		case 'k': o->keep_plot_data = true; break;
+		case 256: o->ref = optarg; break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;
@@ -152,6 +162,36 @@ static int check_filters(const struct report_opts *o)
 	return rc;
 }
 
+/* Runs in argument order, grouped into configurations (comma lists, experiments). */
+static int make_configs(struct report *rep)
+{
+	size_t n;
+	if (is_configs_for_diff(&rep->cl, rep->runs, rep->o->ref, &rep->configs, &n) < 0) {
+		rep->nconfigs = n;
+		return -1;
+	}
+	rep->nconfigs = n;
+	rep->config_of = is_xcalloc(rep->nruns + 1, sizeof(size_t));
+	for (size_t c = 0; c < n; c++) {
+		rep->grouped |= rep->configs[c].nruns > 1;
+		for (size_t i = 0; i < rep->configs[c].nruns; i++)
+			rep->config_of[rep->configs[c].runs[i]] = c;
+	}
+	return 0;
+}
+
+/* Counter-only runs: their metadata and an empty datapoints table each. */
+static int open_counter_runs(struct report *rep, size_t n)
+{
+	for (size_t r = 0; r < n; r++, rep->nruns++) {
+		if (is_run_open_counters(rep->paths[r], &rep->runs[r]) < 0)
+			return -1;
+		rep->runs[r]->dp = is_table_new(rep->runs[r]->path);
+	}
+	is_runs_uniquify_names(rep->runs, rep->nruns);
+	return 0;
+}
+
 static int load_runs(struct report *rep, const char *metrics_re)
 {
 	const struct report_opts *o = rep->o;
@@ -160,18 +200,27 @@ static int load_runs(struct report *rep, const char *metrics_re)
 	struct is_load_spec spec = { .metrics_re = load_re, .include = o->include,
 				     .exclude = o->exclude };
 	struct is_load_ctx ctx;
+	size_t n = 0;
 	int rc = -1;
 
 	if (is_load_prepare(&ctx, &spec) < 0)
 		goto cleanup;
-	for (size_t i = 0; i < o->nruns; i++)
-		for (size_t j = i + 1; j < o->nruns; j++)
-			if (is_same_run(o->runs[i], o->runs[j]))
+	rep->paths = is_configs_paths(&rep->cl, &n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (is_same_run(rep->paths[i], rep->paths[j]))
 				is_warn("'%s' and '%s' are the same run: its columns will be equal",
-					o->runs[i], o->runs[j]);
-	rep->runs = is_xcalloc(o->nruns, sizeof(*rep->runs));
-	for (size_t r = 0; r < o->nruns; r++, rep->nruns++)
-		if (is_load_run(&ctx, o->runs[r], &rep->runs[r]) < 0)
+					rep->paths[i], rep->paths[j]);
+	rep->runs = is_xcalloc(n + 1, sizeof(*rep->runs));
+	rep->counters_only = n > 0;
+	for (size_t r = 0; r < n; r++)
+		rep->counters_only = rep->counters_only && is_counter_only_dir(rep->paths[r]);
+	if (rep->counters_only) {
+		rc = open_counter_runs(rep, n) < 0 ? -1 : make_configs(rep) < 0 ? -2 : 0;
+		goto cleanup;
+	}
+	for (size_t r = 0; r < n; r++, rep->nruns++)
+		if (is_load_run(&ctx, rep->paths[r], &rep->runs[r]) < 0)
 			goto cleanup;
 	for (size_t r = 0; r < rep->nruns; r++)
 		if (rep->runs[r]->dp->nrows == 0) {
@@ -180,7 +229,7 @@ static int load_runs(struct report *rep, const char *metrics_re)
 			goto cleanup;
 		}
 	is_runs_uniquify_names(rep->runs, rep->nruns);
-	rc = 0;
+	rc = make_configs(rep) < 0 ? -2 : 0;  /* an unknown --ref: a usage error */
 cleanup:
 	is_load_release(&ctx);
 	free(load_re);
@@ -190,8 +239,8 @@ cleanup:
 static char *default_title(const struct report *rep)
 {
 	char *t = is_xstrdup("idlescope report: ");
-	for (size_t r = 0; r < rep->nruns; r++) {
-		char *next = is_xasprintf("%s%s%s", t, r ? " vs " : "", rep->runs[r]->name);
+	for (size_t r = 0; r < rep->nconfigs; r++) {
+		char *next = is_xasprintf("%s%s%s", t, r ? " vs " : "", rep->configs[r].name);
 		free(t);
 		t = next;
 	}
@@ -304,7 +353,7 @@ static int build(struct report *rep, const char *gnuplot)
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		if (plots_metric(rep, m, &rep->plots[m]) < 0)
 			return -1;
-	if (summary_compute(rep) < 0 || write_page(rep) < 0)
+	if ((!rep->counters_only && summary_compute(rep) < 0) || write_page(rep) < 0)
 		return -1;
 	if (rep->o->copy_raw && copy_raw_runs(rep) < 0)
 		return -1;
@@ -322,6 +371,9 @@ static int build(struct report *rep, const char *gnuplot)
 		is_err("%s: cannot remove: %s", rep->workdir, strerror(errno));
 		return -1;
 	}
+	/* Again, just before anything is moved: the tree may have changed meanwhile. */
+	if (outdir_guard(rep->o->outdir, rep->runs, rep->nruns) < 0)
+		return -1;
 	int rc = outdir_commit(rep->tmpdir, rep->o->outdir, rep->o->force);
 	signals_remove_on_exit(NULL);  /* renamed: nothing left to remove */
 	return rc;
@@ -360,9 +412,17 @@ int main(int argc, char **argv)
 		is_err("%s", err);
 		goto cleanup;
 	}
+	if (is_configs_parse(o.runs, o.nruns, &rep.cl) < 0) {
+		rc = IS_EXIT_USAGE;
+		goto cleanup;
+	}
 	if (outdir_check(o.outdir, o.force) < 0)
 		goto cleanup;
-	if (load_runs(&rep, metrics_re) < 0 || select_metrics(&rep, metrics_re) < 0)
+	int lr = load_runs(&rep, metrics_re);
+	if (lr == -2)
+		rc = IS_EXIT_USAGE;
+	if (lr < 0 || outdir_guard(o.outdir, rep.runs, rep.nruns) < 0 ||
+	    outdir_replaceable(o.outdir) < 0 || (!rep.counters_only && select_metrics(&rep, metrics_re) < 0))
 		goto cleanup;
 	if (build(&rep, gnuplot) < 0)
 		goto cleanup;
@@ -372,7 +432,7 @@ cleanup:
 	plot_queue_free(rep.queue);
 	if (rep.tmpdir && rc != IS_EXIT_OK && remove_tree(rep.tmpdir) < 0)
 		is_warn("%s: cannot remove the unfinished report", rep.tmpdir);
-	summary_free(&rep.sum, rep.nruns);
+	summary_free(&rep.sum);
 	for (size_t m = 0; rep.plots && m < rep.nmetrics; m++)
 		metric_plots_free(&rep.plots[m]);
 	free(rep.plots);
@@ -384,6 +444,13 @@ cleanup:
 	for (size_t r = 0; r < rep.nruns; r++)
 		is_run_free(rep.runs[r]);
 	free(rep.runs);
+	free(rep.paths);
+	is_configs_free_diff(rep.configs, rep.nconfigs);
+	free(rep.config_of);
+	for (size_t i = 0; i < rep.nwarn; i++)
+		free(rep.warn[i]);
+	free(rep.warn);
+	is_configs_free(&rep.cl);
 	free(rep.funcs);
 	free(rep.tmpdir);
 	free(rep.workdir);

@@ -37,8 +37,11 @@ static const char *about(const char *metric)
 
 static void run_th(const struct report *rep, size_t r)
 {
-	fprintf(rep->html, "<th><span class=\"swatch\" style=\"background:%s\"></span>", run_colour(r));
-	html_esc(rep->html, rep->runs[r]->name);
+	fprintf(rep->html, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
+		summ_col_colour(rep, r));
+	html_esc(rep->html, summ_col_name(rep, r));
+	if (rep->sum.diff && rep->configs[r].nruns > 1)
+		fprintf(rep->html, " <small>(%zu runs)</small>", rep->configs[r].nruns);
 	fputs("</th>", rep->html);
 }
 
@@ -65,8 +68,8 @@ static void func_header(struct report *rep, const char *first)
 		html_esc(f, first);
 		fputs("</th>", f);
 	}
-	if (rep->nruns > 1 || !first)
-		fputs("<th>Run</th>", f);
+	if (rep->sum.ncols > 1 || !first)
+		fputs(rep->grouped && rep->sum.diff ? "<th>Configuration</th>" : "<th>Run</th>", f);
 	fputs("<th>datapoints</th>", f);
 	for (size_t fn = 0; fn < rep->nfuncs; fn++) {
 		fputs("<th>", f);
@@ -90,7 +93,7 @@ static void summary_table(struct report *rep, size_t m)
 	FILE *f = rep->html;
 	fputs("<div class=\"tw\"><table class=\"summary\">\n", f);
 	func_header(rep, NULL);
-	for (size_t r = 0; r < rep->nruns; r++) {
+	for (size_t r = 0; r < rep->sum.ncols; r++) {
 		fputs("<tr>", f);
 		run_th(rep, r);
 		func_cells(rep, &rep->sum.overall, m, r);
@@ -111,14 +114,14 @@ static void group_table(struct report *rep, size_t m)
 	func_header(rep, s->group_col);
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct summ_part *p = &s->groups[g];
-		for (size_t r = 0; r < rep->nruns; r++) {
+		for (size_t r = 0; r < s->ncols; r++) {
 			fputs("<tr>", f);
 			if (r == 0) {
-				fprintf(f, "<th rowspan=\"%zu\">", rep->nruns);
+				fprintf(f, "<th rowspan=\"%zu\">", s->ncols);
 				html_esc(f, p->label[0] ? p->label : "(empty)");
 				fputs("</th>", f);
 			}
-			if (rep->nruns > 1)
+			if (s->ncols > 1)
 				run_th(rep, r);
 			func_cells(rep, p, m, r);
 			fputs("</tr>\n", f);
@@ -131,7 +134,7 @@ static void verdicts(struct report *rep, size_t m)
 {
 	FILE *f = rep->html;
 	const struct summary *s = &rep->sum;
-	if (rep->nruns < 2)
+	if (rep->nconfigs < 2)
 		return;
 	fputs("<div class=\"verdicts\">\n", f);
 	if (!s->verdicts) {
@@ -139,12 +142,12 @@ static void verdicts(struct report *rep, size_t m)
 		html_esc(f, s->no_verdict_why);
 		fputs("</p>\n", f);
 	}
-	for (size_t r = 1; s->verdicts && r < rep->nruns; r++) {
-		const struct verdict *v = &s->verdicts[m * rep->nruns + r];
-		/* The verdict names the reference; say which run it is about. */
+	for (size_t r = 1; s->verdicts && r < s->ncols; r++) {
+		const struct verdict *v = &s->verdicts[m * s->ncols + r];
+		/* The verdict names the reference; say which configuration it is about. */
 		fprintf(f, "<p class=\"%s\"><span class=\"swatch\" style=\"background:%s\"></span>",
-			v->significant ? "sig" : "nosig", run_colour(r));
-		html_esc(f, rep->runs[r]->name);
+			v->significant ? "sig" : v->differs ? "differs" : "nosig", run_colour(r));
+		html_esc(f, rep->configs[r].name);
 		fputs(" \u2014 ", f);
 		html_esc(f, v->text);
 		fputs("</p>\n", f);

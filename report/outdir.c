@@ -2,9 +2,9 @@
  * The output directory: the report is written into a temporary directory next to it and
  * renamed into place at the end, so that a failed report never looks finished.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +26,41 @@ static void split_path(const char *out, char **parent, char **base)
 	*base = is_xstrdup(basename(b));
 	free(a);
 	free(b);
+}
+
+/* What report writes at the top of DIR: --force replaces a directory that has nothing else
+ * (an empty one, or an earlier report), never one that holds other data. */
+static bool report_entry(const char *name)
+{
+	static const char *const names[] = { ".", "..", "index.html", "plots", "raw" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+int outdir_replaceable(const char *out)
+{
+	struct stat st;
+	if (lstat(out, &st) < 0 && errno == ENOENT)
+		return 0;
+	DIR *d = opendir(out);
+	struct dirent *e;
+	int rc = 0;
+	if (!d) {
+		is_err("%s: %s", out, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(d)))
+		if (!report_entry(e->d_name)) {
+			char q[80];
+			is_quote_for_msg(e->d_name, strlen(e->d_name), q, sizeof(q));
+			is_err("%s: not a report (it holds '%s', which report does not write); "
+			       "not replacing it", out, q);
+			rc = -1;
+		}
+	closedir(d);
+	return rc;
 }
 
 int outdir_check(const char *out, bool force)
@@ -80,7 +115,7 @@ int outdir_commit(const char *tmp, const char *out, bool force)
 	char *old = NULL;
 	int rc = -1;
 	if (lstat(out, &st) == 0) {
-		if (outdir_check(out, force) < 0)
+		if (outdir_check(out, force) < 0 || outdir_replaceable(out) < 0)
 			return -1;
 		/* Move the old report aside (onto an empty directory), then the new one in. */
 		if (!(old = sibling_dir(out, "old")))
@@ -98,23 +133,50 @@ int outdir_commit(const char *tmp, const char *out, bool force)
 		goto cleanup;
 	}
 	if (old && remove_tree(old) < 0)
-		is_warn("%s: cannot remove the previous report", old);
+		is_warn("%s: cannot remove the previous report: %s", old, strerror(errno));
 	rc = 0;
 cleanup:
 	free(old);
 	return rc;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+#define RM_MAX_DEPTH 32  /* a report is three levels deep */
+
+/* Remove name in dfd and everything below it, on mount mnt only: a mount point (a bind mount
+ * of the same file system too) and what is mounted there stay, symbolic links are removed,
+ * never followed. */
+static int remove_at(int dfd, const char *name, uint64_t mnt, int depth)
 {
-	(void)st;
-	(void)ftw;
-	return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+	struct statx sx;
+	if (statx(dfd, name, AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_MNT_ID, &sx) < 0)
+		return -1;
+	if (!S_ISDIR(sx.stx_mode))
+		return unlinkat(dfd, name, 0);
+	if (!(sx.stx_mask & STATX_MNT_ID) || sx.stx_mnt_id != mnt || depth > RM_MAX_DEPTH) {
+		errno = depth > RM_MAX_DEPTH ? ELOOP : EXDEV;
+		return -1;
+	}
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), bad = 0;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			bad |= remove_at(fd, e->d_name, mnt, depth + 1) < 0;
+	closedir(d);
+	return bad ? -1 : unlinkat(dfd, name, AT_REMOVEDIR);
 }
 
 int remove_tree(const char *path)
 {
-	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	struct statx sx;
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx) < 0)
+		return -1;
+	return remove_at(AT_FDCWD, path, sx.stx_mnt_id, 0);
 }
 
 static int copy_file(const char *from, const char *to)
@@ -169,7 +231,7 @@ int copy_raw_runs(struct report *rep)
 		if (bad)
 			is_err("%s: %s", dir, strerror(errno));
 		to = path_cat(dir, "datapoints.csv");
-		bad = bad || copy_file(run->dp_path, to) < 0;
+		bad = bad || (run->dp_path && copy_file(run->dp_path, to) < 0);  /* NULL: counter-only */
 		free(to);
 		for (size_t i = 0; !bad && i < sizeof(extras) / sizeof(extras[0]); i++) {
 			struct stat st;

@@ -200,9 +200,9 @@ static void marks_free(const struct report *rep, struct marks *mk)
 	free(mk->pt);
 }
 
-static unsigned long colour_value(size_t r)
+static unsigned long colour_value(const struct report *rep, size_t r)
 {
-	return strtoul(run_colour(r) + 1, NULL, 16);
+	return strtoul(run_colour(colour_of(rep, r)) + 1, NULL, 16);
 }
 
 /* The y range of the scatter plots: the body (body_range(), logarithmic when it is). Points
@@ -252,7 +252,7 @@ static int write_scatter_file(struct metric_data *md, const char *name, float **
 		float rec[5] = { xy[best][2 * i], xy[best][2 * i + 1],
 				 nout[best] < 1000 ? 1.0f : nout[best] < 5000 ? 0.7f : 0.45f,
 				 mk->pt ? mk->pt[best][i] : (float)run_pointtype(best),
-				 (float)colour_value(best) };
+				 (float)colour_value(rep, best) };
 		if (c->clip && rec[1] > c->top) {
 			rec[1] = (float)c->edge;
 			rec[2] = 1.0f;
@@ -353,6 +353,71 @@ cleanup:
 	return rc;
 }
 
+/* Each configuration's runs pooled, on the same quantile grid (replicate runs only). */
+static void pooled_quantiles(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	md->pqv = is_xmalloc(rep->nconfigs * md->grid.n * sizeof(*md->pqv));
+	md->pnvals = is_xcalloc(rep->nconfigs, sizeof(*md->pnvals));
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		const struct is_diff_config *k = &rep->configs[c];
+		size_t n = 0;
+		for (size_t i = 0; i < k->nruns; i++)
+			n += rep->runs[k->runs[i]]->dp->nrows;
+		double *all = is_xmalloc((n + 1) * sizeof(*all));
+		n = 0;
+		for (size_t i = 0; i < k->nruns; i++) {
+			const struct is_run *run = rep->runs[k->runs[i]];
+			memcpy(all + n, column(rep, k->runs[i], md->name), run->dp->nrows * sizeof(*all));
+			n += run->dp->nrows;
+		}
+		md->pnvals[c] = quantiles(all, n, &md->map, md->grid.q, md->grid.n, &md->pqv[c * md->grid.n]);
+		free(all);
+	}
+}
+
+/* Replicate runs: every run's median and 99th percentile as points over its configuration, so
+ * that the spread between replicates shows next to the difference between configurations. */
+static int runs_plot(struct metric_data *md)
+{
+	struct report *rep = md->rep;
+	size_t imed = find_q(&md->grid, 0.5), i99 = find_q(&md->grid, 0.99);
+	char name[64], file[64], label[128];
+	snprintf(name, sizeof(name), "m%03zu-runs.dat", md->m);
+	FILE *f = work_open(rep, name, "w");
+	if (!f)
+		return -1;
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		const struct is_diff_config *k = &rep->configs[c];
+		for (size_t i = 0; i < k->nruns; i++) {
+			size_t r = k->runs[i];
+			double x = (double)c + (k->nruns > 1 ? 0.3 * ((double)i / (double)(k->nruns - 1) - 0.5)
+							    : 0);
+			if (md->nvals[r])
+				fprintf(f, "%.4f %.9g %.9g %lu\n", x, md->qv[r * md->grid.n + imed],
+					md->qv[r * md->grid.n + i99], colour_value(rep, r));
+		}
+	}
+	if (work_close(f, name) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "m%03zu-runs.svg", md->m);
+	set_terminal(md, false, file);
+	fprintf(md->gp, "set ylabel '%s'\nset xrange [-0.6:%zu.6]\nset key below\nset xtics (",
+		md->label, rep->nconfigs - 1);
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		gp_safe(label, sizeof(label), rep->configs[c].name);
+		fprintf(md->gp, "%s'%s' %zu", c ? ", " : "", label, c);
+	}
+	fprintf(md->gp, ")\nplot './%s' using 1:2:4 with points pt 7 ps 1.4 lc rgb variable "
+			"title 'median of each run', './%s' using 1:3:4 with points pt 9 ps 1.4 "
+			"lc rgb variable title '99th percentile of each run'\n", name, name);
+	add_output(md, file, is_xasprintf("Every run's median (circles) and 99th percentile "
+					  "(triangles) of %s per configuration: the spread between "
+					  "replicates next to the change between configurations",
+					  md->name));
+	return 0;
+}
+
 int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 {
 	struct metric_data md = { .rep = rep, .m = m, .name = rep->metrics[m], .mp = mp };
@@ -388,12 +453,16 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	md.max = axis_map_apply(&md.map, hi);
 	if (md.lo <= md.max)
 		body_range(&md, &md.body);
+	if (rep->grouped)
+		pooled_quantiles(&md);
 	snprintf(script, sizeof(script), "m%03zu.gp", m);
 	if (!(md.gp = work_open(rep, script, "w")))
 		goto cleanup;
 	if (scatter(&md, 0) < 0 || scatter(&md, 1) < 0)
 		goto cleanup;
 	if (md.lo <= md.max && (histograms(&md) < 0 || percentile_plots(&md) < 0))
+		goto cleanup;
+	if (rep->grouped && runs_plot(&md) < 0)
 		goto cleanup;
 	int bad = work_close(md.gp, script);
 	md.gp = NULL;
@@ -407,6 +476,8 @@ cleanup:
 	free(md.qv);
 	free(md.nvals);
 	free(md.rmax);
+	free(md.pqv);
+	free(md.pnvals);
 	return rc;
 }
 

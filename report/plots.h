@@ -34,6 +34,8 @@ struct metric_data {
 	double lo, max;           /* smallest and largest value of all runs, mapped */
 	double *rmax;             /* [run]: largest value, as it is */
 	struct hrange body;       /* body_range() */
+	double *pqv;              /* replicate runs: [config * grid.n + i], the runs pooled */
+	size_t *pnvals;           /* [config] */
 	FILE *gp;                 /* the gnuplot script */
 	struct metric_plots *mp;
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "idlescope/configs.h"
 #include "idlescope/load.h"
 #include "idlescope/run.h"
 #include "idlescope/stats.h"
@@ -23,7 +24,8 @@ struct report_opts {
 	bool copy_raw, force;
 	bool keep_plot_data;       /* --keep-plot-data: the work directory becomes DIR/plot-data */
 	int jobs;                  /* parallel gnuplot processes */
-	char **runs;
+	const char *ref;           /* --ref: the reference configuration's name */
+	char **runs;               /* the arguments: runs, comma-separated replicates, experiments */
 	size_t nruns;
 };
 
@@ -31,22 +33,25 @@ struct report_opts {
 struct summ_part {
 	const char *label;         /* NULL: all datapoints */
 	size_t *rows;              /* [run] */
-	double *values;            /* [(metric * nruns + run) * nfuncs + func], NaN if undefined */
+	double *values;            /* [(metric * ncols + col) * nfuncs + func], NaN if undefined */
 };
 
 struct verdict {
 	char *text;                /* "WakeLatency: median +8.8 us ..." */
-	bool significant;
+	bool significant;          /* replicated and significant */
+	bool differs;              /* one run: these runs differ */
 };
 
 struct summary {
+	size_t ncols;              /* table rows per part: configurations (from lib/diff.c), or
+				    * runs (one configuration, summarised here) */
 	const char **metrics;
 	size_t nmetrics;
 	const char *group_col;     /* NULL: no groups */
 	struct summ_part overall;
 	struct summ_part *groups;
 	size_t ngroups;
-	struct verdict *verdicts;  /* [metric * nruns + run], NULL when not available */
+	struct verdict *verdicts;  /* [metric * nconfigs + config], NULL when not available */
 	const char *no_verdict_why;  /* why verdicts are missing (diff runs only) */
 	void *diff;                /* struct is_diff * when the numbers come from lib/diff.c */
 };
@@ -60,8 +65,16 @@ struct metric_plots {
 };
 struct report {
 	const struct report_opts *o;
-	struct is_run **runs;
+	struct is_run **runs;      /* every run of every configuration, in argument order */
 	size_t nruns;
+	struct is_config_list cl;  /* the arguments as configurations */
+	char **paths;              /* every run's path (pointers into cl) */
+	struct is_diff_config *configs;  /* configs[0] is the reference */
+	size_t nconfigs;
+	size_t *config_of;         /* [run] its configuration */
+	bool grouped;              /* some configuration has several runs */
+	char **warn;               /* confounders (is_diff_confounders) */
+	size_t nwarn;
 	struct is_func *funcs;
 	size_t nfuncs;
 	const char **metrics;      /* shown: numeric in every run, matching --metrics */
@@ -77,6 +90,7 @@ struct report {
 	char *workdir;             /* tmpdir/.work: data files and gnuplot scripts */
 	struct plot_queue *queue;
 	FILE *html;
+	bool counters_only;        /* every run is counter-only (collect --counters) */
 };
 
 /* order.c: metrics named literally in re first, in its order; the rest in column order */
@@ -87,7 +101,10 @@ int select_metrics(struct report *rep, const char *metrics_re);
 int summary_compute(struct report *rep);
 /* Index of a metric in the summary, or SIZE_MAX. */
 size_t summary_metric(const struct summary *s, const char *name);
-void summary_free(struct summary *s, size_t nruns);
+void summary_free(struct summary *s);
+/* Table row i of the summary: its name and colour (a configuration's, or a run's). */
+const char *summ_col_name(const struct report *rep, size_t i);
+const char *summ_col_colour(const struct report *rep, size_t i);
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
 		  size_t f);
 const char *metric_unit(const struct report *rep, const char *metric);
@@ -103,6 +120,8 @@ void html_change(FILE *f, double ref, double v);
 void html_head(FILE *f, const char *title);
 void html_tail(FILE *f);
 void html_legend(FILE *f, const struct report *rep, bool markers);
+/* The colour index of run r: its configuration's, so that replicates share a colour. */
+size_t colour_of(const struct report *rep, size_t r);
 /* The colour (#RRGGBB) and gnuplot point type of run r, and its marker glyph for HTML. */
 const char *run_colour(size_t r);
 int run_pointtype(size_t r);
@@ -169,16 +188,20 @@ int plot_queue_add(struct plot_queue *q, const char *script);
 int plot_queue_finish(struct plot_queue *q);
 void plot_queue_free(struct plot_queue *q);
 
-/* signals.c: on SIGINT/SIGTERM/SIGHUP remove dir (NULL: stop doing so) and stop the
+/* signals.c: on SIGINT/SIGTERM/SIGHUP/SIGPIPE remove dir (NULL: stop doing so) and stop the
  * gnuplot processes pids[0..n) (the array is read at signal time). */
 void signals_remove_on_exit(const char *dir);
 void signals_watch_children(const pid_t *pids, int n);
 
 /* outdir.c */
 int outdir_check(const char *out, bool force);
+/* -1 (message printed) when an existing out holds anything but a report's files. */
+int outdir_replaceable(const char *out);
 char *outdir_make_tmp(const char *out);
 int outdir_commit(const char *tmp, const char *out, bool force);
 int remove_tree(const char *path);
+/* outdir_guard.c: -1 (message printed) when out is, holds or lies inside an input. */
+int outdir_guard(const char *out, struct is_run *const *runs, size_t nruns);
 int copy_raw_runs(struct report *rep);
 char *raw_dir_name(size_t r);
 

@@ -1,8 +1,8 @@
 /*
- * Interrupted (SIGINT, SIGTERM, SIGHUP) or out of memory: stop the gnuplot children and remove
- * the unfinished report before dying of the signal (or exiting with status 1). Only
- * async-signal-safe calls in the handler: kill, fork, execve of rm, waitpid, then the default
- * action.
+ * Interrupted (SIGINT, SIGTERM, SIGHUP, SIGPIPE on a closed output) or out of memory: stop the
+ * gnuplot children and remove the unfinished report before dying of the signal (or exiting with
+ * status 1). Only async-signal-safe calls in the handler: kill, fork, execve of rm, waitpid,
+ * then the default action.
  */
 #include <signal.h>
 #include <string.h>
@@ -31,7 +31,7 @@ static void stop_and_remove(void)
 	if (dir) {
 		pid_t pid = fork();
 		if (pid == 0) {
-			char *const argv[] = { "rm", "-rf", "--", (char *)dir, NULL };
+			char *const argv[] = { "rm", "-rf", "--one-file-system", "--", (char *)dir, NULL };
 			char *const envp[] = { NULL };
 			execve("/bin/rm", argv, envp);
 			_exit(127);
@@ -50,7 +50,7 @@ static void on_signal(int sig)
 
 void signals_remove_on_exit(const char *dir)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;
 	doomed_dir = dir;
 	is_oom_hook(dir ? stop_and_remove : NULL);

@@ -19,11 +19,12 @@
 #pragma weak is_diff_verdict
 #pragma weak is_diff_get_test
 #pragma weak is_metric_unit
+#pragma weak is_diff_confounders
 
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
 		  size_t f)
 {
-	return p->values[(m * rep->nruns + r) * rep->nfuncs + f];
+	return p->values[(m * rep->sum.ncols + r) * rep->nfuncs + f];
 }
 
 const char *metric_unit(const struct report *rep, const char *metric)
@@ -206,6 +207,7 @@ static void from_diff(struct report *rep, struct is_diff *d)
 	struct summary *s = &rep->sum;
 	char buf[1024];
 	s->diff = d;
+	s->ncols = d->nconfigs;
 	s->nmetrics = d->nmetrics;
 	s->metrics = is_xcalloc(d->nmetrics + 1, sizeof(*s->metrics));
 	memcpy(s->metrics, d->metrics, d->nmetrics * sizeof(*s->metrics));
@@ -218,14 +220,17 @@ static void from_diff(struct report *rep, struct is_diff *d)
 		s->groups[g].rows = d->groups[g].rows;
 		s->groups[g].values = d->groups[g].values;
 	}
-	s->verdicts = is_xcalloc(d->nmetrics * rep->nruns, sizeof(*s->verdicts));
+	s->verdicts = is_xcalloc(d->nmetrics * d->nconfigs, sizeof(*s->verdicts));
 	for (size_t m = 0; m < d->nmetrics; m++)
-		for (size_t r = 1; r < rep->nruns; r++) {
+		for (size_t r = 1; r < d->nconfigs; r++) {
 			const struct is_diff_test *t = is_diff_get_test(d, &d->overall, m, r);
 			is_diff_verdict(d, &d->overall, m, r, buf, sizeof(buf));
-			s->verdicts[m * rep->nruns + r].text = is_xstrdup(buf);
-			s->verdicts[m * rep->nruns + r].significant = t && t->significant;
+			s->verdicts[m * d->nconfigs + r].text = is_xstrdup(buf);
+			s->verdicts[m * d->nconfigs + r].significant = t && t->significant;
+			s->verdicts[m * d->nconfigs + r].differs = t && t->differs;
 		}
+	rep->nwarn = is_diff_confounders(d, (const char *const *)rep->cl.varied, rep->cl.nvaried,
+					 &rep->warn);
 }
 
 /* Every run has the column and at least one has a value in it. */
@@ -245,12 +250,13 @@ int summary_compute(struct report *rep)
 	struct summary *s = &rep->sum;
 	memset(s, 0, sizeof(*s));
 	s->group_col = all_runs_have(rep, "ReqCState") ? "ReqCState" : NULL;
-	if (rep->nruns > 1 && is_diff_compute) {
+	if (rep->nconfigs > 1 && is_diff_compute) {
 		struct is_diff *d = is_xcalloc(1, sizeof(*d));
 		char *re = metrics_regex(rep);
 		struct is_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
 					  .metrics_re = re, .group_col = s->group_col,
-					  .nthreads = 1 };  /* gnuplot has the other cores */
+					  .nthreads = 1,  /* gnuplot has the other cores */
+					  .configs = rep->configs, .nconfigs = rep->nconfigs };
 		int rc = is_diff_compute(d, rep->runs, rep->nruns, &o);
 		free(re);
 		if (rc < 0) {
@@ -260,18 +266,19 @@ int summary_compute(struct report *rep)
 		from_diff(rep, d);
 		return 0;
 	}
-	if (rep->nruns > 1)
+	if (rep->nconfigs > 1)
 		s->no_verdict_why = "significance tests are not available in this build (lib/diff.c)";
 	s->nmetrics = rep->nmetrics;
+	s->ncols = rep->nruns;
 	s->metrics = is_xcalloc(rep->nmetrics + 1, sizeof(*s->metrics));
 	memcpy(s->metrics, rep->metrics, rep->nmetrics * sizeof(*s->metrics));
 	return compute_own(rep);
 }
 
-void summary_free(struct summary *s, size_t nruns)
+void summary_free(struct summary *s)
 {
 	if (s->verdicts)
-		for (size_t i = 0; i < s->nmetrics * nruns; i++)
+		for (size_t i = 0; i < s->nmetrics * s->ncols; i++)
 			free(s->verdicts[i].text);
 	free(s->verdicts);
 	if (s->diff) {
@@ -289,4 +296,14 @@ void summary_free(struct summary *s, size_t nruns)
 	free(s->groups);
 	free(s->metrics);
 	memset(s, 0, sizeof(*s));
+}
+
+const char *summ_col_name(const struct report *rep, size_t i)
+{
+	return rep->sum.diff ? rep->configs[i].name : rep->runs[i]->name;
+}
+
+const char *summ_col_colour(const struct report *rep, size_t i)
+{
+	return run_colour(rep->sum.diff ? i : colour_of(rep, i));
 }

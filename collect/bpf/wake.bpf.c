@@ -185,6 +185,14 @@ static void on_fire(__u64 now, __u8 src, __u32 cpu)
 		discard(WAKE_DISCARD_WRONG_CPU);
 		return;
 	}
+	/* Only an idle period entered after arming belongs to this datapoint: one already
+	 * running then (a POLL period that goes on after the previous datapoint's callback
+	 * armed this one) would give a TBI from before the event existed, SilentTime > LDist.
+	 * Such a datapoint never went idle for its event: not_idle. */
+	if (!cur.idled) {
+		discard(WAKE_DISCARD_NOT_IDLE);
+		return;
+	}
 	/* A CPU that woke early for something else and went idle again before LTime gives a
 	 * datapoint of that later idle period (TBI is its entry), as wult's driver does: it
 	 * takes TBI at every idle entry while armed and ignores exits its event did not cause. */

@@ -9,7 +9,8 @@
  * "Bzy_MHz": .., "CPU%c1": .., "CPU%c6": .., "Pkg%pc6": .., "PkgWatt": .., ...} holding only
  * the columns this run can derive, in turbostat's order; event counts (IRQ, NMI, SMI, idle
  * state entries, --add deltas) as rates named "<name>/s", so that runs of different lengths
- * compare; 0 when the run has no counters.csv;
+ * compare; without counters.csv, a wult result's stats/turbostat.raw.txt summarised as
+ * turbostat_text.h says; 0 when the run has neither;
  * -1 after printing a one-line error for a malformed file.
  * A second object *series (may be NULL) gets {"t": [...], "Busy%": [...], ...}: the summary
  * columns per interval, for plotting.

@@ -11,6 +11,7 @@
  *   unary  := "-" unary | atom
  *   atom   := NUMBER | STRING ('..' or "..") | NAME | "(" expr ")"
  * NAME is [A-Za-z_][A-Za-z0-9_%.]* (so "CC1%" and "PC6%" are names).
+ * "&", "|" and "~" are "and", "or" and "not" (wult's filters, written for pandas' query).
  * Booleans are numbers: true = 1, false = 0. "x == ''" is true when x is empty (an
  * empty cell of either type, or a number without a value: NaN), "x != ''" when it is not.
  * Division by zero gives no value (NaN), like an empty cell.
@@ -60,12 +61,16 @@ bool is_expr_truthy(struct is_value v);
 
 /*
  * Filter a table's rows in place: keep rows where include is true (if given) and
- * exclude is false (if given). An unknown column prints
+ * exclude is false (if given). The name "index" is the row's 0-based number in the file
+ * (blank lines not counted) unless the table has a column of that name. An unknown column prints
  * "<path>: filter: unknown column 'Foo' (columns: <every column of the file>)",
  * a type error (is_expr_check) "<path>: --include: column 'LDist' is numeric, ...";
  * both return -1.
  */
 int is_table_filter(struct is_table *t, const struct is_expr *include,
 		    const struct is_expr *exclude);
+/* The same, without changing t: keep[row] (t->nrows bytes) is 1 for a kept row, else 0. */
+int is_table_filter_mask(const struct is_table *t, const struct is_expr *include,
+			 const struct is_expr *exclude, unsigned char *keep);
 
 #endif

@@ -4,6 +4,7 @@
  */
 #ifndef IDLESCOPE_RUN_H
 #define IDLESCOPE_RUN_H
+#include <stdbool.h>
 #include <cjson/cJSON.h>
 #include "idlescope/table.h"
 
@@ -25,6 +26,19 @@ struct is_run {
  * Returns -1 after printing an error when the path is not a run at all.
  */
 int is_run_open(const char *path, struct is_run **out);
+/* A run whose info says "complete": false (killed, stopped by a signal, an error): why, as
+ * 'info.json says "complete": false, "stop_reason": "signal SIGINT"' (malloc'd); NULL when
+ * it does not say so. is_run_open() warns about it once: "RUN: incomplete run: <why>". */
+char *is_info_incomplete(const cJSON *info);
+void is_info_warn_incomplete(const cJSON *info, const char *path);
+/* After opening (called by is_run_open): warn once when format_version is not one we know,
+ * and read wult's old "cpunum" key as "cpu". */
+void is_run_compat(struct is_run *r);
+/* The same, for a counter-only run (collect --counters): a directory with counters.csv and
+ * no datapoints.csv opens with dp_path NULL. Other runs open as with is_run_open. */
+int is_run_open_counters(const char *path, struct is_run **out);
+/* Whether path is a directory with counters.csv and no datapoints.csv. */
+bool is_counter_only_dir(const char *path);
 /* Read datapoints.csv into run->dp. */
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts);
 void is_run_free(struct is_run *r);
@@ -37,7 +51,19 @@ const cJSON *is_run_info_item(const struct is_run *r, const char *key);
 /* The same as a string ("" if absent or not a string, number or boolean). */
 const char *is_run_info_str(const struct is_run *r, const char *key);
 
-/* Parse a YAML file into a cJSON tree (mappings, sequences, scalars as strings or numbers). */
+/*
+ * Metadata files (info.json, info.yml) are refused, while they are parsed, when larger than
+ * IS_META_MAX_BYTES, nested deeper than IS_META_MAX_DEPTH levels below the top object, or
+ * holding more than IS_META_MAX_NODES values (YAML: with aliases expanded).
+ */
+#define IS_META_MAX_BYTES (16u << 20)
+#define IS_META_MAX_DEPTH 64
+#define IS_META_MAX_NODES 1000000
+
+/* Parse a YAML file into a cJSON tree (mappings, sequences, scalars as strings or numbers).
+ * NULL with "file:line:column: problem" in err when it cannot. */
 cJSON *is_yaml_load(const char *path, char *err, size_t errlen);
+/* Parse a JSON object file (info.json) the same way. */
+cJSON *is_json_load(const char *path, char *err, size_t errlen);
 
 #endif

@@ -101,11 +101,11 @@ mkdir -p "$tmp/laughs" && cp "$good/datapoints.csv" "$tmp/laughs/"
 	prev=a
 	for k in b c d e f g h i; do echo "$k: &$k [*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev]"; prev=$k; done
 } > "$tmp/laughs/info.yml"
-expect 0 "analyze: warning: $tmp/laughs/info.yml: more than 64 levels or 1000000 nodes (with aliases expanded); going on without run metadata" \
+expect 0 "analyze: warning: $tmp/laughs/info.yml:6:34: more than 1000000 nodes (with aliases expanded); going on without run metadata" \
 	stats -f count "$tmp/laughs"
 mkdir -p "$tmp/deepyml" && cp "$good/datapoints.csv" "$tmp/deepyml/"
 printf 'a: %s%s\n' "$(printf '[%.0s' $(seq 100))" "$(printf ']%.0s' $(seq 100))" > "$tmp/deepyml/info.yml"
-expect 0 "analyze: warning: $tmp/deepyml/info.yml: more than 64 levels or 1000000 nodes (with aliases expanded); going on without run metadata" \
+expect 0 "analyze: warning: $tmp/deepyml/info.yml:1:68: more than 64 levels of nesting; going on without run metadata" \
 	stats -f count "$tmp/deepyml"
 mkdir -p "$tmp/badjson" && cp "$good/datapoints.csv" "$tmp/badjson/" && printf '{"reportid": "x",\n  oops}\n' > "$tmp/badjson/info.json"
 expect 0 "analyze: warning: $tmp/badjson/info.json:2:4: malformed JSON; going on without run metadata" stats -f count "$tmp/badjson"

@@ -91,16 +91,20 @@ grep -qE ':-?[0-9.]+e\+?0?[0-9],' "$tmp/s.flat" && fail "stats json: a small num
 	fail "diff -F csv: $(cat "$tmp/err")"
 jq -n -r -R --slurpfile j "$tmp/d.json" "$csvsplit"'
 	[inputs | csvsplit] as $rows | $j[0] as $d
-	| ([$d.runs[].reportid] | to_entries | map({(.value): .key}) | add) as $ri
+	| ([$d.configs[].name] | to_entries | map({(.value): .key}) | add) as $ri
 	| {mw_u: ["mw_u"], mw_p: ["mw_p"], ks_d: ["ks_d"], ks_p: ["ks_p"], med_diff: ["med_diff"],
-	   ci95_lo: ["med_diff_ci95", 0], ci95_hi: ["med_diff_ci95", 1], significant: ["significant"]} as $tp
+	   ci95_lo: ["med_diff_ci95", 0], ci95_hi: ["med_diff_ci95", 1], significant: ["significant"],
+	   differs: ["differs"], level: ["level"], replicates_ref: ["replicates", 0],
+	   replicates: ["replicates", 1]} as $tp
 	| $rows[1:][] as $r | $ri[$r[5]] as $k
 	| (if $r[1] == "" then $d else $d.groups[$r[2]] end).metrics[$r[3]] as $m
 	| if $r[0] == "stat" then
 		(range(3) as $i | ["values", "change", "pct"][$i] as $what | $m[$r[4]][$what][$k] as $x
 		 | if same($r[6 + $i]; $x) then empty else "\($r[2]) \($r[3]) \($r[4]) \($r[5]) \($what): csv \($r[6 + $i]), json \($x | show)" end)
 	  elif $r[0] == "test" then
-		($m.tests[$k] | getpath($tp[$r[4]]) | if type == "boolean" then (if . then 1 else 0 end) else . end) as $x
+		($m.tests[$k] | getpath($tp[$r[4]])
+		 | if type == "boolean" then (if . then 1 else 0 end) elif . == "run" then 1
+		   elif . == "datapoint" then 0 else . end) as $x
 		| if same($r[6]; $x) then empty else "\($r[2]) \($r[3]) \($r[4]) \($r[5]): csv \($r[6]), json \($x | show)" end
 	  else "unexpected row: \($r)" end' < "$tmp/d.csv" > "$tmp/diffs" 2> "$tmp/err" || fail "jq on diff output: $(cat "$tmp/err")"
 [ -s "$tmp/diffs" ] && fail "diff: JSON and CSV differ:"$'\n'"$(head -20 "$tmp/diffs" | sed 's/^/  /')"
@@ -117,6 +121,22 @@ mkrun cr $'Grp,V\n"c\rr",2\n'
 (cd "$tmp" && "$analyze" stats -F csv --by Grp -f count cr) > "$tmp/cr.csv" 2> "$tmp/err" || fail "stats cr: $(cat "$tmp/err")"
 printf 'run,by,group,rows,metric,count\ncr,,,1,V,1\ncr,Grp,"c\rr",1,V,1\n' | cmp -s - "$tmp/cr.csv" ||
 	fail "stats csv with a CR in a group: $(od -c "$tmp/cr.csv" | head -5)"
+
+# CSV writes the same shortest round-trip text as JSON: 75.799, not 75.799000000000007.
+mkrun sh 'V
+75.799
+0.1
+'
+mkrun sh2 'V
+75.799
+0.3
+'
+got=$("$analyze" stats -F csv -G -f max,min "$tmp/sh" | tail -1)
+[ "$got" = "sh,,,2,V,75.799,0.1" ] || fail "stats csv shortest numbers: $got"
+"$analyze" stats -F json -G -f max "$tmp/sh" | grep -q '"max":[[:space:]]*75.799$' || fail "stats json 75.799"
+"$analyze" diff -F csv "$tmp/sh" "$tmp/sh2" > "$tmp/d.csv" 2>&1
+grep -q '75\.79900' "$tmp/d.csv" && fail "diff csv has 17-digit numbers: $(grep 75.799 "$tmp/d.csv" | head -2)"
+grep -q ',75\.799\(,\|$\)' "$tmp/d.csv" || fail "diff csv lacks 75.799: $(head -5 "$tmp/d.csv")"
 
 echo "$fails failure(s)"
 [ $fails = 0 ]

@@ -220,6 +220,26 @@ static void test_discards(void)
 	idle_enter(100, 1);
 	event_irq(1005, OTHER_CPU);
 	expect_discard("fired on another CPU", WAKE_DISCARD_WRONG_CPU);
+
+	/* Armed (from the previous datapoint's callback) inside an idle period with IRQs on that
+	 * goes on past LTime, as POLL does: no idle entry after arming, so no TBI of its own
+	 * (it used to be a datapoint with TBI 5 and SilentTime 1000 > LDist). */
+	irq_on_states = 1u << 1;
+	reset();
+	idle_enter(5, 1);
+	arm_at(10);
+	event_irq(1015, 0);
+	idle_exit(1030);
+	expect_discard("idle period from before arming, still running at LTime", WAKE_DISCARD_NOT_IDLE);
+
+	/* The same with IRQs off: the old period ends after LTime, before the handler. */
+	irq_on_states = 0;
+	reset();
+	idle_enter(5, 3);
+	arm_at(10);
+	idle_exit(1010);
+	event_irq(1015, 0);
+	expect_discard("idle period from before arming, left after LTime", WAKE_DISCARD_NOT_IDLE);
 }
 
 int main(void)

@@ -107,6 +107,27 @@ retry_busy $C --method timer -c 5 --cpu "$CPU" -q --no-counters --force -o "$TMP
 [ ! -L "$TMP/forced/datapoints.csv" ] && [ "$(tail -n +2 "$TMP/forced/datapoints.csv" | wc -l)" -eq 5 ] ||
 	fail "forced run did not write its own datapoints.csv"
 
+# A run directory another collector is writing into is refused, with or without --force (the
+# lock is an flock on the directory: flock(1) stands in for the other collector here).
+mkdir "$TMP/busy" && echo old >"$TMP/busy/datapoints.csv"
+flock "$TMP/busy" sleep 60 </dev/null >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 50); do flock -n "$TMP/busy" true || break; sleep 0.1; done
+expect_fail 1 "^collect: $TMP/busy: another collector \\(pid $holder\\) is writing into it; choose another -o$" \
+	$C --counters -i 1 -n 1 -q --force -o "$TMP/busy"
+kill $(pgrep -P $holder) $holder
+[ "$(cat "$TMP/busy/datapoints.csv")" = old ] && [ "$(ls -A "$TMP/busy")" = datapoints.csv ] ||
+	fail "a directory in use was written into"
+# ... and a real one: collect --counters holds its directory until it ends.
+"$C" --counters -i 0.2 -q -o "$TMP/cbusy" &
+cpid=$!
+for _ in $(seq 50); do [ -s "$TMP/cbusy/counters.csv" ] && break; sleep 0.1; done
+expect_fail 1 "^collect: $TMP/cbusy: another collector \\(pid $cpid\\) is writing into it; choose another -o$" \
+	$C --counters -i 1 -n 1 -q --force -o "$TMP/cbusy"
+kill -TERM $cpid
+wait $cpid
+jq_true "$TMP/cbusy/info.json" '.complete == true and .snapshots >= 2' "the first collector's run after a refused --force"
+
 # Missing parents are created.
 retry_busy $C --method timer -c 3 --cpu "$CPU" -q --no-counters -o "$TMP/a/b/c" || fail "nested output directory"
 [ -f "$TMP/a/b/c/info.json" ] || fail "nested output directory: no info.json"

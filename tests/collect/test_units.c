@@ -1,10 +1,12 @@
 /* Unit tests of the collector core: LDist and duration parsing, exact row formatting. */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "collect.h"
+#include "timer_classify.h"
 
 volatile sig_atomic_t collect_stop_requested;
 static int failures;
@@ -49,8 +51,104 @@ static void row_is(const struct dp_raw *dp, const struct dp_columns *c, const ch
 	CHECK(n == strlen(want) && !strcmp(buf, want), "row: got '%.*s', want '%s'", (int)n, buf, want);
 }
 
+/* A run that keeps nothing: NK_ATTEMPTS discards and NK_SECONDS since the last kept one. */
+static void nothing_kept_units(void)
+{
+	const uint64_t s = 1000000000ull;
+	uint64_t d[DISCARD_NR] = { 5, 1, 0, 0 };
+	struct nothing_kept w;
+	char msg[512];
+
+	nothing_kept_reset(&w, d, 100 * s);
+	d[DISCARD_NOT_IDLE] += NK_ATTEMPTS - 1;
+	CHECK(!nothing_kept_check(&w, d, 200 * s), "99999 discards in 100 s: not tripped");
+	d[DISCARD_OTHER_WAKE] += 1;
+	CHECK(!nothing_kept_check(&w, d, 110 * s - 1), "100000 discards in 10 s - 1 ns: not tripped");
+	CHECK(nothing_kept_check(&w, d, 110 * s), "100000 discards in 10 s: tripped");
+	CHECK(nothing_kept_check(&w, d, 110 * s), "stays tripped");
+	nothing_kept_message(&w, d, 112 * s + 340000000ull, msg, sizeof(msg));
+	CHECK(!strcmp(msg, "no datapoint kept in 12.3 s: all 100000 attempts were discarded (not_idle 99999, "
+		      "other_wake 1, wrong_cpu 0, lost 0); the CPU does not go idle before LaunchTime: give a "
+		      "longer LDist (-l) or a CPU that nothing else keeps busy"), "message: %s", msg);
+	/* a kept datapoint starts the count again */
+	nothing_kept_reset(&w, d, 120 * s);
+	d[DISCARD_LOST] += NK_ATTEMPTS - 1;
+	CHECK(!nothing_kept_check(&w, d, 500 * s), "reset: 99999 more discards: not tripped");
+	d[DISCARD_WRONG_CPU] += 1;
+	CHECK(nothing_kept_check(&w, d, 500 * s), "reset: 100000 more discards: tripped");
+}
+
+/* The timer method's verdicts: POLL re-entries are not other wake-ups. */
+static void classify_checks(void)
+{
+	/* states: 0 POLL, 1 C1, 2 C6 */
+	const uint64_t b[3] = { 100, 200, 300 };
+	struct { uint64_t a[3]; int poll, want, state; const char *what; } cases[] = {
+		{ { 100, 200, 300 }, 0, DISCARD_NOT_IDLE, -1, "no entry" },
+		{ { 100, 201, 300 }, 0, -1, 1, "one C1 entry" },
+		{ { 101, 200, 300 }, 0, -1, 0, "one POLL entry" },
+		{ { 140, 200, 300 }, 0, -1, 0, "POLL only, left at its limit 40 times (only POLL enabled)" },
+		{ { 101, 200, 301 }, 0, -1, 2, "POLL, then C6: the governor went deeper, nothing woke it" },
+		{ { 103, 201, 300 }, 0, -1, 1, "POLL three times, then C1" },
+		{ { 100, 202, 300 }, 0, DISCARD_OTHER_WAKE, -1, "C1 twice: woken before the event" },
+		{ { 100, 201, 301 }, 0, DISCARD_OTHER_WAKE, -1, "C1 and C6" },
+		{ { 101, 200, 300 }, -1, -1, 0, "no POLL state: state 0 is a real one" },
+		{ { 102, 200, 300 }, -1, DISCARD_OTHER_WAKE, -1, "no POLL state: two entries are a wake" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int st = 99, got = timer_classify(3, cases[i].poll, b, cases[i].a, &st);
+		CHECK(got == cases[i].want && st == cases[i].state, "classify %s: got %d state %d, want %d state %d",
+		      cases[i].what, got, st, cases[i].want, cases[i].state);
+	}
+}
+
+/* argv from a string of space-separated words (no quoting). */
+static int parse_words(const char *words, struct collect_opts *o)
+{
+	char buf[512], *argv[32];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "collect %s", words);
+	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	optind = 1;
+	return collect_parse_options(argc, argv, o);
+}
+
+/* wult's option spellings, --version, and an option never taken as another's value. */
+static void options_checks(void)
+{
+	struct collect_opts o;
+	int rc = parse_words("--datapoints 7 --outdir out1 --keep-raw-data --time-limit 1h25m", &o);
+	CHECK(rc == 0 && o.count == 7 && o.outdir && !strcmp(o.outdir, "out1") && o.keep_raw &&
+	      o.time_limit_ns == 5100 * NSEC_PER_SEC, "wult aliases: rc %d count %" PRIu64, rc, o.count);
+	CHECK(parse_words("--version", &o) == 1, "--version must end with exit 0");
+	CHECK(parse_words("--report -q -c 5", &o) == 2, "--report -q must be a usage error");
+	CHECK(parse_words("--reportid -q", &o) == 2, "--reportid -q must be a usage error");
+	CHECK(parse_words("-o --force", &o) == 2, "-o --force must be a usage error");
+	int cpus[8];
+	CHECK(collect_parse_cpu_list("0,2-3", cpus, 8) == 3 && cpus[0] == 0 && cpus[1] == 2 && cpus[2] == 3,
+	      "cpu list 0,2-3");
+	CHECK(collect_parse_cpu_list("5", cpus, 8) == 1 && cpus[0] == 5, "cpu list 5");
+	CHECK(collect_parse_cpu_list("1,1", cpus, 8) == -1, "a CPU twice");
+	CHECK(collect_parse_cpu_list("0-2,1", cpus, 8) == -1, "a CPU twice in a range");
+	CHECK(collect_parse_cpu_list("3-1", cpus, 8) == -1, "an inverted range");
+	CHECK(collect_parse_cpu_list("0,", cpus, 8) == -1 && collect_parse_cpu_list("a", cpus, 8) == -1 &&
+	      collect_parse_cpu_list("0-", cpus, 8) == -1 && collect_parse_cpu_list("-1", cpus, 8) == -1,
+	      "malformed lists");
+	rc = parse_words("--method timer --cpu 0,2-3 --priority 7 -o d", &o);
+	CHECK(rc == 0 && o.cpu_list && !strcmp(o.cpu_list, "0,2-3") && o.priority == 7, "--cpu LIST: rc %d", rc);
+	rc = parse_words("--cpu 0,2 --cpu 1", &o);
+	CHECK(rc == 0 && !o.cpu_list && o.cpu == 1, "a later --cpu N wins over a list");
+	CHECK(parse_words("--priority 100", &o) == 2 && parse_words("--cpu 1,x", &o) == 2, "bad --priority/--cpu");
+	CHECK(parse_words("-c 1", &o) == 0 && o.priority == -1, "default priority");
+	rc = parse_words("--reportid=x1 -o ./d -c 3", &o);
+	CHECK(rc == 0 && !strcmp(o.reportid, "x1") && o.count == 3, "--reportid=x1: rc %d", rc);
+}
+
 int main(void)
 {
+	nothing_kept_units();
 	ldist_ok("1000,4000", 1000000, 4000000);   /* no unit = us */
 	ldist_ok("50us,2ms", 50000, 2000000);
 	ldist_ok("3ms", 3000000, 3000000);
@@ -72,6 +170,17 @@ int main(void)
 	duration_ok("90", 90 * NSEC_PER_SEC);
 	duration_ok("0.5s", NSEC_PER_SEC / 2);
 	duration_ok("2d", 2 * 86400 * NSEC_PER_SEC);
+	duration_ok("1h25m", 5100 * NSEC_PER_SEC);          /* wult's spelling */
+	duration_ok("1d2h3m4.5s", (93784 * NSEC_PER_SEC) + NSEC_PER_SEC / 2);
+	{
+		uint64_t ns;
+		char why[256] = "";
+		CHECK(collect_parse_duration("1h25", &ns, why, sizeof(why)) < 0 &&
+		      strstr(why, "'1h25' is not a duration"), "1h25 must be refused: '%s'", why);
+		CHECK(collect_parse_duration("1hm", &ns, why, sizeof(why)) < 0, "1hm must be refused");
+	}
+	options_checks();
+	classify_checks();
 
 	const char *names[] = { "POLL", "C1", "C6" };
 	struct dp_columns c = { .state_names = names, .nstates = 3 };

@@ -181,16 +181,34 @@ static void test_shifted(void)
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/mw_u"), u);
 	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/mw_p"), p, 1e-9);
 	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/ks_d"), 0.25, 1e-15);
+	/* one run each: level datapoint, never "significant". WakeLatency rises through the run
+	 * (1..200 in collection order): the block bootstrap sees that drift, so its CI is much
+	 * wider than Price-Bonett's, which treats the datapoints as independent */
 	double half = 1.959963984540054 * sqrt(2) * pb_se(a, 200);
-	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/0"), 50 - half, 1e-12);
-	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/1"), 50 + half, 1e-12);
-	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/1/significant")));
+	double lo = num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/0");
+	double hi = num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/1");
+	CHECK(lo < 50 - 2 * half && hi > 50 + 2 * half && lo < 0);
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "datapoint");
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/method")), "block-bootstrap");
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/replicates/0"), 1);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/replicates/1"), 1);
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/differs")));
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/tests/1/run_level")));
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/name")), "shift");
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/runs/0")), "shift");
+	CHECK_EQ_DBL(num(j, "runs/1/config"), 1);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/runs/1/med"), 150.5);
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/runs/0/99%")));  /* 200 < 1000 values */
 
 	/* the verdict line, numbers from above */
-	char want[512], pbuf[32];
+	char want[640], pbuf[32];
 	snprintf(pbuf, sizeof(pbuf), "%.2g", p);
 	snprintf(want, sizeof(want), "WakeLatency: median +50 us (+49.8%%) vs ref, 95%% CI "
-		 "[%+.0f, %+.0f], significant (Mann\u2013Whitney p = %s)", 50 - half, 50 + half, pbuf);
+		 "[%+.0f, %+.0f] (block bootstrap), no difference in these runs (Mann\u2013Whitney "
+		 "p = %s, but the CI includes 0); one run per configuration, so run-to-run variation "
+		 "is unknown: for a verdict, repeat the runs (collect --matrix ... --repeat 3)",
+		 lo, hi, pbuf);
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), want);
 	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/verdict/0")));
 
@@ -214,7 +232,9 @@ static void test_shifted(void)
 	CHECK(strstr(out, "ReqCState = C6: ref 100, shift 100 datapoints\n") != NULL);
 	CHECK(strstr(out, "  LDist: median +0 us vs ref") == NULL);  /* LDist median is 1100.5 */
 	CHECK(strstr(out, "  LDist: median +0 us (+0.0%) vs ref, 95% CI [") != NULL);
-	CHECK(strstr(out, "no significant change (Mann\u2013Whitney p = 1)\n") != NULL);
+	CHECK(strstr(out, "no difference in these runs (Mann\u2013Whitney p = 1); one run per "
+		     "configuration") != NULL);
+	CHECK(strstr(out, "significant") == NULL);
 }
 
 static void test_formats_and_options(void)
@@ -225,7 +245,9 @@ static void test_formats_and_options(void)
 	snprintf(want, sizeof(want), "\nstat,,,WakeLatency,med,shift,150.5,50,%.17g\n", 100 * 50 / 100.5);
 	CHECK(strstr(out, want) != NULL);
 	CHECK(strstr(out, "\ntest,,,WakeLatency,ks_d,shift,0.25,,\n") != NULL);
-	CHECK(strstr(out, "\ntest,,,WakeLatency,significant,shift,1,,\n") != NULL);
+	CHECK(strstr(out, "\ntest,,,WakeLatency,significant,shift,0,,\n") != NULL);
+	CHECK(strstr(out, "\ntest,,,WakeLatency,level,shift,0,,\n") != NULL);
+	CHECK(strstr(out, "\ntest,,,WakeLatency,replicates,shift,1,,\n") != NULL);
 	CHECK(strstr(out, "LDist") == NULL && strstr(out, "C6") == NULL);
 
 	/* --funcs, --by, --include apply to every run */
@@ -244,7 +266,7 @@ static void test_formats_and_options(void)
 	CHECK(cJSON_IsNull(at(j, "groups/1001/metrics/WakeLatency/tests/1/med_diff_ci95/0")));
 	CHECK_EQ_DBL(num(j, "groups/1001/metrics/WakeLatency/tests/1/mw_p"), 1);
 	CHECK(strstr(cJSON_GetStringValue(at(j, "groups/1001/metrics/WakeLatency/verdict/1")),
-		     "95% CI n/a (1 value), no significant change") != NULL);
+		     "95% CI n/a (1 value), no difference in these runs") != NULL);
 	cJSON_Delete(j);
 
 	/* more groups than diff merges (16): the overall sample is sorted on its own */
@@ -289,7 +311,7 @@ static void test_identical_and_names(void)
 	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
 	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")),
 		     "median +0 us (+0.0%) vs ref, 95% CI [-") != NULL);
-	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/2/significant")));
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/2/significant")));
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/change/2"), 50);
 	cJSON_Delete(j);
 
@@ -424,6 +446,189 @@ static void test_same_as_stats(const char *run0, const char *run1, size_t expect
 	cJSON_Delete(st[1]);
 }
 
+/* A run of make_run's shape whose info.json has a kernel release and a cstates setting. */
+static void make_system_run(const char *dir, double shift, const char *kernel, const char *cstates)
+{
+	char file[128], info[512];
+	make_run(dir, dir, "idlescope", shift, 1, 0, NULL);
+	snprintf(file, sizeof(file), "%s/info.json", dir);
+	snprintf(info, sizeof(info), "{\"toolname\": \"idlescope\", \"reportid\": \"%s\", \"system\": "
+		 "{\"kernel\": {\"release\": \"%s\"}}, \"settings\": {\"cstates\": \"%s\"}}\n", dir,
+		 kernel, cstates);
+	write_file(file, info);
+}
+
+static char *list3(const char *a, const char *b, const char *c)
+{
+	static char buf[4][800];
+	static int k;
+	char *s = buf[k++ % 4];
+	snprintf(s, sizeof(buf[0]), "%s,%s,%s", path(a), path(b), path(c));
+	return s;
+}
+
+/* Replicate runs: run-level Welch t on the run medians, names, --ref, confounders. */
+static void test_replicates(void)
+{
+	make_system_run("a1", 0, "6.1", "all");
+	make_system_run("a2", 0.5, "6.1", "all");
+	make_system_run("a3", -0.5, "6.1", "all");
+	make_system_run("b1", 10, "6.1", "POLL");
+	make_system_run("b2", 10.5, "6.1", "POLL");
+	make_system_run("b3", 9.5, "6.2", "POLL");
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "-F", "json", "-m", "Wake",
+		   NULL) == 0);
+	cJSON *j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "a");
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/name")), "b");
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/runs/2")), "b3");
+	CHECK_EQ_DBL(num(j, "configs/0/rows"), 600);
+	CHECK_EQ_DBL(num(j, "runs/4/config"), 1);
+	CHECK_EQ_DBL(num(j, "runs/4/rows"), 200);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/runs/5/med"), 110);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/values/0"), 100.5);  /* pooled */
+	/* pooled values without merging: quantiles selected from the runs, moments combined */
+	double pool[600], s1 = 0, s2 = 0;
+	for (int i = 0; i < 600; i++) {
+		pool[i] = i / 3 + 1 + (i % 3 == 0 ? 0 : i % 3 == 1 ? 0.5 : -0.5);
+		s1 += pool[i];
+	}
+	for (int i = 0; i < 600; i++)
+		s2 += (pool[i] - s1 / 600) * (pool[i] - s1 / 600);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/std/values/0"), sqrt(s2 / 599), 1e-12);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/avg/values/0"), 100.5, 1e-12);
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/min/values/0"), 0.5);
+	/* the top of the pooled sample: ..., 199.5, 199.5, 200, 200.5; 99%: rank 0.99 * 599 =
+	 * 593.01 between 198.5 and 198.5; 99.9%: rank 598.401 between 200 and 200.5 */
+	CHECK_NEAR(num(j, "metrics/WakeLatency/99%/values/0"), 198.5, 1e-12);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/99.9%/values/0"), 200 + 0.401 * 0.5, 1e-9);
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/tests/1/mw_p")));  /* pseudoreplication */
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/method")),
+		  "welch-run-summaries");
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/replicates/0"), 3);
+	/* run medians 100.5, 101, 100 against 110.5, 111, 110: diff 10, se sqrt(2 * 0.25 / 3),
+	 * df 4 */
+	double se = sqrt(0.5 / 3), q = gsl_cdf_tdist_Pinv(0.975, 4);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff"), 10, 1e-12);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/0"), 10 - q * se, 1e-9);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/1"), 10 + q * se, 1e-9);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/run_level/med/p"),
+		   2 * gsl_cdf_tdist_Q(10 / se, 4), 1e-6);
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/run_level/med/df"), 4, 1e-12);
+	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/tests/1/run_level/99%")));  /* 200 values */
+	char want[1024], pbuf[32];
+	snprintf(pbuf, sizeof(pbuf), "%.2g", 2 * gsl_cdf_tdist_Q(10 / se, 4));
+	snprintf(want, sizeof(want), "WakeLatency: median +10 us (+10.0%%) vs a (3 vs 3 runs), 95%% CI "
+		 "[+9, +11], significant (Welch t on run medians, p = %s)", pbuf);
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), want);
+	/* what differs besides the setting: cstates and the kernel of b3 */
+	CHECK_STR(cJSON_GetStringValue(at(j, "warnings/0")),
+		  "system.kernel.release differs: a: 6.1; b: 6.1 | 6.2");
+	CHECK_STR(cJSON_GetStringValue(at(j, "warnings/1")),
+		  "settings.cstates differs: a: all; b: POLL");
+	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 2);
+	cJSON_Delete(j);
+
+	/* text: each run's median and 99%, the pooled value, the warning block first */
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "-m", "Wake", "-G", NULL) == 0);
+	CHECK(strstr(out, "Reference: a: 3 runs, 600 datapoints\n") == out);
+	CHECK(strstr(out, "\nWarning: besides what was varied, the configurations differ in\n"
+		     "  ! system.kernel.release differs: a: 6.1; b: 6.1 | 6.2\n") != NULL);
+	CHECK(strstr(out, "\n                     a2               200  101.000        -\n") != NULL);
+	CHECK(strstr(out, "\n                     (pooled)         600  100.500  198.500\n") != NULL);
+	CHECK(strstr(out, "WakeLatency  b       med   +10.000") != NULL);
+
+	/* --ref: b is the reference */
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "--ref", "b", "-F", "json",
+		   "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "b");
+	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff"), -10, 1e-12);
+	cJSON_Delete(j);
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "--ref", "c", NULL) == 2);
+	CHECK_STR(err, "analyze: --ref: no configuration named 'c' (there are 'a', 'b')\n");
+
+	/* A/A: the same setting under two names is not significant */
+	make_system_run("a4", 0.25, "6.1", "all");
+	char aa[800];
+	snprintf(aa, sizeof(aa), "%s,%s", path("a1"), path("a2"));
+	CHECK(diff(aa, list3("a3", "a4", "a4") + 0, "--allow-same", "-F", "json", "-m", "Wake",
+		   NULL) == 0);
+	j = json_out();
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
+	cJSON_Delete(j);
+
+	/* three runs against one: datapoint level, nothing significant */
+	CHECK(diff(list3("a1", "a2", "a3"), path("b1"), "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "datapoint");
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/replicates/1"), 1);
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	cJSON_Delete(j);
+
+	/* bad lists */
+	snprintf(aa, sizeof(aa), "%s,,%s", path("a1"), path("a2"));
+	CHECK(diff(aa, path("b1"), NULL) == 2);
+	snprintf(want, sizeof(want), "analyze: '%s': an empty run in a comma-separated list\n", aa);
+	CHECK_STR(err, want);
+	snprintf(aa, sizeof(aa), "%s,%s", path("a1"), path("a2"));
+	CHECK(diff(aa, NULL) == 2);
+	CHECK_STR(err, "analyze: diff: need at least two configurations, got one of 2 runs (A,B is "
+		  "one configuration of replicate runs; see 'analyze diff --help')\n");
+}
+
+/* An experiment directory: configurations in design order, the varied setting not warned. */
+static void test_experiment(void)
+{
+	char cmd[1024];
+	mkdir(path("exp"), 0755);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && cp -r a1 exp/POLL-1 && cp -r a2 exp/all-1 && "
+		 "cp -r b1 exp/POLL-2 && cp -r b2 exp/all-2 && cp -r b3 exp/POLL-3 && "
+		 "cp -r a3 exp/all-3", tmp);
+	CHECK(system(cmd) == 0);
+	/* the "all" runs get the POLL runs' data and vice versa: POLL is 10 us slower */
+	write_file("exp/experiment.json",
+		   "{\"format_version\": \"1.0\", \"design\": {\"factors\": [{\"name\": \"cstates\", "
+		   "\"values\": [\"all\", \"POLL\"]}], \"repeat\": 3, \"order\": \"interleaved\"},\n"
+		   "\"runs\": [{\"path\": \"POLL-1\", \"config\": {\"cstates\": \"POLL\"}, \"replicate\": 1, \"complete\": true},\n"
+		   "{\"path\": \"all-1\", \"config\": {\"cstates\": \"all\"}, \"replicate\": 1, \"complete\": true},\n"
+		   "{\"path\": \"POLL-2\", \"config\": {\"cstates\": \"POLL\"}, \"replicate\": 2, \"complete\": true},\n"
+		   "{\"path\": \"all-2\", \"config\": {\"cstates\": \"all\"}, \"replicate\": 2, \"complete\": true},\n"
+		   "{\"path\": \"POLL-3\", \"config\": {\"cstates\": \"POLL\"}, \"replicate\": 3, \"complete\": true},\n"
+		   "{\"path\": \"all-3\", \"config\": {\"cstates\": \"all\"}, \"replicate\": 3, \"complete\": false}]}\n");
+	CHECK(diff(path("exp"), "-F", "json", "-m", "Wake", NULL) == 0);
+	char want[512];
+	snprintf(want, sizeof(want), "analyze: warning: %s/experiment.json: 1 incomplete run left out\n",
+		 path("exp"));
+	CHECK_STR(err, want);
+	cJSON *j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/0/name")), "cstates=all");
+	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/name")), "cstates=POLL");
+	CHECK(cJSON_GetArraySize(at(j, "configs/0/runs")) == 2);
+	CHECK(cJSON_GetArraySize(at(j, "configs/1/runs")) == 3);
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
+	/* a1 (0), b1 (10), b3 (9.5) as POLL against a2 (0.5), b2 (10.5) as all: no clear shift */
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	/* cstates was varied: only the kernel is a confounder */
+	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 1);
+	CHECK(strstr(cJSON_GetStringValue(at(j, "warnings/0")), "system.kernel.release") != NULL);
+	CHECK(strstr(cJSON_GetStringValue(at(j, "experiment")), ": 2 configurations, 6 runs, order "
+		     "interleaved") != NULL);
+	cJSON_Delete(j);
+	CHECK(diff(path("exp"), "--ref", "cstates=POLL", "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "cstates=POLL");
+	cJSON_Delete(j);
+	write_file("exp/experiment.json", "{\"runs\": [{\"config\": {}}]}");
+	CHECK(diff(path("exp"), NULL) == 2);
+	snprintf(want, sizeof(want), "analyze: %s/experiment.json: runs[0]: expected \"path\" (text) "
+		 "and \"config\" (an object)\n", path("exp"));
+	CHECK_STR(err, want);
+}
+
 static void test_bad_inputs(void)
 {
 	char want[512];
@@ -530,14 +735,17 @@ int main(int argc, char **argv)
 	test_same_as_stats("big1", "big2", 2 * 3 * 9 * 4);
 	CHECK(diff(path("big1"), path("big2"), "-F", "json", NULL) == 0);
 	cJSON *j = json_out();
-	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK(cJSON_IsTrue(at(j, "metrics/WakeLatency/tests/1/differs")));
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
 	CHECK(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/0") < 0.1 &&
 	      num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/1") > 0.1);
 	CHECK(cJSON_IsNull(at(j, "groups/POLL/metrics/WakeLatency/tests/1")));
-	CHECK(cJSON_IsFalse(at(j, "metrics/CC6%/tests/1/significant")));
+	CHECK(cJSON_IsFalse(at(j, "metrics/CC6%/tests/1/differs")));
 	cJSON_Delete(j);
 	test_bad_inputs();
 	test_huge_values();
+	test_replicates();
+	test_experiment();
 	test_counters(argv[3]);
 	free(out);
 	free(err);

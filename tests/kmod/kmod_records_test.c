@@ -76,6 +76,21 @@ static const char *stderr_of(void (*fn)(void *), void *arg)
 volatile sig_atomic_t collect_stop_requested;
 static int failures;
 
+/* Stand-in for the core's nothing-kept watch (nothing_kept.c): remembers the most discards it
+ * was shown and stops the run once it has seen watch_limit of them. */
+static uint64_t watch_seen, watch_limit;
+
+void collect_watch_discards(const uint64_t discards[DISCARD_NR])
+{
+	uint64_t n = 0;
+	for (int i = 0; i < DISCARD_NR; i++)
+		n += discards[i];
+	if (n > watch_seen)
+		watch_seen = n;
+	if (watch_limit && n >= watch_limit)
+		collect_stop_requested = 1;
+}
+
 #define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); \
 	printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
@@ -234,6 +249,36 @@ static void test_stream(void)
 	CHECK(kmod_next(&c, &dp, discards) == 0, "end again");
 	alarm(0);
 	check_discards(discards, 1, 1, 1, 5, "after the drain");
+	close(p[0]);
+	close(p[1]);
+	collect_stop_requested = 0;
+}
+
+/* Every record a discard: the discards reach the nothing-kept watch between reads, and the
+ * stop it asks for ends the run (hrt/tdt spun forever on an LDist too short to go idle). */
+static void test_nothing_kept_watch(void)
+{
+	struct method_ctx c = { .fd = -1 };
+	struct idlescope_record recs[3] = { base_record(), base_record(), base_record() };
+	uint64_t discards[DISCARD_NR] = { 0 };
+	struct dp_raw dp;
+	int p[2];
+
+	for (int i = 0; i < 3; i++) {
+		recs[i].type = IDLESCOPE_REC_DISCARD;
+		recs[i].reason = IDLESCOPE_DISCARD_NOT_IDLE;
+	}
+	if (pipe(p) < 0 || write_records(p[1], recs, 3) < 0)
+		return;
+	c.fd = p[0];
+	watch_seen = 0;
+	watch_limit = 3;
+	alarm(10);
+	CHECK(kmod_next(&c, &dp, discards) == 0, "a run of discards only ends once the watch stops it");
+	alarm(0);
+	CHECK(watch_seen == 3, "the watch saw %llu discards, expected 3", (unsigned long long)watch_seen);
+	check_discards(discards, 3, 0, 0, 0, "discards only");
+	watch_limit = 0;
 	close(p[0]);
 	close(p[1]);
 	collect_stop_requested = 0;
@@ -434,6 +479,7 @@ int main(void)
 	test_fields();
 	test_stream();
 	test_stop_empty();
+	test_nothing_kept_watch();
 	test_silence();
 	test_counts_compared();
 	test_other_version();

@@ -15,12 +15,14 @@ static uint64_t next(void)
 	return rng;
 }
 
-/* Our contract: accept exactly what strtod accepts as a whole finite decimal number. */
+/* Our contract: accept exactly what strtod accepts as a whole finite decimal number, except
+ * an underflow to zero (1e-400: out of range like 1e400, not 0). */
 static void same_as_strtod(const char *s)
 {
 	char *end;
+	errno = 0;
 	double want = strtod(s, &end), got = 0;
-	int want_ok = *s && *end == '\0' && isfinite(want) && !strchr(s, 'x') && !strchr(s, 'X') &&
+	int want_ok = *s && *end == '\0' && isfinite(want) && !(want == 0 && errno == ERANGE) && !strchr(s, 'x') && !strchr(s, 'X') &&
 		      !strchr(s, 'n') && !strchr(s, 'N') && !strchr(s, 'i') && !strchr(s, 'I') &&
 		      s[0] != ' ' && s[0] != '\t';
 	int ok = is_parse_double(s, strlen(s), &got);
@@ -100,5 +102,20 @@ int main(void)
 	CHECK(is_parse_double_prefix(s, s + strlen(s), &d) == s + 4);
 	CHECK_EQ_DBL(d, 12.5);
 	CHECK(is_parse_double_prefix("x1", "x1" + 2, &d) == NULL);
+	/* out of range both ways is an error, and said so; subnormals and zeros are numbers */
+	static const char *const range[][2] = { { "1e400", "inf" }, { "-1e400", "-inf" },
+		{ "1e-400", "0" }, { "-2.5e-330", "-0" }, { "17976931348623159e292", "inf" } };
+	for (size_t i = 0; i < sizeof(range) / sizeof(range[0]); i++) {
+		const char *r = range[i][0];
+		CHECK(!is_parse_double(r, strlen(r), &d));
+		CHECK(is_number_out_of_range(r, strlen(r), &d));
+		snprintf(buf, sizeof(buf), "%g", d);
+		CHECK_STR(buf, range[i][1]);
+	}
+	CHECK(is_parse_double("5e-324", 6, &d) && d == 4.9406564584124654e-324);
+	CHECK(is_parse_double("0e-400", 6, &d) && d == 0);
+	CHECK(is_parse_double("0.000e-999", 10, &d) && d == 0);
+	CHECK(!is_number_out_of_range("abc", 3, &d) && !is_number_out_of_range("1e5x", 4, &d));
+	CHECK(!is_number_out_of_range("1.5", 3, &d));
 	return CHECK_DONE();
 }

@@ -45,21 +45,55 @@ static void basic(void)
 	is_table_free(t);
 }
 
+static struct is_table *read_known(const char *text, bool complete, size_t rows, int *rc)
+{
+	struct is_table *t = NULL;
+	struct is_table_opts o = { .known_complete = complete, .known_rows = rows };
+	*rc = is_table_read(write_file("k.csv", text, strlen(text)), &o, &t);
+	return t;
+}
+
 static void quoted_and_cut(void)
 {
-	struct is_table *t = read_text("Name,V\n\"a,b\",1\n\"say \"\"hi\"\"\",2\nplain,3\nplain,4");
-	CHECK(t && t->nrows == 4);  /* the last line has no newline but is whole */
+	int rc;
+	const char *quoted = "Name,V\n\"a,b\",1\n\"say \"\"hi\"\"\",2\nplain,3\nplain,4";
+	struct is_table *t = read_text(quoted);
+	CHECK(t && t->nrows == 3 && t->dropped_rows == 1);  /* no newline at the end: maybe cut */
 	if (t) {
 		CHECK_STR(is_table_str(t, is_table_col(t, "Name")->text[0]), "a,b");
 		CHECK_STR(is_table_str(t, is_table_col(t, "Name")->text[1]), "say \"hi\"");
-		CHECK_EQ_DBL(is_table_col(t, "V")->num[3], 4);
+		CHECK_EQ_DBL(is_table_col(t, "V")->num[2], 3);
 		is_table_free(t);
 	}
+	t = read_known(quoted, true, 4, &rc);  /* known complete with 4 rows: the last one stays */
+	CHECK(rc == 0 && t && t->nrows == 4 && t->dropped_rows == 0);
+	if (t)
+		CHECK_EQ_DBL(is_table_col(t, "V")->num[3], 4);
+	is_table_free(t);
+	t = read_known(quoted, true, 5, &rc);  /* the count does not match: dropped */
+	CHECK(rc == 0 && t && t->nrows == 3 && t->dropped_rows == 1);
+	is_table_free(t);
+	t = read_known(quoted, false, 4, &rc);  /* not complete */
+	CHECK(rc == 0 && t && t->nrows == 3);
+	is_table_free(t);
 	t = read_text("A,B,C\n1,2,3\n4,5");  /* killed mid-row */
 	CHECK(t && t->nrows == 1 && t->dropped_rows == 1);
 	is_table_free(t);
-	t = read_text("A,B\n1,2\n3,4.");  /* cut inside the last number: still a number */
-	CHECK(t && t->nrows == 2);
+	t = read_known("A,B,C\n1,2,3\n4,5", true, 2, &rc);  /* complete with 2 rows: bad data */
+	CHECK(rc == -1 && !t);
+	/* cut inside the last field: "9" of "9xx.y" was kept as LDist 9 */
+	t = read_text("WakeLatency,LDist\n1.5,1000.25\n2.5,1000.5\n3.5,9");
+	CHECK(t && t->nrows == 2 && t->dropped_rows == 1);
+	if (t)
+		CHECK_EQ_DBL(is_table_col(t, "LDist")->num[1], 1000.5);
+	is_table_free(t);
+	t = read_text("A,B\n1,2\n3,4.");  /* cut after the point */
+	CHECK(t && t->nrows == 1 && t->dropped_rows == 1);
+	is_table_free(t);
+	t = read_text("A,B\n1,2\n3,9999.\n");  /* a whole line: "9999." is 9999, as in C and Python */
+	CHECK(t && t->nrows == 2 && t->dropped_rows == 0);
+	if (t)
+		CHECK_EQ_DBL(is_table_col(t, "B")->num[1], 9999);
 	is_table_free(t);
 }
 

@@ -32,8 +32,35 @@ expect_rc 0 "$REPORT" "$W/a" "$W/b" -o "$W/ab" --metrics '^WakeLatency$' -j 3
 cap=$(grep -o 'WakeLatency against LDist. Points shown: [^<]*' "$W/ab/index.html" | tail -1)
 shown=$(echo "$cap" | sed 's/.*gen-a: \([0-9,]*\) of 40,000;.*/\1/' | tr -d ,)
 [ -n "$shown" ] && [ "$shown" -ge 15000 ] && [ "$shown" -le 17000 ] || fail "caption: $cap"
-grep -q 'WakeLatency: median +1.5[0-9]* us (+[0-9.]*%) vs gen-a, 95% CI \[+1.[0-9]*, +1.[0-9]*\], significant' \
-	"$W/ab/index.html" || fail "verdict line: $(grep -o '<p class="sig[^<]*' "$W/ab/index.html")"
+grep -q '<p class="differs">.*WakeLatency: median +1.5[0-9]* us (+[0-9.]*%) vs gen-a, 95% CI \[+1.[0-9]*, +1.[0-9]*\] (block bootstrap), differs in these runs' \
+	"$W/ab/index.html" || fail "verdict line: $(grep -o '<p class="differs[^<]*' "$W/ab/index.html")"
+grep -q 'significant' "$W/ab/index.html" && fail "one run each, yet 'significant'"
+[ -e "$W/ab/plots/m000-runs.svg" ] && fail "a run plot without replicates"
+
+# Replicate runs: configurations, a run-level verdict, every run's median and 99% plotted,
+# what else differs in a box above the verdicts.
+for i in 1 2 3; do
+	gen_run "$W/ra$i" 4000 $i 0 "ra$i"
+	gen_run "$W/rb$i" 4000 $((i + 10)) 1.5 "rb$i"
+done
+printf '{"toolname": "idlescope", "reportid": "rb3", "method": "generated", "system": {"kernel": {"release": "6.2"}}}\n' >"$W/rb3/info.json"
+expect_rc 0 "$REPORT" "$W/ra1,$W/ra2,$W/ra3" "$W/rb1,$W/rb2,$W/rb3" -o "$W/rep" --metrics '^WakeLatency$'
+grep -q '<p class="sig">.*rb — WakeLatency: median +1.[45][0-9]* us (+[0-9.]*%) vs ra (3 vs 3 runs), 95% CI \[+1.[0-9]*, +1.[0-9]*\], significant (Welch t on run medians' "$W/rep/index.html" ||
+	fail "run-level verdict: $(grep -o '<p class="[a-z]*">[^<]*<[^<]*' "$W/rep/index.html" | head -3)"
+[ -s "$W/rep/plots/m000-runs.svg" ] || fail "no plot of the runs' medians"
+grep -q 'thin lines: each run, thick: each configuration' "$W/rep/index.html" ||
+	fail "no pooled distributions in the CDF/tail captions"
+grep -q "runs pooled" "$W/ab/index.html" && fail "pooled lines without replicates"
+grep -q 'src="plots/m000-runs.svg"' "$W/rep/index.html" || fail "the runs plot is not on the page"
+grep -q '<div class="warnings">' "$W/rep/index.html" || fail "no confounder box"
+grep -q '<li>system.kernel.release differs: ra: (none); rb: (none) | 6.2</li>' "$W/rep/index.html" ||
+	fail "confounder: $(grep -o '<li>[^<]*' "$W/rep/index.html")"
+grep -q '<th>Configuration</th>' "$W/rep/index.html" || fail "no Configuration column"
+grep -q '<td>ra (reference)</td>' "$W/rep/index.html" || fail "no Configuration row"
+expect_rc 0 "$REPORT" "$W/ra1,$W/ra2,$W/ra3" "$W/rb1,$W/rb2,$W/rb3" -o "$W/rep2" --ref rb --metrics '^WakeLatency$'
+grep -q 'vs rb (3 vs 3 runs)' "$W/rep2/index.html" || fail "--ref rb"
+expect_rc 2 "$REPORT" "$W/ra1,$W/ra2" "$W/rb1" -o "$W/rep3" --ref nope
+expect_err "report: --ref: no configuration named 'nope' (there are 'ra', 'rb1')"
 # The same input gives the same report, byte for byte.
 expect_rc 0 "$REPORT" "$W/a" "$W/b" -o "$W/ab2" --metrics '^WakeLatency$' -j 1
 diff -r "$W/ab" "$W/ab2" >/dev/null || fail "two reports of the same input differ"

@@ -15,9 +15,87 @@ expect_rc 1 "$REPORT" "$RUN" -o "$W/rep"
 expect_err "report: $W/rep: already exists (use --force to replace it)"
 [ "$(md5sum <"$W/rep/index.html")" = "$sum" ] && [ -e "$W/rep/marker" ] || fail "existing report touched"
 
+# --force replaces a report, never a directory that holds anything else.
+expect_rc 1 "$REPORT" "$RUN" -o "$W/rep/" --force
+expect_err "report: $W/rep/: not a report (it holds 'marker', which report does not write); not replacing it"
+[ "$(md5sum <"$W/rep/index.html")" = "$sum" ] && [ -e "$W/rep/marker" ] || fail "non-report replaced"
+rm "$W/rep/marker"
+touch "$W/rep/plots/marker"
 expect_rc 0 "$REPORT" "$RUN" -o "$W/rep/" --force
-[ ! -e "$W/rep/marker" ] || fail "--force did not replace the old report"
+[ ! -e "$W/rep/plots/marker" ] || fail "--force did not replace the old report"
 [ -s "$W/rep/index.html" ] || fail "no index.html after --force"
+mkdir "$W/empty"
+expect_rc 0 "$REPORT" "$RUN" -o "$W/empty" --force
+
+# An output directory that is, holds or lies inside an input is refused before anything is
+# removed, however it is spelt (., .., symbolic links) and whatever the kind of input.
+cp -r "$RUN" "$W/myrun"
+ln -s myrun "$W/lnk"
+mkdir "$W/viaLink"
+ln -s ../myrun/datapoints.csv "$W/viaLink/datapoints.csv"
+inputs_intact() {
+	cmp -s "$W/myrun/datapoints.csv" "$RUN/datapoints.csv" && cmp -s "$W/myrun/info.yml" "$RUN/info.yml" ||
+		fail "an input was changed: $*"
+}
+guard() {  # guard DIR-TO-RUN-IN EXPECTED-STDERR REPORT-ARGS...
+	dir=$1 msg=$2; shift 2
+	(cd "$dir" && expect_rc 1 "$REPORT" "$@" && expect_err "$msg") || exit 1
+	inputs_intact "$@"
+}
+guard "$W" "report: myrun: is the run myrun, an input of this report; choose another -o" myrun -o myrun --force
+guard "$W" "report: myrun/../myrun/.: is the run myrun, an input of this report; choose another -o" \
+	myrun -o myrun/../myrun/. --force
+guard "$W/myrun" "report: .: is the run ../lnk, an input of this report; choose another -o" ../lnk -o . --force
+guard "$W" "report: .: holds myrun/datapoints.csv, an input of this report; not replacing it (choose another -o)" \
+	myrun -o . --force
+guard "$W" "report: myrun: holds myrun/datapoints.csv, an input of this report; not replacing it (choose another -o)" \
+	myrun/datapoints.csv -o myrun --force
+guard "$W" "report: myrun: holds viaLink/datapoints.csv, an input of this report; not replacing it (choose another -o)" \
+	viaLink -o myrun --force
+guard "$W" "report: myrun/html: lies inside the run myrun, an input of this report; choose an -o outside it" \
+	myrun -o myrun/html
+guard "$W" "report: lnk/html: lies inside the run myrun, an input of this report; choose an -o outside it" \
+	myrun -o lnk/html
+[ ! -e "$W/myrun/html" ] && [ "$(ls -A "$W/myrun" | wc -l)" = 2 ] || fail "written into the run: $(ls -A "$W/myrun")"
+# A report's own raw copy, and a run put inside an earlier report.
+expect_rc 0 "$REPORT" "$W/myrun" -o "$W/withraw" --copy-raw
+expect_rc 1 "$REPORT" "$W/withraw/raw/run1" -o "$W/withraw" --force
+expect_err "report: $W/withraw: holds $W/withraw/raw/run1/datapoints.csv, an input of this report; not replacing it (choose another -o)"
+cp -r "$W/myrun" "$W/withraw/plots/inner"
+expect_rc 1 "$REPORT" "$W/withraw/plots/inner" -o "$W/withraw" --force
+expect_err "report: $W/withraw: holds $W/withraw/plots/inner/datapoints.csv, an input of this report; not replacing it (choose another -o)"
+[ -s "$W/withraw/raw/run1/datapoints.csv" ] && [ -s "$W/withraw/plots/inner/datapoints.csv" ] || fail "raw copy removed"
+# The same file, just a report beside it: fine.
+expect_rc 0 "$REPORT" "$W/myrun/datapoints.csv" -o "$W/beside"
+
+# Bind mounts (root, in a private mount namespace): the same directory under another path,
+# and a directory mounted inside an old report, which --force must leave alone.
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	mkdir "$W/bm" "$W/keep"
+	echo precious >"$W/keep/f"
+	expect_rc 0 unshare -m sh -c '
+		set -e
+		mount --make-rprivate /
+		mount --bind "$2/myrun" "$2/bm"
+		"$1" "$2/bm" -o "$2/myrun" --force 2>"$2/e1" && exit 11
+		"$1" "$2/myrun" -o "$2/bm/sub" 2>"$2/e2" && exit 12
+		"$1" "$2/myrun" -o "$2/rep2" >/dev/null
+		mkdir "$2/rep2/plots/mnt"
+		mount --bind "$2/keep" "$2/rep2/plots/mnt"
+		"$1" "$2/myrun" -o "$2/rep2" --force >/dev/null 2>"$2/e3"
+		[ -s "$2/rep2/index.html" ] || exit 13
+		exit 0' sh "$REPORT" "$W"
+	[ "$(cat "$W/e1")" = "report: $W/myrun: is the run $W/bm, an input of this report; choose another -o" ] ||
+		fail "bind mount: $(cat "$W/e1")"
+	[ "$(cat "$W/e2")" = "report: $W/bm/sub: lies inside the run $W/myrun, an input of this report; choose an -o outside it" ] ||
+		fail "bind mount: $(cat "$W/e2")"
+	grep -q "^report: warning: $W/\.rep2\.old-.*: cannot remove the previous report: " "$W/e3" || fail "mount inside: $(cat "$W/e3")"
+	[ "$(cat "$W/keep/f")" = precious ] || fail "--force removed what was mounted inside the old report"
+	inputs_intact bind mounts
+	rm -rf "$W"/.rep2.old-*
+else
+	echo "note: bind-mount cases skipped (need root and unshare -m)"
+fi
 
 : >"$W/file"
 expect_rc 1 "$REPORT" "$RUN" -o "$W/file" --force
@@ -41,24 +119,28 @@ grep -q "^report: gnuplot failed on m000.gp (exit 1): line 1: broken on purpose$
 [ ! -e "$W/new" ] || fail "output created although gnuplot failed"
 ls -A "$W" | grep -q '^\.' && fail "temporary directory left: $(ls -A "$W")"
 
-# Killed while gnuplot runs: the children are stopped and the unfinished report removed.
+# Killed while gnuplot runs: the children are stopped and the unfinished report removed;
+# SIGPIPE (a closed output) as SIGTERM.
 printf '#!/bin/sh\necho $$ >>"%s/gnuplot.pids"\nexec sleep 60\n' "$W" >"$W/bin/gnuplot"
+for sig in PIPE TERM; do
+rm -f "$W/gnuplot.pids"
 PATH="$W/bin:$PATH" "$REPORT" "$RUN" -o "$W/killed" -j 2 >/dev/null 2>&1 &
 pid=$!
 for i in $(seq 100); do [ -s "$W/gnuplot.pids" ] && break; sleep 0.1; done
 [ -s "$W/gnuplot.pids" ] || fail "fake gnuplot never started"
 ls -d "$W"/.killed.tmp-* >/dev/null 2>&1 || fail "no temporary directory while running"
-kill -TERM "$pid"
+kill -$sig "$pid"
 set +e
 wait "$pid"
 rc=$?
 set -e
-[ "$rc" = 143 ] || fail "exit $rc after SIGTERM, expected 143"
-ls -A "$W" | grep -q '^\.' && fail "temporary directory left after SIGTERM: $(ls -A "$W")"
+[ "$rc" = $((128 + $(kill -l $sig))) ] || fail "exit $rc after SIG$sig, expected $((128 + $(kill -l $sig)))"
+ls -A "$W" | grep -q '^\.' && fail "temporary directory left after SIG$sig: $(ls -A "$W")"
 while read -r gp; do
 	for i in $(seq 50); do kill -0 "$gp" 2>/dev/null || break; sleep 0.1; done
-	kill -0 "$gp" 2>/dev/null && { kill "$gp"; fail "gnuplot $gp still running after SIGTERM"; }
+	kill -0 "$gp" 2>/dev/null && { kill "$gp"; fail "gnuplot $gp still running after SIG$sig"; }
 done <"$W/gnuplot.pids"
+done
 
 # Usage errors
 expect_rc 2 "$REPORT" "$RUN"
@@ -74,5 +156,5 @@ expect_err "report: no metric matches --metrics 'NoSuchMetric' in every run"
 expect_rc 2 "$REPORT" "$RUN" -o "$W/x" --include 'LDist <'
 grep -q "^report: --include: " "$W/err.txt" || fail "$(cat "$W/err.txt")"
 [ ! -e "$W/x" ] || fail "output created on a usage error"
-"$REPORT" --help | grep -q '^usage: report \[options\] RUN \[RUN...\] -o DIR$' || fail "--help"
+"$REPORT" --help | grep -q '^usage: report \[options\] CONFIG \[CONFIG...\] -o DIR$' || fail "--help"
 echo PASS

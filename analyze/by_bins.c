@@ -1,0 +1,107 @@
+/* analyze stats --by COLUMN:N: numeric groups as equal-width bins (by_bins.h). */
+#include "by_bins.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/json_num.h"
+#include "idlescope/numparse.h"
+#include "idlescope/util.h"
+
+int by_bins_parse(const char *spec, char **col, size_t *nbins)
+{
+	const char *colon = strrchr(spec, ':');
+	double d;
+	if (!colon)
+		return 0;
+	if (!is_parse_double(colon + 1, strlen(colon + 1), &d) || d < 1 || d > 10000 || d != floor(d)) {
+		is_err("--by %s: expected COLUMN:N with N a whole number from 1 to 10000", spec);
+		return -1;
+	}
+	*col = is_xstrndup(spec, (size_t)(colon - spec));
+	*nbins = (size_t)d;
+	return 1;
+}
+
+static char *bin_label(double lo, double hi, int last)
+{
+	char a[IS_NUM_STR_LEN], b[IS_NUM_STR_LEN];
+	return is_xasprintf("[%s, %s%c", is_num_str(a, lo), is_num_str(b, hi), last ? ']' : ')');
+}
+
+/* Bin index of each row (nbins for a row without a value). */
+static void assign(const double *v, size_t n, double lo, double width, size_t nbins, size_t *bin)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i])) {
+			bin[i] = nbins;
+			continue;
+		}
+		double k = width > 0 ? floor((v[i] - lo) / width) : 0;
+		bin[i] = k < 0 ? 0 : k >= (double)nbins ? nbins - 1 : (size_t)k;
+	}
+}
+
+static void bin_rows(const struct is_table *t, const double *v, size_t nbins, struct is_groups *g)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!isnan(v[i]))
+			lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+	if (lo > hi)
+		lo = hi = 0;
+	double width = (hi - lo) / (double)nbins;
+	size_t *bin = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(size_t));
+	size_t *count = is_xcalloc(nbins + 1, sizeof(size_t));
+	assign(v, t->nrows, lo, width, nbins, bin);
+	for (size_t i = 0; i < t->nrows; i++)
+		count[bin[i]]++;
+	/* Groups: rows without a value first (label ""), then the bins that have rows. */
+	size_t *gidx = is_xcalloc(nbins + 1, sizeof(size_t));
+	memset(g, 0, sizeof(*g));
+	g->labels = is_xcalloc(nbins + 1, sizeof(char *));
+	g->counts = is_xcalloc(nbins + 1, sizeof(size_t));
+	g->rows = is_xcalloc(nbins + 1, sizeof(size_t *));
+	for (size_t k = 0; k <= nbins; k++) {
+		size_t b = (k + nbins) % (nbins + 1);  /* nbins (no value), 0, 1, ... */
+		if (!count[b])
+			continue;
+		gidx[b] = g->ngroups;
+		g->labels[g->ngroups] = b == nbins ? is_xstrdup("") :
+			bin_label(lo + width * (double)b, b + 1 == nbins ? hi : lo + width * (double)(b + 1),
+				  b + 1 == nbins);
+		g->rows[g->ngroups] = is_xmalloc(count[b] * sizeof(size_t));
+		g->ngroups++;
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		size_t k = gidx[bin[i]];
+		g->rows[k][g->counts[k]++] = i;
+	}
+	free(gidx);
+	free(count);
+	free(bin);
+}
+
+int by_bins_group(const struct is_table *t, const char *col, size_t nbins, struct is_groups *g)
+{
+	const struct is_column *c = is_table_col(t, col);
+	if (c && nbins && c->type != IS_COL_NUM) {
+		is_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers", t->path, col, nbins, col);
+		return -1;
+	}
+	if (c && nbins) {
+		bin_rows(t, c->num, nbins, g);
+		return 0;
+	}
+	if (is_group_rows(t, col, g) < 0)
+		return -1;
+	size_t nvalues = g->ngroups - (g->ngroups && !g->labels[0][0]);  /* "" is no value */
+	if (c->type != IS_COL_NUM || nvalues <= BY_AUTO_LIMIT)
+		return 0;
+	is_note("%s: --by %s: %zu different values; grouped into %d equal bins (--by %s:N for N)",
+		t->path, col, nvalues, BY_AUTO_BINS, col);
+	is_groups_free(g);
+	bin_rows(t, c->num, BY_AUTO_BINS, g);
+	return 0;
+}

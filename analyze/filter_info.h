@@ -1,0 +1,21 @@
+/* analyze filter: its options, and the new run's info.json. */
+#ifndef ANALYZE_FILTER_INFO_H
+#define ANALYZE_FILTER_INFO_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "idlescope/load.h"
+#include "idlescope/run.h"
+
+struct filter_opts {
+	struct is_load_spec load;  /* include, exclude */
+	const char *in, *out, *metrics_re, *reportid;
+	char *reportid_buf;        /* the default reportid, owned */
+	bool force;
+	size_t rows_in, rows_out;
+};
+
+/* dir/info.json: the source's metadata as an idlescope run's, with "filtered_from". */
+int filter_write_info(const struct filter_opts *o, const struct is_run *src, const char *dir);
+
+#endif

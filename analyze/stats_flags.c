@@ -1,0 +1,108 @@
+/*
+ * analyze stats: columns that are not metrics. A column without any value is left out with
+ * one note; a 0/1 flag (IntrOff) is shown as how many rows have a value and how many of
+ * them are 1, not as percentiles.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/json_num.h"
+#include "idlescope/util.h"
+#include "stats_result.h"
+
+static const char *const flag_names[] = { "IntrOff" };
+
+/* A known flag column whose values are all 0 or 1. */
+static bool is_flag(const struct is_table *t, const char *name)
+{
+	bool known = false;
+	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		known = known || !strcmp(name, flag_names[i]);
+	const double *v = known ? is_table_col(t, name)->num : NULL;
+	for (size_t i = 0; v && i < t->nrows; i++)
+		if (!isnan(v[i]) && v[i] != 0 && v[i] != 1)
+			return false;
+	return known;
+}
+
+void stats_split_columns(struct stats_result *r, bool flags_apart)
+{
+	const struct is_table *t = r->run->dp;
+	char *empty = NULL;
+	size_t keep = 0;
+	r->flags = is_xcalloc(r->nmetrics + 1, sizeof(*r->flags));
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		const char *name = r->metrics[m];
+		if (t->nrows && !is_table_col_has_value(t, name)) {
+			char *s = is_xasprintf("%s%s%s", empty ? empty : "", empty ? ", " : "", name);
+			free(empty);
+			empty = s;
+		} else if (flags_apart && is_flag(t, name)) {
+			r->flags[r->nflags++] = name;
+		} else {
+			r->metrics[keep++] = name;
+		}
+	}
+	r->nmetrics = keep;
+	if (empty)
+		is_note("%s: no values in %s; left out", t->path, empty);
+	free(empty);
+}
+
+/* Rows with a value and rows that are 1, of rows[0..n) (all rows when rows is NULL). */
+static void flag_counts(const double *v, const size_t *rows, size_t n, size_t *values, size_t *set)
+{
+	*values = *set = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = v[rows ? rows[i] : i];
+		*values += !isnan(x);
+		*set += x == 1;
+	}
+}
+
+static void flags_table(FILE *f, const struct stats_result *r, const size_t *rows, size_t n)
+{
+	size_t w = 4;
+	for (size_t k = 0; k < r->nflags; k++)
+		w = strlen(r->flags[k]) > w ? strlen(r->flags[k]) : w;
+	fprintf(f, "%-*s  %10s  %10s  %7s\n", (int)w, "Flag", "values", "set (1)", "share");
+	for (size_t k = 0; k < r->nflags; k++) {
+		size_t values, set;
+		flag_counts(is_table_col(r->run->dp, r->flags[k])->num, rows, n, &values, &set);
+		char share[32] = "-";
+		if (values)
+			snprintf(share, sizeof(share), "%.2f%%", 100.0 * (double)set / (double)values);
+		fprintf(f, "%-*s  %10zu  %10zu  %7s\n", (int)w, r->flags[k], values, set, share);
+	}
+}
+
+void stats_print_flags(FILE *f, const struct stats_result *r, size_t group)
+{
+	if (!r->nflags)
+		return;
+	if (r->nmetrics)
+		fputc('\n', f);
+	if (group == (size_t)-1)
+		flags_table(f, r, NULL, r->run->dp->nrows);
+	else
+		flags_table(f, r, r->groups.rows[group], r->groups.counts[group]);
+}
+
+cJSON *stats_flags_json(const struct stats_result *r, size_t group)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t k = 0; k < r->nflags; k++) {
+		size_t values, set;
+		const double *v = is_table_col(r->run->dp, r->flags[k])->num;
+		if (group == (size_t)-1)
+			flag_counts(v, NULL, r->run->dp->nrows, &values, &set);
+		else
+			flag_counts(v, r->groups.rows[group], r->groups.counts[group], &values, &set);
+		cJSON *fo = cJSON_AddObjectToObject(o, r->flags[k]);
+		is_json_add_num(fo, "values", (double)values);
+		is_json_add_num(fo, "set", (double)set);
+		is_json_add_num(fo, "share", values ? (double)set / (double)values : NAN);
+	}
+	return o;
+}

@@ -1,0 +1,219 @@
+/* Deploy: copy this build's self-contained collect (collect-deploy, with the BPF object inside)
+ * to <base>/collect-<version>/ on the SUT, unless the files there have the same SHA-256. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "remote.h"
+#include "idlescope/util.h"
+#include "idlescope/version.h"
+
+#define MAX_FILES 8
+
+struct payload {
+	char *dir;
+	size_t n;
+	char *name[MAX_FILES];
+	char hash[MAX_FILES][65];
+};
+
+char *remote_base(const struct remote_opts *ro)
+{
+	return ro->remote_dir ? sh_quote(ro->remote_dir) : is_xstrdup("\"$HOME\"/.cache/idlescope");
+}
+
+static char *find_payload_dir(void)
+{
+	const char *env = getenv("IDLESCOPE_DEPLOY_DIR");
+	char exe[PATH_MAX], *slash;
+	struct stat st;
+	if (env && env[0])
+		return is_xstrdup(env);
+	if (!realpath("/proc/self/exe", exe) || !(slash = strrchr(exe, '/')))
+		return NULL;
+	*slash = '\0';
+	const char *tries[] = { "%s/deploy", "%s/../lib/idlescope/deploy" };
+	for (size_t i = 0; i < 2; i++) {
+		char *d = is_xasprintf(tries[i], exe), *f = is_xasprintf("%s/collect", d);
+		bool ok = stat(f, &st) == 0 && S_ISREG(st.st_mode);
+		free(f);
+		if (ok)
+			return d;
+		free(d);
+	}
+	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files to deploy and their SHA-256 (by the sha256sum program, as on the SUT). */
+static int load_payload(struct payload *p)
+{
+	DIR *d;
+	struct dirent *e;
+	*p = (struct payload){ .dir = find_payload_dir() };
+	if (!p->dir || !(d = opendir(p->dir))) {
+		is_err("no deployable collect found (build target collect-deploy puts it into deploy/ beside "
+		       "collect; or set IDLESCOPE_DEPLOY_DIR)");
+		return -1;
+	}
+	while ((e = readdir(d)) && p->n < MAX_FILES)
+		if (e->d_name[0] != '.' && !strpbrk(e->d_name, "'\n "))
+			p->name[p->n++] = is_xstrdup(e->d_name);
+	closedir(d);
+	qsort(p->name, p->n, sizeof(p->name[0]), cmp_str);
+	for (size_t i = 0; i < p->n; i++) {
+		char *qd = sh_quote(p->dir);
+		char *cmd = is_xasprintf("cd %s && sha256sum -- '%s'", qd, p->name[i]);
+		FILE *f = popen(cmd, "r");
+		free(cmd);
+		free(qd);
+		int ok = f && fscanf(f, "%64s", p->hash[i]) == 1 && strlen(p->hash[i]) == 64;
+		if (f)
+			ok = pclose(f) == 0 && ok;
+		if (!ok) {
+			is_err("%s/%s: cannot compute its SHA-256 (sha256sum)", p->dir, p->name[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_payload(struct payload *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->name[i]);
+	free(p->dir);
+}
+
+/* "uname -m" on the first line, then sha256sum lines of what is deployed. */
+static int probe(const struct remote_opts *ro, const char *host, const char *vdir, const struct payload *p,
+		 char *arch, size_t archlen, bool *same)
+{
+	char *names = is_xstrdup(""), *out, *err, why[400];
+	for (size_t i = 0; i < p->n; i++) {
+		char *t = is_xasprintf("%s '%s'", names, p->name[i]);
+		free(names);
+		names = t;
+	}
+	char *cmd = is_xasprintf("uname -m; cd %s 2>/dev/null && sha256sum --%s 2>/dev/null; exit 0", vdir, names);
+	int rc = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
+	free(cmd);
+	free(names);
+	if (rc) {
+		if (rc == 255)
+			ssh_explain(err, why, sizeof(why));
+		else
+			last_line(err, why, sizeof(why));
+		remote_err(host, "%s", why);
+		free(out);
+		free(err);
+		return -1;
+	}
+	size_t n = strcspn(out, "\n");
+	snprintf(arch, archlen, "%.*s", (int)n, out);
+	*same = true;
+	for (size_t i = 0; i < p->n; i++) {
+		char *line = is_xasprintf("%s  %s\n", p->hash[i], p->name[i]);
+		if (!strstr(out, line))
+			*same = false;
+		free(line);
+	}
+	free(out);
+	free(err);
+	return 0;
+}
+
+static int upload(const struct remote_opts *ro, const char *host, const char *vdir, const struct payload *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		char *path = is_xasprintf("%s/%s", p->dir, p->name[i]), rerr[300], why[400];
+		size_t len;
+		char *data = is_read_regular_file(path, 256u << 20, &len, rerr, sizeof(rerr));
+		free(path);
+		if (!data) {
+			is_err("%s", rerr);
+			return -1;
+		}
+		char *cmd = is_xasprintf("umask 022; mkdir -p %s && cd %s && { cat > '.%s.tmp' && "
+					 "echo '%s  .%s.tmp' | sha256sum -c --status && chmod 755 '.%s.tmp' && "
+					 "mv -f '.%s.tmp' '%s' || { rm -f '.%s.tmp'; exit 1; }; }",
+					 vdir, vdir, p->name[i], p->hash[i], p->name[i], p->name[i], p->name[i],
+					 p->name[i], p->name[i]);
+		char *out, *err;
+		int rc = ssh_run(ro, host, cmd, data, len, &out, &err);
+		free(cmd);
+		free(data);
+		if (rc) {
+			if (rc == 255)
+				ssh_explain(err, why, sizeof(why));
+			else if (strstr(err, "No space left"))
+				snprintf(why, sizeof(why), "no space on the SUT for the deploy (%s)", p->name[i]);
+			else
+				snprintf(why, sizeof(why), "deploy of %s failed: %s", p->name[i],
+					 err[0] ? (last_line(err, rerr, sizeof(rerr)), rerr) : "copy or hash check failed");
+			remote_err(host, "%s", why);
+		}
+		free(out);
+		free(err);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* The copy on the SUT must start there (libc version, loader). */
+static int try_run(const struct remote_opts *ro, const char *host, const char *vdir)
+{
+	char *cmd = is_xasprintf("%s/collect --help >/dev/null", vdir), *out, *err, why[300];
+	int rc = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
+	if (rc) {
+		last_line(err, why, sizeof(why));
+		remote_err(host, "the deployed collect does not run on the SUT: %s", why[0] ? why : "no message");
+	}
+	free(cmd);
+	free(out);
+	free(err);
+	return rc ? -1 : 0;
+}
+
+int remote_deploy(const struct remote_opts *ro, const char *host, bool verbose, char **collect_cmd)
+{
+	struct payload p;
+	struct utsname u;
+	char arch[64];
+	bool same = false;
+	int ret = 1;
+	char *base = remote_base(ro), *vdir = is_xasprintf("%s/collect-%s", base, IDLESCOPE_VERSION);
+	free(base);
+	if (load_payload(&p) < 0 || probe(ro, host, vdir, &p, arch, sizeof(arch), &same) < 0)
+		goto out;
+	uname(&u);
+	if (strcmp(arch, u.machine)) {
+		char q[80];
+		is_quote_for_msg(arch, strlen(arch), q, sizeof(q));
+		remote_err(host, "the SUT is %s; this collect is built for %s (build idlescope for %s to measure it)", q, u.machine, q);
+		goto out;
+	}
+	if (!same && (upload(ro, host, vdir, &p) < 0 || try_run(ro, host, vdir) < 0))
+		goto out;
+	if (verbose)
+		is_info("%s: %s collect %s in %s/collect-%s", host, same ? "already has" : "deployed", IDLESCOPE_VERSION,
+			ro->remote_dir ? ro->remote_dir : "~/.cache/idlescope", IDLESCOPE_VERSION);
+	ret = 0;
+	if (collect_cmd)
+		*collect_cmd = is_xasprintf("%s/collect", vdir);
+out:
+	free_payload(&p);
+	free(vdir);
+	return ret;
+}

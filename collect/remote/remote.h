@@ -1,0 +1,102 @@
+/*
+ * Remote and fleet collection over the system's OpenSSH client (docs/remote.md).
+ * The controller runs `collect -H HOST ...`; on the SUT the deployed collect runs as
+ * `collect --remote-agent RUNDIR ARGS...` and streams the run back in frames on stdout.
+ */
+#ifndef COLLECT_REMOTE_H
+#define COLLECT_REMOTE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+
+/* Frames from the agent: "<type> <length>\n" then length bytes. */
+enum {
+	FRAME_HELLO = 'H',   /* the agent runs; payload: the SUT's run directory */
+	FRAME_INFO = 'I',    /* the whole info.json */
+	FRAME_DP = 'D',      /* new whole lines of datapoints.csv */
+	FRAME_CTR = 'C',     /* new whole lines of counters.csv */
+	FRAME_END = 'E',     /* the remote collect ended; payload: its exit status */
+};
+#define FRAME_MAX (16u << 20)
+
+struct remote_opts {
+	char **hosts;
+	size_t nhosts;
+	unsigned jobs;              /* 0: all at once */
+	const char *ssh_config;     /* ssh -F */
+	const char **ssh_opts;      /* ssh -o, repeatable */
+	size_t nssh_opts;
+	unsigned connect_timeout;   /* seconds */
+	const char *remote_dir;     /* NULL: ~/.cache/idlescope on the SUT */
+	bool deploy_only;
+	/* what stays for the collect on the SUT, and what the controller reads of it */
+	char **pass;                /* argv for the remote collect (no -o, --force, -q) */
+	int npass;
+	const char *outdir;
+	bool force, quiet;
+	uint64_t count, time_limit_ns;
+	const char *method;
+	const char *reportid;       /* --reportid, or NULL: the local directory's name */
+};
+
+/* remote_opts.c: true if argv asks for remote collection (-H, --hosts, --deploy). */
+bool remote_wanted(int argc, char **argv);
+/* 0, or 2 after a usage error. */
+int remote_parse(int argc, char **argv, struct remote_opts *ro);
+void remote_opts_free(struct remote_opts *ro);
+
+/* ssh.c */
+struct ssh_proc {
+	pid_t pid;
+	int in, out, err;   /* our ends: its stdin, stdout, stderr */
+};
+/* Single-quote s for the SUT's shell. malloc'd. */
+char *sh_quote(const char *s);
+/* Start `ssh [options] -- host command`; its own process group, so that a terminal's ^C
+ * reaches only us. 0 or -1 after a message. */
+int ssh_start(const struct remote_opts *ro, const char *host, const char *command, struct ssh_proc *sp);
+/* Wait for it; returns its exit status (255: ssh's own failure), or 128+signal. */
+int ssh_wait(struct ssh_proc *sp);
+/* Run a command with stdin from buf (NULL: nothing), collecting stdout and stderr (NUL-terminated,
+ * malloc'd). Returns the exit status. */
+int ssh_run(const struct remote_opts *ro, const char *host, const char *command,
+	    const void *in, size_t inlen, char **out, char **err);
+/* One line saying why ssh failed (exit 255), from its stderr: unreachable, authentication
+ * refused, host key ... */
+void ssh_explain(const char *err, char *buf, size_t len);
+/* The last non-empty line of text, in buf. */
+void last_line(const char *text, char *buf, size_t len);
+
+/* remote_main.c: is_err("HOST: ...") that also keeps the text for the fleet's summary line. */
+extern char remote_last_error[1024];
+void remote_err(const char *host, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* deploy.c: make sure the SUT has this build's collect. 0, or 1 after a message naming host.
+ * *cmd gets the remote path prefix of the deployed collect (shell text, malloc'd). */
+int remote_deploy(const struct remote_opts *ro, const char *host, bool verbose, char **collect_cmd);
+/* Shell text of the SUT's base directory ("$HOME"/.cache/idlescope or --remote-dir). malloc'd. */
+char *remote_base(const struct remote_opts *ro);
+
+/* receive.c: one run on one host into outdir. Returns the exit status for this host. */
+struct host_result {
+	uint64_t datapoints, discards;
+	char status[160];
+};
+int remote_run_host(const struct remote_opts *ro, const char *host, const char *outdir,
+		    bool progress, struct host_result *res);
+/* Set by the controller's SIGINT/SIGTERM handler. */
+extern volatile sig_atomic_t remote_stop;
+
+/* agent.c: the SUT side. */
+int remote_agent_main(int argc, char **argv);
+
+/* fleet.c */
+int remote_fleet(const struct remote_opts *ro);
+
+/* remote_main.c: the hook in collect's main. */
+int remote_main(int argc, char **argv);
+/* The remote options' part of collect --help. */
+void remote_print_help(void);
+#endif

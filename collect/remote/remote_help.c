@@ -1,0 +1,19 @@
+/* The remote part of collect --help (options.c prints it after the local options). */
+#include <stdio.h>
+
+#include "remote.h"
+
+void remote_print_help(void)
+{
+	printf("\nRemote options (docs/remote.md): measure systems under test over OpenSSH.\n"
+	       "  -H, --host HOST[,HOST...]  run on HOST (anything ssh accepts: user@host, an alias)\n"
+	       "      --hosts FILE        hosts one per line ('#' comments)\n"
+	       "      --jobs N            hosts measured at the same time (default: all)\n"
+	       "      --ssh-config FILE   ssh's -F\n"
+	       "      --ssh-opt OPTION    ssh's -o (repeatable), e.g. 'Port=2222'\n"
+	       "      --connect-timeout S seconds (default 10)\n"
+	       "      --remote-dir DIR    SUT directory for the deployed collect and its runs\n"
+	       "                          (default ~/.cache/idlescope)\n"
+	       "      --deploy            only copy collect to the SUTs (when missing or different)\n"
+	       "With one host, -o DIR is the run; with several, DIR/<host>/ per host.\n");
+}

@@ -1,0 +1,81 @@
+/* `collect -H HOST ...`: one host, a fleet, or --deploy only. */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collect.h"
+#include "remote.h"
+#include "idlescope/util.h"
+
+char remote_last_error[1024];
+
+void remote_err(const char *host, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(remote_last_error, sizeof(remote_last_error), fmt, ap);
+	va_end(ap);
+	is_err("%s: %s", host, remote_last_error);
+}
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	if (remote_stop < 100)
+		remote_stop++;
+}
+
+static void install(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };   /* no SA_RESTART: waits see EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* <host>-<method>-<YYYYMMDD-HHMMSS>, as a local run is named after its host. */
+static char *default_outdir(const char *host, const char *method)
+{
+	char date[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
+	return is_xasprintf("%s-%s-%s", host, method, date);
+}
+
+static int deploy_all(const struct remote_opts *ro)
+{
+	int status = IS_EXIT_OK;
+	for (size_t i = 0; i < ro->nhosts && !remote_stop; i++)
+		if (remote_deploy(ro, ro->hosts[i], true, NULL))
+			status = IS_EXIT_DATA;
+	return status;
+}
+
+int remote_main(int argc, char **argv)
+{
+	struct remote_opts ro;
+	int rc = remote_parse(argc, argv, &ro);
+	if (rc) {
+		remote_opts_free(&ro);
+		return rc == 1 ? IS_EXIT_OK : IS_EXIT_USAGE;
+	}
+	install();
+	if (ro.deploy_only) {
+		rc = deploy_all(&ro);
+	} else if (ro.nhosts == 1) {
+		struct host_result res;
+		char *def = ro.outdir ? NULL : default_outdir(ro.hosts[0], ro.method);
+		rc = remote_run_host(&ro, ro.hosts[0], ro.outdir ? ro.outdir : def, true, &res);
+		free(def);
+	} else {
+		rc = remote_fleet(&ro);
+	}
+	remote_opts_free(&ro);
+	return rc;
+}

@@ -1,0 +1,138 @@
+/*
+ * Intel idle MSRs through the msr device (/dev/cpu/N/msr; a fixture tree holds MSR a at byte
+ * 8*a of a regular file): MSR_PKG_CST_CONFIG_CONTROL (0xE2) bit 26 C1 auto-demotion, bit 28
+ * C1 undemotion, bits 0-3 the package C-state limit (bit 15 locks them); MSR_POWER_CTL (0x1FC)
+ * bit 1 C1E auto-promotion.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+#include "settings_internal.h"
+
+#define MSR_PKG_CST_CONFIG 0xE2
+#define MSR_POWER_CTL 0x1FC
+#define CST_LOCK (1ull << 15)
+
+struct msr_bit {
+	const char *setting;
+	uint32_t msr;
+	uint64_t mask;
+};
+static const struct msr_bit bits[] = {
+	{ "c1-demotion", MSR_PKG_CST_CONFIG, 1ull << 26 },
+	{ "c1-undemotion", MSR_PKG_CST_CONFIG, 1ull << 28 },
+	{ "c1e-autopromote", MSR_POWER_CTL, 1ull << 1 },
+	{ "pkg-cstate-limit", MSR_PKG_CST_CONFIG, 0xf },
+};
+
+/* Limit codes of the client cores (Haswell and later); other models: raw:N. */
+static const char *const limit_names[] = { "PC0", "PC2", "PC3", "PC6", "PC7", "PC7S", "PC8", "PC9", "PC10" };
+#define NLIMITS (sizeof(limit_names) / sizeof(limit_names[0]))
+
+static const struct msr_bit *bit_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (!strcmp(bits[i].setting, name))
+			return &bits[i];
+	return NULL;
+}
+
+static int msr_have(struct is_settings *s, const char *name, char *why, size_t len)
+{
+	uint64_t v;
+	char *cpuinfo = st_path(s, "/proc/cpuinfo"), *t = st_read(cpuinfo);
+	bool intel = !t || strstr(t, "GenuineIntel");
+	free(cpuinfo);
+	free(t);
+	if (!intel) {
+		snprintf(why, len, "Intel MSRs; this CPU is not GenuineIntel");
+		return -1;
+	}
+	if (st_msr_read(s, s->measured_cpu, bit_of(name)->msr, &v) == 0)
+		return 0;
+	char *p = st_path(s, "/dev/cpu/%d/msr", s->measured_cpu);
+	snprintf(why, len, "cannot read MSR 0x%X through %s (msr module not loaded, or not on this CPU)",
+		 bit_of(name)->msr, p);
+	free(p);
+	return -1;
+}
+
+static char *msr_read(struct is_settings *s, const char *name, int cpu)
+{
+	const struct msr_bit *b = bit_of(name);
+	uint64_t v;
+	if (st_msr_read(s, cpu, b->msr, &v) < 0)
+		return NULL;
+	if (b->mask != 0xf)
+		return is_xstrdup(v & b->mask ? "on" : "off");
+	v &= 0xf;
+	return v < NLIMITS ? is_xstrdup(limit_names[v]) : is_xasprintf("raw:%u", (unsigned)v);
+}
+
+static void msr_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+{
+	(void)s;
+	if (bit_of(name)->mask != 0xf) {
+		snprintf(buf, len, "on, off");
+		return;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < NLIMITS; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s, ", limit_names[i]);
+	snprintf(buf + k, len - k, "raw:0 to raw:15 (names are the client cores' codes)");
+}
+
+/* The code a limit value stands for, or -1. */
+static int limit_code(const char *v)
+{
+	for (size_t i = 0; i < NLIMITS; i++)
+		if (!strcmp(v, limit_names[i]))
+			return (int)i;
+	if (!strncmp(v, "raw:", 4) && v[4] >= '0' && v[4] <= '9') {
+		char *end;
+		long c = strtol(v + 4, &end, 10);
+		if (!*end && c <= 15)
+			return (int)c;
+	}
+	return -1;
+}
+
+static int msr_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+{
+	const struct msr_bit *b = bit_of(name);
+	if (b->mask != 0xf) {
+		if (!strcmp(value, "on") || !strcmp(value, "off"))
+			return 0;
+		snprintf(why, len, "not on or off");
+		return -1;
+	}
+	if (limit_code(value) < 0) {
+		snprintf(why, len, "not a package C-state limit");
+		return -1;
+	}
+	for (size_t i = 0; i < s->ncpus; i++) {
+		uint64_t v;
+		if (st_msr_read(s, s->cpus[i], b->msr, &v) < 0 || (v & CST_LOCK)) {
+			snprintf(why, len, "MSR 0xE2 of CPU %d is %s", s->cpus[i],
+				 v & CST_LOCK ? "locked by the firmware (bit 15)" : "unreadable");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int msr_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+{
+	const struct msr_bit *b = bit_of(name);
+	uint64_t want = b->mask == 0xf ? (uint64_t)limit_code(value) : !strcmp(value, "on") ? b->mask : 0;
+	return st_msr_write(s, name, cpu, b->msr, b->mask, want, err, len);
+}
+
+const struct st_def st_msr_defs[] = {
+	{ "c1-demotion", ST_CPU, "on, off", msr_have, msr_read, msr_accepts, msr_check, msr_write },
+	{ "c1-undemotion", ST_CPU, "on, off", msr_have, msr_read, msr_accepts, msr_check, msr_write },
+	{ "c1e-autopromote", ST_CPU, "on, off", msr_have, msr_read, msr_accepts, msr_check, msr_write },
+	{ "pkg-cstate-limit", ST_CPU, "PC0 ... PC10, raw:N", msr_have, msr_read, msr_accepts, msr_check, msr_write },
+	{ 0 },
+};

@@ -1,0 +1,164 @@
+/* PCIe ASPM: the kernel's policy, and L1 of one device's link (aspm@BDF). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlescope/util.h"
+#include "settings_internal.h"
+
+#define POLICY "/sys/module/pcie_aspm/parameters/policy"
+
+static int policy_have(struct is_settings *s, const char *name, char *why, size_t len)
+{
+	(void)name;
+	char *p = st_path(s, POLICY);
+	int ok = st_exists(p);
+	if (!ok)
+		snprintf(why, len, "%s missing (kernel without PCIe ASPM support)", p);
+	free(p);
+	return ok ? 0 : -1;
+}
+
+/* "[default] performance powersave" -> "default" */
+static char *policy_read(struct is_settings *s, const char *name, int cpu)
+{
+	(void)name, (void)cpu;
+	char *p = st_path(s, POLICY), *v = st_read(p), *out = NULL;
+	char *a = v ? strchr(v, '[') : NULL, *b = a ? strchr(a, ']') : NULL;
+	if (a && b)
+		out = is_xstrndup(a + 1, (size_t)(b - a - 1));
+	else if (v && *v && !strchr(v, ' '))
+		out = is_xstrdup(v);   /* a fixture file holds what was written */
+	free(p);
+	free(v);
+	return out;
+}
+
+static void policy_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+{
+	(void)s, (void)name;
+	snprintf(buf, len, "default, performance, powersave, powersupersave");
+}
+
+/* The kernel refuses every policy change when the firmware keeps ASPM (ACPI FADT) or with
+ * pcie_aspm=off; the only way to know is to write the value in force back, which changes nothing
+ * (not under a fixture sysroot). */
+static int policy_writable(struct is_settings *s, char *why, size_t len)
+{
+	if (*s->sysroot)
+		return 0;   /* a fixture file takes any write: the probe would only rewrite it */
+	char *p = st_path(s, POLICY), *cur = policy_read(s, "aspm", -1);
+	int r = cur ? st_write_plain(p, cur) : -1;
+	if (r < 0)
+		snprintf(why, len, "the kernel refuses changes here (writing the policy in force, '%s', back to %s: %s; "
+			 "firmware-controlled ASPM or pcie_aspm=off)", cur ? cur : "?", p, strerror(errno));
+	free(cur);
+	free(p);
+	return r;
+}
+
+static int policy_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+{
+	(void)name;
+	char *p = st_path(s, POLICY), *v = st_read(p);
+	static const char *const ok[] = { "default", "performance", "powersave", "powersupersave" };
+	bool known = false;
+	for (size_t i = 0; i < 4; i++)
+		known = known || !strcmp(value, ok[i]);
+	char *br = is_xasprintf("[%s]", value);
+	/* A fixture file that was written holds one word, not the kernel's list: any policy goes. */
+	bool offered = v && (st_word_in(v, value) || st_word_in(v, br) || !strchr(v, ' '));
+	free(br);
+	free(p);
+	free(v);
+	if (known && offered)
+		return policy_writable(s, why, len);
+	snprintf(why, len, known ? "this kernel does not offer it" : "not an ASPM policy");
+	return -1;
+}
+
+static int policy_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+{
+	char *p = st_path(s, POLICY), *old = policy_read(s, name, cpu);
+	int r = 0;
+	if (!old) {
+		snprintf(err, len, "%s: cannot read %s", name, p);
+		r = -1;
+	} else if (strcmp(old, value)) {
+		r = st_write(s, name, p, old, value, err, len);
+	}
+	free(old);
+	free(p);
+	return r;
+}
+
+/* aspm@BDF: /sys/bus/pci/devices/BDF/link/l1_aspm (1 on, 0 off). */
+static char *l1_path(struct is_settings *s, const char *name)
+{
+	const char *bdf = strchr(name, '@') + 1;
+	if (!*bdf || strchr(bdf, '/') || !strcmp(bdf, ".") || !strcmp(bdf, ".."))
+		return NULL;
+	return st_path(s, "/sys/bus/pci/devices/%s/link/l1_aspm", bdf);
+}
+
+static int l1_have(struct is_settings *s, const char *name, char *why, size_t len)
+{
+	char *p = l1_path(s, name);
+	int ok = p && st_exists(p);
+	if (!strcmp(name, "aspm@"))
+		snprintf(why, len, "no PCI device under %s/sys/bus/pci/devices has link/l1_aspm", s->sysroot);
+	else if (!ok)
+		snprintf(why, len, p ? "%s missing (no such PCI device, or its link has no ASPM L1 control)"
+				     : "'%s' is not a PCI address (aspm@0000:00:1f.0)", p ? p : name);
+	free(p);
+	return ok ? 0 : -1;
+}
+
+static char *l1_read(struct is_settings *s, const char *name, int cpu)
+{
+	(void)cpu;
+	uint64_t v;
+	char *p = l1_path(s, name);
+	int r = p ? st_read_u64(p, &v) : -1;
+	free(p);
+	return r < 0 ? NULL : is_xstrdup(v ? "on" : "off");
+}
+
+static int l1_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+{
+	char *p = l1_path(s, name), *old = p ? st_read(p) : NULL;
+	const char *want = strcmp(value, "on") ? "0" : "1";
+	int r = 0;
+	(void)cpu;
+	if (!old) {
+		snprintf(err, len, "%s: cannot read the device's l1_aspm", name);
+		r = -1;
+	} else if (strcmp(old, want)) {
+		r = st_write(s, name, p, old, want, err, len);
+	}
+	free(old);
+	free(p);
+	return r;
+}
+
+static void l1_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+{
+	(void)s, (void)name;
+	snprintf(buf, len, "on, off");
+}
+
+static int l1_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+{
+	(void)s, (void)name;
+	if (!strcmp(value, "on") || !strcmp(value, "off"))
+		return 0;
+	snprintf(why, len, "not on or off");
+	return -1;
+}
+
+const struct st_def st_pci_defs[] = {
+	{ "aspm", ST_SYSTEM, "default, performance, powersave, powersupersave", policy_have, policy_read,
+	  policy_accepts, policy_check, policy_write },
+	{ "aspm@", ST_PCI, "on, off", l1_have, l1_read, l1_accepts, l1_check, l1_write },
+	{ 0 },
+};

@@ -1,0 +1,55 @@
+/* libFuzzer target: any bytes as info.json and as info.yml give a JSON object or one error
+ * naming the file, within the limits (docs/format.md), never a crash or a hang.
+ * Build: cmake -DIDLESCOPE_FUZZ=ON with clang (see docs/format.md, "Fuzzing"). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "idlescope/run.h"
+
+static void write_file(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		abort();
+	fwrite(data, 1, size, f);
+	fclose(f);
+}
+
+/* Depth below the top object, to check that the limit held. */
+static int depth(const cJSON *j)
+{
+	int d = 0;
+	for (const cJSON *c = j ? j->child : NULL; c; c = c->next) {
+		int k = depth(c) + 1;
+		d = k > d ? k : d;
+	}
+	return d;
+}
+
+static void check(cJSON *(*load)(const char *, char *, size_t), const char *path)
+{
+	char err[512] = "";
+	cJSON *j = load(path, err, sizeof(err));
+	if (j && (!cJSON_IsObject(j) || depth(j) > IS_META_MAX_DEPTH))
+		abort();
+	if (!j && (strncmp(err, path, strlen(path)) != 0 || strchr(err, '\n')))
+		abort();  /* a refusal names the file, on one line */
+	cJSON_Delete(j);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char json[64], yml[64];
+	if (!json[0]) {
+		snprintf(json, sizeof(json), "/dev/shm/idlescope-fuzz-%d.json", (int)getpid());
+		snprintf(yml, sizeof(yml), "/dev/shm/idlescope-fuzz-%d.yml", (int)getpid());
+	}
+	write_file(json, data, size);
+	write_file(yml, data, size);
+	check(is_json_load, json);
+	check(is_yaml_load, yml);
+	return 0;
+}

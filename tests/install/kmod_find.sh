@@ -1,0 +1,34 @@
+#!/bin/sh
+# collect finds the module where DKMS installs it (/lib/modules/RELEASE/updates/dkms/), and
+# make install's extra/ before it; nothing found names every place looked at. Runs in a
+# private mount namespace with a tmpfs over /lib/modules (root; skipped otherwise).
+# usage: kmod_find.sh KMOD_FIND_TEST
+set -u
+t=$1
+if [ "$(id -u)" != 0 ] || [ ! -d /lib/modules ] || ! unshare -m true 2>/dev/null; then
+	echo "kmod_find: SKIPPED (needs root, mount namespaces and a /lib/modules to mount over)"
+	exit 77
+fi
+r=$(uname -r)
+m=/lib/modules/$r
+exec unshare -m sh -euc '
+	t=$1 r=$2 m=$3
+	mount -t tmpfs idlescope-test /lib/modules
+	fail() { echo "FAIL: $*"; exit 1; }
+
+	out=$("$t") && fail "found a module in an empty /lib/modules: $out"
+	[ "$out" = "the idlescope module is not loaded and no idlescope.ko was found (looked in $m/extra/idlescope.ko, $m/updates/dkms/idlescope.ko, $m/updates/idlescope.ko): install idlescope-dkms, or build it (make -C kmod, docs/kmod.md) and give --kmod-path, or use --method bpf" ] ||
+		fail "nothing installed: $out"
+
+	mkdir -p "$m/updates/dkms" "$m/extra"
+	: >"$m/updates/dkms/idlescope.ko"
+	out=$("$t") || fail "DKMS module not found: $out"
+	[ "$out" = "$m/updates/dkms/idlescope.ko" ] || fail "DKMS module: $out"
+
+	mkdir "$m/extra/idlescope.ko"   # a directory is not a module
+	out=$("$t") && [ "$out" = "$m/updates/dkms/idlescope.ko" ] || fail "directory in extra/: $out"
+	rmdir "$m/extra/idlescope.ko"
+	: >"$m/extra/idlescope.ko"
+	out=$("$t") && [ "$out" = "$m/extra/idlescope.ko" ] || fail "make install + DKMS: $out"
+	echo "kmod_find: empty, DKMS, make install: all found as expected"
+' kmod_find "$t" "$r" "$m"

@@ -1,0 +1,16 @@
+/* Prints where collect's kmod_find() finds the module (built without the build-tree path,
+ * as the packaged collect), or its reason; exit 0 found, 1 not found. */
+#include <stdio.h>
+
+#include "method_kmod.h"
+
+int main(void)
+{
+	char path[512], why[1024];
+	if (kmod_find(NULL, path, sizeof(path), why, sizeof(why)) < 0) {
+		printf("%s\n", why);
+		return 1;
+	}
+	printf("%s\n", path);
+	return 0;
+}

@@ -1,6 +1,7 @@
 /* Running gnuplot: one child process per script, up to N at a time. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,18 +102,24 @@ extern char **environ;
 
 /* posix_spawn, not fork: copying the page tables of a process holding millions of
  * datapoints costs more than a small plot. */
-static int spawn(const struct plot_queue *q, const char *script, pid_t *pid)
+static int spawn(const struct plot_queue *q, const char *script, const sigset_t *child_mask,
+		 pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	char *log = is_xasprintf("%s.log", script);
 	char *const argv[] = { "gnuplot", (char *)script, NULL };
 	int rc;
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, child_mask);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addchdir_np(&fa, q->cwd);
 	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-	rc = posix_spawn(pid, q->gnuplot, &fa, NULL, argv, environ);
+	rc = posix_spawn(pid, q->gnuplot, &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	free(log);
 	return rc;
 }
@@ -122,17 +129,30 @@ int plot_queue_add(struct plot_queue *q, const char *script)
 	while (q->njobs >= q->max)
 		if (wait_one(q) < 0)
 			return -1;
+	/* The stopping signals wait until the new child is on the list the handler kills: one
+	 * that came between the spawn and the list would leave that gnuplot running. The child
+	 * starts with the mask we had. */
+	sigset_t stop, old;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	pid_t pid;
-	int err = spawn(q, script, &pid);
+	int err = spawn(q, script, &old, &pid);
+	if (!err) {
+		q->pids[q->njobs] = pid;
+		q->scripts[q->njobs] = is_xstrdup(script);
+		q->njobs++;
+		signals_watch_children(q->pids, q->njobs);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		is_err("cannot start %s: %s", q->gnuplot, strerror(err));
 		q->failed = 1;
 		return -1;
 	}
-	q->pids[q->njobs] = pid;
-	q->scripts[q->njobs] = is_xstrdup(script);
-	q->njobs++;
-	signals_watch_children(q->pids, q->njobs);
 	return 0;
 }
 

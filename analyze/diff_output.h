@@ -1,4 +1,4 @@
-/* analyze diff: the comparison (lib/diff.c) plus the counters, printed as text, CSV or JSON. */
+/* analyze diff: the comparison (lib/diff/diff.c) plus the counters, printed as text, CSV or JSON. */
 #ifndef ANALYZE_DIFF_OUTPUT_H
 #define ANALYZE_DIFF_OUTPUT_H
 #include <cjson/cJSON.h>

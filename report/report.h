@@ -43,7 +43,7 @@ struct verdict {
 };
 
 struct summary {
-	size_t ncols;              /* table rows per part: configurations (from lib/diff.c), or
+	size_t ncols;              /* table rows per part: configurations (from lib/diff/diff.c), or
 				    * runs (one configuration, summarised here) */
 	const char **metrics;
 	size_t nmetrics;
@@ -53,7 +53,7 @@ struct summary {
 	size_t ngroups;
 	struct verdict *verdicts;  /* [metric * nconfigs + config], NULL when not available */
 	const char *no_verdict_why;  /* why verdicts are missing (diff runs only) */
-	void *diff;                /* struct is_diff * when the numbers come from lib/diff.c */
+	void *diff;                /* struct is_diff * when the numbers come from lib/diff/diff.c */
 };
 
 /* plots.c: data files and gnuplot scripts per metric */

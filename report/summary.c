@@ -1,6 +1,6 @@
 /*
  * The numbers of the summary tables: every run's value of every function per metric,
- * overall and per idle state. With two or more runs they come from lib/diff.c (the same
+ * overall and per idle state. With two or more runs they come from lib/diff/diff.c (the same
  * figures, change and verdict lines as `analyze diff`); one run is summarised here.
  */
 #include <math.h>
@@ -13,7 +13,7 @@
 #include "idlescope/util.h"
 #include "report.h"
 
-/* lib/diff.c may not be linked in every build: use it when it is there. */
+/* lib/diff/diff.c may not be linked in every build: use it when it is there. */
 #pragma weak is_diff_compute
 #pragma weak is_diff_free
 #pragma weak is_diff_verdict
@@ -98,7 +98,7 @@ int select_metrics(struct report *rep, const char *re)
 	return 0;
 }
 
-/* "^(WakeLatency|CC1%)$" for the chosen metrics, for lib/diff.c. */
+/* "^(WakeLatency|CC1%)$" for the chosen metrics, for lib/diff/diff.c. */
 static char *metrics_regex(const struct report *rep)
 {
 	char *re = is_xstrdup("^(");
@@ -201,7 +201,7 @@ cleanup:
 	return rc;
 }
 
-/* Borrow lib/diff.c's numbers and verdicts. */
+/* Borrow lib/diff/diff.c's numbers and verdicts. */
 static void from_diff(struct report *rep, struct is_diff *d)
 {
 	struct summary *s = &rep->sum;
@@ -267,7 +267,7 @@ int summary_compute(struct report *rep)
 		return 0;
 	}
 	if (rep->nconfigs > 1)
-		s->no_verdict_why = "significance tests are not available in this build (lib/diff.c)";
+		s->no_verdict_why = "significance tests are not available in this build (lib/diff/diff.c)";
 	s->nmetrics = rep->nmetrics;
 	s->ncols = rep->nruns;
 	s->metrics = is_xcalloc(rep->nmetrics + 1, sizeof(*s->metrics));

@@ -54,7 +54,7 @@ plotted hugex "WakeLatency (us)"
 mk overflow "-1.7e308,100,50" "1.7e308,200,60"
 expect_rc 0 "$REPORT" "$W/overflow" "$W/huge" -o "$W/rep-overflow"
 grep -q '<td[^>]*>overflow' "$W/rep-overflow/index.html" || fail "overflow: std not shown as overflow"
-# (the verdict lines, lib/diff_verdict.c, are not this test's: issue 11 item 14)
+# (the verdict lines, lib/diff/diff_verdict.c, are not this test's: issue 11 item 14)
 grep -v 'class="nosig"\|class="sig"' "$W/rep-overflow/index.html" | grep -qi '>[^<]*\binf\b' &&
 	fail "overflow: 'inf' in the page"
 echo "ok: an overflowing std is 'overflow'"

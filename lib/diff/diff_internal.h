@@ -1,4 +1,4 @@
-/* lib/diff.c's private parts shared with lib/diff_work.c. */
+/* lib/diff/diff.c's private parts shared with lib/diff/diff_work.c. */
 #ifndef IDLESCOPE_DIFF_INTERNAL_H
 #define IDLESCOPE_DIFF_INTERNAL_H
 #include "idlescope/diff.h"

@@ -18,6 +18,7 @@ loaded() { [ -d /sys/module/idlescope ] && echo loaded || echo unloaded; }
 onlyline() { grep -m1 "$2" "$1" | tr -d '\r'; }
 
 insmod /idlescope.ko; res insmod "rc=$?"
+res modversion "$(cat /sys/module/idlescope/version 2>&1)"
 res device "$(ls -l /dev/idlescope | cut -c1-10)"
 
 # the measurement the host checks row by row

@@ -5,10 +5,11 @@
 # tests/kmod/guest-init.sh there, and check what comes back over the second serial port:
 # every datapoint's invariants, the exact count, `analyze stats`, and the refusals.
 #
-# usage: run-qemu.sh SRCDIR WORKDIR COLLECT ANALYZE KMOD_CHECK
+# usage: run-qemu.sh SRCDIR WORKDIR COLLECT ANALYZE KMOD_CHECK VERSION
+# (VERSION: CMake's project version; the module must report it as its MODULE_VERSION)
 # exit: 0 pass, 1 fail, 77 skipped (packages cannot be had; said loudly)
 set -eu
-SRC=$1 WORK=$2 COLLECT=$3 ANALYZE=$4 KCHECK=$5
+SRC=$1 WORK=$2 COLLECT=$3 ANALYZE=$4 KCHECK=$5 VERSION=$6
 COUNT=300
 LDIST_MIN_NS=1000000 LDIST_MAX_NS=4000000   # collect's default LDist range
 
@@ -68,6 +69,7 @@ fi
 MB=$WORK/kmod-build
 rm -rf "$MB" && mkdir -p "$MB"
 cp "$SRC"/kmod/*.c "$SRC"/kmod/*.h "$SRC"/kmod/Kbuild "$SRC"/kmod/Makefile "$MB"/
+echo "$VERSION" > "$MB/VERSION"   # as the CMake build and the DKMS tree have it (Kbuild reads it)
 make -C "$MB" KDIR="$KDIR" W=1 >"$MB/build.log" 2>&1 || { cat "$MB/build.log"; fail "module build failed"; }
 if grep -E "warning:|error:" "$MB/build.log"; then fail "module build has warnings (W=1)"; fi
 [ -f "$MB/idlescope.ko" ] || fail "no idlescope.ko"
@@ -116,6 +118,7 @@ expect() {   # NAME EXACT-RESULT
 	else echo "kmod-qemu: FAIL $1: got '$got', expected '$2'" >&2; errs=$((errs + 1)); fi
 }
 expect insmod "rc=0"
+expect modversion "$VERSION"
 expect device "crw-------"
 expect collect-hrt "rc=0"
 expect collect-auto "rc=0 hrt"

@@ -100,6 +100,12 @@ kmod_check overflow 1 > /out/overflow.log 2>&1
 res overflow "$(grep -m1 'overflow: ok\|overflow: FAILED\|setup failed' /out/overflow.log)"
 rmmod idlescope
 
+# a module of another release (same ABI): collect measures, records its version, warns
+insmod /idlescope-other.ko
+collect --method hrt -c 5 --cpu 1 -o /out/run6 >/out/run6.log 2>&1
+res collect-other-version "rc=$? $(onlyline /out/run6.log 'module is version')"
+rmmod idlescope
+
 # ENABLE/DISABLE against hot-plug of the measured CPU (issue 18: a hot-plug writer between two
 # cpus_read_lock() of ENABLE deadlocked the whole system). Bounded: the cycles run for
 # HOTPLUG_S seconds; a hung-task report or no end HOTPLUG_GRACE seconds later is a failure.

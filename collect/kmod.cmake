@@ -8,7 +8,9 @@ set(IDLESCOPE_KMOD_BUILD_DIR ${CMAKE_BINARY_DIR}/kmod)
 # build tree, which does not exist on the machines it is installed on.
 option(IDLESCOPE_KMOD_BUILD_TREE "collect looks for the module in this build tree first" ON)
 if(IDLESCOPE_KMOD_BUILD_TREE)
-  target_compile_definitions(collect PRIVATE IDLESCOPE_KMOD_BUILD_PATH="${IDLESCOPE_KMOD_BUILD_DIR}/idlescope.ko")
+  # only when collect runs from this build tree (not once cmake --install copied it elsewhere)
+  target_compile_definitions(collect PRIVATE IDLESCOPE_KMOD_BUILD_PATH="${IDLESCOPE_KMOD_BUILD_DIR}/idlescope.ko"
+                             IDLESCOPE_KMOD_BUILD_ROOT="${CMAKE_BINARY_DIR}")
 endif()
 
 execute_process(COMMAND uname -r OUTPUT_VARIABLE IDLESCOPE_UNAME_R OUTPUT_STRIP_TRAILING_WHITESPACE)

@@ -17,6 +17,7 @@
 
 #include "collect.h"
 #include "idlescope/util.h"
+#include "idlescope/version.h"
 #include "method_kmod.h"
 #include "../kmod/idlescope_uapi.h"
 
@@ -33,6 +34,7 @@ struct method_ctx {
 	int fd;
 	int method;
 	bool loaded_by_us;
+	char version[64];         /* the module's MODULE_VERSION, "" if unreadable */
 	struct idlescope_info info;
 	struct idlescope_record rec[READ_RECORDS];
 	size_t nrec, pos;
@@ -215,6 +217,25 @@ static unsigned info_size_of_module(int fd)
 	return 0;
 }
 
+/* The loaded module's MODULE_VERSION (sysfs) into c->version; a module of the same ABI
+ * but another release (or built without the VERSION file: "unknown") is used with a warning. */
+static void read_module_version(struct method_ctx *c)
+{
+	FILE *f = fopen("/sys/module/" KMOD_NAME "/version", "r");
+
+	c->version[0] = '\0';
+	if (f) {
+		if (!fgets(c->version, sizeof(c->version), f))
+			c->version[0] = '\0';
+		c->version[strcspn(c->version, "\n")] = '\0';
+		fclose(f);
+	}
+	if (strcmp(c->version, IDLESCOPE_VERSION) != 0)
+		is_warn("the loaded idlescope module is version '%s', collect %s: the same interface, but "
+			"reload the module of this release (idlescope-dkms, or make -C kmod) for its fixes",
+			c->version[0] ? c->version : "(none)", IDLESCOPE_VERSION);
+}
+
 /* The loaded module must be the one this collect was built with. */
 static int check_module_info(struct method_ctx *c)
 {
@@ -222,8 +243,10 @@ static int check_module_info(struct method_ctx *c)
 	unsigned other;
 
 	if (ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info) == 0) {
-		if (c->info.abi_version == IDLESCOPE_ABI_VERSION && c->info.record_size == sizeof(struct idlescope_record))
+		if (c->info.abi_version == IDLESCOPE_ABI_VERSION && c->info.record_size == sizeof(struct idlescope_record)) {
+			read_module_version(c);
 			return 0;
+		}
 		is_err("%s: the loaded idlescope module is of another version (ABI %u, record %u bytes; expected "
 		       "ABI %u, %zu bytes): reload the module built from this tree", KMOD_DEV, c->info.abi_version,
 		       c->info.record_size, IDLESCOPE_ABI_VERSION, sizeof(struct idlescope_record));
@@ -263,6 +286,7 @@ static void describe(const struct method_ctx *c, const char *path, cJSON *info)
 	cJSON_AddStringToObject(info, "event_source_why", buf);
 	cJSON *k = cJSON_AddObjectToObject(info, "kmod");
 	cJSON_AddBoolToObject(k, "loaded_by_collect", c->loaded_by_us);
+	cJSON_AddStringToObject(k, "version", c->version);
 	if (c->loaded_by_us)
 		cJSON_AddStringToObject(k, "path", path);
 	cJSON_AddNumberToObject(k, "tsc_hz", (double)c->info.tsc_hz);

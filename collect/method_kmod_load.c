@@ -1,6 +1,6 @@
 /*
  * Loading and unloading the idlescope kernel module for the hrt/tdt methods: find the
- * module file (--kmod-path, the build tree, the installed locations: make install's extra/,
+ * module file (--kmod-path, the build tree when run from it, the installed locations: make install's extra/,
  * DKMS's updates/dkms/ as Debian's dkms puts it, updates/), finit_module() it,
  * wait for /dev/idlescope, and delete_module() it afterwards when collect loaded it.
  */
@@ -19,6 +19,9 @@
 #ifndef IDLESCOPE_KMOD_BUILD_PATH
 #define IDLESCOPE_KMOD_BUILD_PATH ""
 #endif
+#ifndef IDLESCOPE_KMOD_BUILD_ROOT
+#define IDLESCOPE_KMOD_BUILD_ROOT ""
+#endif
 
 bool kmod_is_loaded(void)
 {
@@ -29,6 +32,21 @@ static bool is_file(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The build tree's module is for a collect run from that build tree: an installed collect
+ * (cmake --install) must not take a module left there, perhaps for an older kernel, before
+ * the installed (DKMS) one. */
+static bool run_from_build_tree(void)
+{
+	char exe[4096];
+	size_t n = strlen(IDLESCOPE_KMOD_BUILD_ROOT);
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n == 0 || len < 0)
+		return false;
+	exe[len] = '\0';
+	return strncmp(exe, IDLESCOPE_KMOD_BUILD_ROOT, n) == 0 && exe[n] == '/';
 }
 
 int kmod_find(const char *given, char *path, size_t len, char *why, size_t whylen)
@@ -54,7 +72,7 @@ int kmod_find(const char *given, char *path, size_t len, char *why, size_t whyle
 			      "/lib/modules/%s/updates/dkms/" KMOD_NAME ".ko",
 			      "/lib/modules/%s/updates/" KMOD_NAME ".ko" };
 	for (size_t i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
-		if (!fmt[i][0])
+		if (!fmt[i][0] || (i == 0 && !run_from_build_tree()))
 			continue;
 		snprintf(path, len, fmt[i], u.release);
 		if (is_file(path))

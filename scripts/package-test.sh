@@ -117,7 +117,7 @@ poweroff -f
 INIT
 	chmod 755 "$ir/init"
 	(cd "$ir" && find . | busybox cpio -o -H newc -R 0:0 2>/dev/null | gzip -1 >"$out/initramfs.cpio.gz")
-	timeout 300 qemu-system-x86_64 -accel tcg -cpu Skylake-Client-v1 -smp 2 -m 512 -kernel "$img" \
+	timeout 300 qemu-system-x86_64 -accel tcg,thread=single -cpu Skylake-Client-v1 -smp 2 -m 512 -kernel "$img" \
 		-initrd "$out/initramfs.cpio.gz" -append "console=ttyS0 panic=-1 loglevel=3" -display none \
 		-vga none -nic none -no-reboot -monitor none -serial "file:$out/console.log" >"$out/qemu.log" 2>&1 ||
 		fail "qemu: $(cat "$out/qemu.log")"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # collect finds the module where DKMS installs it (/lib/modules/RELEASE/updates/dkms/), and
-# make install's extra/ before it; nothing found names every place looked at. Runs in a
+# make install's extra/ before it; nothing found names every place looked at. The build
+# tree's module comes first only for a collect run from the build tree: an installed copy
+# (here: the test program copied out of it) takes the DKMS module. Runs in a
 # private mount namespace with a tmpfs over /lib/modules (root; skipped otherwise).
 # usage: kmod_find.sh KMOD_FIND_TEST
 set -u
@@ -11,8 +13,11 @@ if [ "$(id -u)" != 0 ] || [ ! -d /lib/modules ] || ! unshare -m true 2>/dev/null
 fi
 r=$(uname -r)
 m=/lib/modules/$r
-exec unshare -m sh -euc '
-	t=$1 r=$2 m=$3
+inst=$(mktemp -d)
+trap 'rm -rf "$inst"' EXIT
+cp "$t" "$inst/kmod_find_test"
+unshare -m sh -euc '
+	bt=$1 t=$2 r=$3 m=$4
 	mount -t tmpfs idlescope-test /lib/modules
 	fail() { echo "FAIL: $*"; exit 1; }
 
@@ -30,5 +35,11 @@ exec unshare -m sh -euc '
 	rmdir "$m/extra/idlescope.ko"
 	: >"$m/extra/idlescope.ko"
 	out=$("$t") && [ "$out" = "$m/extra/idlescope.ko" ] || fail "make install + DKMS: $out"
-	echo "kmod_find: empty, DKMS, make install: all found as expected"
-' kmod_find "$t" "$r" "$m"
+	rm "$m/extra/idlescope.ko"
+
+	mkdir /lib/modules/idlescope-build-tree
+	: >/lib/modules/idlescope-build-tree/idlescope.ko
+	out=$("$bt") && [ "$out" = /lib/modules/idlescope-build-tree/idlescope.ko ] || fail "run from the build tree: $out"
+	out=$("$t") && [ "$out" = "$m/updates/dkms/idlescope.ko" ] || fail "installed, build tree has a module: $out"
+	echo "kmod_find: empty, DKMS, make install, build tree (from it and installed): all found as expected"
+' kmod_find "$t" "$inst/kmod_find_test" "$r" "$m"

@@ -1,5 +1,6 @@
-/* Prints where collect's kmod_find() finds the module (built without the build-tree path,
- * as the packaged collect), or its reason; exit 0 found, 1 not found. */
+/* Prints where collect's kmod_find() finds the module, or its reason; exit 0 found, 1 not
+ * found. Built with a build-tree module path under /lib/modules (CMakeLists.txt), which it
+ * looks at only when run from the build tree, as collect does. */
 #include <stdio.h>
 
 #include "method_kmod.h"

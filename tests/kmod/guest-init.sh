@@ -18,6 +18,7 @@ loaded() { [ -d /sys/module/idlescope ] && echo loaded || echo unloaded; }
 onlyline() { grep -m1 "$2" "$1" | tr -d '\r'; }
 
 insmod /idlescope.ko; res insmod "rc=$?"
+res modversion "$(cat /sys/module/idlescope/version 2>&1)"
 res device "$(ls -l /dev/idlescope | cut -c1-10)"
 
 # the measurement the host checks row by row
@@ -97,6 +98,12 @@ rmmod idlescope
 insmod /idlescope.ko ring_records=16; res insmod-ring16 "rc=$?"
 kmod_check overflow 1 > /out/overflow.log 2>&1
 res overflow "$(grep -m1 'overflow: ok\|overflow: FAILED\|setup failed' /out/overflow.log)"
+rmmod idlescope
+
+# a module of another release (same ABI): collect measures, records its version, warns
+insmod /idlescope-other.ko
+collect --method hrt -c 5 --cpu 1 -o /out/run6 >/out/run6.log 2>&1
+res collect-other-version "rc=$? $(onlyline /out/run6.log 'module is version')"
 rmmod idlescope
 
 # ENABLE/DISABLE against hot-plug of the measured CPU (issue 18: a hot-plug writer between two

@@ -5,10 +5,11 @@
 # tests/kmod/guest-init.sh there, and check what comes back over the second serial port:
 # every datapoint's invariants, the exact count, `analyze stats`, and the refusals.
 #
-# usage: run-qemu.sh SRCDIR WORKDIR COLLECT ANALYZE KMOD_CHECK
+# usage: run-qemu.sh SRCDIR WORKDIR COLLECT ANALYZE KMOD_CHECK VERSION
+# (VERSION: CMake's project version; the module must report it as its MODULE_VERSION)
 # exit: 0 pass, 1 fail, 77 skipped (packages cannot be had; said loudly)
 set -eu
-SRC=$1 WORK=$2 COLLECT=$3 ANALYZE=$4 KCHECK=$5
+SRC=$1 WORK=$2 COLLECT=$3 ANALYZE=$4 KCHECK=$5 VERSION=$6
 COUNT=300
 LDIST_MIN_NS=1000000 LDIST_MAX_NS=4000000   # collect's default LDist range
 
@@ -23,7 +24,7 @@ now() { date +%s.%N; }
 T0=$(now)
 
 # ---- 1. packages: headers (scripts/deps/kmod.txt), the matching kernel image, qemu, busybox
-for cmd in qemu-system-x86_64 busybox dpkg-deb apt-get make gcc; do
+for cmd in qemu-system-x86_64 busybox dpkg-deb apt-get make gcc jq; do
 	command -v $cmd >/dev/null 2>&1 || skip "$cmd not installed (scripts/install-deps.sh installs scripts/deps/kmod.txt)"
 done
 busybox --list | grep -qx cpio || skip "busybox has no cpio applet"
@@ -68,9 +69,16 @@ fi
 MB=$WORK/kmod-build
 rm -rf "$MB" && mkdir -p "$MB"
 cp "$SRC"/kmod/*.c "$SRC"/kmod/*.h "$SRC"/kmod/Kbuild "$SRC"/kmod/Makefile "$MB"/
+echo "$VERSION" > "$MB/VERSION"   # as the CMake build and the DKMS tree have it (Kbuild reads it)
 make -C "$MB" KDIR="$KDIR" W=1 >"$MB/build.log" 2>&1 || { cat "$MB/build.log"; fail "module build failed"; }
 if grep -E "warning:|error:" "$MB/build.log"; then fail "module build has warnings (W=1)"; fi
 [ -f "$MB/idlescope.ko" ] || fail "no idlescope.ko"
+# the same module of another release: collect uses it (same ABI) with a warning
+MB2=$WORK/kmod-build-other
+rm -rf "$MB2" && mkdir -p "$MB2"
+cp "$MB"/*.c "$MB"/*.h "$MB"/Kbuild "$MB"/Makefile "$MB2"/
+echo "0.0.0-other" > "$MB2/VERSION"
+make -C "$MB2" KDIR="$KDIR" >"$MB2/build.log" 2>&1 || { cat "$MB2/build.log"; fail "module build (other version) failed"; }
 T1=$(now)
 
 # ---- 3. initramfs: busybox, module, collect + kmod_check with their libraries and loader
@@ -80,6 +88,7 @@ cp "$(command -v busybox)" "$IR/bin/busybox"
 ln -s busybox "$IR/bin/sh"
 ldd "$IR/bin/busybox" >/dev/null 2>&1 && skip "busybox is not static (install busybox-static)"
 cp "$MB/idlescope.ko" "$IR/"
+cp "$MB2/idlescope.ko" "$IR/idlescope-other.ko"
 cp "$SRC/tests/kmod/guest-init.sh" "$IR/init"
 chmod 755 "$IR/init"
 for exe in "$COLLECT" "$KCHECK"; do
@@ -116,6 +125,7 @@ expect() {   # NAME EXACT-RESULT
 	else echo "kmod-qemu: FAIL $1: got '$got', expected '$2'" >&2; errs=$((errs + 1)); fi
 }
 expect insmod "rc=0"
+expect modversion "$VERSION"
 expect device "crw-------"
 expect collect-hrt "rc=0"
 expect collect-auto "rc=0 hrt"
@@ -143,6 +153,7 @@ case $(sed -n 's/^collect-silence: //p' "$R") in
 esac
 expect insmod-ring16 "rc=0"
 expect overflow "overflow: ok"
+expect collect-other-version "rc=0 collect: warning: the loaded idlescope module is version '0.0.0-other', collect $VERSION: the same interface, but reload the module of this release (idlescope-dkms, or make -C kmod) for its fixes"
 expect hotplug-stress "rc=0 hung=0 hotplug: ok"
 expect done "yes"
 if grep -E "WARNING: CPU:|BUG:|Oops|Call Trace|no longer affine" "$OUT/dmesg.txt"; then
@@ -203,6 +214,12 @@ check_run run4 20 || errs=$((errs + 1))    # --method auto
 check_run run5 0 || errs=$((errs + 1))     # interrupted by SIGINT
 grep -Eq '"complete":[[:space:]]*true' "$OUT/run1/info.json" || { echo "kmod-qemu: FAIL run1 info.json not complete" >&2; errs=$((errs + 1)); }
 grep -Eq '"method":[[:space:]]*"hrt"' "$OUT/run1/info.json" || { echo "kmod-qemu: FAIL run1 info.json method is not hrt" >&2; errs=$((errs + 1)); }
+# one version: the module's (info.json kmod.version) is collect's (toolver), and no warning
+[ "$(jq -r '[.toolver, .method_details.kmod.version] | join(" ")' "$OUT/run1/info.json")" = "$VERSION $VERSION" ] ||
+	{ echo "kmod-qemu: FAIL run1 info.json toolver, kmod.version: $(jq -c '[.toolver, .method_details.kmod.version]' "$OUT/run1/info.json"), expected $VERSION" >&2; errs=$((errs + 1)); }
+[ "$(jq -r .method_details.kmod.version "$OUT/run6/info.json")" = 0.0.0-other ] ||
+	{ echo "kmod-qemu: FAIL run6 info.json kmod.version: $(jq -c .method_details.kmod.version "$OUT/run6/info.json")" >&2; errs=$((errs + 1)); }
+if grep 'module is version' "$OUT/run1.log"; then echo "kmod-qemu: FAIL run1: version warning (above)" >&2; errs=$((errs + 1)); fi
 
 # analyze stats reads it and counts the same rows
 "$ANALYZE" stats -m '^(WakeLatency|IntrLatency|SilentTime)$' -f count,min,med,99%,max "$OUT/run1" > "$OUT/stats.txt" 2>&1 ||

@@ -175,6 +175,30 @@ static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const
 	return 0;
 }
 
+/* The runs as experiment.json lists them, the order they were taken in: "POLL-1, all-1, ...
+ * all-3 (incomplete)"; after 40 runs, how many more. */
+static char *runs_taken(const cJSON *runs)
+{
+	char *s = is_xstrdup("");
+	const cJSON *run;
+	int i = 0, n = cJSON_GetArraySize(runs);
+	cJSON_ArrayForEach(run, runs) {
+		if (i == 40) {
+			char *t = is_xasprintf("%s, and %d more", s, n - i);
+			free(s);
+			return t;
+		}
+		const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "path"));
+		bool cut = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "complete"));
+		char *t = is_xasprintf("%s%s%s%s", s, i ? ", " : "", path ? path : "?",
+				       cut ? " (incomplete)" : "");
+		free(s);
+		s = t;
+		i++;
+	}
+	return s;
+}
+
 static int parse_experiment(const char *dir, const char *jpath, struct is_config_list *l)
 {
 	char err[256];
@@ -215,10 +239,12 @@ static int parse_experiment(const char *dir, const char *jpath, struct is_config
 		if (factor_name(f))
 			add_varied(l, factor_name(f));
 	order = cJSON_GetObjectItemCaseSensitive(design, "order");
-	char *line = is_xasprintf("%s%s: %zu configuration%s, %d runs%s%s", l->design ? "; " : "", dir,
-				  n, n > 1 ? "s" : "", cJSON_GetArraySize(runs),
-				  cJSON_IsString(order) ? ", order " : "",
-				  cJSON_IsString(order) ? order->valuestring : "");
+	char *taken = runs_taken(runs);
+	char *line = is_xasprintf("%s%s: %zu configuration%s, %d runs%s%s, taken in this order: %s",
+				  l->design ? "; " : "", dir, n, n > 1 ? "s" : "",
+				  cJSON_GetArraySize(runs), cJSON_IsString(order) ? ", order " : "",
+				  cJSON_IsString(order) ? order->valuestring : "", taken);
+	free(taken);
 	char *all = is_xasprintf("%s%s", l->design ? l->design : "", line);
 	free(line);
 	free(l->design);

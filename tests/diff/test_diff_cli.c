@@ -616,7 +616,8 @@ static void test_experiment(void)
 	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 1);
 	CHECK(strstr(cJSON_GetStringValue(at(j, "warnings/0")), "system.kernel.release") != NULL);
 	CHECK(strstr(cJSON_GetStringValue(at(j, "experiment")), ": 2 configurations, 6 runs, order "
-		     "interleaved") != NULL);
+		     "interleaved, taken in this order: POLL-1, all-1, POLL-2, all-2, POLL-3, "
+		     "all-3 (incomplete)") != NULL);
 	cJSON_Delete(j);
 	CHECK(diff(path("exp"), "--ref", "cstates=POLL", "-F", "json", "-m", "Wake", NULL) == 0);
 	j = json_out();

@@ -93,6 +93,10 @@ eq "time backwards: the warning" "$(grep warning "$T/err")" \
 eq "time backwards: interval left out" "$(jq -c '[.intervals[].cpus[0].TSC_MHz]' "$T/out")" "[null,0.0001]"
 printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,2.0,0,0,0,100\n1,2.0,0,0,0,300\n' > "$T/reset/counters.csv"
 expect 0 "Time went from 2 to 2 s (no time passed)" "$ANALYZE" counters "$T/reset"
+# an absurd Time: the interval header in %g beyond 1e15 (it printed 300 digits)
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,100\n1,1e300,0,0,0,300\n' > "$T/reset/counters.csv"
+expect 0 "" "$ANALYZE" counters "$T/reset"
+eq "huge Time: interval header" "$(grep '^# interval' "$T/out")" "# interval 1: 0.000 to 1e+300 s"
 # SMI_COUNT (32 bits): 1000 to 5 would be 4.3e9 SMIs in a second
 printf 'Snapshot,Time,CPU,Core,Package,TSC,SMI_COUNT\n0,1.0,0,0,0,100,1000\n1,2.0,0,0,0,300,5\n' > "$T/reset/counters.csv"
 expect 0 "SMI_COUNT went from 1000 to 5 in 1 s, which no 32-bit wrap" "$ANALYZE" counters "$T/reset"

@@ -110,6 +110,53 @@ static int check_rows(struct cnt_data *d)
 	return 0;
 }
 
+struct cpu_row {
+	double cpu;
+	size_t row;
+};
+
+static int cpu_row_cmp(const void *pa, const void *pb)
+{
+	const struct cpu_row *a = pa, *b = pb;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/* Sort snapshot rows [lo, hi) by CPU into d->by_cpu; the first row whose CPU an earlier row
+ * of it has, or hi. Sorted, not pairwise: a snapshot of 200,000 rows took 25 s. */
+static size_t sort_snapshot(struct cnt_data *d, size_t lo, size_t hi, struct cpu_row *buf)
+{
+	size_t rep = hi;
+	for (size_t r = lo; r < hi; r++)
+		buf[r - lo] = (struct cpu_row){ d->cpu[r], r };
+	qsort(buf, hi - lo, sizeof(*buf), cpu_row_cmp);
+	for (size_t i = 0; i < hi - lo; i++) {
+		d->by_cpu[lo + i] = buf[i].row;
+		if (i && buf[i].cpu == buf[i - 1].cpu && buf[i].row < rep)
+			rep = buf[i].row;
+	}
+	return rep;
+}
+
+size_t cnt_row_of(const struct cnt_data *d, size_t s, double cpu, size_t i)
+{
+	size_t lo = d->snap_first[s], hi = d->snap_first[s + 1];
+	if (lo + i < hi && d->cpu[lo + i] == cpu)
+		return lo + i;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		double c = d->cpu[d->by_cpu[mid]];
+		if (c == cpu)
+			return d->by_cpu[mid];
+		if (c < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
 static int index_snapshots(struct cnt_data *d)
 {
 	size_t n = d->t->nrows;
@@ -119,15 +166,19 @@ static int index_snapshots(struct cnt_data *d)
 		if (!r || d->snap[r] != d->snap[r - 1])
 			d->snap_first[d->nsnaps++] = r;
 	d->snap_first[d->nsnaps] = n;
-	for (size_t s = 0; s < d->nsnaps; s++)
-		for (size_t a = d->snap_first[s]; a < d->snap_first[s + 1]; a++)
-			for (size_t b = a + 1; b < d->snap_first[s + 1]; b++)
-				if (d->cpu[a] == d->cpu[b]) {
-					is_err("%s:%zu: CPU %.0f appears twice in snapshot %.0f", d->csv_path,
-					       b + 2, d->cpu[b], d->snap[b]);
-					return -1;
-				}
-	return 0;
+	struct cpu_row *buf = is_xmalloc((n ? n : 1) * sizeof(*buf));
+	d->by_cpu = is_xmalloc((n ? n : 1) * sizeof(size_t));
+	int rc = 0;
+	for (size_t s = 0; s < d->nsnaps && !rc; s++) {
+		size_t b = sort_snapshot(d, d->snap_first[s], d->snap_first[s + 1], buf);
+		if (b < d->snap_first[s + 1]) {
+			is_err("%s:%zu: CPU %.0f appears twice in snapshot %.0f", d->csv_path, b + 2,
+			       d->cpu[b], d->snap[b]);
+			rc = -1;
+		}
+	}
+	free(buf);
+	return rc;
 }
 
 /* A counter column the reader took for text: name the first cell that is not a number. */
@@ -223,6 +274,7 @@ void cnt_data_free(struct cnt_data *d)
 	cJSON_Delete(d->info);
 	free(d->ci);
 	free(d->snap_first);
+	free(d->by_cpu);
 	free(d->bad_step);
 	free(d->csv_path);
 	free(d);

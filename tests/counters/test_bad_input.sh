@@ -105,6 +105,23 @@ awk 'BEGIN { print "Snapshot,Time,CPU,Core,Package,TSC"; for (s = 0; s < 9; s++)
 expect 0 "3 more such steps left out" "$ANALYZE" counters "$T/reset"
 eq "many bad steps: six warnings" "$(grep -c warning "$T/err")" 6
 
+# CPUs listed twice in a snapshot: the first repeated row is named
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1,0,0,0,5\n0,1,1,0,0,5\n0,1,2,0,0,5\n0,1,1,0,0,5\n0,1,0,0,0,5\n' > "$T/reset/counters.csv"
+expect 1 "counters.csv:5: CPU 1 appears twice in snapshot 0" "$ANALYZE" counters "$T/reset"
+# Many CPUs, listed in another order in one snapshot: linear-ish (the pairwise duplicate check
+# and the row lookup took 15 s for 100,000 CPUs); the TSC_MHz of every CPU as in order.
+awk 'BEGIN { n = 100000; print "Snapshot,Time,CPU,Core,Package,TSC"
+	for (s = 0; s < 3; s++) for (i = 0; i < n; i++) { c = s == 1 ? n - 1 - i : i
+		print s "," s + 1 "," c "," c ",0," (s + 1) * 1000000 * (c % 7 + 1) } }' > "$T/reset/counters.csv"
+set +e
+timeout 10 "$ANALYZE" counters "$T/reset" --format json > "$T/out" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 0 ] || fail "100,000 CPUs in another order: exit $rc (124: more than 10 s) ($(head -c 300 "$T/err"))"
+eq "100,000 CPUs: TSC_MHz of CPUs 0, 6, 99999" \
+	"$(jq -c '[.intervals[0].cpus[] | select(.CPU == 0 or .CPU == 6 or .CPU == 99999) | .TSC_MHz]' "$T/out")" "[1,7,5]"
+eq "100,000 CPUs: every CPU in the interval" "$(jq '.intervals[0].cpus | length' "$T/out")" 100000
+
 # The largest u64s read as 2^64 (doubles): accepted; a value beyond them is an error.
 printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,18446744073709551614\n1,2.0,0,0,0,18446744073709551615\n' > "$T/reset/counters.csv"
 expect 0 "" "$ANALYZE" counters "$T/reset" --format json

@@ -122,6 +122,21 @@ eq "100,000 CPUs: TSC_MHz of CPUs 0, 6, 99999" \
 	"$(jq -c '[.intervals[0].cpus[] | select(.CPU == 0 or .CPU == 6 or .CPU == 99999) | .TSC_MHz]' "$T/out")" "[1,7,5]"
 eq "100,000 CPUs: every CPU in the interval" "$(jq '.intervals[0].cpus | length' "$T/out")" 100000
 
+# 50,000 counter columns against an info.json of 300,000 column entries: one pass over the
+# entries (a lookup per column took 71 s); an entry still applies (X9 raw: its value, not 0).
+awk 'BEGIN { n = 50000; h = "Snapshot,Time,CPU,Core,Package,TSC"; for (i = 0; i < n; i++) h = h ",X" i
+	print h; for (s = 0; s < 2; s++) { r = s "," s + 1 ",0,0,0," (s + 1) * 1000; for (i = 0; i < n; i++) r = r ",7"; print r } }' \
+	> "$T/reset/counters.csv"
+awk 'BEGIN { printf "{\"counters\": {\"columns\": {"; for (i = 0; i < 300000; i++) printf "\"Y%d\": {}, ", i
+	print "\"X9\": {\"kind\": \"raw\"}, \"X9\": {\"kind\": \"delta\"}}}}" }' > "$T/reset/info.json"
+set +e
+timeout 10 "$ANALYZE" counters "$T/reset" --format json > "$T/out" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 0 ] || fail "50,000 columns, 300,000 entries: exit $rc (124: more than 10 s) ($(head -c 300 "$T/err"))"
+eq "info.json column entry applied (first of a name)" "$(jq -c '[.intervals[0].cpus[0] | .X9, .X8]' "$T/out")" "[7,0]"
+rm "$T/reset/info.json"
+
 # The largest u64s read as 2^64 (doubles): accepted; a value beyond them is an error.
 printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,18446744073709551614\n1,2.0,0,0,0,18446744073709551615\n' > "$T/reset/counters.csv"
 expect 0 "" "$ANALYZE" counters "$T/reset" --format json

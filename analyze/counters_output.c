@@ -92,11 +92,12 @@ static int visibility(const struct cnt_result *r, const struct cnt_print_opts *o
 	return 0;
 }
 
+/* Fixed point up to 1e15; beyond, %.6g (a Time of 1e300 s printed 300 digits). */
 static void fmt_num(char *buf, size_t len, double v, int prec)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
-	else if (prec < 0)
+	else if (prec < 0 || !(fabs(v) < 1e15))
 		snprintf(buf, len, "%.6g", v);
 	else
 		snprintf(buf, len, "%.*f", prec, v);
@@ -126,7 +127,10 @@ static void print_text(FILE *f, const struct cnt_result *r, const struct cnt_vis
 	char a[16], b[16], c[16], x[64];
 	for (size_t i = 0; i < r->niv; i++) {
 		const struct cnt_out_interval *iv = &r->iv[i];
-		fprintf(f, "%s# interval %zu: %.3f to %.3f s\n", i ? "\n" : "", i + 1, iv->t0, iv->t1);
+		char t0[64], t1[64];
+		fmt_num(t0, sizeof(t0), iv->t0, 3);
+		fmt_num(t1, sizeof(t1), iv->t1, 3);
+		fprintf(f, "%s# interval %zu: %s to %s s\n", i ? "\n" : "", i + 1, t0, t1);
 		fprintf(f, "%7s %7s %7s", "Package", "Core", "CPU");
 		for (size_t k = 0; k < r->ncols; k++)
 			if (v->col[k])

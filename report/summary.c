@@ -144,17 +144,60 @@ static void compute_part(struct report *rep, struct summ_part *p, size_t r, cons
 	}
 }
 
-static size_t group_index(struct summary *s, const char *label)
-{
-	for (size_t g = 0; g < s->ngroups; g++)
-		if (!strcmp(s->groups[g].label, label))
-			return g;
-	return s->ngroups;
-}
-
 static int cmp_parts(const void *a, const void *b)
 {
 	return is_natural_cmp(((const struct summ_part *)a)->label, ((const struct summ_part *)b)->label);
+}
+
+/* A group's label and its index in s->groups, sorted by label for bsearch: one linear scan
+ * per group label made 50,000 groups take 12 s. */
+struct group_ref {
+	const char *label;
+	size_t g;
+};
+
+static int cmp_ref(const void *a, const void *b)
+{
+	return strcmp(((const struct group_ref *)a)->label, ((const struct group_ref *)b)->label);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* s->groups: one per distinct label of any run, in natural order; *refs sorted by label. */
+static void make_groups(struct report *rep, const struct is_groups *g, struct group_ref **refs)
+{
+	struct summary *s = &rep->sum;
+	size_t nl = 0, k = 0;
+	for (size_t r = 0; r < rep->nruns; r++)
+		nl += g[r].ngroups;
+	const char **all = is_xmalloc((nl + 1) * sizeof(*all));
+	for (size_t r = 0; r < rep->nruns; r++)
+		for (size_t i = 0; i < g[r].ngroups; i++)
+			all[k++] = g[r].labels[i];
+	qsort(all, nl, sizeof(*all), cmp_str);
+	s->groups = is_xcalloc(nl + 1, sizeof(*s->groups));
+	for (size_t i = 0; i < nl; i++)
+		if (!i || strcmp(all[i], all[i - 1])) {
+			struct summ_part *p = &s->groups[s->ngroups++];
+			p->label = is_xstrdup(all[i]);
+			part_alloc(p, rep, s->nmetrics);
+		}
+	free(all);
+	qsort(s->groups, s->ngroups, sizeof(*s->groups), cmp_parts);
+	*refs = is_xmalloc((s->ngroups + 1) * sizeof(**refs));
+	for (size_t i = 0; i < s->ngroups; i++)
+		(*refs)[i] = (struct group_ref){ s->groups[i].label, i };
+	qsort(*refs, s->ngroups, sizeof(**refs), cmp_ref);
+}
+
+static size_t group_index(const struct summary *s, const struct group_ref *refs, const char *label)
+{
+	struct group_ref key = { label, 0 };
+	const struct group_ref *f = bsearch(&key, refs, s->ngroups, sizeof(*refs), cmp_ref);
+	return f ? f->g : s->ngroups;
 }
 
 static int compute_own(struct report *rep)
@@ -173,23 +216,16 @@ static int compute_own(struct report *rep)
 		compute_part(rep, &s->overall, r, NULL, rep->runs[r]->dp->nrows, scratch);
 	if (!s->group_col)
 		goto done;
-	for (size_t r = 0; r < rep->nruns; r++) {
+	for (size_t r = 0; r < rep->nruns; r++)
 		if (is_group_rows(rep->runs[r]->dp, s->group_col, &g[r]) < 0)
 			goto cleanup;
-		for (size_t k = 0; k < g[r].ngroups; k++) {
-			if (group_index(s, g[r].labels[k]) < s->ngroups)
-				continue;
-			s->groups = is_xrealloc(s->groups, (s->ngroups + 1) * sizeof(*s->groups));
-			struct summ_part *p = &s->groups[s->ngroups++];
-			p->label = is_xstrdup(g[r].labels[k]);
-			part_alloc(p, rep, s->nmetrics);
-		}
-	}
-	qsort(s->groups, s->ngroups, sizeof(*s->groups), cmp_parts);
+	struct group_ref *refs;
+	make_groups(rep, g, &refs);
 	for (size_t r = 0; r < rep->nruns; r++)
 		for (size_t k = 0; k < g[r].ngroups; k++)
-			compute_part(rep, &s->groups[group_index(s, g[r].labels[k])], r, g[r].rows[k],
+			compute_part(rep, &s->groups[group_index(s, refs, g[r].labels[k])], r, g[r].rows[k],
 				     g[r].counts[k], scratch);
+	free(refs);
 done:
 	rc = 0;
 cleanup:

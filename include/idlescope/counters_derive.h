@@ -42,6 +42,7 @@ struct cnt_data {
 	struct cnt_colinfo *ci;
 	size_t nsnaps;
 	size_t *snap_first;    /* first row of each snapshot; snap_first[nsnaps] = nrows */
+	size_t *by_cpu;        /* the rows of each snapshot, at its place, sorted by CPU */
 	unsigned char *bad_step;  /* per row: the step from this CPU's previous snapshot is no
 				   * measurement (time not advancing, a counter reset); the
 				   * deltas leave it out (counters_steps.c) */

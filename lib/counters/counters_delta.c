@@ -17,25 +17,13 @@ double cnt_wrap_delta(double a, double b, unsigned width)
 	return d < 0 ? NAN : d;
 }
 
-/* The row of cpu in a snapshot; rows usually keep their order, so try index i first. */
-static size_t find_row(const struct cnt_data *d, size_t snap, double cpu, size_t i)
-{
-	size_t guess = d->snap_first[snap] + i;
-	if (guess < d->snap_first[snap + 1] && d->cpu[guess] == cpu)
-		return guess;
-	for (size_t r = d->snap_first[snap]; r < d->snap_first[snap + 1]; r++)
-		if (d->cpu[r] == cpu)
-			return r;
-	return SIZE_MAX;
-}
-
 /* Accumulate the deltas of one pair of consecutive snapshots into cd; a step that is no
  * measurement (d->bad_step, counters_steps.c) is left out of deltas and time alike. */
 static void add_pair(const struct cnt_data *d, size_t s, struct cnt_cpu_delta *cd, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct cnt_cpu_delta *c = &cd[i];
-		size_t r0 = find_row(d, s, c->cpu, i), r1 = find_row(d, s + 1, c->cpu, i);
+		size_t r0 = cnt_row_of(d, s, c->cpu, i), r1 = cnt_row_of(d, s + 1, c->cpu, i);
 		if (r0 == SIZE_MAX || r1 == SIZE_MAX) {
 			c->gone = true;
 			continue;

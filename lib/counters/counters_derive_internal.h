@@ -14,6 +14,10 @@ struct cnt_cpu_delta {
 	size_t nsteps;        /* snapshot steps measured (bad steps are left out) */
 };
 
+/* The row of cpu in snapshot s, or SIZE_MAX: row i of it first (rows usually keep their
+ * order), else a binary search in d->by_cpu. */
+size_t cnt_row_of(const struct cnt_data *d, size_t s, double cpu, size_t i);
+
 /* Mark d->bad_step, with a warning for each of the first few. */
 void cnt_check_steps(struct cnt_data *d);
 

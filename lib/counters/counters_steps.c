@@ -46,18 +46,6 @@ static bool plausible(const struct cnt_colinfo *ci, double a, double b, double d
 	return a <= top && (top - a + b) / dt <= cnt_max_rate(ci->name);
 }
 
-/* The row of cpu in snapshot s, or SIZE_MAX; rows usually keep their order, so try i first. */
-static size_t row_of(const struct cnt_data *d, size_t s, double cpu, size_t i)
-{
-	size_t guess = d->snap_first[s] + i;
-	if (guess < d->snap_first[s + 1] && d->cpu[guess] == cpu)
-		return guess;
-	for (size_t r = d->snap_first[s]; r < d->snap_first[s + 1]; r++)
-		if (d->cpu[r] == cpu)
-			return r;
-	return SIZE_MAX;
-}
-
 /* Why the step from row r0 to row r1 is not a measurement, or "" when it is. */
 static void check_step(const struct cnt_data *d, size_t r0, size_t r1, char *why, size_t len)
 {
@@ -85,7 +73,7 @@ void cnt_check_steps(struct cnt_data *d)
 	d->bad_step = is_xcalloc(d->t->nrows ? d->t->nrows : 1, 1);
 	for (size_t s = 1; s < d->nsnaps; s++)
 		for (size_t r1 = d->snap_first[s]; r1 < d->snap_first[s + 1]; r1++) {
-			size_t r0 = row_of(d, s - 1, d->cpu[r1], r1 - d->snap_first[s]);
+			size_t r0 = cnt_row_of(d, s - 1, d->cpu[r1], r1 - d->snap_first[s]);
 			char why[400];
 			if (r0 == SIZE_MAX)
 				continue;

@@ -71,9 +71,10 @@ static double quantile_from_ranks(const size_t *idx, const double *vals, size_t 
 	return (1 - delta) * rank_value(idx, vals, ni, lhs) + delta * rank_value(idx, vals, ni, lhs + 1);
 }
 
-/* Compensated sum of block sums: blocks of up to 256 values are summed plainly, in four
- * independent chains so that the adds overlap, and the block sums are added with Neumaier's
- * correction, so the error stays near 256 ulps whatever n is. */
+/* Compensated sums: every value is added with Neumaier's correction, in four independent
+ * chains per block of up to 256 values so that the adds overlap, and the block sums are added
+ * the same way. Cancellation cannot lose what the big terms hide: 1e16, 1, -1e16 sum to 1
+ * (plain block sums gave 0, and an avg of 0 instead of 1/3). */
 #define BLOCK 256
 #define LANES 4
 
@@ -93,6 +94,15 @@ static double ksum_total(const struct ksum *k)
 	return k->sum + k->comp;
 }
 
+/* The four chains of a block into k, each chain's sum and correction. */
+static void ksum_add_lanes(struct ksum *k, const struct ksum *lane)
+{
+	for (int j = 0; j < LANES; j++) {
+		ksum_add(k, lane[j].sum);
+		ksum_add(k, lane[j].comp);
+	}
+}
+
 /* First pass: count, min, max and sum of the values that are not NaN. */
 struct moments {
 	size_t m;
@@ -102,7 +112,8 @@ struct moments {
 
 static void block_moments(const double *a, size_t n, struct moments *mo)
 {
-	double s[LANES] = { 0 }, lo[LANES], hi[LANES];
+	struct ksum s[LANES] = { { 0 } };
+	double lo[LANES], hi[LANES];
 	size_t c = 0;
 	for (int j = 0; j < LANES; j++)
 		lo[j] = INFINITY, hi[j] = -INFINITY;
@@ -110,7 +121,7 @@ static void block_moments(const double *a, size_t n, struct moments *mo)
 		for (size_t j = 0; j < LANES; j++) {
 			double v = i + j < n ? a[i + j] : NAN;
 			int ok = !isnan(v);
-			s[j] += ok ? v : 0;
+			ksum_add(&s[j], ok ? v : 0);
 			c += (size_t)ok;
 			lo[j] = v < lo[j] ? v : lo[j];
 			hi[j] = v > hi[j] ? v : hi[j];
@@ -120,22 +131,23 @@ static void block_moments(const double *a, size_t n, struct moments *mo)
 		mo->max = hi[j] > mo->max ? hi[j] : mo->max;
 	}
 	mo->m += c;
-	ksum_add(&mo->sum, (s[0] + s[1]) + (s[2] + s[3]));
+	ksum_add_lanes(&mo->sum, s);
 }
 
 /* Second pass: sums of (v - avg)^2 and of (v - avg), the latter to correct the mean's rounding. */
 static void block_deviations(const double *a, size_t n, double avg, struct ksum *ss, struct ksum *dev)
 {
-	double q[LANES] = { 0 }, d1[LANES] = { 0 };
+	double q[LANES] = { 0 };
+	struct ksum d1[LANES] = { { 0 } };
 	for (size_t i = 0; i < n; i += LANES)
 		for (size_t j = 0; j < LANES; j++) {
 			double d = i + j < n ? a[i + j] - avg : NAN;
 			int ok = !isnan(d);
 			q[j] += ok ? d * d : 0;
-			d1[j] += ok ? d : 0;
+			ksum_add(&d1[j], ok ? d : 0);
 		}
 	ksum_add(ss, (q[0] + q[1]) + (q[2] + q[3]));
-	ksum_add(dev, (d1[0] + d1[1]) + (d1[2] + d1[3]));
+	ksum_add_lanes(dev, d1);
 }
 
 /* The values at ranks idx[] after the first pass: from the brackets if they held, else by

@@ -111,6 +111,12 @@ check diff-bad-second-run 1 ":3: field 'LDist': expected a number" "$analyze" di
 if command -v gnuplot > /dev/null; then
 	check report-cut-and-deep-yaml 0 'more than 64 levels' "$report" "$tmp/deepyml" "$tmp/cutf" -o "$tmp/rep1"
 	check report-bad-run 1 ":3: field 'LDist': expected a number" "$report" "$tmp/text" -o "$tmp/rep2"
+	# 100,000 ReqCState groups: the report's group merge was a linear search per label (50,000
+	# groups took 12 s, 100,000 about a minute)
+	mkdir -p "$tmp/groups"
+	awk 'BEGIN { print "WakeLatency,LDist,ReqCState"; for (i = 0; i < 100000; i++) print i % 100 ",1000,C" i }' \
+		> "$tmp/groups/datapoints.csv"
+	check report-100k-groups 0 '' "$report" "$tmp/groups" -o "$tmp/rep3"
 fi
 
 # ---- counters.csv ----

@@ -93,6 +93,10 @@ eq "time backwards: the warning" "$(grep warning "$T/err")" \
 eq "time backwards: interval left out" "$(jq -c '[.intervals[].cpus[0].TSC_MHz]' "$T/out")" "[null,0.0001]"
 printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,2.0,0,0,0,100\n1,2.0,0,0,0,300\n' > "$T/reset/counters.csv"
 expect 0 "Time went from 2 to 2 s (no time passed)" "$ANALYZE" counters "$T/reset"
+# an absurd Time: the interval header in %g beyond 1e15 (it printed 300 digits)
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,100\n1,1e300,0,0,0,300\n' > "$T/reset/counters.csv"
+expect 0 "" "$ANALYZE" counters "$T/reset"
+eq "huge Time: interval header" "$(grep '^# interval' "$T/out")" "# interval 1: 0.000 to 1e+300 s"
 # SMI_COUNT (32 bits): 1000 to 5 would be 4.3e9 SMIs in a second
 printf 'Snapshot,Time,CPU,Core,Package,TSC,SMI_COUNT\n0,1.0,0,0,0,100,1000\n1,2.0,0,0,0,300,5\n' > "$T/reset/counters.csv"
 expect 0 "SMI_COUNT went from 1000 to 5 in 1 s, which no 32-bit wrap" "$ANALYZE" counters "$T/reset"
@@ -100,6 +104,38 @@ expect 0 "SMI_COUNT went from 1000 to 5 in 1 s, which no 32-bit wrap" "$ANALYZE"
 awk 'BEGIN { print "Snapshot,Time,CPU,Core,Package,TSC"; for (s = 0; s < 9; s++) print s "," (10 - s) ",0,0,0," s * 100 }' > "$T/reset/counters.csv"
 expect 0 "3 more such steps left out" "$ANALYZE" counters "$T/reset"
 eq "many bad steps: six warnings" "$(grep -c warning "$T/err")" 6
+
+# CPUs listed twice in a snapshot: the first repeated row is named
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1,0,0,0,5\n0,1,1,0,0,5\n0,1,2,0,0,5\n0,1,1,0,0,5\n0,1,0,0,0,5\n' > "$T/reset/counters.csv"
+expect 1 "counters.csv:5: CPU 1 appears twice in snapshot 0" "$ANALYZE" counters "$T/reset"
+# Many CPUs, listed in another order in one snapshot: linear-ish (the pairwise duplicate check
+# and the row lookup took 15 s for 100,000 CPUs); the TSC_MHz of every CPU as in order.
+awk 'BEGIN { n = 100000; print "Snapshot,Time,CPU,Core,Package,TSC"
+	for (s = 0; s < 3; s++) for (i = 0; i < n; i++) { c = s == 1 ? n - 1 - i : i
+		print s "," s + 1 "," c "," c ",0," (s + 1) * 1000000 * (c % 7 + 1) } }' > "$T/reset/counters.csv"
+set +e
+timeout 10 "$ANALYZE" counters "$T/reset" --format json > "$T/out" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 0 ] || fail "100,000 CPUs in another order: exit $rc (124: more than 10 s) ($(head -c 300 "$T/err"))"
+eq "100,000 CPUs: TSC_MHz of CPUs 0, 6, 99999" \
+	"$(jq -c '[.intervals[0].cpus[] | select(.CPU == 0 or .CPU == 6 or .CPU == 99999) | .TSC_MHz]' "$T/out")" "[1,7,5]"
+eq "100,000 CPUs: every CPU in the interval" "$(jq '.intervals[0].cpus | length' "$T/out")" 100000
+
+# 50,000 counter columns against an info.json of 300,000 column entries: one pass over the
+# entries (a lookup per column took 71 s); an entry still applies (X9 raw: its value, not 0).
+awk 'BEGIN { n = 50000; h = "Snapshot,Time,CPU,Core,Package,TSC"; for (i = 0; i < n; i++) h = h ",X" i
+	print h; for (s = 0; s < 2; s++) { r = s "," s + 1 ",0,0,0," (s + 1) * 1000; for (i = 0; i < n; i++) r = r ",7"; print r } }' \
+	> "$T/reset/counters.csv"
+awk 'BEGIN { printf "{\"counters\": {\"columns\": {"; for (i = 0; i < 300000; i++) printf "\"Y%d\": {}, ", i
+	print "\"X9\": {\"kind\": \"raw\"}, \"X9\": {\"kind\": \"delta\"}}}}" }' > "$T/reset/info.json"
+set +e
+timeout 40 "$ANALYZE" counters "$T/reset" --format json > "$T/out" 2> "$T/err"
+rc=$?
+set -e
+[ "$rc" = 0 ] || fail "50,000 columns, 300,000 entries: exit $rc (124: more than 40 s; ASan build: about 15 s) ($(head -c 300 "$T/err"))"
+eq "info.json column entry applied (first of a name)" "$(jq -c '[.intervals[0].cpus[0] | .X9, .X8]' "$T/out")" "[7,0]"
+rm "$T/reset/info.json"
 
 # The largest u64s read as 2^64 (doubles): accepted; a value beyond them is an error.
 printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1.0,0,0,0,18446744073709551614\n1,2.0,0,0,0,18446744073709551615\n' > "$T/reset/counters.csv"

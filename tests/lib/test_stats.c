@@ -147,6 +147,10 @@ static void extreme_values(void)
 	EXTREME(2e-200, 1e-200, 1e-200, 2e-200, 3e-200);                 /* squares underflow */
 	EXTREME(1e-323, 5e-324, 5e-324, 1e-323, 1.5e-323);               /* subnormal */
 	EXTREME(0, INFINITY, -DBL_MAX, DBL_MAX);   /* the true std, DBL_MAX * sqrt(2), overflows */
+	/* cancellation: the big terms hide the small ones from a plain sum (avg was 0) */
+	EXTREME(0.33333333333333331, 1e16, 1e16, 1, -1e16);
+	EXTREME(0.375, 7.559289460184544e+19, 1e20, 1, -1e20, 1, 1e20, -1e20, 0, 1);
+	EXTREME(9.999999999999999e-18, 0.816496580927726, 1, 1e-15, -1, 1e-16, -1e-15, 1, -1, 0, 1, -1);
 
 	/* 100,000 values spread over [1e307, 1.7e308], with NaN holes, against long double. */
 	size_t n = 100000;

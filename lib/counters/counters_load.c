@@ -12,6 +12,8 @@
 #include "idlescope/util.h"
 
 static const char *const meta_cols[] = { "Snapshot", "Time", "CPU", "Core", "Package" };
+/* The largest CPU, core or package number read (Linux's NR_CPUS is at most 8192 today). */
+#define CNT_MAX_TOPOLOGY_ID 1048575
 
 static cJSON *load_info(const char *dir)
 {
@@ -113,6 +115,11 @@ static int check_rows(struct cnt_data *d)
 			if (isnan(v[r]) || v[r] < 0 || (m != 1 && v[r] != floor(v[r]))) {
 				is_err("%s:%zu: field '%s': expected a non-negative %s", d->csv_path, r + 2,
 				       meta_cols[m], m == 1 ? "number" : "integer");
+				return -1;
+			}
+			if (m >= 2 && v[r] > CNT_MAX_TOPOLOGY_ID) {  /* CPU, Core, Package: ints later */
+				is_err("%s:%zu: field '%s': %.15g is more than %d", d->csv_path, r + 2,
+				       meta_cols[m], v[r], CNT_MAX_TOPOLOGY_ID);
 				return -1;
 			}
 		}

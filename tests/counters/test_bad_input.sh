@@ -105,6 +105,13 @@ awk 'BEGIN { print "Snapshot,Time,CPU,Core,Package,TSC"; for (s = 0; s < 9; s++)
 expect 0 "3 more such steps left out" "$ANALYZE" counters "$T/reset"
 eq "many bad steps: six warnings" "$(grep -c warning "$T/err")" 6
 
+# A CPU, core or package number beyond any machine's (an int later): an error naming it
+# (fuzz_counters found 1.77778e+29 converted to int: undefined behaviour)
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,0,0,0,0,100\n1,1,1.77778e+29,0,0,200\n' > "$T/reset/counters.csv"
+expect 1 "counters.csv:3: field 'CPU': 1.77778e+29 is more than 1048575" "$ANALYZE" counters "$T/reset"
+printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,0,0,0,1048576,100\n' > "$T/reset/counters.csv"
+expect 1 "counters.csv:2: field 'Package': 1048576 is more than 1048575" "$ANALYZE" counters "$T/reset"
+
 # CPUs listed twice in a snapshot: the first repeated row is named
 printf 'Snapshot,Time,CPU,Core,Package,TSC\n0,1,0,0,0,5\n0,1,1,0,0,5\n0,1,2,0,0,5\n0,1,1,0,0,5\n0,1,0,0,0,5\n' > "$T/reset/counters.csv"
 expect 1 "counters.csv:5: CPU 1 appears twice in snapshot 0" "$ANALYZE" counters "$T/reset"

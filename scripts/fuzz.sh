@@ -18,10 +18,14 @@ out=build-fuzz/fuzz-run
 rm -rf "$out"
 mkdir -p "$out"
 
-# start T: run fuzz_T in the background; its pid in pid_T
+# start T: run fuzz_T in the background; its pid in pid_T. A fixed seed (IDLESCOPE_FUZZ_SEED,
+# default 1): the same mutations in the same order on every machine, so that a CI run explores
+# what the run before the submission explored (and a failure can be replayed); set another
+# seed to explore elsewhere.
+seed=${IDLESCOPE_FUZZ_SEED:-1}
 start() {
 	mkdir -p "$out/$1.new"
-	build-fuzz/tests/fuzz/fuzz_"$1" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	build-fuzz/tests/fuzz/fuzz_"$1" -seed="$seed" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=4096 -print_final_stats=1 -artifact_prefix="$out/$1-" \
 		"$out/$1.new" "tests/fuzz/corpus/$1" > "$out/$1.log" 2>&1 &
 	eval "pid_$1=$!"

@@ -35,7 +35,7 @@ struct agent {
 	bool info_seen;
 };
 
-static int put_all(int fd, const char *p, size_t n)
+int remote_write_all(int fd, const char *p, size_t n)
 {
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -55,7 +55,7 @@ static void send_frame(struct agent *a, char type, const char *p, size_t n)
 	int hl = snprintf(head, sizeof(head), "%c %zu\n", type, n);
 	if (a->lost)
 		return;
-	if (put_all(1, head, (size_t)hl) < 0 || put_all(1, p, n) < 0)
+	if (remote_write_all(1, head, (size_t)hl) < 0 || remote_write_all(1, p, n) < 0)
 		a->lost = true;
 }
 

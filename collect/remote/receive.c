@@ -66,20 +66,6 @@ static int open_out(struct rx *x, int *fd, const char *name)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void set_item(cJSON *o, const char *key, cJSON *v)
 {
 	if (cJSON_HasObjectItem(o, key))
@@ -144,7 +130,7 @@ static void on_info(struct rx *x, const char *p, size_t n)
 
 static void on_data(struct rx *x, int *fd, const char *name, const char *p, size_t n, bool rows)
 {
-	if (make_dir(x) < 0 || open_out(x, fd, name) < 0 || write_all(*fd, p, n) < 0) {
+	if (make_dir(x) < 0 || open_out(x, fd, name) < 0 || remote_write_all(*fd, p, n) < 0) {
 		if (!x->failed_write)
 			remote_err(x->host, "%s/%s: cannot write: %s", x->outdir, name, strerror(errno));
 		x->failed_write = true;

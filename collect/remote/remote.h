@@ -68,6 +68,9 @@ int ssh_run(const struct remote_opts *ro, const char *host, const char *command,
 void ssh_explain(const char *err, char *buf, size_t len);
 /* The last non-empty line of text, in buf. */
 void last_line(const char *text, char *buf, size_t len);
+/* agent.c: all n bytes to fd (again after EINTR); -1 on an error or a write of nothing. The
+ * agent's frames and the receiver's run files both go through it. */
+int remote_write_all(int fd, const char *p, size_t n);
 
 /* remote_main.c: is_err("HOST: ...") that also keeps the text for the fleet's summary line. */
 extern char remote_last_error[1024];

@@ -106,13 +106,7 @@ static int word_check(struct is_settings *s, const char *name, const char *value
 static int word_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	char *p = st_path(s, word_file(name)->file, cpu), *old = st_read(p);
-	int r = 0;
-	if (!old) {
-		snprintf(err, len, "%s: cannot read %s", name, p);
-		r = -1;
-	} else if (strcmp(old, value)) {
-		r = st_write(s, name, p, old, value, err, len);
-	}
+	int r = st_write_changed(s, name, p, old, value, err, len);
 	free(old);
 	free(p);
 	return r;

@@ -144,12 +144,7 @@ static int cstates_write(struct is_settings *s, const char *name, const char *va
 		char *p = st_path(s, "/sys/devices/system/cpu/cpu%d/cpuidle/state%zu/disable", cpu, i);
 		char *old = st_read(p);
 		const char *want = (m >> i & 1) ? "0" : "1";
-		if (!old) {
-			snprintf(err, len, "%s: cannot read %s", name, p);
-			r = -1;
-		} else if (strcmp(old, want)) {
-			r = st_write(s, name, p, old, want, err, len);
-		}
+		r = st_write_changed(s, name, p, old, want, err, len);
 		free(old);
 		free(p);
 	}
@@ -204,13 +199,7 @@ static int gov_check(struct is_settings *s, const char *name, const char *value,
 static int gov_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	char *p = gov_path(s, "current_governor"), *old = gov_read(s, name, cpu);
-	int r = 0;
-	if (!old) {
-		snprintf(err, len, "%s: cannot read %s", name, p);
-		r = -1;
-	} else if (strcmp(old, value)) {
-		r = st_write(s, name, p, old, value, err, len);
-	}
+	int r = st_write_changed(s, name, p, old, value, err, len);
 	free(old);
 	free(p);
 	return r;

@@ -113,6 +113,16 @@ int st_write(struct is_settings *s, const char *setting, const char *path, const
 	return 0;
 }
 
+int st_write_changed(struct is_settings *s, const char *setting, const char *path, const char *old,
+		     const char *value, char *err, size_t len)
+{
+	if (!old) {
+		snprintf(err, len, "%s: cannot read %s", setting, path);
+		return -1;
+	}
+	return strcmp(old, value) ? st_write(s, setting, path, old, value, err, len) : 0;
+}
+
 int st_write_plain(const char *path, const char *value)
 {
 	return write_file(path, value);

@@ -80,13 +80,7 @@ static int policy_check(struct is_settings *s, const char *name, const char *val
 static int policy_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	char *p = st_path(s, POLICY), *old = policy_read(s, name, cpu);
-	int r = 0;
-	if (!old) {
-		snprintf(err, len, "%s: cannot read %s", name, p);
-		r = -1;
-	} else if (strcmp(old, value)) {
-		r = st_write(s, name, p, old, value, err, len);
-	}
+	int r = st_write_changed(s, name, p, old, value, err, len);
 	free(old);
 	free(p);
 	return r;

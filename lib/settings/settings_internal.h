@@ -50,6 +50,10 @@ bool st_exists(const char *path);
 /* Write value to path after journalling old (what restore writes back) under setting. */
 int st_write(struct is_settings *s, const char *setting, const char *path, const char *old,
 	     const char *value, char *err, size_t len);
+/* The same, from old as just read: nothing when it already holds value; old NULL (the file
+ * could not be read) is an error naming setting and path. */
+int st_write_changed(struct is_settings *s, const char *setting, const char *path, const char *old,
+		     const char *value, char *err, size_t len);
 /* Write value (and a newline) to path, not journalled: restore, and the ASPM probe. */
 int st_write_plain(const char *path, const char *value);
 /* true if word is one of the space-separated words of list. */

@@ -15,15 +15,37 @@
 /* Not every build has the counters code yet: without it the section is left out. */
 #pragma weak is_counters_summary
 
-static bool has_counters_file(const struct is_run *r)
+/* Which counter files a run has: bit 0 counters.csv, 1 wult's stats-collect turbostat text
+ * (read when there is no counters.csv), 2 stats-collect's /proc/interrupts snapshots. */
+static unsigned counter_files(const struct is_run *r)
 {
+	static const char *const names[] = { "counters.csv", "stats/turbostat.raw.txt",
+					     "stats/interrupts.raw.txt" };
 	struct stat st;
-	char *p = path_cat(r->dir, "counters.csv");
-	char *ts = path_cat(r->dir, "stats/turbostat.raw.txt");  /* wult's stats-collect */
-	bool yes = stat(p, &st) == 0 || stat(ts, &st) == 0;
-	free(p);
-	free(ts);
-	return yes;
+	unsigned have = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		char *p = path_cat(r->dir, names[i]);
+		have |= stat(p, &st) == 0 ? 1u << i : 0;
+		free(p);
+	}
+	return have & 1u ? have & ~2u : have;
+}
+
+/* The note above the table: where the numbers came from and what they are. */
+static void counters_note(struct report *rep, unsigned files)
+{
+	FILE *f = rep->html;
+	fputs("<p class=\"note\">System-wide, over each run, from ", f);
+	fputs(files & 1u ? files & 2u ? "counters.csv and (wult results) turbostat's text, "
+				      "stats/turbostat.raw.txt" : "counters.csv"
+			 : files & 2u ? "turbostat's text (stats/turbostat.raw.txt)" : "", f);
+	fputs(files & 4u ? files & 3u ? ", and stats/interrupts.raw.txt" : "stats/interrupts.raw.txt" : "", f);
+	fputs(": percentages and MHz averaged over the CPUs, Watts summed, event counts (IRQ, "
+	      "idle-state entries ...) per second so that runs of different lengths compare", f);
+	if (files & 4u)
+		fputs("; the interrupt rates from /proc/interrupts (Intr/s, LOC/s, RES/s, CAL/s, "
+		      "TLB/s, DevIRQ/s) are those of the measured CPU only", f);
+	fputs("; empty cells: the run cannot derive that counter.</p>\n", f);
 }
 
 /* Union of the keys of objs[0..n) in first-seen order, except `skip`. */
@@ -214,11 +236,12 @@ cleanup:
 int section_counters(struct report *rep)
 {
 	cJSON **sum = is_xcalloc(rep->nruns, sizeof(*sum)), **ser = is_xcalloc(rep->nruns, sizeof(*ser));
-	bool any = false, files = false;
+	bool any = false;
+	unsigned files = 0;
 	int rc = -1;
 
 	for (size_t r = 0; r < rep->nruns; r++)
-		files |= has_counters_file(rep->runs[r]);
+		files |= counter_files(rep->runs[r]);
 	if (!files)
 		goto done;
 	if (!is_counters_summary) {
@@ -235,10 +258,8 @@ int section_counters(struct report *rep)
 	}
 	if (!any)
 		goto done;
-	fputs("<section id=\"counters\">\n<h2>Counters</h2>\n<p class=\"note\">System-wide, over "
-	      "each run, from counters.csv: percentages and MHz averaged over the CPUs, Watts summed, "
-	      "event counts (IRQ, idle-state entries ...) per second so that runs of different "
-	      "lengths compare; empty cells: the run cannot derive that counter.</p>\n", rep->html);
+	fputs("<section id=\"counters\">\n<h2>Counters</h2>\n", rep->html);
+	counters_note(rep, files);
 	summary_table(rep, sum);
 	if (series_plots(rep, ser) < 0)
 		goto cleanup;

@@ -1,5 +1,7 @@
 /* A run's counter summary for analyze diff and report (counters_summary.h). */
 #include "idlescope/counters_summary.h"
+#include "idlescope/interrupts_text.h"
+#include "idlescope/run.h"
 #include "idlescope/turbostat_text.h"
 
 #include <math.h>
@@ -68,6 +70,8 @@ static cJSON *make_series(const struct cnt_data *d)
 	return s;
 }
 
+static int counters_or_turbostat(const char *rundir, cJSON **summary, cJSON **series);
+
 static int turbostat_fallback(const char *rundir, cJSON **summary, cJSON **series)
 {
 	struct stat st;
@@ -77,7 +81,65 @@ static int turbostat_fallback(const char *rundir, cJSON **summary, cJSON **serie
 	return rc;
 }
 
+/* The measured CPU from info.json (else wult's info.yml): "cpu", or wult's old "cpunum"; -1. */
+static long measured_cpu(const char *rundir)
+{
+	char err[256], *p = is_xasprintf("%s/info.json", rundir);
+	struct stat st;
+	cJSON *info = stat(p, &st) == 0 ? is_json_load(p, err, sizeof(err)) : NULL;
+	free(p);
+	if (!info) {
+		p = is_xasprintf("%s/info.yml", rundir);
+		info = stat(p, &st) == 0 ? is_yaml_load(p, err, sizeof(err)) : NULL;
+		free(p);
+	}
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(info, "cpu");
+	if (!c)
+		c = cJSON_GetObjectItemCaseSensitive(info, "cpunum");
+	double v = cJSON_IsNumber(c) ? c->valuedouble : cJSON_IsString(c) ? strtod(c->valuestring, NULL) : -1;
+	cJSON_Delete(info);
+	return v >= 0 && v <= 1048575 && v == floor(v) ? (long)v : -1;
+}
+
+/* stats/interrupts.raw.txt of a wult result: the measured CPU's interrupt rates, added. */
+static int add_interrupts(const char *rundir, cJSON **summary)
+{
+	struct stat st;
+	char *p = is_xasprintf("%s/stats/interrupts.raw.txt", rundir);
+	long cpu = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? measured_cpu(rundir) : -1;
+	int rc = 0;
+	if (cpu >= 0) {
+		cJSON *s = *summary ? *summary : cJSON_CreateObject();
+		rc = is_interrupts_summary(p, cpu, s);
+		if (!*summary && rc > 0)
+			*summary = s;
+		else if (!*summary)
+			cJSON_Delete(s);
+	}
+	free(p);
+	return rc;
+}
+
 int is_counters_summary(const char *rundir, cJSON **summary, cJSON **series)
+{
+	*summary = NULL;
+	if (series)
+		*series = NULL;
+	int rc = counters_or_turbostat(rundir, summary, series);
+	int irc = rc < 0 ? 0 : add_interrupts(rundir, summary);
+	if (irc < 0) {
+		cJSON_Delete(*summary);
+		*summary = NULL;
+		if (series) {
+			cJSON_Delete(*series);
+			*series = NULL;
+		}
+		return -1;
+	}
+	return rc < 0 ? -1 : rc > 0 || irc > 0 ? 1 : 0;
+}
+
+static int counters_or_turbostat(const char *rundir, cJSON **summary, cJSON **series)
 {
 	struct cnt_data *d;
 	int rc = cnt_data_load(rundir, &d);

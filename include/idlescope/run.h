@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 #include "idlescope/table.h"
 
-#define IS_FORMAT_VERSION "1.0"
+#define IS_FORMAT_VERSION "1.1"
 
 struct is_run {
 	char *path;       /* as given by the user */

@@ -31,7 +31,14 @@ printf 'LDist\n1\n' > "$tmp/i/datapoints.csv"
 printf '{"toolname": "idlescope", "format_version": "1.7"}' > "$tmp/i/info.json"
 [ -z "$("$analyze" stats "$tmp/i" 2>&1 >/dev/null)" ] || fail "1.7 warns"
 printf '{"toolname": "idlescope", "format_version": "2.0"}' > "$tmp/i/info.json"
-"$analyze" stats "$tmp/i" 2>&1 >/dev/null | grep -q "info.json: format_version '2.0' is not one this reader knows (idlescope 1.0 and other 1.x)" ||
+"$analyze" stats "$tmp/i" 2>&1 >/dev/null | grep -q "info.json: format_version '2.0' is not one this reader knows (idlescope 1.1 and other 1.x)" ||
 	fail "2.0: $("$analyze" stats "$tmp/i" 2>&1 >/dev/null)"
+# This version writes 1.1 (analyze filter's info.json) and reads 1.0 and 1.1 without a word.
+for v in 1.0 1.1; do
+	printf '{"toolname": "idlescope", "format_version": "%s"}' "$v" > "$tmp/i/info.json"
+	[ -z "$("$analyze" stats "$tmp/i" 2>&1 >/dev/null)" ] || fail "$v warns"
+done
+"$analyze" filter "$tmp/i" -o "$tmp/i11" 2>/dev/null || fail "filter 1.1"
+[ "$(jq -r .format_version "$tmp/i11/info.json")" = 1.1 ] || fail "written: $(jq -r .format_version "$tmp/i11/info.json")"
 [ "$fails" = 0 ] && echo "old results: all checks passed"
 exit $((fails > 0))

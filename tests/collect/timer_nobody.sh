@@ -13,7 +13,7 @@ retry_busy as_nobody --method timer -c 300 --cpu "$CPU" -l 50us,1500us --keep-ra
 check_timer_rows "$run/datapoints.csv" 50000 1500000 300 1
 
 i="$run/info.json"
-jq_true "$i" '.toolname == "idlescope" and (.toolver | type) == "string" and .format_version == "1.0"' "tool fields"
+jq_true "$i" '.toolname == "idlescope" and (.toolver | type) == "string" and .format_version == "1.1"' "tool fields"
 jq_true "$i" '.reportid == "run1" and .method == "timer" and .cpu == '"$CPU" "reportid/method/cpu"
 jq_true "$i" '.ldist_min_ns == 50000 and .ldist_max_ns == 1500000 and .seed == 7' "LDist range and seed"
 jq_true "$i" '.datapoints == 300 and .complete == true and .stop_reason == "count"' "count and completeness"

@@ -18,7 +18,7 @@ eq "one-shot exit status is the command's" "$rc" 3
 eq "one-shot info exit_status" "$(jq .exit_status "$T/one/info.json")" 3
 eq "one-shot mode" "$(jq -r .mode "$T/one/info.json")" counters-command
 eq "one-shot rows (2 snapshots x CPUs)" "$(($(wc -l < "$T/one/counters.csv") - 1))" $((2 * NCPU))
-eq "one-shot format_version" "$(jq -r .format_version "$T/one/info.json")" 1.0
+eq "one-shot format_version" "$(jq -r .format_version "$T/one/info.json")" 1.1
 NMISS=$(jq '.counters.missing | length' "$T/one/info.json")
 NWARN=$(grep -c 'unavailable: ' "$T/one.err" || true)
 eq "every missing counter reported once on stderr" "$NWARN" "$NMISS"

@@ -18,6 +18,10 @@ struct cnt_cpu_delta {
  * order), else a binary search in d->by_cpu. */
 size_t cnt_row_of(const struct cnt_data *d, size_t s, double cpu, size_t i);
 
+/* counters_u64.c: the cells that read as 2^64 checked against their text (at most 2^64 - 1);
+ * -1 after "file:line: field 'NAME': ..." for one above it. */
+int cnt_check_u64_top(const struct cnt_data *d);
+
 /* Mark d->bad_step, with a warning for each of the first few. */
 void cnt_check_steps(struct cnt_data *d);
 

@@ -290,7 +290,7 @@ int cnt_data_load(const char *rundir, struct cnt_data **out)
 	}
 	info_columns(d, ci_of);
 	free(ci_of);
-	if (check_rows(d) || index_snapshots(d))
+	if (check_rows(d) || cnt_check_u64_top(d) || index_snapshots(d))
 		goto out;
 	cnt_check_steps(d);
 	rc = 1;

@@ -241,6 +241,13 @@ static int print_json(FILE *out_fp, const struct diff_out *out)
 {
 	cJSON *root = is_diff_to_json(out->d);
 	cJSON_AddItemToObject(root, "counters", diff_counters_json(out->c, out->d));
+	cJSON_AddItemToObject(root, "flags", diff_flags_json(out->flags, out->d, 0));
+	cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "groups");
+	for (size_t g = 0; g < out->d->ngroups; g++) {
+		cJSON *go = cJSON_GetObjectItemCaseSensitive(groups, out->d->groups[g].label);
+		if (go)
+			cJSON_AddItemToObject(go, "flags", diff_flags_json(out->flags, out->d, g + 1));
+	}
 	cJSON *w = cJSON_AddArrayToObject(root, "warnings");
 	for (size_t i = 0; i < out->nwarn; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(out->warn[i]));
@@ -266,6 +273,7 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 				      .metrics_re = o->load.metrics_re };
 	struct is_diff_config *configs = NULL;
 	struct diff_counters counters;
+	struct diff_flags flags;
 	struct is_diff d;
 	int rc = IS_EXIT_OK;
 	if (is_configs_for_diff(cl, runs, o->ref, &configs, &dopts.nconfigs) < 0) {
@@ -273,6 +281,9 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 		return IS_EXIT_USAGE;
 	}
 	dopts.configs = configs;
+	diff_flags_columns(&flags, runs, n, o->load.metrics_re);
+	dopts.skip = (const char *const *)flags.skip;
+	dopts.nskip = flags.nskip;
 	if (choose_group(ctx, runs, n, &dopts.group_col) < 0)
 		rc = IS_EXIT_DATA;
 	if (rc == IS_EXIT_OK && o->even_up)
@@ -281,13 +292,20 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 	if (rc == IS_EXIT_OK && is_diff_compute(&d, runs, n, &dopts) < 0)
 		rc = IS_EXIT_DATA;
 	is_configs_free_diff(configs, dopts.nconfigs);
-	if (rc != IS_EXIT_OK)
+	if (rc == IS_EXIT_OK && diff_flags_compute(&flags, &d) < 0) {
+		is_diff_free(&d);
+		rc = IS_EXIT_DATA;
+	}
+	if (rc != IS_EXIT_OK) {
+		diff_flags_free(&flags);
 		return rc;
+	}
 	if (diff_counters_load(&counters, &d) < 0) {
 		is_diff_free(&d);
+		diff_flags_free(&flags);
 		return IS_EXIT_DATA;
 	}
-	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design };
+	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design, .flags = &flags };
 	out.nwarn = is_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
 					&out.warn);
 	is_oom_context("writing the comparison of %zu runs", n);
@@ -308,6 +326,7 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 		free(out.warn[i]);
 	free(out.warn);
 	diff_counters_free(&counters);
+	diff_flags_free(&flags);
 	is_diff_free(&d);
 	return rc;
 }

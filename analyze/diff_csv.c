@@ -115,8 +115,13 @@ void diff_print_csv(FILE *f, const struct diff_out *o)
 	const struct diff_counters *c = o->c;
 	fputs("kind,by,group,metric,func,run,value,change,pct\n", f);
 	part_csv(f, d, &d->overall);
-	for (size_t g = 0; g < d->ngroups; g++)
+	if (o->flags)
+		diff_flags_csv(f, o->flags, d, 0, "", "");
+	for (size_t g = 0; g < d->ngroups; g++) {
 		part_csv(f, d, &d->groups[g]);
+		if (o->flags)
+			diff_flags_csv(f, o->flags, d, g + 1, d->group_col, d->groups[g].label);
+	}
 	diff_counters_csv(f, d, c);
 	for (size_t i = 0; i < o->nwarn; i++) {
 		row_head(f, "warning", (struct csv_group){ "", "" }, o->warn[i], "", "");

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "diff_flags.h"
 #include "idlescope/diff.h"
 
 /* Counter summaries (analyze counters' columns) side by side; ncols == 0 when the reference
@@ -28,6 +29,7 @@ struct diff_out {
 	char **warn;             /* confounders (is_diff_confounders) */
 	size_t nwarn;
 	const char *design;      /* the experiments' one-line description, or NULL */
+	const struct diff_flags *flags;  /* 0/1 columns (diff_flags.h), or NULL */
 };
 
 void diff_print_text(FILE *f, const struct diff_out *o);

@@ -304,8 +304,9 @@ static void part_heading(FILE *f, const struct is_diff *d, const struct is_diff_
 	fprintf(f, " datapoints\n");
 }
 
-static void part_text(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+static void part_text(FILE *f, const struct diff_out *o, const struct is_diff_part *p, size_t part)
 {
+	const struct is_diff *d = o->d;
 	part_heading(f, d, p);
 	value_table(f, d, p);
 	if (any_replicates(d)) {
@@ -316,6 +317,8 @@ static void part_text(FILE *f, const struct is_diff *d, const struct is_diff_par
 	test_table(f, d, p);
 	run_level_table(f, d, p);
 	verdicts(f, d, p);
+	if (o->flags)
+		diff_flags_text(f, o->flags, d, part);
 }
 
 void diff_counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
@@ -386,9 +389,9 @@ void diff_print_text(FILE *f, const struct diff_out *o)
 {
 	const struct is_diff *d = o->d;
 	header(f, o);
-	part_text(f, d, &d->overall);
+	part_text(f, o, &d->overall, 0);
 	for (size_t g = 0; g < d->ngroups; g++)
-		part_text(f, d, &d->groups[g]);
+		part_text(f, o, &d->groups[g], g + 1);
 	if (o->c && o->c->ncols)
 		diff_counters_text(f, d, o->c);
 }

@@ -9,21 +9,24 @@
 
 #include "idlescope/json_num.h"
 #include "idlescope/util.h"
+#include "flag_cols.h"
 #include "stats_result.h"
 
 static const char *const flag_names[] = { "IntrOff" };
 
-/* A known flag column whose values are all 0 or 1. */
-static bool is_flag(const struct is_table *t, const char *name)
+bool is_flag_column(const struct is_table *t, const char *name)
 {
 	bool known = false;
 	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
 		known = known || !strcmp(name, flag_names[i]);
-	const double *v = known ? is_table_col(t, name)->num : NULL;
-	for (size_t i = 0; v && i < t->nrows; i++)
+	const struct is_column *c = known ? is_table_col(t, name) : NULL;
+	if (!c || c->type != IS_COL_NUM)
+		return false;
+	const double *v = c->num;
+	for (size_t i = 0; i < t->nrows; i++)
 		if (!isnan(v[i]) && v[i] != 0 && v[i] != 1)
 			return false;
-	return known;
+	return true;
 }
 
 void stats_split_columns(struct stats_result *r, bool flags_apart)
@@ -38,7 +41,7 @@ void stats_split_columns(struct stats_result *r, bool flags_apart)
 			char *s = is_xasprintf("%s%s%s", empty ? empty : "", empty ? ", " : "", name);
 			free(empty);
 			empty = s;
-		} else if (flags_apart && is_flag(t, name)) {
+		} else if (flags_apart && is_flag_column(t, name)) {
 			r->flags[r->nflags++] = name;
 		} else {
 			r->metrics[keep++] = name;

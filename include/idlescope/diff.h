@@ -104,6 +104,10 @@ struct is_diff_opts {
 	 * NULL = every run its own configuration, named after it */
 	const struct is_diff_config *configs;
 	size_t nconfigs;
+	/* columns that are not metrics here (0/1 flags, columns without values): left out
+	 * silently (the caller says why) */
+	const char *const *skip;
+	size_t nskip;
 };
 
 struct is_diff {

@@ -58,8 +58,17 @@ static void warn_missing(const char **names, char **where, size_t n)
 }
 
 /* Metrics of the reference (by regex) that every run has; warnings for the rest. */
-static int shared_metrics(struct is_diff *d, const char *re)
+static bool skipped(const struct is_diff_opts *o, const char *name)
 {
+	for (size_t i = 0; i < o->nskip; i++)
+		if (!strcmp(o->skip[i], name))
+			return true;
+	return false;
+}
+
+static int shared_metrics(struct is_diff *d, const struct is_diff_opts *o)
+{
+	const char *re = o->metrics_re;
 	const char **all = NULL;
 	size_t nall = 0;
 	struct strpool seen;  /* a hash: a pairwise check took 34 s for 100,000 columns */
@@ -77,7 +86,7 @@ static int shared_metrics(struct is_diff *d, const char *re)
 			size_t had = seen.n;
 			strpool_intern(&seen, names[i], strlen(names[i]));
 			/* raw timestamps' change says nothing about the runs: only when named */
-			if (seen.n != had && (re || !is_raw_timestamp(names[i])))
+			if (seen.n != had && (re || !is_raw_timestamp(names[i])) && !skipped(o, names[i]))
 				all[nall++] = names[i];
 		}
 		free(names);
@@ -310,7 +319,7 @@ int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 			is_err("%s: no datapoints to compare", runs[r]->dp_path);
 			goto fail;
 		}
-	if (shared_metrics(d, o->metrics_re) < 0)
+	if (shared_metrics(d, o) < 0)
 		goto fail;
 	check_tools_and_units(d);
 	if (d->group_col && build_groups(d, &pv) < 0)

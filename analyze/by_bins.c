@@ -5,29 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/json_num.h"
-#include "idlescope/numparse.h"
+#include "idlescope/bins.h"
 #include "idlescope/util.h"
 
 int by_bins_parse(const char *spec, char **col, size_t *nbins)
 {
-	const char *colon = strrchr(spec, ':');
-	double d;
-	if (!colon)
-		return 0;
-	if (!is_parse_double(colon + 1, strlen(colon + 1), &d) || d < 1 || d > 10000 || d != floor(d)) {
-		is_err("--by %s: expected COLUMN:N with N a whole number from 1 to 10000", spec);
-		return -1;
-	}
-	*col = is_xstrndup(spec, (size_t)(colon - spec));
-	*nbins = (size_t)d;
-	return 1;
-}
-
-static char *bin_label(double lo, double hi, int last)
-{
-	char a[IS_NUM_STR_LEN], b[IS_NUM_STR_LEN];
-	return is_xasprintf("[%s, %s%c", is_num_str(a, lo), is_num_str(b, hi), last ? ']' : ')');
+	return is_by_bins_parse(spec, col, nbins);
 }
 
 /* Bin index of each row (nbins for a row without a value). */
@@ -38,8 +21,7 @@ static void assign(const double *v, size_t n, double lo, double width, size_t nb
 			bin[i] = nbins;
 			continue;
 		}
-		double k = width > 0 ? floor((v[i] - lo) / width) : 0;
-		bin[i] = k < 0 ? 0 : k >= (double)nbins ? nbins - 1 : (size_t)k;
+		bin[i] = is_bin_of(v[i], lo, width, nbins);
 	}
 }
 
@@ -69,7 +51,7 @@ static void bin_rows(const struct is_table *t, const double *v, size_t nbins, st
 			continue;
 		gidx[b] = g->ngroups;
 		g->labels[g->ngroups] = b == nbins ? is_xstrdup("") :
-			bin_label(lo + width * (double)b, b + 1 == nbins ? hi : lo + width * (double)(b + 1),
+			is_bin_label(lo + width * (double)b, b + 1 == nbins ? hi : lo + width * (double)(b + 1),
 				  b + 1 == nbins);
 		g->rows[g->ngroups] = is_xmalloc(count[b] * sizeof(size_t));
 		g->ngroups++;

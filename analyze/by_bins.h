@@ -10,7 +10,7 @@
 #define BY_AUTO_BINS 10
 
 /* "LDist:10" -> *col "LDist" (malloc'd), *nbins 10: 1. A spec without ":N": 0. A bad N: -1
- * after a message. */
+ * after a message. The parser analyze diff shares (is_by_bins_parse, bins.h). */
 int by_bins_parse(const char *spec, char **col, size_t *nbins);
 
 /*

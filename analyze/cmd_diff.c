@@ -6,8 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "by_bins.h"
 #include "commands.h"
 #include "diff_output.h"
+#include "idlescope/bins.h"
 #include "idlescope/configs.h"
 #include "idlescope/load.h"
 #include "idlescope/util.h"
@@ -66,7 +68,11 @@ static const char diff_help[] =
 "  -i, --include EXPR    keep only rows where EXPR is true (in every run)\n"
 "  -x, --exclude EXPR    drop rows where EXPR is true (in every run)\n"
 "                        EXPR as in 'analyze stats': \"ReqCState == 'C6' and LDist < 1000\"\n"
-"  -b, --by COLUMN       group rows by COLUMN instead of ReqCState (every run must have it)\n"
+"  -b, --by COLUMN[:N]   group rows by COLUMN instead of ReqCState (every run must have it);\n"
+"                        :N in N equal-width bins over the values of all runs (the same\n"
+"                        edges for every run; more than 100 different values in a run\n"
+"                        without :N: 10 bins, with a note), labelled [lo, hi)\n"
+"      --by-bins N       the same as :N\n"
 "  -G, --no-group        no per-group comparison\n"
 "  -e, --even-up         truncate every run to the smallest datapoint count (after filters)\n"
 "      --allow-same      allow the same run (datapoints file) twice\n"
@@ -105,15 +111,35 @@ struct diff_cli {
 	bool even_up;
 	bool allow_same;
 	const char *ref;
+	const char *by_spec;     /* --by as given, COLUMN[:N] */
+	char *by_col;            /* its column when :N was given */
+	size_t by_bins;          /* --by COLUMN:N or --by-bins N: N; 0 = by value */
 };
+
+/* --by COLUMN:N into the column and the bins (the parser analyze stats uses). */
+static int parse_by(struct diff_cli *o)
+{
+	o->by_spec = o->load.group_by;
+	int rc = o->load.group_by ? is_by_bins_parse(o->load.group_by, &o->by_col, &o->by_bins) : 0;
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		o->load.group_by = o->by_col;
+	if (o->by_bins && !o->load.group_by) {
+		is_err("diff: --by-bins needs --by COLUMN");
+		return -1;
+	}
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
-	enum { OPT_ALLOW_SAME = 256 };
+	enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS };
 	static const struct option longopts[] = {
 		LOAD_LONGOPTS,
 		{ "even-up", no_argument, NULL, 'e' }, { "ref", required_argument, NULL, 'r' },
 		{ "allow-same", no_argument, NULL, OPT_ALLOW_SAME },
+		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -127,6 +153,10 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'e': o->even_up = true; break;
 		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
+		case OPT_BY_BINS:
+			if (!(o->by_bins = is_by_bins_count(optarg, "diff")))
+				return -1;
+			break;
 		case 'F':
 			if (parse_out_format("diff", optarg, &o->format) < 0)
 				return -1;
@@ -139,7 +169,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		is_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
 		return -1;
 	}
-	return 0;
+	return parse_by(o);
 }
 
 /* The same datapoints twice compare a run with itself: an error unless --allow-same. */
@@ -237,6 +267,48 @@ static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n,
 	return 0;
 }
 
+/*
+ * A numeric --by column in bins: with :N (or --by-bins), or with more than BY_AUTO_LIMIT values
+ * in a run (10 bins, a note). The bins are over all runs, so every run is cut at the same
+ * edges; the groups are a text column named COLUMN:N added to every run.
+ */
+static int bin_group(const struct diff_cli *o, struct is_run **runs, size_t n, const char **col)
+{
+	size_t nbins = o->by_bins, most = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct is_column *c = is_table_col(runs[i]->dp, *col);
+		if (c->type != IS_COL_NUM) {
+			if (nbins) {
+				is_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers",
+				       runs[i]->dp_path, *col, nbins, *col);
+				return -1;
+			}
+			return 0;
+		}
+		struct is_groups g;
+		if (!nbins && is_group_rows(runs[i]->dp, *col, &g) == 0) {
+			size_t values = g.ngroups - (g.ngroups && !g.labels[0][0]);
+			most = values > most ? values : most;
+			is_groups_free(&g);
+		}
+	}
+	if (!nbins && most <= BY_AUTO_LIMIT)
+		return 0;
+	if (!nbins)
+		is_note("--by %s: up to %zu different values in a run; grouped into %d equal bins "
+			"(--by %s:N for N)", *col, most, BY_AUTO_BINS, *col);
+	nbins = nbins ? nbins : BY_AUTO_BINS;
+	char *name = is_xasprintf("%s:%zu", *col, nbins);
+	struct is_table **t = is_xcalloc(n, sizeof(*t));
+	for (size_t i = 0; i < n; i++)
+		t[i] = runs[i]->dp;
+	is_bin_tables(t, n, *col, nbins, name);
+	free(t);
+	*col = is_table_col(runs[0]->dp, name)->name;  /* lives as long as the run */
+	free(name);
+	return 0;
+}
+
 static int print_json(FILE *out_fp, const struct diff_out *out)
 {
 	cJSON *root = is_diff_to_json(out->d);
@@ -284,7 +356,8 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 	diff_flags_columns(&flags, runs, n, o->load.metrics_re);
 	dopts.skip = (const char *const *)flags.skip;
 	dopts.nskip = flags.nskip;
-	if (choose_group(ctx, runs, n, &dopts.group_col) < 0)
+	if (choose_group(ctx, runs, n, &dopts.group_col) < 0 ||
+	    (dopts.group_col && bin_group(o, runs, n, &dopts.group_col) < 0))
 		rc = IS_EXIT_DATA;
 	if (rc == IS_EXIT_OK && o->even_up)
 		is_diff_even_up(runs, n);
@@ -384,5 +457,6 @@ cleanup:
 	is_configs_free(&cl);
 	is_load_release(&ctx);
 	free(funcs);
+	free(o.by_col);
 	return rc;
 }

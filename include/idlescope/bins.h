@@ -1,0 +1,29 @@
+/*
+ * --by COLUMN:N (analyze stats and diff): a numeric column grouped in N equal-width bins,
+ * labelled "[lo, hi)" (the last "[lo, hi]"), lo and hi in the shortest form that reads back.
+ */
+#ifndef IDLESCOPE_BINS_H
+#define IDLESCOPE_BINS_H
+#include <stddef.h>
+
+#include "idlescope/table.h"
+
+#define IS_BY_MAX_BINS 10000
+
+/* "LDist:10" -> *col "LDist" (malloc'd), *nbins 10: 1. A spec without ":": 0. A bad N: -1
+ * after "--by SPEC: expected COLUMN:N with N a whole number from 1 to 10000". */
+int is_by_bins_parse(const char *spec, char **col, size_t *nbins);
+/* --by-bins N: N, or 0 after "--by-bins: expected a whole number from 1 to 10000, got 'X'". */
+size_t is_by_bins_count(const char *arg, const char *cmd);
+/* A bin's label (malloc'd). */
+char *is_bin_label(double lo, double hi, int last);
+/* The bin of v among nbins from lo, width wide (values beyond the ends go to the end bins). */
+size_t is_bin_of(double v, double lo, double width, size_t nbins);
+/*
+ * Bin numeric column col of every table on the same edges, from the smallest to the largest
+ * value of all of them: each table gets a text column named name holding its rows' labels
+ * ("" for a row without a value). The column must be numeric in every table.
+ */
+void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins, const char *name);
+
+#endif

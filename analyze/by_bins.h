@@ -2,12 +2,13 @@
 #ifndef ANALYZE_BY_BINS_H
 #define ANALYZE_BY_BINS_H
 #include <stddef.h>
+#include "idlescope/bins.h"
 #include "idlescope/select.h"
 #include "idlescope/table.h"
 
 /* More distinct values than this in a numeric --by column without a bin count: binned. */
-#define BY_AUTO_LIMIT 100
-#define BY_AUTO_BINS 10
+#define BY_AUTO_LIMIT IS_BY_AUTO_LIMIT
+#define BY_AUTO_BINS IS_BY_AUTO_BINS
 
 /* "LDist:10" -> *col "LDist" (malloc'd), *nbins 10: 1. A spec without ":N": 0. A bad N: -1
  * after a message. The parser analyze diff shares (is_by_bins_parse, bins.h). */

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "by_bins.h"
 #include "commands.h"
 #include "diff_output.h"
 #include "idlescope/bins.h"
@@ -273,46 +272,15 @@ static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n,
 	return 0;
 }
 
-/*
- * A numeric --by column in bins: with :N (or --by-bins), or with more than BY_AUTO_LIMIT values
- * in a run (10 bins, a note). The bins are over all runs, so every run is cut at the same
- * edges; the groups are a text column named COLUMN:N added to every run.
- */
+/* A numeric --by column in bins on edges over all runs (bins.h). */
 static int bin_group(const struct diff_cli *o, struct is_run **runs, size_t n, const char **col)
 {
-	size_t nbins = o->by_bins, most = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct is_column *c = is_table_col(runs[i]->dp, *col);
-		if (c->type != IS_COL_NUM) {
-			if (nbins) {
-				is_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers",
-				       runs[i]->dp_path, *col, nbins, *col);
-				return -1;
-			}
-			return 0;
-		}
-		struct is_groups g;
-		if (!nbins && is_group_rows(runs[i]->dp, *col, &g) == 0) {
-			size_t values = g.ngroups - (g.ngroups && !g.labels[0][0]);
-			most = values > most ? values : most;
-			is_groups_free(&g);
-		}
-	}
-	if (!nbins && most <= BY_AUTO_LIMIT)
-		return 0;
-	if (!nbins)
-		is_note("--by %s: up to %zu different values in a run; grouped into %d equal bins "
-			"(--by %s:N for N)", *col, most, BY_AUTO_BINS, *col);
-	nbins = nbins ? nbins : BY_AUTO_BINS;
-	char *name = is_xasprintf("%s:%zu", *col, nbins);
 	struct is_table **t = is_xcalloc(n, sizeof(*t));
 	for (size_t i = 0; i < n; i++)
 		t[i] = runs[i]->dp;
-	is_bin_tables(t, n, *col, nbins, name);
+	int rc = is_by_group_tables(t, n, *col, o->by_bins, col);
 	free(t);
-	*col = is_table_col(runs[0]->dp, name)->name;  /* lives as long as the run */
-	free(name);
-	return 0;
+	return rc;
 }
 
 static int print_json(FILE *out_fp, const struct diff_out *out)

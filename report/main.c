@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "idlescope/bins.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 #include "idlescope/version.h"
@@ -55,6 +56,11 @@ static const char help[] =
 "                        and or not, + - * /, parentheses; e.g. \"ReqCState == 'C6'\"\n"
 "  -t, --title TEXT      the page title, default \"idlescope report: RUN vs RUN...\"\n"
 "      --ref NAME        the reference configuration (default: the first)\n"
+"  -b, --by COLUMN[:N]   the summary per COLUMN instead of per ReqCState (every run must\n"
+"                        have it); :N in N equal-width bins over the values of all runs,\n"
+"                        labelled [lo, hi) (more than 100 different values in a run\n"
+"                        without :N: 10 bins, with a note), as in 'analyze diff'\n"
+"      --by-bins N       the same as :N\n"
 "  -r, --copy-raw        copy the runs' datapoints.csv, info and counters.csv into\n"
 "                        DIR/raw/runN/ so that the report stands alone\n"
 "  -j, --jobs N          gnuplot processes to run at once, default: online CPUs\n"
@@ -81,7 +87,8 @@ static const struct option longopts[] = {
 	{ "copy-raw", no_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
 	{ "keep-plot-data", no_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' },
-	{ "ref", required_argument, NULL, 256 }, { NULL, 0, NULL, 0 },
+	{ "ref", required_argument, NULL, 256 }, { "by", required_argument, NULL, 'b' },
+	{ "by-bins", required_argument, NULL, 257 }, { NULL, 0, NULL, 0 },
 };
 
 static int parse_jobs(const char *s, int *out)
@@ -101,7 +108,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 {
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:fm:i:x:t:rj:khV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:fm:i:x:t:rj:kb:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = optarg; break;
 		case 'f': o->force = true; break;
@@ -112,6 +119,11 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case 'r': o->copy_raw = true; break;
 		case 'k': o->keep_plot_data = true; break;
 		case 256: o->ref = optarg; break;
+		case 'b': o->by = optarg; break;
+		case 257:
+			if (!(o->by_bins = is_by_bins_count(optarg, "report")))
+				return -1;
+			break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;
@@ -131,6 +143,14 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	}
 	o->runs = &argv[optind];
 	o->nruns = (size_t)(argc - optind);
+	int rc = o->by ? is_by_bins_parse(o->by, &o->by_col, &o->by_bins) : 0;
+	if (rc < 0)
+		return -1;
+	o->by = rc > 0 ? o->by_col : o->by;
+	if (o->by_bins && !o->by) {
+		is_err("--by-bins needs --by COLUMN");
+		return -1;
+	}
 	if (!o->jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		o->jobs = n > 0 ? (int)n : 1;
@@ -195,10 +215,11 @@ static int open_counter_runs(struct report *rep, size_t n)
 static int load_runs(struct report *rep, const char *metrics_re)
 {
 	const struct report_opts *o = rep->o;
-	/* The scatter plots need LDist and SilentTime whatever --metrics says. */
-	char *load_re = is_xasprintf("(%s)|^(LDist|SilentTime)$", metrics_re);
+	/* The scatter plots need LDist and SilentTime whatever --metrics says, and the idle-state
+	 * plots ReqCState also when --by groups the summary by another column. */
+	char *load_re = is_xasprintf("(%s)|^(LDist|SilentTime%s)$", metrics_re, o->by ? "|ReqCState" : "");
 	struct is_load_spec spec = { .metrics_re = load_re, .include = o->include,
-				     .exclude = o->exclude };
+				     .exclude = o->exclude, .group_by = o->by };
 	struct is_load_ctx ctx;
 	size_t n = 0;
 	int rc = -1;
@@ -455,5 +476,6 @@ cleanup:
 	free(rep.tmpdir);
 	free(rep.workdir);
 	free(gnuplot);
+	free(o.by_col);
 	return rc;
 }

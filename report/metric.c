@@ -108,9 +108,10 @@ static void group_table(struct report *rep, size_t m)
 	const struct summary *s = &rep->sum;
 	if (!s->group_col || !s->ngroups)
 		return;
-	fputs("<h3>Per requested idle state (", f);
+	fputs(strcmp(s->group_col, "ReqCState") ? "<h3>Per " : "<h3>Per requested idle state (", f);
 	html_esc(f, s->group_col);
-	fputs(")</h3>\n<div class=\"tw\"><table class=\"summary groups\">\n", f);
+	fputs(strcmp(s->group_col, "ReqCState") ? "" : ")", f);
+	fputs("</h3>\n<div class=\"tw\"><table class=\"summary groups\">\n", f);
 	func_header(rep, s->group_col);
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct summ_part *p = &s->groups[g];

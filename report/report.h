@@ -25,6 +25,9 @@ struct report_opts {
 	bool keep_plot_data;       /* --keep-plot-data: the work directory becomes DIR/plot-data */
 	int jobs;                  /* parallel gnuplot processes */
 	const char *ref;           /* --ref: the reference configuration's name */
+	const char *by;            /* --by COLUMN (without :N); NULL: ReqCState when every run has it */
+	char *by_col;              /* --by COLUMN:N: COLUMN (malloc'd) */
+	size_t by_bins;            /* --by COLUMN:N or --by-bins N: N; 0 = by value */
 	char **runs;               /* the arguments: runs, comma-separated replicates, experiments */
 	size_t nruns;
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlescope/bins.h"
 #include "idlescope/diff.h"
 #include "idlescope/select.h"
 #include "idlescope/util.h"
@@ -281,11 +282,34 @@ static bool all_runs_have(const struct report *rep, const char *col)
 	return any;
 }
 
+/* --by COLUMN[:N]: every run must have it; numeric ones in bins over all runs (bins.h). */
+static int choose_group(struct report *rep, const char **col)
+{
+	const char *by = rep->o->by;
+	*col = NULL;
+	if (!by) {
+		*col = all_runs_have(rep, "ReqCState") ? "ReqCState" : NULL;
+		return 0;
+	}
+	struct is_table **t = is_xcalloc(rep->nruns + 1, sizeof(*t));
+	int rc = 0;
+	for (size_t r = 0; r < rep->nruns && rc == 0; r++)
+		if (!is_table_col((t[r] = rep->runs[r]->dp), by)) {
+			is_err("%s: --by: no column '%s'", rep->runs[r]->dp_path, by);
+			rc = -1;
+		}
+	if (rc == 0)
+		rc = is_by_group_tables(t, rep->nruns, by, rep->o->by_bins, col);
+	free(t);
+	return rc;
+}
+
 int summary_compute(struct report *rep)
 {
 	struct summary *s = &rep->sum;
 	memset(s, 0, sizeof(*s));
-	s->group_col = all_runs_have(rep, "ReqCState") ? "ReqCState" : NULL;
+	if (choose_group(rep, &s->group_col) < 0)
+		return -1;
 	if (rep->nconfigs > 1 && is_diff_compute) {
 		struct is_diff *d = is_xcalloc(1, sizeof(*d));
 		char *re = metrics_regex(rep);

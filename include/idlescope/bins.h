@@ -9,6 +9,9 @@
 #include "idlescope/table.h"
 
 #define IS_BY_MAX_BINS 10000
+/* More distinct values than this in a numeric --by column without a bin count: binned. */
+#define IS_BY_AUTO_LIMIT 100
+#define IS_BY_AUTO_BINS 10
 
 /* "LDist:10" -> *col "LDist" (malloc'd), *nbins 10: 1. A spec without ":": 0. A bad N: -1
  * after "--by SPEC: expected COLUMN:N with N a whole number from 1 to 10000". */
@@ -25,5 +28,14 @@ size_t is_bin_of(double v, double lo, double width, size_t nbins);
  * ("" for a row without a value). The column must be numeric in every table.
  */
 void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins, const char *name);
+/*
+ * --by COL[:N] over the tables of the runs compared (analyze diff, report): with nbins > 0 (or
+ * a numeric COL with more than IS_BY_AUTO_LIMIT values in a table: IS_BY_AUTO_BINS bins, with
+ * a note) is_bin_tables() into a text column "COL:N", which *group then names (a string of
+ * t[0]); else *group = col. col must exist in every table. -1 after "FILE: --by COL:N: 'COL'
+ * is a text column; bins need numbers".
+ */
+int is_by_group_tables(struct is_table **t, size_t n, const char *col, size_t nbins,
+		       const char **group);
 
 #endif

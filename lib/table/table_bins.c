@@ -7,6 +7,7 @@
 
 #include "idlescope/json_num.h"
 #include "idlescope/numparse.h"
+#include "idlescope/select.h"
 #include "idlescope/util.h"
 
 static bool whole_count(const char *s, size_t *out)
@@ -79,4 +80,38 @@ void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins,
 			c->text[i] = isnan(v[i]) ? IS_TEXT_EMPTY : ids[is_bin_of(v[i], lo, width, nbins)];
 	}
 	free(ids);
+}
+
+int is_by_group_tables(struct is_table **t, size_t n, const char *col, size_t nbins,
+		       const char **group)
+{
+	size_t most = 0;
+	*group = col;
+	for (size_t i = 0; i < n; i++) {
+		const struct is_column *c = is_table_col(t[i], col);
+		if (c->type != IS_COL_NUM) {
+			if (!nbins)
+				return 0;
+			is_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers", t[i]->path,
+			       col, nbins, col);
+			return -1;
+		}
+		struct is_groups g;
+		if (!nbins && is_group_rows(t[i], col, &g) == 0) {
+			size_t values = g.ngroups - (g.ngroups && !g.labels[0][0]);  /* "": no value */
+			most = values > most ? values : most;
+			is_groups_free(&g);
+		}
+	}
+	if (!nbins && most <= IS_BY_AUTO_LIMIT)
+		return 0;
+	if (!nbins)
+		is_note("--by %s: up to %zu different values in a run; grouped into %d equal bins "
+			"(--by %s:N for N)", col, most, IS_BY_AUTO_BINS, col);
+	nbins = nbins ? nbins : IS_BY_AUTO_BINS;
+	char *name = is_xasprintf("%s:%zu", col, nbins);
+	is_bin_tables(t, n, col, nbins, name);
+	*group = is_table_col(t[0], name)->name;
+	free(name);
+	return 0;
 }

@@ -140,6 +140,8 @@ static int take_timestamp(struct irq_file *s, char *val)
 {
 	double t;
 	val += strspn(val, " \t");
+	for (size_t n = strlen(val); n && (val[n - 1] == ' ' || val[n - 1] == '\t');)
+		val[--n] = '\0';
 	if (!is_parse_double(val, strlen(val), &t) || !isfinite(t))
 		return bad(s, "timestamp", "expected seconds since the epoch", val);
 	if (s->in_snap && s->cur_last >= 0 && take_snapshot(s))

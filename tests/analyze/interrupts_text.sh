@@ -39,6 +39,10 @@ sed -i -e 's/^LOC: 10000 /LOC: 4294967000 /;s/^LOC: 12000 /LOC: 1704 /;s/^LOC: 1
 	"$tmp/a/stats/interrupts.raw.txt"
 got=$("$analyze" diff -F json "$tmp/a" "$tmp/b" 2>/dev/null | jq -c '.counters["LOC/s"].values')
 [ "$got" = '[1000,500]' ] || fail "wrap: $got"
+# Blanks after a timestamp are fine.
+sed -i 's/^\(timestamp: .*\)$/\1  /' "$tmp/a/stats/interrupts.raw.txt"
+got=$("$analyze" diff -F json "$tmp/a" "$tmp/b" 2>/dev/null | jq -c '.counters["LOC/s"].values')
+[ "$got" = '[1000,500]' ] || fail "blanks after a timestamp: $got"
 # The helper's last words end the data; the cut 4th snapshot was never counted.
 printf 'stc-agent-proc-interrupts-helper: error: interrupted, exiting\nLOC: x\n' >> "$tmp/b/stats/interrupts.raw.txt"
 got=$("$analyze" diff -F json "$tmp/a" "$tmp/b" 2>/dev/null | jq -c '.counters["Intr/s"].values')

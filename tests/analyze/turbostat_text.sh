@@ -23,6 +23,9 @@ got=$(jq -c '.counters | [.["Busy%"].values, .["IRQ/s"].values, .["C6/s"].values
 # report: a Counters section with the turbostat columns.
 "$report" "$tmp/a" "$tmp/b" -o "$tmp/rep" > /dev/null 2> "$tmp/err" || fail "report: $(cat "$tmp/err")"
 grep -q 'id="counters"' "$tmp/rep/index.html" && grep -q 'Busy%' "$tmp/rep/index.html" || fail "report has no counters"
+# Its note names turbostat's text as the source, not counters.csv (there is none).
+grep -q "from turbostat's text (stats/turbostat.raw.txt):" "$tmp/rep/index.html" &&
+	! grep -q 'from counters.csv' "$tmp/rep/index.html" || fail "report note: $(grep -o 'System-wide[^:]*' "$tmp/rep/index.html")"
 # Without Time_Of_Day_Seconds: no rates (the interval is not known), the rest as before.
 cut -f2- "$data/turbostat.raw.txt" | grep -v '^turbostat version\|^CPUID' > "$tmp/a/stats/turbostat.raw.txt"
 "$analyze" diff -F json "$tmp/b" "$tmp/a" 2>/dev/null | jq -c '.counters | [.["Busy%"].values, .["IRQ/s"].values]' > "$tmp/o"

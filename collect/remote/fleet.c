@@ -100,6 +100,7 @@ static void pass_stop(struct slot *slots, size_t n, int *passed)
 /* One line for the whole fleet, rewritten in place: each host's rows received and state. */
 static void show_progress(const struct remote_opts *ro, const struct slot *slots, size_t n, bool last)
 {
+	static char shown[4096];
 	char line[4096];
 	size_t len = (size_t)snprintf(line, sizeof(line), "\r%s:", is_progname());
 	for (size_t i = 0; i < n && len < sizeof(line); i++) {
@@ -109,8 +110,9 @@ static void show_progress(const struct remote_opts *ro, const struct slot *slots
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %llu %s %s", i ? " |" : "", ro->hosts[i],
 					(unsigned long long)s->rows, ro->counters ? "counter rows" : "rows", state);
 	}
-	if (len >= sizeof(line))
-		len = sizeof(line) - 1;
+	if (!last && !strcmp(line, shown))
+		return;   /* rewritten when something changed */
+	memcpy(shown, line, sizeof(shown));
 	fprintf(stderr, "%s\033[K%s", line, last ? "\n" : "");
 	fflush(stderr);
 }
@@ -150,8 +152,8 @@ int remote_fleet(const struct remote_opts *ro)
 	size_t n = ro->nhosts, next = 0, running = 0, jobs = ro->jobs ? ro->jobs : n;
 	struct slot *slots = is_xcalloc(n, sizeof(*slots));
 	int passed = 0;
-	bool progress = !ro->quiet && (ro->progress > 0 || (ro->progress < 0 && isatty(STDERR_FILENO) &&
-							     !getenv("IDLESCOPE_NO_PROGRESS")));
+	bool progress = ro->progress > 0 || (ro->progress < 0 && !ro->quiet && isatty(STDERR_FILENO) &&
+					     !getenv("IDLESCOPE_NO_PROGRESS"));
 	if (!ro->quiet)
 		is_info("%s %zu hosts, %zu at a time, into %s/<host>", ro->fetch ? "fetching from" : "measuring", n,
 			jobs < n ? jobs : n, dir);

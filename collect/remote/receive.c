@@ -274,7 +274,7 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "method");
 	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(j, "mode");
 	if (first && !x->ro->quiet && !x->hold && (cJSON_IsString(m) || cJSON_IsString(mode)))
-		is_info("%s: %s %s into %s", x->host, cJSON_IsString(m) ? "measuring with method" : "counters,",
+		is_info("%s: %s %s into %s", x->host, cJSON_IsString(m) ? "measuring with method" : "counter snapshots,",
 			cJSON_IsString(m) ? m->valuestring : mode->valuestring, x->rd.path);
 }
 

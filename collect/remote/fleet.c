@@ -1,6 +1,8 @@
 /* Several hosts at once: one child process per host (at most --jobs at a time), each run into
  * DIR/<host>/; a failing host does not stop the others. One summary line per host at the end. */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,31 +18,61 @@
 
 struct slot {
 	pid_t pid;
-	int fd;              /* the child's result comes back here */
+	int fd;              /* the child's messages come here (-1: read to the end) */
 	int status;
-	bool done;
+	bool started, done, got_result;
+	uint64_t rows;
 	struct host_result res;
 };
 
 static pid_t start_host(const struct remote_opts *ro, const char *dir, size_t i, struct slot *s)
 {
 	int p[2];
-	if (pipe(p) < 0)
+	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	pid_t pid = fork();
 	if (pid == 0) {
-		struct host_result res;
+		struct fleet_msg m = { .kind = 'R' };
 		setpgid(0, 0);   /* ^C reaches the parent, which passes it on once */
 		close(p[0]);
+		remote_progress_fd = p[1];
 		char *out = is_xasprintf("%s/%s", dir, ro->hosts[i]);
-		int st = remote_run_host(ro, ro->hosts[i], out, false, &res);
-		(void)!write(p[1], &res, sizeof(res));
+		int st = ro->fetch ? remote_fetch_host(ro, ro->hosts[i], out, &m.res)
+				   : remote_run_host(ro, ro->hosts[i], out, false, &m.res);
+		m.rows = m.res.datapoints;
+		(void)!write(p[1], &m, sizeof(m));
 		_exit(st);
 	}
 	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
 	s->pid = pid;
 	s->fd = p[0];
+	s->started = true;
 	return pid;
+}
+
+/* Messages from a child: progress rows, then its result; -1 at the end of its pipe. */
+static int read_msgs(struct slot *s)
+{
+	struct fleet_msg m;
+	ssize_t r = read(s->fd, &m, sizeof(m));
+	if (r < 0 && errno == EINTR)
+		return 0;
+	if (r != (ssize_t)sizeof(m)) {
+		close(s->fd);
+		s->fd = -1;
+		return -1;
+	}
+	s->rows = m.rows;
+	if (m.kind == 'R') {
+		s->res = m.res;
+		s->res.status[sizeof(s->res.status) - 1] = '\0';
+		s->got_result = true;
+	}
+	return 0;
 }
 
 static void reap(struct slot *slots, size_t n, pid_t pid, int st)
@@ -48,12 +80,12 @@ static void reap(struct slot *slots, size_t n, pid_t pid, int st)
 	for (size_t i = 0; i < n; i++) {
 		if (slots[i].pid != pid)
 			continue;
+		while (slots[i].fd >= 0)   /* the rest of its messages: the writer is gone, no blocking */
+			read_msgs(&slots[i]);
 		slots[i].done = true;
 		slots[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : IS_EXIT_DATA;
-		if (read(slots[i].fd, &slots[i].res, sizeof(slots[i].res)) != (ssize_t)sizeof(slots[i].res))
+		if (!slots[i].got_result)
 			snprintf(slots[i].res.status, sizeof(slots[i].res.status), "failed (no result)");
-		slots[i].res.status[sizeof(slots[i].res.status) - 1] = '\0';
-		close(slots[i].fd);
 	}
 }
 
@@ -65,6 +97,45 @@ static void pass_stop(struct slot *slots, size_t n, int *passed)
 				kill(slots[i].pid, SIGINT);
 }
 
+/* One line for the whole fleet, rewritten in place: each host's rows received and state. */
+static void show_progress(const struct remote_opts *ro, const struct slot *slots, size_t n, bool last)
+{
+	static char shown[4096];
+	char line[4096];
+	size_t len = (size_t)snprintf(line, sizeof(line), "\r%s:", is_progname());
+	for (size_t i = 0; i < n && len < sizeof(line); i++) {
+		const struct slot *s = &slots[i];
+		const char *state = !s->started ? (s->done ? "not started" : "waiting")
+				    : !s->done ? "running" : s->status ? "failed" : "ok";
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %llu %s %s", i ? " |" : "", ro->hosts[i],
+					(unsigned long long)s->rows, ro->counters ? "counter rows" : "rows", state);
+	}
+	if (!last && !strcmp(line, shown))
+		return;   /* rewritten when something changed */
+	memcpy(shown, line, sizeof(shown));
+	fprintf(stderr, "%s\033[K%s", line, last ? "\n" : "");
+	fflush(stderr);
+}
+
+/* Wait up to 250 ms for messages or a child's end; reap what ended. */
+static void wait_some(struct slot *slots, size_t n, size_t *running)
+{
+	struct pollfd *pf = is_xcalloc(n, sizeof(*pf));
+	for (size_t i = 0; i < n; i++)
+		pf[i] = (struct pollfd){ slots[i].started && !slots[i].done ? slots[i].fd : -1, POLLIN, 0 };
+	if (poll(pf, n, 250) > 0)
+		for (size_t i = 0; i < n; i++)
+			if (pf[i].revents)
+				read_msgs(&slots[i]);
+	free(pf);
+	int st;
+	pid_t pid;
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		reap(slots, n, pid, st);
+		(*running)--;
+	}
+}
+
 int remote_fleet(const struct remote_opts *ro)
 {
 	char date[32], *dir;
@@ -73,7 +144,7 @@ int remote_fleet(const struct remote_opts *ro)
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
 	dir = ro->outdir ? is_xstrdup(ro->outdir) : is_xasprintf("fleet-%s", date);
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+	if (!ro->fetch && mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		is_err("%s: %s", dir, strerror(errno));
 		free(dir);
 		return IS_EXIT_DATA;
@@ -81,8 +152,11 @@ int remote_fleet(const struct remote_opts *ro)
 	size_t n = ro->nhosts, next = 0, running = 0, jobs = ro->jobs ? ro->jobs : n;
 	struct slot *slots = is_xcalloc(n, sizeof(*slots));
 	int passed = 0;
+	bool progress = ro->progress > 0 || (ro->progress < 0 && !ro->quiet && isatty(STDERR_FILENO) &&
+					     !getenv("IDLESCOPE_NO_PROGRESS"));
 	if (!ro->quiet)
-		is_info("measuring %zu hosts, %zu at a time, into %s/<host>", n, jobs < n ? jobs : n, dir);
+		is_info("%s %zu hosts, %zu at a time, into %s/<host>", ro->fetch ? "fetching from" : "measuring", n,
+			jobs < n ? jobs : n, dir);
 	while (next < n || running) {
 		while (next < n && running < jobs && !remote_stop) {
 			if (start_host(ro, dir, next, &slots[next]) < 0) {
@@ -102,20 +176,18 @@ int remote_fleet(const struct remote_opts *ro)
 			}
 		}
 		pass_stop(slots, n, &passed);
-		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-		if (pid > 0) {
-			reap(slots, n, pid, st);
-			running--;
-		} else if (errno != EINTR) {
-			break;
-		}
+		wait_some(slots, n, &running);
+		if (progress)
+			show_progress(ro, slots, n, false);
 	}
+	if (progress)
+		show_progress(ro, slots, n, true);
 	int status = IS_EXIT_OK;
 	size_t bad = 0;
 	for (size_t i = 0; i < n; i++) {
-		printf("%s: %llu datapoints, %llu discards, %s (%s/%s)\n", ro->hosts[i],
-		       (unsigned long long)slots[i].res.datapoints, (unsigned long long)slots[i].res.discards,
+		printf("%s: %llu %s, %llu discards, %s (%s/%s)\n", ro->hosts[i],
+		       (unsigned long long)slots[i].res.datapoints, ro->counters ? "counter rows" : "datapoints",
+		       (unsigned long long)slots[i].res.discards,
 		       slots[i].status ? slots[i].res.status : "ok", dir, ro->hosts[i]);
 		if (slots[i].status) {
 			status = IS_EXIT_DATA;

@@ -10,28 +10,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
 #include "collect.h"
+#include "experiment.h"
 #include "remote.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 
 volatile sig_atomic_t remote_stop;
+int remote_progress_fd = -1;
+
+/* The run directory ("") or one run of an experiment under it. */
+struct rxd {
+	char *name;
+	struct run_dir rd;      /* the top's is rx.rd itself: dirfd borrowed */
+	cJSON *info;
+	int dp_fd, ctr_fd;
+	bool dp_made, ctr_made; /* created once (truncated); reopened for appending */
+	uint64_t dp_lines, ctr_lines;
+};
 
 struct rx {
 	const struct remote_opts *ro;
 	const char *host, *outdir;
+	const char *report_dir;  /* its name is the reportid (outdir; the final one for a fetch) */
 	struct ssh_proc sp;
 	struct run_dir rd;
 	bool dir_made, hello, ended, stop_sent;
-	int dp_fd, ctr_fd;
-	uint64_t dp_lines;
+	struct rxd *dirs;       /* dirs[0]: the run directory */
+	size_t ndirs, cur;
+	cJSON *exp;             /* experiment.json (--matrix) */
 	int remote_status;
 	char *sut_dir;
-	cJSON *info;
 	char *fbuf;            /* frame bytes not yet parsed */
 	size_t flen, fcap;
 	char ebuf[4096];       /* stderr bytes of an unfinished line */
@@ -40,7 +54,11 @@ struct rx {
 	size_t early_len;
 	bool remote_msg;       /* a remote message was passed on */
 	bool failed_write;
+	bool hold;             /* fetch: "fetched" only after the caller's commit */
+	bool fetched;          /* fetch: info.json says so */
+	bool got_any;          /* an info.json or rows arrived */
 	struct progress *prog;
+	uint64_t last_report_ns;
 };
 
 static int make_dir(struct rx *x)
@@ -54,15 +72,84 @@ static int make_dir(struct rx *x)
 	return 0;
 }
 
-static int open_out(struct rx *x, int *fd, const char *name)
+static struct rxd *add_rxd(struct rx *x, const char *name)
+{
+	x->dirs = is_xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
+	struct rxd *d = &x->dirs[x->ndirs++];
+	*d = (struct rxd){ .name = is_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1 };
+	return d;
+}
+
+/* 0, or -1 when a file did not reach the disk. */
+static int close_files(struct rxd *d)
+{
+	int rc = 0;
+	for (int i = 0; i < 2; i++) {
+		int *fd = i ? &d->ctr_fd : &d->dp_fd;
+		if (*fd >= 0 && (fsync(*fd) < 0) + (close(*fd) < 0))
+			rc = -1;
+		*fd = -1;
+	}
+	return rc;
+}
+
+/* A run subdirectory of an experiment: a plain name, made in the run directory. */
+static int open_sub(struct rx *x, struct rxd *d)
+{
+	if (d->rd.dirfd >= 0)
+		return 0;
+	if (!d->name[0]) {
+		d->rd.dirfd = x->rd.dirfd;
+		d->rd.path = x->rd.path;
+		return 0;
+	}
+	if (mkdirat(x->rd.dirfd, d->name, 0755) < 0 && errno != EEXIST) {
+		remote_err(x->host, "%s/%s: %s", x->rd.path, d->name, strerror(errno));
+		return -1;
+	}
+	d->rd.dirfd = openat(x->rd.dirfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->rd.dirfd < 0) {
+		remote_err(x->host, "%s/%s: %s", x->rd.path, d->name, strerror(errno));
+		return -1;
+	}
+	d->rd.path = is_xasprintf("%s/%s", x->rd.path, d->name);
+	return 0;
+}
+
+/* FRAME_SUBDIR: frames for another directory from now on (the files of the last one closed,
+ * so that an experiment of many runs does not hold many descriptors). */
+static void on_subdir(struct rx *x, const char *p, size_t n)
+{
+	char *name = is_xstrndup(p, n);
+	size_t i;
+	if (memchr(p, '\0', n) || strchr(name, '/') || name[0] == '.' || strchr(name, '\n')) {
+		remote_err(x->host, "garbled data from the SUT (a run subdirectory named '%.60s')", name);
+		x->failed_write = true;
+		free(name);
+		return;
+	}
+	for (i = 0; i < x->ndirs && strcmp(x->dirs[i].name, name); i++)
+		;
+	if (i == x->ndirs)
+		add_rxd(x, name);
+	free(name);
+	if (i != x->cur && close_files(&x->dirs[x->cur]) < 0)
+		x->failed_write = true;
+	x->cur = i;
+}
+
+static int open_out(struct rx *x, struct rxd *d, int *fd, bool *made, const char *name)
 {
 	if (*fd >= 0)
 		return 0;
-	*fd = openat(x->rd.dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (open_sub(x, d) < 0)
+		return -1;
+	*fd = openat(d->rd.dirfd, name, O_WRONLY | O_CREAT | (*made ? O_APPEND : O_TRUNC) | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (*fd < 0) {
-		is_err("%s/%s: %s", x->rd.path, name, strerror(errno));
+		is_err("%s/%s: %s", d->rd.path, name, strerror(errno));
 		return -1;
 	}
+	*made = true;
 	return 0;
 }
 
@@ -74,72 +161,156 @@ static void set_item(cJSON *o, const char *key, cJSON *v)
 		cJSON_AddItemToObject(o, key, v);
 }
 
-static uint64_t received_rows(const struct rx *x)
+static uint64_t dir_rows(const struct rxd *d)
 {
-	return x->dp_lines ? x->dp_lines - 1 : 0;
+	return d->dp_lines ? d->dp_lines - 1 : 0;
 }
 
-/* The SUT's info.json with what the controller knows added: the host as given, the
- * connection's fate, the SUT's copy. */
-static int write_info(struct rx *x, const char *connection)
+static uint64_t dir_ctr_rows(const struct rxd *d)
 {
-	if (!x->info || !x->dir_made)
-		return 0;
-	cJSON *sys = cJSON_GetObjectItemCaseSensitive(x->info, "system");
-	if (!x->ro->reportid) {   /* as for a local run: the run directory's name, not the SUT's */
-		const char *base = strrchr(x->rd.path, '/');
-		set_item(x->info, "reportid", cJSON_CreateString(base ? base + 1 : x->rd.path));
-	}
-	if (cJSON_IsObject(sys))
-		set_item(sys, "ssh_host", cJSON_CreateString(x->host));
+	return d->ctr_lines ? d->ctr_lines - 1 : 0;
+}
+
+static uint64_t received_rows(const struct rx *x)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < x->ndirs; i++)
+		n += dir_rows(&x->dirs[i]);
+	return n;
+}
+
+static uint64_t received_ctr_rows(const struct rx *x)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < x->ndirs; i++)
+		n += dir_ctr_rows(&x->dirs[i]);
+	return n;
+}
+
+static cJSON *remote_object(const struct rx *x, const char *connection)
+{
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddStringToObject(r, "host", x->host);
 	cJSON_AddStringToObject(r, "transport", "openssh");
 	cJSON_AddStringToObject(r, "connection", connection);
-	cJSON_AddNumberToObject(r, "received_datapoints", (double)received_rows(x));
 	if (x->sut_dir)
 		cJSON_AddStringToObject(r, "sut_run_dir", x->sut_dir);
-	cJSON_AddBoolToObject(r, "sut_copy_kept", strcmp(connection, "complete") != 0);
-	set_item(x->info, "remote", r);
-	if (run_write_info(&x->rd, x->info, INFO_RESERVE) < 0) {
+	cJSON_AddBoolToObject(r, "sut_copy_kept", strcmp(connection, "complete") != 0 && !x->fetched);
+	if (x->fetched) {
+		char ts[64];
+		collect_iso_time(ts, sizeof(ts));
+		cJSON_AddBoolToObject(r, "fetched", true);
+		cJSON_AddStringToObject(r, "fetch_time", ts);
+	}
+	return r;
+}
+
+/* The SUT's info.json with what the controller knows added: the host as given, the
+ * connection's fate, the SUT's copy. */
+static int write_info(struct rx *x, struct rxd *d, const char *connection)
+{
+	if (!d->info || !x->dir_made || open_sub(x, d) < 0)
+		return 0;
+	cJSON *sys = cJSON_GetObjectItemCaseSensitive(d->info, "system");
+	if (!x->ro->reportid && !d->name[0]) {   /* as for a local run: the run directory's name, not the SUT's */
+		const char *base = strrchr(x->report_dir, '/');
+		set_item(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
+	}
+	if (cJSON_IsObject(sys))
+		set_item(sys, "ssh_host", cJSON_CreateString(x->host));
+	cJSON *r = remote_object(x, connection);
+	cJSON_AddNumberToObject(r, "received_datapoints", (double)dir_rows(d));
+	cJSON_AddNumberToObject(r, "received_counter_rows", (double)dir_ctr_rows(d));
+	set_item(d->info, "remote", r);
+	if (run_write_info(&d->rd, d->info, INFO_RESERVE) < 0) {
 		x->failed_write = true;
 		return -1;
 	}
 	return 0;
 }
 
-static void on_info(struct rx *x, const char *p, size_t n)
+/* experiment.json of an experiment on the SUT, with the same remote object. */
+static int write_exp(struct rx *x, const char *connection)
+{
+	if (!x->exp || !x->dir_made)
+		return 0;
+	cJSON *r = remote_object(x, connection);
+	cJSON_AddNumberToObject(r, "received_datapoints", (double)received_rows(x));
+	set_item(x->exp, "remote", r);
+	if (experiment_json_write(x->rd.dirfd, x->exp) < 0) {
+		x->failed_write = true;
+		return -1;
+	}
+	return 0;
+}
+
+static void on_info(struct rx *x, char type, const char *p, size_t n)
 {
 	cJSON *j = cJSON_ParseWithLength(p, n);
+	struct rxd *d = &x->dirs[x->cur];
 	if (!cJSON_IsObject(j)) {
 		cJSON_Delete(j);
 		return;
 	}
-	bool first = !x->info;
-	cJSON_Delete(x->info);
-	x->info = j;
 	if (make_dir(x) < 0) {
+		cJSON_Delete(j);
 		x->failed_write = true;
 		return;
 	}
-	write_info(x, "open");
+	x->got_any = true;
+	if (type == FRAME_EXP) {
+		bool first = !x->exp;
+		cJSON_Delete(x->exp);
+		x->exp = j;
+		write_exp(x, "open");
+		if (first && !x->ro->quiet && !x->hold)
+			is_info("%s: experiment into %s", x->host, x->rd.path);
+		return;
+	}
+	bool first = !d->info && !x->exp;
+	cJSON_Delete(d->info);
+	d->info = j;
+	write_info(x, d, "open");
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "method");
-	if (first && !x->ro->quiet && cJSON_IsString(m))
-		is_info("%s: measuring with method %s into %s", x->host, m->valuestring, x->rd.path);
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(j, "mode");
+	if (first && !x->ro->quiet && !x->hold && (cJSON_IsString(m) || cJSON_IsString(mode)))
+		is_info("%s: %s %s into %s", x->host, cJSON_IsString(m) ? "measuring with method" : "counter snapshots,",
+			cJSON_IsString(m) ? m->valuestring : mode->valuestring, x->rd.path);
 }
 
-static void on_data(struct rx *x, int *fd, const char *name, const char *p, size_t n, bool rows)
+/* Fleet: rows received so far to the parent, at most every 250 ms. */
+static void report_rows(struct rx *x, bool force)
 {
-	if (make_dir(x) < 0 || open_out(x, fd, name) < 0 || remote_write_all(*fd, p, n) < 0) {
+	uint64_t now = collect_mono_ns();
+	if (remote_progress_fd < 0 || (!force && now - x->last_report_ns < 250000000ull))
+		return;
+	x->last_report_ns = now;
+	struct fleet_msg m = { .kind = 'P', .rows = x->ro->counters ? received_ctr_rows(x) : received_rows(x) };
+	(void)!write(remote_progress_fd, &m, sizeof(m));
+}
+
+static void on_data(struct rx *x, char type, const char *p, size_t n)
+{
+	struct rxd *d = &x->dirs[x->cur];
+	bool dp = type == FRAME_DP;
+	const char *name = dp ? "datapoints.csv" : "counters.csv";
+	int *fd = dp ? &d->dp_fd : &d->ctr_fd;
+	if (make_dir(x) < 0 || open_out(x, d, fd, dp ? &d->dp_made : &d->ctr_made, name) < 0 ||
+	    remote_write_all(*fd, p, n) < 0) {
 		if (!x->failed_write)
 			remote_err(x->host, "%s/%s: cannot write: %s", x->outdir, name, strerror(errno));
 		x->failed_write = true;
 		return;
 	}
-	if (rows)
-		for (const char *q = p; (q = memchr(q, '\n', (size_t)(p + n - q))); q++)
-			x->dp_lines++;
-	progress_update(x->prog, received_rows(x), 0, NULL, false);
+	uint64_t *lines = dp ? &d->dp_lines : &d->ctr_lines;
+	x->got_any = true;
+	for (const char *q = p; (q = memchr(q, '\n', (size_t)(p + n - q))); q++)
+		(*lines)++;
+	if (x->ro->counters)
+		progress_update(x->prog, received_ctr_rows(x), 0, NULL, false);
+	else
+		progress_update(x->prog, received_rows(x), 0, NULL, false);
+	report_rows(x, false);
 }
 
 static void on_frame(struct rx *x, char type, const char *p, size_t n)
@@ -150,9 +321,11 @@ static void on_frame(struct rx *x, char type, const char *p, size_t n)
 		free(x->sut_dir);
 		x->sut_dir = is_xstrndup(p, n);
 		break;
-	case FRAME_INFO: on_info(x, p, n); break;
-	case FRAME_DP: on_data(x, &x->dp_fd, "datapoints.csv", p, n, true); break;
-	case FRAME_CTR: on_data(x, &x->ctr_fd, "counters.csv", p, n, false); break;
+	case FRAME_SUBDIR: on_subdir(x, p, n); break;
+	case FRAME_INFO:
+	case FRAME_EXP: on_info(x, type, p, n); break;
+	case FRAME_DP:
+	case FRAME_CTR: on_data(x, type, p, n); break;
 	case FRAME_END: {
 		char s[16];
 		snprintf(s, sizeof(s), "%.*s", (int)(n < 15 ? n : 15), p);
@@ -285,9 +458,11 @@ static void pump_loop(struct rx *x)
 			x->sp.err = -1;
 		}
 		if (x->ended && x->sp.in >= 0) {
+			if (x->hold)
+				return;   /* the caller says "fetched" once the copy is in place */
 			/* everything is here: tell the agent it may remove the SUT's copy */
-			if (!x->failed_write && x->dp_fd >= 0)
-				fsync(x->dp_fd);
+			if (close_files(&x->dirs[x->cur]) < 0)
+				x->failed_write = true;
 			if (!x->failed_write)
 				(void)!write(x->sp.in, "fetched\n", 8);
 			close(x->sp.in);
@@ -320,21 +495,73 @@ static char *agent_command(const struct remote_opts *ro, const char *collect, co
 	return cmd;
 }
 
+/* A run that did not end on the SUT before the connection dropped (no end_time, or fewer rows
+ * here than its info.json counts): not complete, and why. */
+static void mark_lost(struct rxd *d, const char *now)
+{
+	const cJSON *end = cJSON_GetObjectItemCaseSensitive(d->info, "end_time");
+	const cJSON *dps = cJSON_GetObjectItemCaseSensitive(d->info, "datapoints");
+	bool counters = cJSON_HasObjectItem(d->info, "snapshots");
+	if (!cJSON_IsNull(end) && end && (counters || (cJSON_IsNumber(dps) && (uint64_t)dps->valuedouble == dir_rows(d))))
+		return;
+	set_item(d->info, "complete", cJSON_CreateBool(false));
+	set_item(d->info, "stop_reason", cJSON_CreateString("connection lost"));
+	if (!counters)
+		set_item(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
+	if (cJSON_IsNull(end) || !end)
+		set_item(d->info, "end_time", cJSON_CreateString(now));
+}
+
+static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
+{
+	char now[64];
+	if (x->hold) {   /* a fetch: its temporary directory goes, the run stays as it was */
+		remote_err(x->host, "connection lost during the fetch (ssh exit %d); %s unchanged, the SUT keeps its "
+			   "copy", ssh_rc, x->report_dir);
+		snprintf(res->status, sizeof(res->status), "connection lost");
+		return;
+	}
+	collect_iso_time(now, sizeof(now));
+	for (size_t i = 0; i < x->ndirs; i++)
+		if (x->dirs[i].info) {
+			mark_lost(&x->dirs[i], now);
+			write_info(x, &x->dirs[i], "lost");
+		}
+	if (x->exp) {
+		const cJSON *end = cJSON_GetObjectItemCaseSensitive(x->exp, "end_time");
+		if (!end || cJSON_IsNull(end)) {
+			set_item(x->exp, "end_time", cJSON_CreateString(now));
+			set_item(x->exp, "complete", cJSON_CreateBool(false));
+			set_item(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
+		}
+		write_exp(x, "lost");
+	}
+	remote_err(x->host, "connection lost after %llu %s (ssh exit %d); %s kept what arrived, the "
+		   "SUT keeps its copy in %s (collect --fetch)", (unsigned long long)res->datapoints,
+		   x->ro->counters ? "counter rows" : "datapoints", ssh_rc,
+		   x->dir_made ? x->rd.path : "nothing", x->sut_dir ? x->sut_dir : "?");
+	snprintf(res->status, sizeof(res->status), "connection lost");
+}
+
 /* After the stream ended: the exit status, one line on what went wrong, info.json final. */
 static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 {
 	char why[600];
 	int status = IS_EXIT_OK;
-	res->datapoints = received_rows(x);
+	res->datapoints = x->ro->counters ? received_ctr_rows(x) : received_rows(x);
 	if (x->ended) {
 		status = x->remote_status ? IS_EXIT_DATA : IS_EXIT_OK;
-		if (write_info(x, "complete") < 0)
+		for (size_t i = 0; i < x->ndirs; i++)
+			if (write_info(x, &x->dirs[i], x->fetched ? "lost" : "complete") < 0)
+				status = IS_EXIT_DATA;
+		if (write_exp(x, x->fetched ? "lost" : "complete") < 0)
 			status = IS_EXIT_DATA;
 		if (x->remote_status && !x->remote_msg)
 			remote_err(x->host, "collect on the SUT failed (exit %d)", x->remote_status);
+		bool any_info = x->exp || (x->ndirs && x->dirs[0].info);
 		if (x->remote_status)
 			snprintf(res->status, sizeof(res->status), "%s: %.120s",
-				 x->info ? "failed on the SUT" : "refused on the SUT", remote_last_error);
+				 any_info ? "failed on the SUT" : "refused on the SUT", remote_last_error);
 		else
 			snprintf(res->status, sizeof(res->status), "ok");
 	} else if (!x->hello) {
@@ -346,35 +573,91 @@ static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 		snprintf(res->status, sizeof(res->status), "failed: %.140s", why);
 		return IS_EXIT_DATA;
 	} else {
-		cJSON *i = x->info;
-		if (i) {
-			set_item(i, "complete", cJSON_CreateBool(false));
-			set_item(i, "stop_reason", cJSON_CreateString("connection lost"));
-			set_item(i, "datapoints", cJSON_CreateNumber((double)received_rows(x)));
-		}
-		write_info(x, "lost");
-		remote_err(x->host, "connection lost after %llu datapoints (ssh exit %d); %s kept what arrived, the "
-		       "SUT keeps its copy in %s", (unsigned long long)received_rows(x), ssh_rc,
-		       x->dir_made ? x->rd.path : "nothing", x->sut_dir ? x->sut_dir : "?");
-		snprintf(res->status, sizeof(res->status), "connection lost");
+		conclude_lost(x, ssh_rc, res);
 		status = IS_EXIT_DATA;
 	}
 	if (x->failed_write) {
 		snprintf(res->status, sizeof(res->status), "local write failed");
 		status = IS_EXIT_DATA;
 	}
-	const cJSON *d = x->info ? cJSON_GetObjectItemCaseSensitive(x->info, "discards") : NULL, *v;
-	cJSON_ArrayForEach(v, d)
-		if (cJSON_IsNumber(v))
-			res->discards += (uint64_t)v->valuedouble;
+	for (size_t i = 0; i < x->ndirs; i++) {
+		const cJSON *info = x->dirs[i].info;
+		const cJSON *d = info ? cJSON_GetObjectItemCaseSensitive(info, "discards") : NULL, *v;
+		cJSON_ArrayForEach(v, d)
+			if (cJSON_IsNumber(v))
+				res->discards += (uint64_t)v->valuedouble;
+	}
+	return status;
+}
+
+static void rx_close(struct rx *x)
+{
+	for (size_t i = 0; i < x->ndirs; i++)
+		if (close_files(&x->dirs[i]) < 0)
+			x->failed_write = true;
+}
+
+static void rx_free(struct rx *x)
+{
+	for (size_t i = 0; i < x->ndirs; i++) {
+		struct rxd *d = &x->dirs[i];
+		if (close_files(d) < 0)
+			x->failed_write = true;
+		if (d->name[0]) {
+			if (d->rd.dirfd >= 0)
+				close(d->rd.dirfd);
+			free(d->rd.path);
+		}
+		cJSON_Delete(d->info);
+		free(d->name);
+	}
+	free(x->dirs);
+	cJSON_Delete(x->exp);
+	free(x->fbuf);
+	free(x->early_err);
+	free(x->sut_dir);
+}
+
+/* Run the agent command on host and receive its frames into outdir (made by the caller). With
+ * commit (fetch), "fetched" goes to the agent only when commit(arg) returns 0. */
+static int receive(struct rx *x, const char *cmd, bool progress, struct host_result *res,
+		   int (*commit)(void *arg, struct host_result *res), void *arg)
+{
+	x->hold = commit != NULL;
+	add_rxd(x, "");
+	if (ssh_start(x->ro, x->host, cmd, &x->sp) < 0) {
+		rx_free(x);
+		return IS_EXIT_DATA;
+	}
+	x->prog = progress_start(x->ro->count, x->ro->time_limit_ns, !progress || x->ro->quiet);
+	pump_loop(x);
+	progress_end(x->prog);
+	int status;
+	if (x->hold && x->ended && !x->failed_write && !x->remote_status) {
+		x->fetched = true;
+		status = conclude(x, 0, res);
+		rx_close(x);
+		if (status == IS_EXIT_OK && !x->failed_write && commit(arg, res) == 0)
+			(void)!write(x->sp.in, "fetched\n", 8);
+		else
+			status = IS_EXIT_DATA;
+		ssh_wait(&x->sp);
+	} else {
+		int ssh_rc = ssh_wait(&x->sp);
+		status = conclude(x, ssh_rc, res);
+		rx_close(x);
+	}
+	if (x->failed_write)
+		status = IS_EXIT_DATA;
+	report_rows(x, true);
+	rx_free(x);
 	return status;
 }
 
 int remote_run_host(const struct remote_opts *ro, const char *host, const char *outdir,
 		    bool progress, struct host_result *res)
 {
-	struct rx x = { .ro = ro, .host = host, .outdir = outdir, .rd = { .dirfd = -1 },
-			.dp_fd = -1, .ctr_fd = -1 };
+	struct rx x = { .ro = ro, .host = host, .outdir = outdir, .report_dir = outdir, .rd = { .dirfd = -1 } };
 	char *collect = NULL;
 	int rc;
 	*res = (struct host_result){ .status = "failed" };
@@ -390,26 +673,23 @@ int remote_run_host(const struct remote_opts *ro, const char *host, const char *
 	}
 	char *cmd = agent_command(ro, collect, outdir);
 	free(collect);
-	rc = ssh_start(ro, host, cmd, &x.sp);
+	int status = receive(&x, cmd, progress, res, NULL, NULL);
 	free(cmd);
-	if (rc < 0)
-		return IS_EXIT_DATA;
-	x.prog = progress_start(ro->count, ro->time_limit_ns, !progress || ro->quiet);
-	pump_loop(&x);
-	progress_end(x.prog);
-	int ssh_rc = ssh_wait(&x.sp);
-	int status = conclude(&x, ssh_rc, res);
-	if (x.dp_fd >= 0 && (fsync(x.dp_fd) < 0 || close(x.dp_fd) < 0))
-		status = IS_EXIT_DATA;
-	if (x.ctr_fd >= 0 && (fsync(x.ctr_fd) < 0 || close(x.ctr_fd) < 0))
-		status = IS_EXIT_DATA;
+	bool empty = !x.got_any;
+	run_dir_close(&x.rd);
+	if (empty)
+		rmdir(outdir);
+	return status;
+}
+
+int remote_receive_fetch(const struct remote_opts *ro, const char *host, const char *tmpdir,
+			 const char *report_dir, const char *cmd,
+			 int (*commit)(void *arg, struct host_result *res), void *arg, struct host_result *res)
+{
+	struct rx x = { .ro = ro, .host = host, .outdir = tmpdir, .report_dir = report_dir, .rd = { .dirfd = -1 } };
+	*res = (struct host_result){ .status = "failed" };
+	int status = receive(&x, cmd, false, res, commit, arg);
 	if (x.dir_made)
 		run_dir_close(&x.rd);
-	if (!x.info && x.dp_fd < 0)
-		rmdir(outdir);
-	cJSON_Delete(x.info);
-	free(x.fbuf);
-	free(x.early_err);
-	free(x.sut_dir);
 	return status;
 }

@@ -18,6 +18,8 @@ enum {
 	FRAME_DP = 'D',      /* new whole lines of datapoints.csv */
 	FRAME_CTR = 'C',     /* new whole lines of counters.csv */
 	FRAME_END = 'E',     /* the remote collect ended; payload: its exit status */
+	FRAME_EXP = 'X',     /* the whole experiment.json (--matrix) */
+	FRAME_SUBDIR = 'S',  /* the frames after it are for this subdirectory ("": the run directory) */
 };
 #define FRAME_MAX (16u << 20)
 
@@ -39,6 +41,10 @@ struct remote_opts {
 	uint64_t count, time_limit_ns;
 	const char *method;
 	const char *reportid;       /* --reportid, or NULL: the local directory's name */
+	bool counters;              /* collect --counters: counter snapshots alone */
+	bool experiment;            /* --set/--matrix: the SUT runs the experiment driver */
+	bool fetch;                 /* --fetch: get the SUT's copy of a run cut short */
+	int progress;               /* --progress 1, -1: on a terminal */
 };
 
 /* remote_opts.c: true if argv asks for remote collection (-H, --hosts, --deploy). */
@@ -89,6 +95,22 @@ struct host_result {
 };
 int remote_run_host(const struct remote_opts *ro, const char *host, const char *outdir,
 		    bool progress, struct host_result *res);
+/* fetch.c's receiver: the agent command (--remote-agent-send) into tmpdir (made here); commit
+ * puts it in place, then the SUT's copy is removed. report_dir's name is the reportid. */
+int remote_receive_fetch(const struct remote_opts *ro, const char *host, const char *tmpdir,
+			 const char *report_dir, const char *cmd,
+			 int (*commit)(void *arg, struct host_result *res), void *arg, struct host_result *res);
+/* fetch.c: `collect --fetch -H HOST -o DIR`: the SUT's copy of a run cut short over DIR. */
+int remote_fetch_host(const struct remote_opts *ro, const char *host, const char *dir, struct host_result *res);
+
+/* Fleet: a child's messages to the parent (progress, then its result) on one pipe; each
+ * message is written whole (smaller than PIPE_BUF). */
+struct fleet_msg {
+	char kind;          /* 'P': rows received so far; 'R': the result */
+	uint64_t rows;
+	struct host_result res;
+};
+extern int remote_progress_fd;   /* -1: not a fleet child */
 /* Set by the controller's SIGINT/SIGTERM handler. */
 extern volatile sig_atomic_t remote_stop;
 

@@ -15,5 +15,9 @@ void remote_print_help(void)
 	       "      --remote-dir DIR    SUT directory for the deployed collect and its runs\n"
 	       "                          (default ~/.cache/idlescope)\n"
 	       "      --deploy            only copy collect to the SUTs (when missing or different)\n"
-	       "With one host, -o DIR is the run; with several, DIR/<host>/ per host.\n");
+	       "      --fetch             with -o DIR: get the SUT's copy of a run whose connection was\n"
+	       "                          lost (checked against the rows here, then removed on the SUT)\n"
+	       "      --progress          the fleet's progress line also when stderr is no terminal\n"
+	       "With one host, -o DIR is the run (the experiment with --matrix); with several,\n"
+	       "DIR/<host>/ per host. --set/--matrix and --counters run on the SUT, with its settings.\n");
 }

@@ -68,6 +68,9 @@ int remote_main(int argc, char **argv)
 	install();
 	if (ro.deploy_only) {
 		rc = deploy_all(&ro);
+	} else if (ro.nhosts == 1 && ro.fetch) {
+		struct host_result res;
+		rc = remote_fetch_host(&ro, ro.hosts[0], ro.outdir, &res);
 	} else if (ro.nhosts == 1) {
 		struct host_result res;
 		char *def = ro.outdir ? NULL : default_outdir(ro.hosts[0], ro.method);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "collect.h"
+#include "counters_hook.h"
 #include "remote.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
@@ -22,6 +23,7 @@ struct ropt {
 static const struct ropt ropts[] = {
 	{ "host", true }, { "hosts", true }, { "jobs", true }, { "ssh-config", true },
 	{ "ssh-opt", true }, { "connect-timeout", true }, { "remote-dir", true }, { "deploy", false },
+	{ "fetch", false }, { "progress", false },
 };
 #define NROPTS (sizeof(ropts) / sizeof(ropts[0]))
 
@@ -213,31 +215,85 @@ static int apply(struct remote_opts *ro, int k, const char *v)
 		ro->remote_dir = v;
 		return 0;
 	case 7: ro->deploy_only = true; return 0;
+	case 8: ro->fetch = true; return 0;
+	case 9: ro->progress = 1; return 0;
 	}
 	return 2;
+}
+
+/* The experiment options (docs/experiments.md): they go to the SUT, where the experiment driver
+ * runs; the rest is checked here. "--set" alone makes one run, as locally. */
+static const struct { const char *name; bool arg; } xopts[] = {
+	{ "set", true }, { "matrix", true }, { "repeat", true }, { "order", true }, { "order-seed", true },
+	{ "settle", true }, { "settings-cpus", true }, { "sysroot", true },
+	{ "dry-run", false }, { "restore", false }, { "list-settings", false },
+};
+
+/* How many argv entries rest[i] takes as an experiment option (0: not one); -1 for the ones
+ * that are no measurement (they are run on the SUT by hand: ssh HOST collect ...). */
+static int experiment_opt(struct remote_opts *ro, char **rest, int nrest, int i)
+{
+	const char *a = rest[i];
+	for (size_t k = 0; k < sizeof(xopts) / sizeof(xopts[0]); k++) {
+		size_t n = strlen(xopts[k].name);
+		if (strncmp(a, "--", 2) || strncmp(a + 2, xopts[k].name, n) || (a[2 + n] && a[2 + n] != '='))
+			continue;
+		if (!xopts[k].arg) {
+			is_err("--%s: not with -H (run 'collect --%s' on the SUT)", xopts[k].name, xopts[k].name);
+			return -1;
+		}
+		if (!strcmp(xopts[k].name, "set") || !strcmp(xopts[k].name, "matrix"))
+			ro->experiment |= !strcmp(xopts[k].name, "matrix");
+		return a[2 + n] == '=' || i + 1 >= nrest ? 1 : 2;
+	}
+	return 0;
 }
 
 /* The collect options that stay: checked here as collect checks them, passed on as given. */
 static int check_rest(struct remote_opts *ro, char **rest, int nrest)
 {
 	struct collect_opts o;
-	for (int i = 1; i < nrest && strcmp(rest[i], "--"); i++)
-		if (!strcmp(rest[i], "--counters")) {
-			is_err("--counters: counter snapshots alone are not collected over SSH yet; "
-			       "a wake-latency run takes them with --counters-interval");
+	char **plain = is_xcalloc((size_t)nrest + 1, sizeof(*plain));
+	const char *outdir = NULL;
+	int np = 0, rc;
+	for (int i = 0; i < nrest; i++) {
+		if (!strcmp(rest[i], "--")) {
+			while (i < nrest)
+				plain[np++] = rest[i++];
+			break;
+		}
+		if (!strcmp(rest[i], "--counters"))
+			ro->counters = true;
+		int used = i ? experiment_opt(ro, rest, nrest, i) : 0;
+		if (used < 0) {
+			free(plain);
 			return 2;
 		}
+		if (!used)
+			plain[np++] = rest[i];
+		else
+			i += used - 1;
+	}
 	optind = 0;
-	int rc = collect_parse_options(nrest, rest, &o);
+	if (ro->counters)
+		rc = counters_check_options(np, plain, &outdir, &ro->force, &ro->quiet);
+	else
+		rc = collect_parse_options(np, plain, &o);
 	optind = 0;
+	free(plain);
 	if (rc)
 		return rc;   /* 1: --help was printed */
+	if (ro->counters) {
+		ro->outdir = outdir;
+		ro->method = "counters";
+		return 0;
+	}
 	ro->outdir = o.outdir;
 	ro->force = o.force;
 	ro->quiet = o.quiet;
 	ro->count = o.count;
 	ro->time_limit_ns = o.time_limit_ns;
-	ro->method = o.method;
+	ro->method = ro->experiment ? "experiment" : o.method;
 	ro->reportid = o.reportid;
 	return 0;
 }
@@ -267,8 +323,14 @@ int remote_parse(int argc, char **argv, struct remote_opts *ro)
 		is_err("no host: give -H HOST[,HOST...] or --hosts FILE");
 		rc = 2;
 	}
+	if (!rc && ro->progress == 0)
+		ro->progress = -1;
 	if (!rc)
 		rc = check_rest(ro, rest, nrest);
+	if (!rc && ro->fetch && (ro->deploy_only || nrest > 4 || !ro->outdir)) {
+		is_err("--fetch: only -H HOST -o DIR (the run directory, or the fleet's) and the ssh options");
+		rc = 2;
+	}
 	ro->pass = rest;
 	ro->npass = nrest;
 	return rc;

@@ -117,3 +117,29 @@ wait_cpu_free() {
 	done
 	fail "no CPU free of other collectors for 180 s"
 }
+
+# wait_csv_rows FILE N: until FILE has N rows below its header (60 s at most)
+wait_csv_rows() {
+	for _ in $(seq 600); do
+		[ -f "$1" ] && [ "$(csv_rows "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	cat "$TMP/err"
+	fail "$1: no $2 rows after 60 s"
+}
+
+# kill_ssh PID: SIGKILL to the ssh client under collect PID (the connection drops mid-run)
+kill_ssh() {
+	sshpid=$(ps -o pid= --ppid "$1" | head -1)
+	[ -n "$sshpid" ] && [ "$(ps -o comm= -p $sshpid)" = ssh ] || { kill "$1"; fail "collect ($1) has no ssh child"; }
+	kill -KILL $sshpid
+}
+
+# wait_sut_stopped DIR: until the SUT's copy DIR has a final info.json (its collect stopped)
+wait_sut_stopped() {
+	for _ in $(seq 100); do
+		[ "$(jq -r .end_time "$1/info.json" 2>/dev/null)" != null ] && [ -f "$1/info.json" ] && return 0
+		sleep 0.1
+	done
+	fail "$1: the SUT's collect did not stop"
+}

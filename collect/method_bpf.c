@@ -213,8 +213,15 @@ static struct wake_bpf *load_programs(int cpu, enum wake_source source, char *wh
 	skel->rodata->cfg_cpu = (uint32_t)cpu;
 	skel->rodata->cfg_source = source;
 	skel->rodata->cfg_poll_states = bpf_poll_states(cpu);
+	skel->rodata->cfg_irq_on_states = bpf_irq_on_states(cpu);
 	if (!bpf_kernel_has_tracepoint("local_timer_entry"))
 		bpf_program__set_autoload(skel->progs.wake_local_timer_entry, false);
+	if (!bpf_kernel_has_tracepoint("reschedule_entry"))
+		bpf_program__set_autoload(skel->progs.wake_reschedule_entry, false);
+	if (!bpf_kernel_has_tracepoint("call_function_entry"))
+		bpf_program__set_autoload(skel->progs.wake_call_function_entry, false);
+	if (!bpf_kernel_has_tracepoint("call_function_single_entry"))
+		bpf_program__set_autoload(skel->progs.wake_call_function_single_entry, false);
 	if (source != WAKE_SRC_BPF_TIMER)
 		bpf_program__set_autoload(skel->progs.wake_timer_setup, false);
 	err = wake_bpf__load(skel);
@@ -311,6 +318,7 @@ static void describe(const struct method_ctx *ctx, const char *why, cJSON *info)
 		cJSON_AddItemToArray(tintr, cJSON_CreateString("bpf_timer callback"));
 	cJSON_AddStringToObject(info, "idle_tracepoint", "power:cpu_idle");
 	cJSON_AddNumberToObject(info, "poll_states_mask", (double)ctx->skel->rodata->cfg_poll_states);
+	cJSON_AddNumberToObject(info, "irq_on_states_mask", (double)ctx->skel->rodata->cfg_irq_on_states);
 	cJSON_AddBoolToObject(info, "consumer_pinned_away", ctx->pinned);
 }
 

@@ -20,6 +20,8 @@ int bpf_check_btf(char *why, size_t whylen);
 int bpf_kernel_has_tracepoint(const char *name);
 /* Bit i set: cpuidle state i of cpu is the polling state ("POLL", IRQs on). */
 uint64_t bpf_poll_states(int cpu);
+/* Bit i set: state i is known to run with IRQs on from the cpuidle driver (haltpoll). */
+uint64_t bpf_irq_on_states(int cpu);
 /* Run BPF program prog_fd (BPF_PROG_TYPE_SYSCALL) once on cpu, from a short-lived thread
  * pinned there. 0 with its return value in *retval, or -errno. */
 int bpf_run_on_cpu(int cpu, int prog_fd, int *retval);

@@ -73,6 +73,7 @@ struct wake_idle {
 	__u64 tbi, tai;
 	__s32 state;
 	__u8 in_idle;
+	__u8 irq_in;		/* an interrupt handler ran inside this idle period */
 };
 
 #endif

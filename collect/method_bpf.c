@@ -38,6 +38,7 @@ struct method_ctx {
 	bool stop_seen;
 	bool pinned;
 	cpu_set_t saved_affinity;
+	cJSON *info_method;		/* method_details: stop() adds soft_hrtimer */
 };
 
 static uint64_t mono_ns(void)
@@ -189,6 +190,8 @@ static void bpf_stop(struct method_ctx *ctx)
 	if (ctx->skel && ctx->skel->bss)
 		__atomic_store_n(&ctx->skel->bss->stopping, 1, __ATOMIC_RELEASE);
 	wake_thread_stop(ctx->thread);
+	if (ctx->info_method && ctx->skel && ctx->skel->bss && ctx->source == WAKE_SRC_BPF_TIMER)
+		bpf_hist_describe((const uint32_t (*)[WAKE_HIST_N])ctx->skel->bss->hist, ctx->info_method);
 	ring_buffer__free(ctx->rb);
 	wake_bpf__destroy(ctx->skel);	/* frees the timer map: cancels the timer */
 	if (ctx->pinned)
@@ -345,6 +348,7 @@ static int start_measuring(struct method_ctx *ctx, cJSON *info_method)
 	}
 	ctx->pinned = bpf_pin_away_from(ctx->cpu, &ctx->saved_affinity) == 1;
 	describe(ctx, why, info_method);
+	ctx->info_method = info_method;
 	refill_ldists(ctx);
 	ctx->last_progress_ns = mono_ns();
 	if (ctx->source == WAKE_SRC_BPF_TIMER)

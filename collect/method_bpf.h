@@ -9,6 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
+#include "wake_rec.h"
+
+/* method_bpf_hist.c: info.json method_details.soft_hrtimer from the BPF side's histograms
+ * (hist[WAKE_HIST_NR][WAKE_HIST_N] of wake.bpf.c). */
+struct cJSON;
+void bpf_hist_describe(const uint32_t hist[][WAKE_HIST_N], struct cJSON *info);
 
 /* method_bpf_sys.c: what the machine offers. */
 

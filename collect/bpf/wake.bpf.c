@@ -77,6 +77,25 @@ __u64 ltime_out;	/* LTime of the last armed datapoint (read by the thread source
  * first one, cfg_irq_on_states and idle.irq_in (below) say what is known. */
 __u64 irq_on_states;
 
+/* The soft hrtimer's cost (wake_rec.h enum wake_hist), filled by the callback and the
+ * HRTIMER softirq's exit: what WakeLatency includes in IRQs-on states and a hard hrtimer
+ * would not (docs/bpf.md, error budget). */
+__u32 hist[WAKE_HIST_NR][WAKE_HIST_N];
+__u64 last_timer_irq;	/* last local_timer_entry on the measured CPU */
+__u64 softirq_entry_t;	/* HRTIMER softirq entry on the measured CPU */
+__u8 softirq_ran_cb;	/* our callback ran in that softirq */
+
+static void hist_add(__u32 h, __u64 ns)
+{
+	__u64 b = ns / WAKE_HIST_NS;
+
+	if (h >= WAKE_HIST_NR)
+		return;
+	if (b >= WAKE_HIST_N)
+		b = WAKE_HIST_N - 1;
+	hist[h][b]++;
+}
+
 static bool is_poll_state(__s32 state)
 {
 	return state >= 0 && state < 64 && (cfg_poll_states >> state) & 1;
@@ -281,6 +300,7 @@ int BPF_PROG(wake_local_timer_entry, int vector)
 
 	if (cpu != cfg_cpu)
 		return 0;
+	last_timer_irq = bpf_ktime_get_ns();
 	note_irq();
 	on_fire(bpf_ktime_get_ns(), WAKE_TINTR_LOCAL_TIMER, cpu);
 	return 0;
@@ -335,10 +355,42 @@ int BPF_PROG(wake_hrtimer_expire_entry, struct hrtimer *hrtimer, ktime_t *now)
 	return 0;
 }
 
+#define HRTIMER_SOFTIRQ_NR 8	/* HRTIMER_SOFTIRQ in include/linux/interrupt.h */
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(wake_softirq_entry, unsigned int vec_nr)
+{
+	if (vec_nr == HRTIMER_SOFTIRQ_NR && bpf_get_smp_processor_id() == cfg_cpu) {
+		softirq_entry_t = bpf_ktime_get_ns();
+		softirq_ran_cb = 0;
+	}
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(wake_softirq_exit, unsigned int vec_nr)
+{
+	if (vec_nr == HRTIMER_SOFTIRQ_NR && bpf_get_smp_processor_id() == cfg_cpu && softirq_ran_cb &&
+	    softirq_entry_t) {
+		hist_add(WAKE_HIST_SOFTIRQ, bpf_ktime_get_ns() - softirq_entry_t);
+		softirq_ran_cb = 0;
+	}
+	return 0;
+}
+
 static int wake_timer_cb(void *map, __u32 *key, struct timer_elem *te)
 {
-	on_fire(bpf_ktime_get_ns(), WAKE_TINTR_CALLBACK, bpf_get_smp_processor_id());
+	__u64 t = bpf_ktime_get_ns();
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	/* The timer interrupt that expired our hrtimer: the last one at or after its expiry. */
+	if (cpu == cfg_cpu && last_timer_irq >= cur.ltime && last_timer_irq <= t)
+		hist_add(WAKE_HIST_TO_CB, t - last_timer_irq);
+	softirq_ran_cb = cpu == cfg_cpu;
+	on_fire(t, WAKE_TINTR_CALLBACK, cpu);
 	arm_next();
+	if (cpu == cfg_cpu)
+		hist_add(WAKE_HIST_CB, bpf_ktime_get_ns() - t);
 	return 0;
 }
 

@@ -85,8 +85,9 @@ check_bpf_rows() {
 			if (ns($3) != tai - lt) die("WakeLatency != TAI - LTime")
 			if ($5 == "1" && !(tai <= tintr)) die("IntrOff 1 but TAI > TIntr")
 			if ($5 == "0" && !(tintr <= tai)) die("IntrOff 0 but TIntr > TAI")
-			if (ns($2) > ld) die("SilentTime > LDist: idle began before the event was armed")
 		}
+		# POLL rows too: a datapoint needs an idle entry after arming (wake.bpf.c on_fire).
+		if (ns($2) > ld) die("SilentTime > LDist: idle began before the event was armed")
 		if (rows && lt <= prev_tintr) die("LTime not after the previous TIntr")
 		prev_tintr = tintr; rows++
 	}

@@ -297,12 +297,14 @@ SEC("tp_btf/local_timer_entry")
 int BPF_PROG(wake_local_timer_entry, int vector)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 t;
 
 	if (cpu != cfg_cpu)
 		return 0;
-	last_timer_irq = bpf_ktime_get_ns();
+	t = bpf_ktime_get_ns();
+	last_timer_irq = t;
 	note_irq();
-	on_fire(bpf_ktime_get_ns(), WAKE_TINTR_LOCAL_TIMER, cpu);
+	on_fire(t, WAKE_TINTR_LOCAL_TIMER, cpu);
 	return 0;
 }
 

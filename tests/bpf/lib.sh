@@ -30,13 +30,14 @@ state_names() {
 }
 
 # collect_wait ARGS...: run collect; while another collector holds the CPU (another test, or
-# another user of this machine), wait and retry for up to 90 s. Its stderr ends in $TMP/err.
+# another user of this machine) or, for a run with --set, is changing settings, wait and retry
+# for up to 90 s. Its stderr ends in $TMP/err.
 collect_wait() {
 	tries=0
 	while :; do
 		"$COLLECT" "$@" 2>"$TMP/err"
 		rc=$?
-		grep -q 'another collector is measuring CPU' "$TMP/err" || break
+		grep -q -e 'another collector is measuring CPU' -e 'is changing settings (journal' "$TMP/err" || break
 		tries=$((tries + 1))
 		[ "$tries" -lt 90 ] || break
 		sleep 1

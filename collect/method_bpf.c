@@ -38,6 +38,7 @@ struct method_ctx {
 	bool stop_seen;
 	bool pinned;
 	cpu_set_t saved_affinity;
+	cJSON *info_method;		/* method_details: stop() adds soft_hrtimer */
 };
 
 static uint64_t mono_ns(void)
@@ -189,6 +190,8 @@ static void bpf_stop(struct method_ctx *ctx)
 	if (ctx->skel && ctx->skel->bss)
 		__atomic_store_n(&ctx->skel->bss->stopping, 1, __ATOMIC_RELEASE);
 	wake_thread_stop(ctx->thread);
+	if (ctx->info_method && ctx->skel && ctx->skel->bss && ctx->source == WAKE_SRC_BPF_TIMER)
+		bpf_hist_describe((const uint32_t (*)[WAKE_HIST_N])ctx->skel->bss->hist, ctx->info_method);
 	ring_buffer__free(ctx->rb);
 	wake_bpf__destroy(ctx->skel);	/* frees the timer map: cancels the timer */
 	if (ctx->pinned)
@@ -213,8 +216,15 @@ static struct wake_bpf *load_programs(int cpu, enum wake_source source, char *wh
 	skel->rodata->cfg_cpu = (uint32_t)cpu;
 	skel->rodata->cfg_source = source;
 	skel->rodata->cfg_poll_states = bpf_poll_states(cpu);
+	skel->rodata->cfg_irq_on_states = bpf_irq_on_states(cpu);
 	if (!bpf_kernel_has_tracepoint("local_timer_entry"))
 		bpf_program__set_autoload(skel->progs.wake_local_timer_entry, false);
+	if (!bpf_kernel_has_tracepoint("reschedule_entry"))
+		bpf_program__set_autoload(skel->progs.wake_reschedule_entry, false);
+	if (!bpf_kernel_has_tracepoint("call_function_entry"))
+		bpf_program__set_autoload(skel->progs.wake_call_function_entry, false);
+	if (!bpf_kernel_has_tracepoint("call_function_single_entry"))
+		bpf_program__set_autoload(skel->progs.wake_call_function_single_entry, false);
 	if (source != WAKE_SRC_BPF_TIMER)
 		bpf_program__set_autoload(skel->progs.wake_timer_setup, false);
 	err = wake_bpf__load(skel);
@@ -311,6 +321,7 @@ static void describe(const struct method_ctx *ctx, const char *why, cJSON *info)
 		cJSON_AddItemToArray(tintr, cJSON_CreateString("bpf_timer callback"));
 	cJSON_AddStringToObject(info, "idle_tracepoint", "power:cpu_idle");
 	cJSON_AddNumberToObject(info, "poll_states_mask", (double)ctx->skel->rodata->cfg_poll_states);
+	cJSON_AddNumberToObject(info, "irq_on_states_mask", (double)ctx->skel->rodata->cfg_irq_on_states);
 	cJSON_AddBoolToObject(info, "consumer_pinned_away", ctx->pinned);
 }
 
@@ -337,6 +348,7 @@ static int start_measuring(struct method_ctx *ctx, cJSON *info_method)
 	}
 	ctx->pinned = bpf_pin_away_from(ctx->cpu, &ctx->saved_affinity) == 1;
 	describe(ctx, why, info_method);
+	ctx->info_method = info_method;
 	refill_ldists(ctx);
 	ctx->last_progress_ns = mono_ns();
 	if (ctx->source == WAKE_SRC_BPF_TIMER)

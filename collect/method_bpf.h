@@ -9,6 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
+#include "wake_rec.h"
+
+/* method_bpf_hist.c: info.json method_details.soft_hrtimer from the BPF side's histograms
+ * (hist[WAKE_HIST_NR][WAKE_HIST_N] of wake.bpf.c). */
+struct cJSON;
+void bpf_hist_describe(const uint32_t hist[][WAKE_HIST_N], struct cJSON *info);
 
 /* method_bpf_sys.c: what the machine offers. */
 
@@ -20,6 +26,8 @@ int bpf_check_btf(char *why, size_t whylen);
 int bpf_kernel_has_tracepoint(const char *name);
 /* Bit i set: cpuidle state i of cpu is the polling state ("POLL", IRQs on). */
 uint64_t bpf_poll_states(int cpu);
+/* Bit i set: state i is known to run with IRQs on from the cpuidle driver (haltpoll). */
+uint64_t bpf_irq_on_states(int cpu);
 /* Run BPF program prog_fd (BPF_PROG_TYPE_SYSCALL) once on cpu, from a short-lived thread
  * pinned there. 0 with its return value in *retval, or -errno. */
 int bpf_run_on_cpu(int cpu, int prog_fd, int *retval);

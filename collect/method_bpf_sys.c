@@ -87,6 +87,33 @@ uint64_t bpf_poll_states(int cpu)
 	return mask;
 }
 
+/* Bit i set: cpuidle state i of cpu is known to run with IRQs on before any interrupt shows
+ * it: every state of the `haltpoll` driver (POLL, and HLT after STI in default_idle()). Other
+ * drivers' states (intel_idle, acpi_idle) differ per state and are learnt at run time. */
+uint64_t bpf_irq_on_states(int cpu)
+{
+	char name[64] = "";
+	uint64_t mask = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/cpuidle/current_driver", "r");
+
+	if (!f)
+		return 0;
+	if (fgets(name, sizeof(name), f))
+		name[strcspn(name, "\n")] = '\0';
+	fclose(f);
+	if (strcmp(name, "haltpoll") != 0)
+		return 0;
+	for (int i = 0; i < 64; i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d", cpu, i);
+		if (access(path, F_OK) != 0)
+			break;
+		mask |= 1ull << i;
+	}
+	return mask;
+}
+
 struct run_arg {
 	int cpu, prog_fd, retval, err;
 };

@@ -27,8 +27,13 @@
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define MAX_LINKS 40   /* symlinks followed in one path, as the kernel allows */
 
-/* The files a run directory gets from collect (and collect --counters); --force removes them. */
-static const char *const run_files[] = { "info.json", ".info.json.tmp", "datapoints.csv", "counters.csv" };
+/* The files a run directory gets from collect (and collect --counters), and the ones the
+ * readers take from a wult result (info.yml); --force removes them. */
+static const char *const run_files[] = { "info.json", ".info.json.tmp", "datapoints.csv", "counters.csv",
+					 "info.yml" };
+/* In stats/: wult's stats-collect counters, which analyze and report read when a run has no
+ * counters.csv (lib/counters/counters_summary.c). */
+static const char *const stats_files[] = { "turbostat.raw.txt" };
 
 struct path_walk {
 	int links;       /* symlinks followed so far */
@@ -144,6 +149,25 @@ static int dir_is_empty(int dirfd)
 	return empty;
 }
 
+/* --force: the wult run's stats/ files the readers take; a stats that is not a real
+ * directory (a symlink, a file) is left alone. */
+static int remove_stats_files(int dirfd, const char *path)
+{
+	int sfd = openat(dirfd, "stats", DIR_FLAGS);
+
+	if (sfd < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(stats_files) / sizeof(stats_files[0]); i++)
+		if (unlinkat(sfd, stats_files[i], 0) < 0 && errno != ENOENT) {
+			is_err("%s/stats/%s: cannot remove the previous run's file: %s", path, stats_files[i],
+			       strerror(errno));
+			close(sfd);
+			return -1;
+		}
+	close(sfd);
+	return 0;
+}
+
 /* --force: the previous run's files go, so that none of them passes for this run's. */
 static int remove_run_files(int dirfd, const char *path)
 {
@@ -152,7 +176,7 @@ static int remove_run_files(int dirfd, const char *path)
 			is_err("%s/%s: cannot remove the previous run's file: %s", path, run_files[i], strerror(errno));
 			return -1;
 		}
-	return 0;
+	return remove_stats_files(dirfd, path);
 }
 
 /* The run directory `base` in pfd: made, or an existing real directory (empty unless force). */

@@ -32,6 +32,8 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 cfg_cpu;
 const volatile __u32 cfg_source;	/* enum wake_source */
 const volatile __u64 cfg_poll_states;	/* bit i: cpuidle state i polls with IRQs on */
+const volatile __u64 cfg_irq_on_states;	/* bit i: state i is known to run with IRQs on (the
+					 * cpuidle driver's states, e.g. haltpoll's HLT) */
 
 struct timer_elem {
 	struct bpf_timer timer;
@@ -70,9 +72,29 @@ struct wake_idle idle;
 
 __u64 ltime_out;	/* LTime of the last armed datapoint (read by the thread source) */
 /* Bit i: an interrupt handler ran while the CPU was idle in state i, so that state is
- * entered with IRQs on (HLT after STI, POLL, ...). Learnt from every local timer interrupt,
- * ticks included, so known long before the first datapoint needs it. */
+ * entered with IRQs on (HLT after STI, POLL, ...). Learnt from every traced interrupt entry
+ * (local timer, device IRQs, the x86 IPIs) that arrives inside an idle period; before the
+ * first one, cfg_irq_on_states and idle.irq_in (below) say what is known. */
 __u64 irq_on_states;
+
+/* The soft hrtimer's cost (wake_rec.h enum wake_hist), filled by the callback and the
+ * HRTIMER softirq's exit: what WakeLatency includes in IRQs-on states and a hard hrtimer
+ * would not (docs/bpf.md, error budget). */
+__u32 hist[WAKE_HIST_NR][WAKE_HIST_N];
+__u64 last_timer_irq;	/* last local_timer_entry on the measured CPU */
+__u64 softirq_entry_t;	/* HRTIMER softirq entry on the measured CPU */
+__u8 softirq_ran_cb;	/* our callback ran in that softirq */
+
+static void hist_add(__u32 h, __u64 ns)
+{
+	__u64 b = ns / WAKE_HIST_NS;
+
+	if (h >= WAKE_HIST_NR)
+		return;
+	if (b >= WAKE_HIST_N)
+		b = WAKE_HIST_N - 1;
+	hist[h][b]++;
+}
 
 static bool is_poll_state(__s32 state)
 {
@@ -81,7 +103,19 @@ static bool is_poll_state(__s32 state)
 
 static bool is_irq_on_state(__s32 state)
 {
-	return state >= 0 && state < 64 && ((irq_on_states | cfg_poll_states) >> state) & 1;
+	return state >= 0 && state < 64 &&
+	       ((irq_on_states | cfg_poll_states | cfg_irq_on_states) >> state) & 1;
+}
+
+/* An interrupt handler is running on the measured CPU: if that CPU is idle, the state it is
+ * in runs with IRQs on, and this idle period has seen an interrupt. */
+static void note_irq(void)
+{
+	if (!idle.in_idle)
+		return;
+	idle.irq_in = 1;
+	if (idle.state >= 0 && idle.state < 64)
+		irq_on_states |= 1ull << idle.state;
 }
 
 static void emit(__u8 kind, __u8 reason, __u64 tai, __s8 intr_off)
@@ -208,9 +242,10 @@ static void on_fire(__u64 now, __u8 src, __u32 cpu)
 		return;
 	}
 	if (!idle.in_idle && idle.tbi < ltime && idle.tai >= ltime) {
-		if (is_irq_on_state(idle.state)) {
-			/* Our handler would have run inside that idle period: something else
-			 * woke the CPU (at or after LTime, but first). */
+		if (is_irq_on_state(idle.state) || idle.irq_in) {
+			/* Our handler would have run inside that idle period (an interrupt
+			 * handler did run inside it): something else woke the CPU (at or
+			 * after LTime, but first). */
 			discard(WAKE_DISCARD_OTHER_WAKE);
 		} else {
 			/* Left idle at or after LTime, before the handler: IRQs were off. */
@@ -235,6 +270,7 @@ int BPF_PROG(wake_cpu_idle, unsigned int state, unsigned int cpu_id)
 		idle.tai = 0;
 		idle.state = (__s32)state;
 		idle.in_idle = 1;
+		idle.irq_in = 0;
 		if (READ_ONCE(armed) && !cur.fired)
 			cur.idled = 1;
 		return 0;
@@ -261,12 +297,50 @@ SEC("tp_btf/local_timer_entry")
 int BPF_PROG(wake_local_timer_entry, int vector)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 t;
 
 	if (cpu != cfg_cpu)
 		return 0;
-	if (idle.in_idle && idle.state >= 0 && idle.state < 64)
-		irq_on_states |= 1ull << idle.state;
-	on_fire(bpf_ktime_get_ns(), WAKE_TINTR_LOCAL_TIMER, cpu);
+	t = bpf_ktime_get_ns();
+	last_timer_irq = t;
+	note_irq();
+	on_fire(t, WAKE_TINTR_LOCAL_TIMER, cpu);
+	return 0;
+}
+
+/* Other interrupts only teach which states run with IRQs on (note_irq): a device IRQ or an
+ * IPI whose handler runs inside the idle period woke an IRQs-on state, so an exit at or after
+ * LTime before our handler is other_wake, not IntrOff = 1. The x86 vectors are loaded only
+ * where the kernel has them (method_bpf.c). */
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(wake_irq_handler_entry, int irq, struct irqaction *action)
+{
+	if (bpf_get_smp_processor_id() == cfg_cpu)
+		note_irq();
+	return 0;
+}
+
+SEC("tp_btf/reschedule_entry")
+int BPF_PROG(wake_reschedule_entry, int vector)
+{
+	if (bpf_get_smp_processor_id() == cfg_cpu)
+		note_irq();
+	return 0;
+}
+
+SEC("tp_btf/call_function_entry")
+int BPF_PROG(wake_call_function_entry, int vector)
+{
+	if (bpf_get_smp_processor_id() == cfg_cpu)
+		note_irq();
+	return 0;
+}
+
+SEC("tp_btf/call_function_single_entry")
+int BPF_PROG(wake_call_function_single_entry, int vector)
+{
+	if (bpf_get_smp_processor_id() == cfg_cpu)
+		note_irq();
 	return 0;
 }
 
@@ -283,10 +357,42 @@ int BPF_PROG(wake_hrtimer_expire_entry, struct hrtimer *hrtimer, ktime_t *now)
 	return 0;
 }
 
+#define HRTIMER_SOFTIRQ_NR 8	/* HRTIMER_SOFTIRQ in include/linux/interrupt.h */
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(wake_softirq_entry, unsigned int vec_nr)
+{
+	if (vec_nr == HRTIMER_SOFTIRQ_NR && bpf_get_smp_processor_id() == cfg_cpu) {
+		softirq_entry_t = bpf_ktime_get_ns();
+		softirq_ran_cb = 0;
+	}
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(wake_softirq_exit, unsigned int vec_nr)
+{
+	if (vec_nr == HRTIMER_SOFTIRQ_NR && bpf_get_smp_processor_id() == cfg_cpu && softirq_ran_cb &&
+	    softirq_entry_t) {
+		hist_add(WAKE_HIST_SOFTIRQ, bpf_ktime_get_ns() - softirq_entry_t);
+		softirq_ran_cb = 0;
+	}
+	return 0;
+}
+
 static int wake_timer_cb(void *map, __u32 *key, struct timer_elem *te)
 {
-	on_fire(bpf_ktime_get_ns(), WAKE_TINTR_CALLBACK, bpf_get_smp_processor_id());
+	__u64 t = bpf_ktime_get_ns();
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	/* The timer interrupt that expired our hrtimer: the last one at or after its expiry. */
+	if (cpu == cfg_cpu && last_timer_irq >= cur.ltime && last_timer_irq <= t)
+		hist_add(WAKE_HIST_TO_CB, t - last_timer_irq);
+	softirq_ran_cb = cpu == cfg_cpu;
+	on_fire(t, WAKE_TINTR_CALLBACK, cpu);
 	arm_next();
+	if (cpu == cfg_cpu)
+		hist_add(WAKE_HIST_CB, bpf_ktime_get_ns() - t);
 	return 0;
 }
 

@@ -57,6 +57,18 @@ enum wake_tintr_src {
 	WAKE_TINTR_CALLBACK = 3,	/* the bpf_timer callback itself */
 };
 
+/* What the soft hrtimer costs on the measured CPU, per expiry of our bpf_timer (wake.bpf.c
+ * wake_timer_cb): histograms in .bss, WAKE_HIST_NS wide buckets, the last one open-ended. */
+#define WAKE_HIST_NS 100u
+#define WAKE_HIST_N 1024u	/* 0 .. 102.3 us, then "or more" */
+
+enum wake_hist {
+	WAKE_HIST_TO_CB,	/* local timer interrupt entry -> callback entry */
+	WAKE_HIST_SOFTIRQ,	/* the HRTIMER softirq that ran the callback, entry -> exit */
+	WAKE_HIST_CB,		/* the callback itself (our programs' own cost) */
+	WAKE_HIST_NR
+};
+
 /* BPF-side state, in the mmapped .bss (user space only reads it, for diagnostics). */
 struct wake_cur {
 	__u64 ldist, ltime, tintr;
@@ -73,6 +85,7 @@ struct wake_idle {
 	__u64 tbi, tai;
 	__s32 state;
 	__u8 in_idle;
+	__u8 irq_in;		/* an interrupt handler ran inside this idle period */
 };
 
 #endif

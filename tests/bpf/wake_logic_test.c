@@ -25,6 +25,8 @@ static __u64 armed_time;
 #define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s: ", scenario); printf(__VA_ARGS__); \
 	printf("\n"); failures++; } } while (0)
 
+#define CHECK_IN(name, cond, ...) do { const char *scenario = (name); CHECK(cond, __VA_ARGS__); } while (0)
+
 /* ---------------------------------------------------------------- helpers the programs call */
 
 void *bpf_ringbuf_reserve(void *ringbuf, __u64 size, __u64 flags)
@@ -127,6 +129,14 @@ static void event_irq(__u64 t, __u32 cpu)
 	wake_hrtimer_expire_entry(&h, NULL);
 	wake_timer_cb(NULL, NULL, NULL);
 	on_cpu = 0;
+}
+
+/* Another interrupt (a device IRQ, then a reschedule IPI) handled on the measured CPU at t. */
+static void other_irq(__u64 t)
+{
+	now_ns = t;
+	wake_irq_handler_entry(11, NULL);
+	wake_reschedule_entry(0xfd);
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -242,10 +252,61 @@ static void test_discards(void)
 	expect_discard("idle period from before arming, left after LTime", WAKE_DISCARD_NOT_IDLE);
 }
 
+/* Before any timer interrupt arrived inside state 1 (HLT with IRQs on), another interrupt
+ * wakes it at LTime, ahead of ours: its handler runs inside the idle period, so the exit
+ * before our handler is other_wake, not a datapoint with IntrOff = 1 and the other
+ * interrupt's exit as TAI (what the code before 2026-11-24 recorded). */
+static void test_unlearnt_states(void)
+{
+	irq_on_states = 0;
+	start(0);
+	idle_enter(100, 1);
+	other_irq(1001);
+	idle_exit(1002);
+	event_irq(1005, 0);
+	expect_discard("state not learnt yet, another interrupt first at LTime", WAKE_DISCARD_OTHER_WAKE);
+	CHECK_IN("learning", irq_on_states == 1u << 1, "irq_on_states %#llx after an IRQ inside state 1, expected 0x2",
+	      (unsigned long long)irq_on_states);
+
+	/* Learnt from that interrupt: a later exit of state 1 at LTime before our handler is
+	 * other_wake even when the interrupt that caused it was not traced. */
+	start(0);
+	idle_enter(100, 1);
+	idle_exit(1002);
+	event_irq(1005, 0);
+	expect_discard("learnt from another interrupt, untraced wake at LTime", WAKE_DISCARD_OTHER_WAKE);
+
+	/* An interrupt inside an earlier idle period says nothing about this one's exit order in a
+	 * state not known: state 3 (IRQs off) stays IntrOff = 1. */
+	irq_on_states = 0;
+	start(0);
+	idle_enter(50, 1);
+	other_irq(60);
+	idle_exit(70);
+	idle_enter(100, 3);
+	idle_exit(1010);
+	event_irq(1015, 0);
+	expect_datapoint("IRQs off after an interrupt in another state's period", 100, 1010, 1015, 1);
+	CHECK_IN("learning", irq_on_states == 1u << 1, "irq_on_states %#llx, expected 0x2 (state 3 not learnt)",
+	      (unsigned long long)irq_on_states);
+
+	/* An interrupt while busy teaches nothing. */
+	irq_on_states = 0;
+	start(0);
+	other_irq(50);
+	idle_enter(100, 3);
+	idle_exit(1010);
+	event_irq(1015, 0);
+	expect_datapoint("IRQs off, interrupt while busy before", 100, 1010, 1015, 1);
+	CHECK_IN("learning", irq_on_states == 0, "irq_on_states %#llx after an interrupt while busy, expected 0",
+	      (unsigned long long)irq_on_states);
+}
+
 int main(void)
 {
 	test_datapoints();
 	test_discards();
+	test_unlearnt_states();
 	if (failures) {
 		printf("%d check(s) failed\n", failures);
 		return 1;

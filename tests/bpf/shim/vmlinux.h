@@ -17,6 +17,8 @@ struct hrtimer {
 	__u64 _softexpires;
 };
 
+struct irqaction;
+
 struct bpf_timer {
 	__u64 opaque[2];
 };

@@ -62,6 +62,7 @@ struct plan {
 /* settings_cli.c: take the settings options out of argv. Returns an exit status, or -1 to
  * go on with a plain collect run (argc/argv then hold only the usual options). */
 int settings_cli_main(int *argc, char **argv);
+int settings_cli_check_pending(void);
 
 /* experiment_plan.c */
 int plan_build(const struct exp_opts *x, struct plan *p);   /* 0, or 2 after a usage error */

@@ -322,6 +322,8 @@ static int prepare(struct run *r, int argc, char **argv)
 	rc = collect_parse_options(argc, argv, &r->o);
 	if (rc)
 		return rc == 1 ? IS_EXIT_OK : IS_EXIT_USAGE;
+	if ((rc = settings_cli_check_pending()) >= 0)
+		return rc;
 	if (r->o.cpu_list)
 		return collect_multi_cpu(argc, argv, &r->o);
 	if (strcmp(r->o.method, "auto") && !collect_find_method(r->o.method)) {

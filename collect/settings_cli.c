@@ -182,9 +182,18 @@ static int restore(const struct exp_opts *x)
 	return failed == 0 ? IS_EXIT_OK : IS_EXIT_DATA;
 }
 
-/* A plain run refuses to start while settings left by a killed collector are pending. */
-static int check_pending(const char *sysroot)
+static bool pending_check_wanted;
+static const char *pending_sysroot;
+
+/*
+ * A plain run refuses to start while settings left by a killed collector are pending. Called
+ * once the options are parsed, so that --help and --version print nothing else.
+ */
+int settings_cli_check_pending(void)
 {
+	const char *sysroot = pending_sysroot;
+	if (!pending_check_wanted)
+		return -1;
 	char jp[4096];
 	long pid;
 	enum is_journal_state st = is_settings_journal_state(sysroot, &pid, jp, sizeof(jp));
@@ -222,7 +231,9 @@ int settings_cli_main(int *argc, char **argv)
 		rc = experiment_main(&x, *argc, argv);
 	else if (!rc) {
 		settings_record_setup(x.sysroot, x.measured_only);
-		rc = getenv(RUN_CONTEXT_ENV) ? -1 : check_pending(x.sysroot);
+		pending_check_wanted = !getenv(RUN_CONTEXT_ENV);
+		pending_sysroot = x.sysroot;
+		rc = -1;
 	}
 	free(x.sets);
 	free(x.matrix);

@@ -101,6 +101,12 @@ if command -v setpriv >/dev/null; then   # a user who cannot read root's journal
 fi
 expect_fail 1 "^collect: settings left changed by collect pid $pid are pending \(.*/run/idlescope/settings.journal\): run 'collect --restore --sysroot" \
 	$COLLECT --sysroot "$R" --method timer --cpu "$CPU" -c 10 -q --no-counters -o "$TMP/refused"
+# --version and --help answer alone, whatever a journal says
+for opt in --version --help; do
+	"$COLLECT" --sysroot "$R" $opt >"$TMP/out" 2>"$TMP/err" || fail "collect $opt with a journal pending: exit status $?"
+	[ ! -s "$TMP/err" ] || { cat "$TMP/err"; fail "collect $opt with a journal pending printed on stderr"; }
+	[ -s "$TMP/out" ] || fail "collect $opt printed nothing"
+done
 # A value that cannot go back is named, with what the file holds; the journal is kept
 nt=$R/sys/devices/system/cpu/intel_pstate/no_turbo
 mv "$nt" "$TMP/no_turbo" && mkdir "$nt"

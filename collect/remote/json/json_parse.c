@@ -37,18 +37,19 @@ static cJSON *fail(struct in *in, cJSON *partial)
 	return NULL;
 }
 
-static int hex4(const struct in *in, size_t k, unsigned *v)
+/* four hex digits at in->pos + k; as in cJSON, 0 when one is not a hex digit */
+static unsigned hex4(const struct in *in, size_t k)
 {
-	*v = 0;
+	unsigned v = 0;
 	for (size_t i = 0; i < 4; i++) {
 		int c = at(in, k + i);
 		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
 			   : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
 		if (d > 15)
-			return -1;
-		*v = *v * 16 + d;
+			return 0;
+		v = v * 16 + d;
 	}
-	return 0;
+	return v;
 }
 
 static size_t utf8(unsigned cp, char *o)
@@ -75,18 +76,23 @@ static size_t utf8(unsigned cp, char *o)
 	return 4;
 }
 
-/* \uXXXX at in->pos (the backslash), a high surrogate with its low one: UTF-8 into o; the
- * number of input bytes taken, 0 when invalid */
-static size_t unicode_escape(const struct in *in, char *o, size_t *olen)
+/* \uXXXX at in->pos (the backslash) before end (the closing quote), a high surrogate with its
+ * low one: UTF-8 into o; the number of input bytes taken, 0 when invalid */
+static size_t unicode_escape(const struct in *in, size_t end, char *o, size_t *olen)
 {
-	unsigned hi, lo;
-	if (hex4(in, 2, &hi) < 0 || (hi >= 0xdc00 && hi <= 0xdfff))
+	if (in->pos + 6 > end)
+		return 0;
+	unsigned hi = hex4(in, 2), lo;
+	if (hi >= 0xdc00 && hi <= 0xdfff)
 		return 0;
 	if (hi < 0xd800 || hi > 0xdbff) {
 		*olen = utf8(hi, o);
 		return 6;
 	}
-	if (at(in, 6) != '\\' || at(in, 7) != 'u' || hex4(in, 8, &lo) < 0 || lo < 0xdc00 || lo > 0xdfff)
+	if (in->pos + 12 > end || at(in, 6) != '\\' || at(in, 7) != 'u')
+		return 0;
+	lo = hex4(in, 8);
+	if (lo < 0xdc00 || lo > 0xdfff)
 		return 0;
 	*olen = utf8(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00), o);
 	return 12;
@@ -113,7 +119,7 @@ static char *string(struct in *in)
 		static const char esc[] = "b\bf\fn\nr\rt\t\"\"\\\\//";
 		const char *e = at(in, 1) > 0 ? strchr(esc, at(in, 1)) : NULL;
 		size_t olen, took;
-		if (at(in, 1) == 'u' && (took = unicode_escape(in, o, &olen))) {
+		if (at(in, 1) == 'u' && (took = unicode_escape(in, end, o, &olen))) {
 			o += olen;
 			in->pos += took;
 		} else if (e && at(in, 1) != 'u' && (e - esc) % 2 == 0) {

@@ -55,6 +55,29 @@ function(_idlescope_deploy_target)
   endif()
   set_target_properties(collect-deploy PROPERTIES OUTPUT_NAME collect
     RUNTIME_OUTPUT_DIRECTORY ${IDLESCOPE_DEPLOY_DIR})
+  # the module's sources (as the DKMS tree has them, with VERSION) for building it on the SUT:
+  # one tar beside collect, deployed and checked by hash with it (deploy_kmod.c)
+  file(GLOB _kmod_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kmod/*.c ${CMAKE_SOURCE_DIR}/kmod/*.h
+       ${CMAKE_SOURCE_DIR}/kmod/Kbuild ${CMAKE_SOURCE_DIR}/kmod/Makefile)
+  set(_stage ${CMAKE_CURRENT_BINARY_DIR}/kmod-tar)
+  file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/kmod-VERSION CONTENT "${PROJECT_VERSION}\n")
+  set(_names VERSION)
+  foreach(_f ${_kmod_srcs})
+    get_filename_component(_n ${_f} NAME)
+    list(APPEND _names ${_n})
+  endforeach()
+  list(SORT _names)
+  add_custom_command(OUTPUT ${IDLESCOPE_DEPLOY_DIR}/idlescope-kmod.tar
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${_stage}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${_stage} ${IDLESCOPE_DEPLOY_DIR}
+    COMMAND ${CMAKE_COMMAND} -E copy ${_kmod_srcs} ${CMAKE_CURRENT_BINARY_DIR}/kmod-VERSION ${_stage}
+    COMMAND ${CMAKE_COMMAND} -E rename ${_stage}/kmod-VERSION ${_stage}/VERSION
+    COMMAND ${CMAKE_COMMAND} -E chdir ${_stage} ${CMAKE_COMMAND} -E tar cf ${IDLESCOPE_DEPLOY_DIR}/idlescope-kmod.tar
+            --format=gnutar "--mtime=2000-01-01 00:00:00 UTC" -- ${_names}
+    DEPENDS ${_kmod_srcs} ${CMAKE_CURRENT_BINARY_DIR}/kmod-VERSION
+    COMMENT "idlescope-kmod.tar: the module's sources for building on SUTs" VERBATIM)
+  add_custom_target(idlescope_kmod_tar ALL DEPENDS ${IDLESCOPE_DEPLOY_DIR}/idlescope-kmod.tar)
+  add_dependencies(collect-deploy idlescope_kmod_tar)
   install(DIRECTORY ${IDLESCOPE_DEPLOY_DIR}/ DESTINATION lib/idlescope/deploy USE_SOURCE_PERMISSIONS)
 endfunction()
 cmake_language(DEFER CALL _idlescope_deploy_target)

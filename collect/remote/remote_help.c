@@ -15,5 +15,8 @@ void remote_print_help(void)
 	       "      --remote-dir DIR    SUT directory for the deployed collect and its runs\n"
 	       "                          (default ~/.cache/idlescope)\n"
 	       "      --deploy            only copy collect to the SUTs (when missing or different)\n"
+	       "                          and build the hrt/tdt module there\n"
+	       "      --ksrc DIR          the SUT's kernel build directory for the module\n"
+	       "                          (default /lib/modules/$(uname -r)/build there)\n"
 	       "With one host, -o DIR is the run; with several, DIR/<host>/ per host.\n");
 }

@@ -22,6 +22,7 @@ struct ropt {
 static const struct ropt ropts[] = {
 	{ "host", true }, { "hosts", true }, { "jobs", true }, { "ssh-config", true },
 	{ "ssh-opt", true }, { "connect-timeout", true }, { "remote-dir", true }, { "deploy", false },
+	{ "ksrc", true },
 };
 #define NROPTS (sizeof(ropts) / sizeof(ropts[0]))
 
@@ -213,6 +214,13 @@ static int apply(struct remote_opts *ro, int k, const char *v)
 		ro->remote_dir = v;
 		return 0;
 	case 7: ro->deploy_only = true; return 0;
+	case 8:
+		if (!v[0] || strchr(v, '\n')) {
+			is_err("--ksrc: expected the SUT's kernel build directory (e.g. /usr/src/linux-headers-6.1.0-56-amd64)");
+			return 2;
+		}
+		ro->ksrc = v;
+		return 0;
 	}
 	return 2;
 }

@@ -9,6 +9,7 @@
  * sign of zero and valueint, so that equal text means equal trees. */
 #include <float.h>
 #include <limits.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,15 @@ static void answers(FILE *o, cJSON *root)
 			cJSON_IsNull(cs), cJSON_IsArray(cs), cJSON_IsObject(cs), cJSON_IsRaw(cs));
 		fprintf(o, ", value %s\n", cJSON_GetStringValue(cs) ? cJSON_GetStringValue(cs) : "(not a string)");
 	}
+	/* lib/ is compiled once against Debian's header and linked into collect-deploy too: the
+	 * layout and the type numbers must be the same */
+	fprintf(o, "layout: size %zu next %zu prev %zu child %zu type %zu valuestring %zu valueint %zu "
+		"valuedouble %zu string %zu\n", sizeof(cJSON), offsetof(cJSON, next), offsetof(cJSON, prev),
+		offsetof(cJSON, child), offsetof(cJSON, type), offsetof(cJSON, valuestring),
+		offsetof(cJSON, valueint), offsetof(cJSON, valuedouble), offsetof(cJSON, string));
+	fprintf(o, "types: %d %d %d %d %d %d %d %d %d %d %d, bool %zu\n", cJSON_Invalid, cJSON_False, cJSON_True,
+		cJSON_NULL, cJSON_Number, cJSON_String, cJSON_Array, cJSON_Object, cJSON_Raw, cJSON_IsReference,
+		cJSON_StringIsConst, sizeof(cJSON_bool));
 	fprintf(o, "replace missing: %d\n", cJSON_ReplaceItemInObject(root, "missing", NULL));
 	fprintf(o, "add to NULL: %d\n", cJSON_AddItemToObject(NULL, "x", NULL));
 	fprintf(o, "create NULL string: %s\n", cJSON_CreateString(NULL) ? "item" : "NULL");

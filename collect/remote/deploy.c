@@ -95,6 +95,18 @@ static void free_payload(struct payload *p)
 	free(p->dir);
 }
 
+int remote_payload_hash(const char *name, char **hash)
+{
+	struct payload p;
+	int rc = load_payload(&p);
+	*hash = NULL;
+	for (size_t i = 0; rc == 0 && i < p.n && !*hash; i++)
+		if (!strcmp(p.name[i], name))
+			*hash = is_xstrdup(p.hash[i]);
+	free_payload(&p);
+	return *hash ? 0 : -1;
+}
+
 /* "uname -m" on the first line, then sha256sum lines of what is deployed. */
 static int probe(const struct remote_opts *ro, const char *host, const char *vdir, const struct payload *p,
 		 char *arch, size_t archlen, bool *same)

@@ -658,21 +658,22 @@ int remote_run_host(const struct remote_opts *ro, const char *host, const char *
 		    bool progress, struct host_result *res)
 {
 	struct rx x = { .ro = ro, .host = host, .outdir = outdir, .report_dir = outdir, .rd = { .dirfd = -1 } };
-	char *collect = NULL;
+	char *collect = NULL, *ko = NULL;
 	int rc;
 	*res = (struct host_result){ .status = "failed" };
 	/* the local directory first: a name already taken is found before the SUT is touched */
 	if ((rc = run_dir_create(outdir, ro->force, &x.rd)) < 0)
 		return rc == -2 ? IS_EXIT_USAGE : IS_EXIT_DATA;
 	x.dir_made = true;
-	if (remote_deploy(ro, host, false, &collect)) {
+	if (remote_deploy_run(ro, host, &collect, &ko)) {
 		snprintf(res->status, sizeof(res->status), "failed: %.140s", remote_last_error);
 		run_dir_close(&x.rd);
 		rmdir(outdir);   /* nothing in it: no empty run is left behind */
 		return IS_EXIT_DATA;
 	}
-	char *cmd = agent_command(ro, collect, outdir);
+	char *cmd = remote_add_kmod_path(agent_command(ro, collect, outdir), ko);
 	free(collect);
+	free(ko);
 	int status = receive(&x, cmd, progress, res, NULL, NULL);
 	free(cmd);
 	bool empty = !x.got_any;

@@ -32,6 +32,7 @@ struct remote_opts {
 	size_t nssh_opts;
 	unsigned connect_timeout;   /* seconds */
 	const char *remote_dir;     /* NULL: ~/.cache/idlescope on the SUT */
+	const char *ksrc;           /* --ksrc: the SUT's kernel build dir for the module (NULL: its own) */
 	bool deploy_only;
 	/* what stays for the collect on the SUT, and what the controller reads of it */
 	char **pass;                /* argv for the remote collect (no -o, --force, -q) */
@@ -85,6 +86,21 @@ void remote_err(const char *host, const char *fmt, ...) __attribute__((format(pr
 /* deploy.c: make sure the SUT has this build's collect. 0, or 1 after a message naming host.
  * *cmd gets the remote path prefix of the deployed collect (shell text, malloc'd). */
 int remote_deploy(const struct remote_opts *ro, const char *host, bool verbose, char **collect_cmd);
+/* deploy.c: the SHA-256 (hex, malloc'd) of the deployable file name. 0, or -1. */
+int remote_payload_hash(const char *name, char **hash);
+
+/* deploy_kmod.c: the hrt/tdt module built on the SUT from the deployed sources
+ * (idlescope-kmod.tar) against its headers or --ksrc. */
+/* true for --method hrt or tdt */
+bool remote_kmod_method(const struct remote_opts *ro);
+/* For a run: remote_deploy, then for hrt/tdt (no --kmod-path given, the module not loaded on the
+ * SUT) the module, its file on the SUT in *ko (malloc'd; else NULL). 0, or 1 after a message. */
+int remote_deploy_run(const struct remote_opts *ro, const char *host, char **collect_cmd, char **ko);
+/* cmd (the agent's command line, freed) with `--kmod-path KO` for the SUT's collect when ko */
+char *remote_add_kmod_path(char *cmd, const char *ko);
+/* For --deploy: build the module on the SUT. A failure is an error (1) with --ksrc or --method
+ * hrt/tdt, else a note (0). */
+int remote_deploy_kmod(const struct remote_opts *ro, const char *host);
 /* Shell text of the SUT's base directory ("$HOME"/.cache/idlescope or --remote-dir). malloc'd. */
 char *remote_base(const struct remote_opts *ro);
 

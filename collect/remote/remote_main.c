@@ -52,7 +52,7 @@ static int deploy_all(const struct remote_opts *ro)
 {
 	int status = IS_EXIT_OK;
 	for (size_t i = 0; i < ro->nhosts && !remote_stop; i++)
-		if (remote_deploy(ro, ro->hosts[i], true, NULL))
+		if (remote_deploy(ro, ro->hosts[i], true, NULL) || remote_deploy_kmod(ro, ro->hosts[i]))
 			status = IS_EXIT_DATA;
 	return status;
 }

@@ -23,7 +23,7 @@ struct ropt {
 static const struct ropt ropts[] = {
 	{ "host", true }, { "hosts", true }, { "jobs", true }, { "ssh-config", true },
 	{ "ssh-opt", true }, { "connect-timeout", true }, { "remote-dir", true }, { "deploy", false },
-	{ "fetch", false }, { "progress", false },
+	{ "fetch", false }, { "progress", false }, { "ksrc", true },
 };
 #define NROPTS (sizeof(ropts) / sizeof(ropts[0]))
 
@@ -217,6 +217,13 @@ static int apply(struct remote_opts *ro, int k, const char *v)
 	case 7: ro->deploy_only = true; return 0;
 	case 8: ro->fetch = true; return 0;
 	case 9: ro->progress = 1; return 0;
+	case 10:
+		if (!v[0] || strchr(v, '\n')) {
+			is_err("--ksrc: expected the SUT's kernel build directory (e.g. /usr/src/linux-headers-6.1.0-56-amd64)");
+			return 2;
+		}
+		ro->ksrc = v;
+		return 0;
 	}
 	return 2;
 }

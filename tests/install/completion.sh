@@ -55,6 +55,7 @@ expect "report -f" "-f"
 expect "report --c" "--copy-raw"
 expect "report samples/wult-good -m Wa" "WakeLatency"
 expect "report -o samples/w" "samples/wult-good"
+expect "collect --ks" "--ksrc"
 
 if ((fails)); then
 	echo "completion: $fails failed"

@@ -18,7 +18,8 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# start_sshd N [TINYDIR]: server N with its own host key and port ($PORTN); waits until it listens
+# start_sshd N [TINYDIR]: server N with its own host key and port ($PORTN); waits until it listens.
+# $SSHD_EXTRA, when set, is one more line of its sshd_config (e.g. SetEnv PATH=...).
 start_sshd() {
 	n=$1
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHDIR/host_key$n" -C "host$n" || fail "ssh-keygen host"
@@ -34,6 +35,7 @@ KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
 LogLevel ERROR
+${SSHD_EXTRA:-}
 EOC
 	if [ -n "${2:-}" ]; then   # $2: a directory that is a 1 MiB tmpfs for this server's sessions
 		mkdir -p "$2"

@@ -208,8 +208,11 @@ static void scaled_deviations(const double *a, size_t n, int e, double avg, stru
 	}
 }
 
-/* avg and std (n - 1) of the m non-NaN values of a[0..n), whose sum the first pass gave. */
-static void mean_std(const double *a, size_t n, const struct moments *mo, double *avg, double *std)
+/* avg and std (n - 1) of the m non-NaN values of a[0..n), whose sum the first pass gave; the
+ * same pass over the data fills the brackets (br, or NULL) a block at a time, while the block
+ * is in the cache. */
+static void mean_std(const double *a, size_t n, const struct moments *mo, double *avg, double *std,
+		     struct brackets *br)
 {
 	size_t m = mo->m;
 	int e = m ? scale_exponent(mo->min, mo->max) : 0;
@@ -218,16 +221,25 @@ static void mean_std(const double *a, size_t n, const struct moments *mo, double
 	if (e)
 		scaled_sum(a, n, e, &sc);
 	double mean = m ? ksum_total(e ? &sc.sum : &mo->sum) / (double)m : NAN;
-	if (e)
+	if (e) {
 		scaled_deviations(a, n, e, mean, &ss, &dev);
-	else
-		for (size_t i = 0; i < n; i += BLOCK)
-			block_deviations(a + i, n - i < BLOCK ? n - i : BLOCK, mean, &ss, &dev);
+		if (br)
+			brackets_fill(br, a, n);
+	} else {
+		for (size_t i = 0; i < n; i += BLOCK) {
+			size_t len = n - i < BLOCK ? n - i : BLOCK;
+			block_deviations(a + i, len, mean, &ss, &dev);
+			if (br)
+				brackets_fill(br, a + i, len);
+		}
+	}
 	double c = ksum_total(&dev);
 	*avg = ldexp(mean, e);
 	*std = m > 1 ? ldexp(sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)), e) : NAN;
 }
 
+/* work: n doubles for a selection on a copy, or a itself (then the brackets allocate their
+ * collections; else they use work, free until a selection needs it). */
 static void compute(const double *a, size_t n, const struct is_func *f, size_t nf, double *out,
 		    double *work)
 {
@@ -241,15 +253,12 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : is_xmalloc(2 * nf * sizeof(double));
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
 	struct brackets br;
-	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni) == 0;
+	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni, work == a ? NULL : work, n) == 0;
 
-	/* Second pass: the variance, with the mean's rounding corrected. */
-	mean_std(a, n, &mo, &avg, &std);
-	if (have_br)
-		brackets_fill(&br, a, n);
+	/* Second pass: the variance, with the mean's rounding corrected, and the brackets. */
+	mean_std(a, n, &mo, &avg, &std, have_br ? &br : NULL);
 	if (ni)
 		select_ranks(a, n, m, idx, ni, vals, work, &br, have_br);
-
 	for (size_t i = 0; i < nf; i++) {
 		switch (f[i].kind) {
 		case IS_F_COUNT: out[i] = (double)m; break;

@@ -66,7 +66,14 @@ struct blocks {
 	size_t first, last;      /* the window, positions in sorted */
 	size_t off[IS_BOOT_BLOCKS + 1];
 	size_t size[IS_BOOT_BLOCKS], nin[IS_BOOT_BLOCKS], below[IS_BOOT_BLOCKS];
+	/* A grid over the window, every GRID positions (and its last): cnt[g * k + j] is how many
+	 * of block j's window values are <= the grid point's value, so that a replicate's search
+	 * narrows to GRID positions, and each block's count to a short stretch, at once. */
+	size_t ngrid;
+	size_t *cnt;
 };
+
+#define GRID 256
 
 #define WINDOW_MIN_N 4096    /* smaller samples: the whole sample is the window */
 #define WINDOW_DIV 16        /* the window: the median's position +- n / WINDOW_DIV */
@@ -96,6 +103,36 @@ static void whole_window(double *rows, const double *sorted, size_t n, double *t
 	}
 }
 
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2i __attribute__((vector_size(16)));
+
+/* The values of x[0..n) below lo counted, those in [lo, hi] appended to out at *at: two at a
+ * time with GCC vector comparisons (lanes of -1 or 0), stores unconditional, no branches. */
+static size_t window_pass(const double *x, size_t n, double lo, double hi, double *out, size_t *at)
+{
+	const v2d vlo = { lo, lo }, vhi = { hi, hi };
+	v2i below = { 0, 0 };
+	size_t k = *at, i = 0;
+	for (; i + 2 <= n; i += 2) {
+		v2d v;
+		memcpy(&v, x + i, sizeof(v));
+		v2i in = (v >= vlo) & (v <= vhi);
+		below -= v < vlo;
+		out[k] = v[0];
+		k -= (size_t)in[0];
+		out[k] = v[1];
+		k -= (size_t)in[1];
+	}
+	size_t nb = (size_t)(below[0] + below[1]);
+	for (; i < n; i++) {
+		nb += x[i] < lo;
+		out[k] = x[i];
+		k += x[i] >= lo && x[i] <= hi;
+	}
+	*at = k;
+	return nb;
+}
+
 /* The window around the median: its values per block copied to tmp[0..] and sorted there
  * (tmp holds n doubles: the window takes at most a quarter, sorting it another quarter). */
 static void median_window(const double *rows, const double *sorted, size_t n, double *tmp,
@@ -115,13 +152,7 @@ static void median_window(const double *rows, const double *sorted, size_t n, do
 	if (b->last - b->first + 1 > n / 4)  /* many ties: not worth it */
 		b->last = b->first + n;
 	for (size_t j = 0; j < b->k && b->last < n; j++) {
-		size_t below = 0, start = at;
-		for (size_t i = b->off[j]; i < b->off[j + 1]; i++) {
-			double v = rows[i];
-			below += v < lo;
-			tmp[at] = v;
-			at += v >= lo && v <= hi;
-		}
+		size_t start = at, below = window_pass(rows + b->off[j], b->size[j], lo, hi, tmp, &at);
 		b->off[j] = start;
 		b->nin[j] = at - start;
 		b->below[j] = below;
@@ -143,14 +174,42 @@ static size_t count_le(const double *x, size_t n, double v)
 	return lo;
 }
 
-/* Union values <= sorted[pos] (pos in the window), block j taken w[j] times. */
-static size_t union_le(const struct blocks *b, const unsigned *w, size_t pos, size_t want)
+static size_t grid_pos(const struct blocks *b, size_t g)
+{
+	return g + 1 < b->ngrid ? b->first + g * GRID : b->last;
+}
+
+static void make_grid(struct blocks *b)
+{
+	b->ngrid = (b->last - b->first) / GRID + 2;
+	b->cnt = is_xmalloc(b->ngrid * b->k * sizeof(size_t));
+	for (size_t g = 0; g < b->ngrid; g++) {
+		double v = b->sorted[grid_pos(b, g)];
+		for (size_t j = 0; j < b->k; j++)
+			b->cnt[g * b->k + j] = count_le(b->in + b->off[j], b->nin[j], v);
+	}
+}
+
+/* Union values <= the value of grid point g, block j taken w[j] times. */
+static size_t grid_le(const struct blocks *b, const unsigned *w, size_t g)
+{
+	size_t c = 0;
+	for (size_t j = 0; j < b->k; j++)
+		c += w[j] * (b->below[j] + b->cnt[g * b->k + j]);
+	return c;
+}
+
+/* Union values <= sorted[pos], for pos between grid points g - 1 and g: each block's count
+ * lies between its counts there. */
+static size_t union_le(const struct blocks *b, const unsigned *w, size_t g, size_t pos, size_t want)
 {
 	double v = b->sorted[pos];
+	const size_t *lo = b->cnt + (g - 1) * b->k, *hi = b->cnt + g * b->k;
 	size_t c = 0;
 	for (size_t j = 0; j < b->k && c < want; j++)
 		if (w[j])
-			c += w[j] * (b->below[j] + count_le(b->in + b->off[j], b->nin[j], v));
+			c += w[j] * (b->below[j] + lo[j] +
+				     count_le(b->in + b->off[j] + lo[j], hi[j] - lo[j], v));
 	return c;
 }
 
@@ -159,17 +218,26 @@ static size_t union_le(const struct blocks *b, const unsigned *w, size_t pos, si
  * not inside the window. */
 static int union_median(const struct blocks *b, const unsigned *w, double *out)
 {
-	size_t total = 0, below = 0, lo = b->first, hi = b->last;
+	size_t total = 0, below = 0;
 	for (size_t j = 0; j < b->k; j++) {
 		total += w[j] * b->size[j];
 		below += w[j] * b->below[j];
 	}
 	size_t want = (total + 1) / 2;
-	if (below >= want || union_le(b, w, hi, want) < want)
+	if (below >= want || grid_le(b, w, b->ngrid - 1) < want)
 		return -1;
-	while (lo < hi) {
+	size_t glo = 0, ghi = b->ngrid - 1;   /* the first grid point with enough */
+	while (glo < ghi) {
+		size_t mid = glo + (ghi - glo) / 2;
+		if (grid_le(b, w, mid) >= want)
+			ghi = mid;
+		else
+			glo = mid + 1;
+	}
+	size_t lo = glo ? grid_pos(b, glo - 1) + 1 : b->first, hi = grid_pos(b, glo);
+	while (lo < hi) {   /* glo > 0 here: position first is grid point 0 */
 		size_t mid = lo + (hi - lo) / 2;
-		if (union_le(b, w, mid, want) >= want)
+		if (union_le(b, w, glo, mid, want) >= want)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -209,15 +277,20 @@ static void sample_medians(double *rows, const double *sorted, size_t n, double 
 	size_t i = 0;
 	if (n >= WINDOW_MIN_N) {
 		median_window(rows, sorted, n, tmp, &b);
-		if (b.last < n)
+		if (b.last < n) {
+			make_grid(&b);
 			for (; i < IS_BOOT_REPS && union_median(&b, w[i], &med[i]) == 0; i++)
 				;
+			free(b.cnt);
+		}
 	}
 	if (i == IS_BOOT_REPS)
 		return;
 	whole_window(rows, sorted, n, tmp, &b);
+	make_grid(&b);
 	for (; i < IS_BOOT_REPS; i++)
 		(void)union_median(&b, w[i], &med[i]);  /* the whole sample holds every median */
+	free(b.cnt);
 }
 
 int is_block_boot_median_ci(double *a_rows, const double *a_sorted, size_t na, double *b_rows,

@@ -2,6 +2,7 @@
 #include "idlescope/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,14 +111,51 @@ struct moments {
 	struct ksum sum;
 };
 
+/* The four chains as GCC vectors (lanes of -1 or 0 from comparisons): lane j does exactly
+ * what ksum_add does for chain j, so the sums are the same to the bit, two or four at a time. */
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2l __attribute__((vector_size(16)));
+
+static inline v2d vsel(v2l mask, v2d a, v2d b)
+{
+	return (v2d)((mask & (v2l)a) | (~mask & (v2l)b));
+}
+
+static inline void vksum_add(v2d *sum, v2d *comp, v2d v)
+{
+	const v2l abs_mask = { INT64_MAX, INT64_MAX };
+	v2d t = *sum + v;
+	v2l big = (v2d)((v2l)*sum & abs_mask) >= (v2d)((v2l)v & abs_mask);
+	*comp += vsel(big, (*sum - t) + v, (v - t) + *sum);
+	*sum = t;
+}
+
 static void block_moments(const double *a, size_t n, struct moments *mo)
 {
 	struct ksum s[LANES] = { { 0 } };
 	double lo[LANES], hi[LANES];
-	size_t c = 0;
-	for (int j = 0; j < LANES; j++)
-		lo[j] = INFINITY, hi[j] = -INFINITY;
-	for (size_t i = 0; i < n; i += LANES)
+	size_t c = 0, i = 0;
+	v2d vs[2] = { { 0 } }, vc[2] = { { 0 } }, vlo[2], vhi[2];   /* lanes 0-1, 2-3 */
+	v2l vn[2] = { { 0 } };
+	for (int h = 0; h < 2; h++)
+		vlo[h] = (v2d){ INFINITY, INFINITY }, vhi[h] = (v2d){ -INFINITY, -INFINITY };
+	for (; i + LANES <= n; i += LANES)
+		for (int h = 0; h < 2; h++) {
+			v2d v;
+			memcpy(&v, a + i + 2 * h, sizeof(v));
+			v2l ok = v == v;
+			vksum_add(&vs[h], &vc[h], (v2d)(ok & (v2l)v));
+			vn[h] -= ok;
+			vlo[h] = vsel(v < vlo[h], v, vlo[h]);
+			vhi[h] = vsel(v > vhi[h], v, vhi[h]);
+		}
+	for (int j = 0; j < LANES; j++) {
+		s[j] = (struct ksum){ vs[j / 2][j % 2], vc[j / 2][j % 2] };
+		lo[j] = vlo[j / 2][j % 2];
+		hi[j] = vhi[j / 2][j % 2];
+		c += (size_t)vn[j / 2][j % 2];
+	}
+	for (; i < n; i += LANES)   /* the last, short group: lanes past n take NaN */
 		for (size_t j = 0; j < LANES; j++) {
 			double v = i + j < n ? a[i + j] : NAN;
 			int ok = !isnan(v);
@@ -139,7 +177,23 @@ static void block_deviations(const double *a, size_t n, double avg, struct ksum 
 {
 	double q[LANES] = { 0 };
 	struct ksum d1[LANES] = { { 0 } };
-	for (size_t i = 0; i < n; i += LANES)
+	const v2d vavg = { avg, avg };
+	v2d vq[2] = { { 0 } }, vs[2] = { { 0 } }, vc[2] = { { 0 } };   /* lanes 0-1, 2-3 */
+	size_t i = 0;
+	for (; i + LANES <= n; i += LANES)
+		for (int h = 0; h < 2; h++) {
+			v2d d;
+			memcpy(&d, a + i + 2 * h, sizeof(d));
+			d -= vavg;
+			v2d dz = (v2d)((d == d) & (v2l)d);   /* NaN -> 0 */
+			vq[h] += dz * dz;
+			vksum_add(&vs[h], &vc[h], dz);
+		}
+	for (int j = 0; j < LANES; j++) {
+		q[j] = vq[j / 2][j % 2];
+		d1[j] = (struct ksum){ vs[j / 2][j % 2], vc[j / 2][j % 2] };
+	}
+	for (; i < n; i += LANES)
 		for (size_t j = 0; j < LANES; j++) {
 			double d = i + j < n ? a[i + j] - avg : NAN;
 			int ok = !isnan(d);

@@ -26,8 +26,8 @@ static void run_task(struct stats_result *r, size_t task, double *scratch)
 	}
 	size_t gi = g - 1, n = r->groups.counts[gi];
 	is_gather(col, r->groups.rows[gi], n, scratch);
-	is_stats_compute_inplace(scratch, n, r->funcs, r->nfuncs,
-				 r->by_group + (gi * r->nmetrics + m) * r->nfuncs);
+	is_stats_compute(scratch, n, r->funcs, r->nfuncs,
+			 r->by_group + (gi * r->nmetrics + m) * r->nfuncs, scratch + n);
 }
 
 static void *worker(void *arg)
@@ -35,7 +35,8 @@ static void *worker(void *arg)
 	struct job *j = arg;
 	size_t n = j->r->run->dp->nrows;
 	is_oom_context("computing the statistics of %s", j->r->run->dp_path);
-	double *scratch = is_xmalloc((n ? n : 1) * sizeof(double));
+	/* a group's values, then room for the statistics' work (only what is used is touched) */
+	double *scratch = is_xmalloc((n ? 2 * n : 1) * sizeof(double));
 	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
 		run_task(j->r, t, scratch);
 	free(scratch);

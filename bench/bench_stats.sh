@@ -1,16 +1,21 @@
 #!/bin/bash
 # analyze stats on wult-style datapoints.csv files of 1 M and 10 M rows (14 columns):
-# rows, wall s, rows/s and max RSS per run, best of REPEAT runs (file in the page cache).
+# rows, wall s (best and median of REPEAT runs), rows/s and max RSS (file in the page cache).
+# Beside it, 'wult calc' on the same file (bench/peer_wult.sh: median of WULT_REPEAT=3 runs,
+# files up to WULT_MAX_ROWS=1000000 rows) and the ratio of the medians, or "wult: not found".
 # usage: bench/bench_stats.sh [BUILD_DIR] [ROWS...]   (default: build, 1000000 10000000)
 # Targets (issue 2): 1 M rows <= 0.25 s and <= 160 MB; 10 M rows <= 2.5 s and <= 1.5 GB.
+# Targets (issue 17): 1 M rows >= 15x faster than wult calc (medians), <= 1/3 of its max RSS.
 set -eu
 build=${1:-build}
 shift || true
 sizes=${*:-1000000 10000000}
 repeat=${REPEAT:-5}
+here=$(dirname "$0")
 data=${BENCH_DATA:-/tmp/idlescope-bench}
 mkdir -p "$data"
-printf '%-10s %-9s %-9s %-12s %-10s %s\n' rows MB wall_s rows/s maxrss_MB "command"
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+printf '%-10s %-9s %-9s %-9s %-12s %-10s %s\n' rows MB wall_s med_s rows/s maxrss_MB "command"
 for rows in $sizes; do
 	f=$data/dp-$rows/datapoints.csv
 	if [ ! -s "$f" ]; then
@@ -20,14 +25,29 @@ for rows in $sizes; do
 	cat "$f" > /dev/null   # warm the page cache
 	best=""
 	rss=0
+	walls=""
 	for _ in $(seq "$repeat"); do
 		/usr/bin/time -f '%e %M' -o "$data/time.out" "$build/analyze/analyze" stats "$(dirname "$f")" > /dev/null
 		read -r wall kb < "$data/time.out"
+		walls="$walls $wall"
 		if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$wall; fi
 		[ "$kb" -gt "$rss" ] && rss=$kb
 	done
+	med=$(printf '%s\n' $walls | median)
 	mb=$(du -m "$f" | cut -f1)
-	printf '%-10s %-9s %-9s %-12s %-10s %s\n' "$rows" "$mb" "$best" \
+	printf '%-10s %-9s %-9s %-9s %-12s %-10s %s\n' "$rows" "$mb" "$best" "$med" \
 		"$(awk -v r="$rows" -v w="$best" 'BEGIN { printf "%.0f", r / w }')" "$((rss / 1024))" \
 		"analyze stats $(dirname "$f")"
+	if ! "$here/peer_wult.sh" find > /dev/null 2>&1; then
+		echo "wult: not found"
+	elif [ "$rows" -gt "${WULT_MAX_ROWS:-1000000}" ]; then
+		echo "wult: skipped (more than WULT_MAX_ROWS=${WULT_MAX_ROWS:-1000000} rows)"
+	else
+		read -r wmed wkb <<< "$("$here/peer_wult.sh" time "${WULT_REPEAT:-3}" "$f")"
+		printf '%-10s %-9s %-9s %-9s %-12s %-10s %s\n' "$rows" "$mb" - "$wmed" \
+			"$(awk -v r="$rows" -v w="$wmed" 'BEGIN { printf "%.0f", r / w }')" "$((wkb / 1024))" \
+			"wult calc (median of ${WULT_REPEAT:-3}): analyze stats is $(awk -v a="$wmed" -v b="$med" \
+			'BEGIN { printf "%.1f", a / b }')x faster, $(awk -v a="$rss" -v b="$wkb" \
+			'BEGIN { printf "%.2f", a / b }') of its memory"
+	fi
 done

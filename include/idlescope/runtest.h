@@ -32,8 +32,10 @@ int is_welch_test(const double *a, size_t na, const double *b, size_t nb, double
  * (Carlstein 1986; Kuensch 1989): each sample is cut into min(IS_BOOT_BLOCKS, n) contiguous
  * blocks of its collection order; a replicate draws that many blocks with replacement per
  * sample and takes the median (order statistic ceil(N/2)) of their union. a_rows/b_rows are the
- * samples in collection order (they are reordered: each block gets sorted); a_sorted/b_sorted the
- * same values sorted; tmp holds max(na, nb) doubles. Returns -1 (NaN) when a sample has < 2
+ * samples in collection order (they may be reordered: each block sorted); a_sorted/b_sorted the
+ * same values sorted; tmp holds max(na, nb) doubles. Only a window of the sorted samples around
+ * the median is sorted per block when every replicate's median falls inside it (the answer is
+ * the same as from whole blocks). Returns -1 (NaN) when a sample has < 2
  * values.
  */
 int is_block_boot_median_ci(double *a_rows, const double *a_sorted, size_t na, double *b_rows,

@@ -147,10 +147,10 @@ static size_t make_brackets(const double *sample, size_t s, const size_t *idx, s
 }
 
 int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
-		     const size_t *idx, size_t ni)
+		     const size_t *idx, size_t ni, double *arena, size_t arena_n)
 {
 	double sample[SAMPLE_SIZE];
-	size_t s = 0, stride = n / SAMPLE_SIZE;
+	size_t s = 0, stride = n / SAMPLE_SIZE, need = 0;
 
 	memset(br, 0, sizeof(*br));
 	if (m < BRACKET_MIN_N || ni > BRACKET_MAX)
@@ -160,70 +160,110 @@ int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
 			sample[s++] = a[i];
 	sort_doubles(sample, s, 0);
 	br->nb = make_brackets(sample, s, idx, ni, m, br->b);
-	br->budget = m / 4;
 	for (size_t j = 0; j < br->nb; j++) {
 		struct bracket *b = &br->b[j];
 		b->cap = b->cap * 2 + 1024;   /* cap held the expected size */
-		br->total_cap += b->cap;
-		b->buf = is_xmalloc(b->cap * sizeof(double));
+		need += b->cap + BRACKET_SLACK;
+	}
+	br->owned = !arena || need > arena_n;
+	for (size_t j = 0; j < br->nb; j++) {
+		struct bracket *b = &br->b[j];
+		b->buf = br->owned ? is_xmalloc((b->cap + BRACKET_SLACK) * sizeof(double)) : arena;
+		arena += b->cap + BRACKET_SLACK;
 	}
 	return 0;
 }
 
-/* Only locals in the loop (a store through buf could otherwise alias the bracket's fields);
- * the store is unconditional and the count moves only for values inside, so the loop has
- * no unpredictable branch. */
-static int fill_one(struct brackets *br, struct bracket *b, const double *a, size_t n)
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2i __attribute__((vector_size(16)));
+
+/* Two values at a time (GCC vector extensions: comparisons give lanes of -1 or 0): the counts
+ * without branches, the values inside stored unconditionally and kept by moving k. Only locals
+ * in the loop (a store through buf could otherwise alias the bracket's fields); n <=
+ * BRACKET_SLACK, so the stores stay within the slack. */
+static void fill_one(struct bracket *b, const double *a, size_t n)
 {
 	const double lo = b->lo, hi = b->hi;
+	const v2d vlo = { lo, lo }, vhi = { hi, hi };
+	v2i below = { 0 }, eq_lo = { 0 }, eq_hi = { 0 };
 	double *buf = b->buf;
-	size_t below = 0, k = 0, cap = b->cap;
-	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
-		double v = a[i];
-		below += v < lo;
-		buf[k] = v;
-		k += (v >= lo) & (v <= hi);
-		if (k == cap) {
-			if (br->total_cap > br->budget) {
-				rc = -1;  /* too much inside: the method has failed */
-				break;
-			}
-			br->total_cap += cap;
-			buf = is_xrealloc(buf, (cap *= 2) * sizeof(double));
-		}
+	size_t k = b->n, i = 0;
+	for (; i + 2 <= n; i += 2) {
+		v2d v;
+		memcpy(&v, a + i, sizeof(v));
+		v2i in = (v > vlo) & (v < vhi);
+		below -= v < vlo;
+		eq_lo -= v == vlo;
+		eq_hi -= v == vhi;
+		buf[k] = v[0];
+		k -= (size_t)in[0];
+		buf[k] = v[1];
+		k -= (size_t)in[1];
 	}
-	b->buf = buf;
-	b->cap = cap;
-	b->below = below;
+	size_t nb = (size_t)(below[0] + below[1]), nl = (size_t)(eq_lo[0] + eq_lo[1]);
+	size_t nh = (size_t)(eq_hi[0] + eq_hi[1]);
+	for (; i < n; i++) {
+		double v = a[i];
+		nb += v < lo;
+		nl += v == lo;
+		nh += v == hi;
+		buf[k] = v;
+		k += (v > lo) & (v < hi);
+	}
+	b->below += nb;
+	b->eq_lo += nl;
+	b->eq_hi += lo == hi ? 0 : nh;
 	b->n = k;
-	return rc;
 }
 
 void brackets_fill(struct brackets *br, const double *a, size_t n)
 {
-	for (size_t j = 0; j < br->nb && !br->failed; j++)
-		br->failed = fill_one(br, &br->b[j], a, n) < 0;
+	for (size_t i = 0; i < n && !br->failed; i += BRACKET_SLACK) {
+		size_t len = n - i < BRACKET_SLACK ? n - i : BRACKET_SLACK;
+		for (size_t j = 0; j < br->nb; j++) {
+			fill_one(&br->b[j], a + i, len);
+			br->failed |= br->b[j].n > br->b[j].cap;
+		}
+	}
+}
+
+/* The values of the ranks idx[*i..] that fall in bracket b (sorted, its values are: eq_lo
+ * times lo, the collection, eq_hi times hi), selected within its collection. */
+static void bracket_ranks(struct bracket *b, const size_t *idx, size_t ni, size_t *i, double *vals)
+{
+	size_t sel[BRACKET_MAX], at[BRACKET_MAX], k = 0;
+	for (; *i < ni && idx[*i] >= b->below && idx[*i] < b->below + b->eq_lo + b->n + b->eq_hi; (*i)++) {
+		size_t r = idx[*i] - b->below;
+		if (r < b->eq_lo) {
+			vals[*i] = b->lo;
+		} else if (r >= b->eq_lo + b->n) {
+			vals[*i] = b->hi;
+		} else {
+			at[k] = *i;
+			sel[k++] = r - b->eq_lo;
+		}
+	}
+	if (k == 0)
+		return;
+	is_multiselect(b->buf, b->n, sel, k);
+	for (size_t r = 0; r < k; r++)
+		vals[at[r]] = b->buf[sel[r]];
 }
 
 int brackets_finish(struct brackets *br, const size_t *idx, size_t ni, double *vals)
 {
-	size_t sel[BRACKET_MAX], i = 0;
+	size_t i = 0;
 	int rc = br->failed ? -1 : 0;
 	for (size_t j = 0; j < br->nb && rc == 0; j++) {
 		struct bracket *b = &br->b[j];
-		size_t k = 0, first = i;
-		for (; i < ni && idx[i] >= b->below && idx[i] < b->below + b->n; i++)
-			sel[k++] = idx[i] - b->below;
-		if (i < ni && idx[i] < b->below + b->n)
+		if (i < ni && idx[i] < b->below)
 			rc = -1;  /* a rank below this bracket: the sample missed it */
-		is_multiselect(b->buf, b->n, sel, k);
-		for (size_t r = 0; r < k; r++)
-			vals[first + r] = b->buf[sel[r]];
+		else
+			bracket_ranks(b, idx, ni, &i, vals);
 	}
 	if (i < ni)
 		rc = -1;
-	for (size_t j = 0; j < br->nb; j++)
+	for (size_t j = 0; br->owned && j < br->nb; j++)
 		free(br->b[j].buf);
 	return rc;
 }

@@ -8,29 +8,33 @@
 struct bracket {
 	double lo, hi;
 	size_t below;        /* values < lo */
-	double *buf;         /* values in [lo, hi] */
-	size_t n, cap;
+	size_t eq_lo, eq_hi; /* values == lo, == hi (eq_hi 0 when lo == hi) */
+	double *buf;         /* values in (lo, hi) */
+	size_t n, cap;       /* buf has room for cap + BRACKET_SLACK */
 };
+
+#define BRACKET_SLACK 256    /* values a fill step may store past cap before it checks */
 
 /*
  * The sample-bracket method: a sorted sample brackets each wanted rank with a value interval
- * that holds it with high probability; a pass per interval counts the values below it and
- * collects those inside; a selection within the small
- * collections then finds the ranks. It reads the data without moving it.
+ * that holds it with high probability; one pass over the data counts the values below each
+ * interval and at its ends, and collects those strictly inside (ties at an end, a column of
+ * mostly zeros, cost nothing); a selection within the small collections then finds the ranks.
+ * It reads the data without moving it.
  */
 struct brackets {
 	struct bracket b[BRACKET_MAX];
 	size_t nb;
-	size_t budget;       /* give up when the collections would pass this many values */
-	size_t total_cap;
-	int failed;
+	int owned;           /* the collections were allocated here (else they are in the arena) */
+	int failed;          /* a collection outgrew its room */
 };
 
-/* 0 and ready for brackets_add when the method applies (enough values, few ranks); else -1. */
+/* 0 and ready for brackets_fill when the method applies (enough values, few ranks); else -1.
+ * The collections go into arena[0..arena_n) when they fit there (arena may be NULL). */
 int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
-		     const size_t *idx, size_t ni);
+		     const size_t *idx, size_t ni, double *arena, size_t arena_n);
 
-/* One pass per bracket over a[0..n): count the values below it, collect those inside. */
+/* The next values of the data, a[0..n), for every bracket (called on consecutive pieces). */
 void brackets_fill(struct brackets *br, const double *a, size_t n);
 
 /* Values of ranks idx[0..ni) into vals; -1 when a bracket missed (then select on a copy).

@@ -2,6 +2,7 @@
 #include "idlescope/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,14 +111,51 @@ struct moments {
 	struct ksum sum;
 };
 
+/* The four chains as GCC vectors (lanes of -1 or 0 from comparisons): lane j does exactly
+ * what ksum_add does for chain j, so the sums are the same to the bit, two or four at a time. */
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2l __attribute__((vector_size(16)));
+
+static inline v2d vsel(v2l mask, v2d a, v2d b)
+{
+	return (v2d)((mask & (v2l)a) | (~mask & (v2l)b));
+}
+
+static inline void vksum_add(v2d *sum, v2d *comp, v2d v)
+{
+	const v2l abs_mask = { INT64_MAX, INT64_MAX };
+	v2d t = *sum + v;
+	v2l big = (v2d)((v2l)*sum & abs_mask) >= (v2d)((v2l)v & abs_mask);
+	*comp += vsel(big, (*sum - t) + v, (v - t) + *sum);
+	*sum = t;
+}
+
 static void block_moments(const double *a, size_t n, struct moments *mo)
 {
 	struct ksum s[LANES] = { { 0 } };
 	double lo[LANES], hi[LANES];
-	size_t c = 0;
-	for (int j = 0; j < LANES; j++)
-		lo[j] = INFINITY, hi[j] = -INFINITY;
-	for (size_t i = 0; i < n; i += LANES)
+	size_t c = 0, i = 0;
+	v2d vs[2] = { { 0 } }, vc[2] = { { 0 } }, vlo[2], vhi[2];   /* lanes 0-1, 2-3 */
+	v2l vn[2] = { { 0 } };
+	for (int h = 0; h < 2; h++)
+		vlo[h] = (v2d){ INFINITY, INFINITY }, vhi[h] = (v2d){ -INFINITY, -INFINITY };
+	for (; i + LANES <= n; i += LANES)
+		for (int h = 0; h < 2; h++) {
+			v2d v;
+			memcpy(&v, a + i + 2 * h, sizeof(v));
+			v2l ok = v == v;
+			vksum_add(&vs[h], &vc[h], (v2d)(ok & (v2l)v));
+			vn[h] -= ok;
+			vlo[h] = vsel(v < vlo[h], v, vlo[h]);
+			vhi[h] = vsel(v > vhi[h], v, vhi[h]);
+		}
+	for (int j = 0; j < LANES; j++) {
+		s[j] = (struct ksum){ vs[j / 2][j % 2], vc[j / 2][j % 2] };
+		lo[j] = vlo[j / 2][j % 2];
+		hi[j] = vhi[j / 2][j % 2];
+		c += (size_t)vn[j / 2][j % 2];
+	}
+	for (; i < n; i += LANES)   /* the last, short group: lanes past n take NaN */
 		for (size_t j = 0; j < LANES; j++) {
 			double v = i + j < n ? a[i + j] : NAN;
 			int ok = !isnan(v);
@@ -139,7 +177,23 @@ static void block_deviations(const double *a, size_t n, double avg, struct ksum 
 {
 	double q[LANES] = { 0 };
 	struct ksum d1[LANES] = { { 0 } };
-	for (size_t i = 0; i < n; i += LANES)
+	const v2d vavg = { avg, avg };
+	v2d vq[2] = { { 0 } }, vs[2] = { { 0 } }, vc[2] = { { 0 } };   /* lanes 0-1, 2-3 */
+	size_t i = 0;
+	for (; i + LANES <= n; i += LANES)
+		for (int h = 0; h < 2; h++) {
+			v2d d;
+			memcpy(&d, a + i + 2 * h, sizeof(d));
+			d -= vavg;
+			v2d dz = (v2d)((d == d) & (v2l)d);   /* NaN -> 0 */
+			vq[h] += dz * dz;
+			vksum_add(&vs[h], &vc[h], dz);
+		}
+	for (int j = 0; j < LANES; j++) {
+		q[j] = vq[j / 2][j % 2];
+		d1[j] = (struct ksum){ vs[j / 2][j % 2], vc[j / 2][j % 2] };
+	}
+	for (; i < n; i += LANES)
 		for (size_t j = 0; j < LANES; j++) {
 			double d = i + j < n ? a[i + j] - avg : NAN;
 			int ok = !isnan(d);
@@ -208,8 +262,11 @@ static void scaled_deviations(const double *a, size_t n, int e, double avg, stru
 	}
 }
 
-/* avg and std (n - 1) of the m non-NaN values of a[0..n), whose sum the first pass gave. */
-static void mean_std(const double *a, size_t n, const struct moments *mo, double *avg, double *std)
+/* avg and std (n - 1) of the m non-NaN values of a[0..n), whose sum the first pass gave; the
+ * same pass over the data fills the brackets (br, or NULL) a block at a time, while the block
+ * is in the cache. */
+static void mean_std(const double *a, size_t n, const struct moments *mo, double *avg, double *std,
+		     struct brackets *br)
 {
 	size_t m = mo->m;
 	int e = m ? scale_exponent(mo->min, mo->max) : 0;
@@ -218,16 +275,25 @@ static void mean_std(const double *a, size_t n, const struct moments *mo, double
 	if (e)
 		scaled_sum(a, n, e, &sc);
 	double mean = m ? ksum_total(e ? &sc.sum : &mo->sum) / (double)m : NAN;
-	if (e)
+	if (e) {
 		scaled_deviations(a, n, e, mean, &ss, &dev);
-	else
-		for (size_t i = 0; i < n; i += BLOCK)
-			block_deviations(a + i, n - i < BLOCK ? n - i : BLOCK, mean, &ss, &dev);
+		if (br)
+			brackets_fill(br, a, n);
+	} else {
+		for (size_t i = 0; i < n; i += BLOCK) {
+			size_t len = n - i < BLOCK ? n - i : BLOCK;
+			block_deviations(a + i, len, mean, &ss, &dev);
+			if (br)
+				brackets_fill(br, a + i, len);
+		}
+	}
 	double c = ksum_total(&dev);
 	*avg = ldexp(mean, e);
 	*std = m > 1 ? ldexp(sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)), e) : NAN;
 }
 
+/* work: n doubles for a selection on a copy, or a itself (then the brackets allocate their
+ * collections; else they use work, free until a selection needs it). */
 static void compute(const double *a, size_t n, const struct is_func *f, size_t nf, double *out,
 		    double *work)
 {
@@ -241,15 +307,12 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : is_xmalloc(2 * nf * sizeof(double));
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
 	struct brackets br;
-	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni) == 0;
+	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni, work == a ? NULL : work, n) == 0;
 
-	/* Second pass: the variance, with the mean's rounding corrected. */
-	mean_std(a, n, &mo, &avg, &std);
-	if (have_br)
-		brackets_fill(&br, a, n);
+	/* Second pass: the variance, with the mean's rounding corrected, and the brackets. */
+	mean_std(a, n, &mo, &avg, &std, have_br ? &br : NULL);
 	if (ni)
 		select_ranks(a, n, m, idx, ni, vals, work, &br, have_br);
-
 	for (size_t i = 0; i < nf; i++) {
 		switch (f[i].kind) {
 		case IS_F_COUNT: out[i] = (double)m; break;

@@ -216,8 +216,58 @@ static int slow_value(const char *s, size_t n, double *out)
 	return ok;
 }
 
+/*
+ * The common case in one straight walk: [-]digits[.digits], at most 19 digits in all (leading
+ * zeros included, so the mantissa is exact in 64 bits), no exponent. Then Clinger's single
+ * operation or fast_value; NULL sends everything else (and the rare value fast_value cannot
+ * round for sure) to the general scan below, which gives the same double.
+ */
+static inline __attribute__((always_inline)) const char *fast_decimal(const char *s, const char *end,
+								    double *out)
+{
+	const char *p = s;
+	int neg = p < end && *p == '-';
+	uint64_t mant = 0;
+	p += neg;
+	const char *int_start = p;
+	while (p < end && (unsigned)(*p - '0') < 10)
+		mant = mant * 10 + (uint64_t)(*p++ - '0');
+	size_t nint = (size_t)(p - int_start), nfrac = 0;
+	if (nint > FAST_MAX_DIGITS)
+		return NULL;
+	if (p < end && *p == '.') {
+		const char *frac = ++p;
+		while (end - p >= 8) {
+			uint64_t v;
+			memcpy(&v, p, 8);
+			int n = digit_run(v);
+			if (n == 0 || nint + (size_t)(p - frac) + (size_t)n > FAST_MAX_DIGITS)
+				break;
+			mant = mant * pow10_u64[n] + eight_digit_value((v - 0x3030303030303030ULL) << (8 * (8 - n)));
+			p += n;
+			if (n < 8)
+				break;
+		}
+		while (p < end && (unsigned)(*p - '0') < 10 && nint + (size_t)(p - frac) < FAST_MAX_DIGITS)
+			mant = mant * 10 + (uint64_t)(*p++ - '0');
+		nfrac = (size_t)(p - frac);
+	}
+	if (nint + nfrac == 0 || (p < end && ((unsigned)(*p - '0') < 10 || *p == 'e' || *p == 'E')))
+		return NULL;  /* no digits, more than 19, or an exponent */
+	double d;
+	if (mant <= CLINGER_MAX_MANT && nfrac <= CLINGER_MAX_EXP)
+		d = (double)mant / exact_pow10[nfrac];
+	else if (nfrac > FAST_MAX_EXP || !fast_value(mant, -(int)nfrac, &d))
+		return NULL;
+	*out = neg ? -d : d;
+	return p;
+}
+
 const char *is_parse_double_prefix(const char *s, const char *end, double *out)
 {
+	const char *quick = fast_decimal(s, end, out);
+	if (quick)
+		return quick;
 	struct scan sc;
 	double d;
 	const char *stop = scan_number(s, end, &sc);

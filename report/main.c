@@ -304,6 +304,8 @@ static void page_top(struct report *rep, const char *title)
 		html_esc(f, rep->metrics[m]);
 		fputs("</a>", f);
 	}
+	if (rep->fl.n)
+		fputs("<a href=\"#flags\">Flags</a>", f);
 	if (any_counters_file(rep))
 		fputs("<a href=\"#counters\">Counters</a>", f);
 	fputs("</nav>\n", f);
@@ -329,6 +331,7 @@ static int write_page(struct report *rep)
 	section_intro(rep);
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		section_metric(rep, m);
+	section_flags(rep);
 	if (section_counters(rep) < 0)
 		goto cleanup;
 	html_tail(rep->html);
@@ -454,6 +457,7 @@ cleanup:
 	if (rep.tmpdir && rc != IS_EXIT_OK && remove_tree(rep.tmpdir) < 0)
 		is_warn("%s: cannot remove the unfinished report", rep.tmpdir);
 	summary_free(&rep.sum);
+	is_diff_flags_free(&rep.fl);
 	for (size_t m = 0; rep.plots && m < rep.nmetrics; m++)
 		metric_plots_free(&rep.plots[m]);
 	free(rep.plots);

@@ -119,7 +119,7 @@ void section_flags(struct report *rep)
 	FILE *f = rep->html;
 	if (!rep->fl.n || !rep->sum.overall.fvalues)
 		return;
-	fputs("<section id=\"flags\" class=\"metric\">\n<h2>Flags</h2>\n<p class=\"about\">0/1 "
+	fputs("<section id=\"flags\" class=\"metric flags\">\n<h2>Flags</h2>\n<p class=\"about\">0/1 "
 	      "columns (IntrOff: 1 when the idle state was entered with interrupts off) are not "
 	      "metrics: how many datapoints have a value, how many of them are 1 and their share", f);
 	if (with_tests(rep))

@@ -34,10 +34,12 @@ flag_row() {
 		sed 's/<[^>]*>//g' | head -3 | tr '\n' ' ' | sed 's/ $//; s/,//g'
 }
 
-# no_dash_rows HTML: no table row whose cells are all "-" or empty
+# no_dash_rows HTML: no table row whose cells after the first (the datapoints) are all dashes
+# ("-", an em dash) or empty: the summary of a column without values
 no_dash_rows() {
-	perl -0ne 'while (m{<tr>(.*?)</tr>}gs) { my $r = $1; my @td = $r =~ m{<td[^>]*>(.*?)</td>}gs;
-		next unless @td; my $bad = grep { $_ ne "-" && $_ ne "" } @td; print "$r\n" unless $bad }' "$1" >"$W/dash.txt"
+	perl -CSD -0ne 'while (m{<tr>(.*?)</tr>}gs) { my $r = $1; my @td = $r =~ m{<td[^>]*>(.*?)</td>}gs;
+		shift @td; next unless @td > 1; my $vals = grep { !/^(-|\x{2014}|&mdash;|)$/ } @td;
+		print "$r\n" unless $vals }' "$1" >"$W/dash.txt"
 	[ ! -s "$W/dash.txt" ] || fail "$1: rows of dashes: $(head -c 300 "$W/dash.txt")"
 }
 

@@ -21,7 +21,6 @@
 #pragma weak is_diff_get_test
 #pragma weak is_metric_unit
 #pragma weak is_diff_confounders
-#pragma weak is_diff_flags_compute
 
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
 		  size_t f)

@@ -319,7 +319,7 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 				      .metrics_re = o->load.metrics_re };
 	struct is_diff_config *configs = NULL;
 	struct diff_counters counters;
-	struct diff_flags flags;
+	struct is_diff_flags flags;
 	struct is_diff d;
 	int rc = IS_EXIT_OK;
 	if (is_configs_for_diff(cl, runs, o->ref, &configs, &dopts.nconfigs) < 0) {
@@ -327,7 +327,7 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 		return IS_EXIT_USAGE;
 	}
 	dopts.configs = configs;
-	diff_flags_columns(&flags, runs, n, o->load.metrics_re);
+	is_diff_flags_columns(&flags, runs, n, o->load.metrics_re);
 	dopts.skip = (const char *const *)flags.skip;
 	dopts.nskip = flags.nskip;
 	if (choose_group(ctx, runs, n, &dopts.group_col) < 0 ||
@@ -339,17 +339,17 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 	if (rc == IS_EXIT_OK && is_diff_compute(&d, runs, n, &dopts) < 0)
 		rc = IS_EXIT_DATA;
 	is_configs_free_diff(configs, dopts.nconfigs);
-	if (rc == IS_EXIT_OK && diff_flags_compute(&flags, &d) < 0) {
+	if (rc == IS_EXIT_OK && is_diff_flags_compute(&flags, &d) < 0) {
 		is_diff_free(&d);
 		rc = IS_EXIT_DATA;
 	}
 	if (rc != IS_EXIT_OK) {
-		diff_flags_free(&flags);
+		is_diff_flags_free(&flags);
 		return rc;
 	}
 	if (diff_counters_load(&counters, &d) < 0) {
 		is_diff_free(&d);
-		diff_flags_free(&flags);
+		is_diff_flags_free(&flags);
 		return IS_EXIT_DATA;
 	}
 	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design, .flags = &flags };
@@ -373,7 +373,7 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 		free(out.warn[i]);
 	free(out.warn);
 	diff_counters_free(&counters);
-	diff_flags_free(&flags);
+	is_diff_flags_free(&flags);
 	is_diff_free(&d);
 	return rc;
 }

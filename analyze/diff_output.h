@@ -29,7 +29,7 @@ struct diff_out {
 	char **warn;             /* confounders (is_diff_confounders) */
 	size_t nwarn;
 	const char *design;      /* the experiments' one-line description, or NULL */
-	const struct diff_flags *flags;  /* 0/1 columns (diff_flags.h), or NULL */
+	const struct is_diff_flags *flags;  /* 0/1 columns (diff_flags.h), or NULL */
 };
 
 void diff_print_text(FILE *f, const struct diff_out *o);

@@ -12,23 +12,6 @@
 #include "flag_cols.h"
 #include "stats_result.h"
 
-static const char *const flag_names[] = { "IntrOff" };
-
-bool is_flag_column(const struct is_table *t, const char *name)
-{
-	bool known = false;
-	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
-		known = known || !strcmp(name, flag_names[i]);
-	const struct is_column *c = known ? is_table_col(t, name) : NULL;
-	if (!c || c->type != IS_COL_NUM)
-		return false;
-	const double *v = c->num;
-	for (size_t i = 0; i < t->nrows; i++)
-		if (!isnan(v[i]) && v[i] != 0 && v[i] != 1)
-			return false;
-	return true;
-}
-
 void stats_split_columns(struct stats_result *r, bool flags_apart)
 {
 	const struct is_table *t = r->run->dp;
@@ -53,17 +36,6 @@ void stats_split_columns(struct stats_result *r, bool flags_apart)
 	free(empty);
 }
 
-/* Rows with a value and rows that are 1, of rows[0..n) (all rows when rows is NULL). */
-static void flag_counts(const double *v, const size_t *rows, size_t n, size_t *values, size_t *set)
-{
-	*values = *set = 0;
-	for (size_t i = 0; i < n; i++) {
-		double x = v[rows ? rows[i] : i];
-		*values += !isnan(x);
-		*set += x == 1;
-	}
-}
-
 static void flags_table(FILE *f, const struct stats_result *r, const size_t *rows, size_t n)
 {
 	size_t w = 4;
@@ -72,7 +44,7 @@ static void flags_table(FILE *f, const struct stats_result *r, const size_t *row
 	fprintf(f, "%-*s  %10s  %10s  %7s\n", (int)w, "Flag", "values", "set (1)", "share");
 	for (size_t k = 0; k < r->nflags; k++) {
 		size_t values, set;
-		flag_counts(is_table_col(r->run->dp, r->flags[k])->num, rows, n, &values, &set);
+		is_flag_counts(is_table_col(r->run->dp, r->flags[k])->num, rows, n, &values, &set);
 		char share[32] = "-";
 		if (values)
 			snprintf(share, sizeof(share), "%.2f%%", 100.0 * (double)set / (double)values);
@@ -99,9 +71,9 @@ cJSON *stats_flags_json(const struct stats_result *r, size_t group)
 		size_t values, set;
 		const double *v = is_table_col(r->run->dp, r->flags[k])->num;
 		if (group == (size_t)-1)
-			flag_counts(v, NULL, r->run->dp->nrows, &values, &set);
+			is_flag_counts(v, NULL, r->run->dp->nrows, &values, &set);
 		else
-			flag_counts(v, r->groups.rows[group], r->groups.counts[group], &values, &set);
+			is_flag_counts(v, r->groups.rows[group], r->groups.counts[group], &values, &set);
 		cJSON *fo = cJSON_AddObjectToObject(o, r->flags[k]);
 		is_json_add_num(fo, "values", (double)values);
 		is_json_add_num(fo, "set", (double)set);

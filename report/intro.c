@@ -305,6 +305,11 @@ void section_intro(struct report *rep)
 		html_esc(f, rep->left_out);
 		fputs(".</p>\n", f);
 	}
+	if (rep->fl.empty) {  /* the note on stderr, is_diff_flags_columns */
+		fputs("<p class=\"note\">No values in ", f);
+		html_esc(f, rep->fl.empty);
+		fputs("; left out (no table, no plot).</p>\n", f);
+	}
 	all_metadata(rep, vals);
 	fputs("</section>\n", f);
 	free(vals);

@@ -41,6 +41,9 @@ static const char help[] =
 "99.9%, ...) equal room up to the maximum, and the summary per requested idle state\n"
 "(ReqCState); counters (Busy%, C-state residencies, MHz, Watts) when runs have\n"
 "counters.csv. Metrics come in the order --metrics names them (WakeLatency first).\n"
+"A 0/1 flag (IntrOff) is shown as values, set and share (and tested against the\n"
+"reference as in 'analyze diff'), not as a metric; a column without values in a run is\n"
+"left out with one note.\n"
 "\n"
 "options:\n"
 "  -o, --output DIR      the report directory (required); refused if it exists\n"
@@ -49,7 +52,8 @@ static const char help[] =
 "  -m, --metrics REGEX   metrics to show (POSIX extended regular expression, unanchored),\n"
 "                        default:\n"
 "                        " REPORT_DEFAULT_METRICS "\n"
-"                        (latencies, SilentTime, LDist, residencies, CPU frequency)\n"
+"                        (latencies, the flag IntrOff, SilentTime, LDist, residencies,\n"
+"                        CPU frequency)\n"
 "  -i, --include EXPR    keep only datapoints where EXPR is true (as in `analyze`)\n"
 "  -x, --exclude EXPR    drop datapoints where EXPR is true\n"
 "                        EXPR: column names, numbers, 'strings', < <= > >= == !=,\n"
@@ -304,6 +308,8 @@ static void page_top(struct report *rep, const char *title)
 		html_esc(f, rep->metrics[m]);
 		fputs("</a>", f);
 	}
+	if (rep->fl.n)
+		fputs("<a href=\"#flags\">Flags</a>", f);
 	if (any_counters_file(rep))
 		fputs("<a href=\"#counters\">Counters</a>", f);
 	fputs("</nav>\n", f);
@@ -329,6 +335,7 @@ static int write_page(struct report *rep)
 	section_intro(rep);
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		section_metric(rep, m);
+	section_flags(rep);
 	if (section_counters(rep) < 0)
 		goto cleanup;
 	html_tail(rep->html);
@@ -454,6 +461,7 @@ cleanup:
 	if (rep.tmpdir && rc != IS_EXIT_OK && remove_tree(rep.tmpdir) < 0)
 		is_warn("%s: cannot remove the unfinished report", rep.tmpdir);
 	summary_free(&rep.sum);
+	is_diff_flags_free(&rep.fl);
 	for (size_t m = 0; rep.plots && m < rep.nmetrics; m++)
 		metric_plots_free(&rep.plots[m]);
 	free(rep.plots);

@@ -8,13 +8,15 @@
 #include <sys/types.h>
 
 #include "idlescope/configs.h"
+#include "idlescope/flags.h"
 #include "idlescope/load.h"
 #include "idlescope/run.h"
 #include "idlescope/stats.h"
 
-/* Metrics shown by default: latencies, SilentTime, LDist, residencies, CPU frequency. */
+/* Metrics shown by default: latencies, SilentTime, LDist, residencies, CPU frequency; the
+ * flag IntrOff (a 0/1 column: its share, in the Flags section). */
 #define REPORT_DEFAULT_METRICS \
-	"^(WakeLatency|IntrLatency|SilentTime|LDist|[CPM]C[0-9]+[A-Za-z]*%|CPUFreq|.*Freq)$"
+	"^(WakeLatency|IntrLatency|IntrOff|SilentTime|LDist|[CPM]C[0-9]+[A-Za-z]*%|CPUFreq|.*Freq)$"
 
 struct report_opts {
 	const char *outdir;
@@ -37,6 +39,7 @@ struct summ_part {
 	const char *label;         /* NULL: all datapoints */
 	size_t *rows;              /* [run] */
 	double *values;            /* [(metric * ncols + col) * nfuncs + func], NaN if undefined */
+	size_t *fvalues, *fset;    /* flags: rows with a value, rows that are 1 [flag * ncols + col] */
 };
 
 struct verdict {
@@ -80,8 +83,11 @@ struct report {
 	size_t nwarn;
 	struct is_func *funcs;
 	size_t nfuncs;
-	const char **metrics;      /* shown: numeric in every run, matching --metrics */
+	const char **metrics;      /* shown: numeric in every run, matching --metrics; not flags,
+				    * not columns without values */
 	size_t nmetrics;
+	struct is_diff_flags fl;   /* the flags (fl.names, fl.n; tests when sum.diff) and the
+				    * columns without values (fl.empty) */
 	struct metric_plots *plots;  /* [metric] */
 	char *left_out;            /* metrics some runs lack: "CC6% (not in run2); ..." */
 	double *axis_lim;          /* [(run * 2 + axis) * 2]: scatter x limits, NaN until known */
@@ -135,6 +141,9 @@ void gp_safe(char *out, size_t outlen, const char *s);
 /* sections */
 void section_intro(struct report *rep);
 void section_metric(struct report *rep, size_t m);
+/* flags.c: the flags' values, set and share per run or configuration (and per group), and
+ * with several configurations their proportion tests against the reference. */
+void section_flags(struct report *rep);
 int section_counters(struct report *rep);
 
 int plots_metric(struct report *rep, size_t m, struct metric_plots *mp);

@@ -56,10 +56,19 @@ static void append_text(char **buf, const char *s)
 	*buf = next;
 }
 
+static bool listed(char *const *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
 /*
  * Metrics matching the regex that are numeric in every run, in the reference's order. The
  * others are listed in rep->left_out for the page (and on stderr when --metrics asked for
- * them by name).
+ * them by name). Flags (IntrOff) and columns without values in some run are not metrics
+ * (is_diff_flags_columns, as analyze diff: one note on stderr for the columns without values).
  */
 int select_metrics(struct report *rep, const char *re)
 {
@@ -68,6 +77,7 @@ int select_metrics(struct report *rep, const char *re)
 	if (is_select_metrics(rep->runs[0]->dp, re, &names, &n) < 0)
 		return -1;
 	order_metrics(names, n, re);
+	is_diff_flags_columns(&rep->fl, rep->runs, rep->nruns, re);
 	rep->metrics = is_xcalloc(n + 1, sizeof(*rep->metrics));
 	for (size_t i = 0; i < n; i++) {
 		bool everywhere = true;
@@ -86,14 +96,18 @@ int select_metrics(struct report *rep, const char *re)
 			append_text(&rep->left_out, rep->runs[r]->name);
 			everywhere = false;
 		}
-		if (everywhere)
-			rep->metrics[rep->nmetrics++] = names[i];
-		else
+		if (!everywhere)
 			append_text(&rep->left_out, ")");
+		else if (!listed(rep->fl.skip, rep->fl.nskip, names[i]))
+			rep->metrics[rep->nmetrics++] = names[i];
 	}
 	free(names);
 	if (rep->nmetrics == 0) {
-		is_err("no metric matches --metrics '%s' in every run", re);
+		if (rep->fl.nskip)
+			is_err("no metric with values matches --metrics '%s' in every run (flags and "
+			       "columns without values are not metrics)", re);
+		else
+			is_err("no metric matches --metrics '%s' in every run", re);
 		return -1;
 	}
 	return 0;
@@ -125,6 +139,8 @@ static void part_alloc(struct summ_part *p, const struct report *rep, size_t nme
 	p->values = is_xmalloc(nmetrics * rep->nruns * rep->nfuncs * sizeof(*p->values));
 	for (size_t i = 0; i < nmetrics * rep->nruns * rep->nfuncs; i++)
 		p->values[i] = NAN;
+	p->fvalues = is_xcalloc(rep->fl.n * rep->nruns + 1, sizeof(*p->fvalues));
+	p->fset = is_xcalloc(rep->fl.n * rep->nruns + 1, sizeof(*p->fset));
 }
 
 /* Fill part p for run r from rows[0..nrows) (NULL: every row). */
@@ -143,6 +159,9 @@ static void compute_part(struct report *rep, struct summ_part *p, size_t r, cons
 		is_stats_compute_inplace(scratch, nrows, rep->funcs, rep->nfuncs,
 					 &p->values[(m * rep->nruns + r) * rep->nfuncs]);
 	}
+	for (size_t k = 0; k < rep->fl.n; k++)
+		is_flag_counts(is_table_col(t, rep->fl.names[k])->num, rows, nrows,
+			       &p->fvalues[k * rep->nruns + r], &p->fset[k * rep->nruns + r]);
 }
 
 static int cmp_parts(const void *a, const void *b)
@@ -238,6 +257,19 @@ cleanup:
 	return rc;
 }
 
+/* The flags' counts per configuration in part p (0: all datapoints, g + 1: group g). */
+static void flags_from_diff(struct report *rep, struct summ_part *sp, size_t p)
+{
+	const struct is_diff *d = rep->sum.diff;
+	size_t n = rep->fl.n, nc = d->nconfigs;
+	sp->fvalues = is_xcalloc(n * nc + 1, sizeof(*sp->fvalues));
+	sp->fset = is_xcalloc(n * nc + 1, sizeof(*sp->fset));
+	for (size_t k = 0; k < n; k++)
+		for (size_t c = 0; c < nc; c++)
+			is_diff_flag_counts(&rep->fl, d, p, k, c, &sp->fvalues[k * nc + c],
+					    &sp->fset[k * nc + c]);
+}
+
 /* Borrow lib/diff/diff.c's numbers and verdicts. */
 static void from_diff(struct report *rep, struct is_diff *d)
 {
@@ -256,7 +288,9 @@ static void from_diff(struct report *rep, struct is_diff *d)
 		s->groups[g].label = d->groups[g].label;
 		s->groups[g].rows = d->groups[g].rows;
 		s->groups[g].values = d->groups[g].values;
+		flags_from_diff(rep, &s->groups[g], g + 1);
 	}
+	flags_from_diff(rep, &s->overall, 0);
 	s->verdicts = is_xcalloc(d->nmetrics * d->nconfigs, sizeof(*s->verdicts));
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t r = 1; r < d->nconfigs; r++) {
@@ -319,6 +353,10 @@ int summary_compute(struct report *rep)
 					  .configs = rep->configs, .nconfigs = rep->nconfigs };
 		int rc = is_diff_compute(d, rep->runs, rep->nruns, &o);
 		free(re);
+		if (rc == 0 && is_diff_flags_compute(&rep->fl, d) < 0) {
+			is_diff_free(d);
+			rc = -1;
+		}
 		if (rc < 0) {
 			free(d);
 			return -1;
@@ -341,6 +379,12 @@ void summary_free(struct summary *s)
 		for (size_t i = 0; i < s->nmetrics * s->ncols; i++)
 			free(s->verdicts[i].text);
 	free(s->verdicts);
+	free(s->overall.fvalues);
+	free(s->overall.fset);
+	for (size_t g = 0; g < s->ngroups; g++) {
+		free(s->groups[g].fvalues);
+		free(s->groups[g].fset);
+	}
 	if (s->diff) {
 		is_diff_free(s->diff);
 		free(s->diff);

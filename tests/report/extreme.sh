@@ -59,10 +59,12 @@ grep -v 'class="nosig"\|class="sig"' "$W/rep-overflow/index.html" | grep -qi '>[
 	fail "overflow: 'inf' in the page"
 echo "ok: an overflowing std is 'overflow'"
 
-# no value at all: explained
+# no value at all: left out with one note (as analyze stats/diff), and a line on the page
 mk empty ",100,50" ",200,60"
 expect_rc 0 "$REPORT" "$W/empty" -o "$W/rep-empty"
-grep -q "No plots: no datapoint has a value of WakeLatency (every cell is empty)." "$W/rep-empty/index.html" ||
+grep -qx "report: note: no values in WakeLatency; left out" "$W/err.txt" || fail "empty: note: $(cat "$W/err.txt")"
+grep -q "No values in WakeLatency; left out (no table, no plot)." "$W/rep-empty/index.html" ||
 	fail "empty: no explanation"
-echo "ok: a column without values is explained"
+grep -q "<h2>WakeLatency" "$W/rep-empty/index.html" && fail "empty: a section for WakeLatency"
+echo "ok: a column without values is left out, with a note"
 echo "all extreme-value report tests passed"

@@ -1,0 +1,147 @@
+/* Loading a run's datapoints through the cache, and the statistics its sorted values give. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "cache_internal.h"
+#include "idlescope/cache.h"
+#include "idlescope/util.h"
+
+static bool same_source(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* mkdir -p of the cache directory (0700: what was read stays private). */
+static int make_dir(const char *dir)
+{
+	char *p = is_xstrdup(dir);
+	int rc = 0;
+	for (char *s = p + 1; rc == 0; s++) {
+		char c = *s;
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+/*
+ * Read the whole file (every column), silently: 1 with the entry written, 0 when the file is
+ * better read as before (it does not read cleanly, it changed while it was read, or the
+ * entry could not be written).
+ */
+static int build_entry(const struct is_cache_src *src, const struct stat *st, const char *dir,
+		       const char *entry)
+{
+	uint64_t max;
+	if (is_cache_max(&max) < 0)
+		return -1;
+	if (make_dir(dir) < 0) {
+		cache_note_once("cache: %s: %s; going on without the cache", dir, strerror(errno));
+		return 0;
+	}
+	struct is_table_opts all = *src->opts;
+	struct is_table *t = NULL;
+	struct stat after;
+	unsigned warned = is_warn_count();
+	all.want = NULL;
+	is_msg_mute(true);
+	int rc = is_table_read(src->path, &all, &t);
+	is_msg_mute(false);
+	rc = rc == 0 && is_warn_count() == warned && stat(src->path, &after) == 0 &&
+	     same_source(st, &after) && cache_write(dir, entry, t, st, src->opts, max) == 0;
+	is_table_free(t);
+	if (rc)
+		cache_evict(dir, max, entry);
+	return rc;
+}
+
+int is_cache_load(const struct is_cache_src *src, struct is_table **out)
+{
+	struct stat st;
+	*out = NULL;
+	if (!is_cache_enabled() || stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	char *dir = is_cache_dir();
+	if (!dir)
+		return 0;
+	char *entry = cache_entry_path(dir, &st);
+	struct cache_map *m = cache_map_open(entry, &st, src->opts);
+	int rc = 0;
+	if (!m && (rc = build_entry(src, &st, dir, entry)) > 0)
+		m = cache_map_open(entry, &st, src->opts);
+	if (m && (*out = cache_map_table(m, src->path, src->opts)))
+		rc = 1;
+	else if (rc > 0)
+		rc = 0;
+	free(entry);
+	free(dir);
+	return rc;
+}
+
+static struct cache_map *map_of(const struct is_table *t)
+{
+	return t && t->release == cache_map_free ? t->release_arg : NULL;
+}
+
+int is_cache_table_modified(struct is_table *t)
+{
+	struct cache_map *m = map_of(t);
+	if (!m || m->modified)
+		return 0;
+	/* private pages: a write copies the page, the file is never written */
+	if (mprotect(m->base, m->len, PROT_READ | PROT_WRITE) < 0) {
+		is_err("%s: cannot filter the cached columns: %s (try --no-cache)", t->path,
+		       strerror(errno));
+		return -1;
+	}
+	m->modified = true;
+	return 0;
+}
+
+bool is_cache_stats(const struct is_table *t, const char *group_col, const char *group,
+		    const char *metric, const struct is_func *f, size_t nf, double *out)
+{
+	const struct cache_map *m = map_of(t);
+	if (!m || m->modified || m->nrows != t->nrows)
+		return false;
+	size_t g = 0, c = 0;
+	if (group) {
+		if (!group_col || strcmp(group_col, m->group_col))
+			return false;
+		while (g < m->ngroups && strcmp(m->labels[g], group))
+			g++;
+		if (g++ == m->ngroups)
+			return false;
+	}
+	while (c < m->ncols && strcmp(m->names[c], metric))
+		c++;
+	if (c == m->ncols || m->types[c] != IS_COL_NUM)
+		return false;
+	struct cache_stat s;
+	memcpy(&s, m->stats + (m->num_of_col[c] * (1 + m->ngroups) + g) * sizeof(s), sizeof(s));
+	const double *sorted = (const double *)((const char *)m->base + s.sorted_off);
+	size_t n = (size_t)s.count;
+	for (size_t i = 0; i < nf; i++) {
+		switch (f[i].kind) {
+		case IS_F_COUNT: out[i] = (double)n; break;
+		case IS_F_MIN: out[i] = n ? s.min : NAN; break;
+		case IS_F_MAX: out[i] = n ? s.max : NAN; break;
+		case IS_F_AVG: out[i] = s.avg; break;
+		case IS_F_STD: out[i] = s.std; break;
+		case IS_F_MED: out[i] = n ? is_quantile_sorted(sorted, n, 0.5) : NAN; break;
+		case IS_F_PCT: out[i] = n ? is_quantile_sorted(sorted, n, f[i].pct / 100.0) : NAN; break;
+		}
+	}
+	return true;
+}

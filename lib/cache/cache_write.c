@@ -146,8 +146,8 @@ static int write_body(struct build *b, FILE *f, struct cache_hdr *h)
 	h->index_off = w.off;
 	h->index_len = ix.n;
 	h->index_sum = cache_sum(ix.p, ix.n);
-	emit(&w, ix.p, ix.n);
-	h->file_len = w.off;
+	fwrite(ix.p, 1, ix.n, f);  /* last: no padding */
+	h->file_len = w.off + ix.n;
 	h->hdr_sum = cache_sum(h, sizeof(*h));
 	free(ix.p);
 	if (fflush(f) != 0 || ferror(f) || pwrite(fileno(f), h, sizeof(*h), 0) != (ssize_t)sizeof(*h))

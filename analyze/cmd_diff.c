@@ -68,6 +68,8 @@ static const char diff_help[] =
 "                        EXPR as in 'analyze stats': \"ReqCState == 'C6' and LDist < 1000\"\n"
 "  -b, --by COLUMN       group rows by COLUMN instead of ReqCState (every run must have it)\n"
 "  -G, --no-group        no per-group comparison\n"
+"      --no-cache        read the runs without the run cache (docs/cache.md; also\n"
+"                        IDLESCOPE_NO_CACHE=1)\n"
 "  -e, --even-up         truncate every run to the smallest datapoint count (after filters)\n"
 "      --allow-same      allow the same run (datapoints file) twice\n"
 "  -F, --format FMT      text (default), csv or json\n"

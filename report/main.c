@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "idlescope/textsafe.h"
+#include "idlescope/cache.h"
 #include "idlescope/util.h"
 #include "idlescope/version.h"
 #include "report.h"
@@ -60,6 +61,7 @@ static const char help[] =
 "  -j, --jobs N          gnuplot processes to run at once, default: online CPUs\n"
 "  -k, --keep-plot-data  keep the plots' data files and gnuplot scripts in\n"
 "                        DIR/plot-data/ (cd there and run gnuplot on mNNN.gp to redraw)\n"
+"      --no-cache        read the runs without the run cache (docs/cache.md)\n"
 "  -h, --help            this text\n"
 "  -V, --version         print the version\n"
 "\n"
@@ -81,7 +83,8 @@ static const struct option longopts[] = {
 	{ "copy-raw", no_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
 	{ "keep-plot-data", no_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' },
-	{ "ref", required_argument, NULL, 256 }, { NULL, 0, NULL, 0 },
+	{ "ref", required_argument, NULL, 256 }, { "no-cache", no_argument, NULL, 257 },
+	{ NULL, 0, NULL, 0 },
 };
 
 static int parse_jobs(const char *s, int *out)
@@ -112,6 +115,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case 'r': o->copy_raw = true; break;
 		case 'k': o->keep_plot_data = true; break;
 		case 256: o->ref = optarg; break;
+		case 257: is_cache_disable(); break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;

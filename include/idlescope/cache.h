@@ -52,6 +52,19 @@ int is_cache_table_modified(struct is_table *t);
 bool is_cache_stats(const struct is_table *t, const char *group_col, const char *group,
 		    const char *metric, const struct is_func *f, size_t nf, double *out);
 
+/* A metric's values in a part of a cached, unmodified table, sorted (NaN left out), with
+ * count, min, max, avg and std as is_stats_compute gives them over the part's rows in row
+ * order (empty cells included: rows > n when the part has some). */
+struct is_cache_sample {
+	const double *x;
+	size_t n, rows;
+	double mom[5];   /* count, min, max, avg, std */
+};
+/* The sample of metric over all rows (group NULL) or a group of group_col: true when the
+ * cache has it. */
+bool is_cache_sample(const struct is_table *t, const char *group_col, const char *group,
+		     const char *metric, struct is_cache_sample *out);
+
 /* analyze cache: where the cache is, its entries and total size; remove every entry. */
 int is_cache_info(FILE *f);
 int is_cache_clear(FILE *f);

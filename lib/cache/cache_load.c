@@ -109,8 +109,8 @@ int is_cache_table_modified(struct is_table *t)
 	return 0;
 }
 
-bool is_cache_stats(const struct is_table *t, const char *group_col, const char *group,
-		    const char *metric, const struct is_func *f, size_t nf, double *out)
+bool is_cache_sample(const struct is_table *t, const char *group_col, const char *group,
+		     const char *metric, struct is_cache_sample *out)
 {
 	const struct cache_map *m = map_of(t);
 	if (!m || m->modified || m->nrows != t->nrows)
@@ -130,17 +130,27 @@ bool is_cache_stats(const struct is_table *t, const char *group_col, const char 
 		return false;
 	struct cache_stat s;
 	memcpy(&s, m->stats + (m->num_of_col[c] * (1 + m->ngroups) + g) * sizeof(s), sizeof(s));
-	const double *sorted = (const double *)((const char *)m->base + s.sorted_off);
-	size_t n = (size_t)s.count;
+	*out = (struct is_cache_sample){ (const double *)((const char *)m->base + s.sorted_off),
+					 (size_t)s.count, (size_t)s.rows,
+					 { (double)s.count, s.min, s.max, s.avg, s.std } };
+	return true;
+}
+
+bool is_cache_stats(const struct is_table *t, const char *group_col, const char *group,
+		    const char *metric, const struct is_func *f, size_t nf, double *out)
+{
+	struct is_cache_sample s;
+	if (!is_cache_sample(t, group_col, group, metric, &s))
+		return false;
 	for (size_t i = 0; i < nf; i++) {
 		switch (f[i].kind) {
-		case IS_F_COUNT: out[i] = (double)n; break;
-		case IS_F_MIN: out[i] = n ? s.min : NAN; break;
-		case IS_F_MAX: out[i] = n ? s.max : NAN; break;
-		case IS_F_AVG: out[i] = s.avg; break;
-		case IS_F_STD: out[i] = s.std; break;
-		case IS_F_MED: out[i] = n ? is_quantile_sorted(sorted, n, 0.5) : NAN; break;
-		case IS_F_PCT: out[i] = n ? is_quantile_sorted(sorted, n, f[i].pct / 100.0) : NAN; break;
+		case IS_F_COUNT: out[i] = s.mom[0]; break;
+		case IS_F_MIN: out[i] = s.n ? s.mom[1] : NAN; break;
+		case IS_F_MAX: out[i] = s.n ? s.mom[2] : NAN; break;
+		case IS_F_AVG: out[i] = s.mom[3]; break;
+		case IS_F_STD: out[i] = s.mom[4]; break;
+		case IS_F_MED: out[i] = s.n ? is_quantile_sorted(s.x, s.n, 0.5) : NAN; break;
+		case IS_F_PCT: out[i] = s.n ? is_quantile_sorted(s.x, s.n, f[i].pct / 100.0) : NAN; break;
 		}
 	}
 	return true;

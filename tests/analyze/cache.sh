@@ -51,6 +51,7 @@ for i in range(5000):
 rows.append(["12.5", "100", "C10", "1", "2", ""])          # a group of one value
 write("gen", rows)
 write("gen2", rows[::3])
+write("gen3", rows[1::2])
 write("one", [["3.25", "10", "C6", "0", "1", ""]])
 write("empty", [])
 PY
@@ -68,6 +69,8 @@ done
 for fmt in text csv json; do
 	same3 "diff $fmt" "$analyze" diff -F $fmt gen gen2
 	same3 "diff filter $fmt" "$analyze" diff -F $fmt -x "ReqCState == 'C6'" gen gen2
+	same3 "diff replicates $fmt" "$analyze" diff -F $fmt gen,gen2 gen3,one
+	same3 "diff three $fmt" "$analyze" diff -F $fmt gen gen2 gen3 one
 done
 [ "$(entries)" -ge 4 ] || fail "expected cache entries for 4 runs, found $(entries)"
 

@@ -98,6 +98,8 @@ static bool parse_columns(struct cache_map *m, const struct cache_hdr *h, struct
 		if (type > 1 || !in_data(h, m->offs[i], h->nrows, type ? 4 : 8))
 			c->bad = true;
 	}
+	if (m->ncols == 0 && h->nrows)
+		c->bad = true;  /* rows of nothing: the reader never makes them */
 	m->ngroups = get_count(c, 4);
 	m->labels = is_xcalloc(m->ngroups + 1, sizeof(char *));
 	for (size_t k = 0; k < m->ngroups && !c->bad; k++)

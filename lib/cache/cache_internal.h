@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "idlescope/table.h"
+#include "strpool.h"
 
 #define CACHE_MAGIC "ISCACHE"
 #define CACHE_BOM 0x01020304u
@@ -47,6 +48,7 @@ struct cache_map {
 	uint64_t nrows;
 	size_t ncols;
 	char **names;
+	struct strpool colids;        /* names -> column index (names are unique) */
 	enum is_coltype *types;
 	uint64_t *offs;
 	char *group_col;              /* "" without groups */

@@ -115,7 +115,7 @@ bool is_cache_sample(const struct is_table *t, const char *group_col, const char
 	const struct cache_map *m = map_of(t);
 	if (!m || m->modified || m->nrows != t->nrows)
 		return false;
-	size_t g = 0, c = 0;
+	size_t g = 0, c;
 	if (group) {
 		if (!group_col || strcmp(group_col, m->group_col))
 			return false;
@@ -124,9 +124,8 @@ bool is_cache_sample(const struct is_table *t, const char *group_col, const char
 		if (g++ == m->ngroups)
 			return false;
 	}
-	while (c < m->ncols && strcmp(m->names[c], metric))
-		c++;
-	if (c == m->ncols || m->types[c] != IS_COL_NUM)
+	c = strpool_find(&m->colids, metric, strlen(metric));
+	if (c >= m->ncols || m->types[c] != IS_COL_NUM)
 		return false;
 	struct cache_stat s;
 	memcpy(&s, m->stats + (m->num_of_col[c] * (1 + m->ngroups) + g) * sizeof(s), sizeof(s));

@@ -66,6 +66,7 @@ void cache_map_free(void *arg)
 	for (size_t i = 0; m->labels && i < m->ngroups; i++)
 		free(m->labels[i]);
 	free(m->names);
+	strpool_free(&m->colids);
 	free(m->types);
 	free(m->offs);
 	free(m->labels);
@@ -90,6 +91,8 @@ static bool parse_columns(struct cache_map *m, const struct cache_hdr *h, struct
 	m->num_of_col = is_xcalloc(m->ncols + 1, sizeof(size_t));
 	for (size_t i = 0; i < m->ncols && !c->bad; i++) {
 		m->names[i] = get_str(c);
+		if (m->names[i] && strpool_intern(&m->colids, m->names[i], strlen(m->names[i])) != i)
+			c->bad = true;  /* a name twice */
 		uint64_t type = get_u64(c);
 		m->offs[i] = get_u64(c);
 		m->types[i] = type ? IS_COL_TEXT : IS_COL_NUM;
@@ -182,6 +185,7 @@ struct cache_map *cache_map_open(const char *path, const struct stat *src,
 		return NULL;
 	struct cache_map *m = is_xcalloc(1, sizeof(*m));
 	struct cache_hdr h;
+	strpool_init(&m->colids);
 	m->base = base;
 	m->len = (size_t)st.st_size;
 	memcpy(&h, base, sizeof(h));

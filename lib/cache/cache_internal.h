@@ -25,7 +25,8 @@ struct cache_hdr {
 	uint64_t dev, ino, size;      /* the datapoints file this is of */
 	int64_t mtime_sec, mtime_nsec;
 	uint64_t known_rows;          /* the reader's options that change what it reads */
-	uint32_t known_complete, pad;
+	uint32_t known_complete;
+	uint32_t too_big;             /* 1: a marker (header only): the entry needs nrows bytes */
 	uint64_t nrows;
 	uint64_t index_off, index_len, file_len;
 	uint64_t index_sum;
@@ -69,6 +70,10 @@ char *cache_entry_path(const char *dir, const struct stat *st);
  * -1 not written (a note was printed at most once per process). */
 int cache_write(const char *dir, const char *path, const struct is_table *t,
 		const struct stat *st, const struct is_table_opts *o, uint64_t max);
+/* Whether path is a marker, written in place of an entry above the bound, that says the entry
+ * would still not fit under max. */
+bool cache_too_big(const char *path, const struct stat *src, const struct is_table_opts *o,
+		   uint64_t max);
 /* Map and check an entry: NULL when missing, foreign, stale or corrupt. */
 struct cache_map *cache_map_open(const char *path, const struct stat *src,
 				 const struct is_table_opts *o);

@@ -41,11 +41,8 @@ static int make_dir(const char *dir)
  * entry could not be written).
  */
 static int build_entry(const struct is_cache_src *src, const struct stat *st, const char *dir,
-		       const char *entry)
+		       const char *entry, uint64_t max)
 {
-	uint64_t max;
-	if (is_cache_max(&max) < 0)
-		return -1;
 	if (make_dir(dir) < 0) {
 		cache_note_once("cache: %s: %s; going on without the cache", dir, strerror(errno));
 		return 0;
@@ -69,8 +66,13 @@ static int build_entry(const struct is_cache_src *src, const struct stat *st, co
 int is_cache_load(const struct is_cache_src *src, struct is_table **out)
 {
 	struct stat st;
+	uint64_t max;
 	*out = NULL;
-	if (!is_cache_enabled() || stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
+	if (!is_cache_enabled())
+		return 0;
+	if (is_cache_max(&max) < 0)
+		return -1;
+	if (stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	char *dir = is_cache_dir();
 	if (!dir)
@@ -78,7 +80,12 @@ int is_cache_load(const struct is_cache_src *src, struct is_table **out)
 	char *entry = cache_entry_path(dir, &st);
 	struct cache_map *m = cache_map_open(entry, &st, src->opts);
 	int rc = 0;
-	if (!m && (rc = build_entry(src, &st, dir, entry)) > 0)
+	if (!m && cache_too_big(entry, &st, src->opts, max)) {
+		free(entry);
+		free(dir);
+		return 0;  /* known to be above the bound: read as without the cache */
+	}
+	if (!m && (rc = build_entry(src, &st, dir, entry, max)) > 0)
 		m = cache_map_open(entry, &st, src->opts);
 	if (m && (*out = cache_map_table(m, src->path, src->opts)))
 		rc = 1;

@@ -1,6 +1,7 @@
 /* Writing a cache entry: the columns, the sorted values per column and group, the index;
  * into a temporary file in the cache directory, renamed into place when whole. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -176,11 +177,52 @@ static int build_and_write(const struct is_table *t, FILE *f, struct cache_hdr *
 	return rc;
 }
 
+/* In place of an entry above the bound, its header alone: the next look at the file reads it
+ * as without the cache straight away, instead of reading it whole first. */
+static void write_marker(const char *path, const struct stat *st, const struct is_table_opts *o,
+			 uint64_t need)
+{
+	struct cache_hdr h;
+	cache_key(&h, st, o);
+	h.too_big = 1;
+	h.nrows = need;
+	h.index_off = h.file_len = sizeof(h);
+	h.hdr_sum = cache_sum(&h, sizeof(h));
+	char *tmp = is_xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	bool ok = fd >= 0 && write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h);
+	if (fd >= 0)
+		ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
+	free(tmp);
+}
+
+bool cache_too_big(const char *path, const struct stat *src, const struct is_table_opts *o,
+		   uint64_t max)
+{
+	struct cache_hdr h, want;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool got = fd >= 0 && pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h);
+	if (fd >= 0)
+		close(fd);
+	if (!got)
+		return false;
+	cache_key(&want, src, o);
+	want.too_big = 1;
+	uint64_t sum = h.hdr_sum;
+	h.hdr_sum = 0;
+	return !memcmp(&h, &want, offsetof(struct cache_hdr, nrows)) && cache_sum(&h, sizeof(h)) == sum &&
+	       h.nrows > max;
+}
+
 int cache_write(const char *dir, const char *path, const struct is_table *t,
 		const struct stat *st, const struct is_table_opts *o, uint64_t max)
 {
-	if (entry_size(t) > max)
-		return -1;  /* bigger than the whole cache may be */
+	if (entry_size(t) > max) {  /* bigger than the whole cache may be */
+		write_marker(path, st, o, entry_size(t));
+		return -1;
+	}
 	const char *base = strrchr(path, '/');
 	char *tmp = is_xasprintf("%s/.%s.tmp.XXXXXX", dir, base ? base + 1 : path);
 	int fd = mkstemp(tmp), rc = -1;

@@ -88,6 +88,12 @@ char *cache_entry_path(const char *dir, const struct stat *st)
 			    (unsigned long long)st->st_ino);
 }
 
+char *cache_lock_path(const char *dir, const char *entry)
+{
+	const char *base = strrchr(entry, '/');
+	return is_xasprintf("%s/.%s.lock", dir, base ? base + 1 : entry);
+}
+
 void cache_note_once(const char *fmt, ...)
 {
 	static bool said;
@@ -114,10 +120,12 @@ static bool is_entry_name(const char *n)
 	return n[0] != '.' && len > sl && !strcmp(n + len - sl, CACHE_SUFFIX);
 }
 
-/* A temporary file of a writer that died (".NAME.tmp.XXXXXX"), an hour old. */
+/* A temporary file of a writer that died (".NAME.tmp.XXXXXX") or a builder's lock file
+ * (".NAME.lock", removed by the builder when done), an hour old. */
 static bool is_stale_tmp(const char *n, const struct stat *st)
 {
-	return n[0] == '.' && strstr(n, CACHE_SUFFIX ".tmp.") && time(NULL) - st->st_mtime > 3600;
+	return n[0] == '.' && (strstr(n, CACHE_SUFFIX ".tmp.") || strstr(n, CACHE_SUFFIX ".lock")) &&
+	       time(NULL) - st->st_mtime > 3600;
 }
 
 /* The entries of dir (and stale temporary files removed); -1 when it cannot be read. */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "idlescope/cache.h"
 #include "idlescope/table.h"
 #include "strpool.h"
 
@@ -85,6 +86,18 @@ struct is_table *cache_map_table(struct cache_map *m, const char *src_path,
 void cache_evict(const char *dir, uint64_t max, const char *keep);
 /* One note per process about a cache directory that cannot be used. */
 void cache_note_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Read the whole file (every column) silently and write its entry: 1 written, 0 not (the
+ * file is better read as before). */
+int cache_build_entry(const struct is_cache_src *src, const struct stat *st, const char *dir,
+		      const char *entry, uint64_t max);
+/* IDLESCOPE_CACHE_BUILD: background (default) or foreground; -1 printed error. */
+int cache_build_mode(bool *background);
+/* Start a detached builder of entry (nice 19, SCHED_IDLE, one per entry) and return at once. */
+void cache_build_background(const struct is_cache_src *src, const struct stat *st,
+			    const char *dir, const char *entry, uint64_t max);
+/* The lock file a builder of entry holds (malloc'd). */
+char *cache_lock_path(const char *dir, const char *entry);
 
 /* Sort ascending, in total order (-0 before +0), no NaN in a. tmp holds n doubles. */
 void cache_sort(double *a, size_t n, double *tmp);

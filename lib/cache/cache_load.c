@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "cache_internal.h"
 #include "idlescope/cache.h"
@@ -35,18 +36,23 @@ static int make_dir(const char *dir)
 	return rc;
 }
 
+/* The cache directory made and writable; else one note and -1 (read without the cache). */
+static int usable_dir(const char *dir)
+{
+	if (make_dir(dir) == 0 && access(dir, W_OK | X_OK) == 0)
+		return 0;
+	cache_note_once("cache: %s: %s; going on without the cache", dir, strerror(errno));
+	return -1;
+}
+
 /*
  * Read the whole file (every column), silently: 1 with the entry written, 0 when the file is
  * better read as before (it does not read cleanly, it changed while it was read, or the
  * entry could not be written).
  */
-static int build_entry(const struct is_cache_src *src, const struct stat *st, const char *dir,
-		       const char *entry, uint64_t max)
+int cache_build_entry(const struct is_cache_src *src, const struct stat *st, const char *dir,
+		      const char *entry, uint64_t max)
 {
-	if (make_dir(dir) < 0) {
-		cache_note_once("cache: %s: %s; going on without the cache", dir, strerror(errno));
-		return 0;
-	}
 	struct is_table_opts all = *src->opts;
 	struct is_table *t = NULL;
 	struct stat after;
@@ -70,7 +76,8 @@ int is_cache_load(const struct is_cache_src *src, struct is_table **out)
 	*out = NULL;
 	if (!is_cache_enabled())
 		return 0;
-	if (is_cache_max(&max) < 0)
+	bool background;
+	if (is_cache_max(&max) < 0 || cache_build_mode(&background) < 0)
 		return -1;
 	if (stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
@@ -85,8 +92,14 @@ int is_cache_load(const struct is_cache_src *src, struct is_table **out)
 		free(dir);
 		return 0;  /* known to be above the bound: read as without the cache */
 	}
-	if (!m && (rc = build_entry(src, &st, dir, entry, max)) > 0)
-		m = cache_map_open(entry, &st, src->opts);
+	/* a miss: read as without the cache while a builder makes the entry for the next look,
+	 * or (IDLESCOPE_CACHE_BUILD=foreground) make it now and use it */
+	if (!m && usable_dir(dir) == 0) {
+		if (background)
+			cache_build_background(src, &st, dir, entry, max);
+		else if ((rc = cache_build_entry(src, &st, dir, entry, max)) > 0)
+			m = cache_map_open(entry, &st, src->opts);
+	}
 	if (m && (*out = cache_map_table(m, src->path, src->opts)))
 		rc = 1;
 	else if (rc > 0)

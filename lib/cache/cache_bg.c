@@ -1,0 +1,86 @@
+/* Building an entry in the background (docs/cache.md): a detached, idle-priority builder
+ * process, one per entry at a time, while the caller reads the run as without the cache. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache_internal.h"
+#include "idlescope/cache.h"
+#include "idlescope/util.h"
+
+int cache_build_mode(bool *background)
+{
+	const char *e = getenv("IDLESCOPE_CACHE_BUILD");
+	*background = true;
+	if (!e || !*e || !strcmp(e, "background"))
+		return 0;
+	if (!strcmp(e, "foreground")) {
+		*background = false;
+		return 0;
+	}
+	is_err("IDLESCOPE_CACHE_BUILD: expected 'background' or 'foreground', got '%s'", e);
+	return -1;
+}
+
+/* Nothing of the caller's: no terminal, no pipe (a $(...) or ctest would wait for it). */
+static void detach(void)
+{
+	int fd = open("/dev/null", O_RDWR);
+	setsid();
+	for (int i = 0; i < 3 && fd >= 0; i++)
+		if (fd != i)
+			dup2(fd, i);
+	if (close_range(3, ~0u, 0) < 0) {
+		long max = sysconf(_SC_OPEN_MAX);
+		for (long i = 3; i < (max > 0 ? max : 1024); i++)
+			close((int)i);
+	}
+	errno = 0;
+	if (setpriority(PRIO_PROCESS, 0, 19) < 0 && errno)
+		errno = 0;  /* best effort: the build runs anyway */
+	struct sched_param sp = { 0 };
+	sched_setscheduler(0, SCHED_IDLE, &sp);
+}
+
+/* The builder: one per entry (a lock file beside it); gone when the entry is there. */
+static void builder(const struct is_cache_src *src, const struct stat *st, const char *dir,
+		    const char *entry, uint64_t max)
+{
+	detach();
+	char *lock = cache_lock_path(dir, entry);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+		_exit(0);  /* another builder is at it */
+	struct cache_map *m = cache_map_open(entry, st, src->opts);
+	if (m)
+		cache_map_free(m);
+	else if (!cache_too_big(entry, st, src->opts, max))
+		cache_build_entry(src, st, dir, entry, max);
+	/* while still holding the lock: a builder that opens the file later finds the entry */
+	unlink(lock);
+	_exit(0);
+}
+
+void cache_build_background(const struct is_cache_src *src, const struct stat *st,
+			    const char *dir, const char *entry, uint64_t max)
+{
+	/* single-threaded here (analyze, report): fork copies the whole process safely, and the
+	 * caller has not read the run yet, so its reading causes no copy-on-write */
+	pid_t mid = fork(), got;
+	if (mid < 0)
+		return;  /* no builder: the next look tries again */
+	if (mid == 0) {
+		pid_t b = fork();
+		if (b == 0)
+			builder(src, st, dir, entry, max);
+		_exit(0);  /* the builder is init's child now: no zombie */
+	}
+	while ((got = waitpid(mid, NULL, 0)) < 0 && errno == EINTR)
+		;
+}

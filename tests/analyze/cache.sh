@@ -14,12 +14,14 @@ trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 export XDG_CACHE_HOME=$tmp/xdg
 unset IDLESCOPE_NO_CACHE IDLESCOPE_CACHE_MAX
+# the entry is built before the command answers (the background builder: cache_bg.sh)
+export IDLESCOPE_CACHE_BUILD=foreground
 cdir=$XDG_CACHE_HOME/idlescope
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 entries() { find "$cdir" -name '*.isc' 2> /dev/null | wc -l; }
 
-# cold (no cache), first (builds the entry) and warm (maps it): stdout and stderr identical
+# cold (no cache), first (builds the entry first) and warm (maps it): stdout and stderr identical
 same3() {
 	local what=$1; shift
 	IDLESCOPE_NO_CACHE=1 "$@" > cold.out 2> cold.err; local rc0=$?
@@ -184,6 +186,11 @@ IDLESCOPE_CACHE_MAX=12x "$analyze" stats g1 > /dev/null 2> bad.err
 rc=$?
 [ $rc = 1 ] && [ "$(cat bad.err)" = "analyze: IDLESCOPE_CACHE_MAX: expected a whole number of bytes (K, M, G suffixes), got '12x'" ] ||
 	fail "bad IDLESCOPE_CACHE_MAX: exit $rc, $(cat bad.err)"
+
+IDLESCOPE_CACHE_BUILD=now "$analyze" stats g1 > /dev/null 2> bad.err
+rc=$?
+[ $rc = 1 ] && [ "$(cat bad.err)" = "analyze: IDLESCOPE_CACHE_BUILD: expected 'background' or 'foreground', got 'now'" ] ||
+	fail "bad IDLESCOPE_CACHE_BUILD: exit $rc, $(cat bad.err)"
 
 # analyzers at once, on a cold cache: every one gives the cold numbers, one entry is left
 rm -rf "$cdir"

@@ -1,7 +1,9 @@
 #!/bin/bash
-# The run cache (docs/cache.md): cold (--no-cache), first (builds the entry) and warm
+# The run cache (docs/cache.md): cold (--no-cache), first look (answers cold while a background
+# builder writes the entry; "entry ready" is when the entry is there, from the command's start),
+# first look with IDLESCOPE_CACHE_BUILD=foreground (builds the entry before answering), and warm
 # analyze stats on wult-style datapoints.csv files of 1 M and 10 M rows (14 columns); diff of
-# two runs and report cold and warm (first size only, unless CACHE_BENCH_ALL=1); and Intel's
+# two runs and report cold, first look and warm (first size only, unless CACHE_BENCH_ALL=1); and Intel's
 # wult calc on the same file beside them when $WULT or /opt/peer/bin/wult is there ("wult:
 # not found" otherwise). Median of REPEAT runs (default 3): wall s and max RSS MB (RSS counts
 # the mapped entry's pages that were touched: they are page cache, not fresh memory).
@@ -55,14 +57,49 @@ median() {
 		"$((kb / 1024))"
 }
 
-row() {  # row ROWS WHAT "WALL RSS" COLD_WALL
-	local wall rss
-	read -r wall rss <<< "$3"
-	printf '%-10s %-26s %-9s %-10s %s\n' "$1" "$2" "$wall" "$rss" \
-		"$(awk -v c="${4:-}" -v w="$wall" 'BEGIN { if (c != "" && w > 0) printf "%.1fx", c / w; else print "-" }')"
+# the builders started by a first look are done: no lock file left (at most 10 min)
+builders_done() {
+	for _ in $(seq 6000); do
+		[ -z "$(find "$XDG_CACHE_HOME" -name '.*.lock' 2> /dev/null)" ] && return 0
+		sleep 0.1
+	done
+	echo "bench_cache: a background builder still runs after 10 min" >&2
+	exit 1
 }
 
-printf '%-10s %-26s %-9s %-10s %s\n' rows what wall_s maxrss_MB "cold/this"
+# first N CMD...: a first look on an empty cache, REPEAT times: "median_wall_s max_rss_MB
+# median_ready_s", ready = the N entries are there (background builders), from the start
+first() {
+	local n=$1 runs=() ready=() kb=0 w k t0 e
+	shift
+	for _ in $(seq "$repeat"); do
+		builders_done
+		rm -rf "$XDG_CACHE_HOME"
+		t0=$(date +%s%N)
+		read -r w k < <(one "$@")
+		until [ "$(find "$XDG_CACHE_HOME" -name '*.isc' 2> /dev/null | wc -l)" -ge "$n" ]; do
+			sleep 0.02
+			e=$((($(date +%s%N) - t0) / 1000000))
+			[ $e -gt 600000 ] && { echo "bench_cache: no entry after 10 min" >&2; exit 1; }
+		done
+		ready+=("$(awk -v ms=$((($(date +%s%N) - t0) / 1000000)) 'BEGIN { printf "%.2f", ms / 1000 }')")
+		runs+=("$w")
+		[ "$k" -gt "$kb" ] && kb=$k
+		builders_done
+	done
+	printf '%s %s %s\n' "$(printf '%s\n' "${runs[@]}" | sort -n | sed -n "$(((repeat + 1) / 2))p")" \
+		"$((kb / 1024))" "$(printf '%s\n' "${ready[@]}" | sort -n | sed -n "$(((repeat + 1) / 2))p")"
+}
+
+row() {  # row ROWS WHAT "WALL RSS [READY]" COLD_WALL
+	local wall rss ready
+	read -r wall rss ready <<< "$3"
+	printf '%-10s %-30s %-9s %-10s %-9s %s\n' "$1" "$2" "$wall" "$rss" \
+		"$(awk -v c="${4:-}" -v w="$wall" 'BEGIN { if (c != "" && w > 0) printf "%.1fx", c / w; else print "-" }')" \
+		"${ready:--}"
+}
+
+printf '%-10s %-30s %-9s %-10s %-9s %s\n' rows what wall_s maxrss_MB "cold/this" "entry_ready_s"
 first_size=1
 for rows in $sizes; do
 	a=$(gen "$rows" 1)
@@ -70,7 +107,8 @@ for rows in $sizes; do
 	cold=$(median "$analyze" stats --no-cache "$a")
 	c=${cold%% *}
 	row "$rows" "stats cold (--no-cache)" "$cold" "$c"
-	row "$rows" "stats first (builds entry)" "$(one "$analyze" stats "$a" | awk '{ printf "%s %d", $1, $2 / 1024 }')" "$c"
+	row "$rows" "stats first (background)" "$(first 1 "$analyze" stats "$a")" "$c"
+	row "$rows" "stats first (foreground)" "$(IDLESCOPE_CACHE_BUILD=foreground first 1 "$analyze" stats "$a")" "$c"
 	row "$rows" "stats warm" "$(median "$analyze" stats "$a")" "$c"
 	if [ -n "$wult" ]; then
 		w=$data/dp1-$rows/wult-result
@@ -86,18 +124,20 @@ for rows in $sizes; do
 	fi
 	if [ "$first_size" = 1 ] || [ "${CACHE_BENCH_ALL:-0}" = 1 ]; then
 		b=$(gen "$rows" 2)
-		"$analyze" stats "$b" > /dev/null
 		dcold=$(median "$analyze" diff --no-cache "$a" "$b")
 		row "$rows" "diff 2 runs cold" "$dcold" "${dcold%% *}"
+		row "$rows" "diff 2 runs first (background)" "$(first 2 "$analyze" diff "$a" "$b")" "${dcold%% *}"
 		row "$rows" "diff 2 runs warm" "$(median "$analyze" diff "$a" "$b")" "${dcold%% *}"
 		if command -v gnuplot > /dev/null; then
 			rm -rf "$data/cache-rep"
 			rcold=$(median sh -c "rm -rf '$data/cache-rep'; exec '$report' --no-cache -o '$data/cache-rep' '$a'")
 			row "$rows" "report cold" "$rcold" "${rcold%% *}"
+			row "$rows" "report first (background)" "$(first 1 sh -c "rm -rf '$data/cache-rep'; exec '$report' -o '$data/cache-rep' '$a'")" "${rcold%% *}"
 			row "$rows" "report warm" "$(median sh -c "rm -rf '$data/cache-rep'; exec '$report' -o '$data/cache-rep' '$a'")" "${rcold%% *}"
 			rm -rf "$data/cache-rep"
 		fi
 	fi
 	first_size=0
 done
+builders_done
 rm -rf "$XDG_CACHE_HOME"

@@ -186,6 +186,8 @@ static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_
 	pthread_t tid;
 	l.rc = is_xcalloc(n, sizeof(int));
 	atomic_init(&l.next, 0);
+	for (size_t i = 0; i < n; i++)  /* while single-threaded (fork) */
+		is_load_prepare_run(paths[i]);
 	int threaded = pthread_create(&tid, NULL, load_some, &l) == 0;
 	load_some(&l);
 	if (threaded)

@@ -39,6 +39,11 @@ struct is_cache_src {
  */
 int is_cache_load(const struct is_cache_src *src, struct is_table **out);
 
+/* Before threads load runs (a fork is only safe while single-threaded): start the
+ * background builder of src's entry when it is missing; silent. is_cache_load in a
+ * multi-threaded process starts none. */
+void is_cache_prepare(const struct is_cache_src *src);
+
 /* Before filtering rows of a cached table in place: its pages become private, writable
  * copies, and the sorted data no longer applies. -1 after an error message. */
 int is_cache_table_modified(struct is_table *t);

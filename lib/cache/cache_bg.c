@@ -93,11 +93,33 @@ static void builder(const struct is_cache_src *src, const struct stat *st, const
 	_exit(0);
 }
 
+/* The number of threads of this process (/proc/self/stat, field 20); 0 when unknown. */
+static long thread_count(void)
+{
+	char buf[1024], *p;
+	long n = 0;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = '\0';
+	p = strrchr(buf, ')');  /* after the command name, which may hold spaces */
+	for (int field = 2; p && field < 20; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		n = strtol(p + 1, NULL, 10);
+	return n;
+}
+
 void cache_build_background(const struct is_cache_src *src, const struct stat *st,
 			    const char *dir, const char *entry, uint64_t max)
 {
 	/* single-threaded here (analyze, report): fork copies the whole process safely, and the
 	 * caller has not read the run yet, so its reading causes no copy-on-write */
+	if (thread_count() > 1)
+		return;  /* another thread's locks could be held in the copy: no builder */
 	pid_t caller = getpid(), mid = fork(), got;
 	if (mid < 0)
 		return;  /* no builder: the next look tries again */

@@ -109,6 +109,25 @@ int is_cache_load(const struct is_cache_src *src, struct is_table **out)
 	return rc;
 }
 
+void is_cache_prepare(const struct is_cache_src *src)
+{
+	struct stat st;
+	uint64_t max;
+	bool background;
+	if (!is_cache_enabled() || is_cache_max(&max) < 0 || cache_build_mode(&background) < 0 ||
+	    !background || stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;  /* (an error here is printed again when the run is loaded) */
+	char *dir = is_cache_dir();
+	char *entry = dir ? cache_entry_path(dir, &st) : NULL;
+	struct cache_map *m = entry ? cache_map_open(entry, &st, src->opts) : NULL;
+	if (m)
+		cache_map_free(m);
+	else if (entry && !cache_too_big(entry, &st, src->opts, max) && usable_dir(dir) == 0)
+		cache_build_background(src, &st, dir, entry, max);
+	free(entry);
+	free(dir);
+}
+
 static struct cache_map *map_of(const struct is_table *t)
 {
 	return t && t->release == cache_map_free ? t->release_arg : NULL;

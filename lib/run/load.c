@@ -84,6 +84,23 @@ static int load_dp(struct is_run *r, struct is_table_opts *opts)
 	return rc != 0 ? (rc > 0 ? 0 : -1) : is_run_load_dp(r, opts);
 }
 
+void is_load_prepare_run(const char *path)
+{
+	struct is_run *r;
+	struct is_table_opts opts = { 0 };
+	if (!is_cache_enabled())
+		return;
+	is_msg_mute(true);  /* the run's warnings come when it is loaded */
+	if (is_run_open(path, &r) == 0) {
+		is_run_dp_opts(r, &opts);
+		struct is_cache_src src = { r->dp_path, &opts };
+		if (r->dp_path)
+			is_cache_prepare(&src);
+		is_run_free(r);
+	}
+	is_msg_mute(false);
+}
+
 int is_load_datapoints(struct is_load_ctx *ctx, struct is_run *r)
 {
 	struct is_table_opts opts = { .want = want_column, .want_arg = ctx };

@@ -77,6 +77,8 @@ static const char diff_help[] =
 "                        without :N: 10 bins, with a note), labelled [lo, hi)\n"
 "      --by-bins N       the same as :N\n"
 "  -G, --no-group        no per-group comparison\n"
+"      --no-cache        read the runs without the run cache (docs/cache.md; also\n"
+"                        IDLESCOPE_NO_CACHE=1)\n"
 "  -e, --even-up         truncate every run to the smallest datapoint count (after filters)\n"
 "      --allow-same      allow the same run (datapoints file) twice\n"
 "  -F, --format FMT      text (default), csv or json\n"
@@ -219,6 +221,8 @@ static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_
 	pthread_t tid;
 	l.rc = is_xcalloc(n, sizeof(int));
 	atomic_init(&l.next, 0);
+	for (size_t i = 0; i < n; i++)  /* while single-threaded (fork) */
+		is_load_prepare_run(paths[i]);
 	int threaded = pthread_create(&tid, NULL, load_some, &l) == 0;
 	load_some(&l);
 	if (threaded)

@@ -41,6 +41,8 @@ static const char stats_help[] =
 "                        values without :N: 10 bins, with a note)\n"
 "      --by-bins N       the same as :N\n"
 "  -G, --no-group        no per-group tables\n"
+"      --no-cache        read the runs without the run cache (docs/cache.md; also\n"
+"                        IDLESCOPE_NO_CACHE=1)\n"
 "  -H, --hist            print a text histogram per metric (linear bins)\n"
 "      --bins N          histogram bins, default 20\n"
 "      --hist-range LO,HI  histogram range (values outside are counted as below/above);\n"

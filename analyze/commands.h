@@ -6,5 +6,6 @@ int cmd_stats(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_counters(int argc, char **argv);
 int cmd_filter(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif

@@ -1,6 +1,8 @@
 /* Options shared by analyze stats and analyze diff. */
 #include "load_opts.h"
 
+#include "idlescope/cache.h"
+
 bool take_load_opt(int c, const char *arg, struct is_load_spec *spec, const char **funcs)
 {
 	switch (c) {
@@ -10,6 +12,7 @@ bool take_load_opt(int c, const char *arg, struct is_load_spec *spec, const char
 	case 'x': spec->exclude = arg; return true;
 	case 'b': spec->group_by = arg; return true;
 	case 'G': spec->no_group = true; return true;
+	case LOAD_OPT_NO_CACHE: is_cache_disable(); return true;
 	default: return false;
 	}
 }

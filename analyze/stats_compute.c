@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "idlescope/cache.h"
 #include "idlescope/util.h"
 #include "stats_result.h"
 
@@ -19,6 +20,11 @@ static void run_task(struct stats_result *r, size_t task, double *scratch)
 {
 	size_t m = task % r->nmetrics, g = task / r->nmetrics;  /* g == 0: overall */
 	const double *col = is_table_col(r->run->dp, r->metrics[m])->num;
+	const char *group = g ? r->groups.labels[g - 1] : NULL;
+	double *out = g ? r->by_group + ((g - 1) * r->nmetrics + m) * r->nfuncs
+			: r->overall + m * r->nfuncs;
+	if (is_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out))
+		return;  /* read from the cached sorted values */
 	if (g == 0) {
 		is_stats_compute(col, r->run->dp->nrows, r->funcs, r->nfuncs,
 				 r->overall + m * r->nfuncs, scratch);

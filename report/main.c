@@ -11,6 +11,7 @@
 
 #include "idlescope/bins.h"
 #include "idlescope/textsafe.h"
+#include "idlescope/cache.h"
 #include "idlescope/util.h"
 #include "idlescope/version.h"
 #include "report.h"
@@ -70,6 +71,7 @@ static const char help[] =
 "  -j, --jobs N          gnuplot processes to run at once, default: online CPUs\n"
 "  -k, --keep-plot-data  keep the plots' data files and gnuplot scripts in\n"
 "                        DIR/plot-data/ (cd there and run gnuplot on mNNN.gp to redraw)\n"
+"      --no-cache        read the runs without the run cache (docs/cache.md)\n"
 "  -h, --help            this text\n"
 "  -V, --version         print the version\n"
 "\n"
@@ -92,7 +94,8 @@ static const struct option longopts[] = {
 	{ "keep-plot-data", no_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' },
 	{ "ref", required_argument, NULL, 256 }, { "by", required_argument, NULL, 'b' },
-	{ "by-bins", required_argument, NULL, 257 }, { NULL, 0, NULL, 0 },
+	{ "by-bins", required_argument, NULL, 257 }, { "no-cache", no_argument, NULL, 258 },
+	{ NULL, 0, NULL, 0 },
 };
 
 static int parse_jobs(const char *s, int *out)
@@ -128,6 +131,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			if (!(o->by_bins = is_by_bins_count(optarg, "report")))
 				return -1;
 			break;
+		case 258: is_cache_disable(); break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;

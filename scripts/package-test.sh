@@ -14,6 +14,9 @@ set -eu
 cd "$(dirname "$0")/.."
 src=$PWD
 out=$src/build-deb
+# the programs' run cache (docs/cache.md) in the build directory, never in ~/.cache; entries
+# built before each command answers (no background builder outlives this script)
+export XDG_CACHE_HOME=$out/xdg-cache IDLESCOPE_CACHE_BUILD=foreground
 v=$(sed -n 's/^project(idlescope VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 fail() { echo "package-test: FAIL: $*" >&2; exit 1; }
 say() { echo "package-test: $*"; }

@@ -31,6 +31,9 @@ int is_load_datapoints(struct is_load_ctx *ctx, struct is_run *r);
 
 /* Open a run, read the columns it needs and apply the filters. Returns -1 on error. */
 int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out);
+/* Before loading runs in threads: start the run cache's background builder for the run at
+ * path when its entry is missing (docs/cache.md); silent, nothing loaded. */
+void is_load_prepare_run(const char *path);
 
 /* The column to group by for this run, or NULL for no grouping. An explicit --by column
  * that the run lacks is an error (-1 with a message); *col is set otherwise. The default,

@@ -39,6 +39,8 @@ void is_run_compat(struct is_run *r);
 int is_run_open_counters(const char *path, struct is_run **out);
 /* Whether path is a directory with counters.csv and no datapoints.csv. */
 bool is_counter_only_dir(const char *path);
+/* The reader's options that the metadata sets (a complete run's row count) into *o. */
+void is_run_dp_opts(const struct is_run *r, struct is_table_opts *o);
 /* Read datapoints.csv into run->dp. */
 int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts);
 void is_run_free(struct is_run *r);

@@ -28,6 +28,10 @@ struct is_table {
 	size_t dropped_rows;     /* a cut-off last line dropped while reading (0 or 1) */
 	void *pool;              /* private: the string pool behind strs */
 	void *colindex;          /* private: column names -> column, for is_table_col */
+	/* Columns that point into memory the table does not own (a mapped cache file,
+	 * lib/cache): is_table_free calls release(release_arg) instead of freeing them. */
+	void (*release)(void *arg);
+	void *release_arg;
 };
 
 /* Columns a CSV header may have (docs/format.md): far above any real file (wult's have

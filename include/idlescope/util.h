@@ -1,6 +1,7 @@
 /* Error reporting and small helpers shared by every idlescope program. */
 #ifndef IDLESCOPE_UTIL_H
 #define IDLESCOPE_UTIL_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -18,6 +19,11 @@ void is_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void is_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void is_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void is_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* How many warnings this process printed (the run cache keeps no file that warns). */
+unsigned is_warn_count(void);
+/* Print no messages until called with false (a trial read whose messages a second read
+ * prints); warnings are still counted. */
+void is_msg_mute(bool on);
 
 /* After getopt_long returned '?' or ':' (with opterr = 0, so that glibc prints nothing raw):
  * "<prog>: <prefix><option>: unknown option or missing argument (see '<help> --help')". */

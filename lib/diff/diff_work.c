@@ -16,6 +16,7 @@
 #include "diff_internal.h"
 #include "idlescope/runtest.h"
 #include "idlescope/sigtest.h"
+#include "idlescope/cache.h"
 #include "idlescope/util.h"
 
 /* Merging more groups than this costs more than sorting the whole sample again. */
@@ -261,10 +262,50 @@ static void group_samples(struct diff_job *j, size_t r, const double *col, struc
 	free(fill);
 }
 
+/* Part (0 = all rows, else group part - 1) of run r from the run cache (lib/cache): its
+ * sorted values and moments. A group with some empty cells is not taken: its moments here
+ * are over the values alone, the cache's over the rows. */
+static bool cached_part(const struct diff_job *j, size_t m, size_t r, size_t part,
+			struct is_cache_sample *s)
+{
+	const struct is_diff *d = j->d;
+	long k = part ? j->pv->gmap[(part - 1) * d->nruns + r] : 0;
+	static const double none[1];
+	if (k < 0) {  /* not in this run */
+		*s = (struct is_cache_sample){ .x = none, .mom = { 0, NAN, NAN, NAN, NAN } };
+		return true;
+	}
+	const char *label = part ? j->pv->rg[r].labels[k] : NULL;
+	return is_cache_sample(d->runs[r]->dp, d->group_col, label, d->metrics[m], s) &&
+	       (!part || s->n == s->rows || s->n == 0);
+}
+
+/* Run r's samples of metric m from the run cache, when it has every part of them. */
+static bool cached_samples(struct diff_job *j, size_t m, size_t r, struct bufs *b)
+{
+	struct is_diff *d = j->d;
+	size_t nr = d->nruns;
+	struct is_cache_sample s;
+	for (size_t part = 0; part <= d->ngroups; part++)
+		if (!cached_part(j, m, r, part, &s))
+			return false;
+	for (size_t part = 0; part <= d->ngroups; part++) {
+		cached_part(j, m, r, part, &s);
+		double *mom = b->rmom + (part * nr + r) * NMOM, *out = b->rvals + (part * nr + r) * d->nfuncs;
+		memcpy(mom, s.mom, sizeof(s.mom));
+		plain_from_moments(j, mom, out);
+		order_values(j, s.x, s.n, out);
+		b->views[part * nr + r] = (struct diff_sample){ s.x, s.n };
+	}
+	return true;
+}
+
 /* Run r's whole sample of metric m, sorted (the merge of its groups when there are few). */
 static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 {
 	struct is_diff *d = j->d;
+	if (cached_samples(j, m, r, b))
+		return;
 	size_t nr = d->nruns, ng = d->ngroups, nrows = d->runs[r]->dp->nrows, n = 0;
 	const double *col = is_table_col(d->runs[r]->dp, d->metrics[m])->num;
 	double *out = b->rvals + r * d->nfuncs;

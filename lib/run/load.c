@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "idlescope/cache.h"
 #include "idlescope/util.h"
 
 static struct is_expr *parse_filter(const char *opt, const char *src)
@@ -72,11 +73,42 @@ static bool want_column(const char *name, void *arg)
 	return expr_uses(ctx->include, name) || expr_uses(ctx->exclude, name);
 }
 
+/* The datapoints through the run cache (lib/cache), else read as they are. */
+static int load_dp(struct is_run *r, struct is_table_opts *opts)
+{
+	is_run_dp_opts(r, opts);
+	struct is_cache_src src = { r->dp_path, opts };
+	is_table_free(r->dp);
+	r->dp = NULL;
+	int rc = is_cache_load(&src, &r->dp);
+	return rc != 0 ? (rc > 0 ? 0 : -1) : is_run_load_dp(r, opts);
+}
+
+void is_load_prepare_run(const char *path)
+{
+	struct is_run *r;
+	struct is_table_opts opts = { 0 };
+	if (!is_cache_enabled())
+		return;
+	is_msg_mute(true);  /* the run's warnings come when it is loaded */
+	if (is_run_open(path, &r) == 0) {
+		is_run_dp_opts(r, &opts);
+		struct is_cache_src src = { r->dp_path, &opts };
+		if (r->dp_path)
+			is_cache_prepare(&src);
+		is_run_free(r);
+	}
+	is_msg_mute(false);
+}
+
 int is_load_datapoints(struct is_load_ctx *ctx, struct is_run *r)
 {
 	struct is_table_opts opts = { .want = want_column, .want_arg = ctx };
-	return is_run_load_dp(r, &opts) < 0 || is_table_filter(r->dp, ctx->include, ctx->exclude) < 0
-		       ? -1 : 0;
+	if (load_dp(r, &opts) < 0)
+		return -1;
+	if ((ctx->include || ctx->exclude) && is_cache_table_modified(r->dp) < 0)
+		return -1;
+	return is_table_filter(r->dp, ctx->include, ctx->exclude) < 0 ? -1 : 0;
 }
 
 int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out)

@@ -172,17 +172,22 @@ int is_run_open_counters(const char *path, struct is_run **out)
 	return run_open(path, true, out);
 }
 
-int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts)
+void is_run_dp_opts(const struct is_run *r, struct is_table_opts *o)
 {
-	struct is_table_opts o = opts ? *opts : (struct is_table_opts){ 0 };
 	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r->info, "complete");
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r->info, "datapoints");
 	/* a whole last line without its newline is kept only when info.json vouches for it */
 	if (cJSON_IsTrue(complete) && cJSON_IsNumber(rows) && rows->valuedouble >= 0 &&
 	    rows->valuedouble < 1e18 && rows->valuedouble == floor(rows->valuedouble)) {
-		o.known_complete = true;
-		o.known_rows = (size_t)rows->valuedouble;
+		o->known_complete = true;
+		o->known_rows = (size_t)rows->valuedouble;
 	}
+}
+
+int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts)
+{
+	struct is_table_opts o = opts ? *opts : (struct is_table_opts){ 0 };
+	is_run_dp_opts(r, &o);
 	is_table_free(r->dp);
 	r->dp = NULL;
 	return is_table_read(r->dp_path, &o, &r->dp);

@@ -106,9 +106,13 @@ void is_table_free(struct is_table *t)
 		return;
 	for (size_t i = 0; i < t->ncols; i++) {
 		free(t->cols[i].name);
-		free(t->cols[i].num);
-		free(t->cols[i].text);
+		if (!t->release) {
+			free(t->cols[i].num);
+			free(t->cols[i].text);
+		}
 	}
+	if (t->release)
+		t->release(t->release_arg);
 	free(t->cols);
 	for (size_t i = 0; i < t->file_ncols; i++)
 		free(t->file_colnames[i]);

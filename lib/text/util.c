@@ -34,9 +34,19 @@ const char *is_progname(void)
 
 /* Every message is one line, however hostile its arguments: control characters, bidi
  * controls and invalid UTF-8 in it are written as \xNN. */
+static atomic_bool muted;
+static atomic_uint nwarnings;
+
+void is_msg_mute(bool on)
+{
+	atomic_store(&muted, on);
+}
+
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
 	char *msg = NULL;
+	if (atomic_load(&muted))
+		return;
 	int n = vasprintf(&msg, fmt, ap);
 	fprintf(stderr, "%s: %s", progname, kind);
 	if (n >= 0)
@@ -55,9 +65,16 @@ void is_err(const char *fmt, ...)
 	va_end(ap);
 }
 
+
+unsigned is_warn_count(void)
+{
+	return atomic_load(&nwarnings);
+}
+
 void is_warn(const char *fmt, ...)
 {
 	va_list ap;
+	atomic_fetch_add(&nwarnings, 1);
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap);
 	va_end(ap);

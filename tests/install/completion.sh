@@ -29,13 +29,15 @@ expect() {
 	fi
 }
 
-expect "analyze " "stats diff counters -h --help -V --version"
+expect "analyze " "stats diff counters cache -h --help -V --version"
 expect "analyze st" "stats"
 expect "analyze stats --m" "--metrics"
 expect "analyze stats --hi" "--hist --hist-range"
 expect "analyze diff --a" "--allow-same"
 expect "analyze diff --by-" "--by-bins"
 expect "report --by-" "--by-bins"
+expect "analyze stats --no-c" "--no-cache"
+expect "analyze cache --" "--info --clear --help"
 expect "analyze counters --S" "--Summary"
 expect "analyze stats samples/bpf-c200 -m " "LDist SilentTime WakeLatency IntrLatency IntrOff ReqCState LTime TBI TAI TIntr"
 expect "analyze diff samples/wult-good samples/bpf-c200 --metrics Wa" "WakeLatency"

@@ -16,6 +16,7 @@ analyze.1.scd|OPTIONS|\"$analyze\"
 analyze.1.scd|STATS OPTIONS|\"$analyze\" stats
 analyze.1.scd|DIFF OPTIONS|\"$analyze\" diff
 analyze.1.scd|COUNTERS OPTIONS|\"$analyze\" counters
+analyze.1.scd|CACHE OPTIONS|\"$analyze\" cache
 report.1.scd|OPTIONS|\"$report\""
 
 # Option heads ("-o --output DIR") of a --help text on stdin: lines indented 2 to 6 spaces

@@ -1,0 +1,49 @@
+/* analyze cache: where the run cache is and how big; --clear empties it. */
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "idlescope/cache.h"
+#include "idlescope/util.h"
+
+static const char cache_help[] =
+"usage: analyze cache [--info | --clear]\n"
+"\n"
+"The run cache: each run's parsed datapoints and sorted values, so that analyze stats,\n"
+"analyze diff and report read a run again in milliseconds. It lives in\n"
+"$XDG_CACHE_HOME/idlescope (default ~/.cache/idlescope), one file per datapoints file,\n"
+"checked against the file's device, inode, size and modification time on every use.\n"
+"IDLESCOPE_CACHE_MAX bounds its size (bytes, K/M/G suffixes; default 1G; the least\n"
+"recently used entries go first); IDLESCOPE_NO_CACHE=1 or --no-cache turns it off.\n"
+"\n"
+"options:\n"
+"      --info            the directory, its entries and their size (the default)\n"
+"      --clear           remove every entry\n"
+"  -h, --help            this text\n"
+"\n"
+"exit status: 0 success, 1 the cache directory could not be read or emptied, 2 usage error\n";
+
+int cmd_cache(int argc, char **argv)
+{
+	enum { OPT_INFO = 256, OPT_CLEAR };
+	static const struct option longopts[] = {
+		{ "info", no_argument, NULL, OPT_INFO }, { "clear", no_argument, NULL, OPT_CLEAR },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int c, clear = 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_INFO: clear = 0; break;
+		case OPT_CLEAR: clear = 1; break;
+		case 'h': fputs(cache_help, stdout); return IS_EXIT_OK;
+		default: is_bad_option(argv, "cache: ", "analyze cache"); return IS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		is_err("cache: unexpected argument '%s' (see 'analyze cache --help')", argv[optind]);
+		return IS_EXIT_USAGE;
+	}
+	return (clear ? is_cache_clear(stdout) : is_cache_info(stdout)) < 0 ? IS_EXIT_DATA : IS_EXIT_OK;
+}

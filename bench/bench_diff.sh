@@ -9,6 +9,8 @@
 # (bench/peer_wult.sh, median of WULT_REPEAT=3 runs, up to WULT_MAX_ROWS=1000000 rows per
 # file), the nearest like-for-like job, or "wult: not found"; ours is given as median too.
 set -eu
+# cold figures: the run cache (docs/cache.md) would answer every repeat after the first; bench_cache.sh times it
+export IDLESCOPE_NO_CACHE=1
 build=${1:-build}
 shift || true
 sizes=${*:-1000000}

@@ -4,6 +4,8 @@
 # repetition (the machine may be shared: look at the best and the spread).
 # Targets (issue 5): 1M datapoints <= 3 s, 2 x 1M diff <= 5 s, <= 250 MB RSS, <= 10 MB on disk.
 set -eu
+# cold figures: the run cache (docs/cache.md) would answer every repeat after the first; bench_cache.sh times it
+export IDLESCOPE_NO_CACHE=1
 BUILD=${1:?usage: bench_report.sh BUILD_DIR [ROWS] [REPEAT]}
 ROWS=${2:-1000000}
 REPEAT=${3:-3}

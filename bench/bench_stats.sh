@@ -7,6 +7,8 @@
 # Targets (issue 2): 1 M rows <= 0.25 s and <= 160 MB; 10 M rows <= 2.5 s and <= 1.5 GB.
 # Targets (issue 17): 1 M rows >= 15x faster than wult calc (medians), <= 1/3 of its max RSS.
 set -eu
+# cold figures: the run cache (docs/cache.md) would answer every repeat after the first; bench_cache.sh times it
+export IDLESCOPE_NO_CACHE=1
 build=${1:-build}
 shift || true
 sizes=${*:-1000000 10000000}

@@ -8,16 +8,6 @@
 
 #include "report.h"
 
-static void col_th(struct report *rep, size_t c)
-{
-	fprintf(rep->html, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
-		summ_col_colour(rep, c));
-	html_esc(rep->html, summ_col_name(rep, c));
-	if (rep->sum.diff && rep->configs[c].nruns > 1)
-		fprintf(rep->html, " <small>(%zu runs)</small>", rep->configs[c].nruns);
-	fputs("</th>", rep->html);
-}
-
 static bool with_tests(const struct report *rep)
 {
 	return rep->sum.diff && rep->nconfigs > 1;
@@ -59,7 +49,7 @@ static void row_cells(struct report *rep, const struct summ_part *sp, size_t p, 
 {
 	FILE *f = rep->html;
 	size_t values = sp->fvalues[k * rep->sum.ncols + c], set = sp->fset[k * rep->sum.ncols + c];
-	col_th(rep, c);
+	summ_col_th(rep, c);
 	fputs("<td class=\"num\">", f);
 	html_count(f, values);
 	fputs("</td><td class=\"num\">", f);
@@ -101,10 +91,7 @@ static void group_tables(struct report *rep)
 	const struct summary *s = &rep->sum;
 	if (!s->group_col || !s->ngroups)
 		return;
-	fputs(strcmp(s->group_col, "ReqCState") ? "<h3>Per " : "<h3>Per requested idle state (", f);
-	html_esc(f, s->group_col);
-	fputs(strcmp(s->group_col, "ReqCState") ? "" : ")", f);
-	fputs("</h3>\n<div class=\"tw\"><table class=\"summary groups flags\">\n", f);
+	summ_group_heading(rep, "summary groups flags");
 	header(rep, s->group_col);
 	for (size_t g = 0; g < s->ngroups; g++) {
 		size_t left = rep->fl.n * s->ncols;

@@ -35,7 +35,7 @@ static const char *about(const char *metric)
 	return NULL;
 }
 
-static void run_th(const struct report *rep, size_t r)
+void summ_col_th(const struct report *rep, size_t r)
 {
 	fprintf(rep->html, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
 		summ_col_colour(rep, r));
@@ -95,11 +95,22 @@ static void summary_table(struct report *rep, size_t m)
 	func_header(rep, NULL);
 	for (size_t r = 0; r < rep->sum.ncols; r++) {
 		fputs("<tr>", f);
-		run_th(rep, r);
+		summ_col_th(rep, r);
 		func_cells(rep, &rep->sum.overall, m, r);
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
+}
+
+/* The heading of a per-group table and the table's opening, of class CLASSES. */
+void summ_group_heading(struct report *rep, const char *classes)
+{
+	FILE *f = rep->html;
+	const char *col = rep->sum.group_col;
+	fputs(strcmp(col, "ReqCState") ? "<h3>Per " : "<h3>Per requested idle state (", f);
+	html_esc(f, col);
+	fprintf(f, "%s</h3>\n<div class=\"tw\"><table class=\"%s\">\n", strcmp(col, "ReqCState") ? "" : ")",
+		classes);
 }
 
 static void group_table(struct report *rep, size_t m)
@@ -108,10 +119,7 @@ static void group_table(struct report *rep, size_t m)
 	const struct summary *s = &rep->sum;
 	if (!s->group_col || !s->ngroups)
 		return;
-	fputs(strcmp(s->group_col, "ReqCState") ? "<h3>Per " : "<h3>Per requested idle state (", f);
-	html_esc(f, s->group_col);
-	fputs(strcmp(s->group_col, "ReqCState") ? "" : ")", f);
-	fputs("</h3>\n<div class=\"tw\"><table class=\"summary groups\">\n", f);
+	summ_group_heading(rep, "summary groups");
 	func_header(rep, s->group_col);
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct summ_part *p = &s->groups[g];
@@ -123,7 +131,7 @@ static void group_table(struct report *rep, size_t m)
 				fputs("</th>", f);
 			}
 			if (s->ncols > 1)
-				run_th(rep, r);
+				summ_col_th(rep, r);
 			func_cells(rep, p, m, r);
 			fputs("</tr>\n", f);
 		}

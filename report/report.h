@@ -114,6 +114,9 @@ void summary_free(struct summary *s);
 /* Table row i of the summary: its name and colour (a configuration's, or a run's). */
 const char *summ_col_name(const struct report *rep, size_t i);
 const char *summ_col_colour(const struct report *rep, size_t i);
+/* metric.c: a column's <th> (swatch, name, runs), and a per-group table's heading and opening */
+void summ_col_th(const struct report *rep, size_t i);
+void summ_group_heading(struct report *rep, const char *classes);
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
 		  size_t f);
 const char *metric_unit(const struct report *rep, const char *metric);

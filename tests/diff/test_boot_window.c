@@ -15,16 +15,7 @@
 #include "idlescope/sigtest.h"
 #include "idlescope/stats.h"
 #include "idlescope/util.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static double uniform01(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return ((double)((rng * 2685821657736338717ULL) >> 11) + 0.5) / 9007199254740992.0;
-}
+#include "sim_rng.h"
 
 static uint64_t splitmix(uint64_t *s)  /* the generator the bootstrap documents using */
 {
@@ -107,6 +98,7 @@ static void compare(size_t na, size_t nb, int kind)
 
 int main(void)
 {
+	sim_seed(0x9e3779b97f4a7c15ULL);
 	for (int kind = 0; kind < 4; kind++) {
 		compare(20000, 20000, kind);
 		compare(4096, 50001, kind);

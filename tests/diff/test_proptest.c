@@ -18,23 +18,9 @@
 #include "../lib/check.h"
 #include "idlescope/proptest.h"
 #include "idlescope/runtest.h"
+#include "sim_rng.h"
 
 #define PAIRS 2000
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static double uniform01(void)  /* xorshift64*, (0, 1) */
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return ((double)((rng * 2685821657736338717ULL) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double normal(void)  /* Box-Muller */
-{
-	return sqrt(-2 * log(uniform01())) * cos(2 * M_PI * uniform01());
-}
 
 static size_t binomial(size_t n, double p)
 {
@@ -125,6 +111,7 @@ static void aa_run_effect(void)
 
 int main(void)
 {
+	sim_seed(0x9e3779b97f4a7c15ULL);
 	values();
 	aa_independent();
 	aa_run_effect();

@@ -19,24 +19,10 @@
 #include "idlescope/runtest.h"
 #include "idlescope/sigtest.h"
 #include "idlescope/util.h"
+#include "sim_rng.h"
 
 #define ROWS 1000          /* datapoints per run (enough for a run-level 99%) */
 #define EXPERIMENTS 400
-
-static uint64_t rng = 88172645463325252ULL;
-
-static double uniform01(void)  /* xorshift64*, (0, 1) */
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return ((double)((rng * 2685821657736338717ULL) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double normal(void)  /* Box-Muller */
-{
-	return sqrt(-2 * log(uniform01())) * cos(2 * M_PI * uniform01());
-}
 
 /* A run in memory: WakeLatency = 100 + offset + noise; phi > 0 makes the noise AR(1) with
  * unit marginal sd (drift inside the run). */
@@ -206,6 +192,7 @@ static void units(void)
 
 int main(void)
 {
+	sim_seed(88172645463325252ULL);
 	units();
 	aa_three_vs_three();
 	power_five_vs_five();

@@ -14,6 +14,8 @@ struct is_column {
 	enum is_coltype type;
 	double *num;     /* IS_COL_NUM: one value per row, NaN for an empty cell */
 	uint32_t *text;  /* IS_COL_TEXT: string id per row (is_table_str), IS_TEXT_EMPTY if empty */
+	bool borrowed;   /* num/text point into memory the table does not own (a mapped cache
+			  * entry): is_table_free leaves them; columns added later are owned */
 };
 
 struct is_table {
@@ -28,8 +30,8 @@ struct is_table {
 	size_t dropped_rows;     /* a cut-off last line dropped while reading (0 or 1) */
 	void *pool;              /* private: the string pool behind strs */
 	void *colindex;          /* private: column names -> column, for is_table_col */
-	/* Columns that point into memory the table does not own (a mapped cache file,
-	 * lib/cache): is_table_free calls release(release_arg) instead of freeing them. */
+	/* Set when some columns are borrowed (a mapped cache file, lib/cache): is_table_free
+	 * calls release(release_arg) after freeing the columns it owns. */
 	void (*release)(void *arg);
 	void *release_arg;
 };

@@ -216,6 +216,7 @@ struct is_table *cache_map_table(struct cache_map *m, const char *src_path,
 			continue;
 		struct is_column *col = is_table_add_col(t, m->names[i], m->types[i]);
 		void *p = (char *)m->base + m->offs[i];
+		col->borrowed = true;
 		if (m->types[i] == IS_COL_NUM)
 			col->num = p;
 		else

@@ -106,7 +106,7 @@ void is_table_free(struct is_table *t)
 		return;
 	for (size_t i = 0; i < t->ncols; i++) {
 		free(t->cols[i].name);
-		if (!t->release) {
+		if (!t->cols[i].borrowed) {
 			free(t->cols[i].num);
 			free(t->cols[i].text);
 		}

@@ -226,10 +226,13 @@ static int read_snapshots(FILE *in, struct irq_file *s)
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
-	while (rc == 0 && getline(&line, &cap, in) > 0) {
+	ssize_t n;
+	while (rc == 0 && (n = getline(&line, &cap, in)) > 0) {
 		s->lineno++;
 		if (is_end_marker(line))
 			break;
+		if (line[n - 1] != '\n')
+			break;  /* cut off while written: its counts may be cut too */
 		rc = take_line(s, line);
 	}
 	free(line);

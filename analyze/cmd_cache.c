@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "idlescope/cache.h"
+#include "idlescope/cli.h"
 #include "idlescope/util.h"
 
 static const char cache_help[] =
@@ -33,6 +34,8 @@ int cmd_cache(int argc, char **argv)
 	int c, clear = 0;
 	optind = 1;
 	opterr = 0;
+	if (cli_refuse_abbreviations(argc, argv, "h", longopts, "cache: ", "analyze cache") < 0)
+		return IS_EXIT_USAGE;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_INFO: clear = 0; break;

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "counters_output.h"
+#include "idlescope/cli.h"
 #include "idlescope/run.h"
 #include "idlescope/util.h"
 
@@ -70,6 +71,8 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 	int c;
 	optind = 1;
 	opterr = 0;
+	if (cli_refuse_abbreviations(argc, argv, "SJwh", long_opts, "counters: ", "analyze counters") < 0)
+		return 2;
 	while ((c = getopt_long(argc, argv, "SJwh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':

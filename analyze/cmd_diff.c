@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "diff_output.h"
 #include "idlescope/bins.h"
+#include "idlescope/cli.h"
 #include "idlescope/configs.h"
 #include "idlescope/load.h"
 #include "idlescope/util.h"
@@ -153,6 +154,8 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 	int c;
 	optind = 1;
 	opterr = 0;
+	if (cli_refuse_abbreviations(argc, argv, LOAD_SHORTOPTS "er:F:h", longopts, "diff: ", "analyze diff") < 0)
+		return -1;
 	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "er:F:h", longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))
 			continue;

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "filter_info.h"
 #include "filter_paths.h"
+#include "idlescope/cli.h"
 #include "idlescope/csv_copy.h"
 #include "idlescope/load.h"
 #include "idlescope/textsafe.h"
@@ -56,6 +57,8 @@ static int parse_args(int argc, char **argv, struct filter_opts *o)
 	int c;
 	optind = 1;
 	opterr = 0;
+	if (cli_refuse_abbreviations(argc, argv, "o:i:x:m:h", longopts, "filter: ", "analyze filter") < 0)
+		return -1;
 	while ((c = getopt_long(argc, argv, "o:i:x:m:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;

@@ -6,6 +6,7 @@
 
 #include "by_bins.h"
 #include "commands.h"
+#include "idlescope/cli.h"
 #include "idlescope/load.h"
 #include "idlescope/numparse.h"
 #include "idlescope/util.h"
@@ -124,6 +125,8 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 	int c;
 	optind = 1;
 	opterr = 0;
+	if (cli_refuse_abbreviations(argc, argv, LOAD_SHORTOPTS "HF:h", longopts, "stats: ", "analyze stats") < 0)
+		return -1;
 	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "HF:h", longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))
 			continue;

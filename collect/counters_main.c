@@ -17,6 +17,7 @@
 #include "counters_collect.h"
 #include "counters_live.h"
 #include "counters_hook.h"
+#include "idlescope/cli.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/util.h"
@@ -132,6 +133,8 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 	int c;
 	optind = 1;
 	opterr = 0;
+	if (cli_refuse_abbreviations(argc, argv, "+i:n:o:qh", long_opts, "", "collect --counters") < 0)
+		return 2;
 	while ((c = getopt_long(argc, argv, "+i:n:o:qh", long_opts, NULL)) != -1) {
 		char *end;
 		switch (c) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "idlescope/bins.h"
+#include "idlescope/cli.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/cache.h"
 #include "idlescope/util.h"
@@ -115,6 +116,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 {
 	int c;
 	opterr = 0;
+	if (cli_refuse_abbreviations(argc, argv, "o:fm:i:x:t:rj:kb:hV", longopts, "", "report") < 0)
+		return -1;
 	while ((c = getopt_long(argc, argv, "o:fm:i:x:t:rj:kb:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = optarg; break;

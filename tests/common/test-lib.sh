@@ -56,7 +56,7 @@ test_descendants() {
 		for _p in /proc/[0-9]*; do
 			_pid=${_p#/proc/}
 			case "$_want" in *" $_pid "*) continue ;; esac
-			read -r _stat <"$_p/stat" 2>/dev/null || continue
+			{ read -r _stat <"$_p/stat"; } 2>/dev/null || continue
 			_rest=${_stat##*) }
 			# shellcheck disable=SC2086
 			set -- $_rest

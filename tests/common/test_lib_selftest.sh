@@ -55,7 +55,8 @@ done
 # the test shell SIGKILLed (a ctest timeout): test_bg's process dies with it
 sh -c '. "$1/common/test-lib.sh"; test_bg sleep 300; echo $! >"$2"; exec sleep 300' "$0" "$T" "$W/k.pid" &
 shell=$!
-for _ in $(seq 50); do [ -s "$W/k.pid" ] && break; sleep 0.1; done
+# (killed once setpriv has set PR_SET_PDEATHSIG and run the command: its name is sleep)
+for _ in $(seq 50); do [ -s "$W/k.pid" ] && [ "$(cat "/proc/$(cat "$W/k.pid")/comm" 2>/dev/null)" = sleep ] && break; sleep 0.1; done
 kill -KILL $shell
 wait $shell 2>/dev/null
 bg=$(cat "$W/k.pid")

@@ -7,13 +7,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* In an option's help: what follows starts a new line (a list, an example, a value). */
+#define CLI_BR "\f"
+
 struct cli_opt {
 	const char *name;   /* long name without "--"; NULL = a line of help text only (a heading) */
 	int short_opt;      /* 0: long only */
 	int val;            /* what getopt_long returns for it (the short letter, or a code >= 256) */
 	const char *arg;    /* argument name in --help; NULL: no argument */
-	const char *help;   /* wrapped at 79 columns, continuation lines indented; NULL: accepted
-			     * but not listed (another spelling, e.g. wult's) */
+	const char *help;   /* wrapped at 79 columns, continuation lines indented ('\n' is a space;
+			     * CLI_BR starts a new line); NULL: accepted but not listed
+			     * (another spelling, e.g. wult's) */
 };
 
 /* getopt_long's tables from t[0..n): lo gets n + 1 entries (zero-terminated), shorts starts
@@ -24,6 +28,8 @@ int cli_build(const struct cli_opt *t, size_t n, struct option *lo, char *shorts
 /* "  -o, --output DIR      help..." for each option of t[0..n) (a NULL name prints its help as
  * it is). */
 void cli_print_options(FILE *f, const struct cli_opt *t, size_t n);
+/* A whole --help: head, the option list of t[0..n), tail. */
+void cli_print_help(FILE *f, const char *head, const struct cli_opt *t, size_t n, const char *tail);
 /* One option line: HEAD then TEXT wrapped (HEAD is "-o, --output DIR" or any label). */
 void cli_print_wrapped(FILE *f, const char *head, const char *text);
 

@@ -42,7 +42,14 @@ void cli_print_wrapped(FILE *f, const char *head, const char *text)
 	fprintf(f, "%*s", HELP_INDENT - col, "");
 	col = HELP_INDENT;
 	while (*text) {
-		size_t w = strcspn(text, " \n");
+		size_t w = strcspn(text, " \n\f");
+		if (w == 0 && *text == '\f') {   /* CLI_BR */
+			fprintf(f, "\n%*s", HELP_INDENT, "");
+			col = HELP_INDENT;
+			for (text++; *text == ' ' || *text == '\n'; text++)
+				;
+			continue;
+		}
 		if (col > HELP_INDENT && col + 1 + (int)w > HELP_WIDTH) {
 			fprintf(f, "\n%*s", HELP_INDENT, "");
 			col = HELP_INDENT;
@@ -148,4 +155,11 @@ int cli_refuse_abbreviations(int argc, char *const *argv, const char *shorts, co
 			i++;
 	}
 	return 0;
+}
+
+void cli_print_help(FILE *f, const char *head, const struct cli_opt *t, size_t n, const char *tail)
+{
+	fputs(head, f);
+	cli_print_options(f, t, n);
+	fputs(tail, f);
 }

@@ -1,7 +1,7 @@
 # The shared shell library of the tests (sourced; POSIX sh, so also by bash tests), in the
 # style of git's t/test-lib.sh:
 #   fail MSG               FAIL: MSG on stderr; exit 1 (or, with TEST_KEEP_GOING=1 set before
-#                          sourcing, count it in $fails and go on; the test exits with $fails)
+#                          sourcing, count it in $fails and go on; exit 1 at the end if any)
 #   skip MSG, note MSG     SKIP (exit 77) / a "# " line
 #   expect_fail RC REGEX CMD...
 #                          CMD must exit with RC (!= 0) and print a line matching REGEX on stderr
@@ -11,7 +11,8 @@
 # On ANY exit (end, fail, set -e, INT/TERM/HUP) every process the test started and is still
 # running (all descendants of the test shell) is sent TERM, then KILL, and the registered
 # cleanups run. A background command from test_bg also gets PR_SET_PDEATHSIG (setpriv), so it
-# dies even when the test shell is SIGKILLed (a ctest timeout).
+# dies even when the test shell is SIGKILLed (a ctest timeout; not in the instant between
+# the fork and setpriv setting it).
 # Never set a trap on EXIT after sourcing this: use test_when_finished.
 fails=0
 test_cleanups=""

@@ -6,6 +6,7 @@
 
 #include "by_bins.h"
 #include "commands.h"
+#include "idlescope/cli.h"
 #include "idlescope/load.h"
 #include "idlescope/numparse.h"
 #include "idlescope/util.h"
@@ -22,35 +23,57 @@ static const char stats_help[] =
 "as wult calculates them.\n"
 "RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file.\n"
 "\n"
-"options:\n"
-"  -m, --metrics REGEX   only metrics whose name matches REGEX (POSIX extended, unanchored:\n"
-"                        use '^WakeLatency$' for one), default: every numeric column\n"
-"  -f, --funcs LIST      comma-separated functions, default:\n"
-"                        " IS_DEFAULT_FUNCS "\n"
-"                        known: count, min, max, avg, std (sample, n-1), med, and N% for any\n"
-"                        0 < N < 100. Percentiles interpolate linearly between the closest\n"
-"                        ranks, as numpy, pandas and GSL's gsl_stats_quantile_from_sorted_data.\n"
-"  -i, --include EXPR    keep only rows where EXPR is true\n"
-"  -x, --exclude EXPR    drop rows where EXPR is true\n"
-"                        EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not\n"
-"                        (or & | ~), + - * /, parentheses, index (the row number).\n"
-"                        Example: \"ReqCState == 'C6' and LDist < 1000\"\n"
-"                        (docs/expressions.md: precedence, empty cells (X == ''), types)\n"
-"  -b, --by COLUMN[:N]   group rows by COLUMN instead of ReqCState; a numeric COLUMN with\n"
-"                        :N in N equal-width bins over its values (more than 100 different\n"
-"                        values without :N: 10 bins, with a note)\n"
-"      --by-bins N       the same as :N\n"
-"  -G, --no-group        no per-group tables\n"
-"      --no-cache        read the runs without the run cache (docs/cache.md; also\n"
-"                        IDLESCOPE_NO_CACHE=1)\n"
-"  -H, --hist            print a text histogram per metric (linear bins)\n"
-"      --bins N          histogram bins, default 20\n"
-"      --hist-range LO,HI  histogram range (values outside are counted as below/above);\n"
-"                        default: each metric's min and max\n"
-"  -F, --format FMT      text (default, aligned tables), csv or json\n"
-"      --list-metrics    the known metrics with unit and description (with RUNs: each\n"
-"                        run's columns), then exit\n"
-"  -h, --help            this text\n"
+"options:\n";
+
+enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST };
+
+static const struct cli_opt stats_opts[] = {
+	{ "metrics", 'm', 'm', "REGEX",
+	  "only metrics whose name matches REGEX (POSIX extended, unanchored:\n"
+	  "use '^WakeLatency$' for one), default: every numeric column" },
+	{ "funcs", 'f', 'f', "LIST",
+	  "comma-separated functions, default:" CLI_BR
+	  IS_DEFAULT_FUNCS CLI_BR
+	  "known: count, min, max, avg, std (sample, n-1), med, and N% for any\n"
+	  "0 < N < 100. Percentiles interpolate linearly between the closest\n"
+	  "ranks, as numpy, pandas and GSL's gsl_stats_quantile_from_sorted_data." },
+	{ "include", 'i', 'i', "EXPR",
+	  "keep only rows where EXPR is true" },
+	{ "exclude", 'x', 'x', "EXPR",
+	  "drop rows where EXPR is true" CLI_BR
+	  "EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not\n"
+	  "(or & | ~), + - * /, parentheses, index (the row number)." CLI_BR
+	  "Example: \"ReqCState == 'C6' and LDist < 1000\"" CLI_BR
+	  "(docs/expressions.md: precedence, empty cells (X == ''), types)" },
+	{ "by", 'b', 'b', "COLUMN[:N]",
+	  "group rows by COLUMN instead of ReqCState; a numeric COLUMN with\n"
+	  ":N in N equal-width bins over its values (more than 100 different\n"
+	  "values without :N: 10 bins, with a note)" },
+	{ "by-bins", 0, OPT_BY_BINS, "N",
+	  "the same as :N" },
+	{ "no-group", 'G', 'G', NULL,
+	  "no per-group tables" },
+	{ "no-cache", 0, LOAD_OPT_NO_CACHE, NULL,
+	  "read the runs without the run cache (docs/cache.md; also\n"
+	  "IDLESCOPE_NO_CACHE=1)" },
+	{ "hist", 'H', 'H', NULL,
+	  "print a text histogram per metric (linear bins)" },
+	{ "bins", 0, OPT_BINS, "N",
+	  "histogram bins, default 20" },
+	{ "hist-range", 0, OPT_RANGE, "LO,HI",
+	  "histogram range (values outside are counted as below/above);\n"
+	  "default: each metric's min and max" },
+	{ "format", 'F', 'F', "FMT",
+	  "text (default, aligned tables), csv or json" },
+	{ "list-metrics", 0, OPT_LIST, NULL,
+	  "the known metrics with unit and description (with RUNs: each\n"
+	  "run's columns), then exit" },
+	{ "help", 'h', 'h', NULL,
+	  "this text" },
+};
+#define NOPTS (sizeof(stats_opts) / sizeof(stats_opts[0]))
+
+static const char stats_help_tail[] =
 "\n"
 "Empty cells (e.g. WakeLatency of POLL datapoints) are not counted; a column without any\n"
 "value is left out with one note. IntrOff (0/1) is a flag: the text and JSON output give\n"
@@ -110,21 +133,16 @@ static int parse_by(struct stats_opts *o);
 
 static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
-	enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST };
-	static const struct option longopts[] = {
-		LOAD_LONGOPTS,
-		{ "hist", no_argument, NULL, 'H' }, { "bins", required_argument, NULL, OPT_BINS },
-		{ "hist-range", required_argument, NULL, OPT_RANGE },
-		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
-		{ "list-metrics", no_argument, NULL, OPT_LIST },
-		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
 	double d;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "HF:h", longopts, NULL)) != -1) {
+	if (cli_build(stats_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
+	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "stats: ", "analyze stats") < 0)
+		return -1;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))
 			continue;
 		switch (c) {
@@ -156,7 +174,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			if (parse_out_format("stats", optarg, &o->format) < 0)
 				return -1;
 			break;
-		case 'h': fputs(stats_help, stdout); exit(IS_EXIT_OK);
+		case 'h': cli_print_help(stdout, stats_help, stats_opts, NOPTS, stats_help_tail); exit(IS_EXIT_OK);
 		default: is_bad_option(argv, "stats: ", "analyze stats"); return -1;
 		}
 	}

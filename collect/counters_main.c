@@ -17,6 +17,7 @@
 #include "counters_collect.h"
 #include "counters_live.h"
 #include "counters_hook.h"
+#include "idlescope/cli.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/util.h"
@@ -39,34 +40,12 @@ struct cmain_opts {
 enum { OPT_CPU = 256, OPT_SYSTEM_CPU, OPT_ADD, OPT_SYSROOT, OPT_FORCE, OPT_COUNTERS, OPT_LIVE,
        OPT_NO_LIVE, OPT_CPUS_LIVE, OPT_SHOW, OPT_HIDE };
 
-static const struct option long_opts[] = {
-	{ "counters", no_argument, NULL, OPT_COUNTERS },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "num-iterations", required_argument, NULL, 'n' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "system-cpu", required_argument, NULL, OPT_SYSTEM_CPU },
-	{ "add", required_argument, NULL, OPT_ADD },
-	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-	{ "live", no_argument, NULL, OPT_LIVE },
-	{ "no-live", no_argument, NULL, OPT_NO_LIVE },
-	{ "cpus-live", no_argument, NULL, OPT_CPUS_LIVE },
-	{ "show", required_argument, NULL, OPT_SHOW },
-	{ "hide", required_argument, NULL, OPT_HIDE },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char counters_help[] =
 "usage: collect --counters -o DIR [-i SEC] [-n N] [OPTION]...\n"
 "       collect --counters -o DIR [-i SEC] [OPTION]... -- COMMAND [ARG]...\n\n"
 "Take snapshots of hardware and OS counters on every CPU, as turbostat reads them, into\n"
 "DIR/counters.csv (raw values, one row per CPU per snapshot) and describe them in\n"
-"DIR/info.json. 'analyze counters DIR' turns them into Busy%%, Bzy_MHz, CPU%%c6, PkgWatt...\n\n"
+"DIR/info.json. 'analyze counters DIR' turns them into Busy%, Bzy_MHz, CPU%c6, PkgWatt...\n\n"
 "Interval mode (no COMMAND): a snapshot now and every SEC seconds, N intervals or until\n"
 "SIGINT/SIGTERM/SIGHUP/SIGPIPE (a closed output). One-shot mode: a snapshot, run COMMAND,\n"
 "a snapshot when it ends (and every SEC seconds while it runs, with -i); SIGTERM and SIGHUP\n"
@@ -87,32 +66,47 @@ static void usage(FILE *f)
 "           memory controller, interconnect): read on each package's designated CPU too,\n"
 "           whose row shows that package's count; the summary row, and every CPU's --metric,\n"
 "           use the machine's total, the sum over the packages. A source that is the same on\n"
-"           every CPU (/proc/stat ctxt, a path without %%d) is read once, on the lowest\n"
+"           every CPU (/proc/stat ctxt, a path without %d) is read once, on the lowest\n"
 "           package's designated CPU\n\n"
-"options:\n"
-"  -o, --output DIR       run directory (created; must be empty unless --force)\n"
-"  -i, --interval SEC     seconds between snapshots, 0.01 to 86400 (interval mode: 1)\n"
-"  -n, --num-iterations N stop after N intervals (N+1 snapshots)\n"
-"      --cpu LIST         read only these CPUs (e.g. 0-3,8; default: every online CPU)\n"
-"      --system-cpu LIST  the designated CPU of each package (one per package; default:\n"
-"                         the first CPU read there): it reads the package- and\n"
-"                         system-scope counters (see Scopes)\n"
-"      --add SPEC         an extra counter, as turbostat's --add:\n"
-"                         {msr0xNNN|msrNNN|/path},{u32|u64},{thread|core|package|system},\n"
-"                         {raw|delta|percent},NAME   (\"%%d\" in a path is the CPU number)\n"
-"      --sysroot DIR      read /dev, /proc and /sys under DIR (MSR writes go there too);\n"
-"                         perf and rdtsc are off and the TSC comes from MSR 0x10. A regular\n"
-"                         file dev/cpu/N/msr holds MSR a at byte offset 8*a (little endian)\n"
-"      --force            write into a non-empty DIR\n""      --live             print each interval's summary row as it is measured, with\n"
-"                         analyze counters' formulas and column names (default when\n"
-"                         stdout is a terminal; --no-live: never)\n"
-"      --cpus-live        with --live, a row per CPU too\n"
-"      --show COLS, --hide COLS  the live columns, as analyze counters' options\n"
-"  -q, --quiet            do not list the counters that are unavailable\n"
-"  -h, --help             this text\n\n"
+"options:\n";
+
+/* help NULL: not listed on a line of their own (--counters selects this mode; --no-live,
+ * --show and --hide are named in other lines) */
+static const struct cli_opt counters_opts[] = {
+	{ "counters", 0, OPT_COUNTERS, NULL, NULL },
+	{ "output", 'o', 'o', "DIR", "run directory (created; must be empty unless --force)" },
+	{ "interval", 'i', 'i', "SEC", "seconds between snapshots, 0.01 to 86400 (interval mode: 1)" },
+	{ "num-iterations", 'n', 'n', "N", "stop after N intervals (N+1 snapshots)" },
+	{ "cpu", 0, OPT_CPU, "LIST", "read only these CPUs (e.g. 0-3,8; default: every online CPU)" },
+	{ "system-cpu", 0, OPT_SYSTEM_CPU, "LIST",
+	  "the designated CPU of each package (one per package; default: the first CPU read\n"
+	  "there): it reads the package- and system-scope counters (see Scopes)" },
+	{ "add", 0, OPT_ADD, "SPEC",
+	  "an extra counter, as turbostat's --add:" CLI_BR
+	  "{msr0xNNN|msrNNN|/path},{u32|u64},{thread|core|package|system}," CLI_BR
+	  "{raw|delta|percent},NAME (\"%d\" in a path is the CPU number)" },
+	{ "sysroot", 0, OPT_SYSROOT, "DIR",
+	  "read /dev, /proc and /sys under DIR (MSR writes go there too); perf and rdtsc are\n"
+	  "off and the TSC comes from MSR 0x10. A regular file dev/cpu/N/msr holds MSR a at\n"
+	  "byte offset 8*a (little endian)" },
+	{ "force", 0, OPT_FORCE, NULL, "write into a non-empty DIR" },
+	{ "live", 0, OPT_LIVE, NULL,
+	  "print each interval's summary row as it is measured, with analyze counters'\n"
+	  "formulas and column names (default when stdout is a terminal; --no-live: never)" },
+	{ "no-live", 0, OPT_NO_LIVE, NULL, NULL },
+	{ "cpus-live", 0, OPT_CPUS_LIVE, NULL, "with --live, a row per CPU too" },
+	{ "show", 0, OPT_SHOW, "COLS", NULL },
+	{ "hide", 0, OPT_HIDE, "COLS", NULL },
+	{ NULL, 0, 0, NULL, "      --show COLS, --hide COLS  the live columns, as analyze counters' options\n" },
+	{ "quiet", 'q', 'q', NULL, "do not list the counters that are unavailable" },
+	{ "help", 'h', 'h', NULL, "this text" },
+};
+#define NOPTS (sizeof(counters_opts) / sizeof(counters_opts[0]))
+
+static const char counters_help_tail[] =
+"\n"
 "Exit status: 0 (interval mode), COMMAND's status (one-shot mode), 1 on errors, 2 on usage\n"
-"errors. See docs/counters.md for counters.csv and the formulas.\n");
-}
+"errors. See docs/counters.md for counters.csv and the formulas.\n";
 
 static int parse_interval(const char *arg, double *out)
 {
@@ -129,10 +123,19 @@ static int parse_interval(const char *arg, double *out)
 
 static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 {
+	struct option long_opts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:n:o:qh", long_opts, NULL)) != -1) {
+	if (cli_build(counters_opts, NOPTS, long_opts, shorts, sizeof(shorts)) < 0)
+		return 2;
+	/* '+': options end at the first operand (the COMMAND of one-shot mode, whose own options
+	 * follow); and no ':' (a missing argument is '?' as any other mistake) */
+	shorts[0] = '+';
+	if (cli_refuse_abbreviations(argc, argv, shorts, long_opts, "", "collect --counters") < 0)
+		return 2;
+	while ((c = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case OPT_COUNTERS:
@@ -172,7 +175,7 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 			o->adds[o->cnt.nadds++] = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			cli_print_help(stdout, counters_help, counters_opts, NOPTS, counters_help_tail);
 			return -1;
 		default:
 			if (optopt && optopt < 256)

@@ -9,6 +9,7 @@
 
 #include "collect.h"
 #include "remote/remote.h"
+#include "idlescope/cli.h"
 #include "idlescope/numparse.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
@@ -20,15 +21,8 @@ enum {
 	OPT_PRIORITY,
 };
 
-struct opt_desc {
-	const char *name;
-	int short_opt;
-	int val;
-	const char *arg;   /* NULL: no argument */
-	const char *help;
-};
-
-static const struct opt_desc opt_table[] = {
+/* help NULL: wult's spellings of the same options (listed once in --help, in words). */
+static const struct cli_opt opt_table[] = {
 	{ "output", 'o', 'o', "DIR",
 	  "Write the run into DIR (created; must be empty unless --force). Default:\n"
 	  "<host>-<method>-<YYYYMMDD-HHMMSS> in the current directory." },
@@ -63,45 +57,10 @@ static const struct opt_desc opt_table[] = {
 	{ "kmod-path", 0, OPT_KMOD_PATH, "FILE", "hrt/tdt: the module file to load if it is not loaded." },
 	{ "help", 'h', OPT_HELP, NULL, "Show this help and exit." },
 	{ "version", 'V', OPT_VERSION, NULL, "Print the version and exit." },
+	{ "datapoints", 0, 'c', "N", NULL }, { "outdir", 0, 'o', "DIR", NULL },
+	{ "keep-raw-data", 0, OPT_KEEP_RAW, NULL, NULL },
 };
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
-
-/* wult's spellings of the same options (not in the table above: listed once in --help). */
-static const struct { const char *name; int val; bool arg; } aliases[] = {
-	{ "datapoints", 'c', true }, { "outdir", 'o', true }, { "keep-raw-data", OPT_KEEP_RAW, false },
-};
-#define NALIASES (sizeof(aliases) / sizeof(aliases[0]))
-
-#define HELP_INDENT 24
-#define HELP_WIDTH 79
-
-/* "  head  help text wrapped at HELP_WIDTH" with continuation lines indented. */
-static void print_wrapped(const char *head, const char *text)
-{
-	int col = printf("  %s", head);
-	if (col >= HELP_INDENT) {
-		putchar('\n');
-		col = 0;
-	}
-	printf("%*s", HELP_INDENT - col, "");
-	col = HELP_INDENT;
-	while (*text) {
-		size_t w = strcspn(text, " \n");
-		if (col > HELP_INDENT && col + 1 + (int)w > HELP_WIDTH) {
-			printf("\n%*s", HELP_INDENT, "");
-			col = HELP_INDENT;
-		} else if (col > HELP_INDENT) {
-			putchar(' ');
-			col++;
-		}
-		printf("%.*s", (int)w, text);
-		col += (int)w;
-		text += w;
-		while (*text == ' ' || *text == '\n')
-			text++;
-	}
-	putchar('\n');
-}
 
 static void print_help(void)
 {
@@ -115,17 +74,7 @@ static void print_help(void)
 	       "The run directory gets info.json (system, method, settings, discards) and\n"
 	       "datapoints.csv (one row per datapoint, wult's column names, microseconds).\n\n"
 	       "Options:\n");
-	for (size_t i = 0; i < NOPTS; i++) {
-		const struct opt_desc *d = &opt_table[i];
-		char head[64];
-		if (d->short_opt)
-			snprintf(head, sizeof(head), "-%c, --%s%s%s", d->short_opt, d->name,
-				 d->arg ? " " : "", d->arg ? d->arg : "");
-		else
-			snprintf(head, sizeof(head), "    --%s%s%s", d->name, d->arg ? " " : "",
-				 d->arg ? d->arg : "");
-		print_wrapped(head, d->help);
-	}
+	cli_print_options(stdout, opt_table, NOPTS);
 	printf("\nMethods:\n"
 	       "  hrt, tdt  kernel module (kmod/): timestamps taken in the kernel; root.\n"
 	       "  bpf       eBPF programs on power:cpu_idle and the timer interrupt; root and BTF.\n"
@@ -306,26 +255,6 @@ int collect_check_name(const char *opt, const char *arg, bool dir)
 	return rc;
 }
 
-static void build_long_opts(struct option *lo, char *shorts, size_t slen)
-{
-	size_t k = 0;
-	shorts[k++] = ':';   /* report a missing argument as ':' */
-	for (size_t i = 0; i < NOPTS; i++) {
-		lo[i] = (struct option){ opt_table[i].name, opt_table[i].arg ? required_argument : no_argument,
-					 NULL, opt_table[i].val };
-		if (opt_table[i].short_opt && k + 3 < slen) {
-			shorts[k++] = (char)opt_table[i].short_opt;
-			if (opt_table[i].arg)
-				shorts[k++] = ':';
-		}
-	}
-	for (size_t i = 0; i < NALIASES; i++)
-		lo[NOPTS + i] = (struct option){ aliases[i].name, aliases[i].arg ? required_argument : no_argument,
-						 NULL, aliases[i].val };
-	lo[NOPTS + NALIASES] = (struct option){ 0 };
-	shorts[k] = '\0';
-}
-
 static int apply_option(struct collect_opts *o, int c, const char *arg, bool *count_set)
 {
 	char why[256];
@@ -456,7 +385,7 @@ int collect_parse_cpu_list(const char *s, int *cpus, int max)
 
 int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 {
-	struct option lo[NOPTS + NALIASES + 1];
+	struct option lo[NOPTS + 1];
 	char shorts[2 * NOPTS + 3];
 	bool count_set = false;
 	int c, rc;
@@ -464,7 +393,9 @@ int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 	*o = (struct collect_opts){ .method = "auto", .priority = -1, .ldist_min = DEFAULT_LDIST_MIN,
 				    .ldist_max = DEFAULT_LDIST_MAX, .pm_qos_us = -1,
 				    .counters_interval = 1.0 };
-	build_long_opts(lo, shorts, sizeof(shorts));
+	if (cli_build(opt_table, NOPTS, lo, shorts, sizeof(shorts)) < 0 ||
+	    cli_refuse_abbreviations(argc, argv, shorts, lo, "", "collect") < 0)
+		return 2;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		if (c == '?' || c == ':') {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/check.h"
+#include "../common/check.h"
 #include "idlescope/counters_derive.h"
 #include "idlescope/counters_summary.h"
 #include "idlescope/util.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/check.h"
+#include "../common/check.h"
 #include "idlescope/runtest.h"
 #include "idlescope/sigtest.h"
 #include "idlescope/stats.h"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../lib/check.h"
+#include "../common/check.h"
 #include "idlescope/proptest.h"
 #include "idlescope/runtest.h"
 #include "sim_rng.h"

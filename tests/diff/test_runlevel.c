@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/check.h"
+#include "../common/check.h"
 #include "idlescope/diff.h"
 #include "idlescope/runtest.h"
 #include "idlescope/sigtest.h"

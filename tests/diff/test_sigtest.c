@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../lib/check.h"
+#include "../common/check.h"
 #include "idlescope/sigtest.h"
 
 static int cmp_dbl(const void *x, const void *y)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "../common/check.h"
 #include "idlescope/expr.h"
 #include "idlescope/table.h"
 

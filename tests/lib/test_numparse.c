@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../common/check.h"
 #include "idlescope/numparse.h"
 
 static uint64_t rng = 88172645463325252ULL;

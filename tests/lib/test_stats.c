@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../common/check.h"
 #include "idlescope/stats.h"
 #include "idlescope/util.h"
 #include "../../lib/stats/rank_select.h"

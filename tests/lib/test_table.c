@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "../common/check.h"
 #include "idlescope/run.h"
 #include "idlescope/table.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "../common/check.h"
 #include "idlescope/json_out.h"
 #include "idlescope/textsafe.h"
 

@@ -1,4 +1,6 @@
-/* Minimal test assertions: count failures, print where, exit non-zero at the end. */
+/* The C tests' assertions: count failures, print where (file:line, the condition, and the test's
+ * CHECK_CONTEXT when it defines one before including this, e.g. the scenario being run),
+ * go on, and make the program exit non-zero at the end (return CHECK_DONE() from main). */
 #ifndef TESTS_CHECK_H
 #define TESTS_CHECK_H
 #include <math.h>
@@ -9,6 +11,16 @@ static int check_failures;
 
 #define CHECK(cond) do { if (!(cond)) { check_failures++; \
 	fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+#ifndef CHECK_CONTEXT
+#define CHECK_CONTEXT ((const char *)0)
+#endif
+
+/* CHECK_MSG(cond, fmt, ...): CHECK with a printf message saying what was found instead. */
+#define CHECK_MSG(cond, ...) do { if (!(cond)) { const char *ctx_ = CHECK_CONTEXT; check_failures++; \
+	fprintf(stderr, "%s:%d: CHECK failed: %s%s%s%s: ", __FILE__, __LINE__, #cond, \
+		ctx_ ? " (" : "", ctx_ ? ctx_ : "", ctx_ ? ")" : ""); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 #define CHECK_EQ_DBL(a, b) do { double a_ = (a), b_ = (b); \
 	if (!((isnan(a_) && isnan(b_)) || a_ == b_)) { check_failures++; \

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 
 #include "commands.h"
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "cache/cache.h"
+#include "text/util.h"
 
 static const char cache_help[] =
 "usage: analyze cache [--info | --clear]\n"

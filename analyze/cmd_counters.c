@@ -7,8 +7,8 @@
 
 #include "commands.h"
 #include "counters_output.h"
-#include "idlescope/run.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "text/util.h"
 
 #define MAX_METRICS 32
 

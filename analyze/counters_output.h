@@ -3,7 +3,7 @@
 #define ANALYZE_COUNTERS_OUTPUT_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "idlescope/counters_derive.h"
+#include "counters/derive/counters_derive.h"
 #include "out_format.h"
 
 

@@ -7,8 +7,8 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "idlescope/diff.h"
-#include "idlescope/flags.h"
+#include "diff/diff.h"
+#include "diff/flags.h"
 
 void diff_flags_text(FILE *f, const struct is_diff_flags *fl, const struct is_diff *d, size_t part);
 void diff_flags_csv(FILE *f, const struct is_diff_flags *fl, const struct is_diff *d, size_t part,

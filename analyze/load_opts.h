@@ -5,7 +5,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 
-#include "idlescope/load.h"
+#include "run/load.h"
 
 /* getopt_long entries and short letters for them; put them first in a command's tables. */
 #define LOAD_LONGOPTS                                                                        \

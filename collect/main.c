@@ -18,10 +18,10 @@
 #include "summary.h"
 #include "experiment.h"
 #include "remote/remote.h"
-#include "idlescope/run.h"
-#include "idlescope/sysinfo.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "run/sysinfo.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 volatile sig_atomic_t collect_stop_requested;

@@ -9,9 +9,9 @@
 
 #include "collect.h"
 #include "remote/remote.h"
-#include "idlescope/numparse.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "table/numparse.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 enum {

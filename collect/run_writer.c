@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "idlescope/json_out.h"
-#include "idlescope/util.h"
+#include "text/json_out.h"
+#include "text/util.h"
 
 #define DP_BLOCK (64 * 1024)
 #define DP_ROW_MAX 1024

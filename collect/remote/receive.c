@@ -18,8 +18,8 @@
 #include "collect.h"
 #include "experiment.h"
 #include "remote.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 
 volatile sig_atomic_t remote_stop;
 int remote_progress_fd = -1;

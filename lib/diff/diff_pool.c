@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "diff_internal.h"
+#include "diff/diff_internal.h"
 
 /* Several runs' moments as one sample's: counts and extremes add up, the variance is the
  * within-run sum of squares plus the between-run one (Chan et al.'s pairwise formula). */

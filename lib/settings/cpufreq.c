@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/numparse.h"
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "table/numparse.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 #define CPUFREQ "/sys/devices/system/cpu/cpu%d/cpufreq/"
 

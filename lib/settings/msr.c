@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 #define MSR_PKG_CST_CONFIG 0xE2
 #define MSR_POWER_CTL 0x1FC

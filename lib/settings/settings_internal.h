@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "idlescope/settings.h"
+#include "settings/settings.h"
 
 enum st_scope { ST_SYSTEM, ST_CPU, ST_PCI };
 

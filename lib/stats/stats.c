@@ -1,14 +1,14 @@
 /* Summary statistics with selection instead of a full sort. */
-#include "idlescope/stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/numparse.h"
-#include "idlescope/util.h"
-#include "rank_select.h"
+#include "table/numparse.h"
+#include "text/util.h"
+#include "stats/rank_select.h"
 
 double is_quantile_sorted(const double *sorted, size_t n, double q)
 {

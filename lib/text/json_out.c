@@ -1,9 +1,9 @@
 /* JSON text for files, valid UTF-8 whatever the strings in the tree hold. */
-#include "idlescope/json_out.h"
+#include "text/json_out.h"
 
 #include <stdlib.h>
 
-#include "idlescope/textsafe.h"
+#include "text/textsafe.h"
 
 char *is_json_render(const cJSON *item, bool formatted)
 {

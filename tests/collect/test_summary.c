@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "summary.h"
 
 static int failures;

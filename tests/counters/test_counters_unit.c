@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "../lib/check.h"
-#include "idlescope/counters_derive.h"
-#include "idlescope/counters_summary.h"
-#include "idlescope/util.h"
+#include "counters/derive/counters_derive.h"
+#include "counters/derive/counters_summary.h"
+#include "text/util.h"
 
 static void write_file(const char *dir, const char *name, const char *text)
 {

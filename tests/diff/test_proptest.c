@@ -16,8 +16,8 @@
 #include <stdio.h>
 
 #include "../lib/check.h"
-#include "idlescope/proptest.h"
-#include "idlescope/runtest.h"
+#include "stats/proptest.h"
+#include "stats/runtest.h"
 #include "sim_rng.h"
 
 #define PAIRS 2000

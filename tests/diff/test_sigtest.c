@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "../lib/check.h"
-#include "idlescope/sigtest.h"
+#include "stats/sigtest.h"
 
 static int cmp_dbl(const void *x, const void *y)
 {

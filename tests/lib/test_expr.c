@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "idlescope/expr.h"
-#include "idlescope/table.h"
+#include "table/expr.h"
+#include "table/table.h"
 
 #define NVARS 5
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "idlescope/numparse.h"
+#include "table/numparse.h"
 
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t next(void)

@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "idlescope/run.h"
-#include "idlescope/table.h"
+#include "run/run.h"
+#include "table/table.h"
 
 static char dir[] = "/tmp/is-test-table-XXXXXX";
 

@@ -1,6 +1,6 @@
 /*
  * analyze diff: 0/1 flag columns (IntrOff) compared as proportions, and columns without
- * values left out with one note (as analyze stats does); the numbers: idlescope/flags.h.
+ * values left out with one note (as analyze stats does); the numbers: diff/flags.h.
  */
 #ifndef ANALYZE_DIFF_FLAGS_H
 #define ANALYZE_DIFF_FLAGS_H

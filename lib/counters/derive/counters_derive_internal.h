@@ -1,4 +1,4 @@
-/* Internals shared by the counter formulas (lib/counters/counters_delta.c, counters_derive.c). */
+/* Internals shared by the counter formulas (counters_delta.c, counters_derive.c ...). */
 #ifndef LIB_COUNTERS_DERIVE_INTERNAL_H
 #define LIB_COUNTERS_DERIVE_INTERNAL_H
 #include "counters/derive/counters_derive.h"

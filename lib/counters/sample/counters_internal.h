@@ -1,4 +1,4 @@
-/* Internals shared by lib/counters_*.c (not a public header). */
+/* Internals shared by the counter sources and snapshots (lib/counters/sample/; not public). */
 #ifndef LIB_COUNTERS_INTERNAL_H
 #define LIB_COUNTERS_INTERNAL_H
 #include <linux/perf_event.h>

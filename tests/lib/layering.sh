@@ -49,6 +49,15 @@ check() {
 	return 0
 }
 
+# refused WHAT WANT: the fixture is refused with exactly the message WANT.
+refused() {
+	local out rc
+	out=$(check "$f"); rc=$?
+	if [ $rc = 0 ] || [ "$out" != "$2" ]; then
+		echo "FAIL: $1 was not reported as '$2': '$out'"
+		exit 1
+	fi
+}
 # A tree that breaks the rule: text/ includes table/, listed after it.
 f=$tmp/fixture
 mkdir -p "$f/lib/text" "$f/lib/table"
@@ -56,28 +65,13 @@ echo 'set(IDLESCOPE_LIB_DIRS text table)' > "$f/lib/CMakeLists.txt"
 printf '#include "table/b.h"\n' > "$f/lib/table/b.c"
 : > "$f/lib/table/b.h"
 printf '/* a */\n#include "table/b.h"\n' > "$f/lib/text/a.c"
-out=$(check "$f"); rc=$?
-want='lib/text/a.c:2: includes "table/b.h": table/ is above text/'
-if [ $rc = 0 ] || [ "$out" != "$want" ]; then
-	echo "FAIL: a breach was not reported as '$want': '$out'"
-	exit 1
-fi
+refused "an include upward" 'lib/text/a.c:2: includes "table/b.h": table/ is above text/'
 printf '#include "table/gone.h"\n' > "$f/lib/table/b.c"
 printf '#include "strpool.h"\n' > "$f/lib/text/a.c"
-out=$(check "$f"); rc=$?
-want='lib/text/a.c:1: includes "strpool.h": not a header of a lib/ folder'
-if [ $rc = 0 ] || [ "$out" != "$want" ]; then
-	echo "FAIL: a bare include was not reported as '$want': '$out'"
-	exit 1
-fi
+refused "a bare include" 'lib/text/a.c:1: includes "strpool.h": not a header of a lib/ folder'
 printf '#include "table/b.h"\n' > "$f/lib/text/a.c"
 sed -i 's/text table/table text/' "$f/lib/CMakeLists.txt"
-out=$(check "$f"); rc=$?
-want='lib/: includes "table/gone.h", which is not there'
-if [ $rc = 0 ] || [ "$out" != "$want" ]; then
-	echo "FAIL: a missing header was not reported as '$want': '$out'"
-	exit 1
-fi
+refused "a missing header" 'lib/: includes "table/gone.h", which is not there'
 
 if ! check "$src"; then
 	echo "FAIL: lib/ includes across its layers (above)"

@@ -32,6 +32,9 @@ void is_stats_compute_inplace(double *a, size_t n, const struct is_func *f, size
 
 /* Quantile q (0..1) of ascending data, linear interpolation (GSL's definition). */
 double is_quantile_sorted(const double *sorted, size_t n, double q);
+/* Its rank q * (n - 1), n > 0: *lhs the whole part, the fraction returned. Where *lhs >= n - 1
+ * the quantile is the largest value; else it lies between ranks *lhs and *lhs + 1. */
+double is_quantile_rank(double q, size_t n, size_t *lhs);
 
 /*
  * Rearrange a[0..n) so that for every index in idx[0..nidx) (ascending),

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 
 #include "commands.h"
-#include "idlescope/cache.h"
-#include "idlescope/cli.h"
-#include "idlescope/util.h"
+#include "cache/cache.h"
+#include "text/util.h"
+#include "cli/cli.h"
 
 static const char cache_help[] =
 "usage: analyze cache [--info | --clear]\n"

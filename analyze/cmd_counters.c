@@ -7,9 +7,9 @@
 
 #include "commands.h"
 #include "counters_output.h"
-#include "idlescope/cli.h"
-#include "idlescope/run.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "text/util.h"
+#include "cli/cli.h"
 
 #define MAX_METRICS 32
 

@@ -8,11 +8,11 @@
 
 #include "commands.h"
 #include "diff_output.h"
-#include "idlescope/bins.h"
-#include "idlescope/cli.h"
-#include "idlescope/configs.h"
-#include "idlescope/load.h"
-#include "idlescope/util.h"
+#include "table/bins.h"
+#include "diff/configs.h"
+#include "run/load.h"
+#include "text/util.h"
+#include "cli/cli.h"
 #include "load_opts.h"
 #include "out_format.h"
 
@@ -145,22 +145,6 @@ struct diff_cli {
 	size_t by_bins;          /* --by COLUMN:N or --by-bins N: N; 0 = by value */
 };
 
-/* --by COLUMN:N into the column and the bins (the parser analyze stats uses). */
-static int parse_by(struct diff_cli *o)
-{
-	o->by_spec = o->load.group_by;
-	int rc = o->load.group_by ? is_by_bins_parse(o->load.group_by, &o->by_col, &o->by_bins) : 0;
-	if (rc < 0)
-		return -1;
-	if (rc > 0)
-		o->load.group_by = o->by_col;
-	if (o->by_bins && !o->load.group_by) {
-		is_err("diff: --by-bins needs --by COLUMN");
-		return -1;
-	}
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
 	struct option longopts[NOPTS + 1];
@@ -194,7 +178,8 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		is_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
 		return -1;
 	}
-	return parse_by(o);
+	o->by_spec = o->load.group_by;
+	return is_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "diff: ");
 }
 
 /* The same datapoints twice compare a run with itself: an error unless --allow-same. */

@@ -8,11 +8,11 @@
 #include "commands.h"
 #include "filter_info.h"
 #include "filter_paths.h"
-#include "idlescope/cli.h"
-#include "idlescope/csv_copy.h"
-#include "idlescope/load.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "table/csv_copy.h"
+#include "run/load.h"
+#include "text/textsafe.h"
+#include "text/util.h"
+#include "cli/cli.h"
 
 static const char filter_help[] =
 "usage: analyze filter [options] RUN -o OUT\n"

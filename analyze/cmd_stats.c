@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "by_bins.h"
+#include "table/bins.h"
 #include "commands.h"
-#include "idlescope/cli.h"
-#include "idlescope/load.h"
-#include "idlescope/numparse.h"
-#include "idlescope/util.h"
+#include "run/load.h"
+#include "table/numparse.h"
+#include "text/util.h"
+#include "cli/cli.h"
 #include "load_opts.h"
 #include "metrics_list.h"
 #include "out_format.h"
@@ -129,8 +129,6 @@ static int check_hist_opts(const struct stats_opts *o)
 	return 0;
 }
 
-static int parse_by(struct stats_opts *o);
-
 static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
 	struct option longopts[NOPTS + 1];
@@ -164,11 +162,8 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			break;
 		case OPT_LIST: o->list_metrics = 1; break;
 		case OPT_BY_BINS:
-			if (!is_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {
-				is_err("stats: --by-bins: expected a whole number from 1 to 10000, got '%s'", optarg);
+			if (!(o->by_bins = is_by_bins_count(optarg, "stats")))
 				return -1;
-			}
-			o->by_bins = (size_t)d;
 			break;
 		case 'F':
 			if (parse_out_format("stats", optarg, &o->format) < 0)
@@ -182,22 +177,9 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		is_err("stats: no run given (see 'analyze stats --help')");
 		return -1;
 	}
-	return parse_by(o) < 0 ? -1 : check_hist_opts(o);
-}
-
-/* --by COLUMN:N into the column and the bins. */
-static int parse_by(struct stats_opts *o)
-{
-	int rc = o->load.group_by ? by_bins_parse(o->load.group_by, &o->by_col, &o->by_bins) : 0;
-	if (rc < 0)
+	if (is_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "stats: ") < 0)
 		return -1;
-	if (rc > 0)
-		o->load.group_by = o->by_col;
-	if (o->by_bins && !o->load.group_by) {
-		is_err("stats: --by-bins needs --by COLUMN");
-		return -1;
-	}
-	return 0;
+	return check_hist_opts(o);
 }
 
 /*
@@ -242,7 +224,7 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 	if (run->dp->nrows == 0)
 		is_warn("%s: no datapoints%s", run->dp_path,
 			o->load.include || o->load.exclude ? " left after filtering" : "");
-	if (r.group_col && by_bins_group(run->dp, r.group_col, o->by_bins, &r.groups) < 0)
+	if (r.group_col && is_by_group_rows(run->dp, r.group_col, o->by_bins, &r.groups) < 0)
 		goto cleanup;
 	is_oom_context("computing the statistics of %s", run->dp_path);
 	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);

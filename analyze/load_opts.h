@@ -5,7 +5,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 
-#include "idlescope/load.h"
+#include "run/load.h"
 
 /* The shared options are in each command's option table (lib/cli) with these values: m f i x b
  * G and, long only, --no-cache: */

@@ -2,7 +2,7 @@
 #ifndef COLLECT_COUNTERS_COLLECT_H
 #define COLLECT_COUNTERS_COLLECT_H
 #include <stdio.h>
-#include "idlescope/counters.h"
+#include "counters/sample/counters.h"
 
 /* Create <dirfd>/counters.csv (an old file or planted symlink is replaced) and write the
  * header. NULL after printing an error. */

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "counters_collect.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 FILE *counters_csv_open(int dirfd, const char *dirpath, const struct cnt_set *s)
 {

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "idlescope/counters_derive.h"
-#include "idlescope/util.h"
+#include "counters/derive/counters_derive.h"
+#include "text/util.h"
 
 #define HEADING_EVERY 20
 

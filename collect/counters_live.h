@@ -11,7 +11,7 @@ struct live_opts {
 
 /*
  * After each snapshot: derive the newest interval of <rundir>/counters.csv with analyze
- * counters' formulas (lib/counters/counters_derive.c) and print its summary row (and, with per_cpu,
+ * counters' formulas (lib/counters/derive/counters_derive.c) and print its summary row (and, with per_cpu,
  * a row per CPU) to out under analyze counters' column names. The heading is printed before
  * the first row and then every 20 intervals (every interval with per_cpu). Returns 0, or -1
  * after a message when the file cannot be read back.

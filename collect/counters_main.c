@@ -17,10 +17,10 @@
 #include "counters_collect.h"
 #include "counters_live.h"
 #include "counters_hook.h"
-#include "idlescope/cli.h"
-#include "idlescope/run.h"
-#include "idlescope/sysinfo.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "run/sysinfo.h"
+#include "text/util.h"
+#include "cli/cli.h"
 #include "idlescope/version.h"
 
 #define MAX_ADDS 64

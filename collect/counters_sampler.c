@@ -14,7 +14,7 @@
 
 #include "counters_collect.h"
 #include "counters_hook.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 struct counters_sampler {
 	struct cnt_set *set;

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "idlescope/sysinfo.h"
-#include "idlescope/util.h"
+#include "run/sysinfo.h"
+#include "text/util.h"
 
 static const char *const lock_dirs[] = { "/tmp/idlescope-locks", "/run/idlescope" };
 #define NDIRS (sizeof(lock_dirs) / sizeof(lock_dirs[0]))

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "experiment.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 static cJSON *design_json(const struct plan *p, const struct exp_opts *x)

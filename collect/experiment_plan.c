@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "experiment.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 #define MAX_RUNS 10000
 

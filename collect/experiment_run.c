@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "experiment.h"
-#include "idlescope/settings.h"
-#include "idlescope/util.h"
+#include "settings/settings.h"
+#include "text/util.h"
 
 static volatile sig_atomic_t exp_signal;
 static volatile pid_t child_pid;

@@ -18,10 +18,11 @@
 #include "summary.h"
 #include "experiment.h"
 #include "remote/remote.h"
-#include "idlescope/run.h"
-#include "idlescope/sysinfo.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "run/sysinfo.h"
+#include "text/json_out.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 volatile sig_atomic_t collect_stop_requested;
@@ -143,14 +144,6 @@ static const char *reason_name(const struct run *r)
 	return "running";
 }
 
-static void set_item(cJSON *o, const char *key, cJSON *v)
-{
-	if (cJSON_HasObjectItem(o, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
-	else
-		cJSON_AddItemToObject(o, key, v);
-}
-
 static cJSON *discards_json(const uint64_t *d)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -214,14 +207,14 @@ static void finish_info(struct run *r)
 	char ts[64];
 	uint64_t end = collect_mono_ns();
 	cJSON *info = r->info;
-	set_item(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
-	set_item(info, "discards", discards_json(r->discards));
-	set_item(info, "complete", cJSON_CreateBool(r->why_stopped == STOP_COUNT || r->why_stopped == STOP_TIME));
-	set_item(info, "stop_reason", cJSON_CreateString(reason_name(r)));
+	is_json_set(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
+	is_json_set(info, "discards", discards_json(r->discards));
+	is_json_set(info, "complete", cJSON_CreateBool(r->why_stopped == STOP_COUNT || r->why_stopped == STOP_TIME));
+	is_json_set(info, "stop_reason", cJSON_CreateString(reason_name(r)));
 	collect_iso_time(ts, sizeof(ts));
-	set_item(info, "end_time", cJSON_CreateString(ts));
-	set_item(info, "end_monotonic_ns", cJSON_CreateNumber((double)end));
-	set_item(info, "duration_s", cJSON_CreateNumber((double)(end - r->start_ns) / 1e9));
+	is_json_set(info, "end_time", cJSON_CreateString(ts));
+	is_json_set(info, "end_monotonic_ns", cJSON_CreateNumber((double)end));
+	is_json_set(info, "duration_s", cJSON_CreateNumber((double)(end - r->start_ns) / 1e9));
 }
 
 /* A state's name as a datapoints.csv field. The kernel's names are plain words ("C6",

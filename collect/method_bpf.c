@@ -12,7 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "method.h"
 #include "method_bpf.h"
 #include "wake_rec.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "method_bpf.h"
 
 struct wake_thread {

@@ -2,7 +2,7 @@
  * collect/bpf.cmake) and what to use instead. */
 #include <stdio.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "method.h"
 
 #ifndef IDLESCOPE_BPF_MISSING

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "counters_hook.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "method.h"
 
 static int not_built_probe(const struct collect_cfg *cfg, char *why, size_t whylen)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 #include "method_kmod.h"
 #include "../kmod/idlescope_uapi.h"

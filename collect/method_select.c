@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 static const struct method_ops *const methods[] = { &method_hrt, &method_tdt, &method_bpf, &method_timer };
 #define NMETHODS (sizeof(methods) / sizeof(methods[0]))

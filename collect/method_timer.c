@@ -21,7 +21,7 @@
 
 #include "collect.h"
 #include "timer_classify.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 #define RING_SIZE 4096
 #define MAX_STATES 16

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 #define MAX_MULTI 256
 

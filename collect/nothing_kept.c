@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "collect.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 static struct nothing_kept watch;
 

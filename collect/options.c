@@ -9,10 +9,10 @@
 
 #include "collect.h"
 #include "remote/remote.h"
-#include "idlescope/cli.h"
-#include "idlescope/numparse.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "table/numparse.h"
+#include "text/textsafe.h"
+#include "text/util.h"
+#include "cli/cli.h"
 #include "idlescope/version.h"
 
 enum {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 #define CPU_DMA_LATENCY "/dev/cpu_dma_latency"
 

@@ -6,7 +6,7 @@
 
 #include "collect.h"
 #include "summary.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 #define PROGRESS_EVERY_NS (250 * 1000000ull)
 

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "idlescope/json_out.h"
-#include "idlescope/util.h"
+#include "text/json_out.h"
+#include "text/util.h"
 
 #define DP_BLOCK (64 * 1024)
 #define DP_ROW_MAX 1024
@@ -32,7 +32,7 @@
 static const char *const run_files[] = { "info.json", ".info.json.tmp", "datapoints.csv", "counters.csv",
 					 "info.yml" };
 /* In stats/: wult's stats-collect counters, which analyze and report read when a run has no
- * counters.csv (lib/counters/counters_summary.c). */
+ * counters.csv (lib/counters/derive/counters_summary.c). */
 static const char *const stats_files[] = { "turbostat.raw.txt" };
 
 struct path_walk {

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "experiment.h"
-#include "idlescope/numparse.h"
-#include "idlescope/settings.h"
-#include "idlescope/util.h"
+#include "table/numparse.h"
+#include "settings/settings.h"
+#include "text/util.h"
 
 enum { X_SET, X_MATRIX, X_REPEAT, X_ORDER, X_SEED, X_SETTLE, X_DRY, X_RESTORE, X_LIST, X_SYSROOT, X_CPUS };
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "experiment.h"
-#include "idlescope/settings.h"
-#include "idlescope/util.h"
+#include "settings/settings.h"
+#include "text/util.h"
 
 static const char *rec_sysroot;
 static bool rec_measured;

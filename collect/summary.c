@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 
 struct run_summary {
 	double *wake, *intr;         /* µs, per kept datapoint that has it */

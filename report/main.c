@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/bins.h"
-#include "idlescope/cli.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "table/bins.h"
+#include "text/textsafe.h"
+#include "cache/cache.h"
+#include "text/util.h"
+#include "cli/cli.h"
 #include "idlescope/version.h"
 #include "report.h"
 
@@ -157,14 +157,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	}
 	o->runs = &argv[optind];
 	o->nruns = (size_t)(argc - optind);
-	int rc = o->by ? is_by_bins_parse(o->by, &o->by_col, &o->by_bins) : 0;
-	if (rc < 0)
+	if (is_by_option(&o->by, &o->by_col, &o->by_bins, "") < 0)
 		return -1;
-	o->by = rc > 0 ? o->by_col : o->by;
-	if (o->by_bins && !o->by) {
-		is_err("--by-bins needs --by COLUMN");
-		return -1;
-	}
 	if (!o->jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		o->jobs = n > 0 ? (int)n : 1;

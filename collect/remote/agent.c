@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "remote.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 struct tail {
 	const char *name;

@@ -14,7 +14,7 @@
 
 #include "collect.h"
 #include "remote.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 struct slot {
 	pid_t pid;

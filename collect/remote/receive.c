@@ -18,8 +18,9 @@
 #include "collect.h"
 #include "experiment.h"
 #include "remote.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "text/json_out.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 
 volatile sig_atomic_t remote_stop;
 int remote_progress_fd = -1;
@@ -153,14 +154,6 @@ static int open_out(struct rx *x, struct rxd *d, int *fd, bool *made, const char
 	return 0;
 }
 
-static void set_item(cJSON *o, const char *key, cJSON *v)
-{
-	if (cJSON_HasObjectItem(o, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
-	else
-		cJSON_AddItemToObject(o, key, v);
-}
-
 static uint64_t dir_rows(const struct rxd *d)
 {
 	return d->dp_lines ? d->dp_lines - 1 : 0;
@@ -214,14 +207,14 @@ static int write_info(struct rx *x, struct rxd *d, const char *connection)
 	cJSON *sys = cJSON_GetObjectItemCaseSensitive(d->info, "system");
 	if (!x->ro->reportid && !d->name[0]) {   /* as for a local run: the run directory's name, not the SUT's */
 		const char *base = strrchr(x->report_dir, '/');
-		set_item(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
+		is_json_set(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
 	}
 	if (cJSON_IsObject(sys))
-		set_item(sys, "ssh_host", cJSON_CreateString(x->host));
+		is_json_set(sys, "ssh_host", cJSON_CreateString(x->host));
 	cJSON *r = remote_object(x, connection);
 	cJSON_AddNumberToObject(r, "received_datapoints", (double)dir_rows(d));
 	cJSON_AddNumberToObject(r, "received_counter_rows", (double)dir_ctr_rows(d));
-	set_item(d->info, "remote", r);
+	is_json_set(d->info, "remote", r);
 	if (run_write_info(&d->rd, d->info, INFO_RESERVE) < 0) {
 		x->failed_write = true;
 		return -1;
@@ -236,7 +229,7 @@ static int write_exp(struct rx *x, const char *connection)
 		return 0;
 	cJSON *r = remote_object(x, connection);
 	cJSON_AddNumberToObject(r, "received_datapoints", (double)received_rows(x));
-	set_item(x->exp, "remote", r);
+	is_json_set(x->exp, "remote", r);
 	if (experiment_json_write(x->rd.dirfd, x->exp) < 0) {
 		x->failed_write = true;
 		return -1;
@@ -504,12 +497,12 @@ static void mark_lost(struct rxd *d, const char *now)
 	bool counters = cJSON_HasObjectItem(d->info, "snapshots");
 	if (!cJSON_IsNull(end) && end && (counters || (cJSON_IsNumber(dps) && (uint64_t)dps->valuedouble == dir_rows(d))))
 		return;
-	set_item(d->info, "complete", cJSON_CreateBool(false));
-	set_item(d->info, "stop_reason", cJSON_CreateString("connection lost"));
+	is_json_set(d->info, "complete", cJSON_CreateBool(false));
+	is_json_set(d->info, "stop_reason", cJSON_CreateString("connection lost"));
 	if (!counters)
-		set_item(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
+		is_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
 	if (cJSON_IsNull(end) || !end)
-		set_item(d->info, "end_time", cJSON_CreateString(now));
+		is_json_set(d->info, "end_time", cJSON_CreateString(now));
 }
 
 static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
@@ -530,9 +523,9 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 	if (x->exp) {
 		const cJSON *end = cJSON_GetObjectItemCaseSensitive(x->exp, "end_time");
 		if (!end || cJSON_IsNull(end)) {
-			set_item(x->exp, "end_time", cJSON_CreateString(now));
-			set_item(x->exp, "complete", cJSON_CreateBool(false));
-			set_item(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
+			is_json_set(x->exp, "end_time", cJSON_CreateString(now));
+			is_json_set(x->exp, "complete", cJSON_CreateBool(false));
+			is_json_set(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
 		}
 		write_exp(x, "lost");
 	}

@@ -41,7 +41,7 @@ function(_idlescope_deploy_target)
   # json/include first: its cjson/cJSON.h, not Debian's
   target_include_directories(collect-deploy BEFORE PRIVATE ${CMAKE_CURRENT_LIST_DIR}/json/include)
   target_include_directories(collect-deploy PRIVATE ${CMAKE_SOURCE_DIR}/collect ${CMAKE_CURRENT_LIST_DIR}
-                             ${CMAKE_SOURCE_DIR}/include ${CMAKE_BINARY_DIR}/include)
+                             ${CMAKE_SOURCE_DIR}/lib ${IDLESCOPE_GENERATED_INCLUDE})
   if(_defs)
     target_compile_definitions(collect-deploy PRIVATE ${_defs})
   endif()

@@ -8,7 +8,7 @@
 
 #include "collect.h"
 #include "remote.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 char remote_last_error[1024];
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/cli.h"
-#include "idlescope/util.h"
+#include "cli/cli.h"
+#include "text/util.h"
 
 #define HELP_INDENT 24
 #define HELP_WIDTH 79

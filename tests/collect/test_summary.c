@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "text/util.h"
 #include "../common/check.h"
-#include "idlescope/util.h"
 #include "summary.h"
 
 static void expect(const char *what, const char *got, const char *want)

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "../common/check.h"
-#include "idlescope/cli.h"
-#include "idlescope/util.h"
+#include "cli/cli.h"
+#include "text/util.h"
 
 enum { OPT_REPORTID = 256, OPT_NO_GROUP, OPT_NO_CACHE };
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/stats.h"
+#include "stats/stats.h"
 #include "report.h"
 #include "../common/check.h"
 

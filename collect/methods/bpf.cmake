@@ -1,6 +1,6 @@
 # The `bpf` method (docs/bpf.md). Included by collect/CMakeLists.txt; adds to target `collect`
 # either the real method (BPF object built with clang, skeleton from bpftool, libbpf) or
-# collect/method_bpf_unavailable.c, whose probe says why the method is missing.
+# collect/methods/method_bpf_unavailable.c, whose probe says why the method is missing.
 #
 # vmlinux.h is generated at build time from the build machine's /sys/kernel/btf/vmlinux
 # (CO-RE relocates field offsets at load time, so any BTF-enabled kernel runs the object).
@@ -88,7 +88,7 @@ else()
   set(IDLESCOPE_BPF_AVAILABLE OFF CACHE INTERNAL "the bpf method is built")
 endif()
 
-# Add the method to `collect`. A file(GLOB) of collect/*.c may have picked up our sources
+# Add the method to `collect`. A file(GLOB) of collect/methods/*.c may have picked up our sources
 # already: drop them there, they come in through the object library (one of two variants).
 function(_idlescope_bpf_attach)
   get_target_property(_srcs collect SOURCES)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "collect.h"
-#include "remote/remote.h"
+#include "remote.h"
 #include "idlescope/numparse.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"

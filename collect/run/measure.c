@@ -17,7 +17,7 @@
 #include "counters_hook.h"
 #include "summary.h"
 #include "experiment.h"
-#include "remote/remote.h"
+#include "remote.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/textsafe.h"

@@ -37,17 +37,6 @@ static void install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* <host>-<method>-<YYYYMMDD-HHMMSS>, as a local run is named after its host. */
-static char *default_outdir(const char *host, const char *method)
-{
-	char date[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
-	return is_xasprintf("%s-%s-%s", host, method, date);
-}
-
 static int deploy_all(const struct remote_opts *ro)
 {
 	int status = IS_EXIT_OK;
@@ -73,7 +62,7 @@ int remote_main(int argc, char **argv)
 		rc = remote_fetch_host(&ro, ro.hosts[0], ro.outdir, &res);
 	} else if (ro.nhosts == 1) {
 		struct host_result res;
-		char *def = ro.outdir ? NULL : default_outdir(ro.hosts[0], ro.method);
+		char *def = ro.outdir ? NULL : is_run_name(ro.hosts[0], ro.method);
 		rc = remote_run_host(&ro, ro.hosts[0], ro.outdir ? ro.outdir : def, true, &res);
 		free(def);
 	} else {

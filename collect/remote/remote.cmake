@@ -42,7 +42,7 @@ function(_idlescope_deploy_target)
   target_include_directories(collect-deploy BEFORE PRIVATE ${CMAKE_CURRENT_LIST_DIR}/json/include)
   get_target_property(_dirs collect INCLUDE_DIRECTORIES)
   target_include_directories(collect-deploy PRIVATE ${_dirs} ${CMAKE_SOURCE_DIR}/include
-                             ${CMAKE_BINARY_DIR}/include)
+                             ${CMAKE_BINARY_DIR}/include ${CMAKE_SOURCE_DIR}/lib)
   if(_defs)
     target_compile_definitions(collect-deploy PRIVATE ${_defs})
   endif()

@@ -1,6 +1,6 @@
 /*
- * collect: measure wake-up latency of one CPU into a run directory (info.json + datapoints.csv).
- * `collect --counters ...` hands the whole command line to the counters code.
+ * collect's measure mode: wake-up latency of one CPU into a run directory (info.json +
+ * datapoints.csv), from the options to the end-of-run summary.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,14 +17,12 @@
 #include "counters_hook.h"
 #include "summary.h"
 #include "experiment.h"
-#include "remote.h"
 #include "idlescope/run.h"
 #include "idlescope/sysinfo.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 #include "idlescope/version.h"
 
-volatile sig_atomic_t collect_stop_requested;
 static volatile sig_atomic_t stop_signal, time_up;
 
 enum stop_reason { STOP_NONE, STOP_COUNT, STOP_TIME, STOP_SIGNAL, STOP_NOTHING_KEPT, STOP_ERROR };
@@ -49,23 +47,6 @@ struct run {
 	bool started;
 	uint64_t ndone;   /* datapoints on disk */
 };
-
-uint64_t collect_mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-void collect_iso_time(char *buf, size_t len)
-{
-	struct timespec ts;
-	struct tm tm;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000);
-}
 
 /* SIGINT, SIGTERM, SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) stop
  * the run cleanly. After a first one, SIGINT and SIGTERM get their default action back (an
@@ -95,26 +76,9 @@ static void install_signals(void)
 static void arm_time_limit(uint64_t ns)
 {
 	struct itimerval it = { .it_value = { .tv_sec = (time_t)(ns / NSEC_PER_SEC),
-					      .tv_usec = (suseconds_t)(ns % NSEC_PER_SEC / 1000) } };
+					      .tv_usec = (suseconds_t)(ns % NSEC_PER_SEC / NSEC_PER_USEC) } };
 	if (ns)
 		setitimer(ITIMER_REAL, &it, NULL);
-}
-
-/* <host>-<method>-<YYYYMMDD-HHMMSS> (UTC), as wult names its results. */
-static char *default_outdir(const char *method)
-{
-	char host[256] = "localhost", date[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	if (gethostname(host, sizeof(host)) < 0 || !host[0])
-		strcpy(host, "localhost");
-	host[sizeof(host) - 1] = '\0';
-	for (char *p = host; *p; p++)
-		if (*p == '/' || *p == ' ' || (unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
-			*p = '_';  /* a hostname is ASCII letters, digits and '-'; nothing else is kept */
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
-	return is_xasprintf("%s-%s-%s", host, method, date);
 }
 
 /* Keep the main thread (writer, counters) off the measured CPU when there is another one. */
@@ -194,7 +158,7 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 	cJSON_AddItemToObject(info, "discards", discards_json(r->discards));
 	cJSON_AddBoolToObject(info, "complete", false);
 	cJSON_AddStringToObject(info, "stop_reason", "running");
-	collect_iso_time(ts, sizeof(ts));
+	is_iso_time(ts, sizeof(ts));
 	cJSON_AddStringToObject(info, "start_time", ts);
 	cJSON_AddNumberToObject(info, "start_monotonic_ns", (double)r->start_ns);
 	cJSON_AddNullToObject(info, "end_time");
@@ -212,13 +176,13 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 static void finish_info(struct run *r)
 {
 	char ts[64];
-	uint64_t end = collect_mono_ns();
+	uint64_t end = is_mono_ns();
 	cJSON *info = r->info;
 	set_item(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
 	set_item(info, "discards", discards_json(r->discards));
 	set_item(info, "complete", cJSON_CreateBool(r->why_stopped == STOP_COUNT || r->why_stopped == STOP_TIME));
 	set_item(info, "stop_reason", cJSON_CreateString(reason_name(r)));
-	collect_iso_time(ts, sizeof(ts));
+	is_iso_time(ts, sizeof(ts));
 	set_item(info, "end_time", cJSON_CreateString(ts));
 	set_item(info, "end_monotonic_ns", cJSON_CreateNumber((double)end));
 	set_item(info, "duration_s", cJSON_CreateNumber((double)(end - r->start_ns) / 1e9));
@@ -271,7 +235,7 @@ static int measure(struct run *r)
 
 	struct nothing_kept *nk = collect_nothing_kept();
 	arm_time_limit(r->o.time_limit_ns);
-	nothing_kept_reset(nk, r->discards, collect_mono_ns());
+	nothing_kept_reset(nk, r->discards, is_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
 	while (r->why_stopped != STOP_COUNT) {
 		int got = r->m->next(r->ctx, &dp, r->discards);
@@ -282,7 +246,7 @@ static int measure(struct run *r)
 		if (got == 0)
 			break;
 		if (!nk->tripped)
-			nothing_kept_reset(nk, r->discards, collect_mono_ns());
+			nothing_kept_reset(nk, r->discards, is_mono_ns());
 		if (dp_writer_add(r->w, &dp) < 0) {
 			ret = -1;
 			break;
@@ -298,7 +262,7 @@ static int measure(struct run *r)
 		progress_update(p, dp_writer_rows(r->w), nd, r->summary, false);
 	}
 	progress_end(p);
-	r->end_ns = collect_mono_ns();
+	r->end_ns = is_mono_ns();
 	arm_time_limit(0);
 	if (ret < 0)
 		r->why_stopped = STOP_ERROR;
@@ -307,7 +271,7 @@ static int measure(struct run *r)
 				 : nk->tripped ? STOP_NOTHING_KEPT : STOP_ERROR;
 	if (r->why_stopped == STOP_NOTHING_KEPT) {
 		char msg[512];
-		nothing_kept_message(nk, r->discards, collect_mono_ns(), msg, sizeof(msg));
+		nothing_kept_message(nk, r->discards, is_mono_ns(), msg, sizeof(msg));
 		is_err("CPU %d, -l %s: %s", r->cfg.cpu, r->o.ldist_arg ? r->o.ldist_arg : "default", msg);
 	}
 	return ret;
@@ -347,14 +311,14 @@ static int prepare(struct run *r, int argc, char **argv)
 		return IS_EXIT_DATA;
 	install_signals();
 	collect_ldist_init(r->cfg.ldist_min, r->cfg.ldist_max, r->cfg.seed);
-	r->start_ns = collect_mono_ns();
+	r->start_ns = is_mono_ns();
 	r->method_info = cJSON_CreateObject();
 	r->started = true;
 	if (r->m->start(&r->ctx, &r->cfg, r->method_info) < 0)
 		return IS_EXIT_DATA;
 	move_off_cpu(r->cfg.cpu);
 
-	char *def = r->o.outdir ? NULL : default_outdir(r->m->name);
+	char *def = r->o.outdir ? NULL : is_run_name(NULL, r->m->name);
 	rc = run_dir_create(r->o.outdir ? r->o.outdir : def, r->o.force, &r->rd);
 	free(def);
 	if (rc < 0)
@@ -411,19 +375,11 @@ static void print_summary(const struct run *r)
 	summary_print(stderr, r->summary, &x);
 }
 
-int main(int argc, char **argv)
+int measure_main(int argc, char **argv)
 {
 	struct run r = { .rd = { .dirfd = -1 } };
 	int status;
 
-	is_set_progname(argv[0]);
-	if (argc > 1 && (!strcmp(argv[1], "--remote-agent") || !strcmp(argv[1], "--remote-agent-send")))
-		return remote_agent_main(argc, argv);
-	if (remote_wanted(argc, argv))
-		return remote_main(argc, argv);
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--counters"))
-			return counters_main(argc, argv);
 	if ((status = settings_cli_main(&argc, argv)) >= 0)
 		return status;   /* --set, --matrix, --restore, --list-settings */
 

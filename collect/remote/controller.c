@@ -1,25 +1,12 @@
 /* `collect -H HOST ...`: one host, a fleet, or --deploy only. */
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "collect.h"
 #include "remote.h"
 #include "idlescope/util.h"
-
-char remote_last_error[1024];
-
-void remote_err(const char *host, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(remote_last_error, sizeof(remote_last_error), fmt, ap);
-	va_end(ap);
-	is_err("%s: %s", host, remote_last_error);
-}
 
 static void on_stop(int sig)
 {

@@ -1,5 +1,5 @@
 /*
- * Unit test of the hrt/tdt methods' user-space side (collect/method_kmod.c): module records
+ * Unit test of the hrt/tdt methods' user-space side (collect/methods/method_kmod.c): module records
  * to datapoints (residencies from counter deltas, POLL without TAI, the counter-read
  * compensation of TIntr, unknown SMI/NMI counts) and the record stream (discards per reason,
  * ring-overflow losses, and the drain after a stop: nothing measured is lost), the module's

@@ -21,7 +21,6 @@
 #include "idlescope/settings.h"
 #include "idlescope/util.h"
 
-
 struct exp {
 	const struct exp_opts *x;
 	struct plan p;

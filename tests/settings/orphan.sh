@@ -15,10 +15,9 @@ pids=""
 stop_all() {
 	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
 	[ -e /run/idlescope/settings.journal ] && "$COLLECT" --restore >/dev/null 2>&1
-	cleanup_tmp
+	return 0
 }
-trap stop_all EXIT
-trap 'exit 1' INT TERM
+test_when_finished stop_all
 
 # wait_file FILE: until it has data (10 s at most); a run's info.json: it measures now
 wait_file() {

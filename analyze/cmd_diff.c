@@ -29,25 +29,35 @@ static const char diff_help[] =
 "The run is the unit of replication: datapoints of one run are not independent replicates\n"
 "of a configuration, and with many datapoints every difference between two runs passes a\n"
 "datapoint-level test.\n"
-"  - Two or more runs in both configurations (level \"run\"): Welch's t test on the runs'\n"
-"    medians (and on their 99% and 99.9% percentiles where every run has at least 1000 and\n"
-"    10000 values); the 95% CI of the change is Welch's, so it reflects the run-to-run\n"
-"    spread. A change is significant when p < 0.05 (the CI excludes 0):\n"
-"      WakeLatency: median +8.8 us (+11.9%) vs base (3 vs 3 runs), 95% CI [+8.5, +9.1],\n"
-"      significant (Welch t on run medians, p = 0.0021)\n"
+"  - Two or more runs in both configurations (level \"run\"): the runs' medians (and their\n"
+"    99% and 99.9% percentiles where every run has at least 1000 and 10000 values) are\n"
+"    combined per configuration by a random-effects meta-analysis (runs weighted by their\n"
+"    within-run precision, Hartung-Knapp variance; Welch's t when the runs are alike) and\n"
+"    compared. Every such comparison of a call is one family of verdicts, adjusted by\n"
+"    Holm's method; each verdict is one of three answers:\n"
+"      changed: significant (Holm-adjusted p < 0.05), with the 95% CI of the change;\n"
+"      no change larger than X (equivalence: two one-sided tests against --margin);\n"
+"      inconclusive: this design detects only changes larger than X (80% power), with\n"
+"      the runs per configuration that would detect the margin.\n"
+"    Runs that tie exactly (no run-to-run spread) get no test. With groups (idle states)\n"
+"    the verdicts are per group, with each group's share of the runs' datapoints tested\n"
+"    too; the all-datapoints line is then descriptive (a mixture of the states).\n"
 "  - One run in a configuration (level \"datapoint\"): run-to-run variation is unknown, so\n"
 "    nothing is called significant. The verdict says whether the runs differ: Mann-Whitney\n"
-"    p < 0.05 and a 95% CI of the median difference that excludes 0, the CI from a block\n"
-"    bootstrap (20 contiguous blocks of collection order per run, 499 replicates, fixed\n"
-"    seed) so that drift inside a run widens it:\n"
-"      WakeLatency: median -11 us (-15.6%) vs a, 95% CI [-12, -10] (block bootstrap),\n"
-"      differs in these runs (Mann-Whitney p = 3.3e-26); one run per configuration, ...\n"
+"    p < 0.05 and a within-run 95% interval of the median difference that excludes 0,\n"
+"    from a block bootstrap (20 contiguous blocks of collection order per run, 499\n"
+"    replicates, fixed seed) so that drift inside a run widens it:\n"
+"      WakeLatency: median -11 us (-15.6%) vs a, within-run 95% interval [-12, -10] (block\n"
+"      bootstrap; run-to-run variation unknown), differs in these runs (Mann-Whitney\n"
+"      p = 3.3e-26); one run per configuration, ...\n"
 "    Repeat the runs (collect --matrix ... --repeat 3) for a verdict.\n"
 "  Also given, on the pooled datapoints: Mann-Whitney U (exact for small samples) and the\n"
 "  two-sample Kolmogorov-Smirnov D and p. See docs/diff.md for the methods and references.\n"
 "Before the verdicts, a warning block lists what differs between the configurations besides\n"
-"what was varied: system description and settings in info.json, and machine load from\n"
-"counters (Busy%/OS_Busy% by more than 5 points, IRQ/s by more than half).\n"
+"what was varied: system description (CPU vendor, family, model, stepping, architecture,\n"
+"...) and settings in info.json, machine load from counters (Busy%/OS_Busy% by more than 5\n"
+"points, IRQ/s by more than half), and, in an experiment, a drift of the runs' medians\n"
+"over the order they were taken in (a trend test).\n"
 "Runs with a counters.csv also get their counter summaries (analyze counters) compared.\n"
 "A 0/1 flag (IntrOff) is shown as values, set and share and compared as a proportion:\n"
 "Fisher's exact test when an expected cell is below 5, else the two-proportion z test; with\n"
@@ -79,6 +89,12 @@ static const char diff_help[] =
 "  -G, --no-group        no per-group comparison\n"
 "      --no-cache        read the runs without the run cache (docs/cache.md; also\n"
 "                        IDLESCOPE_NO_CACHE=1)\n"
+"      --primary METRIC:FUNC[:GROUP]\n"
+"                        test this comparison alone (FUNC med, 99% or 99.9%; GROUP a\n"
+"                        group's value, default the tested part): the family is it, in\n"
+"                        each configuration against the reference; the rest is descriptive\n"
+"      --margin X        the equivalence margin: X% of the reference's value (default 5%),\n"
+"                        Xus, Xns, Xms for time metrics, or X in the metric's own unit\n"
 "  -e, --even-up         truncate every run to the smallest datapoint count (after filters)\n"
 "      --allow-same      allow the same run (datapoints file) twice\n"
 "  -F, --format FMT      text (default), csv or json\n"
@@ -118,6 +134,8 @@ struct diff_cli {
 	bool even_up;
 	bool allow_same;
 	const char *ref;
+	const char *primary;     /* --primary METRIC:FUNC[:GROUP] */
+	const char *margin;      /* --margin X[%|ns|us|ms] */
 	const char *by_spec;     /* --by as given, COLUMN[:N] */
 	char *by_col;            /* its column when :N was given */
 	size_t by_bins;          /* --by COLUMN:N or --by-bins N: N; 0 = by value */
@@ -141,12 +159,14 @@ static int parse_by(struct diff_cli *o)
 
 static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
-	enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS };
+	enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS, OPT_PRIMARY, OPT_MARGIN };
 	static const struct option longopts[] = {
 		LOAD_LONGOPTS,
 		{ "even-up", no_argument, NULL, 'e' }, { "ref", required_argument, NULL, 'r' },
 		{ "allow-same", no_argument, NULL, OPT_ALLOW_SAME },
 		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
+		{ "primary", required_argument, NULL, OPT_PRIMARY },
+		{ "margin", required_argument, NULL, OPT_MARGIN },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,6 +180,22 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'e': o->even_up = true; break;
 		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
+		case OPT_PRIMARY: {
+			struct is_diff_primary pr;
+			if (is_diff_parse_primary(optarg, &pr) < 0)
+				return -1;
+			free(pr.metric);
+			free(pr.group);
+			o->primary = optarg;
+			break;
+		}
+		case OPT_MARGIN: {
+			struct is_diff_margin mg;
+			if (is_diff_parse_margin(optarg, &mg) < 0)
+				return -1;
+			o->margin = optarg;
+			break;
+		}
 		case OPT_BY_BINS:
 			if (!(o->by_bins = is_by_bins_count(optarg, "diff")))
 				return -1;
@@ -320,7 +356,8 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 			     const struct is_func *funcs, size_t nfuncs)
 {
 	struct is_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
-				      .metrics_re = o->load.metrics_re };
+				      .metrics_re = o->load.metrics_re, .primary = o->primary,
+				      .margin = o->margin };
 	struct is_diff_config *configs = NULL;
 	struct diff_counters counters;
 	struct is_diff_flags flags;
@@ -340,8 +377,10 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 	if (rc == IS_EXIT_OK && o->even_up)
 		is_diff_even_up(runs, n);
 	is_oom_context("comparing %zu runs", n);
-	if (rc == IS_EXIT_OK && is_diff_compute(&d, runs, n, &dopts) < 0)
-		rc = IS_EXIT_DATA;
+	if (rc == IS_EXIT_OK) {
+		int crc = is_diff_compute(&d, runs, n, &dopts);
+		rc = crc == -2 ? IS_EXIT_USAGE : crc < 0 ? IS_EXIT_DATA : IS_EXIT_OK;
+	}
 	is_configs_free_diff(configs, dopts.nconfigs);
 	if (rc == IS_EXIT_OK && is_diff_flags_compute(&flags, &d) < 0) {
 		is_diff_free(&d);
@@ -359,6 +398,9 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design, .flags = &flags };
 	out.nwarn = is_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
 					&out.warn);
+	long *order = is_configs_orders(cl);
+	is_diff_drift(&d, order, &out.warn, &out.nwarn);
+	free(order);
 	is_oom_context("writing the comparison of %zu runs", n);
 	FILE *fp = out_open(o->format);
 	if (!fp)

@@ -21,6 +21,8 @@
 #pragma weak is_diff_get_test
 #pragma weak is_metric_unit
 #pragma weak is_diff_confounders
+#pragma weak is_diff_drift
+#pragma weak is_configs_orders
 
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
 		  size_t f)
@@ -302,6 +304,9 @@ static void from_diff(struct report *rep, struct is_diff *d)
 		}
 	rep->nwarn = is_diff_confounders(d, (const char *const *)rep->cl.varied, rep->cl.nvaried,
 					 &rep->warn);
+	long *order = is_configs_orders(&rep->cl);
+	is_diff_drift(d, order, &rep->warn, &rep->nwarn);
+	free(order);
 }
 
 /* Every run has the column and at least one has a value in it. */

@@ -23,17 +23,21 @@
 
 #include "idlescope/run.h"
 #include "idlescope/stats.h"
+#include "idlescope/verdict.h"
 
-/* Decision rules. Level run (2+ runs in both configurations): significant when Welch's t on
- * the run medians has p < IS_DIFF_ALPHA (its 95% CI excludes 0). Level datapoint (one run):
- * never "significant"; "differs in these runs" when the Mann-Whitney p < IS_DIFF_ALPHA and the
- * block-bootstrap 95% CI of the median difference excludes 0. */
+/* Decision rules. Level run (2+ runs in both configurations): each configuration's runs are
+ * combined by a random-effects meta-analysis (verdict.h); a change is significant when its
+ * Holm-adjusted p in the call's family of verdicts is < IS_DIFF_ALPHA. Level datapoint (one
+ * run): never "significant"; "differs in these runs" when the Mann-Whitney p < IS_DIFF_ALPHA
+ * and the within-run block-bootstrap 95% interval of the median difference excludes 0. */
 #define IS_DIFF_ALPHA 0.05
 #define IS_DIFF_CI_LEVEL 0.95
 /* The end of every verdict on configurations of one run. */
 #define IS_DIFF_ONE_RUN_NOTE \
 	"one run per configuration, so run-to-run variation is unknown: for a verdict, repeat " \
 	"the runs (collect --matrix ... --repeat 3)"
+/* The default equivalence margin: this share of the reference's value (docs/diff.md). */
+#define IS_DIFF_MARGIN_DEFAULT 0.05
 
 /* The level a verdict stands on. Run: two or more runs in both configurations, the runs are
  * the replicates. Datapoint: a configuration of one run, run-to-run variation unknown. */
@@ -46,13 +50,15 @@ enum is_diff_level { IS_LEVEL_DATAPOINT, IS_LEVEL_RUN };
 extern const double is_diff_q[IS_DIFF_NQ];          /* 0.5, 0.99, 0.999 */
 extern const char *const is_diff_q_name[IS_DIFF_NQ]; /* "med", "99%", "99.9%" */
 
-/* Welch's t on per-run values of one function (level run only). */
+/* The runs' values of one function compared (level run only): random-effects means of each
+ * configuration's runs, weighted by their within-run precision (verdict.h). */
 struct is_diff_qtest {
 	bool valid;            /* every run of both configurations has the value */
-	double diff;           /* mean of the runs' values minus the reference's mean */
-	double ci_lo, ci_hi;   /* 95% CI of diff (Welch t, Welch-Satterthwaite df) */
-	double p, df;
-	bool significant;      /* p < IS_DIFF_ALPHA */
+	double diff;           /* weighted mean of the runs' values minus the reference's */
+	double ci_lo, ci_hi;   /* 95% CI of diff (Hartung-Knapp variances, Welch-Satterthwaite df) */
+	double p, df;          /* unadjusted; NaN when refused (no run-to-run spread) */
+	bool significant;      /* in the family and its Holm-adjusted p < IS_DIFF_ALPHA */
+	struct is_verdict v;   /* the whole verdict: adjusted p, answer, margin, MDE */
 };
 
 /* One configuration against the reference, one metric, one part (overall or a group). */
@@ -85,6 +91,13 @@ struct is_diff_part {
 	size_t *run_rows;      /* [run] datapoints of each run in this part */
 	double *run_q;         /* [(metric * nruns + run) * IS_DIFF_NQ + k]: each run's med, 99%,
 				* 99.9%; NaN with too few values */
+	double *run_se;        /* the same layout: each value's within-run standard error */
+	/* The verdicts are per group when there are two or more groups: the all-rows part is
+	 * then descriptive (a mixture of states whose shares vary from run to run); with one
+	 * group, that group repeats the all-rows part and is the descriptive one. */
+	bool descriptive;
+	struct is_verdict *shares;   /* groups, level run: [config] the share of the runs' rows
+				      * in this group, runs as the unit; NULL otherwise */
 };
 
 /* A configuration: replicate runs of one setting (indices into the runs array). */
@@ -108,6 +121,21 @@ struct is_diff_opts {
 	 * silently (the caller says why) */
 	const char *const *skip;
 	size_t nskip;
+	const char *primary;           /* --primary METRIC:FUNC[:GROUP]; NULL = every verdict */
+	const char *margin;            /* --margin X (metric's unit), Xus/Xns, or X%; NULL = 5% */
+};
+
+/* --margin: relative to the reference's value, in the metric's own unit, or a time. */
+struct is_diff_margin {
+	enum { IS_MARGIN_RELATIVE, IS_MARGIN_BARE, IS_MARGIN_TIME_NS } kind;
+	double value;                  /* a fraction, a number, or nanoseconds */
+};
+
+/* --primary: the one comparison tested (in each configuration against the reference). */
+struct is_diff_primary {
+	bool set;
+	char *metric, *group;          /* group NULL: the tested part (the groups, or all rows) */
+	size_t q;                      /* index in is_diff_q */
 };
 
 struct is_diff {
@@ -125,6 +153,10 @@ struct is_diff {
 	struct is_diff_part overall;
 	struct is_diff_part *groups;   /* union of every run's groups, natural order */
 	size_t ngroups;
+	struct is_diff_margin margin;
+	struct is_diff_primary primary;
+	struct is_verdict **family;    /* every verdict of the call (diff_family.c) */
+	size_t nfamily;
 };
 
 /*
@@ -135,6 +167,20 @@ struct is_diff {
  */
 int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 		    const struct is_diff_opts *o);
+/* The option parsers (-1 after a message naming the option: a usage error). */
+int is_diff_parse_margin(const char *spec, struct is_diff_margin *out);
+int is_diff_parse_primary(const char *spec, struct is_diff_primary *out);
+/* Another verdict in the family (the flags' tests), and the family adjusted again. A verdict
+ * with in_family false is listed (so it is settled as untested) but not counted. */
+void is_diff_family_add(struct is_diff *d, struct is_verdict *v);
+void is_diff_family_settle(struct is_diff *d);
+/* Whether verdicts of part p are in the family (not descriptive), and whether a comparison
+ * of metric name / quantile q in part p is the --primary one (always true without it). */
+bool is_diff_part_tested(const struct is_diff *d, const struct is_diff_part *p);
+bool is_diff_is_primary(const struct is_diff *d, const struct is_diff_part *p, const char *metric,
+			size_t q);
+/* One line on the family: "family: 13 verdicts (4 metrics x 3 functions ...), Holm". */
+int is_diff_family_line(const struct is_diff *d, char *buf, size_t len);
 void is_diff_free(struct is_diff *d);
 
 /* The configuration's name (configs[c].name). */
@@ -173,6 +219,11 @@ const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struc
  */
 int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
 		    char *buf, size_t len);
+/* The family's answer of one run-level verdict in words ("changed: significant (Holm-adjusted
+ * p = ...)", "no change larger than 2 us (...)", "inconclusive: this design detects only
+ * changes larger than 9.3 us ..."); what names the values ("run medians"). */
+int is_verdict_words(const struct is_verdict *v, const char *unit, const char *what, char *buf,
+		     size_t len);
 
 /*
  * The JSON contract of `analyze diff --format json` (docs/diff.md):
@@ -192,6 +243,10 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
  * print the tree, don't read valuedouble.
  */
 cJSON *is_diff_to_json(const struct is_diff *d);
+/* {"answer": "changed"|"equivalent"|"inconclusive"|"refused"|"untested", "diff", "ci95",
+ *  "se", "df", "p", "p_adj", "in_family", "significant", "margin", "p_equiv", "p_equiv_adj",
+ *  "mde", "runs_needed", "refusal"} */
+cJSON *is_verdict_json(const struct is_verdict *v);
 
 /* Confounders: machine load differing by more than this between configurations. */
 #define IS_CONFOUND_BUSY_POINTS 5.0   /* Busy%, OS_Busy%: percentage points */
@@ -205,6 +260,15 @@ cJSON *is_diff_to_json(const struct is_diff *d);
  */
 size_t is_diff_confounders(const struct is_diff *d, const char *const *varied, size_t nvaried,
 			   char ***out);
+
+/*
+ * The run order as a confounder: in an experiment, each metric's run medians (all datapoints)
+ * regressed on the place each run was taken in (order[run], is_configs_orders), within the
+ * configurations (their means removed); a slope with Holm-adjusted p < IS_DIFF_ALPHA over the
+ * metrics is a drift: "run order: WakeLatency median drifts by +0.52 us per run ...". order
+ * NULL: none. *out gets malloc'd lines (appended to *n lines already there).
+ */
+void is_diff_drift(const struct is_diff *d, const long *order, char ***out, size_t *n);
 
 /* The unit of a metric by wult's naming: "us" for latencies and times, "ns" for the raw
  * timestamps, "%" for residencies, "" otherwise; info.json "units" overrides. */

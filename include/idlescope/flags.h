@@ -23,7 +23,9 @@ struct is_diff_flag_test {
 	const char *method;      /* "welch-run-shares", "fisher-exact" or "two-proportion-z" */
 	double diff, p;          /* share minus the reference's share; two-sided p */
 	bool differs;            /* level datapoint: p < IS_DIFF_ALPHA */
-	bool significant;        /* level run: p < IS_DIFF_ALPHA */
+	bool significant;        /* level run: in the family, Holm-adjusted p < IS_DIFF_ALPHA */
+	double p_adj;            /* level run: the Holm-adjusted p (NaN outside the family) */
+	struct is_verdict v;     /* level run: the verdict in the family (no margin) */
 };
 
 struct is_diff_flags {
@@ -41,8 +43,9 @@ struct is_diff_flags {
  * values in some run (one note naming them); fl->skip lists both for is_diff_opts. */
 void is_diff_flags_columns(struct is_diff_flags *fl, struct is_run **runs, size_t nruns,
 			   const char *re);
-/* After it: the counts per part and run, and the tests. */
-int is_diff_flags_compute(struct is_diff_flags *fl, const struct is_diff *d);
+/* After it: the counts per part and run, and the tests; the run-level tests of the tested
+ * parts join d's family of verdicts (d->family, adjusted again). */
+int is_diff_flags_compute(struct is_diff_flags *fl, struct is_diff *d);
 void is_diff_flags_free(struct is_diff_flags *fl);
 
 /* Counts of flag k in part p for configuration c (its runs summed). */

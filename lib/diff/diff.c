@@ -233,6 +233,7 @@ static void part_alloc(struct is_diff_part *p, const struct is_diff *d)
 	p->tests = is_xcalloc(cells, sizeof(struct is_diff_test));
 	p->run_rows = is_xcalloc(d->nruns, sizeof(size_t));
 	p->run_q = is_xcalloc(d->nmetrics * d->nruns * IS_DIFF_NQ + 1, sizeof(double));
+	p->run_se = is_xcalloc(d->nmetrics * d->nruns * IS_DIFF_NQ + 1, sizeof(double));
 }
 
 static void part_free(struct is_diff_part *p)
@@ -244,6 +245,8 @@ static void part_free(struct is_diff_part *p)
 	free(p->tests);
 	free(p->run_rows);
 	free(p->run_q);
+	free(p->run_se);
+	free(p->shares);
 }
 
 static void priv_free(struct diff_priv *pv, size_t nruns)
@@ -308,7 +311,10 @@ int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 	d->funcs = o->funcs;
 	d->nfuncs = o->nfuncs;
 	d->group_col = o->group_col;
-	if (set_configs(d, o) < 0)
+	d->margin = (struct is_diff_margin){ IS_MARGIN_RELATIVE, IS_DIFF_MARGIN_DEFAULT };
+	if ((o->margin && is_diff_parse_margin(o->margin, &d->margin) < 0) ||
+	    (o->primary && is_diff_parse_primary(o->primary, &d->primary) < 0) ||
+	    set_configs(d, o) < 0)
 		goto fail;
 	if (o->nfuncs > 64) {
 		is_err("too many functions (%zu, at most 64)", o->nfuncs);
@@ -332,6 +338,10 @@ int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 	}
 	diff_compute_all(d, &pv, o->nthreads);
 	priv_free(&pv, nruns);
+	if (diff_family_build(d) < 0) {
+		is_diff_free(d);
+		return -2;
+	}
 	return 0;
 fail:
 	priv_free(&pv, nruns);
@@ -356,6 +366,9 @@ void is_diff_free(struct is_diff *d)
 	free(d->config_of);
 	free(d->metrics);
 	free(d->units);
+	free(d->family);
+	free(d->primary.metric);
+	free(d->primary.group);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -131,14 +131,17 @@ static bool run_shares(const struct is_diff_flags *fl, const struct is_diff *d, 
 static struct is_diff_flag_test flag_test(const struct is_diff_flags *fl, const struct is_diff *d,
 				       size_t p, size_t k, size_t c)
 {
-	struct is_diff_flag_test t = { .diff = NAN, .p = NAN };
+	struct is_diff_flag_test t = { .diff = NAN, .p = NAN, .p_adj = NAN };
 	size_t na = d->configs[0].nruns, nb = d->configs[c].nruns;
 	double *a = is_xcalloc(na + nb, sizeof(double)), *b = a + na;
 	if (na >= 2 && nb >= 2 && run_shares(fl, d, p, k, 0, a) && run_shares(fl, d, p, k, c, b)) {
-		struct is_welch w;
-		t.valid = is_welch_test(a, na, b, nb, IS_DIFF_CI_LEVEL, &w) == 0;
-		t = (struct is_diff_flag_test){ t.valid, IS_LEVEL_RUN, "welch-run-shares", w.diff, w.p,
-					     false, t.valid && w.p < IS_DIFF_ALPHA };
+		struct is_re_mean ma, mb;   /* equal weights: Welch's t on the runs' shares */
+		is_re_mean(a, NULL, na, &ma);
+		is_re_mean(b, NULL, nb, &mb);
+		t = (struct is_diff_flag_test){ true, IS_LEVEL_RUN, "welch-run-shares", mb.mean - ma.mean,
+					     NAN, false, false, NAN, { 0 } };
+		is_verdict_compare(&ma, &mb, IS_DIFF_CI_LEVEL, &t.v);
+		t.p = t.v.p;
 	} else {
 		size_t v0, s0, v1, s1;
 		struct is_prop pr;
@@ -146,13 +149,35 @@ static struct is_diff_flag_test flag_test(const struct is_diff_flags *fl, const 
 		is_diff_flag_counts(fl, d, p, k, c, &v1, &s1);
 		t.valid = is_prop_test(s0, v0, s1, v1, &pr) == 0;
 		t = (struct is_diff_flag_test){ t.valid, IS_LEVEL_DATAPOINT, pr.method, pr.diff, pr.p,
-					     t.valid && pr.p < IS_DIFF_ALPHA, false };
+					     t.valid && pr.p < IS_DIFF_ALPHA, false, NAN, { 0 } };
 	}
 	free(a);
 	return t;
 }
 
-int is_diff_flags_compute(struct is_diff_flags *fl, const struct is_diff *d)
+/* The run-level flag tests of the tested parts in d's family, adjusted with it. */
+static void join_family(struct is_diff_flags *fl, struct is_diff *d)
+{
+	for (size_t p = 0; p < fl->nparts; p++) {
+		const struct is_diff_part *part = p ? &d->groups[p - 1] : &d->overall;
+		for (size_t k = 0; k < fl->n; k++)
+			for (size_t c = 1; c < fl->nconfigs; c++) {
+				struct is_diff_flag_test *t = &fl->tests[(p * fl->n + k) * fl->nconfigs + c];
+				if (!t->valid || t->level != IS_LEVEL_RUN || !is_diff_part_tested(d, part))
+					continue;
+				t->v.in_family = !d->primary.set;
+				is_diff_family_add(d, &t->v);
+			}
+	}
+	is_diff_family_settle(d);
+	for (size_t i = 0; i < fl->nparts * fl->n * fl->nconfigs; i++) {
+		struct is_diff_flag_test *t = &fl->tests[i];
+		t->p_adj = t->level == IS_LEVEL_RUN ? t->v.p_adj : NAN;
+		t->significant = t->valid && t->level == IS_LEVEL_RUN && t->v.significant;
+	}
+}
+
+int is_diff_flags_compute(struct is_diff_flags *fl, struct is_diff *d)
 {
 	fl->nparts = 1 + d->ngroups;
 	fl->nruns = d->nruns;
@@ -169,6 +194,7 @@ int is_diff_flags_compute(struct is_diff_flags *fl, const struct is_diff *d)
 		for (size_t k = 0; k < fl->n; k++)
 			for (size_t c = 1; c < fl->nconfigs; c++)
 				fl->tests[(p * fl->n + k) * fl->nconfigs + c] = flag_test(fl, d, p, k, c);
+	join_family(fl, d);
 	return 0;
 }
 
@@ -197,6 +223,7 @@ const struct is_diff_flag_test *is_diff_flag_test_of(const struct is_diff_flags 
 const char *is_diff_flag_words(const struct is_diff_flag_test *t)
 {
 	if (t->level == IS_LEVEL_RUN)
-		return t->significant ? "significant" : "not significant";
+		return t->significant ? "significant" : !t->v.tested ? "no test (no run-to-run spread)"
+		       : t->v.in_family ? "not significant" : "not tested (--primary)";
 	return t->differs ? "differs in these runs" : "no difference found";
 }

@@ -163,32 +163,49 @@ static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c,
 	return n;
 }
 
-/* Welch's t on each run's med, 99%, 99.9% (a function some run lacks is not tested). */
+/* The runs' values of quantile k of configuration c, with their within-run variances;
+ * false when a run lacks the value. */
+static bool run_values(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
+		       size_t k, double *y, double *v)
+{
+	const struct is_diff_config *x = &d->configs[c];
+	bool all = true;
+	for (size_t i = 0; i < x->nruns; i++) {
+		size_t at = (m * d->nruns + x->runs[i]) * IS_DIFF_NQ + k;
+		all &= !isnan(y[i] = p->run_q[at]);
+		v[i] = p->run_se[at] * p->run_se[at];
+	}
+	return all;
+}
+
+/* Each run's med, 99%, 99.9% combined per configuration by precision (verdict.h) and
+ * compared; a function some run lacks is not tested. The family settles the answers later. */
 static void run_level(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
 		      struct is_diff_test *t)
 {
-	const struct is_diff_config *ref = &d->configs[0], *x = &d->configs[c];
-	double *a = is_xmalloc((ref->nruns + x->nruns) * sizeof(double)), *b = a + ref->nruns;
+	size_t na = d->configs[0].nruns, nb = d->configs[c].nruns;
+	double *y = is_xmalloc(2 * (na + nb) * sizeof(double)), *v = y + na + nb;
 	for (size_t k = 0; k < IS_DIFF_NQ; k++) {
 		struct is_diff_qtest *q = &t->q[k];
-		struct is_welch w;
-		bool all = true;
-		for (size_t i = 0; i < ref->nruns; i++)
-			all &= !isnan(a[i] = is_diff_run_q(d, p, m, ref->runs[i], k));
-		for (size_t i = 0; i < x->nruns; i++)
-			all &= !isnan(b[i] = is_diff_run_q(d, p, m, x->runs[i], k));
-		if (!all || is_welch_test(a, ref->nruns, b, x->nruns, IS_DIFF_CI_LEVEL, &w) < 0) {
-			*q = (struct is_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
-						     .df = NAN };
+		struct is_re_mean a, b;
+		*q = (struct is_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
+					     .df = NAN };
+		if (!run_values(d, p, m, 0, k, y, v) || !run_values(d, p, m, c, k, y + na, v + na))
 			continue;
-		}
-		*q = (struct is_diff_qtest){ true, w.diff, w.lo, w.hi, w.p, w.df, w.p < IS_DIFF_ALPHA };
+		is_re_mean(y, v, na, &a);
+		is_re_mean(y + na, v + na, nb, &b);
+		is_verdict_compare(&a, &b, IS_DIFF_CI_LEVEL, &q->v);
+		q->valid = true;
+		q->diff = q->v.diff;
+		q->ci_lo = q->v.lo;
+		q->ci_hi = q->v.hi;
+		q->p = q->v.p;
+		q->df = q->v.df;
 	}
-	free(a);
+	free(y);
 	t->med_diff = t->q[0].diff;
 	t->ci_lo = t->q[0].ci_lo;
 	t->ci_hi = t->q[0].ci_hi;
-	t->significant = t->q[0].significant;
 }
 
 static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct bufs *b)
@@ -208,7 +225,7 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 	if (t->rep_ref >= 2 && t->rep >= 2) {
 		/* the pooled datapoints are not independent: no datapoint-level tests on them */
 		t->level = IS_LEVEL_RUN;
-		t->method = "welch-run-summaries";
+		t->method = "random-effects-runs";
 		t->mw_u = t->mw_p = t->ks_d = t->ks_p = NAN;
 		run_level(d, p, m, c, t);
 		return;
@@ -337,8 +354,9 @@ static void record_run_q(struct is_diff *d, size_t m, const struct bufs *b)
 			for (size_t k = 0; k < IS_DIFF_NQ; k++) {
 				double q = is_diff_q[k];
 				size_t need = k ? (size_t)llround(IS_DIFF_TAIL_MIN / (1 - q)) : 1;
-				p->run_q[(m * d->nruns + r) * IS_DIFF_NQ + k] =
-					v.n >= need ? is_quantile_sorted(v.x, v.n, q) : NAN;
+				size_t at = (m * d->nruns + r) * IS_DIFF_NQ + k;
+				p->run_q[at] = v.n >= need ? is_quantile_sorted(v.x, v.n, q) : NAN;
+				p->run_se[at] = v.n >= need ? is_quantile_se_sorted(v.x, v.n, q) : NAN;
 			}
 		}
 	}

@@ -92,6 +92,7 @@ struct is_diff_part {
 	double *run_q;         /* [(metric * nruns + run) * IS_DIFF_NQ + k]: each run's med, 99%,
 				* 99.9%; NaN with too few values */
 	double *run_se;        /* the same layout: each value's within-run standard error */
+	size_t *run_n;         /* [metric * nruns + run]: the run's values of the metric here */
 	/* The verdicts are per group when there are two or more groups: the all-rows part is
 	 * then descriptive (a mixture of states whose shares vary from run to run); with one
 	 * group, that group repeats the all-rows part and is the descriptive one. */

@@ -234,6 +234,7 @@ static void part_alloc(struct is_diff_part *p, const struct is_diff *d)
 	p->run_rows = is_xcalloc(d->nruns, sizeof(size_t));
 	p->run_q = is_xcalloc(d->nmetrics * d->nruns * IS_DIFF_NQ + 1, sizeof(double));
 	p->run_se = is_xcalloc(d->nmetrics * d->nruns * IS_DIFF_NQ + 1, sizeof(double));
+	p->run_n = is_xcalloc(d->nmetrics * d->nruns + 1, sizeof(size_t));
 }
 
 static void part_free(struct is_diff_part *p)
@@ -246,6 +247,7 @@ static void part_free(struct is_diff_part *p)
 	free(p->run_rows);
 	free(p->run_q);
 	free(p->run_se);
+	free(p->run_n);
 	free(p->shares);
 }
 

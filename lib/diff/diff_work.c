@@ -164,17 +164,23 @@ static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c,
 }
 
 /* The runs' values of quantile k of configuration c, with their within-run variances;
- * false when a run lacks the value. */
+ * false when a run lacks the value. A run's own order-statistic variance is noisy (a dozen
+ * order statistics in a tail) and grows with its value in a skewed sample, which would pull
+ * the weighted mean down; so the configuration's variance per value, the mean of se^2 * n
+ * over its runs, is shared and each run's variance is that divided by its values n. */
 static bool run_values(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
 		       size_t k, double *y, double *v)
 {
 	const struct is_diff_config *x = &d->configs[c];
+	double unit = 0;
 	bool all = true;
 	for (size_t i = 0; i < x->nruns; i++) {
 		size_t at = (m * d->nruns + x->runs[i]) * IS_DIFF_NQ + k;
 		all &= !isnan(y[i] = p->run_q[at]);
-		v[i] = p->run_se[at] * p->run_se[at];
+		unit += p->run_se[at] * p->run_se[at] * (double)p->run_n[m * d->nruns + x->runs[i]];
 	}
+	for (size_t i = 0; i < x->nruns; i++)
+		v[i] = unit / (double)x->nruns / (double)p->run_n[m * d->nruns + x->runs[i]];
 	return all;
 }
 
@@ -351,6 +357,7 @@ static void record_run_q(struct is_diff *d, size_t m, const struct bufs *b)
 		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
 		for (size_t r = 0; r < d->nruns; r++) {
 			struct diff_sample v = b->views[part * d->nruns + r];
+			p->run_n[m * d->nruns + r] = v.n;
 			for (size_t k = 0; k < IS_DIFF_NQ; k++) {
 				double q = is_diff_q[k];
 				size_t need = k ? (size_t)llround(IS_DIFF_TAIL_MIN / (1 - q)) : 1;

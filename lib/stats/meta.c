@@ -32,12 +32,15 @@ void is_re_mean(const double *y, const double *v, size_t k, struct is_re_mean *o
 		swy += w * y[i];
 	}
 	double mean = swy / sw, ss = 0;
-	for (size_t i = 0; i < k; i++) {
+	bool tied = true;   /* exactly: the weighted mean may round off the common value */
+	for (size_t i = 1; i < k; i++)
+		tied &= y[i] == y[0];
+	for (size_t i = 0; !tied && i < k; i++) {
 		double w = weighted ? 1 / (v[i] + tau2) : 1;
 		ss += w * (y[i] - mean) * (y[i] - mean);
 	}
 	/* Hartung-Knapp: the weighted residual spread, k - 1 df; s^2 / k with equal weights */
-	*out = (struct is_re_mean){ .mean = mean, .var = ss / ((double)(k - 1) * sw), .tau2 = tau2,
+	*out = (struct is_re_mean){ .mean = tied ? y[0] : mean, .var = ss / ((double)(k - 1) * sw), .tau2 = tau2,
 				    .k = k, .weighted = weighted };
 	out->run_var = out->var * (double)k;
 }

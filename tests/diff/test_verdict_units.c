@@ -1,0 +1,186 @@
+/*
+ * The verdict's pieces against numbers worked out independently (plain arithmetic for the
+ * meta-analysis, mpmath's incomplete beta for the t distribution, R's p.adjust definition for
+ * Holm), and its refusals end to end:
+ *  - Holm's adjustment; the random-effects mean (DerSimonian-Laird tau2, Hartung-Knapp
+ *    variance); with equal within-run variances exactly Welch's t;
+ *  - TOST p, the minimum detectable effect, the runs needed (the smallest n that is enough);
+ *  - the order-statistic standard error of a quantile;
+ *  - runs that tie exactly: "no test", never p = 0, not in the family;
+ *  - --margin and --primary parsing, and a drift over the run order named as a confounder.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/check.h"
+#include "idlescope/diff.h"
+#include "idlescope/runtest.h"
+#include "sim_runs.h"
+
+static void holm(void)
+{
+	/* p.adjust(c(.01, .04, .03, .005), "holm") = .03 .06 .06 .02 */
+	const double p[] = { 0.01, 0.04, 0.03, 0.005, NAN };
+	double adj[5];
+	is_holm_adjust(p, 5, adj);
+	CHECK_NEAR(adj[0], 0.03, 1e-15);
+	CHECK_NEAR(adj[1], 0.06, 1e-15);
+	CHECK_NEAR(adj[2], 0.06, 1e-15);
+	CHECK_NEAR(adj[3], 0.02, 1e-15);
+	CHECK(isnan(adj[4]));
+}
+
+static void meta(void)
+{
+	/* by hand: fixed-effect mean 2, Q = 6, c = 4, tau2 = (6 - 2) / 4 = 1; weights 1/1.5,
+	 * 1/1.25, 1/2: mean 2.169491525423729, HK variance 0.663602413099684 */
+	const double y[] = { 1, 2, 4 }, v[] = { 0.5, 0.25, 1 };
+	struct is_re_mean m;
+	is_re_mean(y, v, 3, &m);
+	CHECK(m.weighted);
+	CHECK_NEAR(m.tau2, 1, 1e-14);
+	CHECK_NEAR(m.mean, 2.169491525423729, 1e-14);
+	CHECK_NEAR(m.var, 0.663602413099684, 1e-13);
+	/* equal within-run variances: Welch's t exactly (test_runlevel checks Welch by hand) */
+	const double a[] = { 20.1, 21.3, 19.8 }, b[] = { 22.4, 23.0, 21.9, 22.8 };
+	const double va[] = { 0.3, 0.3, 0.3 }, vb[] = { 0.3, 0.3, 0.3, 0.3 };
+	struct is_re_mean ma, mb;
+	struct is_verdict x;
+	struct is_welch w;
+	is_re_mean(a, va, 3, &ma);
+	is_re_mean(b, vb, 4, &mb);
+	is_verdict_compare(&ma, &mb, 0.95, &x);
+	CHECK(is_welch_test(a, 3, b, 4, 0.95, &w) == 0);
+	CHECK(x.tested);
+	CHECK_NEAR(x.diff, w.diff, 1e-12);
+	CHECK_NEAR(x.df, w.df, 1e-12);
+	CHECK_NEAR(x.p, w.p, 1e-12);
+	CHECK_NEAR(x.lo, w.lo, 1e-12);
+	CHECK_NEAR(x.hi, w.hi, 1e-12);
+	/* no spread on either side: refused, p undefined (Welch alone would say p = 0) */
+	const double same[] = { 5, 5 }, other[] = { 6, 6 };
+	is_re_mean(same, NULL, 2, &ma);
+	is_re_mean(other, NULL, 2, &mb);
+	is_verdict_compare(&ma, &mb, 0.95, &x);
+	CHECK(!x.tested && x.answer == IS_ANSWER_REFUSED && isnan(x.p) && x.refusal);
+	struct is_verdict *fam[] = { &x };
+	is_verdict_settle(fam, 1, 0.05);
+	CHECK(!x.significant && x.family == 0 && x.answer == IS_ANSWER_REFUSED);
+}
+
+static void design(void)
+{
+	/* mpmath: P(T_10 > 1.6) = 0.0703408786281587; t_.975,10 + t_.8,10 = 3.10719668053686 */
+	CHECK_NEAR(is_tost_p(0.2, 0.5, 10, 1), 0.0703408786281587, 1e-9);
+	CHECK_NEAR(is_tost_p(-0.2, 0.5, 10, 1), 0.0703408786281587, 1e-9);
+	CHECK(isnan(is_tost_p(0.2, 0.5, 10, NAN)));
+	CHECK_NEAR(is_mde(1, 10, 0.05, 0.8), 3.10719668053686, 1e-9);
+	long n = is_runs_needed(1, 1, 1, 0.05, 0.8);
+	CHECK(n > 2);
+	CHECK(is_mde(sqrt(2.0 / (double)n), 2.0 * (double)(n - 1), 0.05, 0.8) <= 1);
+	CHECK(is_mde(sqrt(2.0 / (double)(n - 1)), 2.0 * (double)(n - 2), 0.05, 0.8) > 1);
+	CHECK(n == 17);   /* the normal approximation gives 2 (1.96 + 0.84)^2 = 15.7 */
+	CHECK(is_runs_needed(1, 1, 0.01, 0.05, 0.8) == 0);   /* more than the maximum */
+	CHECK(is_runs_needed(0, 0, 1, 0.05, 0.8) == -1);
+	/* 0..99: positions floor(50 - 9.8) = 40 and ceil(59.8) = 60: (60 - 40) / (2 x 1.96) */
+	double x[100];
+	for (int i = 0; i < 100; i++)
+		x[i] = i;
+	CHECK_NEAR(is_quantile_se_sorted(x, 100, 0.5), 20 / (2 * 1.959963984540054), 1e-12);
+	CHECK(isnan(is_quantile_se_sorted(x, 1, 0.5)));
+}
+
+/* 2 vs 2 runs whose values repeat 0..9 (every run's median 4.5) plus an offset. */
+static void tied_runs(void)
+{
+	struct is_run *runs[4];
+	size_t ia[] = { 0, 1 }, ib[] = { 2, 3 };
+	struct is_func med = { .kind = IS_F_MED, .name = "med" };
+	for (size_t i = 0; i < 4; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "t%zu", i);
+		runs[i] = sim_run(name, 1000);
+		double *v = sim_num_col(runs[i], "WakeLatency");
+		for (size_t r = 0; r < 1000; r++)
+			v[r] = (double)(r % 10) + (i >= 2);
+	}
+	struct is_diff_config cf[] = { { "a", ia, 2 }, { "b", ib, 2 } };
+	struct is_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
+				  .nconfigs = 2 };
+	struct is_diff d;
+	char line[1024];
+	CHECK(is_diff_compute(&d, runs, 4, &o) == 0);
+	const struct is_diff_test *t = is_diff_get_test(&d, &d.overall, 0, 1);
+	CHECK(t && t->q[0].valid && !t->q[0].v.tested && isnan(t->q[0].p) && !t->significant);
+	is_diff_verdict(&d, &d.overall, 0, 1, line, sizeof(line));
+	CHECK_STR(line, "WakeLatency: median +1.00 us (+22.2%) vs a (2 vs 2 runs): no test: the runs of "
+		  "each configuration have the same value here: no run-to-run spread to test "
+		  "against");
+	CHECK(d.nfamily == 0);
+	/* run order: the same runs with a drift of 0.5 per run over taken order 0, 2, 1, 3 */
+	const long order[] = { 0, 2, 1, 3 };
+	char **warn = NULL;
+	size_t nwarn = 0;
+	is_diff_drift(&d, order, &warn, &nwarn);
+	CHECK(nwarn == 0);   /* no spread within the configurations: nothing to see */
+	is_diff_free(&d);
+	for (size_t i = 0; i < 4; i++) {
+		double *v = is_table_col(runs[i]->dp, "WakeLatency")->num;
+		for (size_t r = 0; r < 1000; r++)
+			v[r] += 0.5 * (double)order[i] + 0.01 * (double)(i == 3);
+	}
+	struct is_run *six[6];
+	memcpy(six, runs, sizeof(runs));
+	six[4] = sim_run("t4", 1000);
+	six[5] = sim_run("t5", 1000);
+	double *v4 = sim_num_col(six[4], "WakeLatency"), *v5 = sim_num_col(six[5], "WakeLatency");
+	for (size_t r = 0; r < 1000; r++) {
+		v4[r] = (double)(r % 10) + 0.5 * 4;
+		v5[r] = (double)(r % 10) + 1 + 0.5 * 5 - 0.02;
+	}
+	size_t ia3[] = { 0, 1, 4 }, ib3[] = { 2, 3, 5 };
+	struct is_diff_config cf3[] = { { "a", ia3, 3 }, { "b", ib3, 3 } };
+	const long order6[] = { 0, 2, 1, 3, 4, 5 };
+	o.configs = cf3;
+	CHECK(is_diff_compute(&d, six, 6, &o) == 0);
+	is_diff_drift(&d, order6, &warn, &nwarn);
+	CHECK(nwarn == 1);
+	CHECK(nwarn == 1 && !strncmp(warn[0], "run order: WakeLatency median drifts by +0.498 us "
+				     "per run over the order the runs were taken in", 94));
+	for (size_t i = 0; i < nwarn; i++)
+		free(warn[i]);
+	free(warn);
+	is_diff_free(&d);
+	for (size_t i = 0; i < 6; i++)
+		is_run_free(six[i]);
+}
+
+static void options(void)
+{
+	struct is_diff_margin m;
+	struct is_diff_primary p;
+	CHECK(is_diff_parse_margin("5%", &m) == 0 && m.kind == IS_MARGIN_RELATIVE);
+	CHECK_NEAR(m.value, 0.05, 1e-15);
+	CHECK(is_diff_parse_margin("2us", &m) == 0 && m.kind == IS_MARGIN_TIME_NS && m.value == 2000);
+	CHECK(is_diff_parse_margin("1.5", &m) == 0 && m.kind == IS_MARGIN_BARE && m.value == 1.5);
+	CHECK(is_diff_parse_margin("0", &m) < 0);
+	CHECK(is_diff_parse_margin("2 parsecs", &m) < 0);
+	CHECK(is_diff_parse_margin("nan", &m) < 0);
+	CHECK(is_diff_parse_primary("WakeLatency:99.9%:C6", &p) == 0 && p.q == 2);
+	CHECK_STR(p.metric, "WakeLatency");
+	CHECK_STR(p.group, "C6");
+	free(p.metric);
+	free(p.group);
+	CHECK(is_diff_parse_primary("WakeLatency:avg", &p) < 0);
+	CHECK(is_diff_parse_primary(":med", &p) < 0);
+}
+
+int main(void)
+{
+	holm();
+	meta();
+	design();
+	tied_runs();
+	options();
+	return CHECK_DONE();
+}

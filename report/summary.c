@@ -22,6 +22,7 @@
 #pragma weak is_metric_unit
 #pragma weak is_diff_confounders
 #pragma weak is_diff_drift
+#pragma weak is_diff_part_tested
 #pragma weak is_configs_orders
 
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
@@ -272,11 +273,23 @@ static void flags_from_diff(struct report *rep, struct summ_part *sp, size_t p)
 					    &sp->fset[k * nc + c]);
 }
 
+/* One verdict of part p, metric m, configuration r. */
+static void verdict_of(struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+		       const char *label, struct verdict *v)
+{
+	char buf[1024];
+	const struct is_diff_test *t = is_diff_get_test(d, p, m, r);
+	is_diff_verdict(d, p, m, r, buf, sizeof(buf));
+	v->text = label ? is_xasprintf("%s = %s: %s", d->group_col, label[0] ? label : "(empty)", buf)
+			: is_xstrdup(buf);
+	v->significant = t && t->significant;
+	v->differs = t && t->differs;
+}
+
 /* Borrow lib/diff/diff.c's numbers and verdicts. */
 static void from_diff(struct report *rep, struct is_diff *d)
 {
 	struct summary *s = &rep->sum;
-	char buf[1024];
 	s->diff = d;
 	s->ncols = d->nconfigs;
 	s->nmetrics = d->nmetrics;
@@ -294,13 +307,17 @@ static void from_diff(struct report *rep, struct is_diff *d)
 	}
 	flags_from_diff(rep, &s->overall, 0);
 	s->verdicts = is_xcalloc(d->nmetrics * d->nconfigs, sizeof(*s->verdicts));
+	bool per_group = !is_diff_part_tested(d, &d->overall);
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t r = 1; r < d->nconfigs; r++) {
-			const struct is_diff_test *t = is_diff_get_test(d, &d->overall, m, r);
-			is_diff_verdict(d, &d->overall, m, r, buf, sizeof(buf));
-			s->verdicts[m * d->nconfigs + r].text = is_xstrdup(buf);
-			s->verdicts[m * d->nconfigs + r].significant = t && t->significant;
-			s->verdicts[m * d->nconfigs + r].differs = t && t->differs;
+			struct verdict *v = &s->verdicts[m * d->nconfigs + r];
+			verdict_of(d, &d->overall, m, r, NULL, v);
+			if (!per_group)
+				continue;
+			v->groups = is_xcalloc(d->ngroups, sizeof(*v->groups));
+			v->ngroups = d->ngroups;
+			for (size_t g = 0; g < d->ngroups; g++)
+				verdict_of(d, &d->groups[g], m, r, d->groups[g].label, &v->groups[g]);
 		}
 	rep->nwarn = is_diff_confounders(d, (const char *const *)rep->cl.varied, rep->cl.nvaried,
 					 &rep->warn);
@@ -381,8 +398,12 @@ int summary_compute(struct report *rep)
 void summary_free(struct summary *s)
 {
 	if (s->verdicts)
-		for (size_t i = 0; i < s->nmetrics * s->ncols; i++)
+		for (size_t i = 0; i < s->nmetrics * s->ncols; i++) {
 			free(s->verdicts[i].text);
+			for (size_t g = 0; g < s->verdicts[i].ngroups; g++)
+				free(s->verdicts[i].groups[g].text);
+			free(s->verdicts[i].groups);
+		}
 	free(s->verdicts);
 	free(s->overall.fvalues);
 	free(s->overall.fset);

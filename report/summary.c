@@ -312,8 +312,9 @@ static void from_diff(struct report *rep, struct is_diff *d)
 		for (size_t r = 1; r < d->nconfigs; r++) {
 			struct verdict *v = &s->verdicts[m * d->nconfigs + r];
 			verdict_of(d, &d->overall, m, r, NULL, v);
-			if (!per_group)
-				continue;
+			const struct is_diff_test *t = is_diff_get_test(d, &d->overall, m, r);
+			if (!per_group || !t || t->level != IS_LEVEL_RUN)
+				continue;   /* one run: no family, the all-rows line says it */
 			v->groups = is_xcalloc(d->ngroups, sizeof(*v->groups));
 			v->ngroups = d->ngroups;
 			for (size_t g = 0; g < d->ngroups; g++)

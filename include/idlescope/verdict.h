@@ -15,6 +15,11 @@
 
 #define IS_VERDICT_POWER 0.8      /* the power the minimum detectable effect is quoted at */
 #define IS_VERDICT_RUNS_MAX 1000  /* runs per configuration searched for the margin */
+/* Fewer runs than this in a configuration: never "changed" nor "no change larger than". Two
+ * runs cannot show the shape of the run-to-run variation: a run effect of two states puts
+ * both runs of each configuration in one state an eighth of the time, and any test that
+ * trusts their agreement calls that a change (docs/diff.md, Evidence). */
+#define IS_VERDICT_MIN_RUNS 3
 
 /* One configuration's runs combined: the weighted mean, its Hartung-Knapp variance, the
  * between-run variance tau2 and the per-run variance (for planning: var * k with equal weights). */
@@ -44,6 +49,7 @@ struct is_verdict {
 	double ref_value;         /* the reference's combined value (for a relative margin) */
 	double diff, se, df, p, lo, hi;   /* lo, hi: the 95% CI */
 	double run_var_ref, run_var;      /* per-run variance of each side (planning) */
+	size_t k_ref, k;          /* runs on each side */
 	double margin;            /* equivalence margin (> 0), NaN without one */
 	/* set by is_verdict_settle */
 	double p_adj;             /* Holm-adjusted p (NaN outside the family) */
@@ -55,8 +61,10 @@ struct is_verdict {
 	bool significant;         /* answer == IS_ANSWER_CHANGED */
 };
 
-/* Compare configuration b against the reference a; level e.g. 0.95. A zero or undefined
- * standard error gives a refusal, never p = 0. */
+/* Compare configuration b against the reference a; level e.g. 0.95. Each side's variance is
+ * at least the other side's per-run variance over its own runs (under no change both sides
+ * vary alike; a side whose few runs agree by chance would otherwise look precise). A zero or
+ * undefined standard error gives a refusal, never p = 0. */
 void is_verdict_compare(const struct is_re_mean *a, const struct is_re_mean *b, double level,
 			struct is_verdict *v);
 

@@ -117,6 +117,15 @@ int is_verdict_words(const struct is_verdict *v, const char *unit, const char *w
 				"%s); this design detects changes larger than %s (random-effects t "
 				"on %s, %s)", amount(y, sizeof(y), v->margin, unit), pa, x, what, pv);
 	}
+	bool few = v->k_ref < IS_VERDICT_MIN_RUNS || v->k < IS_VERDICT_MIN_RUNS;
+	if (few && v->runs_needed != 0)
+		return snprintf(buf, len, "inconclusive: %zu vs %zu runs cannot show the shape of the "
+				"run-to-run variation (a verdict needs %d or more a side); if run "
+				"effects are normal this design detects changes larger than %s; %ld "
+				"runs per configuration would detect %s (the margin) (random-effects t "
+				"on %s, %s)", v->k_ref, v->k, IS_VERDICT_MIN_RUNS, x,
+				v->runs_needed < IS_VERDICT_MIN_RUNS ? IS_VERDICT_MIN_RUNS
+				: v->runs_needed, amount(y, sizeof(y), v->margin, unit), what, pv);
 	if (v->runs_needed > 0)
 		snprintf(need, sizeof(need), "; %ld runs per configuration would detect %s (the margin)",
 			 v->runs_needed, amount(y, sizeof(y), v->margin, unit));
@@ -143,11 +152,13 @@ static int run_verdict(const struct is_diff *d, const struct is_diff_part *p, si
 		       const struct is_diff_test *t, char *buf, size_t len)
 {
 	const char *metric = d->metrics[m], *ref = d->configs[0].name;
-	char chg[96], ci[96], words[512];
+	char chg[96], ci[128], words[512];
 	if (!t->q[0].valid)
 		return snprintf(buf, len, "%s: no run-level comparison vs %s (%zu vs %zu runs): a run "
 				"has no values here", metric, ref, t->rep_ref, t->rep);
-	change_and_ci(d, p, m, t, 0, "95% CI", chg, sizeof(chg), ci, sizeof(ci));
+	bool few = t->rep_ref < IS_VERDICT_MIN_RUNS || t->rep < IS_VERDICT_MIN_RUNS;
+	change_and_ci(d, p, m, t, 0, few ? "95% CI if run effects are normal" : "95% CI", chg,
+		      sizeof(chg), ci, sizeof(ci));
 	if (!t->q[0].v.tested)
 		return snprintf(buf, len, "%s: %s vs %s (%zu vs %zu runs): no test: %s", metric, chg,
 				ref, t->rep_ref, t->rep, t->q[0].v.refusal);

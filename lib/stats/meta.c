@@ -48,18 +48,20 @@ void is_re_mean(const double *y, const double *v, size_t k, struct is_re_mean *o
 void is_verdict_compare(const struct is_re_mean *a, const struct is_re_mean *b, double level,
 			struct is_verdict *v)
 {
-	double se2 = a->var + b->var;
+	double va = fmax(a->var, b->run_var / (double)a->k), vb = fmax(b->var, a->run_var / (double)b->k);
+	double se2 = va + vb;
 	*v = (struct is_verdict){ .ref_value = a->mean, .diff = b->mean - a->mean, .se = NAN, .df = NAN, .p = NAN,
 				  .lo = NAN, .hi = NAN, .run_var_ref = a->run_var,
 				  .run_var = b->run_var, .margin = NAN, .p_adj = NAN,
-				  .p_equiv = NAN, .p_equiv_adj = NAN, .mde = NAN, .runs_needed = -1 };
+				  .p_equiv = NAN, .p_equiv_adj = NAN, .mde = NAN, .runs_needed = -1,
+				  .k_ref = a->k, .k = b->k };
 	if (!(se2 > 0) || !isfinite(se2) || !isfinite(v->diff)) {
 		v->refusal = "the runs of each configuration have the same value here: no run-to-run "
 			     "spread to test against";
 		v->answer = IS_ANSWER_REFUSED;
 		return;
 	}
-	double da = a->var * a->var / (double)(a->k - 1), db = b->var * b->var / (double)(b->k - 1);
+	double da = va * va / (double)(a->k - 1), db = vb * vb / (double)(b->k - 1);
 	v->tested = true;
 	v->se = sqrt(se2);
 	v->df = se2 * se2 / (da + db);   /* Welch-Satterthwaite */

@@ -41,22 +41,43 @@ static void meta(void)
 	CHECK_NEAR(m.tau2, 1, 1e-14);
 	CHECK_NEAR(m.mean, 2.169491525423729, 1e-14);
 	CHECK_NEAR(m.var, 0.663602413099684, 1e-13);
-	/* equal within-run variances: Welch's t exactly (test_runlevel checks Welch by hand) */
-	const double a[] = { 20.1, 21.3, 19.8 }, b[] = { 22.4, 23.0, 21.9, 22.8 };
-	const double va[] = { 0.3, 0.3, 0.3 }, vb[] = { 0.3, 0.3, 0.3, 0.3 };
+	/* equal within-run variances and the same spread on both sides: Welch's t exactly */
+	const double a1[] = { 1, 2, 3 }, b1[] = { 5, 6.5, 8 }, b2[] = { 5, 6, 7 };
+	const double v3[] = { 0.3, 0.3, 0.3 };
 	struct is_re_mean ma, mb;
 	struct is_verdict x;
 	struct is_welch w;
-	is_re_mean(a, va, 3, &ma);
-	is_re_mean(b, vb, 4, &mb);
+	is_re_mean(a1, v3, 3, &ma);
+	is_re_mean(b2, v3, 3, &mb);
 	is_verdict_compare(&ma, &mb, 0.95, &x);
-	CHECK(is_welch_test(a, 3, b, 4, 0.95, &w) == 0);
+	CHECK(is_welch_test(a1, 3, b2, 3, 0.95, &w) == 0);
 	CHECK(x.tested);
 	CHECK_NEAR(x.diff, w.diff, 1e-12);
 	CHECK_NEAR(x.df, w.df, 1e-12);
 	CHECK_NEAR(x.p, w.p, 1e-12);
 	CHECK_NEAR(x.lo, w.lo, 1e-12);
 	CHECK_NEAR(x.hi, w.hi, 1e-12);
+	/* one side spread wider: the other side's variance is floored at it (1.5^2 / 3), never
+	 * below Welch's */
+	is_re_mean(b1, v3, 3, &mb);
+	is_verdict_compare(&ma, &mb, 0.95, &x);
+	CHECK(is_welch_test(a1, 3, b1, 3, 0.95, &w) == 0);
+	CHECK_NEAR(x.se, sqrt(2 * 2.25 / 3), 1e-12);
+	CHECK_NEAR(x.df, 4, 1e-12);
+	CHECK(x.se > w.se && x.p > w.p);
+	/* the textbook case of test_runlevel (Welch: df 3.117, p 0.0244): s^2 0.63 and 0.2358 on
+	 * 3 and 4 runs; the 4-run side's 0.2358 / 4 floored at 0.63 / 4: se^2 = 0.21 + 0.1575,
+	 * df = 0.3675^2 / (0.21^2 / 2 + 0.1575^2 / 3); p and CI from mpmath */
+	const double a[] = { 20.1, 21.3, 19.8 }, b[] = { 22.4, 23.0, 21.9, 22.8 };
+	const double va[] = { 0.3, 0.3, 0.3 }, vb[] = { 0.3, 0.3, 0.3, 0.3 };
+	is_re_mean(a, va, 3, &ma);
+	is_re_mean(b, vb, 4, &mb);
+	is_verdict_compare(&ma, &mb, 0.95, &x);
+	CHECK_NEAR(x.diff, 2.125, 1e-12);
+	CHECK_NEAR(x.df, 4.4545454545454545, 1e-12);
+	CHECK_NEAR(x.p, 0.0207765526018067, 1e-9);
+	CHECK_NEAR(x.lo, 0.50748729871892, 1e-9);
+	CHECK_NEAR(x.hi, 3.74251270128108, 1e-9);
 	/* no spread on either side: refused, p undefined (Welch alone would say p = 0) */
 	const double same[] = { 5, 5 }, other[] = { 6, 6 };
 	is_re_mean(same, NULL, 2, &ma);

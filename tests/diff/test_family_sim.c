@@ -92,7 +92,7 @@ static struct call default_call(size_t na, size_t nb)
 	char err[128];
 	CHECK(is_funcs_parse(IS_DEFAULT_FUNCS, &funcs, &nfuncs, err, sizeof(err)) == 0);
 	for (size_t i = 0; i < na + nb; i++) {
-		char name[16];
+		char name[32];
 		snprintf(name, sizeof(name), "r%zu", i);
 		runs[i] = mixed_run(name, ROWS, SD_RUN * normal());
 		if (i < na)
@@ -164,7 +164,7 @@ static enum is_answer equivalence_call(double effect)
 	size_t ia[5], ib[5];
 	struct is_func med = { .kind = IS_F_MED, .name = "med" };
 	for (size_t i = 0; i < 10; i++) {
-		char name[16];
+		char name[32];
 		snprintf(name, sizeof(name), "r%zu", i);
 		runs[i] = sim_run(name, 2000);
 		double *x = sim_num_col(runs[i], "WakeLatency");

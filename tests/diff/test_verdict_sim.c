@@ -77,7 +77,7 @@ static void experiment(const struct cell *c, double effect, struct tally *t)
 	size_t ia[10], ib[10];
 	struct is_func med = { .kind = IS_F_MED, .name = "med" };
 	for (size_t i = 0; i < c->na + c->nb; i++) {
-		char name[16];
+		char name[32];
 		bool b = i >= c->na;
 		size_t n = run_rows(c, b ? i - c->na : i);
 		snprintf(name, sizeof(name), "%c%zu", b ? 'b' : 'a', i);

@@ -118,7 +118,7 @@ static void tied_runs(void)
 	size_t ia[] = { 0, 1 }, ib[] = { 2, 3 };
 	struct is_func med = { .kind = IS_F_MED, .name = "med" };
 	for (size_t i = 0; i < 4; i++) {
-		char name[8];
+		char name[32];
 		snprintf(name, sizeof(name), "t%zu", i);
 		runs[i] = sim_run(name, 1000);
 		double *v = sim_num_col(runs[i], "WakeLatency");

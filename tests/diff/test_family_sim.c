@@ -6,8 +6,8 @@
  *    with any "significant" verdict (at most 6%), against the share with any unadjusted
  *    p < 0.05 among the same verdicts (what a call said before the family);
  *  - the same mixtures at 2 vs 2: each per-state median verdict and each state-share verdict
- *    alone (unadjusted p < 0.05: at most 6% over the cells), and the all-states median's
- *    (descriptive now) for contrast;
+ *    alone (unadjusted p < 0.05: at most 6%), and the all-states median's (descriptive now:
+ *    at least 8%, its run medians jump between the states' clusters);
  *  - equivalence: A/A at 5 vs 5 with a margin of 3 run-effect sds concludes "no change larger
  *    than" in most experiments; an effect of twice the margin never does.
  * Usage: test_family_sim [EXPERIMENTS] (default 400; 150 under the sanitizers).
@@ -28,7 +28,7 @@
 #define ROWS 5000
 #define SD_RUN 0.3
 
-/* A run of two states (C1 about 60% of the rows, the share varying by run), WakeLatency and
+/* A run of two states (C1 about half of the rows, the share varying by run), WakeLatency and
  * IntrLatency (90% of it) with the run's effect, SilentTime, LDist (a design input), IntrOff. */
 static struct is_run *mixed_run(const char *name, size_t rows, double shift)
 {
@@ -38,7 +38,7 @@ static struct is_run *mixed_run(const char *name, size_t rows, double shift)
 	double *off = sim_num_col(r, "IntrOff");
 	uint32_t *state = sim_text_col(r, "ReqCState");
 	uint32_t c1 = is_table_intern(r->dp, "C1"), c6 = is_table_intern(r->dp, "C6");
-	double share = 0.6 + 0.05 * normal(), off_share = 0.1 * exp(0.3 * normal());
+	double share = 0.5 + 0.05 * normal(), off_share = 0.1 * exp(0.3 * normal());
 	double silent_shift = SD_RUN * normal();
 	for (size_t i = 0; i < rows; i++) {
 		bool deep = uniform01() > share;
@@ -155,6 +155,8 @@ static void aa_mixtures(size_t n)
 	CHECK(all.state_med_n == 2 * n && all.share_n == 2 * n);
 	CHECK(all.state_med_raw <= 0.06 * (double)all.state_med_n);
 	CHECK(all.share_raw <= 0.06 * (double)all.share_n);
+	/* why the all-states line is descriptive: its median jumps between the states' clusters */
+	CHECK(all.all_med_raw >= 0.08 * (double)all.all_med_n);
 }
 
 /* 5 vs 5 runs of one state, margin 3 run sds; the median's answer. */

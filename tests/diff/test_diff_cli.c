@@ -712,6 +712,40 @@ static void test_experiment(void)
 	j = json_out();
 	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "cstates=POLL");
 	cJSON_Delete(j);
+	/* a drift over the order the runs were taken in: +1 us per run, within configurations */
+	static const double drift[] = { 0, 1, 2.1, 3, 4, 5.05 };
+	mkdir(path("drift"), 0755);
+	for (int i = 0; i < 6; i++) {
+		char dir[64];
+		snprintf(dir, sizeof(dir), "drift/%s-%d", i % 2 ? "POLL" : "all", i / 2 + 1);
+		make_system_run(dir, drift[i], "6.1", i % 2 ? "POLL" : "all");
+	}
+	write_file("drift/experiment.json",
+		   "{\"design\": {\"factors\": [{\"name\": \"cstates\", \"values\": [\"all\", \"POLL\"]}]},\n"
+		   "\"runs\": [{\"path\": \"all-1\", \"config\": {\"cstates\": \"all\"}},\n"
+		   "{\"path\": \"POLL-1\", \"config\": {\"cstates\": \"POLL\"}},\n"
+		   "{\"path\": \"all-2\", \"config\": {\"cstates\": \"all\"}},\n"
+		   "{\"path\": \"POLL-2\", \"config\": {\"cstates\": \"POLL\"}},\n"
+		   "{\"path\": \"all-3\", \"config\": {\"cstates\": \"all\"}},\n"
+		   "{\"path\": \"POLL-3\", \"config\": {\"cstates\": \"POLL\"}}]}\n");
+	CHECK(diff(path("drift"), "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 1);
+	CHECK(strstr(cJSON_GetStringValue(at(j, "warnings/0")), "run order: WakeLatency median drifts "
+		     "by +1.01 us per run over the order the runs were taken in (trend within "
+		     "configurations, p = ") != NULL);
+	cJSON_Delete(j);
+	/* the same runs as lists: no order known, no such line */
+	char la[800], lb[800];
+	snprintf(la, sizeof(la), "%s,%s,%s", path("drift/all-1"), path("drift/all-2"),
+		 path("drift/all-3"));
+	snprintf(lb, sizeof(lb), "%s,%s,%s", path("drift/POLL-1"), path("drift/POLL-2"),
+		 path("drift/POLL-3"));
+	CHECK(diff(la, lb, "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 1);   /* settings.cstates only */
+	CHECK(strstr(cJSON_GetStringValue(at(j, "warnings/0")), "run order") == NULL);
+	cJSON_Delete(j);
 	write_file("exp/experiment.json", "{\"runs\": [{\"config\": {}}]}");
 	CHECK(diff(path("exp"), NULL) == 2);
 	snprintf(want, sizeof(want), "analyze: %s/experiment.json: runs[0]: expected \"path\" (text) "

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/check.h"
 #include "idlescope/diff.h"
@@ -176,6 +177,50 @@ static void tied_runs(void)
 		is_run_free(six[i]);
 }
 
+/* CPU identity and architecture are confounders (one model name for several generations). */
+static void cpu_confounders(void)
+{
+	struct is_run *runs[4];
+	size_t ia[] = { 0, 1 }, ib[] = { 2, 3 };
+	struct is_func med = { .kind = IS_F_MED, .name = "med" };
+	char dir[] = "/tmp/idlescope-cpu-XXXXXX";   /* an empty run directory: no counters */
+	CHECK(mkdtemp(dir) != NULL);
+	for (size_t i = 0; i < 4; i++) {
+		char name[32], info[256];
+		snprintf(name, sizeof(name), "c%zu", i);
+		runs[i] = sim_run(name, 100);
+		free(runs[i]->dir);
+		runs[i]->dir = is_xstrdup(dir);
+		double *v = sim_num_col(runs[i], "WakeLatency");
+		for (size_t r = 0; r < 100; r++)
+			v[r] = (double)r;
+		snprintf(info, sizeof(info), "{\"system\": {\"kernel\": {\"machine\": \"%s\"}, \"cpu\": "
+			 "{\"vendor\": \"GenuineIntel\", \"family\": 6, \"model\": %d, \"stepping\": %d, "
+			 "\"model_name\": \"Virtual CPU\"}}}", i == 3 ? "aarch64" : "x86_64",
+			 i < 2 ? 85 : 106, i == 1 ? 7 : 4);
+		cJSON_Delete(runs[i]->info);
+		runs[i]->info = cJSON_Parse(info);
+	}
+	struct is_diff_config cf[] = { { "a", ia, 2 }, { "b", ib, 2 } };
+	struct is_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
+				  .nconfigs = 2 };
+	struct is_diff d;
+	char **w = NULL;
+	CHECK(is_diff_compute(&d, runs, 4, &o) == 0);
+	size_t n = is_diff_confounders(&d, NULL, 0, &w);
+	CHECK(n == 3);
+	CHECK_STR(n > 0 ? w[0] : NULL, "system.cpu.model differs: a: 85; b: 106");
+	CHECK_STR(n > 1 ? w[1] : NULL, "system.cpu.stepping differs: a: 4 | 7; b: 4");
+	CHECK_STR(n > 2 ? w[2] : NULL, "system.kernel.machine differs: a: x86_64; b: x86_64 | aarch64");
+	for (size_t i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+	is_diff_free(&d);
+	for (size_t i = 0; i < 4; i++)
+		is_run_free(runs[i]);
+	CHECK(rmdir(dir) == 0);
+}
+
 static void options(void)
 {
 	struct is_diff_margin m;
@@ -202,6 +247,7 @@ int main(void)
 	meta();
 	design();
 	tied_runs();
+	cpu_confounders();
 	options();
 	return CHECK_DONE();
 }

@@ -66,16 +66,16 @@ struct is_diff_test {
 	bool valid;            /* both samples non-empty; false for the reference itself */
 	enum is_diff_level level;
 	size_t rep_ref, rep;   /* runs in the reference configuration and in this one */
-	const char *method;    /* "welch-run-summaries" or "block-bootstrap" (static text) */
+	const char *method;    /* "random-effects-runs" or "block-bootstrap" (static text) */
 	double mw_u, mw_p;     /* Mann-Whitney U of the pooled datapoints against the reference's */
 	bool mw_exact;         /* p from the exact distribution (small samples, no ties) */
 	double ks_d, ks_p;     /* two-sample Kolmogorov-Smirnov, pooled datapoints */
 	bool ks_exact;
 	double med_diff;       /* run: q[0].diff; datapoint: median(pooled) - median(ref pooled) */
-	double ci_lo, ci_hi;   /* 95% CI of med_diff: run: Welch; datapoint: block bootstrap; NaN
+	double ci_lo, ci_hi;   /* 95% CI of med_diff: run: q[0]'s; datapoint: block bootstrap; NaN
 				* if a sample has < 2 values (runs at level run) */
 	bool differs;          /* datapoint level: mw_p < alpha and the CI excludes 0 */
-	bool significant;      /* run level only: Welch p of the run medians < alpha */
+	bool significant;      /* run level only: q[0].significant (Holm-adjusted, in the family) */
 	struct is_diff_qtest q[IS_DIFF_NQ];  /* level run: med, 99%, 99.9% */
 };
 
@@ -212,10 +212,13 @@ const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struc
 /*
  * The plain-language verdict for metric m, configuration c (>= 1) against the reference, e.g.
  *   WakeLatency: median +8.8 us (+11.9%) vs base (3 vs 3 runs), 95% CI [+8.5, +9.1],
- *   significant (Welch t on run medians, p = 0.0021)
- * or, with one run per configuration,
- *   WakeLatency: median +8.8 us (+11.9%) vs base, 95% CI [+8.5, +9.1] (block bootstrap),
- *   differs in these runs (Mann-Whitney p < 1e-300); run-to-run variation unknown ...
+ *   changed: significant (Holm-adjusted p = 0.025 in a family of 12; random-effects t on run
+ *   medians, p = 0.0021)
+ * ("no change larger than X ...", "inconclusive: this design detects only changes larger than
+ * X ...", "no test: ...", "descriptive: ..."), or, with one run per configuration,
+ *   WakeLatency: median +8.8 us (+11.9%) vs base, within-run 95% interval [+8.5, +9.1] (block
+ *   bootstrap; run-to-run variation unknown), differs in these runs (Mann-Whitney p < 1e-300);
+ *   one run per configuration, ...
  * (one line). Returns the length snprintf would write.
  */
 int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,

@@ -54,7 +54,8 @@ void is_diff_flag_counts(const struct is_diff_flags *fl, const struct is_diff *d
 /* The test of flag k in part p for configuration c >= 1, NULL when there is none. */
 const struct is_diff_flag_test *is_diff_flag_test_of(const struct is_diff_flags *fl, size_t p,
 						     size_t k, size_t c);
-/* "significant", "not significant", "differs in these runs" or "no difference found". */
+/* "significant", "not significant", "descriptive (not in the family)", "no test (no run-to-run
+ * spread)", "differs in these runs" or "no difference found". */
 const char *is_diff_flag_words(const struct is_diff_flag_test *t);
 
 #endif

@@ -224,6 +224,6 @@ const char *is_diff_flag_words(const struct is_diff_flag_test *t)
 {
 	if (t->level == IS_LEVEL_RUN)
 		return t->significant ? "significant" : !t->v.tested ? "no test (no run-to-run spread)"
-		       : t->v.in_family ? "not significant" : "not tested (--primary)";
+		       : t->v.in_family ? "not significant" : "descriptive (not in the family)";
 	return t->differs ? "differs in these runs" : "no difference found";
 }

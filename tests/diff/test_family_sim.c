@@ -6,7 +6,8 @@
  *    with any "significant" verdict (at most 6%), against the share with any unadjusted
  *    p < 0.05 among the same verdicts (what a call said before the family);
  *  - the same mixtures at 2v2, 3v5 and 5v5: each per-state median verdict and each
- *    state-share verdict alone (unadjusted p < 0.05: at most 6%), and the all-states median's
+ *    state-share verdict alone (unadjusted p < 0.05: at most 6% over the three designs, 9% in
+ *    each at the test's counts), and the all-states median's
  *    (descriptive now: at 2v2 at least 8%, its run medians jump between the states' clusters);
  *  - equivalence: A/A at 5 vs 5 with a margin of 3 run-effect sds concludes "no change larger
  *    than" in most experiments; an effect of twice the margin never does.
@@ -136,7 +137,7 @@ static void aa_default_calls(size_t n)
 	CHECK(raw_any >= 0.2 * (double)n);   /* the family is what holds the rate down */
 }
 
-static void aa_mixtures(size_t n, size_t na, size_t nb)
+static void aa_mixtures(size_t n, size_t na, size_t nb, struct call *sum)
 {
 	struct call all = { 0 };
 	char b1[64], b2[64], b3[64];
@@ -153,8 +154,11 @@ static void aa_mixtures(size_t n, size_t na, size_t nb)
 	       rate_text(b2, sizeof(b2), all.share_raw, all.share_n),
 	       rate_text(b3, sizeof(b3), all.all_med_raw, all.all_med_n));
 	CHECK(all.state_med_n == 2 * n && all.share_n == 2 * n);
-	CHECK(all.state_med_raw <= 0.06 * (double)all.state_med_n);
-	CHECK(all.share_raw <= 0.06 * (double)all.share_n);
+	/* each design within binomial noise of 5% at these counts; 6% over all of them (main) */
+	CHECK(all.state_med_raw <= 0.09 * (double)all.state_med_n);
+	CHECK(all.share_raw <= 0.09 * (double)all.share_n);
+	sum->state_med_raw += all.state_med_raw, sum->state_med_n += all.state_med_n;
+	sum->share_raw += all.share_raw, sum->share_n += all.share_n;
 	/* why the all-states line is descriptive: at 2 vs 2 its median jumps between the states'
 	 * clusters */
 	if (na == 2)
@@ -221,9 +225,12 @@ int main(int argc, char **argv)
 	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : DEFAULT_EXPERIMENTS;
 	sim_seed(0xfa3111e5ULL);
 	aa_default_calls(n);
-	aa_mixtures(n, 2, 2);
-	aa_mixtures(n, 3, 5);
-	aa_mixtures(n / 2, 5, 5);
+	struct call mix = { 0 };
+	aa_mixtures(n, 2, 2, &mix);
+	aa_mixtures(n, 3, 5, &mix);
+	aa_mixtures(n / 2, 5, 5, &mix);
+	CHECK(mix.state_med_raw <= 0.06 * (double)mix.state_med_n);
+	CHECK(mix.share_raw <= 0.06 * (double)mix.share_n);
 	equivalence(n);
 	return CHECK_DONE();
 }

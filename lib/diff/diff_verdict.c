@@ -94,6 +94,22 @@ static const char *amount(char *buf, size_t len, double x, const char *unit)
 	return buf;
 }
 
+/* "; 8 runs per configuration would detect 2 us (the margin)" (at least IS_VERDICT_MIN_RUNS),
+ * "; more than 1000 ...", or nothing without a margin. */
+static void runs_clause(const struct is_verdict *v, const char *unit, char *buf, size_t len)
+{
+	char y[48];
+	long n = v->runs_needed < IS_VERDICT_MIN_RUNS ? IS_VERDICT_MIN_RUNS : v->runs_needed;
+	amount(y, sizeof(y), v->margin, unit);
+	if (v->runs_needed > 0)
+		snprintf(buf, len, "; %ld runs per configuration would detect %s (the margin)", n, y);
+	else if (v->runs_needed == 0)
+		snprintf(buf, len, "; more than %d runs per configuration would be needed to detect %s "
+			 "(the margin)", IS_VERDICT_RUNS_MAX, y);
+	else
+		buf[0] = 0;
+}
+
 /* What the family made of one run-level verdict: "changed: significant (Holm ...)", "no change
  * larger than X ...", "inconclusive: ...", "not tested ..." (what = "run medians"). */
 int is_verdict_words(const struct is_verdict *v, const char *unit, const char *what, char *buf,
@@ -117,22 +133,13 @@ int is_verdict_words(const struct is_verdict *v, const char *unit, const char *w
 				"%s); this design detects changes larger than %s (random-effects t "
 				"on %s, %s)", amount(y, sizeof(y), v->margin, unit), pa, x, what, pv);
 	}
-	bool few = v->k_ref < IS_VERDICT_MIN_RUNS || v->k < IS_VERDICT_MIN_RUNS;
-	if (few && v->runs_needed != 0)
+	runs_clause(v, unit, need, sizeof(need));
+	if (v->k_ref < IS_VERDICT_MIN_RUNS || v->k < IS_VERDICT_MIN_RUNS)
 		return snprintf(buf, len, "inconclusive: %zu vs %zu runs cannot show the shape of the "
 				"run-to-run variation (a verdict needs %d or more a side); if run "
-				"effects are normal this design detects changes larger than %s; %ld "
-				"runs per configuration would detect %s (the margin) (random-effects t "
-				"on %s, %s)", v->k_ref, v->k, IS_VERDICT_MIN_RUNS, x,
-				v->runs_needed < IS_VERDICT_MIN_RUNS ? IS_VERDICT_MIN_RUNS
-				: v->runs_needed, amount(y, sizeof(y), v->margin, unit), what, pv);
-	if (v->runs_needed > 0)
-		snprintf(need, sizeof(need), "; %ld runs per configuration would detect %s (the margin)",
-			 v->runs_needed, amount(y, sizeof(y), v->margin, unit));
-	else if (v->runs_needed == 0)
-		snprintf(need, sizeof(need), "; more than %d runs per configuration would be needed to "
-			 "detect %s (the margin)", IS_VERDICT_RUNS_MAX, amount(y, sizeof(y), v->margin,
-									      unit));
+				"effects are normal this design detects changes larger than %s%s "
+				"(random-effects t on %s, %s)", v->k_ref, v->k, IS_VERDICT_MIN_RUNS, x,
+				need, what, pv);
 	return snprintf(buf, len, "inconclusive: this design detects only changes larger than %s "
 			"(%.0f%% power at the family's level)%s (random-effects t on %s, %s, "
 			"Holm-adjusted %s)", x, 100 * IS_VERDICT_POWER, need, what, pv, pa);

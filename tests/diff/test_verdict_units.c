@@ -221,6 +221,32 @@ static void cpu_confounders(void)
 	CHECK(rmdir(dir) == 0);
 }
 
+/* The answers in words, from a verdict built by hand. */
+static void words(void)
+{
+	struct is_verdict v = { .tested = true, .in_family = true, .p = 0.3, .p_adj = 0.9,
+				.mde = 1.5, .margin = NAN, .runs_needed = -1, .k_ref = 2, .k = 2,
+				.family = 3, .answer = IS_ANSWER_INCONCLUSIVE };
+	char buf[512];
+	is_verdict_words(&v, "us", "run medians", buf, sizeof(buf));
+	CHECK_STR(buf, "inconclusive: 2 vs 2 runs cannot show the shape of the run-to-run variation "
+		  "(a verdict needs 3 or more a side); if run effects are normal this design detects "
+		  "changes larger than 1.5 us (random-effects t on run medians, p = 0.3)");
+	v.k_ref = v.k = 3;
+	v.margin = 0.5;
+	v.runs_needed = 0;
+	is_verdict_words(&v, "us", "run medians", buf, sizeof(buf));
+	CHECK_STR(buf, "inconclusive: this design detects only changes larger than 1.5 us (80% power "
+		  "at the family's level); more than 1000 runs per configuration would be needed to "
+		  "detect 0.5 us (the margin) (random-effects t on run medians, p = 0.3, Holm-adjusted "
+		  "p = 0.9)");
+	v.answer = IS_ANSWER_CHANGED;
+	v.p_adj = 0.01;
+	is_verdict_words(&v, "%", "run medians", buf, sizeof(buf));
+	CHECK_STR(buf, "changed: significant (Holm-adjusted p = 0.01 in a family of 3; random-effects "
+		  "t on run medians, p = 0.3)");
+}
+
 static void options(void)
 {
 	struct is_diff_margin m;
@@ -248,6 +274,7 @@ int main(void)
 	design();
 	tied_runs();
 	cpu_confounders();
+	words();
 	options();
 	return CHECK_DONE();
 }

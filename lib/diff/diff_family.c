@@ -191,8 +191,8 @@ int is_diff_family_line(const struct is_diff *d, char *buf, size_t len)
 				d->primary.group ? d->primary.group : "", n, n == 1 ? "" : "s",
 				untested, untested == 1 ? "" : "s");
 	return snprintf(buf, len, "family: %zu run-level verdict%s (metric x med, 99%%, 99.9%% x "
-			"configuration%s), Holm-adjusted: a change is significant when its "
-			"adjusted p < %.2g; --primary METRIC:FUNC tests one alone", n,
-			n == 1 ? "" : "s", d->ngroups >= 2 ? ", per group, and the groups' shares"
-			: "", IS_DIFF_ALPHA);
+			"configuration%s; 0/1 flags' shares), Holm-adjusted: a change is "
+			"significant when its adjusted p < %.2g; --primary METRIC:FUNC tests one "
+			"alone", n, n == 1 ? "" : "s",
+			d->ngroups >= 2 ? ", per group, and the groups' shares" : "", IS_DIFF_ALPHA);
 }

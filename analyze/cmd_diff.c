@@ -405,6 +405,7 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 					&out.warn);
 	long *order = is_configs_orders(cl);
 	is_diff_drift(&d, order, &out.warn, &out.nwarn);
+	is_diff_size_warning(&d, &out.warn, &out.nwarn);
 	free(order);
 	is_oom_context("writing the comparison of %zu runs", n);
 	FILE *fp = out_open(o->format);

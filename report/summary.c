@@ -22,6 +22,7 @@
 #pragma weak is_metric_unit
 #pragma weak is_diff_confounders
 #pragma weak is_diff_drift
+#pragma weak is_diff_size_warning
 #pragma weak is_diff_part_tested
 #pragma weak is_configs_orders
 
@@ -324,6 +325,7 @@ static void from_diff(struct report *rep, struct is_diff *d)
 					 &rep->warn);
 	long *order = is_configs_orders(&rep->cl);
 	is_diff_drift(d, order, &rep->warn, &rep->nwarn);
+	is_diff_size_warning(d, &rep->warn, &rep->nwarn);
 	free(order);
 }
 

@@ -274,6 +274,12 @@ size_t is_diff_confounders(const struct is_diff *d, const char *const *varied, s
  */
 void is_diff_drift(const struct is_diff *d, const long *order, char ***out, size_t *n);
 
+/* Configurations at level run whose mean run sizes differ by more than this factor: a
+ * warning, "run sizes differ: a 1000 datapoints a run on average, b 20000: ..." (the tails'
+ * bias depends on the run size); appended to *out as is_diff_drift does. */
+#define IS_DIFF_SIZE_RATIO 2.0
+void is_diff_size_warning(const struct is_diff *d, char ***out, size_t *n);
+
 /* The unit of a metric by wult's naming: "us" for latencies and times, "ns" for the raw
  * timestamps, "%" for residencies, "" otherwise; info.json "units" overrides. */
 const char *is_metric_unit(const struct is_run *r, const char *metric);

@@ -7,7 +7,8 @@
  *  - TOST p, the minimum detectable effect, the runs needed (the smallest n that is enough);
  *  - the order-statistic standard error of a quantile;
  *  - runs that tie exactly: "no test", never p = 0, not in the family;
- *  - --margin and --primary parsing, and a drift over the run order named as a confounder.
+ *  - --margin and --primary parsing; a drift over the run order, CPU identity and run sizes
+ *    that differ between configurations named as confounders.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,46 @@ static void cpu_confounders(void)
 	CHECK(rmdir(dir) == 0);
 }
 
+/* Runs of 100 and 300 rows: mixed within each configuration no warning, a configuration of
+ * short runs against one of long runs one. */
+static void run_sizes(void)
+{
+	static const size_t mixed[] = { 100, 300, 300, 100 }, split[] = { 100, 100, 300, 300 };
+	const size_t *sizes[] = { mixed, split };
+	for (size_t k = 0; k < 2; k++) {
+		struct is_run *runs[4];
+		size_t ia[] = { 0, 1 }, ib[] = { 2, 3 };
+		struct is_func med = { .kind = IS_F_MED, .name = "med" };
+		for (size_t i = 0; i < 4; i++) {
+			char name[32];
+			snprintf(name, sizeof(name), "s%zu", i);
+			runs[i] = sim_run(name, sizes[k][i]);
+			double *v = sim_num_col(runs[i], "WakeLatency");
+			for (size_t r = 0; r < sizes[k][i]; r++)
+				v[r] = (double)(r % 37) + (double)i;
+		}
+		struct is_diff_config cf[] = { { "a", ia, 2 }, { "b", ib, 2 } };
+		struct is_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
+					  .nconfigs = 2 };
+		struct is_diff d;
+		char **w = NULL;
+		size_t n = 0;
+		CHECK(is_diff_compute(&d, runs, 4, &o) == 0);
+		is_diff_size_warning(&d, &w, &n);
+		CHECK(n == k);
+		if (k == 1 && n == 1)
+			CHECK_STR(w[0], "run sizes differ: a 100 datapoints a run on average, b 300: the "
+				  "tails' (99%, 99.9%) run-level verdicts compare percentiles of runs of "
+				  "different sizes, whose biases differ; --even-up compares like with like");
+		for (size_t i = 0; i < n; i++)
+			free(w[i]);
+		free(w);
+		is_diff_free(&d);
+		for (size_t i = 0; i < 4; i++)
+			is_run_free(runs[i]);
+	}
+}
+
 /* The answers in words, from a verdict built by hand. */
 static void words(void)
 {
@@ -274,6 +315,7 @@ int main(void)
 	design();
 	tied_runs();
 	cpu_confounders();
+	run_sizes();
 	words();
 	options();
 	return CHECK_DONE();

@@ -1,0 +1,36 @@
+/*
+ * Run sizes as a confounder of the tails: a sample's 99th or 99.9th percentile is biased by an
+ * amount that depends on its size (in a heavy tail, by more than the run-to-run spread), so
+ * configurations whose runs differ in size compare different biases. Runs of mixed sizes
+ * within each configuration cancel out; a configuration of short runs against one of long
+ * runs does not (docs/diff.md, "Run sizes").
+ */
+#include <stdlib.h>
+
+#include "idlescope/diff.h"
+#include "idlescope/util.h"
+
+static double mean_rows(const struct is_diff *d, size_t c)
+{
+	double s = 0;
+	for (size_t i = 0; i < d->configs[c].nruns; i++)
+		s += (double)d->overall.run_rows[d->configs[c].runs[i]];
+	return s / (double)d->configs[c].nruns;
+}
+
+void is_diff_size_warning(const struct is_diff *d, char ***out, size_t *n)
+{
+	double ref = mean_rows(d, 0);
+	for (size_t c = 1; c < d->nconfigs && d->configs[0].nruns >= 2; c++) {
+		double x = mean_rows(d, c);
+		if (d->configs[c].nruns < 2 || (x <= IS_DIFF_SIZE_RATIO * ref &&
+						 ref <= IS_DIFF_SIZE_RATIO * x))
+			continue;
+		*out = is_xrealloc(*out, (*n + 1) * sizeof(char *));
+		(*out)[(*n)++] = is_xasprintf("run sizes differ: %s %.0f datapoints a run on average, "
+					      "%s %.0f: the tails' (99%%, 99.9%%) run-level verdicts "
+					      "compare percentiles of runs of different sizes, whose "
+					      "biases differ; --even-up compares like with like",
+					      d->configs[0].name, ref, d->configs[c].name, x);
+	}
+}

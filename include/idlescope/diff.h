@@ -276,7 +276,7 @@ void is_diff_drift(const struct is_diff *d, const long *order, char ***out, size
 
 /* Configurations at level run whose mean run sizes differ by more than this factor: a
  * warning, "run sizes differ: a 1000 datapoints a run on average, b 20000: ..." (the tails'
- * bias depends on the run size); appended to *out as is_diff_drift does. */
+ * bias and skew depend on the run size); appended to *out as is_diff_drift does. */
 #define IS_DIFF_SIZE_RATIO 2.0
 void is_diff_size_warning(const struct is_diff *d, char ***out, size_t *n);
 

@@ -1,7 +1,7 @@
 /*
- * Run sizes as a confounder of the tails: a sample's 99th or 99.9th percentile is biased by an
- * amount that depends on its size (in a heavy tail, by more than the run-to-run spread), so
- * configurations whose runs differ in size compare different biases. Runs of mixed sizes
+ * Run sizes as a confounder of the tails: a sample's 99th or 99.9th percentile is biased, and
+ * skewed, by amounts that depend on its size (in a heavy tail, more than the run-to-run
+ * spread), so configurations whose runs differ in size compare unlike estimates. Runs of mixed sizes
  * within each configuration cancel out; a configuration of short runs against one of long
  * runs does not (docs/diff.md, "Run sizes").
  */
@@ -30,7 +30,7 @@ void is_diff_size_warning(const struct is_diff *d, char ***out, size_t *n)
 		(*out)[(*n)++] = is_xasprintf("run sizes differ: %s %.0f datapoints a run on average, "
 					      "%s %.0f: the tails' (99%%, 99.9%%) run-level verdicts "
 					      "compare percentiles of runs of different sizes, whose "
-					      "biases differ; --even-up compares like with like",
+					      "bias and skew differ; --even-up compares like with like",
 					      d->configs[0].name, ref, d->configs[c].name, x);
 	}
 }

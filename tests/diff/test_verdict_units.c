@@ -252,7 +252,7 @@ static void run_sizes(void)
 		if (k == 1 && n == 1)
 			CHECK_STR(w[0], "run sizes differ: a 100 datapoints a run on average, b 300: the "
 				  "tails' (99%, 99.9%) run-level verdicts compare percentiles of runs of "
-				  "different sizes, whose biases differ; --even-up compares like with like");
+				  "different sizes, whose bias and skew differ; --even-up compares like with like");
 		for (size_t i = 0; i < n; i++)
 			free(w[i]);
 		free(w);

@@ -269,6 +269,8 @@ static void verdict_cells(struct grid *g, const struct is_verdict *v, bool teste
 	const char *w = answer_word(v, tested_part);
 	if (v->answer == IS_ANSWER_EQUIVALENT && v->in_family)
 		grid_cell(g, "no change > %.3g", v->margin * scale);
+	else if (v->answer == IS_ANSWER_INCONCLUSIVE && v->in_family && v->no_answer)
+		grid_cell(g, "inconclusive (run sizes differ)");
 	else if (v->answer == IS_ANSWER_INCONCLUSIVE && v->in_family)
 		grid_cell(g, "inconclusive (detects > %.3g)", v->mde * scale);
 	else

@@ -279,6 +279,9 @@ void is_diff_drift(const struct is_diff *d, const long *order, char ***out, size
  * bias and skew depend on the run size); appended to *out as is_diff_drift does. */
 #define IS_DIFF_SIZE_RATIO 2.0
 void is_diff_size_warning(const struct is_diff *d, char ***out, size_t *n);
+/* Whether configuration c's runs and the reference's differ in mean size by more than
+ * IS_DIFF_SIZE_RATIO: their tails' verdicts then give no answer. */
+bool is_diff_sizes_differ(const struct is_diff *d, size_t c);
 
 /* The unit of a metric by wult's naming: "us" for latencies and times, "ns" for the raw
  * timestamps, "%" for residencies, "" otherwise; info.json "units" overrides. */

@@ -51,6 +51,8 @@ struct is_verdict {
 	double run_var_ref, run_var;      /* per-run variance of each side (planning) */
 	size_t k_ref, k;          /* runs on each side */
 	double margin;            /* equivalence margin (> 0), NaN without one */
+	const char *no_answer;    /* static text, set before settling: why this verdict cannot
+				   * answer however small its p (it stays inconclusive) */
 	/* set by is_verdict_settle */
 	double p_adj;             /* Holm-adjusted p (NaN outside the family) */
 	double p_equiv, p_equiv_adj;      /* TOST p, raw and Holm-adjusted */

@@ -122,6 +122,10 @@ static void add_part(struct is_diff *d, struct is_diff_part *p)
 							is_diff_is_primary(d, p, d->metrics[m], k)))
 					continue;
 				v->margin = margin_for(d, d->units[m], v->ref_value, false);
+				if (k > 0 && is_diff_sizes_differ(d, c))
+					v->no_answer = "the configurations' runs differ in size, and a "
+						       "tail percentile's bias and skew with it "
+						       "(--even-up compares like with like)";
 				v->in_family = is_diff_is_primary(d, p, d->metrics[m], k);
 				is_diff_family_add(d, v);
 			}

@@ -60,6 +60,10 @@ cJSON *is_verdict_json(const struct is_verdict *v)
 		cJSON_AddStringToObject(o, "refusal", v->refusal);
 	else
 		cJSON_AddNullToObject(o, "refusal");
+	if (v->no_answer)
+		cJSON_AddStringToObject(o, "no_answer", v->no_answer);
+	else
+		cJSON_AddNullToObject(o, "no_answer");
 	return o;
 }
 

@@ -18,19 +18,26 @@ static double mean_rows(const struct is_diff *d, size_t c)
 	return s / (double)d->configs[c].nruns;
 }
 
+bool is_diff_sizes_differ(const struct is_diff *d, size_t c)
+{
+	double ref = mean_rows(d, 0), x = mean_rows(d, c);
+	return d->configs[0].nruns >= 2 && d->configs[c].nruns >= 2 &&
+	       (x > IS_DIFF_SIZE_RATIO * ref || ref > IS_DIFF_SIZE_RATIO * x);
+}
+
 void is_diff_size_warning(const struct is_diff *d, char ***out, size_t *n)
 {
 	double ref = mean_rows(d, 0);
-	for (size_t c = 1; c < d->nconfigs && d->configs[0].nruns >= 2; c++) {
+	for (size_t c = 1; c < d->nconfigs; c++) {
 		double x = mean_rows(d, c);
-		if (d->configs[c].nruns < 2 || (x <= IS_DIFF_SIZE_RATIO * ref &&
-						 ref <= IS_DIFF_SIZE_RATIO * x))
+		if (!is_diff_sizes_differ(d, c))
 			continue;
 		*out = is_xrealloc(*out, (*n + 1) * sizeof(char *));
 		(*out)[(*n)++] = is_xasprintf("run sizes differ: %s %.0f datapoints a run on average, "
 					      "%s %.0f: the tails' (99%%, 99.9%%) run-level verdicts "
 					      "compare percentiles of runs of different sizes, whose "
-					      "bias and skew differ; --even-up compares like with like",
+					      "bias and skew differ, so they give no answer; --even-up "
+					      "compares like with like",
 					      d->configs[0].name, ref, d->configs[c].name, x);
 	}
 }

@@ -134,6 +134,9 @@ int is_verdict_words(const struct is_verdict *v, const char *unit, const char *w
 				"on %s, %s)", amount(y, sizeof(y), v->margin, unit), pa, x, what, pv);
 	}
 	runs_clause(v, unit, need, sizeof(need));
+	if (v->no_answer)
+		return snprintf(buf, len, "inconclusive: %s (random-effects t on %s, %s)",
+				v->no_answer, what, pv);
 	if (v->k_ref < IS_VERDICT_MIN_RUNS || v->k < IS_VERDICT_MIN_RUNS)
 		return snprintf(buf, len, "inconclusive: %zu vs %zu runs cannot show the shape of the "
 				"run-to-run variation (a verdict needs %d or more a side); if run "

@@ -81,7 +81,8 @@ void is_verdict_settle(struct is_verdict *const *v, size_t n, double alpha)
 		x->runs_needed = isnan(x->margin) ? -1 : is_runs_needed(x->run_var_ref, x->run_var,
 									x->margin, level,
 									IS_VERDICT_POWER);
-		bool enough = x->k_ref >= IS_VERDICT_MIN_RUNS && x->k >= IS_VERDICT_MIN_RUNS;
+		bool enough = x->k_ref >= IS_VERDICT_MIN_RUNS && x->k >= IS_VERDICT_MIN_RUNS &&
+			      !x->no_answer;
 		x->significant = enough && x->p_adj < alpha;
 		x->answer = x->significant ? IS_ANSWER_CHANGED
 			    : enough && x->p_equiv_adj < alpha ? IS_ANSWER_EQUIVALENT

@@ -222,42 +222,50 @@ static void cpu_confounders(void)
 	CHECK(rmdir(dir) == 0);
 }
 
-/* Runs of 100 and 300 rows: mixed within each configuration no warning, a configuration of
- * short runs against one of long runs one. */
+/* Runs of 1000 and 3000 rows, 3 vs 3, b 50 higher: mixed within each configuration no
+ * warning and every answer; a configuration of short runs against one of long runs a warning,
+ * and its tails give no answer while its median does. */
 static void run_sizes(void)
 {
-	static const size_t mixed[] = { 100, 300, 300, 100 }, split[] = { 100, 100, 300, 300 };
+	static const size_t mixed[] = { 1000, 3000, 1000, 3000, 1000, 3000 };
+	static const size_t split[] = { 1000, 1000, 1000, 3000, 3000, 3000 };
 	const size_t *sizes[] = { mixed, split };
 	for (size_t k = 0; k < 2; k++) {
-		struct is_run *runs[4];
-		size_t ia[] = { 0, 1 }, ib[] = { 2, 3 };
+		struct is_run *runs[6];
+		size_t ia[] = { 0, 1, 2 }, ib[] = { 3, 4, 5 };
 		struct is_func med = { .kind = IS_F_MED, .name = "med" };
-		for (size_t i = 0; i < 4; i++) {
+		for (size_t i = 0; i < 6; i++) {
 			char name[32];
 			snprintf(name, sizeof(name), "s%zu", i);
 			runs[i] = sim_run(name, sizes[k][i]);
 			double *v = sim_num_col(runs[i], "WakeLatency");
 			for (size_t r = 0; r < sizes[k][i]; r++)
-				v[r] = (double)(r % 37) + (double)i;
+				v[r] = (double)(r % 37) + 0.1 * (double)i + (i >= 3 ? 50 : 0);
 		}
-		struct is_diff_config cf[] = { { "a", ia, 2 }, { "b", ib, 2 } };
+		struct is_diff_config cf[] = { { "a", ia, 3 }, { "b", ib, 3 } };
 		struct is_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
 					  .nconfigs = 2 };
 		struct is_diff d;
 		char **w = NULL;
 		size_t n = 0;
-		CHECK(is_diff_compute(&d, runs, 4, &o) == 0);
+		CHECK(is_diff_compute(&d, runs, 6, &o) == 0);
 		is_diff_size_warning(&d, &w, &n);
 		CHECK(n == k);
 		if (k == 1 && n == 1)
-			CHECK_STR(w[0], "run sizes differ: a 100 datapoints a run on average, b 300: the "
-				  "tails' (99%, 99.9%) run-level verdicts compare percentiles of runs of "
-				  "different sizes, whose bias and skew differ; --even-up compares like with like");
+			CHECK_STR(w[0], "run sizes differ: a 1000 datapoints a run on average, b 3000: "
+				  "the tails' (99%, 99.9%) run-level verdicts compare percentiles of "
+				  "runs of different sizes, whose bias and skew differ, so they give no "
+				  "answer; --even-up compares like with like");
+		const struct is_diff_test *t = is_diff_get_test(&d, &d.overall, 0, 1);
+		CHECK(t && t->q[0].v.answer == IS_ANSWER_CHANGED);
+		CHECK(t && t->q[1].valid && t->q[1].p < 1e-4);
+		CHECK(t && t->q[1].v.answer == (k ? IS_ANSWER_INCONCLUSIVE : IS_ANSWER_CHANGED));
+		CHECK(t && (t->q[1].v.no_answer != NULL) == (k == 1));
 		for (size_t i = 0; i < n; i++)
 			free(w[i]);
 		free(w);
 		is_diff_free(&d);
-		for (size_t i = 0; i < 4; i++)
+		for (size_t i = 0; i < 6; i++)
 			is_run_free(runs[i]);
 	}
 }

@@ -48,7 +48,7 @@ struct tally {
 static bool changed_alone(const struct is_diff_qtest *q)
 {
 	return q->valid && q->v.tested && q->p < 0.05 && q->v.k_ref >= IS_VERDICT_MIN_RUNS &&
-	       q->v.k >= IS_VERDICT_MIN_RUNS;
+	       q->v.k >= IS_VERDICT_MIN_RUNS && !q->v.no_answer;
 }
 
 static bool misses(const struct is_diff_qtest *q, double truth)

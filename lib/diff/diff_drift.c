@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/diff.h"
-#include "idlescope/util.h"
+#include "diff/diff.h"
+#include "text/util.h"
 
 struct slope {
 	double b, p;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff_internal.h"
-#include "idlescope/util.h"
+#include "diff/diff_internal.h"
+#include "text/util.h"
 
 int is_diff_parse_margin(const char *spec, struct is_diff_margin *out)
 {

@@ -1,8 +1,8 @@
 /* The JSON form of a comparison (the contract of `analyze diff --format json`). */
+#include "diff/diff.h"
+#include "text/json_num.h"
 #include <stdio.h>
 
-#include "idlescope/diff.h"
-#include "idlescope/json_num.h"
 
 /* Numbers read back as the same double; NaN and infinities are null. */
 static cJSON *num_or_null(double v)

@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 
-#include "diff_internal.h"
-#include "idlescope/util.h"
+#include "diff/diff_internal.h"
+#include "text/util.h"
 
 static void config_shares(const struct is_diff *d, size_t g, size_t c, double *y, double *v)
 {

@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "idlescope/diff.h"
-#include "idlescope/util.h"
+#include "diff/diff.h"
+#include "text/util.h"
 
 static double mean_rows(const struct is_diff *d, size_t c)
 {

@@ -3,7 +3,7 @@
  * minimum detectable effect of a t test at a given power, and the runs per configuration
  * that would detect a margin (the same t approximation, Welch-Satterthwaite df).
  */
-#include "idlescope/verdict.h"
+#include "stats/verdict.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>

@@ -3,12 +3,12 @@
  * between the tests, applied to the tests of a change and, separately, to the equivalence
  * tests; then each verdict's answer.
  */
-#include "idlescope/verdict.h"
+#include "stats/verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 
 struct pidx {
 	double p;

@@ -3,7 +3,7 @@
  * (DerSimonian and Laird 1986) with the Hartung-Knapp variance of the weighted mean (Hartung
  * and Knapp 2001; Sidik and Jonkman 2002), and two configurations compared Welch-style.
  */
-#include "idlescope/verdict.h"
+#include "stats/verdict.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "idlescope/run.h"
-#include "idlescope/table.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "table/table.h"
+#include "text/util.h"
 #include "sim_rng.h"
 
 /* Heavy-tailed datapoints: 20 + Pareto (shape 2.5, scale 5) - 5: median about 6.6 above 20,

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "../lib/check.h"
-#include "idlescope/diff.h"
-#include "idlescope/flags.h"
+#include "diff/diff.h"
+#include "diff/flags.h"
 #include "sim_runs.h"
 
 #ifdef IDLESCOPE_SANITIZED

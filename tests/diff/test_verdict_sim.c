@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "../lib/check.h"
-#include "idlescope/diff.h"
+#include "diff/diff.h"
 #include "sim_runs.h"
 
 #ifdef IDLESCOPE_SANITIZED

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "../lib/check.h"
-#include "idlescope/diff.h"
-#include "idlescope/runtest.h"
+#include "diff/diff.h"
+#include "stats/runtest.h"
 #include "sim_runs.h"
 
 static void holm(void)

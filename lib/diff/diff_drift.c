@@ -19,12 +19,12 @@ struct slope {
 };
 
 /* y on x within configurations; p NaN when there is no df or no spread in x. */
-static struct slope within_slope(const struct is_diff *d, const double *x, const double *y)
+static struct slope within_slope(const struct isc_diff *d, const double *x, const double *y)
 {
 	double sxx = 0, sxy = 0, rss = 0;
-	double *xc = is_xmalloc(2 * d->nruns * sizeof(double)), *yc = xc + d->nruns;
+	double *xc = isc_xmalloc(2 * d->nruns * sizeof(double)), *yc = xc + d->nruns;
 	for (size_t c = 0; c < d->nconfigs; c++) {
-		const struct is_diff_config *k = &d->configs[c];
+		const struct isc_diff_config *k = &d->configs[c];
 		double mx = 0, my = 0;
 		for (size_t i = 0; i < k->nruns; i++) {
 			mx += x[k->runs[i]] / (double)k->nruns;
@@ -49,29 +49,29 @@ static struct slope within_slope(const struct is_diff *d, const double *x, const
 	return s;
 }
 
-void is_diff_drift(const struct is_diff *d, const long *order, char ***out, size_t *n)
+void isc_diff_drift(const struct isc_diff *d, const long *order, char ***out, size_t *n)
 {
 	if (!order || d->nmetrics == 0)
 		return;
-	double *x = is_xmalloc(d->nruns * sizeof(double)), *y = is_xmalloc(d->nruns * sizeof(double));
-	struct slope *s = is_xmalloc(d->nmetrics * sizeof(*s));
-	double *p = is_xmalloc(2 * d->nmetrics * sizeof(double)), *adj = p + d->nmetrics;
+	double *x = isc_xmalloc(d->nruns * sizeof(double)), *y = isc_xmalloc(d->nruns * sizeof(double));
+	struct slope *s = isc_xmalloc(d->nmetrics * sizeof(*s));
+	double *p = isc_xmalloc(2 * d->nmetrics * sizeof(double)), *adj = p + d->nmetrics;
 	for (size_t r = 0; r < d->nruns; r++)
 		x[r] = (double)order[r];
 	for (size_t m = 0; m < d->nmetrics; m++) {
 		bool all = true;
 		for (size_t r = 0; r < d->nruns; r++)
-			all &= !isnan(y[r] = is_diff_run_q(d, &d->overall, m, r, 0));
+			all &= !isnan(y[r] = isc_diff_run_q(d, &d->overall, m, r, 0));
 		s[m] = all ? within_slope(d, x, y) : (struct slope){ NAN, NAN };
 		p[m] = s[m].p;
 	}
-	is_holm_adjust(p, d->nmetrics, adj);
+	isc_holm_adjust(p, d->nmetrics, adj);
 	for (size_t m = 0; m < d->nmetrics; m++) {
-		if (!(adj[m] < IS_DIFF_ALPHA))
+		if (!(adj[m] < ISC_DIFF_ALPHA))
 			continue;
 		const char *unit = d->units[m];
-		*out = is_xrealloc(*out, (*n + 1) * sizeof(char *));
-		(*out)[(*n)++] = is_xasprintf("run order: %s median drifts by %+.3g%s%s per run over the "
+		*out = isc_xrealloc(*out, (*n + 1) * sizeof(char *));
+		(*out)[(*n)++] = isc_xasprintf("run order: %s median drifts by %+.3g%s%s per run over the "
 					      "order the runs were taken in (trend within "
 					      "configurations, p = %.2g, Holm-adjusted over %zu "
 					      "metrics %.2g)", d->metrics[m], s[m].b,

@@ -8,9 +8,9 @@
 #include "diff/diff_internal.h"
 #include "text/util.h"
 
-static void config_shares(const struct is_diff *d, size_t g, size_t c, double *y, double *v)
+static void config_shares(const struct isc_diff *d, size_t g, size_t c, double *y, double *v)
 {
-	const struct is_diff_config *k = &d->configs[c];
+	const struct isc_diff_config *k = &d->configs[c];
 	for (size_t i = 0; i < k->nruns; i++) {
 		size_t r = k->runs[i];
 		double n = (double)d->overall.run_rows[r];
@@ -19,15 +19,15 @@ static void config_shares(const struct is_diff *d, size_t g, size_t c, double *y
 	}
 }
 
-void diff_share_verdict(const struct is_diff *d, size_t g, size_t c, struct is_verdict *v)
+void diff_share_verdict(const struct isc_diff *d, size_t g, size_t c, struct isc_verdict *v)
 {
 	size_t na = d->configs[0].nruns, nb = d->configs[c].nruns;
-	double *y = is_xmalloc(2 * (na + nb) * sizeof(double)), *w = y + na + nb;
-	struct is_re_mean a, b;
+	double *y = isc_xmalloc(2 * (na + nb) * sizeof(double)), *w = y + na + nb;
+	struct isc_re_mean a, b;
 	config_shares(d, g, 0, y, w);
 	config_shares(d, g, c, y + na, w + na);
-	is_re_mean(y, w, na, &a);
-	is_re_mean(y + na, w + na, nb, &b);
-	is_verdict_compare(&a, &b, IS_DIFF_CI_LEVEL, v);
+	isc_re_mean(y, w, na, &a);
+	isc_re_mean(y + na, w + na, nb, &b);
+	isc_verdict_compare(&a, &b, ISC_DIFF_CI_LEVEL, v);
 	free(y);
 }

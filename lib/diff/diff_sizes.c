@@ -10,7 +10,7 @@
 #include "diff/diff.h"
 #include "text/util.h"
 
-static double mean_rows(const struct is_diff *d, size_t c)
+static double mean_rows(const struct isc_diff *d, size_t c)
 {
 	double s = 0;
 	for (size_t i = 0; i < d->configs[c].nruns; i++)
@@ -18,22 +18,22 @@ static double mean_rows(const struct is_diff *d, size_t c)
 	return s / (double)d->configs[c].nruns;
 }
 
-bool is_diff_sizes_differ(const struct is_diff *d, size_t c)
+bool isc_diff_sizes_differ(const struct isc_diff *d, size_t c)
 {
 	double ref = mean_rows(d, 0), x = mean_rows(d, c);
 	return d->configs[0].nruns >= 2 && d->configs[c].nruns >= 2 &&
-	       (x > IS_DIFF_SIZE_RATIO * ref || ref > IS_DIFF_SIZE_RATIO * x);
+	       (x > ISC_DIFF_SIZE_RATIO * ref || ref > ISC_DIFF_SIZE_RATIO * x);
 }
 
-void is_diff_size_warning(const struct is_diff *d, char ***out, size_t *n)
+void isc_diff_size_warning(const struct isc_diff *d, char ***out, size_t *n)
 {
 	double ref = mean_rows(d, 0);
 	for (size_t c = 1; c < d->nconfigs; c++) {
 		double x = mean_rows(d, c);
-		if (!is_diff_sizes_differ(d, c))
+		if (!isc_diff_sizes_differ(d, c))
 			continue;
-		*out = is_xrealloc(*out, (*n + 1) * sizeof(char *));
-		(*out)[(*n)++] = is_xasprintf("run sizes differ: %s %.0f datapoints a run on average, "
+		*out = isc_xrealloc(*out, (*n + 1) * sizeof(char *));
+		(*out)[(*n)++] = isc_xasprintf("run sizes differ: %s %.0f datapoints a run on average, "
 					      "%s %.0f: the tails' (99%%, 99.9%%) run-level verdicts "
 					      "compare percentiles of runs of different sizes, whose "
 					      "bias and skew differ, so they give no answer; --even-up "

@@ -8,7 +8,7 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 
-double is_tost_p(double diff, double se, double df, double margin)
+double isc_tost_p(double diff, double se, double df, double margin)
 {
 	if (!(margin > 0) || !(se > 0) || !(df > 0) || isnan(diff))
 		return NAN;
@@ -17,7 +17,7 @@ double is_tost_p(double diff, double se, double df, double margin)
 	return fmax(p_low, p_high);
 }
 
-double is_mde(double se, double df, double alpha, double power)
+double isc_mde(double se, double df, double alpha, double power)
 {
 	if (!(se > 0) || !(df > 0))
 		return NAN;
@@ -27,17 +27,17 @@ double is_mde(double se, double df, double alpha, double power)
 /* The MDE with n runs per configuration. */
 static double mde_at(long n, double s, double s2, double alpha, double power)
 {
-	return is_mde(sqrt(s / (double)n), (double)(n - 1) * s * s / s2, alpha, power);
+	return isc_mde(sqrt(s / (double)n), (double)(n - 1) * s * s / s2, alpha, power);
 }
 
-long is_runs_needed(double run_var_a, double run_var_b, double margin, double alpha, double power)
+long isc_runs_needed(double run_var_a, double run_var_b, double margin, double alpha, double power)
 {
 	double s = run_var_a + run_var_b, s2 = run_var_a * run_var_a + run_var_b * run_var_b;
 	if (!(margin > 0) || !(s > 0) || !isfinite(s))
 		return -1;
-	if (mde_at(IS_VERDICT_RUNS_MAX, s, s2, alpha, power) > margin)
+	if (mde_at(ISC_VERDICT_RUNS_MAX, s, s2, alpha, power) > margin)
 		return 0;
-	long lo = 2, hi = IS_VERDICT_RUNS_MAX;   /* the MDE falls with n: the first n that is enough */
+	long lo = 2, hi = ISC_VERDICT_RUNS_MAX;   /* the MDE falls with n: the first n that is enough */
 	while (lo < hi) {
 		long mid = lo + (hi - lo) / 2;
 		if (mde_at(mid, s, s2, alpha, power) <= margin)

@@ -21,9 +21,9 @@ static int cmp_p(const void *a, const void *b)
 	return x->p < y->p ? -1 : x->p > y->p ? 1 : x->i < y->i ? -1 : x->i > y->i;
 }
 
-void is_holm_adjust(const double *p, size_t n, double *adj)
+void isc_holm_adjust(const double *p, size_t n, double *adj)
 {
-	struct pidx *s = is_xmalloc((n + 1) * sizeof(*s));
+	struct pidx *s = isc_xmalloc((n + 1) * sizeof(*s));
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		adj[i] = NAN;
@@ -40,52 +40,52 @@ void is_holm_adjust(const double *p, size_t n, double *adj)
 	free(s);
 }
 
-static void adjust_family(struct is_verdict *const *v, size_t n, size_t *fam)
+static void adjust_family(struct isc_verdict *const *v, size_t n, size_t *fam)
 {
-	double *p = is_xmalloc((2 * n + 1) * sizeof(double)), *adj = p + n;
+	double *p = isc_xmalloc((2 * n + 1) * sizeof(double)), *adj = p + n;
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		p[i] = v[i]->tested && v[i]->in_family ? v[i]->p : NAN;
 		m += !isnan(p[i]);
 	}
-	is_holm_adjust(p, n, adj);
+	isc_holm_adjust(p, n, adj);
 	for (size_t i = 0; i < n; i++) {
 		v[i]->p_adj = adj[i];
-		v[i]->p_equiv = v[i]->tested ? is_tost_p(v[i]->diff, v[i]->se, v[i]->df, v[i]->margin)
+		v[i]->p_equiv = v[i]->tested ? isc_tost_p(v[i]->diff, v[i]->se, v[i]->df, v[i]->margin)
 					     : NAN;
 		p[i] = v[i]->in_family ? v[i]->p_equiv : NAN;
 	}
-	is_holm_adjust(p, n, adj);
+	isc_holm_adjust(p, n, adj);
 	for (size_t i = 0; i < n; i++)
 		v[i]->p_equiv_adj = adj[i];
 	free(p);
 	*fam = m;
 }
 
-void is_verdict_settle(struct is_verdict *const *v, size_t n, double alpha)
+void isc_verdict_settle(struct isc_verdict *const *v, size_t n, double alpha)
 {
 	size_t m;
 	adjust_family(v, n, &m);
 	double level = m ? alpha / (double)m : alpha;   /* Holm's first step: one change alone */
 	for (size_t i = 0; i < n; i++) {
-		struct is_verdict *x = v[i];
+		struct isc_verdict *x = v[i];
 		x->family = m;
 		x->significant = false;
 		if (!x->tested)
 			continue;
 		if (!x->in_family) {
-			x->answer = IS_ANSWER_UNTESTED;
+			x->answer = ISC_ANSWER_UNTESTED;
 			continue;
 		}
-		x->mde = is_mde(x->se, x->df, level, IS_VERDICT_POWER);
-		x->runs_needed = isnan(x->margin) ? -1 : is_runs_needed(x->run_var_ref, x->run_var,
+		x->mde = isc_mde(x->se, x->df, level, ISC_VERDICT_POWER);
+		x->runs_needed = isnan(x->margin) ? -1 : isc_runs_needed(x->run_var_ref, x->run_var,
 									x->margin, level,
-									IS_VERDICT_POWER);
-		bool enough = x->k_ref >= IS_VERDICT_MIN_RUNS && x->k >= IS_VERDICT_MIN_RUNS &&
+									ISC_VERDICT_POWER);
+		bool enough = x->k_ref >= ISC_VERDICT_MIN_RUNS && x->k >= ISC_VERDICT_MIN_RUNS &&
 			      !x->no_answer;
 		x->significant = enough && x->p_adj < alpha;
-		x->answer = x->significant ? IS_ANSWER_CHANGED
-			    : enough && x->p_equiv_adj < alpha ? IS_ANSWER_EQUIVALENT
-			    : IS_ANSWER_INCONCLUSIVE;
+		x->answer = x->significant ? ISC_ANSWER_CHANGED
+			    : enough && x->p_equiv_adj < alpha ? ISC_ANSWER_EQUIVALENT
+			    : ISC_ANSWER_INCONCLUSIVE;
 	}
 }

@@ -8,7 +8,7 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 
-void is_re_mean(const double *y, const double *v, size_t k, struct is_re_mean *out)
+void isc_re_mean(const double *y, const double *v, size_t k, struct isc_re_mean *out)
 {
 	double sw = 0, sw2 = 0, swy = 0, q = 0;
 	bool weighted = v != NULL;
@@ -40,17 +40,17 @@ void is_re_mean(const double *y, const double *v, size_t k, struct is_re_mean *o
 		ss += w * (y[i] - mean) * (y[i] - mean);
 	}
 	/* Hartung-Knapp: the weighted residual spread, k - 1 df; s^2 / k with equal weights */
-	*out = (struct is_re_mean){ .mean = tied ? y[0] : mean, .var = ss / ((double)(k - 1) * sw), .tau2 = tau2,
+	*out = (struct isc_re_mean){ .mean = tied ? y[0] : mean, .var = ss / ((double)(k - 1) * sw), .tau2 = tau2,
 				    .k = k, .weighted = weighted };
 	out->run_var = out->var * (double)k;
 }
 
-void is_verdict_compare(const struct is_re_mean *a, const struct is_re_mean *b, double level,
-			struct is_verdict *v)
+void isc_verdict_compare(const struct isc_re_mean *a, const struct isc_re_mean *b, double level,
+			struct isc_verdict *v)
 {
 	double va = fmax(a->var, b->run_var / (double)a->k), vb = fmax(b->var, a->run_var / (double)b->k);
 	double se2 = va + vb;
-	*v = (struct is_verdict){ .ref_value = a->mean, .diff = b->mean - a->mean, .se = NAN, .df = NAN, .p = NAN,
+	*v = (struct isc_verdict){ .ref_value = a->mean, .diff = b->mean - a->mean, .se = NAN, .df = NAN, .p = NAN,
 				  .lo = NAN, .hi = NAN, .run_var_ref = a->run_var,
 				  .run_var = b->run_var, .margin = NAN, .p_adj = NAN,
 				  .p_equiv = NAN, .p_equiv_adj = NAN, .mde = NAN, .runs_needed = -1,
@@ -58,7 +58,7 @@ void is_verdict_compare(const struct is_re_mean *a, const struct is_re_mean *b, 
 	if (!(se2 > 0) || !isfinite(se2) || !isfinite(v->diff)) {
 		v->refusal = "the runs of each configuration have the same value here: no run-to-run "
 			     "spread to test against";
-		v->answer = IS_ANSWER_REFUSED;
+		v->answer = ISC_ANSWER_REFUSED;
 		return;
 	}
 	double da = va * va / (double)(a->k - 1), db = vb * vb / (double)(b->k - 1);
@@ -71,7 +71,7 @@ void is_verdict_compare(const struct is_re_mean *a, const struct is_re_mean *b, 
 	v->hi = v->diff + t * v->se;
 }
 
-double is_quantile_se_sorted(const double *x, size_t n, double q)
+double isc_quantile_se_sorted(const double *x, size_t n, double q)
 {
 	const double z = 1.959963984540054;
 	if (n < 2)

@@ -1,5 +1,5 @@
 /* In-memory runs for the simulation tests: datapoint and run-effect generators, and runs
- * built as is_load_run would leave them (numeric columns, an optional ReqCState). */
+ * built as isc_load_run would leave them (numeric columns, an optional ReqCState). */
 #ifndef IDLESCOPE_TESTS_SIM_RUNS_H
 #define IDLESCOPE_TESTS_SIM_RUNS_H
 #include <math.h>
@@ -31,31 +31,31 @@ static inline double run_effect(enum run_effect e)
 }
 
 /* An empty run named name with nrows rows. */
-static inline struct is_run *sim_run(const char *name, size_t nrows)
+static inline struct isc_run *sim_run(const char *name, size_t nrows)
 {
-	struct is_run *r = is_xcalloc(1, sizeof(*r));
-	r->path = is_xstrdup(name);
-	r->dir = is_xstrdup("/nonexistent");
-	r->dp_path = is_xstrdup(name);
-	r->name = is_xstrdup(name);
+	struct isc_run *r = isc_xcalloc(1, sizeof(*r));
+	r->path = isc_xstrdup(name);
+	r->dir = isc_xstrdup("/nonexistent");
+	r->dp_path = isc_xstrdup(name);
+	r->name = isc_xstrdup(name);
 	r->toolname = "unknown";
 	r->info = cJSON_CreateObject();
-	r->dp = is_table_new(name);
+	r->dp = isc_table_new(name);
 	r->dp->nrows = nrows;
 	return r;
 }
 
-static inline double *sim_num_col(struct is_run *r, const char *name)
+static inline double *sim_num_col(struct isc_run *r, const char *name)
 {
-	struct is_column *c = is_table_add_col(r->dp, name, IS_COL_NUM);
-	c->num = is_xmalloc((r->dp->nrows + 1) * sizeof(double));
+	struct isc_column *c = isc_table_add_col(r->dp, name, ISC_COL_NUM);
+	c->num = isc_xmalloc((r->dp->nrows + 1) * sizeof(double));
 	return c->num;
 }
 
-static inline uint32_t *sim_text_col(struct is_run *r, const char *name)
+static inline uint32_t *sim_text_col(struct isc_run *r, const char *name)
 {
-	struct is_column *c = is_table_add_col(r->dp, name, IS_COL_TEXT);
-	c->text = is_xmalloc((r->dp->nrows + 1) * sizeof(uint32_t));
+	struct isc_column *c = isc_table_add_col(r->dp, name, ISC_COL_TEXT);
+	c->text = isc_xmalloc((r->dp->nrows + 1) * sizeof(uint32_t));
 	return c->text;
 }
 

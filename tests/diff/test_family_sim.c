@@ -1,6 +1,6 @@
 /*
  * A whole default call by simulation (fixed seed, own generators; docs/diff.md quotes the
- * rates), through is_diff_compute and the flags as analyze diff runs them:
+ * rates), through isc_diff_compute and the flags as analyze diff runs them:
  *  - A/A, 3 vs 3 runs of 5000 heavy-tailed datapoints in two idle states whose shares vary
  *    from run to run, four metrics, the IntrOff flag, normal run effects: the share of calls
  *    with any "significant" verdict (at most 6%), against the share with any unadjusted
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/check.h"
+#include "../common/check.h"
 #include "diff/diff.h"
 #include "diff/flags.h"
 #include "sim_runs.h"
@@ -31,14 +31,14 @@
 
 /* A run of two states (C1 about half of the rows, the share varying by run), WakeLatency and
  * IntrLatency (90% of it) with the run's effect, SilentTime, LDist (a design input), IntrOff. */
-static struct is_run *mixed_run(const char *name, size_t rows, double shift)
+static struct isc_run *mixed_run(const char *name, size_t rows, double shift)
 {
-	struct is_run *r = sim_run(name, rows);
+	struct isc_run *r = sim_run(name, rows);
 	double *wake = sim_num_col(r, "WakeLatency"), *intr = sim_num_col(r, "IntrLatency");
 	double *silent = sim_num_col(r, "SilentTime"), *ldist = sim_num_col(r, "LDist");
 	double *off = sim_num_col(r, "IntrOff");
 	uint32_t *state = sim_text_col(r, "ReqCState");
-	uint32_t c1 = is_table_intern(r->dp, "C1"), c6 = is_table_intern(r->dp, "C6");
+	uint32_t c1 = isc_table_intern(r->dp, "C1"), c6 = isc_table_intern(r->dp, "C6");
 	double share = 0.5 + 0.05 * normal(), off_share = 0.1 * exp(0.3 * normal());
 	double silent_shift = SD_RUN * normal();
 	for (size_t i = 0; i < rows; i++) {
@@ -58,26 +58,26 @@ struct call {
 	size_t state_med_raw, state_med_n, share_raw, share_n, all_med_raw, all_med_n;
 };
 
-static bool raw(const struct is_verdict *v)
+static bool raw(const struct isc_verdict *v)
 {
 	return v->tested && v->p < 0.05;
 }
 
 /* What the call said: any significant verdict; any unadjusted p < 0.05 in the family. */
-static void read_call(const struct is_diff *d, const struct is_diff_flags *fl, struct call *out)
+static void read_call(const struct isc_diff *d, const struct isc_diff_flags *fl, struct call *out)
 {
 	for (size_t i = 0; i < d->nfamily; i++) {
 		out->any_significant |= d->family[i]->significant;
 		out->any_raw |= d->family[i]->in_family && raw(d->family[i]);
 	}
 	for (size_t g = 0; g < d->ngroups; g++) {
-		const struct is_diff_test *t = is_diff_get_test(d, &d->groups[g], 0, 1);
+		const struct isc_diff_test *t = isc_diff_get_test(d, &d->groups[g], 0, 1);
 		out->state_med_raw += t && raw(&t->q[0].v);
 		out->state_med_n += t && t->q[0].v.tested;
 		out->share_raw += d->groups[g].shares && raw(&d->groups[g].shares[1]);
 		out->share_n += d->groups[g].shares && d->groups[g].shares[1].tested;
 	}
-	const struct is_diff_test *t = is_diff_get_test(d, &d->overall, 0, 1);
+	const struct isc_diff_test *t = isc_diff_get_test(d, &d->overall, 0, 1);
 	out->all_med_raw += t && raw(&t->q[0].v);
 	out->all_med_n += t && t->q[0].v.tested;
 	for (size_t i = 0; i < fl->nparts * fl->n * fl->nconfigs; i++)
@@ -86,12 +86,12 @@ static void read_call(const struct is_diff *d, const struct is_diff_flags *fl, s
 
 static struct call default_call(size_t na, size_t nb)
 {
-	struct is_run *runs[20];
+	struct isc_run *runs[20];
 	size_t ia[10], ib[10];
-	struct is_func *funcs;
+	struct isc_func *funcs;
 	size_t nfuncs;
 	char err[128];
-	CHECK(is_funcs_parse(IS_DEFAULT_FUNCS, &funcs, &nfuncs, err, sizeof(err)) == 0);
+	CHECK(isc_funcs_parse(ISC_DEFAULT_FUNCS, &funcs, &nfuncs, err, sizeof(err)) == 0);
 	for (size_t i = 0; i < na + nb; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "r%zu", i);
@@ -101,21 +101,21 @@ static struct call default_call(size_t na, size_t nb)
 		else
 			ib[i - na] = i;
 	}
-	struct is_diff_config cf[2] = { { "a", ia, na }, { "b", ib, nb } };
-	struct is_diff_flags fl;
-	is_diff_flags_columns(&fl, runs, na + nb, NULL);
-	struct is_diff_opts o = { .funcs = funcs, .nfuncs = nfuncs, .nthreads = 1, .configs = cf,
+	struct isc_diff_config cf[2] = { { "a", ia, na }, { "b", ib, nb } };
+	struct isc_diff_flags fl;
+	isc_diff_flags_columns(&fl, runs, na + nb, NULL);
+	struct isc_diff_opts o = { .funcs = funcs, .nfuncs = nfuncs, .nthreads = 1, .configs = cf,
 				  .nconfigs = 2, .group_col = "ReqCState",
 				  .skip = (const char *const *)fl.skip, .nskip = fl.nskip };
-	struct is_diff d;
+	struct isc_diff d;
 	struct call c = { 0 };
-	CHECK(is_diff_compute(&d, runs, na + nb, &o) == 0);
-	CHECK(is_diff_flags_compute(&fl, &d) == 0);
+	CHECK(isc_diff_compute(&d, runs, na + nb, &o) == 0);
+	CHECK(isc_diff_flags_compute(&fl, &d) == 0);
 	read_call(&d, &fl, &c);
-	is_diff_flags_free(&fl);
-	is_diff_free(&d);
+	isc_diff_flags_free(&fl);
+	isc_diff_free(&d);
 	for (size_t i = 0; i < na + nb; i++)
-		is_run_free(runs[i]);
+		isc_run_free(runs[i]);
 	free(funcs);
 	return c;
 }
@@ -166,11 +166,11 @@ static void aa_mixtures(size_t n, size_t na, size_t nb, struct call *sum)
 }
 
 /* 5 vs 5 runs of one state, margin 3 run sds; the median's answer. */
-static enum is_answer equivalence_call(double effect)
+static enum isc_answer equivalence_call(double effect)
 {
-	struct is_run *runs[10];
+	struct isc_run *runs[10];
 	size_t ia[5], ib[5];
-	struct is_func med = { .kind = IS_F_MED, .name = "med" };
+	struct isc_func med = { .kind = ISC_F_MED, .name = "med" };
 	for (size_t i = 0; i < 10; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "r%zu", i);
@@ -184,20 +184,20 @@ static enum is_answer equivalence_call(double effect)
 		else
 			ib[i - 5] = i;
 	}
-	struct is_diff_config cf[2] = { { "a", ia, 5 }, { "b", ib, 5 } };
+	struct isc_diff_config cf[2] = { { "a", ia, 5 }, { "b", ib, 5 } };
 	char margin[32];
 	snprintf(margin, sizeof(margin), "%g", 3 * SD_RUN);
-	struct is_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
+	struct isc_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
 				  .nconfigs = 2, .margin = margin };
-	struct is_diff d;
-	CHECK(is_diff_compute(&d, runs, 10, &o) == 0);
-	const struct is_diff_test *t = is_diff_get_test(&d, &d.overall, 0, 1);
-	enum is_answer a = t->q[0].v.answer;
+	struct isc_diff d;
+	CHECK(isc_diff_compute(&d, runs, 10, &o) == 0);
+	const struct isc_diff_test *t = isc_diff_get_test(&d, &d.overall, 0, 1);
+	enum isc_answer a = t->q[0].v.answer;
 	CHECK_NEAR(t->q[0].v.margin, 3 * SD_RUN, 1e-12);
 	CHECK(t->q[0].v.family == 2);   /* med and 99% */
-	is_diff_free(&d);
+	isc_diff_free(&d);
 	for (size_t i = 0; i < 10; i++)
-		is_run_free(runs[i]);
+		isc_run_free(runs[i]);
 	return a;
 }
 
@@ -206,10 +206,10 @@ static void equivalence(size_t n)
 	size_t eq = 0, eq_far = 0, changed_far = 0;
 	char b1[64], b2[64], b3[64];
 	for (size_t e = 0; e < n; e++) {
-		eq += equivalence_call(0) == IS_ANSWER_EQUIVALENT;
-		enum is_answer a = equivalence_call(6 * SD_RUN);
-		eq_far += a == IS_ANSWER_EQUIVALENT;
-		changed_far += a == IS_ANSWER_CHANGED;
+		eq += equivalence_call(0) == ISC_ANSWER_EQUIVALENT;
+		enum isc_answer a = equivalence_call(6 * SD_RUN);
+		eq_far += a == ISC_ANSWER_EQUIVALENT;
+		changed_far += a == ISC_ANSWER_CHANGED;
 	}
 	printf("5 vs 5, margin 3 run sds, family of 2 (med, 99%%):\n"
 	       "  A/A: \"no change larger than\" the margin: %s\n"

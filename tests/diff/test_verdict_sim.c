@@ -2,7 +2,7 @@
  * The run-level verdict by simulation (fixed seed, own generators; docs/diff.md quotes the
  * rates): experiments of heavy-tailed runs whose values carry a random run effect (normal,
  * skewed or two-state), equal (2000 rows) or 20x-unequal (1000 and 20000 rows, alternating)
- * run sizes, 2v2, 3v3, 3v5 and 5v5 runs, through is_diff_compute. Per cell:
+ * run sizes, 2v2, 3v3, 3v5 and 5v5 runs, through isc_diff_compute. Per cell:
  *  - A/A: how often the median's and the 99th percentile's verdict says "changed" when it is
  *    the only one (a --primary call: p < 0.05 with at least 3 runs a side), how often its
  *    95% CI misses the true difference 0 (1 - coverage), and for the 99% the same with equal
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/check.h"
+#include "../common/check.h"
 #include "diff/diff.h"
 #include "sim_runs.h"
 
@@ -45,13 +45,13 @@ struct tally {
 };
 
 /* What a verdict alone says: "changed" (p < 0.05 with enough runs). */
-static bool changed_alone(const struct is_diff_qtest *q)
+static bool changed_alone(const struct isc_diff_qtest *q)
 {
-	return q->valid && q->v.tested && q->p < 0.05 && q->v.k_ref >= IS_VERDICT_MIN_RUNS &&
-	       q->v.k >= IS_VERDICT_MIN_RUNS && !q->v.no_answer;
+	return q->valid && q->v.tested && q->p < 0.05 && q->v.k_ref >= ISC_VERDICT_MIN_RUNS &&
+	       q->v.k >= ISC_VERDICT_MIN_RUNS && !q->v.no_answer;
 }
 
-static bool misses(const struct is_diff_qtest *q, double truth)
+static bool misses(const struct isc_diff_qtest *q, double truth)
 {
 	return q->valid && !(q->ci_lo <= truth && truth <= q->ci_hi);
 }
@@ -65,25 +65,25 @@ static size_t run_rows(const struct cell *c, bool b, size_t i)
 }
 
 /* Welch on the run values (equal weights): the rule before runs were weighted. */
-static double equal_weights_p(const struct is_diff *d, size_t k)
+static double equal_weights_p(const struct isc_diff *d, size_t k)
 {
 	size_t na = d->configs[0].nruns, nb = d->configs[1].nruns;
 	double y[20];
-	struct is_re_mean a, b;
-	struct is_verdict v;
+	struct isc_re_mean a, b;
+	struct isc_verdict v;
 	for (size_t i = 0; i < na + nb; i++)
-		y[i] = is_diff_run_q(d, &d->overall, 0, i, k);
-	is_re_mean(y, NULL, na, &a);
-	is_re_mean(y + na, NULL, nb, &b);
-	is_verdict_compare(&a, &b, 0.95, &v);
+		y[i] = isc_diff_run_q(d, &d->overall, 0, i, k);
+	isc_re_mean(y, NULL, na, &a);
+	isc_re_mean(y + na, NULL, nb, &b);
+	isc_verdict_compare(&a, &b, 0.95, &v);
 	return v.p;
 }
 
 static void experiment(const struct cell *c, double effect, struct tally *t)
 {
-	struct is_run *runs[20];
+	struct isc_run *runs[20];
 	size_t ia[10], ib[10];
-	struct is_func med = { .kind = IS_F_MED, .name = "med" };
+	struct isc_func med = { .kind = ISC_F_MED, .name = "med" };
 	for (size_t i = 0; i < c->na + c->nb; i++) {
 		char name[32];
 		bool b = i >= c->na;
@@ -99,12 +99,12 @@ static void experiment(const struct cell *c, double effect, struct tally *t)
 		else
 			ia[i] = i;
 	}
-	struct is_diff_config cf[2] = { { "a", ia, c->na }, { "b", ib, c->nb } };
-	struct is_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
+	struct isc_diff_config cf[2] = { { "a", ia, c->na }, { "b", ib, c->nb } };
+	struct isc_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
 				  .nconfigs = 2 };
-	struct is_diff d;
-	CHECK(is_diff_compute(&d, runs, c->na + c->nb, &o) == 0);
-	const struct is_diff_test *x = is_diff_get_test(&d, &d.overall, 0, 1);
+	struct isc_diff d;
+	CHECK(isc_diff_compute(&d, runs, c->na + c->nb, &o) == 0);
+	const struct isc_diff_test *x = isc_diff_get_test(&d, &d.overall, 0, 1);
 	if (effect != 0) {
 		t->power += changed_alone(&x->q[0]);
 		t->power_family += changed_alone(&x->q[0]) && x->q[0].p < 0.05 / FAMILY;
@@ -119,9 +119,9 @@ static void experiment(const struct cell *c, double effect, struct tally *t)
 		}
 	}
 	t->n += effect == 0;
-	is_diff_free(&d);
+	isc_diff_free(&d);
 	for (size_t i = 0; i < c->na + c->nb; i++)
-		is_run_free(runs[i]);
+		isc_run_free(runs[i]);
 }
 
 int main(int argc, char **argv)
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 					continue;   /* printed, not checked, nor in the totals */
 				CHECK(t.med <= 0.09 * (double)t.n);
 				CHECK(t.p99 <= 0.09 * (double)t.n99);
-				if (c.na < IS_VERDICT_MIN_RUNS)
+				if (c.na < ISC_VERDICT_MIN_RUNS)
 					CHECK(t.med == 0 && t.p99 == 0 && t.power == 0);
 				else
 					CHECK(t.med_miss <= 0.09 * (double)t.n &&

@@ -30,25 +30,35 @@ static const char diff_help[] =
 "The run is the unit of replication: datapoints of one run are not independent replicates\n"
 "of a configuration, and with many datapoints every difference between two runs passes a\n"
 "datapoint-level test.\n"
-"  - Two or more runs in both configurations (level \"run\"): Welch's t test on the runs'\n"
-"    medians (and on their 99% and 99.9% percentiles where every run has at least 1000 and\n"
-"    10000 values); the 95% CI of the change is Welch's, so it reflects the run-to-run\n"
-"    spread. A change is significant when p < 0.05 (the CI excludes 0):\n"
-"      WakeLatency: median +8.8 us (+11.9%) vs base (3 vs 3 runs), 95% CI [+8.5, +9.1],\n"
-"      significant (Welch t on run medians, p = 0.0021)\n"
+"  - Two or more runs in both configurations (level \"run\"): the runs' medians (and their\n"
+"    99% and 99.9% percentiles where every run has at least 1000 and 10000 values) are\n"
+"    combined per configuration by a random-effects meta-analysis (runs weighted by their\n"
+"    within-run precision, Hartung-Knapp variance; Welch's t when the runs are alike) and\n"
+"    compared. Every such comparison of a call is one family of verdicts, adjusted by\n"
+"    Holm's method; each verdict is one of three answers:\n"
+"      changed: significant (Holm-adjusted p < 0.05), with the 95% CI of the change;\n"
+"      no change larger than X (equivalence: two one-sided tests against --margin);\n"
+"      inconclusive: this design detects only changes larger than X (80% power), with\n"
+"      the runs per configuration that would detect the margin.\n"
+"    Runs that tie exactly (no run-to-run spread) get no test. With groups (idle states)\n"
+"    the verdicts are per group, with each group's share of the runs' datapoints tested\n"
+"    too; the all-datapoints line is then descriptive (a mixture of the states).\n"
 "  - One run in a configuration (level \"datapoint\"): run-to-run variation is unknown, so\n"
 "    nothing is called significant. The verdict says whether the runs differ: Mann-Whitney\n"
-"    p < 0.05 and a 95% CI of the median difference that excludes 0, the CI from a block\n"
-"    bootstrap (20 contiguous blocks of collection order per run, 499 replicates, fixed\n"
-"    seed) so that drift inside a run widens it:\n"
-"      WakeLatency: median -11 us (-15.6%) vs a, 95% CI [-12, -10] (block bootstrap),\n"
-"      differs in these runs (Mann-Whitney p = 3.3e-26); one run per configuration, ...\n"
+"    p < 0.05 and a within-run 95% interval of the median difference that excludes 0,\n"
+"    from a block bootstrap (20 contiguous blocks of collection order per run, 499\n"
+"    replicates, fixed seed) so that drift inside a run widens it:\n"
+"      WakeLatency: median -11 us (-15.6%) vs a, within-run 95% interval [-12, -10] (block\n"
+"      bootstrap; run-to-run variation unknown), differs in these runs (Mann-Whitney\n"
+"      p = 3.3e-26); one run per configuration, ...\n"
 "    Repeat the runs (collect --matrix ... --repeat 3) for a verdict.\n"
 "  Also given, on the pooled datapoints: Mann-Whitney U (exact for small samples) and the\n"
 "  two-sample Kolmogorov-Smirnov D and p. See docs/diff.md for the methods and references.\n"
 "Before the verdicts, a warning block lists what differs between the configurations besides\n"
-"what was varied: system description and settings in info.json, and machine load from\n"
-"counters (Busy%/OS_Busy% by more than 5 points, IRQ/s by more than half).\n"
+"what was varied: system description (CPU vendor, family, model, stepping, architecture,\n"
+"...) and settings in info.json, machine load from counters (Busy%/OS_Busy% by more than 5\n"
+"points, IRQ/s by more than half), and, in an experiment, a drift of the runs' medians\n"
+"over the order they were taken in (a trend test).\n"
 "Runs with a counters.csv also get their counter summaries (analyze counters) compared.\n"
 "A 0/1 flag (IntrOff) is shown as values, set and share and compared as a proportion:\n"
 "Fisher's exact test when an expected cell is below 5, else the two-proportion z test; with\n"
@@ -62,7 +72,7 @@ static const char diff_help[] =
 "\n"
 "options:\n";
 
-enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS };
+enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS, OPT_PRIMARY, OPT_MARGIN };
 
 static const struct cli_opt diff_opts[] = {
 	{ "ref", 'r', 'r', "NAME",
@@ -74,7 +84,7 @@ static const struct cli_opt diff_opts[] = {
 	  "timestamps LTime, TBI, TAI, TIntr, TBI1, TAI1 (name them to compare)" },
 	{ "funcs", 'f', 'f', "LIST",
 	  "comma-separated functions, default:" CLI_BR
-	  IS_DEFAULT_FUNCS CLI_BR
+	  ISC_DEFAULT_FUNCS CLI_BR
 	  "as in 'analyze stats': count, min, max, avg, std, med, N%" },
 	{ "include", 'i', 'i', "EXPR",
 	  "keep only rows where EXPR is true (in every run)" },
@@ -93,6 +103,13 @@ static const struct cli_opt diff_opts[] = {
 	{ "no-cache", 0, LOAD_OPT_NO_CACHE, NULL,
 	  "read the runs without the run cache (docs/cache.md; also\n"
 	  "IDLESCOPE_NO_CACHE=1)" },
+	{ "primary", 0, OPT_PRIMARY, "METRIC:FUNC[:GROUP]",
+	  "test this comparison alone (FUNC med, 99% or 99.9%; GROUP a\n"
+	  "group's value, default the tested part): the family is it, in\n"
+	  "each configuration against the reference; the rest is descriptive" },
+	{ "margin", 0, OPT_MARGIN, "X",
+	  "the equivalence margin: X% of the reference's value (default 5%),\n"
+	  "Xus, Xns, Xms for time metrics, or X in the metric's own unit" },
 	{ "even-up", 'e', 'e', NULL,
 	  "truncate every run to the smallest datapoint count (after filters)" },
 	{ "allow-same", 0, OPT_ALLOW_SAME, NULL,
@@ -119,7 +136,11 @@ static const char diff_help_tail[] =
 "  \"99%\": .., \"99.9%\": ..} or null}, ...], \"verdict\": [null, \"...\", ...]}},\n"
 "  \"groups\": {VALUE: {\"rows\": [..], \"run_rows\": [..], \"metrics\": {same shape}}},\n"
 "  \"counters\": {COLUMN: {\"values\", \"change\", \"pct\", \"runs\"}} or null, \"warnings\": [..],\n"
-"  \"flags\": {FLAG: {\"values\", \"set\", \"share\", \"runs\", \"tests\"}} (also per group)}\n"
+"  \"flags\": {FLAG: {\"values\", \"set\", \"share\", \"runs\", \"tests\"}} (also per group),\n"
+"  \"family\": {\"method\": \"holm\", \"alpha\", \"size\", \"primary\", \"text\"},\n"
+"  \"descriptive\"}; each run_level function has \"verdict\": {\"answer\" (changed, equivalent,\n"
+"  inconclusive, refused, untested), \"p_adj\", \"margin\", \"p_equiv\", \"p_equiv_adj\",\n"
+"  \"mde\", \"runs_needed\", \"refusal\", ...}; each group has \"shares\": [null, {verdict}]\n"
 "Index i of values, tests, verdict and rows is configs[i] (i = 0 the reference); of a\n"
 "metric's runs and of run_rows it is runs[i]. Undefined numbers are null.\n"
 "CSV output: kind,by,group,metric,func,run,value,change,pct with kind stat (a function's\n"
@@ -127,19 +148,22 @@ static const char diff_help_tail[] =
 "test (func level (1 run, 0 datapoint), replicates_ref, replicates, mw_u, mw_p, ks_d, ks_p,\n"
 "med_diff, ci95_lo, ci95_hi, differs, significant, and at level run med_p, 99%_diff ...),\n"
 "flag (func values, set, share), flagtest (func level, fisher_exact, diff, p, differs,\n"
-"significant), counter or warning (metric is the text); by and group are empty for all\n"
-"datapoints, else the grouping column and the group's value (which may be empty).\n"
+"significant), sharetest (func diff, ci95_lo, ci95_hi, p, p_adj, significant), counter\n"
+"or warning (metric is the text); by and group are empty for all datapoints, else the\n"
+"grouping column and the group's value (which may be empty).\n"
 "\n"
 "exit status: 0 success, 1 bad data, 2 usage error (fewer than two configurations, the same\n"
 "run twice without --allow-same, an unknown --ref, a bad option)\n";
 
 struct diff_cli {
-	struct is_load_spec load;
+	struct isc_load_spec load;
 	const char *funcs;
 	enum out_format format;
 	bool even_up;
 	bool allow_same;
 	const char *ref;
+	const char *primary;     /* --primary METRIC:FUNC[:GROUP] */
+	const char *margin;      /* --margin X[%|ns|us|ms] */
 	const char *by_spec;     /* --by as given, COLUMN[:N] */
 	char *by_col;            /* its column when :N was given */
 	size_t by_bins;          /* --by COLUMN:N or --by-bins N: N; 0 = by value */
@@ -162,24 +186,40 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'e': o->even_up = true; break;
 		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
+		case OPT_PRIMARY: {
+			struct isc_diff_primary pr;
+			if (isc_diff_parse_primary(optarg, &pr) < 0)
+				return -1;
+			free(pr.metric);
+			free(pr.group);
+			o->primary = optarg;
+			break;
+		}
+		case OPT_MARGIN: {
+			struct isc_diff_margin mg;
+			if (isc_diff_parse_margin(optarg, &mg) < 0)
+				return -1;
+			o->margin = optarg;
+			break;
+		}
 		case OPT_BY_BINS:
-			if (!(o->by_bins = is_by_bins_count(optarg, "diff")))
+			if (!(o->by_bins = isc_by_bins_count(optarg, "diff")))
 				return -1;
 			break;
 		case 'F':
 			if (parse_out_format("diff", optarg, &o->format) < 0)
 				return -1;
 			break;
-		case 'h': cli_print_help(stdout, diff_help, diff_opts, NOPTS, diff_help_tail); exit(IS_EXIT_OK);
-		default: is_bad_option(argv, "diff: ", "analyze diff"); return -1;
+		case 'h': cli_print_help(stdout, diff_help, diff_opts, NOPTS, diff_help_tail); exit(ISC_EXIT_OK);
+		default: isc_bad_option(argv, "diff: ", "analyze diff"); return -1;
 		}
 	}
 	if (argc - optind < 1) {
-		is_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
+		isc_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
 		return -1;
 	}
 	o->by_spec = o->load.group_by;
-	return is_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "diff: ");
+	return isc_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "diff: ");
 }
 
 /* The same datapoints twice compare a run with itself: an error unless --allow-same. */
@@ -187,13 +227,13 @@ static int check_same(char **paths, int n, bool allow)
 {
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++) {
-			if (!is_same_run(paths[i], paths[j]))
+			if (!isc_is_same_run(paths[i], paths[j]))
 				continue;
 			if (allow) {
-				is_warn("'%s' and '%s' are the same run", paths[i], paths[j]);
+				isc_warn("'%s' and '%s' are the same run", paths[i], paths[j]);
 				continue;
 			}
-			is_err("diff: '%s' and '%s' are the same run: comparing a run with itself "
+			isc_err("diff: '%s' and '%s' are the same run: comparing a run with itself "
 			       "shows nothing (--allow-same to do it anyway)", paths[i], paths[j]);
 			return -1;
 		}
@@ -202,9 +242,9 @@ static int check_same(char **paths, int n, bool allow)
 
 /* Runs load two at a time: each file's reader has serial stretches the other can fill. */
 struct loader {
-	struct is_load_ctx *ctx;
+	struct isc_load_ctx *ctx;
 	char **paths;
-	struct is_run **runs;
+	struct isc_run **runs;
 	int *rc;
 	size_t n;
 	atomic_size_t next;
@@ -214,18 +254,18 @@ static void *load_some(void *arg)
 {
 	struct loader *l = arg;
 	for (size_t i; (i = atomic_fetch_add(&l->next, 1)) < l->n;)
-		l->rc[i] = is_load_run(l->ctx, l->paths[i], &l->runs[i]);
+		l->rc[i] = isc_load_run(l->ctx, l->paths[i], &l->runs[i]);
 	return NULL;
 }
 
-static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_run **runs)
+static int load_runs(struct isc_load_ctx *ctx, char **paths, size_t n, struct isc_run **runs)
 {
 	struct loader l = { .ctx = ctx, .paths = paths, .runs = runs, .n = n };
 	pthread_t tid;
-	l.rc = is_xcalloc(n, sizeof(int));
+	l.rc = isc_xcalloc(n, sizeof(int));
 	atomic_init(&l.next, 0);
 	for (size_t i = 0; i < n; i++)  /* while single-threaded (fork) */
-		is_load_prepare_run(paths[i]);
+		isc_load_prepare_run(paths[i]);
 	int threaded = pthread_create(&tid, NULL, load_some, &l) == 0;
 	load_some(&l);
 	if (threaded)
@@ -235,20 +275,20 @@ static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_
 		if (l.rc[i] < 0) {
 			rc = -1;
 		} else if (runs[i]->dp->nrows == 0) {
-			is_err("%s: no datapoints%s", runs[i]->dp_path,
+			isc_err("%s: no datapoints%s", runs[i]->dp_path,
 			       ctx->spec->include || ctx->spec->exclude ? " left after filtering" : "");
 			rc = -1;
 		}
 	}
 	free(l.rc);
 	if (rc == 0)
-		is_runs_uniquify_names(runs, n);
+		isc_runs_uniquify_names(runs, n);
 	return rc;
 }
 
 /* --by must exist everywhere. The default, ReqCState, applies when every run has the column
  * and at least one has a value in it (a CPU without a cpuidle driver leaves it empty). */
-static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n, const char **col)
+static int choose_group(struct isc_load_ctx *ctx, struct isc_run **runs, size_t n, const char **col)
 {
 	const char *dflt = "ReqCState";
 	size_t have = 0, with_values = 0, lacking = 0;
@@ -257,42 +297,42 @@ static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n,
 		return 0;
 	if (ctx->spec->group_by) {
 		for (size_t i = 0; i < n; i++)
-			if (is_load_group_col(ctx, runs[i], col) < 0)
+			if (isc_load_group_col(ctx, runs[i], col) < 0)
 				return -1;
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!is_table_col(runs[i]->dp, dflt)) {
+		if (!isc_table_col(runs[i]->dp, dflt)) {
 			lacking = lacking ? lacking : i + 1;
 			continue;
 		}
 		have++;
-		with_values += is_table_col_has_value(runs[i]->dp, dflt);
+		with_values += isc_table_col_has_value(runs[i]->dp, dflt);
 	}
 	if (have && lacking == 1)
-		is_warn("the reference %s has no %s column: no per-%s comparison", runs[0]->name,
+		isc_warn("the reference %s has no %s column: no per-%s comparison", runs[0]->name,
 			dflt, dflt);
 	else if (have && lacking)
-		is_warn("%s has no %s column: no per-%s comparison", runs[lacking - 1]->name, dflt, dflt);
+		isc_warn("%s has no %s column: no per-%s comparison", runs[lacking - 1]->name, dflt, dflt);
 	else if (with_values)
 		*col = dflt;
 	return 0;
 }
 
 /* A numeric --by column in bins on edges over all runs (bins.h). */
-static int bin_group(const struct diff_cli *o, struct is_run **runs, size_t n, const char **col)
+static int bin_group(const struct diff_cli *o, struct isc_run **runs, size_t n, const char **col)
 {
-	struct is_table **t = is_xcalloc(n, sizeof(*t));
+	struct isc_table **t = isc_xcalloc(n, sizeof(*t));
 	for (size_t i = 0; i < n; i++)
 		t[i] = runs[i]->dp;
-	int rc = is_by_group_tables(t, n, *col, o->by_bins, col);
+	int rc = isc_by_group_tables(t, n, *col, o->by_bins, col);
 	free(t);
 	return rc;
 }
 
 static int print_json(FILE *out_fp, const struct diff_out *out)
 {
-	cJSON *root = is_diff_to_json(out->d);
+	cJSON *root = isc_diff_to_json(out->d);
 	cJSON_AddItemToObject(root, "counters", diff_counters_json(out->c, out->d));
 	cJSON_AddItemToObject(root, "flags", diff_flags_json(out->flags, out->d, 0));
 	cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "groups");
@@ -309,134 +349,141 @@ static int print_json(FILE *out_fp, const struct diff_out *out)
 	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
 	cJSON_Delete(root);
 	if (!s) {
-		is_err("diff: cannot format JSON output");
-		return IS_EXIT_DATA;
+		isc_err("diff: cannot format JSON output");
+		return ISC_EXIT_DATA;
 	}
 	fputs(s, out_fp);
 	fputc('\n', out_fp);
 	free(s);
-	return IS_EXIT_OK;
+	return ISC_EXIT_OK;
 }
 
-static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
-			     struct is_run **runs, size_t n, const struct is_config_list *cl,
-			     const struct is_func *funcs, size_t nfuncs)
+static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
+			     struct isc_run **runs, size_t n, const struct isc_config_list *cl,
+			     const struct isc_func *funcs, size_t nfuncs)
 {
-	struct is_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
-				      .metrics_re = o->load.metrics_re };
-	struct is_diff_config *configs = NULL;
+	struct isc_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
+				      .metrics_re = o->load.metrics_re, .primary = o->primary,
+				      .margin = o->margin };
+	struct isc_diff_config *configs = NULL;
 	struct diff_counters counters;
-	struct is_diff_flags flags;
-	struct is_diff d;
-	int rc = IS_EXIT_OK;
-	if (is_configs_for_diff(cl, runs, o->ref, &configs, &dopts.nconfigs) < 0) {
-		is_configs_free_diff(configs, dopts.nconfigs);
-		return IS_EXIT_USAGE;
+	struct isc_diff_flags flags;
+	struct isc_diff d;
+	int rc = ISC_EXIT_OK;
+	if (isc_configs_for_diff(cl, runs, o->ref, &configs, &dopts.nconfigs) < 0) {
+		isc_configs_free_diff(configs, dopts.nconfigs);
+		return ISC_EXIT_USAGE;
 	}
 	dopts.configs = configs;
-	is_diff_flags_columns(&flags, runs, n, o->load.metrics_re);
+	isc_diff_flags_columns(&flags, runs, n, o->load.metrics_re);
 	dopts.skip = (const char *const *)flags.skip;
 	dopts.nskip = flags.nskip;
 	if (choose_group(ctx, runs, n, &dopts.group_col) < 0 ||
 	    (dopts.group_col && bin_group(o, runs, n, &dopts.group_col) < 0))
-		rc = IS_EXIT_DATA;
-	if (rc == IS_EXIT_OK && o->even_up)
-		is_diff_even_up(runs, n);
-	is_oom_context("comparing %zu runs", n);
-	if (rc == IS_EXIT_OK && is_diff_compute(&d, runs, n, &dopts) < 0)
-		rc = IS_EXIT_DATA;
-	is_configs_free_diff(configs, dopts.nconfigs);
-	if (rc == IS_EXIT_OK && is_diff_flags_compute(&flags, &d) < 0) {
-		is_diff_free(&d);
-		rc = IS_EXIT_DATA;
+		rc = ISC_EXIT_DATA;
+	if (rc == ISC_EXIT_OK && o->even_up)
+		isc_diff_even_up(runs, n);
+	isc_oom_context("comparing %zu runs", n);
+	if (rc == ISC_EXIT_OK) {
+		int crc = isc_diff_compute(&d, runs, n, &dopts);
+		rc = crc == -2 ? ISC_EXIT_USAGE : crc < 0 ? ISC_EXIT_DATA : ISC_EXIT_OK;
 	}
-	if (rc != IS_EXIT_OK) {
-		is_diff_flags_free(&flags);
+	isc_configs_free_diff(configs, dopts.nconfigs);
+	if (rc == ISC_EXIT_OK && isc_diff_flags_compute(&flags, &d) < 0) {
+		isc_diff_free(&d);
+		rc = ISC_EXIT_DATA;
+	}
+	if (rc != ISC_EXIT_OK) {
+		isc_diff_flags_free(&flags);
 		return rc;
 	}
 	if (diff_counters_load(&counters, &d) < 0) {
-		is_diff_free(&d);
-		is_diff_flags_free(&flags);
-		return IS_EXIT_DATA;
+		isc_diff_free(&d);
+		isc_diff_flags_free(&flags);
+		return ISC_EXIT_DATA;
 	}
 	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design, .flags = &flags };
-	out.nwarn = is_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
+	out.nwarn = isc_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
 					&out.warn);
-	is_oom_context("writing the comparison of %zu runs", n);
+	long *order = isc_configs_orders(cl);
+	isc_diff_drift(&d, order, &out.warn, &out.nwarn);
+	isc_diff_size_warning(&d, &out.warn, &out.nwarn);
+	free(order);
+	isc_oom_context("writing the comparison of %zu runs", n);
 	FILE *fp = out_open(o->format);
 	if (!fp)
-		rc = IS_EXIT_DATA;
+		rc = ISC_EXIT_DATA;
 	else if (o->format == FMT_TEXT)
 		diff_print_text(fp, &out);
 	else if (o->format == FMT_CSV)
 		diff_print_csv(fp, &out);
 	else
 		rc = print_json(fp, &out);
-	if (fp && out_close(fp) != 0 && rc == IS_EXIT_OK) {
-		is_err("diff: cannot write output");
-		rc = IS_EXIT_DATA;
+	if (fp && out_close(fp) != 0 && rc == ISC_EXIT_OK) {
+		isc_err("diff: cannot write output");
+		rc = ISC_EXIT_DATA;
 	}
 	for (size_t i = 0; i < out.nwarn; i++)
 		free(out.warn[i]);
 	free(out.warn);
 	diff_counters_free(&counters);
-	is_diff_flags_free(&flags);
-	is_diff_free(&d);
+	isc_diff_flags_free(&flags);
+	isc_diff_free(&d);
 	return rc;
 }
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_cli o = { .funcs = IS_DEFAULT_FUNCS };
-	struct is_load_ctx ctx = { 0 };
-	struct is_config_list cl = { 0 };
-	struct is_func *funcs = NULL;
-	struct is_run **runs = NULL;
+	struct diff_cli o = { .funcs = ISC_DEFAULT_FUNCS };
+	struct isc_load_ctx ctx = { 0 };
+	struct isc_config_list cl = { 0 };
+	struct isc_func *funcs = NULL;
+	struct isc_run **runs = NULL;
 	char **paths = NULL;
 	size_t nfuncs, n = 0;
 	char err[200];
-	int rc = IS_EXIT_USAGE;
+	int rc = ISC_EXIT_USAGE;
 
 	if (parse_args(argc, argv, &o) < 0)
-		return IS_EXIT_USAGE;
-	if (is_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
-		is_err("diff: --funcs: %s", err);
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
+	if (isc_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
+		isc_err("diff: --funcs: %s", err);
+		return ISC_EXIT_USAGE;
 	}
-	if (is_configs_parse(argv + optind, (size_t)(argc - optind), &cl) < 0)
+	if (isc_configs_parse(argv + optind, (size_t)(argc - optind), &cl) < 0)
 		goto cleanup;
-	paths = is_configs_paths(&cl, &n);
+	paths = isc_configs_paths(&cl, &n);
 	if (cl.n < 2) {
 		if (n < 2)
-			is_err("diff: need at least two runs, the reference first (see 'analyze diff "
+			isc_err("diff: need at least two runs, the reference first (see 'analyze diff "
 			       "--help')");
 		else
-			is_err("diff: need at least two configurations, got one of %zu runs (A,B is one "
+			isc_err("diff: need at least two configurations, got one of %zu runs (A,B is one "
 			       "configuration of replicate runs; see 'analyze diff --help')", n);
 		goto cleanup;
 	}
-	if (check_same(paths, (int)n, o.allow_same) < 0 || is_load_prepare(&ctx, &o.load) < 0)
+	if (check_same(paths, (int)n, o.allow_same) < 0 || isc_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
 	if (diff_all_counter_only(argv + optind, n)) {  /* collect --counters runs */
 		rc = diff_counters_only(argv + optind, n, (int)o.format);
 		goto cleanup;
 	}
-	runs = is_xcalloc(n, sizeof(*runs));
-	rc = IS_EXIT_DATA;
+	runs = isc_xcalloc(n, sizeof(*runs));
+	rc = ISC_EXIT_DATA;
 	if (load_runs(&ctx, paths, n, runs) < 0)
 		goto cleanup;
 	rc = compare_and_print(&ctx, &o, runs, n, &cl, funcs, nfuncs);
-	if (fflush(stdout) != 0 && rc == IS_EXIT_OK) {
-		is_err("diff: cannot write output");
-		rc = IS_EXIT_DATA;
+	if (fflush(stdout) != 0 && rc == ISC_EXIT_OK) {
+		isc_err("diff: cannot write output");
+		rc = ISC_EXIT_DATA;
 	}
 cleanup:
 	for (size_t i = 0; runs && i < n; i++)
-		is_run_free(runs[i]);
+		isc_run_free(runs[i]);
 	free(runs);
 	free(paths);
-	is_configs_free(&cl);
-	is_load_release(&ctx);
+	isc_configs_free(&cl);
+	isc_load_release(&ctx);
 	free(funcs);
 	free(o.by_col);
 	return rc;

@@ -48,6 +48,12 @@ static const char diff_help[] =
 "Before the verdicts, a warning block lists what differs between the configurations besides\n"
 "what was varied: system description and settings in info.json, and machine load from\n"
 "counters (Busy%/OS_Busy% by more than 5 points, IRQ/s by more than half).\n"
+"Outcomes (WakeLatency, IntrLatency, residencies) get verdicts; inputs the collector sets\n"
+"(LDist, SilentTime, LTime: each method declares them) do not: a 'significant' LDist is a\n"
+"false positive by construction. For them diff checks the design instead: each\n"
+"configuration's kept values against the reference's (two-sample KS D above both its\n"
+"alpha = 0.001 critical value and 0.05 is a warning). Runs that discarded more than half of\n"
+"their attempts, and discard shares more than 10 points apart, are warnings too.\n"
 "Runs with a counters.csv also get their counter summaries (analyze counters) compared.\n"
 "A 0/1 flag (IntrOff) is shown as values, set and share and compared as a proportion:\n"
 "Fisher's exact test when an expected cell is below 5, else the two-proportion z test; with\n"
@@ -81,6 +87,9 @@ static const char diff_help[] =
 "                        IDLESCOPE_NO_CACHE=1)\n"
 "  -e, --even-up         truncate every run to the smallest datapoint count (after filters)\n"
 "      --allow-same      allow the same run (datapoints file) twice\n"
+"      --compare-inputs  also compare the inputs the collector sets (LDist, SilentTime):\n"
+"                        values and verdicts as for outcomes (by default they get no\n"
+"                        verdict, only the design check)\n"
 "  -F, --format FMT      text (default), csv or json\n"
 "  -h, --help            this text\n"
 "\n"
@@ -117,6 +126,7 @@ struct diff_cli {
 	enum out_format format;
 	bool even_up;
 	bool allow_same;
+	bool compare_inputs;     /* --compare-inputs: verdicts on LDist, SilentTime too */
 	const char *ref;
 	const char *by_spec;     /* --by as given, COLUMN[:N] */
 	char *by_col;            /* its column when :N was given */
@@ -141,11 +151,12 @@ static int parse_by(struct diff_cli *o)
 
 static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
-	enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS };
+	enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS, OPT_COMPARE_INPUTS };
 	static const struct option longopts[] = {
 		LOAD_LONGOPTS,
 		{ "even-up", no_argument, NULL, 'e' }, { "ref", required_argument, NULL, 'r' },
 		{ "allow-same", no_argument, NULL, OPT_ALLOW_SAME },
+		{ "compare-inputs", no_argument, NULL, OPT_COMPARE_INPUTS },
 		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
 		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -160,6 +171,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'e': o->even_up = true; break;
 		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
+		case OPT_COMPARE_INPUTS: o->compare_inputs = true; break;
 		case OPT_BY_BINS:
 			if (!(o->by_bins = is_by_bins_count(optarg, "diff")))
 				return -1;
@@ -287,6 +299,21 @@ static int bin_group(const struct diff_cli *o, struct is_run **runs, size_t n, c
 	return rc;
 }
 
+/* Inputs get no verdict: say so once, with how to get one. */
+static void note_inputs(const struct is_diff *d)
+{
+	char list[512] = "";
+	size_t at = 0;
+	for (size_t i = 0; i < d->ninputs && at < sizeof(list); i++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "",
+				       d->inputs[i]);
+	if (d->ninputs)
+		is_note("%s: input%s the collector sets, not outcome%s: no verdict, the design is "
+			"checked instead (--compare-inputs to compare %s)", list,
+			d->ninputs > 1 ? "s" : "", d->ninputs > 1 ? "s" : "",
+			d->ninputs > 1 ? "them" : "it");
+}
+
 static int print_json(FILE *out_fp, const struct diff_out *out)
 {
 	cJSON *root = is_diff_to_json(out->d);
@@ -298,6 +325,9 @@ static int print_json(FILE *out_fp, const struct diff_out *out)
 		if (go)
 			cJSON_AddItemToObject(go, "flags", diff_flags_json(out->flags, out->d, g + 1));
 	}
+	cJSON *in = cJSON_AddArrayToObject(root, "inputs");
+	for (size_t i = 0; i < out->d->ninputs; i++)
+		cJSON_AddItemToArray(in, cJSON_CreateString(out->d->inputs[i]));
 	cJSON *w = cJSON_AddArrayToObject(root, "warnings");
 	for (size_t i = 0; i < out->nwarn; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(out->warn[i]));
@@ -320,7 +350,8 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 			     const struct is_func *funcs, size_t nfuncs)
 {
 	struct is_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
-				      .metrics_re = o->load.metrics_re };
+				      .metrics_re = o->load.metrics_re,
+				      .compare_inputs = o->compare_inputs };
 	struct is_diff_config *configs = NULL;
 	struct diff_counters counters;
 	struct is_diff_flags flags;
@@ -343,6 +374,8 @@ static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
 	if (rc == IS_EXIT_OK && is_diff_compute(&d, runs, n, &dopts) < 0)
 		rc = IS_EXIT_DATA;
 	is_configs_free_diff(configs, dopts.nconfigs);
+	if (rc == IS_EXIT_OK)
+		note_inputs(&d);
 	if (rc == IS_EXIT_OK && is_diff_flags_compute(&flags, &d) < 0) {
 		is_diff_free(&d);
 		rc = IS_EXIT_DATA;

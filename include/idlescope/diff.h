@@ -108,6 +108,9 @@ struct is_diff_opts {
 	 * silently (the caller says why) */
 	const char *const *skip;
 	size_t nskip;
+	/* give inputs (col_roles.h: LDist, SilentTime) values and verdicts like outcomes;
+	 * without it they are only in d->inputs, for the design check */
+	bool compare_inputs;
 };
 
 struct is_diff {
@@ -120,6 +123,8 @@ struct is_diff {
 	size_t nfuncs;
 	const char **metrics;          /* numeric in every run, reference's column order */
 	size_t nmetrics;
+	const char **inputs;           /* inputs left out of the metrics (not compare_inputs) */
+	size_t ninputs;
 	const char **units;            /* [metric] "us", "ns", "%" or "" */
 	const char *group_col;         /* NULL: no groups */
 	struct is_diff_part overall;

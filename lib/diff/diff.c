@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlescope/col_roles.h"
 #include "idlescope/select.h"
 #include "idlescope/sigtest.h"
 #include "idlescope/util.h"
@@ -66,6 +67,13 @@ static bool skipped(const struct is_diff_opts *o, const char *name)
 	return false;
 }
 
+/* An input (LDist): no verdict, only the design check (diff_design.c). */
+static void note_input(struct is_diff *d, const char *name)
+{
+	d->inputs = is_xrealloc(d->inputs, (d->ninputs + 1) * sizeof(char *));
+	d->inputs[d->ninputs++] = name;
+}
+
 static int shared_metrics(struct is_diff *d, const struct is_diff_opts *o)
 {
 	const char *re = o->metrics_re;
@@ -86,7 +94,11 @@ static int shared_metrics(struct is_diff *d, const struct is_diff_opts *o)
 			size_t had = seen.n;
 			strpool_intern(&seen, names[i], strlen(names[i]));
 			/* raw timestamps' change says nothing about the runs: only when named */
-			if (seen.n != had && (re || !is_raw_timestamp(names[i])) && !skipped(o, names[i]))
+			if (seen.n == had || (!re && is_raw_timestamp(names[i])) || skipped(o, names[i]))
+				continue;
+			if (!o->compare_inputs && is_col_role(d->runs[r], names[i]) == IS_ROLE_INPUT)
+				note_input(d, names[i]);
+			else
 				all[nall++] = names[i];
 		}
 		free(names);
@@ -355,6 +367,7 @@ void is_diff_free(struct is_diff *d)
 	free(d->configs);
 	free(d->config_of);
 	free(d->metrics);
+	free(d->inputs);
 	free(d->units);
 	memset(d, 0, sizeof(*d));
 }

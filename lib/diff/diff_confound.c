@@ -8,6 +8,7 @@
 
 #include "idlescope/counters_summary.h"
 #include "idlescope/diff.h"
+#include "idlescope/diff_design.h"
 #include "idlescope/util.h"
 
 /* info.json fields that describe the system and the measurement (not the run's identity). */
@@ -189,6 +190,8 @@ size_t is_diff_confounders(const struct is_diff *d, const char *const *varied, s
 		any |= is_counters_summary(d->runs[r]->dir, &sum[r], NULL) > 0;
 	if (any)
 		load_warnings(d, sum, &w);
+	is_diff_discard_warnings(d, &w.v, &w.n);
+	is_diff_design_warnings(d, &w.v, &w.n);
 	for (size_t r = 0; r < d->nruns; r++)
 		cJSON_Delete(sum[r]);
 	free(sum);

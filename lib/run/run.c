@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "idlescope/discards.h"
 #include "idlescope/textsafe.h"
 #include "idlescope/util.h"
 
@@ -147,6 +148,7 @@ static int run_open(const char *path, bool counters_only, struct is_run **out)
 	}
 	r->info = load_info(r->dir);
 	is_info_warn_incomplete(r->info, path);
+	is_info_warn_biased(r->info, path);
 	const char *id = str_field(r->info, "reportid");
 	/* Without a reportid: the directory's name, or the file's for a bare CSV in "." The
 	 * name is a label in every output: control characters and invalid UTF-8 in it are written

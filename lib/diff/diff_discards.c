@@ -1,0 +1,58 @@
+/* Biased runs and differing discard shares: the kept datapoints of configurations that
+ * discarded different shares of their attempts are different selections of them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "idlescope/diff_design.h"
+#include "idlescope/discards.h"
+#include "idlescope/util.h"
+
+static void add(char ***v, size_t *n, char *msg)
+{
+	*v = is_xrealloc(*v, (*n + 1) * sizeof(char *));
+	(*v)[(*n)++] = msg;
+}
+
+/* The configuration's discard share over its runs' attempts together, and each run's share
+ * ("80.1, 95.2") in runs; NaN when a run does not record its discards. */
+static double config_share(const struct is_diff *d, size_t c, char *runs, size_t len)
+{
+	double kept = 0, discarded = 0;
+	size_t at = 0;
+	runs[0] = '\0';
+	for (size_t i = 0; i < d->configs[c].nruns; i++) {
+		struct is_discards x;
+		is_info_discards(d->runs[d->configs[c].runs[i]]->info, &x);
+		double share = is_discard_share(&x);
+		if (isnan(share))
+			return NAN;
+		kept += x.kept;
+		discarded += x.discarded;
+		if (at < len)
+			at += (size_t)snprintf(runs + at, len - at, "%s%.1f%%", at ? ", " : "",
+					       100 * share);
+	}
+	return discarded / (kept + discarded);
+}
+
+void is_diff_discard_warnings(const struct is_diff *d, char ***v, size_t *n)
+{
+	for (size_t r = 0; r < d->nruns; r++) {
+		char *why = is_info_biased(d->runs[r]->info);
+		if (why)
+			add(v, n, is_xasprintf("biased run: %s: %s", d->runs[r]->name, why));
+		free(why);
+	}
+	char rr[256], rc[256];
+	double ref = config_share(d, 0, rr, sizeof(rr));
+	for (size_t c = 1; c < d->nconfigs && !isnan(ref); c++) {
+		double share = config_share(d, c, rc, sizeof(rc));
+		if (isnan(share) || !(fabs(share - ref) > IS_CONFOUND_DISCARD_POINTS))
+			continue;
+		add(v, n, is_xasprintf("discarded attempts: %.1f%% in %s (%s), %.1f%% in %s (%s): "
+				       "the kept datapoints are different selections of the attempts",
+				       100 * ref, d->configs[0].name, rr, 100 * share,
+				       d->configs[c].name, rc));
+	}
+}

@@ -72,6 +72,9 @@ static const char help[] =
 "  -k, --keep-plot-data  keep the plots' data files and gnuplot scripts in\n"
 "                        DIR/plot-data/ (cd there and run gnuplot on mNNN.gp to redraw)\n"
 "      --no-cache        read the runs without the run cache (docs/cache.md)\n"
+"      --compare-inputs  verdicts on the inputs the collector sets (LDist, SilentTime)\n"
+"                        too; by default their values are shown with no verdict, and\n"
+"                        the warnings say when the configurations' designs differ\n"
 "  -h, --help            this text\n"
 "  -V, --version         print the version\n"
 "\n"
@@ -95,6 +98,7 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' },
 	{ "ref", required_argument, NULL, 256 }, { "by", required_argument, NULL, 'b' },
 	{ "by-bins", required_argument, NULL, 257 }, { "no-cache", no_argument, NULL, 258 },
+	{ "compare-inputs", no_argument, NULL, 259 },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -132,6 +136,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 				return -1;
 			break;
 		case 258: is_cache_disable(); break;
+		case 259: o->compare_inputs = true; break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "idlescope/bins.h"
+#include "idlescope/col_roles.h"
 #include "idlescope/diff.h"
 #include "idlescope/select.h"
 #include "idlescope/util.h"
@@ -270,6 +271,13 @@ static void flags_from_diff(struct report *rep, struct summ_part *sp, size_t p)
 					    &sp->fset[k * nc + c]);
 }
 
+/* An input (LDist, SilentTime) of the reference's method: its values are shown, with no
+ * verdict (analyze diff leaves it out of the comparison altogether). */
+static bool is_input(const struct report *rep, const char *metric)
+{
+	return is_col_role(rep->runs[rep->configs[0].runs[0]], metric) == IS_ROLE_INPUT;
+}
+
 /* Borrow lib/diff/diff.c's numbers and verdicts. */
 static void from_diff(struct report *rep, struct is_diff *d)
 {
@@ -295,10 +303,16 @@ static void from_diff(struct report *rep, struct is_diff *d)
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t r = 1; r < d->nconfigs; r++) {
 			const struct is_diff_test *t = is_diff_get_test(d, &d->overall, m, r);
-			is_diff_verdict(d, &d->overall, m, r, buf, sizeof(buf));
+			bool input = !rep->o->compare_inputs && is_input(rep, d->metrics[m]);
+			if (input)
+				snprintf(buf, sizeof(buf), "%s: an input the collector sets, not an outcome: "
+					 "no verdict (the design check is in the warnings above; "
+					 "--compare-inputs for one)", d->metrics[m]);
+			else
+				is_diff_verdict(d, &d->overall, m, r, buf, sizeof(buf));
 			s->verdicts[m * d->nconfigs + r].text = is_xstrdup(buf);
-			s->verdicts[m * d->nconfigs + r].significant = t && t->significant;
-			s->verdicts[m * d->nconfigs + r].differs = t && t->differs;
+			s->verdicts[m * d->nconfigs + r].significant = !input && t && t->significant;
+			s->verdicts[m * d->nconfigs + r].differs = !input && t && t->differs;
 		}
 	rep->nwarn = is_diff_confounders(d, (const char *const *)rep->cl.varied, rep->cl.nvaried,
 					 &rep->warn);
@@ -350,7 +364,8 @@ int summary_compute(struct report *rep)
 		struct is_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
 					  .metrics_re = re, .group_col = s->group_col,
 					  .nthreads = 1,  /* gnuplot has the other cores */
-					  .configs = rep->configs, .nconfigs = rep->nconfigs };
+					  .configs = rep->configs, .nconfigs = rep->nconfigs,
+					  .compare_inputs = true };  /* their values; no verdict */
 		int rc = is_diff_compute(d, rep->runs, rep->nruns, &o);
 		free(re);
 		if (rc == 0 && is_diff_flags_compute(&rep->fl, d) < 0) {

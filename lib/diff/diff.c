@@ -94,9 +94,11 @@ static int shared_metrics(struct is_diff *d, const struct is_diff_opts *o)
 			size_t had = seen.n;
 			strpool_intern(&seen, names[i], strlen(names[i]));
 			/* raw timestamps' change says nothing about the runs: only when named */
-			if (seen.n == had || (!re && is_raw_timestamp(names[i])) || skipped(o, names[i]))
+			bool raw = is_raw_timestamp(names[i]);
+			if (seen.n == had || (!re && raw) || skipped(o, names[i]))
 				continue;
-			if (!o->compare_inputs && is_col_role(d->runs[r], names[i]) == IS_ROLE_INPUT)
+			if (!raw && !o->compare_inputs &&
+			    is_col_role(d->runs[r], names[i]) == IS_ROLE_INPUT)
 				note_input(d, names[i]);
 			else
 				all[nall++] = names[i];

@@ -3,9 +3,9 @@
 # the design check; biased runs and differing discard shares are confounders. The fixture is
 # a pm-qos experiment (collect --matrix pm-qos=none,0 --repeat 3, written here): LDist drawn
 # uniformly from [10, 4000] us, WakeLatency 20 us with PM QoS 0 and 40 us without.
-# usage: diff_inputs.sh ANALYZE
+# usage: diff_inputs.sh ANALYZE REPORT
 set -u
-analyze=$1
+analyze=$1 report=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -85,5 +85,18 @@ grep -q '^  \(LDist\|SilentTime\):' "$tmp/out" && fail "a verdict on an input"
 	fail "the biased LDist is not significant with --compare-inputs"
 got=$("$analyze" diff -F csv "$tmp/bias" 2>/dev/null | grep -c '^warning,,,"\?\(biased run\|discarded attempts\|design differs\)')
 [ "$got" = 6 ] || fail "csv warnings: $got"
+# The report: the same warnings in its box, the inputs' values without a verdict.
+if command -v gnuplot > /dev/null; then
+	"$report" "$tmp/bias" -o "$tmp/rep" > /dev/null 2>&1 || fail "report of the biased experiment"
+	page=$tmp/rep/index.html
+	[ "$(grep -o 'biased run: pm-qos=0-r[123]' "$page" | sort -u | wc -l)" = 3 ] && grep -q 'discarded attempts: 1.0% in pm-qos=none' "$page" &&
+		grep -q 'design differs: LDist of the kept datapoints' "$page" || fail "report: the warnings"
+	grep -q 'LDist: an input the collector sets, not an outcome: no verdict' "$page" &&
+		! grep -q 'LDist: median' "$page" || fail "report: a verdict on LDist"
+	"$report" "$tmp/bias" -o "$tmp/rep2" --compare-inputs > /dev/null 2>&1 && grep -q 'LDist: median' "$tmp/rep2/index.html" ||
+		fail "report --compare-inputs: no LDist verdict"
+else
+	echo "SKIP: report (no gnuplot)"
+fi
 [ "$fails" = 0 ] && echo "diff inputs: all checks passed"
 exit $((fails > 0))

@@ -72,10 +72,10 @@ expect 0 "analyze: warning: $tmp/space1.csv:1: header: column 2 name 'WakeLatenc
 
 # a change near DBL_MAX in a diff verdict was printed with 309 digits (and +inf%)
 mkdir -p "$tmp/big1" "$tmp/big2"
-printf 'LDist\n1e308\n1.1e308\n1.2e308\n1.3e308\n1.4e308\n1.5e308\n' > "$tmp/big1/datapoints.csv"
-printf 'LDist\n1e300\n1.1e300\n1.2e300\n1.3e300\n1.4e300\n1.5e300\n' > "$tmp/big2/datapoints.csv"
+printf 'WakeLatency\n1e308\n1.1e308\n1.2e308\n1.3e308\n1.4e308\n1.5e308\n' > "$tmp/big1/datapoints.csv"
+printf 'WakeLatency\n1e300\n1.1e300\n1.2e300\n1.3e300\n1.4e300\n1.5e300\n' > "$tmp/big2/datapoints.csv"
 "$analyze" diff "$tmp/big1" "$tmp/big2" > "$tmp/out" 2> "$tmp/err"
-grep -q '^  LDist: median -1.25e+308 us (-100.0%) vs big1, ' "$tmp/out" && ! grep -qE "[0-9]{16}" "$tmp/out" ||
+grep -q '^  WakeLatency: median -1.25e+308 us (-100.0%) vs big1, ' "$tmp/out" && ! grep -qE "[0-9]{16}" "$tmp/out" ||
 	{ echo "FAIL: verdict near DBL_MAX: $(cat "$tmp/out")"; fails=$((fails + 1)); }
 
 echo "$fails failure(s)"

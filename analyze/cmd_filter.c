@@ -31,6 +31,8 @@ static const char filter_help[] =
 "                        and ReqCState; default: every column\n"
 "      --reportid ID     the new run's reportid (default: OUT's directory name)\n"
 "      --force           replace OUT if it is a run directory (holding only run files)\n"
+"      --allow-empty     write OUT also when the filters keep no datapoint (without it,\n"
+"                        that is an error, exit 1, and nothing is written)\n"
 "  -h, --help            this text\n"
 "\n"
 "counters.csv is not copied (counter snapshots are not rows of datapoints).\n"
@@ -44,12 +46,13 @@ static int usage_err(const char *msg, const char *arg)
 
 static int parse_args(int argc, char **argv, struct filter_opts *o)
 {
-	enum { OPT_REPORTID = 256, OPT_FORCE };
+	enum { OPT_REPORTID = 256, OPT_FORCE, OPT_ALLOW_EMPTY };
 	static const struct option longopts[] = {
 		{ "outdir", required_argument, NULL, 'o' }, { "include", required_argument, NULL, 'i' },
 		{ "exclude", required_argument, NULL, 'x' }, { "metrics", required_argument, NULL, 'm' },
 		{ "reportid", required_argument, NULL, OPT_REPORTID },
 		{ "force", no_argument, NULL, OPT_FORCE }, { "help", no_argument, NULL, 'h' },
+		{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 		{ NULL, 0, NULL, 0 },
 	};
 	char why[96];
@@ -70,6 +73,7 @@ static int parse_args(int argc, char **argv, struct filter_opts *o)
 			o->reportid = optarg;
 			break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_ALLOW_EMPTY: o->allow_empty = true; break;
 		case 'h': fputs(filter_help, stdout); exit(IS_EXIT_OK);
 		default: is_bad_option(argv, "filter: ", "analyze filter"); return -1;
 		}
@@ -132,6 +136,20 @@ static int select_rows(struct is_load_ctx *ctx, struct is_run *run, unsigned cha
 	return is_table_filter_mask(run->dp, ctx->include, ctx->exclude, *keep);
 }
 
+/* No datapoint kept: an empty run only on request (an empty run fails every later step). */
+static int check_not_empty(const struct filter_opts *o, const struct is_table *t,
+			   const unsigned char *keep)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (keep[r])
+			return 0;
+	if (o->allow_empty)
+		return 0;
+	is_err("filter: %s: no datapoint left after filtering (0 of %zu kept); nothing written "
+	       "(--allow-empty to write the empty run)", t->path, t->nrows);
+	return -1;
+}
+
 static int check_metrics(const struct filter_opts *o, const struct is_table *t, regex_t *rx)
 {
 	for (size_t i = 0; i < t->file_ncols; i++)
@@ -177,7 +195,8 @@ static int filter_run(struct filter_opts *o, struct is_load_ctx *ctx, regex_t *r
 		rc = IS_EXIT_USAGE;
 		goto cleanup;
 	}
-	if (select_rows(ctx, run, &keep) < 0 || (rx && check_metrics(o, run->dp, rx) < 0))
+	if (select_rows(ctx, run, &keep) < 0 || (rx && check_metrics(o, run->dp, rx) < 0) ||
+	    check_not_empty(o, run->dp, keep) < 0)
 		goto cleanup;
 	if (!(tmp = filter_tmp_dir(o->out, o->force)))
 		goto cleanup;

@@ -14,15 +14,10 @@ int by_bins_parse(const char *spec, char **col, size_t *nbins)
 }
 
 /* Bin index of each row (nbins for a row without a value). */
-static void assign(const double *v, size_t n, double lo, double width, size_t nbins, size_t *bin)
+static void assign(const double *v, size_t n, const double *edges, size_t nbins, size_t *bin)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(v[i])) {
-			bin[i] = nbins;
-			continue;
-		}
-		bin[i] = is_bin_of(v[i], lo, width, nbins);
-	}
+	for (size_t i = 0; i < n; i++)
+		bin[i] = isnan(v[i]) ? nbins : is_bin_find(edges, nbins, v[i]);
 }
 
 static void bin_rows(const struct is_table *t, const double *v, size_t nbins, struct is_groups *g)
@@ -33,10 +28,10 @@ static void bin_rows(const struct is_table *t, const double *v, size_t nbins, st
 			lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
 	if (lo > hi)
 		lo = hi = 0;
-	double width = (hi - lo) / (double)nbins;
+	double *edges = is_bin_edges(lo, hi, nbins);
 	size_t *bin = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(size_t));
 	size_t *count = is_xcalloc(nbins + 1, sizeof(size_t));
-	assign(v, t->nrows, lo, width, nbins, bin);
+	assign(v, t->nrows, edges, nbins, bin);
 	for (size_t i = 0; i < t->nrows; i++)
 		count[bin[i]]++;
 	/* Groups: rows without a value first (label ""), then the bins that have rows. */
@@ -51,8 +46,7 @@ static void bin_rows(const struct is_table *t, const double *v, size_t nbins, st
 			continue;
 		gidx[b] = g->ngroups;
 		g->labels[g->ngroups] = b == nbins ? is_xstrdup("") :
-			is_bin_label(lo + width * (double)b, b + 1 == nbins ? hi : lo + width * (double)(b + 1),
-				  b + 1 == nbins);
+			is_bin_label(edges[b], edges[b + 1], b + 1 == nbins);
 		g->rows[g->ngroups] = is_xmalloc(count[b] * sizeof(size_t));
 		g->ngroups++;
 	}
@@ -63,6 +57,7 @@ static void bin_rows(const struct is_table *t, const double *v, size_t nbins, st
 	free(gidx);
 	free(count);
 	free(bin);
+	free(edges);
 }
 
 int by_bins_group(const struct is_table *t, const char *col, size_t nbins, struct is_groups *g)

@@ -2,6 +2,7 @@
 #include "idlescope/bins.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,40 @@ size_t is_bin_of(double v, double lo, double width, size_t nbins)
 	return k < 0 ? 0 : k >= (double)nbins ? nbins - 1 : (size_t)k;
 }
 
+/* The shortest decimal within tol of x (x itself when none is): lo + width * b carries the
+ * rounding of the product, 2024.6190000000001 where 2024.619 was meant. */
+static double short_decimal(double x, double tol)
+{
+	char buf[40];
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, x);
+		double y = strtod(buf, NULL);
+		if (fabs(y - x) <= tol)
+			return y;
+	}
+	return x;
+}
+
+double *is_bin_edges(double lo, double hi, size_t nbins)
+{
+	double *e = is_xmalloc((nbins + 1) * sizeof(double)), width = (hi - lo) / (double)nbins;
+	e[0] = lo;
+	e[nbins] = hi;
+	for (size_t b = 1; b < nbins; b++)
+		e[b] = short_decimal(lo + width * (double)b, fabs(width) * IS_BIN_EDGE_TOL);
+	return e;
+}
+
+size_t is_bin_find(const double *edges, size_t nbins, double v)
+{
+	size_t b = is_bin_of(v, edges[0], (edges[nbins] - edges[0]) / (double)nbins, nbins);
+	while (b > 0 && v < edges[b])
+		b--;
+	while (b + 1 < nbins && v >= edges[b + 1])
+		b++;
+	return b;
+}
+
 void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins, const char *name)
 {
 	double lo = INFINITY, hi = -INFINITY;
@@ -64,12 +99,11 @@ void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins,
 	}
 	if (lo > hi)
 		lo = hi = 0;
-	double width = (hi - lo) / (double)nbins;
+	double *edges = is_bin_edges(lo, hi, nbins);
 	uint32_t *ids = is_xmalloc(nbins * sizeof(uint32_t));
 	for (size_t k = 0; k < n; k++) {
 		for (size_t b = 0; b < nbins; b++) {  /* ids are per table */
-			char *label = is_bin_label(lo + width * (double)b,
-						   b + 1 == nbins ? hi : lo + width * (double)(b + 1), b + 1 == nbins);
+			char *label = is_bin_label(edges[b], edges[b + 1], b + 1 == nbins);
 			ids[b] = is_table_intern(t[k], label);
 			free(label);
 		}
@@ -77,9 +111,10 @@ void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins,
 		struct is_column *c = is_table_add_col(t[k], name, IS_COL_TEXT);
 		c->text = is_xmalloc((t[k]->nrows ? t[k]->nrows : 1) * sizeof(uint32_t));
 		for (size_t i = 0; i < t[k]->nrows; i++)
-			c->text[i] = isnan(v[i]) ? IS_TEXT_EMPTY : ids[is_bin_of(v[i], lo, width, nbins)];
+			c->text[i] = isnan(v[i]) ? IS_TEXT_EMPTY : ids[is_bin_find(edges, nbins, v[i])];
 	}
 	free(ids);
+	free(edges);
 }
 
 int is_by_group_tables(struct is_table **t, size_t n, const char *col, size_t nbins,

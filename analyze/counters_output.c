@@ -208,10 +208,12 @@ static void print_csv(FILE *f, const struct cnt_result *r, const struct cnt_vis 
 			if (j && o->summary_only)
 				break;
 			const struct cnt_out_row *row = j ? &iv->cpus[j - 1] : NULL;
+			char t[IS_NUM_STR_LEN];  /* the shortest text of the double, as everywhere */
 			if (row)
-				fprintf(f, "%zu,%.9f,%d,%d,%d", i + 1, iv->t1, row->package, row->core, row->cpu);
+				fprintf(f, "%zu,%s,%d,%d,%d", i + 1, is_num_str(t, iv->t1), row->package,
+					row->core, row->cpu);
 			else
-				fprintf(f, "%zu,%.9f,-,-,-", i + 1, iv->t1);
+				fprintf(f, "%zu,%s,-,-,-", i + 1, is_num_str(t, iv->t1));
 			const double *vals = row ? row->v : iv->summary;
 			for (size_t k = 0; k < r->ncols; k++)
 				if (v->col[k])

@@ -261,6 +261,12 @@ static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
 	}
 	if (!r->ht)
 		is_note("no HT_*%% split: %s", r->ht_why);
+	for (int k = 0; k < CNT_NCHECKS; k++) {
+		char *line = cnt_check_line(&r->checks[k]);
+		if (line)
+			is_warn("%s: %s", d->csv_path, line);
+		free(line);
+	}
 	for (size_t k = 0; k < r->ncols; k++)
 		if (r->clamped[k])
 			is_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", r->cols[k], r->clamped[k],

@@ -14,6 +14,7 @@
 
 #include "counters_collect.h"
 #include "counters_hook.h"
+#include "experiment.h"
 #include "idlescope/util.h"
 
 struct counters_sampler {
@@ -79,6 +80,20 @@ static void warn_partial(const struct cnt_set *set)
 		is_warn("counter snapshots without %s on some CPUs (info.json counters.partial)", list);
 }
 
+/* A run of an experiment after its first: the machine and its counters are the same, so the
+ * warnings about missing counters were given once already (each run's info.json still lists
+ * them); a 600-character warning per run buried everything else (issue 24). */
+static bool later_experiment_run(void)
+{
+	const char *env = getenv(RUN_CONTEXT_ENV);
+	cJSON *ctx = env ? cJSON_Parse(env) : NULL;
+	const cJSON *exp = cJSON_GetObjectItemCaseSensitive(ctx, "experiment");
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(exp, "run");
+	bool later = cJSON_IsNumber(run) && run->valuedouble > 1;
+	cJSON_Delete(ctx);
+	return later;
+}
+
 struct counters_sampler *counters_sampler_start(const char *rundir, double interval_s, cJSON *info)
 {
 	struct counters_sampler *s = is_xcalloc(1, sizeof(*s));
@@ -91,14 +106,16 @@ struct counters_sampler *counters_sampler_start(const char *rundir, double inter
 		goto fail;
 	}
 	s->set->migrate = false;
-	if (s->set->nmissing) {
+	bool quiet = later_experiment_run();
+	if (s->set->nmissing && !quiet) {
 		char list[1024];
 		size_t n = 0;
 		for (size_t i = 0; i < s->set->nmissing && n < sizeof(list); i++)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? "; " : "", s->set->missing[i].group);
 		is_warn("counter snapshots without %s (reasons: info.json counters.missing)", list);
 	}
-	warn_partial(s->set);
+	if (!quiet)
+		warn_partial(s->set);
 	s->dirfd = open(rundir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->dirfd < 0) {
 		is_warn("%s: %s: no counter snapshots", rundir, strerror(errno));

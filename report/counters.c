@@ -14,6 +14,7 @@
 
 /* Not every build has the counters code yet: without it the section is left out. */
 #pragma weak is_counters_summary
+#pragma weak is_counters_check_lines
 
 /* Which counter files a run has: bit 0 counters.csv, 1 wult's stats-collect turbostat text
  * (read when there is no counters.csv), 2 stats-collect's /proc/interrupts snapshots. */
@@ -32,6 +33,22 @@ static unsigned counter_files(const struct is_run *r)
 }
 
 /* The note above the table: where the numbers came from and what they are. */
+/* Impossible readings (counters_derive.h), one line per kind over the runs, above the numbers
+ * they concern. */
+static void implausible_notes(struct report *rep)
+{
+	char **lines;
+	size_t n = is_counters_check_lines ? is_counters_check_lines(rep->runs, rep->nruns, &lines) : 0;
+	for (size_t i = 0; i < n; i++) {
+		fputs("<p class=\"incomplete\"><strong>Implausible counters</strong> ", rep->html);
+		html_esc(rep->html, lines[i]);
+		fputs(". The numbers below include these readings.</p>\n", rep->html);
+		free(lines[i]);
+	}
+	if (n)
+		free(lines);
+}
+
 static void counters_note(struct report *rep, unsigned files)
 {
 	FILE *f = rep->html;
@@ -260,6 +277,7 @@ int section_counters(struct report *rep)
 		goto done;
 	fputs("<section id=\"counters\">\n<h2>Counters</h2>\n", rep->html);
 	counters_note(rep, files);
+	implausible_notes(rep);
 	summary_table(rep, sum);
 	if (series_plots(rep, ser) < 0)
 		goto cleanup;

@@ -191,6 +191,11 @@ size_t is_diff_confounders(const struct is_diff *d, const char *const *varied, s
 	if (any)
 		load_warnings(d, sum, &w);
 	is_diff_discard_warnings(d, &w.v, &w.n);
+	char **cw;
+	size_t ncw = is_counters_check_lines(d->runs, d->nruns, &cw);
+	for (size_t i = 0; i < ncw; i++)
+		add(&w, cw[i]);
+	free(cw);
 	is_diff_design_warnings(d, &w.v, &w.n);
 	for (size_t r = 0; r < d->nruns; r++)
 		cJSON_Delete(sum[r]);

@@ -60,4 +60,24 @@ pin_time "$T/good-run/counters.csv"
 J=$("$ANALYZE" counters "$T/good-run" --format json 2> "$T/err")
 eq "plausible: no warning" "$(grep -c 'implausible' "$T/err")" 0
 near "plausible: CPU 0 Busy% (54.9)" "$(printf '%s' "$J" | jq '.intervals[0].cpus[0]["Busy%"]')" 54.9
+# analyze diff and report: latency runs carrying these counters (the runs' own info.json:
+# the counters' metadata merged in); one line per kind, naming the run.
+for x in good bad; do
+	mkdir "$T/lat-$x"
+	cp "$SAMPLE/datapoints.csv" "$T/$x-run/counters.csv" "$T/lat-$x/"
+	jq --slurpfile c "$T/$x-run/info.json" '.reportid = "lat-'$x'" | .counters = $c[0].counters' \
+		"$SAMPLE/info.json" > "$T/lat-$x/info.json"
+done
+"$ANALYZE" diff "$T/lat-good" "$T/lat-bad" > "$T/out" 2> "$T/err" || fail "diff: $(cat "$T/err")"
+has "diff: the C0 line in the warnings" "$(cat "$T/out")" \
+	"  ! implausible counters in lat-bad: Busy% 0.00 (C0 from MPERF/TSC) on CPU 0 in interval 1 while /proc/stat saw it run code 54.90% of the time (steal left out): a CPU runs code only in C0 (1 of 2 CPU intervals)"
+eq "diff: one line per kind" "$(grep -c '^  ! implausible counters' "$T/out")" 4
+"$ANALYZE" diff "$T/lat-good" "$T/lat-bad,$T/lat-bad-2" > /dev/null 2>&1 && fail "diff accepted a missing run"
+cp -r "$T/lat-bad" "$T/lat-bad2"
+"$ANALYZE" diff --allow-same -F json "$T/lat-good" "$T/lat-bad,$T/lat-bad2" > "$T/j" 2> "$T/err" || fail "diff json: $(cat "$T/err")"
+eq "diff json: one line per kind over two runs" "$(jq '[.warnings[] | select(startswith("implausible counters in 2 of 3 runs with counters (lat-bad, lat-bad-2); the worst, in lat-bad:"))] | length' "$T/j")" 4
+if command -v gnuplot > /dev/null; then
+	"$(dirname "$ANALYZE")/../report/report" "$T/lat-bad" -o "$T/rep" > /dev/null 2>&1 || fail "report"
+	has "report: the counters section says so" "$(cat "$T/rep/index.html")" "implausible counters in lat-bad: APERF and MPERF did not move on CPU 0"
+fi
 echo "all implausible-counter tests passed"

@@ -85,6 +85,11 @@ grep -q '^  \(LDist\|SilentTime\):' "$tmp/out" && fail "a verdict on an input"
 	fail "the biased LDist is not significant with --compare-inputs"
 got=$("$analyze" diff -F csv "$tmp/bias" 2>/dev/null | grep -c '^warning,,,"\?\(biased run\|discarded attempts\|design differs\)')
 [ "$got" = 6 ] || fail "csv warnings: $got"
+# analyze stats repeats it for the run it reads.
+"$analyze" stats "$tmp/bias/pm-qos=0-r1" > /dev/null 2> "$tmp/err" || fail "stats: $(cat "$tmp/err")"
+[ "$(cat "$tmp/err")" = "analyze: warning: $tmp/bias/pm-qos=0-r1: biased run: 5000 of 6000 attempts (83.3%) discarded (not_idle 5000): the 1000 kept datapoints describe only the events that found the CPU idle, not those that found it busy" ] ||
+	fail "stats: $(cat "$tmp/err")"
+"$analyze" stats "$tmp/bias/pm-qos=none-r1" 2>&1 > /dev/null | grep -q biased && fail "stats: 1% discarded called biased"
 # The report: the same warnings in its box, the inputs' values without a verdict.
 if command -v gnuplot > /dev/null; then
 	"$report" "$tmp/bias" -o "$tmp/rep" > /dev/null 2>&1 || fail "report of the biased experiment"
@@ -93,6 +98,9 @@ if command -v gnuplot > /dev/null; then
 		grep -q 'design differs: LDist of the kept datapoints' "$page" || fail "report: the warnings"
 	grep -q 'LDist: an input the collector sets, not an outcome: no verdict' "$page" &&
 		! grep -q 'LDist: median' "$page" || fail "report: a verdict on LDist"
+	"$report" "$tmp/bias/pm-qos=0-r1" -o "$tmp/rep1" > /dev/null 2>&1 &&
+		grep -q '<strong>Biased run</strong> pm-qos=0-r1: 5000 of 6000 attempts (83.3%) discarded' "$tmp/rep1/index.html" ||
+		fail "report of one biased run: no note"
 	"$report" "$tmp/bias" -o "$tmp/rep2" --compare-inputs > /dev/null 2>&1 && grep -q 'LDist: median' "$tmp/rep2/index.html" ||
 		fail "report --compare-inputs: no LDist verdict"
 else

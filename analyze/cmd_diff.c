@@ -106,6 +106,7 @@ static const char diff_help[] =
 "  \"99%\": .., \"99.9%\": ..} or null}, ...], \"verdict\": [null, \"...\", ...]}},\n"
 "  \"groups\": {VALUE: {\"rows\": [..], \"run_rows\": [..], \"metrics\": {same shape}}},\n"
 "  \"counters\": {COLUMN: {\"values\", \"change\", \"pct\", \"runs\"}} or null, \"warnings\": [..],\n"
+"  \"inputs\": [the inputs left out, e.g. \"LDist\", \"SilentTime\"],\n"
 "  \"flags\": {FLAG: {\"values\", \"set\", \"share\", \"runs\", \"tests\"}} (also per group)}\n"
 "Index i of values, tests, verdict and rows is configs[i] (i = 0 the reference); of a\n"
 "metric's runs and of run_rows it is runs[i]. Undefined numbers are null.\n"

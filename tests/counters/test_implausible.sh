@@ -60,6 +60,11 @@ pin_time "$T/good-run/counters.csv"
 J=$("$ANALYZE" counters "$T/good-run" --format json 2> "$T/err")
 eq "plausible: no warning" "$(grep -c 'implausible' "$T/err")" 0
 near "plausible: CPU 0 Busy% (54.9)" "$(printf '%s' "$J" | jq '.intervals[0].cpus[0]["Busy%"]')" 54.9
+# analyze diff of the counter-only runs: the same lines, in its warnings.
+"$ANALYZE" diff "$T/good-run" "$T/bad-run" > "$T/out" 2> "$T/err" || fail "diff of counter runs: $(cat "$T/err")"
+eq "counter-only diff: one line per kind" "$(grep -c '^  ! implausible counters in bad-run: ' "$T/out")" 4
+eq "counter-only diff json" "$("$ANALYZE" diff -F json "$T/good-run" "$T/bad-run" 2>/dev/null | jq '.warnings | length')" 4
+
 # analyze diff and report: latency runs carrying these counters (the runs' own info.json:
 # the counters' metadata merged in); one line per kind, naming the run.
 for x in good bad; do

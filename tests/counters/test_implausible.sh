@@ -54,6 +54,13 @@ eq "one warning per kind" "$(grep -c 'implausible counters' "$T/err")" 4
 "$ANALYZE" counters "$T/bad-run" --format json > /dev/null 2> "$T/err2"
 eq "json: the same warnings" "$(grep -c 'implausible counters' "$T/err2")" 4
 
+# The live view says it as it prints the rows (stderr, each kind once).
+fixture "$T/live" 1
+"$COLLECT" --counters --live -q --sysroot "$T/live" -o "$T/live-run" -- sh "$T/live.step" > "$T/out" 2> "$T/err" ||
+	fail "collect --live: $(cat "$T/err")"
+eq "live: one warning per kind" "$(grep -c '^collect: warning: implausible counters: .* (so far; analyze counters has them all)$' "$T/err")" 4
+has "live: the rows are there" "$(cat "$T/out")" "Busy%"
+
 fixture "$T/good" 0
 "$COLLECT" --counters -q --sysroot "$T/good" -o "$T/good-run" -- sh "$T/good.step" || fail "collect (plausible)"
 pin_time "$T/good-run/counters.csv"

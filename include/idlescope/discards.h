@@ -27,7 +27,9 @@ double is_discard_share(const struct is_discards *d);
  * datapoints describe only ..." (malloc'd) when more than IS_BIASED_SHARE was discarded,
  * else NULL. */
 char *is_info_biased(const cJSON *info);
-/* is_info_biased() as one warning, "PATH: biased run: ...". */
+/* The collector's own end-of-run warnings (info.json "warnings", collect since issue 24), each
+ * as "PATH: the collector warned: ..."; and is_info_biased() as one warning, "PATH: biased
+ * run: ...", unless the collector recorded "mostly_discarded" (then it said so itself). */
 void is_info_warn_biased(const cJSON *info, const char *path);
 
 #endif

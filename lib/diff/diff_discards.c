@@ -36,6 +36,40 @@ static double config_share(const struct is_diff *d, size_t c, char *runs, size_t
 	return discarded / (kept + discarded);
 }
 
+/* The configuration's mean share of the run the measured CPU was busy besides the measuring
+ * thread (info.json cpu_busy.other_pct, collect since issue 24), each run's in runs; NaN when
+ * a run does not record it. */
+static double config_busy(const struct is_diff *d, size_t c, char *runs, size_t len)
+{
+	double sum = 0;
+	size_t at = 0;
+	runs[0] = '\0';
+	for (size_t i = 0; i < d->configs[c].nruns; i++) {
+		const cJSON *v = is_run_info_item(d->runs[d->configs[c].runs[i]], "cpu_busy.other_pct");
+		if (!cJSON_IsNumber(v))
+			return NAN;
+		sum += v->valuedouble;
+		if (at < len)
+			at += (size_t)snprintf(runs + at, len - at, "%s%.1f%%", at ? ", " : "",
+					       v->valuedouble);
+	}
+	return sum / (double)d->configs[c].nruns;
+}
+
+static void busy_warnings(const struct is_diff *d, char ***v, size_t *n)
+{
+	char rr[256], rc[256];
+	double ref = config_busy(d, 0, rr, sizeof(rr));
+	for (size_t c = 1; c < d->nconfigs && !isnan(ref); c++) {
+		double busy = config_busy(d, c, rc, sizeof(rc));
+		if (isnan(busy) || !(fabs(busy - ref) > IS_CONFOUND_BUSY_POINTS))
+			continue;
+		add(v, n, is_xasprintf("measured CPU busy besides the measurement: %.1f%% in %s (%s), "
+				       "%.1f%% in %s (%s)", ref, d->configs[0].name, rr, busy,
+				       d->configs[c].name, rc));
+	}
+}
+
 void is_diff_discard_warnings(const struct is_diff *d, char ***v, size_t *n)
 {
 	for (size_t r = 0; r < d->nruns; r++) {
@@ -55,4 +89,5 @@ void is_diff_discard_warnings(const struct is_diff *d, char ***v, size_t *n)
 				       100 * ref, d->configs[0].name, rr, 100 * share,
 				       d->configs[c].name, rc));
 	}
+	busy_warnings(d, v, n);
 }

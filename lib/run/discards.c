@@ -77,6 +77,13 @@ char *is_info_biased(const cJSON *info)
 
 void is_info_warn_biased(const cJSON *info, const char *path)
 {
+	const cJSON *said = cJSON_GetObjectItemCaseSensitive(info, "warnings"), *w;
+	cJSON_ArrayForEach(w, said)
+		if (cJSON_IsString(w))
+			is_warn("%s: the collector warned: %s", path, w->valuestring);
+	/* a collector that records "mostly_discarded" said it among its warnings already */
+	if (cJSON_GetObjectItemCaseSensitive(info, "mostly_discarded"))
+		return;
 	char *why = is_info_biased(info);
 	if (why)
 		is_warn("%s: biased run: %s", path, why);

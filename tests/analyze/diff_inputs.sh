@@ -40,6 +40,13 @@ for rep in (1, 2, 3):
                 "datapoints": 1000, "discards": {"not_idle": lost, "other_wake": 0,
                 "wrong_cpu": 0, "lost": 0}, "complete": True,
                 "settings": {"pm-qos": val}}
+        if bias:  # the keys collect writes since issue 24 (the share busy besides the
+            # measurement; its own warnings, and that it said "mostly discarded")
+            info["cpu_busy"] = {"busy_pct": 45.0 if val == "0" else 5.0,
+                                "other_pct": 40.0 if val == "0" else 2.0}
+            if val == "0" and rep == 3:
+                info["mostly_discarded"] = True
+                info["warnings"] = ["5000 of 6000 attempts discarded (collector's words)"]
         with open(os.path.join(root, path, "info.json"), "w") as f:
             json.dump(info, f)
         runs.append({"path": path, "config": {"pm-qos": val}, "replicate": rep,
@@ -74,6 +81,11 @@ experiment "$tmp/bias" 1
 grep -qx "analyze: warning: $tmp/bias/pm-qos=0-r2: biased run: 5000 of 6000 attempts (83.3%) discarded (not_idle 5000): the 1000 kept datapoints describe only the events that found the CPU idle, not those that found it busy" "$tmp/err" ||
 	fail "stderr: $(cat "$tmp/err")"
 [ "$(grep -c '^  ! biased run: pm-qos=0-r[123]: 5000 of 6000' "$tmp/out")" = 3 ] || fail "biased runs: $(grep biased "$tmp/out")"
+# A run whose collector recorded its own warnings: they are repeated, and not said twice.
+grep -qx "analyze: warning: $tmp/bias/pm-qos=0-r3: the collector warned: 5000 of 6000 attempts discarded (collector's words)" "$tmp/err" &&
+	! grep -q "pm-qos=0-r3: biased run" "$tmp/err" || fail "collector's warnings: $(grep r3 "$tmp/err")"
+grep -qx '  ! measured CPU busy besides the measurement: 2.0% in pm-qos=none (2.0%, 2.0%, 2.0%), 40.0% in pm-qos=0 (40.0%, 40.0%, 40.0%)' "$tmp/out" ||
+	fail "busy share: $(grep 'CPU busy' "$tmp/out")"
 grep -qx '  ! discarded attempts: 1.0% in pm-qos=none (1.0%, 1.0%, 1.0%), 83.3% in pm-qos=0 (83.3%, 83.3%, 83.3%): the kept datapoints are different selections of the attempts' "$tmp/out" ||
 	fail "discard share: $(grep discarded "$tmp/out")"
 grep -q '^  ! design differs: LDist of the kept datapoints: pm-qos=none median [0-9.]* us \[[0-9.]*, [0-9.]*\] (3000 values); pm-qos=0 median [0-9.]* us .* (KS D = 0\.1[0-9]*, limit 0\.050)' "$tmp/out" ||
@@ -83,8 +95,8 @@ grep -q '^  \(LDist\|SilentTime\):' "$tmp/out" && fail "a verdict on an input"
 # Without the design check the same LDists were "significant": the false positive it prevents.
 "$analyze" diff --compare-inputs -F json "$tmp/bias" 2>/dev/null | jq -e '.metrics.LDist.tests[1].significant' > /dev/null ||
 	fail "the biased LDist is not significant with --compare-inputs"
-got=$("$analyze" diff -F csv "$tmp/bias" 2>/dev/null | grep -c '^warning,,,"\?\(biased run\|discarded attempts\|design differs\)')
-[ "$got" = 6 ] || fail "csv warnings: $got"
+got=$("$analyze" diff -F csv "$tmp/bias" 2>/dev/null | grep -c '^warning,,,"\?\(biased run\|discarded attempts\|design differs\|measured CPU busy\)')
+[ "$got" = 7 ] || fail "csv warnings: $got"
 # analyze stats repeats it for the run it reads.
 "$analyze" stats "$tmp/bias/pm-qos=0-r1" > /dev/null 2> "$tmp/err" || fail "stats: $(cat "$tmp/err")"
 [ "$(cat "$tmp/err")" = "analyze: warning: $tmp/bias/pm-qos=0-r1: biased run: 5000 of 6000 attempts (83.3%) discarded (not_idle 5000): the 1000 kept datapoints describe only the events that found the CPU idle, not those that found it busy" ] ||

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 
 #include "diff_output.h"
-#include "idlescope/counters_summary.h"
-#include "idlescope/util.h"
+#include "text/util.h"
+#include "counters/derive/counters_summary.h"
 #include "out_format.h"
 
 bool diff_all_counter_only(char *const *paths, size_t n)

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/discards.h"
-#include "idlescope/util.h"
+#include "text/util.h"
+#include "run/discards.h"
 #include "report.h"
 
 /* Each row tries its keys in order: idlescope's info.json names first, then wult's. */

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/col_roles.h"
-#include "idlescope/diff_design.h"
-#include "idlescope/json_num.h"
-#include "idlescope/sigtest.h"
-#include "idlescope/util.h"
+#include "run/col_roles.h"
+#include "diff/diff_design.h"
+#include "text/json_num.h"
+#include "stats/sigtest.h"
+#include "text/util.h"
 
 double is_design_ks_d(const double *a, size_t na, const double *b, size_t nb)
 {

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "idlescope/diff_design.h"
-#include "idlescope/discards.h"
-#include "idlescope/util.h"
+#include "diff/diff_design.h"
+#include "run/discards.h"
+#include "text/util.h"
 
 static void add(char ***v, size_t *n, char *msg)
 {

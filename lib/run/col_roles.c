@@ -2,7 +2,7 @@
  * outcome. */
 #include <string.h>
 
-#include "idlescope/col_roles.h"
+#include "run/col_roles.h"
 
 /* The columns every delayed-event method sets rather than measures: the launch distance
  * (drawn by the collector), the silent time (the launch distance less the way into idle)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/discards.h"
-#include "idlescope/util.h"
+#include "run/discards.h"
+#include "text/util.h"
 
 /* The reasons info.json records, each with what the kept datapoints then cannot describe. */
 static const struct { const char *reason, *meaning; } reasons[] = {

@@ -1,5 +1,5 @@
 /* Opening runs: idlescope run directories, wult raw results, bare datapoints.csv files. */
-#include "idlescope/run.h"
+#include "run/run.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "idlescope/discards.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "text/textsafe.h"
+#include "text/util.h"
+#include "run/discards.h"
 
 static char *path_join(const char *dir, const char *name)
 {

@@ -5,11 +5,10 @@
 # uniformly from [10, 4000] us, WakeLatency 20 us with PM QoS 0 and 40 us without.
 # usage: diff_inputs.sh ANALYZE REPORT
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 report=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_tmpdir tmp
 
 # experiment DIR BIAS: BIAS 1 makes the pm-qos=0 runs discard 5000 of 6000 attempts as
 # not_idle, and with them 70% of the datapoints with LDist below 1000 us (a selection).

@@ -7,8 +7,7 @@
 set -eu
 COLLECT=$1 ANALYZE=$2 MSR=$3 SAMPLE=$4
 . "$(dirname "$0")/lib.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+test_tmpdir T
 
 # fixture ROOT STILL: two CPUs of one core each (model 85, base ratio 21: 2100 MHz); with
 # STILL=1, CPU 0's APERF and MPERF do not move and CPU 1's counters are impossible.

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "idlescope/diff_design.h"
-#include "idlescope/sigtest.h"
+#include "diff/diff_design.h"
+#include "stats/sigtest.h"
 #include "sim_rng.h"
 
 static int fails;

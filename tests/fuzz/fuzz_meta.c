@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlescope/discards.h"
-#include "idlescope/run.h"
+#include "run/run.h"
+#include "run/discards.h"
 
 static void write_file(const char *path, const uint8_t *data, size_t size)
 {

@@ -1,0 +1,31 @@
+/* A run's counter summary, for analyze diff and report (implemented with analyze counters). */
+#ifndef IDLESCOPE_COUNTERS_SUMMARY_H
+#define IDLESCOPE_COUNTERS_SUMMARY_H
+#include <cjson/cJSON.h>
+
+#include "counters/derive/counters_derive.h"
+#include "run/run.h"
+
+/*
+ * Summarise <rundir>/counters.csv over the whole run (first to last snapshot), system-wide:
+ * returns 1 and sets *summary to an object {"Busy%": .., "Halted%": .., "Avg_MHz": ..,
+ * "Bzy_MHz": .., "CPU%c1": .., "CPU%c6": .., "Pkg%pc6": .., "PkgWatt": .., ...} holding only
+ * the columns this run can derive, in turbostat's order; event counts (IRQ, NMI, SMI, idle
+ * state entries, --add deltas) as rates named "<name>/s", so that runs of different lengths
+ * compare; without counters.csv, a wult result's stats/turbostat.raw.txt summarised as
+ * turbostat_text.h says; 0 when the run has neither;
+ * -1 after printing a one-line error for a malformed file.
+ * A second object *series (may be NULL) gets {"t": [...], "Busy%": [...], ...}: the summary
+ * columns per interval, for plotting.
+ */
+int is_counters_summary(const char *rundir, cJSON **summary, cJSON **series);
+
+/* The impossible readings of <rundir>/counters.csv (counters_derive.h), per kind, over its
+ * intervals: 1, 0 without counters.csv (out zeroed), -1 after a one-line error. */
+int is_counters_checks(const char *rundir, struct cnt_check out[CNT_NCHECKS]);
+/* Over the runs, one line per kind found in any of them, naming the runs and the worst case
+ * ("implausible counters in 2 of 6 runs with counters (a-1, b-2); the worst, in b-2: ..."):
+ * so an experiment gets one line per kind, not one per run. *out gets malloc'd lines. */
+size_t is_counters_check_lines(struct is_run **runs, size_t n, char ***out);
+
+#endif

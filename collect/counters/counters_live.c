@@ -69,7 +69,7 @@ static void warn_implausible(const struct cnt_result *r)
 	for (int k = 0; k < CNT_NCHECKS; k++) {
 		char *line = warned[k] ? NULL : cnt_check_line(&r->checks[k]);
 		if (line)
-			is_warn("%s (so far; analyze counters has them all)", line);
+			isc_warn("%s (so far; analyze counters has them all)", line);
 		warned[k] = warned[k] || line;
 		free(line);
 	}

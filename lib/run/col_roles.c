@@ -30,10 +30,10 @@ static const struct method_inputs {
  * columns of the delayed-event design under the same names: they mean the same there. */
 static const char *const default_inputs[] = DELAYED_EVENT_INPUTS;
 
-static const struct method_inputs *find_method(const struct is_run *r)
+static const struct method_inputs *find_method(const struct isc_run *r)
 {
 	const char *tool = r->toolname ? r->toolname : "";
-	const char *name = is_run_info_str(r, !strcmp(tool, "wult") ? "devid" : "method");
+	const char *name = isc_run_info_str(r, !strcmp(tool, "wult") ? "devid" : "method");
 	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
 		size_t len = strlen(methods[i].method);
 		/* wult's NIC devids carry the PCI address: "i210@0000:01:00.0" */
@@ -44,12 +44,12 @@ static const struct method_inputs *find_method(const struct is_run *r)
 	return NULL;
 }
 
-enum is_col_role is_col_role(const struct is_run *r, const char *col)
+enum isc_col_role isc_col_role(const struct isc_run *r, const char *col)
 {
 	const struct method_inputs *m = find_method(r);
 	const char *const *in = m ? m->inputs : default_inputs;
 	for (size_t i = 0; in[i]; i++)
 		if (!strcmp(in[i], col))
-			return IS_ROLE_INPUT;
-	return IS_ROLE_OUTCOME;
+			return ISC_ROLE_INPUT;
+	return ISC_ROLE_OUTCOME;
 }

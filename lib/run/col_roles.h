@@ -11,10 +11,10 @@
 
 #include "run/run.h"
 
-enum is_col_role { IS_ROLE_OUTCOME, IS_ROLE_INPUT };
+enum isc_col_role { ISC_ROLE_OUTCOME, ISC_ROLE_INPUT };
 
 /* The role of column col in run r, by the method info.json ("method") or wult's info.yml
  * ("devid") names. A column no method lists is an outcome, so nothing measured is hidden. */
-enum is_col_role is_col_role(const struct is_run *r, const char *col);
+enum isc_col_role isc_col_role(const struct isc_run *r, const char *col);
 
 #endif

@@ -25,7 +25,7 @@ static const char *meaning_of(const char *reason)
 }
 
 /* The reasons, largest first, as "not_idle 7000, lost 213" (the first 8 with a count). */
-static void list_reasons(const cJSON *disc, struct is_discards *out)
+static void list_reasons(const cJSON *disc, struct isc_discards *out)
 {
 	const cJSON *r[8], *it;
 	size_t n = 0, at = 0;
@@ -42,7 +42,7 @@ static void list_reasons(const cJSON *disc, struct is_discards *out)
 				       i ? ", " : "", r[i]->string, r[i]->valuedouble);
 }
 
-void is_info_discards(const cJSON *info, struct is_discards *out)
+void isc_info_discards(const cJSON *info, struct isc_discards *out)
 {
 	const cJSON *kept = cJSON_GetObjectItemCaseSensitive(info, "datapoints");
 	const cJSON *disc = cJSON_GetObjectItemCaseSensitive(info, "discards"), *it;
@@ -57,35 +57,35 @@ void is_info_discards(const cJSON *info, struct is_discards *out)
 	list_reasons(disc, out);
 }
 
-double is_discard_share(const struct is_discards *d)
+double isc_discard_share(const struct isc_discards *d)
 {
 	double attempts = d->kept + d->discarded;
 	return d->known && attempts > 0 && isfinite(attempts) ? d->discarded / attempts : NAN;
 }
 
-char *is_info_biased(const cJSON *info)
+char *isc_info_biased(const cJSON *info)
 {
-	struct is_discards d;
-	is_info_discards(info, &d);
-	double share = is_discard_share(&d);
-	if (!(share > IS_BIASED_SHARE))
+	struct isc_discards d;
+	isc_info_discards(info, &d);
+	double share = isc_discard_share(&d);
+	if (!(share > ISC_BIASED_SHARE))
 		return NULL;
-	return is_xasprintf("%.0f of %.0f attempts (%.1f%%) discarded (%s): the %.0f kept "
+	return isc_xasprintf("%.0f of %.0f attempts (%.1f%%) discarded (%s): the %.0f kept "
 			    "datapoints describe %s", d.discarded, d.kept + d.discarded,
 			    100 * share, d.reasons, d.kept, meaning_of(d.main));
 }
 
-void is_info_warn_biased(const cJSON *info, const char *path)
+void isc_info_warn_biased(const cJSON *info, const char *path)
 {
 	const cJSON *said = cJSON_GetObjectItemCaseSensitive(info, "warnings"), *w;
 	cJSON_ArrayForEach(w, said)
 		if (cJSON_IsString(w))
-			is_warn("%s: the collector warned: %s", path, w->valuestring);
+			isc_warn("%s: the collector warned: %s", path, w->valuestring);
 	/* a collector that records "mostly_discarded" said it among its warnings already */
 	if (cJSON_GetObjectItemCaseSensitive(info, "mostly_discarded"))
 		return;
-	char *why = is_info_biased(info);
+	char *why = isc_info_biased(info);
 	if (why)
-		is_warn("%s: biased run: %s", path, why);
+		isc_warn("%s: biased run: %s", path, why);
 	free(why);
 }

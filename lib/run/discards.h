@@ -9,9 +9,9 @@
 #include <cjson/cJSON.h>
 
 /* More than this share of the attempts discarded: a biased run. */
-#define IS_BIASED_SHARE 0.5
+#define ISC_BIASED_SHARE 0.5
 
-struct is_discards {
+struct isc_discards {
 	bool known;           /* info.json has "datapoints" and a "discards" object */
 	double kept;          /* datapoints kept */
 	double discarded;     /* the sum over the reasons */
@@ -20,16 +20,16 @@ struct is_discards {
 };
 
 /* What info says; known is false for a wult result or a run without the keys. */
-void is_info_discards(const cJSON *info, struct is_discards *out);
+void isc_info_discards(const cJSON *info, struct isc_discards *out);
 /* discarded / (kept + discarded); NaN when unknown or without attempts. */
-double is_discard_share(const struct is_discards *d);
+double isc_discard_share(const struct isc_discards *d);
 /* "7213 of 8213 attempts (87.8%) discarded (not_idle 7000, lost 213): the 1000 kept
- * datapoints describe only ..." (malloc'd) when more than IS_BIASED_SHARE was discarded,
+ * datapoints describe only ..." (malloc'd) when more than ISC_BIASED_SHARE was discarded,
  * else NULL. */
-char *is_info_biased(const cJSON *info);
+char *isc_info_biased(const cJSON *info);
 /* The collector's own end-of-run warnings (info.json "warnings", collect since issue 24), each
- * as "PATH: the collector warned: ..."; and is_info_biased() as one warning, "PATH: biased
+ * as "PATH: the collector warned: ..."; and isc_info_biased() as one warning, "PATH: biased
  * run: ...", unless the collector recorded "mostly_discarded" (then it said so itself). */
-void is_info_warn_biased(const cJSON *info, const char *path);
+void isc_info_warn_biased(const cJSON *info, const char *path);
 
 #endif

@@ -25,7 +25,7 @@ static size_t draw(double *v, double *tmp, size_t n, double keep_below, double d
 			continue;
 		v[k++] = x + shift;
 	}
-	is_sort_doubles(v, n, tmp);
+	isc_sort_doubles(v, n, tmp);
 	return n;
 }
 
@@ -38,7 +38,7 @@ static int flagged(size_t n, int trials, double keep_below, double drop, double 
 	for (int t = 0; t < trials; t++) {
 		draw(a, tmp, n, 0, 0, 0);
 		draw(b, tmp, n, keep_below, drop, shift);
-		hits += is_design_ks_d(a, n, b, n) > is_design_d_limit(n, n);
+		hits += isc_design_ks_d(a, n, b, n) > isc_design_d_limit(n, n);
 	}
 	free(a);
 	free(b);
@@ -60,8 +60,8 @@ int main(void)
 	static const size_t sizes[] = { 30, 100, 1000, 10000 };
 	/* exact D on known samples: {1,2,3} vs {2,3,4}: F differ by 1/3 at 1 and at 3 */
 	double x[] = { 1, 2, 3 }, y[] = { 2, 3, 4 }, z[] = { 1, 1, 2 };
-	if (fabs(is_design_ks_d(x, 3, y, 3) - 1.0 / 3) > 1e-15 || is_design_ks_d(x, 3, x, 3) != 0 ||
-	    fabs(is_design_ks_d(x, 3, z, 3) - 1.0 / 3) > 1e-15 || is_design_ks_d(x, 0, y, 3) != 0) {
+	if (fabs(isc_design_ks_d(x, 3, y, 3) - 1.0 / 3) > 1e-15 || isc_design_ks_d(x, 3, x, 3) != 0 ||
+	    fabs(isc_design_ks_d(x, 3, z, 3) - 1.0 / 3) > 1e-15 || isc_design_ks_d(x, 0, y, 3) != 0) {
 		printf("FAIL: KS D of small samples\n");
 		fails++;
 	}

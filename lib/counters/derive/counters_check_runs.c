@@ -1,5 +1,5 @@
 /* The impossible counter readings of several runs, one line per kind (analyze diff, report).
- * Called after is_counters_summary() has loaded the same files, so its messages are muted. */
+ * Called after isc_counters_summary() has loaded the same files, so its messages are muted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,15 +7,15 @@
 #include "counters/derive/counters_summary.h"
 #include "text/util.h"
 
-int is_counters_checks(const char *rundir, struct cnt_check out[CNT_NCHECKS])
+int isc_counters_checks(const char *rundir, struct cnt_check out[CNT_NCHECKS])
 {
 	struct cnt_data *d;
 	struct cnt_derive_opts o = { 0 };
 	struct cnt_result r;
 	memset(out, 0, CNT_NCHECKS * sizeof(*out));
-	is_msg_mute(true);  /* the summary's load said already what is wrong with the file */
+	isc_msg_mute(true);  /* the summary's load said already what is wrong with the file */
 	int rc = cnt_data_load(rundir, &d);
-	is_msg_mute(false);
+	isc_msg_mute(false);
 	if (rc <= 0)
 		return rc;
 	if (d->nsnaps < 2 || cnt_derive(d, &o, &r) < 0) {
@@ -30,7 +30,7 @@ int is_counters_checks(const char *rundir, struct cnt_check out[CNT_NCHECKS])
 
 /* One kind over the runs: "in 3 of 6 runs with counters (a-1, a-2, b-1); the worst, in a-1:
  * ..."; "in a-1: ..." when one run has it. */
-static char *merge_kind(struct is_run **runs, const struct cnt_check *c, size_t n, int k)
+static char *merge_kind(struct isc_run **runs, const struct cnt_check *c, size_t n, int k)
 {
 	char names[256] = "";
 	size_t at = 0, found = 0, worst = SIZE_MAX, with = 0;
@@ -50,26 +50,26 @@ static char *merge_kind(struct is_run **runs, const struct cnt_check *c, size_t 
 		return NULL;
 	const struct cnt_check *w = &c[worst * CNT_NCHECKS + k];
 	if (found == 1)
-		return is_xasprintf("implausible counters in %s: %s (%zu of %zu CPU intervals)",
+		return isc_xasprintf("implausible counters in %s: %s (%zu of %zu CPU intervals)",
 				    runs[worst]->name, w->text, w->n, w->rows);
-	return is_xasprintf("implausible counters in %zu of %zu runs with counters (%s); the worst, "
+	return isc_xasprintf("implausible counters in %zu of %zu runs with counters (%s); the worst, "
 			    "in %s: %s (%zu of %zu CPU intervals there)", found, with, names,
 			    runs[worst]->name, w->text, w->n, w->rows);
 }
 
-size_t is_counters_check_lines(struct is_run **runs, size_t n, char ***out)
+size_t isc_counters_check_lines(struct isc_run **runs, size_t n, char ***out)
 {
-	struct cnt_check *c = is_xcalloc(n * CNT_NCHECKS + 1, sizeof(*c));
+	struct cnt_check *c = isc_xcalloc(n * CNT_NCHECKS + 1, sizeof(*c));
 	size_t nout = 0;
 	*out = NULL;
 	for (size_t i = 0; i < n; i++)
-		if (is_counters_checks(runs[i]->dir, &c[i * CNT_NCHECKS]) < 0)
+		if (isc_counters_checks(runs[i]->dir, &c[i * CNT_NCHECKS]) < 0)
 			memset(&c[i * CNT_NCHECKS], 0, CNT_NCHECKS * sizeof(*c));
 	for (int k = 0; k < CNT_NCHECKS; k++) {
 		char *line = merge_kind(runs, c, n, k);
 		if (!line)
 			continue;
-		*out = is_xrealloc(*out, (nout + 1) * sizeof(char *));
+		*out = isc_xrealloc(*out, (nout + 1) * sizeof(char *));
 		(*out)[nout++] = line;
 	}
 	free(c);

@@ -103,6 +103,6 @@ char *cnt_check_line(const struct cnt_check *k)
 {
 	if (!k->n)
 		return NULL;
-	return is_xasprintf("implausible counters: %s (%zu of %zu CPU interval%s)", k->text, k->n,
+	return isc_xasprintf("implausible counters: %s (%zu of %zu CPU interval%s)", k->text, k->n,
 			    k->rows, k->rows == 1 ? "" : "s");
 }

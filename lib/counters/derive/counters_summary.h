@@ -18,14 +18,14 @@
  * A second object *series (may be NULL) gets {"t": [...], "Busy%": [...], ...}: the summary
  * columns per interval, for plotting.
  */
-int is_counters_summary(const char *rundir, cJSON **summary, cJSON **series);
+int isc_counters_summary(const char *rundir, cJSON **summary, cJSON **series);
 
 /* The impossible readings of <rundir>/counters.csv (counters_derive.h), per kind, over its
  * intervals: 1, 0 without counters.csv (out zeroed), -1 after a one-line error. */
-int is_counters_checks(const char *rundir, struct cnt_check out[CNT_NCHECKS]);
+int isc_counters_checks(const char *rundir, struct cnt_check out[CNT_NCHECKS]);
 /* Over the runs, one line per kind found in any of them, naming the runs and the worst case
  * ("implausible counters in 2 of 6 runs with counters (a-1, b-2); the worst, in b-2: ..."):
  * so an experiment gets one line per kind, not one per run. *out gets malloc'd lines. */
-size_t is_counters_check_lines(struct is_run **runs, size_t n, char ***out);
+size_t isc_counters_check_lines(struct isc_run **runs, size_t n, char ***out);
 
 #endif

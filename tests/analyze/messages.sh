@@ -77,7 +77,7 @@ mkdir -p "$tmp/p1" "$tmp/p2"
 awk 'BEGIN { print "WakeLatency"; for (i = 0; i < 200; i++) print i }' > "$tmp/p1/datapoints.csv"
 awk 'BEGIN { print "WakeLatency"; for (i = 0; i < 200; i++) printf "%.3f\n", i + 0.572 }' > "$tmp/p2/datapoints.csv"
 "$analyze" diff "$tmp/p1" "$tmp/p2" > "$tmp/out" 2> "$tmp/err"
-grep -q '^  WakeLatency: median +0.57 us (+0.6%) vs p1, 95% CI \[-[0-9]*, +[0-9]*\] (block bootstrap)' "$tmp/out" ||
+grep -q '^  WakeLatency: median +0.57 us (+0.6%) vs p1, within-run 95% interval \[-[0-9]*, +[0-9]*\] (block bootstrap' "$tmp/out" ||
 	{ echo "FAIL: precision of a change: $(grep 'WakeLatency:' "$tmp/out")"; fails=$((fails + 1)); }
 
 # a change near DBL_MAX in a diff verdict was printed with 309 digits (and +inf%)

@@ -59,6 +59,12 @@ static const char diff_help[] =
 "...) and settings in info.json, machine load from counters (Busy%/OS_Busy% by more than 5\n"
 "points, IRQ/s by more than half), and, in an experiment, a drift of the runs' medians\n"
 "over the order they were taken in (a trend test).\n"
+"Outcomes (WakeLatency, IntrLatency, residencies) get verdicts; inputs the collector sets\n"
+"(LDist, SilentTime, LTime: each method declares them) do not: a 'significant' LDist is a\n"
+"false positive by construction. For them diff checks the design instead: each\n"
+"configuration's kept values against the reference's (two-sample KS D above both its\n"
+"alpha = 0.001 critical value and 0.05 is a warning). Runs that discarded more than half of\n"
+"their attempts, and discard shares more than 10 points apart, are warnings too.\n"
 "Runs with a counters.csv also get their counter summaries (analyze counters) compared.\n"
 "A 0/1 flag (IntrOff) is shown as values, set and share and compared as a proportion:\n"
 "Fisher's exact test when an expected cell is below 5, else the two-proportion z test; with\n"
@@ -72,7 +78,7 @@ static const char diff_help[] =
 "\n"
 "options:\n";
 
-enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS, OPT_PRIMARY, OPT_MARGIN };
+enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS, OPT_PRIMARY, OPT_MARGIN, OPT_COMPARE_INPUTS };
 
 static const struct cli_opt diff_opts[] = {
 	{ "ref", 'r', 'r', "NAME",
@@ -114,6 +120,10 @@ static const struct cli_opt diff_opts[] = {
 	  "truncate every run to the smallest datapoint count (after filters)" },
 	{ "allow-same", 0, OPT_ALLOW_SAME, NULL,
 	  "allow the same run (datapoints file) twice" },
+	{ "compare-inputs", 0, OPT_COMPARE_INPUTS, NULL,
+	  "also compare the inputs the collector sets (LDist, SilentTime):\n"
+	  "values and verdicts as for outcomes (by default they get no\n"
+	  "verdict, only the design check)" },
 	{ "format", 'F', 'F', "FMT",
 	  "text (default), csv or json" },
 	{ "help", 'h', 'h', NULL,
@@ -136,6 +146,7 @@ static const char diff_help_tail[] =
 "  \"99%\": .., \"99.9%\": ..} or null}, ...], \"verdict\": [null, \"...\", ...]}},\n"
 "  \"groups\": {VALUE: {\"rows\": [..], \"run_rows\": [..], \"metrics\": {same shape}}},\n"
 "  \"counters\": {COLUMN: {\"values\", \"change\", \"pct\", \"runs\"}} or null, \"warnings\": [..],\n"
+"  \"inputs\": [the inputs left out, e.g. \"LDist\", \"SilentTime\"],\n"
 "  \"flags\": {FLAG: {\"values\", \"set\", \"share\", \"runs\", \"tests\"}} (also per group),\n"
 "  \"family\": {\"method\": \"holm\", \"alpha\", \"size\", \"primary\", \"text\"},\n"
 "  \"descriptive\"}; each run_level function has \"verdict\": {\"answer\" (changed, equivalent,\n"
@@ -161,6 +172,7 @@ struct diff_cli {
 	enum out_format format;
 	bool even_up;
 	bool allow_same;
+	bool compare_inputs;     /* --compare-inputs: verdicts on LDist, SilentTime too */
 	const char *ref;
 	const char *primary;     /* --primary METRIC:FUNC[:GROUP] */
 	const char *margin;      /* --margin X[%|ns|us|ms] */
@@ -186,6 +198,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'e': o->even_up = true; break;
 		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
+		case OPT_COMPARE_INPUTS: o->compare_inputs = true; break;
 		case OPT_PRIMARY: {
 			struct isc_diff_primary pr;
 			if (isc_diff_parse_primary(optarg, &pr) < 0)
@@ -330,6 +343,21 @@ static int bin_group(const struct diff_cli *o, struct isc_run **runs, size_t n, 
 	return rc;
 }
 
+/* Inputs get no verdict: say so once, with how to get one. */
+static void note_inputs(const struct isc_diff *d)
+{
+	char list[512] = "";
+	size_t at = 0;
+	for (size_t i = 0; i < d->ninputs && at < sizeof(list); i++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "",
+				       d->inputs[i]);
+	if (d->ninputs)
+		isc_note("%s: input%s the collector sets, not outcome%s: no verdict, the design is "
+			"checked instead (--compare-inputs to compare %s)", list,
+			d->ninputs > 1 ? "s" : "", d->ninputs > 1 ? "s" : "",
+			d->ninputs > 1 ? "them" : "it");
+}
+
 static int print_json(FILE *out_fp, const struct diff_out *out)
 {
 	cJSON *root = isc_diff_to_json(out->d);
@@ -341,6 +369,9 @@ static int print_json(FILE *out_fp, const struct diff_out *out)
 		if (go)
 			cJSON_AddItemToObject(go, "flags", diff_flags_json(out->flags, out->d, g + 1));
 	}
+	cJSON *in = cJSON_AddArrayToObject(root, "inputs");
+	for (size_t i = 0; i < out->d->ninputs; i++)
+		cJSON_AddItemToArray(in, cJSON_CreateString(out->d->inputs[i]));
 	cJSON *w = cJSON_AddArrayToObject(root, "warnings");
 	for (size_t i = 0; i < out->nwarn; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(out->warn[i]));
@@ -364,7 +395,7 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 {
 	struct isc_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
 				      .metrics_re = o->load.metrics_re, .primary = o->primary,
-				      .margin = o->margin };
+				      .margin = o->margin, .compare_inputs = o->compare_inputs };
 	struct isc_diff_config *configs = NULL;
 	struct diff_counters counters;
 	struct isc_diff_flags flags;
@@ -389,6 +420,8 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 		rc = crc == -2 ? ISC_EXIT_USAGE : crc < 0 ? ISC_EXIT_DATA : ISC_EXIT_OK;
 	}
 	isc_configs_free_diff(configs, dopts.nconfigs);
+	if (rc == ISC_EXIT_OK)
+		note_inputs(&d);
 	if (rc == ISC_EXIT_OK && isc_diff_flags_compute(&flags, &d) < 0) {
 		isc_diff_free(&d);
 		rc = ISC_EXIT_DATA;

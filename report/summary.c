@@ -254,17 +254,24 @@ static void flags_from_diff(struct report *rep, struct summ_part *sp, size_t p)
 					    &sp->fset[k * nc + c]);
 }
 
-/* One verdict of part p, metric m, configuration r. */
+/* One verdict of part p, metric m, configuration r; an input (LDist, SilentTime: its values
+ * are shown) gets none (analyze diff leaves it out of the comparison altogether). */
 static void verdict_of(struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t r,
 		       const char *label, struct verdict *v)
 {
 	char buf[1024];
 	const struct isc_diff_test *t = isc_diff_get_test(d, p, m, r);
-	isc_diff_verdict(d, p, m, r, buf, sizeof(buf));
+	bool input = isc_diff_is_input(d, d->metrics[m]);
+	if (input)
+		snprintf(buf, sizeof(buf), "%s: an input the collector sets, not an outcome: no "
+			 "verdict (the design check is in the warnings above; --compare-inputs for "
+			 "one)", d->metrics[m]);
+	else
+		isc_diff_verdict(d, p, m, r, buf, sizeof(buf));
 	v->text = label ? isc_xasprintf("%s = %s: %s", d->group_col, label[0] ? label : "(empty)", buf)
 			: isc_xstrdup(buf);
-	v->significant = t && t->significant;
-	v->differs = t && t->differs;
+	v->significant = !input && t && t->significant;
+	v->differs = !input && t && t->differs;
 }
 
 /* Borrow lib/diff/diff.c's numbers and verdicts. */
@@ -294,8 +301,10 @@ static void from_diff(struct report *rep, struct isc_diff *d)
 			struct verdict *v = &s->verdicts[m * d->nconfigs + r];
 			verdict_of(d, &d->overall, m, r, NULL, v);
 			const struct isc_diff_test *t = isc_diff_get_test(d, &d->overall, m, r);
-			if (!per_group || !t || t->level != ISC_LEVEL_RUN)
-				continue;   /* one run: no family, the all-rows line says it */
+			if (!per_group || !t || t->level != ISC_LEVEL_RUN ||
+			    isc_diff_is_input(d, d->metrics[m]))
+				continue;   /* one run: no family, the all-rows line says it; an input:
+					     * no verdict */
 			v->groups = isc_xcalloc(d->ngroups, sizeof(*v->groups));
 			v->ngroups = d->ngroups;
 			for (size_t g = 0; g < d->ngroups; g++)
@@ -355,7 +364,9 @@ int summary_compute(struct report *rep)
 		struct isc_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
 					  .metrics_re = re, .group_col = s->group_col,
 					  .nthreads = 1,  /* gnuplot has the other cores */
-					  .configs = rep->configs, .nconfigs = rep->nconfigs };
+					  .configs = rep->configs, .nconfigs = rep->nconfigs,
+					  /* the inputs' values, with no verdict */
+					  .compare_inputs = rep->o->compare_inputs, .input_values = true };
 		int rc = isc_diff_compute(d, rep->runs, rep->nruns, &o);
 		free(re);
 		if (rc == 0 && isc_diff_flags_compute(&rep->fl, d) < 0) {

@@ -11,6 +11,7 @@
 #include "text/util.h"
 #include "diff/diff_internal.h"
 #include "table/strpool.h"
+#include "run/col_roles.h"
 
 static bool is_numeric_col(const struct isc_run *r, const char *name)
 {
@@ -66,6 +67,21 @@ static bool skipped(const struct isc_diff_opts *o, const char *name)
 	return false;
 }
 
+/* An input (LDist): no verdict, only the design check (diff_design.c). */
+static void note_input(struct isc_diff *d, const char *name)
+{
+	d->inputs = isc_xrealloc(d->inputs, (d->ninputs + 1) * sizeof(char *));
+	d->inputs[d->ninputs++] = name;
+}
+
+bool isc_diff_is_input(const struct isc_diff *d, const char *metric)
+{
+	for (size_t i = 0; i < d->ninputs; i++)
+		if (!strcmp(d->inputs[i], metric))
+			return true;
+	return false;
+}
+
 static int shared_metrics(struct isc_diff *d, const struct isc_diff_opts *o)
 {
 	const char *re = o->metrics_re;
@@ -86,7 +102,14 @@ static int shared_metrics(struct isc_diff *d, const struct isc_diff_opts *o)
 			size_t had = seen.n;
 			strpool_intern(&seen, names[i], strlen(names[i]));
 			/* raw timestamps' change says nothing about the runs: only when named */
-			if (seen.n != had && (re || !isc_is_raw_timestamp(names[i])) && !skipped(o, names[i]))
+			bool raw = isc_is_raw_timestamp(names[i]);
+			if (seen.n == had || (!re && raw) || skipped(o, names[i]))
+				continue;
+			bool input = !raw && !o->compare_inputs &&
+				     isc_col_role(d->runs[r], names[i]) == ISC_ROLE_INPUT;
+			if (input)
+				note_input(d, names[i]);
+			if (!input || o->input_values)
 				all[nall++] = names[i];
 		}
 		free(names);
@@ -367,6 +390,7 @@ void isc_diff_free(struct isc_diff *d)
 	free(d->configs);
 	free(d->config_of);
 	free(d->metrics);
+	free(d->inputs);
 	free(d->units);
 	free(d->family);
 	free(d->primary.metric);

@@ -122,6 +122,12 @@ struct isc_diff_opts {
 	 * silently (the caller says why) */
 	const char *const *skip;
 	size_t nskip;
+	/* give inputs (col_roles.h: LDist, SilentTime) values and verdicts like outcomes;
+	 * without it they are only in d->inputs, for the design check */
+	bool compare_inputs;
+	/* without compare_inputs: the inputs are metrics too (their values, for the report) and
+	 * in d->inputs, but none of their verdicts joins the family (isc_diff_is_input) */
+	bool input_values;
 	const char *primary;           /* --primary METRIC:FUNC[:GROUP]; NULL = every verdict */
 	const char *margin;            /* --margin X (metric's unit), Xus/Xns, or X%; NULL = 5% */
 };
@@ -149,6 +155,8 @@ struct isc_diff {
 	size_t nfuncs;
 	const char **metrics;          /* numeric in every run, reference's column order */
 	size_t nmetrics;
+	const char **inputs;           /* inputs left out of the metrics (not compare_inputs) */
+	size_t ninputs;
 	const char **units;            /* [metric] "us", "ns", "%" or "" */
 	const char *group_col;         /* NULL: no groups */
 	struct isc_diff_part overall;
@@ -182,6 +190,9 @@ bool isc_diff_is_primary(const struct isc_diff *d, const struct isc_diff_part *p
 			size_t q);
 /* One line on the family: "family: 13 verdicts (4 metrics x 3 functions ...), Holm". */
 int isc_diff_family_line(const struct isc_diff *d, char *buf, size_t len);
+/* Whether metric is an input left out of the verdicts (in d->inputs; never with
+ * compare_inputs). */
+bool isc_diff_is_input(const struct isc_diff *d, const char *metric);
 void isc_diff_free(struct isc_diff *d);
 
 /* The configuration's name (configs[c].name). */

@@ -56,29 +56,34 @@ void isc_diff_drift(const struct isc_diff *d, const long *order, char ***out, si
 	double *x = isc_xmalloc(d->nruns * sizeof(double)), *y = isc_xmalloc(d->nruns * sizeof(double));
 	struct slope *s = isc_xmalloc(d->nmetrics * sizeof(*s));
 	double *p = isc_xmalloc(2 * d->nmetrics * sizeof(double)), *adj = p + d->nmetrics;
+	size_t *idx = isc_xmalloc(d->nmetrics * sizeof(size_t)), k = 0;
 	for (size_t r = 0; r < d->nruns; r++)
 		x[r] = (double)order[r];
 	for (size_t m = 0; m < d->nmetrics; m++) {
+		if (isc_diff_is_input(d, d->metrics[m]))
+			continue;  /* an input the collector draws (LDist): not the runs' drift */
 		bool all = true;
 		for (size_t r = 0; r < d->nruns; r++)
 			all &= !isnan(y[r] = isc_diff_run_q(d, &d->overall, m, r, 0));
-		s[m] = all ? within_slope(d, x, y) : (struct slope){ NAN, NAN };
-		p[m] = s[m].p;
+		s[k] = all ? within_slope(d, x, y) : (struct slope){ NAN, NAN };
+		p[k] = s[k].p;
+		idx[k++] = m;
 	}
-	isc_holm_adjust(p, d->nmetrics, adj);
-	for (size_t m = 0; m < d->nmetrics; m++) {
-		if (!(adj[m] < ISC_DIFF_ALPHA))
+	isc_holm_adjust(p, k, adj);
+	for (size_t j = 0; j < k; j++) {
+		if (!(adj[j] < ISC_DIFF_ALPHA))
 			continue;
+		size_t m = idx[j];
 		const char *unit = d->units[m];
 		*out = isc_xrealloc(*out, (*n + 1) * sizeof(char *));
 		(*out)[(*n)++] = isc_xasprintf("run order: %s median drifts by %+.3g%s%s per run over the "
 					      "order the runs were taken in (trend within "
 					      "configurations, p = %.2g, Holm-adjusted over %zu "
-					      "metrics %.2g)", d->metrics[m], s[m].b,
+					      "metrics %.2g)", d->metrics[m], s[j].b,
 					      *unit && strcmp(unit, "%") ? " " : "",
-					      strcmp(unit, "%") ? unit : "", s[m].p, d->nmetrics,
-					      adj[m]);
+					      strcmp(unit, "%") ? unit : "", s[j].p, k, adj[j]);
 	}
+	free(idx);
 	free(x);
 	free(y);
 	free(s);

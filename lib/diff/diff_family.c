@@ -108,11 +108,12 @@ void isc_diff_family_settle(struct isc_diff *d)
 		sync_part(d, &d->groups[g]);
 }
 
-/* The run-level verdicts of part p that are candidates (tested part, or named by --primary). */
+/* The run-level verdicts of part p that are candidates (tested part, or named by --primary);
+ * an input shown for its values (isc_diff_opts.input_values) gives none. */
 static void add_part(struct isc_diff *d, struct isc_diff_part *p)
 {
 	for (size_t m = 0; m < d->nmetrics; m++)
-		for (size_t c = 1; c < d->nconfigs; c++) {
+		for (size_t c = 1; c < d->nconfigs && !isc_diff_is_input(d, d->metrics[m]); c++) {
 			struct isc_diff_test *t = &p->tests[m * d->nconfigs + c];
 			if (!t->valid || t->level != ISC_LEVEL_RUN)
 				continue;

@@ -41,6 +41,17 @@ static int decimals_for(double width, double x)
 	return dec < 0 ? 0 : dec > 9 ? 9 : dec;
 }
 
+/* The change gets the CI's decimals, and at least two significant digits of its own, so that
+ * changes the CI cannot tell apart still read apart (+0.57 us, not +1 us; issue 24). */
+static int change_decimals(double x, int dec)
+{
+	if (x == 0 || !isfinite(x))
+		return dec;
+	int own = 1 - (int)floor(log10(fabs(x)));
+	own = own > 9 ? 9 : own;
+	return own > dec ? own : dec;
+}
+
 /* x with dec decimals and a sign; from 1e15 on in exponent form with 6 digits, so that a
  * change near DBL_MAX is "+1.5e+308", not 309 digits. */
 static const char *fmt_num(char *buf, size_t len, double x, int dec)
@@ -68,9 +79,8 @@ static void change_and_ci(const struct isc_diff *d, const struct isc_diff_part *
 	const char *unit = d->units[m];
 	if (!strcmp(unit, "%"))
 		unit = "";  /* "CC6%: median -0.3 (-0.3%)": the name says it already */
-	int dec = decimals_for(t->ci_hi - t->ci_lo, t->med_diff), dmed = dec;
-	if (t->med_diff != 0 && fabs(t->med_diff) < 0.5 * pow(10, -dec))
-		dmed = decimals_for(0, t->med_diff * 100);  /* a change that rounds to 0: one digit */
+	int dec = decimals_for(t->ci_hi - t->ci_lo, t->med_diff);
+	int dmed = change_decimals(t->med_diff, dec);
 	double med_ref = p->medians[m * d->nconfigs];
 	char pct[48] = "", x[40], y[40];
 	if (med_ref != 0 && !isnan(med_ref))

@@ -48,12 +48,14 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	if (atomic_load(&muted))
 		return;
 	int n = vasprintf(&msg, fmt, ap);
+	flockfile(stderr);  /* one line, also when runs open on two threads (analyze diff) */
 	fprintf(stderr, "%s: %s", progname, kind);
 	if (n >= 0)
 		isc_text_write(stderr, msg, (size_t)n, ISC_TEXT_LINE);
 	else
 		fputs("(message lost: out of memory)", stderr);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 	free(msg);
 }
 

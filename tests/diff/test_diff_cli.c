@@ -43,6 +43,10 @@ static int diff(const char *arg, ...)
 {
 	const char *argv[40] = { analyze, subcommand };
 	int argc = 2;
+	/* these checks compare LDist like an outcome, as before issue 24 (diff_inputs.sh tests
+	 * the default, where inputs get no verdict) */
+	if (!strcmp(subcommand, "diff"))
+		argv[argc++] = "--compare-inputs";
 	va_list ap;
 	va_start(ap, arg);
 	for (const char *a = arg; a && argc < 39; a = va_arg(ap, const char *))

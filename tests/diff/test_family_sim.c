@@ -2,9 +2,10 @@
  * A whole default call by simulation (fixed seed, own generators; docs/diff.md quotes the
  * rates), through isc_diff_compute and the flags as analyze diff runs them:
  *  - A/A, 3 vs 3 runs of 5000 heavy-tailed datapoints in two idle states whose shares vary
- *    from run to run, four metrics, the IntrOff flag, normal run effects: the share of calls
- *    with any "significant" verdict (at most 6%), against the share with any unadjusted
- *    p < 0.05 among the same verdicts (what a call said before the family);
+ *    from run to run, two outcome metrics (and two inputs, LDist and SilentTime, which get
+ *    no verdict: issue 24), the IntrOff flag, normal run effects: the share of calls with any
+ *    "significant" verdict (at most 6%), against the share with any unadjusted p < 0.05
+ *    among the same verdicts (what a call said before the family);
  *  - the same mixtures at 2v2, 3v5 and 5v5: each per-state median verdict and each
  *    state-share verdict alone (unadjusted p < 0.05: at most 6% over the three designs, 9% in
  *    each at the test's counts), and the all-states median's
@@ -129,12 +130,13 @@ static void aa_default_calls(size_t n)
 		sig += c.any_significant;
 		raw_any += c.any_raw;
 	}
-	printf("A/A 3 vs 3, default call (4 metrics x med, 99%% per state, state shares, IntrOff):\n"
+	printf("A/A 3 vs 3, default call (2 outcome metrics x med, 99%% per state, state shares, "
+	       "IntrOff; the inputs LDist, SilentTime: no verdict):\n"
 	       "  calls with any \"significant\": %s\n"
 	       "  calls with any unadjusted p < 0.05 among the same verdicts: %s\n",
 	       rate_text(b1, sizeof(b1), sig, n), rate_text(b2, sizeof(b2), raw_any, n));
 	CHECK(sig <= 0.06 * (double)n);
-	CHECK(raw_any >= 0.2 * (double)n);   /* the family is what holds the rate down */
+	CHECK(raw_any >= 0.1 * (double)n);   /* the family is what holds the rate down */
 }
 
 static void aa_mixtures(size_t n, size_t na, size_t nb, struct call *sum)

@@ -10,7 +10,7 @@
 
 #define STAT_MAX (4u << 20)
 
-/* The next unsigned decimal field of [*p, end); false when there is none. */
+/* The next unsigned decimal field of [*p, end); false when there is none or it overflows. */
 static bool next_field(const char **p, const char *end, uint64_t *v)
 {
 	const char *q = *p;
@@ -20,7 +20,8 @@ static bool next_field(const char **p, const char *end, uint64_t *v)
 		return false;
 	uint64_t x = 0;
 	for (; q < end && *q >= '0' && *q <= '9'; q++)
-		x = x * 10 + (uint64_t)(*q - '0');   /* wraps on absurd input: only a wrong share */
+		if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(*q - '0'), &x))
+			return false;
 	*p = q;
 	*v = x;
 	return true;
@@ -42,10 +43,14 @@ int cpu_ticks_parse(const char *text, size_t len, int cpu, struct cpu_ticks *t)
 			int n = 0;
 			while (n < 8 && next_field(&q, le, &f[n]))
 				n++;
-			if (n < 4)
+			if (n < 4 || __builtin_add_overflow(f[0], f[1], &t->busy) ||
+			    __builtin_add_overflow(t->busy, f[2], &t->busy) ||
+			    __builtin_add_overflow(t->busy, f[5], &t->busy) ||
+			    __builtin_add_overflow(t->busy, f[6], &t->busy) ||
+			    __builtin_add_overflow(f[3], f[4], &t->idle)) {
+				memset(t, 0, sizeof(*t));
 				return -1;
-			t->busy = f[0] + f[1] + f[2] + f[5] + f[6];
-			t->idle = f[3] + f[4];
+			}
 			t->steal = f[7];
 			t->ok = true;
 			return 0;
@@ -79,12 +84,13 @@ int cpu_busy_between(const struct cpu_ticks *a, const struct cpu_ticks *b, uint6
 	memset(out, 0, sizeof(*out));
 	if (!a->ok || !b->ok || b->busy < a->busy || b->idle < a->idle || b->steal < a->steal || user_hz <= 0)
 		return -1;
-	uint64_t busy = b->busy - a->busy, total = busy + (b->idle - a->idle) + (b->steal - a->steal);
-	if (!total)
+	uint64_t busy = b->busy - a->busy, total;
+	if (__builtin_add_overflow(busy, b->idle - a->idle, &total) ||
+	    __builtin_add_overflow(total, b->steal - a->steal, &total) || !total)
 		return -1;
 	out->ticks = total;
-	out->busy_pct = 100.0 * (double)busy / (double)total;
-	out->steal_pct = 100.0 * (double)(b->steal - a->steal) / (double)total;
+	out->busy_pct = (double)busy / (double)total * 100.0;   /* the ratio first: never past 100 */
+	out->steal_pct = (double)(b->steal - a->steal) / (double)total * 100.0;
 	out->other_pct = out->busy_pct;
 	if (own_ns != UINT64_MAX) {
 		out->own_known = true;

@@ -37,3 +37,22 @@ else
 	note "not checked per datapoint: busy share $(jq -r '.cpu_busy.other_pct' "$info")% warned"
 fi
 note "busy CPU, timer method: $(jq -c '{attempts, discarded_pct, cpu_busy: .cpu_busy.other_pct}' "$info")"
+
+# The same without the per-datapoint check, on any driver (IDLESCOPE_TIMER_IDLE_CHECK=off reads no
+# cpuidle counters, as on a CPU without states): nothing is discarded as not_idle, so the busy
+# share must warn.
+start_busy 19000 1000
+r=$TMP/nocheck
+IDLESCOPE_TIMER_IDLE_CHECK=off retry_busy "$COLLECT" --method timer -l 500us,2ms --time-limit 3s --cpu "$CPU" \
+	--no-counters -o "$r" 2>"$TMP/err" || { cat "$TMP/err"; fail "timer run without the idle check"; }
+stop_busy
+cat "$TMP/err"
+info=$r/info.json
+check_judged "$info"
+jq_true "$info" '.idle_check.per_datapoint == false and .discards.not_idle == 0 and .cpu_busy.other_pct >= 50 and
+	.cpu_busy.own_pct != null' "no check, nothing not_idle, the loop in cpu_busy"
+grep -Eq "^collect: warning: CPU $CPU was busy [0-9.]+% of the run outside the measuring thread \(/proc/stat, [0-9]+ ticks\) and the method could not check each datapoint \(the cpuidle usage counters .* not read" "$TMP/err" ||
+	fail "no busy-CPU warning on stderr"
+jq_true "$info" '[.warnings[] | select(test("was busy [0-9.]+% of the run outside the measuring thread"))] | length == 1' \
+	"the busy warning in info.json"
+note "busy CPU, timer method, no per-datapoint check: $(jq -c '{datapoints, cpu_busy}' "$info")"

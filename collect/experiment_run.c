@@ -306,7 +306,8 @@ static cJSON *run_context(struct exp *x, size_t k, cJSON *changed)
 static void judge_run(struct exp *x, size_t k, const cJSON *info)
 {
 	const cJSON *w, *s, *old = cJSON_GetObjectItemCaseSensitive(x->e, "slow_runs");
-	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(info, "warnings"))
+	const cJSON *said = x->o.quiet ? NULL : cJSON_GetObjectItemCaseSensitive(info, "warnings");
+	cJSON_ArrayForEach(w, said)
 		if (cJSON_IsString(w))
 			is_warn("run %s: %s", x->p.runs[k].dir, w->valuestring);
 	cJSON *slow = experiment_slow_runs(cJSON_GetObjectItemCaseSensitive(x->e, "runs"));
@@ -315,7 +316,7 @@ static void judge_run(struct exp *x, size_t k, const cJSON *info)
 		bool known = false;
 		cJSON_ArrayForEach(w, old)
 			known = known || !strcmp(cJSON_GetObjectItemCaseSensitive(w, "path")->valuestring, path);
-		if (known)
+		if (known || x->o.quiet)
 			continue;
 		double d = cJSON_GetObjectItemCaseSensitive(s, "duration_s")->valuedouble;
 		double m = cJSON_GetObjectItemCaseSensitive(s, "median_others_s")->valuedouble;

@@ -62,6 +62,12 @@ static char *discard_warning(const struct summary_facts *x, uint64_t discarded)
 		return w;
 	}
 	char reasons[256] = "";
+	if (!x->kept) {
+		w = is_xasprintf("all %" PRIu64 " attempts were discarded: no datapoint describes CPU %d's wake-ups; %s",
+				 attempts, x->cpu, adv);
+		free(adv);
+		return w;
+	}
 	size_t n = 0;
 	for (int i = 0; i < DISCARD_NR && n < sizeof(reasons); i++)
 		if (x->discards[i])

@@ -67,6 +67,15 @@ int main(void)
 	       "when the event was due (CPU 0 is the busiest CPU on small machines: housekeeping, most "
 	       "interrupts); try another --cpu\n");
 	free(out);
+	/* Nothing kept (a time limit ended it): no "kept datapoints" to speak of. */
+	struct summary_facts none = x;
+	none.kept = 0;
+	out = print(s, &none);
+	expect("nothing kept", strstr(out, "collect: warning:") ? strstr(out, "collect: warning:") : "",
+	       "collect: warning: all 350 attempts were discarded: no datapoint describes CPU 0's wake-ups; "
+	       "CPU 0 was busy (not idle) when the event was due (CPU 0 is the busiest CPU on small machines: "
+	       "housekeeping, most interrupts); try another --cpu\n");
+	free(out);
 	/* Half discarded is not "mostly": the shorter warning. */
 	x.discards[DISCARD_NOT_IDLE] = 50;
 	x.discards[DISCARD_OTHER_WAKE] = 50;

@@ -8,10 +8,8 @@ BUSY_DUTY=$2
 . "$(dirname "$0")/lib.sh" "$COLLECT_BIN"
 need_bpf_env
 [ -x "$BUSY_DUTY" ] || fail "no busy_duty helper"
-"$BUSY_DUTY" "$CPU" 19000 1000 >"$TMP/busy.out" &
+test_bg "$BUSY_DUTY" "$CPU" 19000 1000 >"$TMP/busy.out"
 busy=$!
-trap 'kill $busy 2>/dev/null; rm -rf "$TMP"' EXIT
-trap 'exit 1' INT TERM HUP
 for _ in $(seq 50); do grep -q ready "$TMP/busy.out" && break; sleep 0.1; done
 grep -q ready "$TMP/busy.out" || fail "busy_duty did not start"
 note "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none); CPU $CPU"

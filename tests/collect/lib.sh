@@ -1,6 +1,7 @@
 # Helpers shared by the collect tests (sourced). Every check fails loudly with a reason.
 # Usage in a test: . "$(dirname "$0")/lib.sh"; COLLECT and ANALYZE come from $1 and $2.
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 COLLECT=$1
 ANALYZE=$2
 BUSY_DUTY=${3:-}
@@ -8,7 +9,6 @@ SKIP=77
 CPU=${IDLESCOPE_TEST_CPU:-1}
 [ "$CPU" -lt "$(nproc --all)" ] || CPU=0
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit $SKIP; }
 note() { echo "# $*"; }
 
@@ -16,17 +16,16 @@ note() { echo "# $*"; }
 TMP=$(mktemp -d /tmp/collect-test.XXXXXX) || fail "mktemp"
 chmod 0777 "$TMP"
 cleanup_tmp() { rm -rf "$TMP"; }
-trap cleanup_tmp EXIT
+test_when_finished cleanup_tmp
 
 # start_busy BUSY_US IDLE_US: keep $CPU busy BUSY_US of every BUSY_US + IDLE_US (busy_duty, the
 # test's third argument) in the background until the test exits, however it exits.
 BUSY_PID=
 start_busy() {
 	[ -x "${BUSY_DUTY:-}" ] || fail "no busy_duty helper (third argument)"
-	"$BUSY_DUTY" "$CPU" "$1" "$2" >"$TMP/busy.out" &
+	test_bg "$BUSY_DUTY" "$CPU" "$1" "$2" >"$TMP/busy.out"
 	BUSY_PID=$!
-	trap 'stop_busy; cleanup_tmp' EXIT
-	trap 'exit 1' INT TERM HUP
+	test_when_finished stop_busy
 	for _ in $(seq 50); do
 		grep -q ready "$TMP/busy.out" && return 0
 		sleep 0.1

@@ -1,5 +1,5 @@
 /* libFuzzer target: any bytes as /proc/stat are parsed for the cpu0 and cpu1 lines (collect's
- * busy share of the measured CPU, collect/cpu_busy.c) and the share between two readings is
+ * busy share of the measured CPU, collect/run/cpu_busy.c) and the share between two readings is
  * computed, or refused; never a crash or a share outside 0..100 %. Build: cmake
  * -DIDLESCOPE_FUZZ=ON with clang (see docs/format.md, "Fuzzing"). */
 #include <stdint.h>

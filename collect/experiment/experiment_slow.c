@@ -33,7 +33,7 @@ cJSON *experiment_slow_runs(const cJSON *runs)
 {
 	cJSON *out = cJSON_CreateArray();
 	size_t n = (size_t)cJSON_GetArraySize(runs);
-	double *others = is_xcalloc(n + 1, sizeof(*others));
+	double *others = isc_xcalloc(n + 1, sizeof(*others));
 	const cJSON *r, *o;
 	cJSON_ArrayForEach(r, runs) {
 		double d, m;

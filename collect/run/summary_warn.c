@@ -13,18 +13,18 @@ static char *advice(const struct summary_facts *x, int top)
 {
 	switch (top) {
 	case DISCARD_NOT_IDLE:
-		return is_xasprintf("CPU %d was busy (not idle) when the event was due%s; try another --cpu%s",
+		return isc_xasprintf("CPU %d was busy (not idle) when the event was due%s; try another --cpu%s",
 				    x->cpu, x->cpu == 0 && x->ncpus > 1 ? " (CPU 0 is the busiest CPU on small"
 				    " machines: housekeeping, most interrupts)" : "",
 				    x->ldist_min_ns < 100000 ? ", or a longer -l (the CPU may not reach idle that soon)" : "");
 	case DISCARD_OTHER_WAKE:
-		return is_xasprintf("something else (another timer, an interrupt) woke CPU %d before the event;"
+		return isc_xasprintf("something else (another timer, an interrupt) woke CPU %d before the event;"
 				    " try a shorter -l (less time for other wake-ups) or another --cpu", x->cpu);
 	case DISCARD_WRONG_CPU:
-		return is_xstrdup("the event was handled on another CPU; check the interrupt affinity of the"
+		return isc_xstrdup("the event was handled on another CPU; check the interrupt affinity of the"
 				  " event source");
 	default:
-		return is_xstrdup("records were lost (the reader fell behind); a longer -l lowers the rate");
+		return isc_xstrdup("records were lost (the reader fell behind); a longer -l lowers the rate");
 	}
 }
 
@@ -55,7 +55,7 @@ static char *discard_warning(const struct summary_facts *x, uint64_t discarded)
 			top = i;
 	char *adv = advice(x, top), *w;
 	if (pct <= MOSTLY_DISCARDED_PCT) {
-		w = is_xasprintf("%.1f%% of the attempts were discarded, most as %s (%.1f%%), so the kept"
+		w = isc_xasprintf("%.1f%% of the attempts were discarded, most as %s (%.1f%%), so the kept"
 				 " datapoints may be biased: %s", pct, discard_reason_names[top],
 				 100.0 * (double)x->discards[top] / (double)attempts, adv);
 		free(adv);
@@ -63,7 +63,7 @@ static char *discard_warning(const struct summary_facts *x, uint64_t discarded)
 	}
 	char reasons[256] = "";
 	if (!x->kept) {
-		w = is_xasprintf("all %" PRIu64 " attempts were discarded: no datapoint describes CPU %d's wake-ups; %s",
+		w = isc_xasprintf("all %" PRIu64 " attempts were discarded: no datapoint describes CPU %d's wake-ups; %s",
 				 attempts, x->cpu, adv);
 		free(adv);
 		return w;
@@ -73,7 +73,7 @@ static char *discard_warning(const struct summary_facts *x, uint64_t discarded)
 		if (x->discards[i])
 			n += (size_t)snprintf(reasons + n, sizeof(reasons) - n, "%s%s %" PRIu64, n ? ", " : "",
 					      discard_reason_names[i], x->discards[i]);
-	w = is_xasprintf("%.1f%% of the %" PRIu64 " attempts were discarded (%s): the %" PRIu64 " kept datapoints"
+	w = isc_xasprintf("%.1f%% of the %" PRIu64 " attempts were discarded (%s): the %" PRIu64 " kept datapoints"
 			 " are a biased selection, not a sample of CPU %d's wake-ups: %s; they describe the wake-up"
 			 " in those moments only, not how often an event meets the conditions that were discarded,"
 			 " nor the latency under them; %s", pct, attempts, reasons, x->kept, x->cpu, kept_are(top),
@@ -87,17 +87,17 @@ static char *busy_warning(const struct summary_facts *x)
 {
 	const char *why = x->idle_source ? x->idle_source : "not known";
 	if (!x->busy)
-		return is_xasprintf("whether CPU %d was idle when the events fired is not known: the method could"
+		return isc_xasprintf("whether CPU %d was idle when the events fired is not known: the method could"
 				    " not check each datapoint (%s), and /proc/stat gave no busy share for the run",
 				    x->cpu, why);
 	if (x->busy->ticks < CPU_BUSY_MIN_TICKS)
-		return is_xasprintf("whether CPU %d was idle when the events fired is not known: the method could"
+		return isc_xasprintf("whether CPU %d was idle when the events fired is not known: the method could"
 				    " not check each datapoint (%s), and the run was too short to measure the CPU's"
 				    " busy share (%" PRIu64 " ticks of /proc/stat, fewer than %u)", x->cpu, why,
 				    x->busy->ticks, CPU_BUSY_MIN_TICKS);
 	if (x->busy->other_pct < CPU_BUSY_WARN_PCT)
 		return NULL;
-	return is_xasprintf("CPU %d was busy %.1f%% of the run outside the measuring thread (/proc/stat, %" PRIu64
+	return isc_xasprintf("CPU %d was busy %.1f%% of the run outside the measuring thread (/proc/stat, %" PRIu64
 			    " ticks) and the method could not check each datapoint (%s): up to that share of the"
 			    " datapoints may be wake-ups of a busy CPU (a preemption), not from idle; measure a CPU"
 			    " nothing else runs on, or use --method bpf (root), which checks every datapoint",

@@ -138,7 +138,7 @@ static void eta(void)
 
 int main(void)
 {
-	is_set_progname("test_trust");
+	isc_set_progname("test_trust");
 	proc_stat();
 	slow_runs();
 	eta();

@@ -212,8 +212,9 @@ static void design(struct report *rep)
 		fputs(")", f);
 	}
 	fputs(". Runs are listed by configuration, each in the order given or taken. With two or more "
-	      "runs per configuration the verdict is Welch's t on the runs' medians; replicate runs "
-	      "share their configuration's colour.</p>\n", f);
+	      "runs per configuration the verdicts compare the runs' medians (runs weighted by "
+	      "precision, one Holm-adjusted family per comparison, three or more runs a side for an "
+	      "answer); replicate runs share their configuration's colour.</p>\n", f);
 }
 
 /* A run whose info says "complete": false is said to be so before anything else about it. */

@@ -46,6 +46,9 @@ struct verdict {
 	char *text;                /* "WakeLatency: median +8.8 us ..." */
 	bool significant;          /* replicated and significant */
 	bool differs;              /* one run: these runs differ */
+	/* when the verdicts are per group (text above is then descriptive): one per group */
+	struct verdict *groups;
+	size_t ngroups;
 };
 
 struct summary {

@@ -421,6 +421,11 @@ int measure_main(int argc, char **argv)
 	struct run r = { .rd = { .dirfd = -1 } };
 	int status;
 
+	/* Without a progress line we are one of several runs (--cpu LIST) sharing one stderr:
+	 * a line written in pieces would interleave with a sibling's, so write whole lines. */
+	if (getenv("IDLESCOPE_NO_PROGRESS"))
+		setvbuf(stderr, NULL, _IOLBF, 0);
+
 	if ((status = settings_cli_main(&argc, argv)) >= 0)
 		return status;   /* --set, --matrix, --restore, --list-settings */
 

@@ -233,6 +233,8 @@ static void part_alloc(struct isc_diff_part *p, const struct isc_diff *d)
 	p->tests = isc_xcalloc(cells, sizeof(struct isc_diff_test));
 	p->run_rows = isc_xcalloc(d->nruns, sizeof(size_t));
 	p->run_q = isc_xcalloc(d->nmetrics * d->nruns * ISC_DIFF_NQ + 1, sizeof(double));
+	p->run_se = isc_xcalloc(d->nmetrics * d->nruns * ISC_DIFF_NQ + 1, sizeof(double));
+	p->run_n = isc_xcalloc(d->nmetrics * d->nruns + 1, sizeof(size_t));
 }
 
 static void part_free(struct isc_diff_part *p)
@@ -244,6 +246,9 @@ static void part_free(struct isc_diff_part *p)
 	free(p->tests);
 	free(p->run_rows);
 	free(p->run_q);
+	free(p->run_se);
+	free(p->run_n);
+	free(p->shares);
 }
 
 static void priv_free(struct diff_priv *pv, size_t nruns)
@@ -308,7 +313,10 @@ int isc_diff_compute(struct isc_diff *d, struct isc_run **runs, size_t nruns,
 	d->funcs = o->funcs;
 	d->nfuncs = o->nfuncs;
 	d->group_col = o->group_col;
-	if (set_configs(d, o) < 0)
+	d->margin = (struct isc_diff_margin){ ISC_MARGIN_RELATIVE, ISC_DIFF_MARGIN_DEFAULT };
+	if ((o->margin && isc_diff_parse_margin(o->margin, &d->margin) < 0) ||
+	    (o->primary && isc_diff_parse_primary(o->primary, &d->primary) < 0) ||
+	    set_configs(d, o) < 0)
 		goto fail;
 	if (o->nfuncs > 64) {
 		isc_err("too many functions (%zu, at most 64)", o->nfuncs);
@@ -332,6 +340,10 @@ int isc_diff_compute(struct isc_diff *d, struct isc_run **runs, size_t nruns,
 	}
 	diff_compute_all(d, &pv, o->nthreads);
 	priv_free(&pv, nruns);
+	if (diff_family_build(d) < 0) {
+		isc_diff_free(d);
+		return -2;
+	}
 	return 0;
 fail:
 	priv_free(&pv, nruns);
@@ -356,6 +368,9 @@ void isc_diff_free(struct isc_diff *d)
 	free(d->config_of);
 	free(d->metrics);
 	free(d->units);
+	free(d->family);
+	free(d->primary.metric);
+	free(d->primary.group);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -14,7 +14,9 @@
 static const char *const info_keys[] = {
 	"toolname", "toolver", "method", "event_source", "cpu", "ldist_min_ns", "ldist_max_ns",
 	"pm_qos.requested_us", "system.hostname", "system.kernel.release", "system.kernel.version",
-	"system.cmdline", "system.cpu.model_name", "system.cpu.microcode", "system.cpus_online",
+	"system.cmdline", "system.cpu.vendor", "system.cpu.family", "system.cpu.model",
+	"system.cpu.stepping", "system.cpu.model_name", "system.cpu.microcode", "system.kernel.machine",
+	"system.cpus_online",
 	"system.clocksource.current", "system.cpuidle.driver", "system.cpuidle.governor",
 	"system.cpuidle.states", "system.pm_qos.cpu_dma_latency_us",
 	"system.pm_qos.resume_latency_us", "settings_cpus",

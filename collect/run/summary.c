@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "time/clock.h"
 #include "text/util.h"
 
 struct run_summary {
@@ -135,22 +136,11 @@ int summary_running(const struct run_summary *s, const char **name, double *med,
 	return 0;
 }
 
-static void fmt_duration(char *buf, size_t len, double s)
-{
-	unsigned long t = (unsigned long)(s + 0.5);
-	if (t >= 3600)
-		snprintf(buf, len, "%luh%02lum%02lus", t / 3600, t / 60 % 60, t % 60);
-	else if (t >= 60)
-		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
-	else
-		snprintf(buf, len, "%.1fs", s);
-}
-
 static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discarded)
 {
 	uint64_t attempts = x->kept + discarded;
 	char dur[32];
-	fmt_duration(dur, sizeof(dur), x->duration_s);
+	isc_fmt_duration(dur, sizeof(dur), x->duration_s, 1);
 	fprintf(f, "%s: %" PRIu64 " datapoints kept in %s (%.1f/s)", isc_progname(), x->kept, dur,
 		x->duration_s > 0 ? (double)x->kept / x->duration_s : 0.0);
 	if (!discarded) {

@@ -1,7 +1,8 @@
 /*
- * The contract between the collector core (collect/main.c, collect/run_writer.c) and a
- * wake-latency measurement method (timer, bpf, hrt, tdt). One method = one
- * collect/method_<name>.c that defines a `const struct method_ops method_<name>`.
+ * The contract between the measuring run (collect/run/measure.c, collect/run/run_writer.c)
+ * and a wake-latency measurement method (timer, bpf, hrt, tdt). One method = one
+ * collect/methods/method_<name>.c that defines a `const struct method_ops method_<name>`
+ * (docs/hacking.md: adding a method).
  */
 #ifndef COLLECT_METHOD_H
 #define COLLECT_METHOD_H

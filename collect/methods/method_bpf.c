@@ -1,6 +1,6 @@
 /*
  * The `bpf` method: wake-up timestamps taken in the kernel by the programs in
- * collect/bpf/wake.bpf.c (see docs/bpf.md). User space draws the LDists (the run's RNG)
+ * collect/methods/bpf/wake.bpf.c (see docs/bpf.md). User space draws the LDists (the run's RNG)
  * into a queue the BPF side pops, and reads one record per datapoint from a ring buffer.
  */
 #include <errno.h>

@@ -99,6 +99,9 @@ void run_dir_close(struct run_dir *rd);
  * spaces: room to rewrite it in place later if the disk fills up. */
 #define INFO_RESERVE 4096
 int run_write_info(const struct run_dir *rd, const cJSON *info, size_t reserve);
+/* wult_yml.c: info.yml for wult's reader, from a measuring run's info (run_write_info calls it
+ * for runs with a "method"). */
+int run_write_wult_info(const struct run_dir *rd, const cJSON *info);
 
 struct dp_writer;
 /* Column set is fixed by the first datapoint: residency names come from it. */

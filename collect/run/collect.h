@@ -43,6 +43,7 @@ struct collect_opts {
 	double counters_interval; /* seconds; 0 = off */
 	bool counters_interval_set;
 	const char *kmod_path;
+	const char *include, *exclude;   /* --include/--exclude EXPR, NULL: none */
 };
 
 /* Parse argv into o; prints the error and returns 2 on bad usage, 1 after --help (exit 0). */

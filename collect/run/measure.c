@@ -15,6 +15,7 @@
 
 #include "collect.h"
 #include "counters_hook.h"
+#include "dp_filter.h"
 #include "summary.h"
 #include "experiment.h"
 #include "run/run.h"
@@ -47,7 +48,14 @@ struct run {
 	enum stop_reason why_stopped;
 	bool started;
 	uint64_t ndone;   /* datapoints on disk */
+	struct dp_filter *filter;   /* --include/--exclude, NULL: none */
+	uint64_t filtered;          /* datapoints the filter dropped */
+	bool filter_starved;        /* stopped: the filter kept nothing for FILTER_STARVED_S */
 };
+
+/* A filter that keeps nothing for this long (and this many datapoints) ends the run. */
+#define FILTER_STARVED_S 10u
+#define FILTER_STARVED_N 1000u
 
 /* SIGINT, SIGTERM, SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) stop
  * the run cleanly. After a first one, SIGINT and SIGTERM get their default action back (an
@@ -108,11 +116,23 @@ static const char *reason_name(const struct run *r)
 	return "running";
 }
 
-static cJSON *discards_json(const uint64_t *d)
+static cJSON *discards_json(const struct run *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	for (int i = 0; i < DISCARD_NR; i++)
-		cJSON_AddNumberToObject(o, discard_reason_names[i], (double)d[i]);
+		cJSON_AddNumberToObject(o, discard_reason_names[i], (double)r->discards[i]);
+	if (r->filter)
+		cJSON_AddNumberToObject(o, "filtered", (double)r->filtered);
+	return o;
+}
+
+static cJSON *filter_json(const struct run *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (r->o.include)
+		cJSON_AddStringToObject(o, "include", r->o.include);
+	if (r->o.exclude)
+		cJSON_AddStringToObject(o, "exclude", r->o.exclude);
 	return o;
 }
 
@@ -148,7 +168,9 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 		cJSON_AddNullToObject(info, "time_limit_s");
 	cJSON_AddBoolToObject(info, "keep_raw", r->o.keep_raw);
 	cJSON_AddNumberToObject(info, "datapoints", 0);
-	cJSON_AddItemToObject(info, "discards", discards_json(r->discards));
+	cJSON_AddItemToObject(info, "discards", discards_json(r));
+	if (r->filter)
+		cJSON_AddItemToObject(info, "filter", filter_json(r));
 	cJSON_AddBoolToObject(info, "complete", false);
 	cJSON_AddStringToObject(info, "stop_reason", "running");
 	isc_iso_time(ts, sizeof(ts));
@@ -172,7 +194,7 @@ static void finish_info(struct run *r)
 	uint64_t end = isc_mono_ns();
 	cJSON *info = r->info;
 	isc_json_set(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
-	isc_json_set(info, "discards", discards_json(r->discards));
+	isc_json_set(info, "discards", discards_json(r));
 	isc_json_set(info, "complete", cJSON_CreateBool(r->why_stopped == STOP_COUNT || r->why_stopped == STOP_TIME));
 	isc_json_set(info, "stop_reason", cJSON_CreateString(reason_name(r)));
 	isc_iso_time(ts, sizeof(ts));
@@ -219,6 +241,23 @@ static void take_state_names(struct run *r)
 	}
 }
 
+/* Datapoints dropped by the filter since the last kept one, and since when. */
+struct starve {
+	uint64_t n, since_ns;
+};
+
+static bool filter_starved(struct run *r, struct starve *s)
+{
+	uint64_t now = isc_mono_ns();
+	r->filtered++;
+	if (s->n++ == 0)
+		s->since_ns = now;
+	if (s->n < FILTER_STARVED_N || now - s->since_ns < FILTER_STARVED_S * NSEC_PER_SEC)
+		return false;
+	r->filter_starved = true;
+	return true;
+}
+
 static int measure(struct run *r)
 {
 	struct progress *p = progress_start(r->o.count, r->o.time_limit_ns, r->o.quiet);
@@ -227,6 +266,7 @@ static int measure(struct run *r)
 	int ret = 0;
 
 	struct nothing_kept *nk = collect_nothing_kept();
+	struct starve starve = { 0 };
 	arm_time_limit(r->o.time_limit_ns);
 	nothing_kept_reset(nk, r->discards, isc_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
@@ -238,6 +278,18 @@ static int measure(struct run *r)
 		}
 		if (got == 0)
 			break;
+		int keep = r->filter ? dp_filter_keep(r->filter, &dp, r->state_names, r->nstates,
+						      dp_writer_rows(r->w)) : 1;
+		if (keep < 0) {
+			ret = -1;
+			break;
+		}
+		if (!keep) {
+			if (filter_starved(r, &starve))
+				break;
+			continue;
+		}
+		starve = (struct starve){ 0 };
 		if (!nk->tripped)
 			nothing_kept_reset(nk, r->discards, isc_mono_ns());
 		if (dp_writer_add(r->w, &dp) < 0) {
@@ -249,7 +301,7 @@ static int measure(struct run *r)
 			r->why_stopped = STOP_COUNT;
 			collect_stop_requested = 1;
 		}
-		uint64_t nd = 0;
+		uint64_t nd = r->filtered;
 		for (int i = 0; i < DISCARD_NR; i++)
 			nd += r->discards[i];
 		progress_update(p, dp_writer_rows(r->w), nd, r->summary, false);
@@ -261,7 +313,12 @@ static int measure(struct run *r)
 		r->why_stopped = STOP_ERROR;
 	else if (r->why_stopped == STOP_NONE)
 		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME
-				 : nk->tripped ? STOP_NOTHING_KEPT : STOP_ERROR;
+				 : nk->tripped || r->filter_starved ? STOP_NOTHING_KEPT : STOP_ERROR;
+	if (r->filter_starved) {
+		isc_err("CPU %d: no datapoint kept in %u s: the last %llu were all dropped by --include/--exclude",
+			r->cfg.cpu, FILTER_STARVED_S, (unsigned long long)starve.n);
+		return ret;
+	}
 	if (r->why_stopped == STOP_NOTHING_KEPT) {
 		char msg[512];
 		nothing_kept_message(nk, r->discards, isc_mono_ns(), msg, sizeof(msg));
@@ -281,8 +338,12 @@ static int prepare(struct run *r, int argc, char **argv)
 		return rc == 1 ? ISC_EXIT_OK : ISC_EXIT_USAGE;
 	if ((rc = settings_cli_check_pending()) >= 0)
 		return rc;
+	bool bad_filter;
+	r->filter = dp_filter_new(r->o.include, r->o.exclude, &bad_filter);
+	if (bad_filter)
+		return ISC_EXIT_USAGE;
 	if (r->o.cpu_list)
-		return collect_multi_cpu(argc, argv, &r->o);
+		return collect_multi_cpu(argc, argv, &r->o);  /* each child filters its own */
 	if (strcmp(r->o.method, "auto") && !collect_find_method(r->o.method)) {
 		char q[64];
 		isc_quote_for_msg(r->o.method, strlen(r->o.method), q, sizeof(q));
@@ -347,6 +408,8 @@ static int cleanup(struct run *r, int status)
 	cpu_lock_release(r->lock);
 	run_dir_close(&r->rd);
 	cJSON_Delete(r->info);
+	dp_filter_free(r->filter);
+	r->filter = NULL;
 	cJSON_Delete(r->method_info);
 	cJSON_Delete(r->pm_qos_info);
 	for (size_t i = 0; r->state_names && i < r->nstates; i++)
@@ -365,6 +428,7 @@ static void print_summary(const struct run *r)
 	if (r->o.quiet || !r->summary)
 		return;
 	memcpy(x.discards, r->discards, sizeof(x.discards));
+	x.filtered = r->filtered;
 	summary_print(stderr, r->summary, &x);
 }
 

@@ -148,7 +148,7 @@ static void fmt_duration(char *buf, size_t len, double s)
 
 static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discarded)
 {
-	uint64_t attempts = x->kept + discarded;
+	uint64_t attempts = x->kept + discarded;  /* discarded includes the filtered */
 	char dur[32];
 	fmt_duration(dur, sizeof(dur), x->duration_s);
 	fprintf(f, "%s: %" PRIu64 " datapoints kept in %s (%.1f/s)", isc_progname(), x->kept, dur,
@@ -167,6 +167,9 @@ static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discar
 			100.0 * (double)x->discards[i] / (double)attempts);
 		sep = ", ";
 	}
+	if (x->filtered)
+		fprintf(f, "%sfiltered %" PRIu64 " (%.1f%%, by --include/--exclude)", sep, x->filtered,
+			100.0 * (double)x->filtered / (double)attempts);
 	fputc('\n', f);
 }
 
@@ -184,10 +187,11 @@ static void print_warning(FILE *f, const struct summary_facts *x, uint64_t disca
 	for (int i = 1; i < DISCARD_NR; i++)
 		if (x->discards[i] > x->discards[top])
 			top = i;
+	uint64_t attempts = x->kept + x->filtered + discarded;
 	fprintf(f, "%s: warning: %.1f%% of the attempts were discarded, most as %s (%.1f%%), so the"
 		" kept datapoints may be biased: ", isc_progname(),
-		100.0 * (double)discarded / (double)(x->kept + discarded), discard_reason_names[top],
-		100.0 * (double)x->discards[top] / (double)(x->kept + discarded));
+		100.0 * (double)discarded / (double)attempts, discard_reason_names[top],
+		100.0 * (double)x->discards[top] / (double)attempts);
 	switch (top) {
 	case DISCARD_NOT_IDLE:
 		fprintf(f, "CPU %d was busy (not idle) when the event was due%s; try another --cpu%s",
@@ -215,11 +219,12 @@ void summary_print(FILE *f, const struct run_summary *s, const struct summary_fa
 	uint64_t discarded = 0;
 	for (int i = 0; i < DISCARD_NR; i++)
 		discarded += x->discards[i];
-	print_counts(f, x, discarded);
+	print_counts(f, x, discarded + x->filtered);
 	if (s->nwake)
 		print_latency(f, "WakeLatency", s->wake, s->nwake);
 	else if (s->nintr)
 		print_latency(f, "IntrLatency", s->intr, s->nintr);
-	if (discarded * 5 > x->kept + discarded)
+	/* the method's discards bias the sample; the filter's are the user's choice */
+	if (discarded * 5 > x->kept + x->filtered + discarded)
 		print_warning(f, x, discarded);
 }

@@ -483,6 +483,13 @@ int cmd_diff(int argc, char **argv)
 		isc_err("diff: --funcs: %s", err);
 		return ISC_EXIT_USAGE;
 	}
+	for (size_t i = 0; i < nfuncs; i++)
+		if (funcs[i].kind == ISC_F_MIN_INDEX || funcs[i].kind == ISC_F_MAX_INDEX) {
+			isc_err("diff: --funcs: %s is a row number within one run, not a value to compare "
+				"(use it with 'analyze stats')", funcs[i].name);
+			free(funcs);
+			return ISC_EXIT_USAGE;
+		}
 	if (isc_configs_parse(argv + optind, (size_t)(argc - optind), &cl) < 0)
 		goto cleanup;
 	paths = isc_configs_paths(&cl, &n);

@@ -243,7 +243,7 @@ static bool read_control(struct agent *a, bool *fetched)
 static void remove_files(const char *dir)
 {
 	static const char *const files[] = { "datapoints.csv", "counters.csv", "info.json", ".info.json.tmp",
-					     "experiment.json", ".experiment.json.tmp" };
+					     "info.yml", ".info.yml.tmp", "experiment.json", ".experiment.json.tmp" };
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *p = isc_xasprintf("%s/%s", dir, files[i]);
 		unlink(p);

@@ -21,7 +21,7 @@
 
 static const char *const row_files[] = { "datapoints.csv", "counters.csv" };
 static const char *const run_files[] = { "datapoints.csv", "counters.csv", "info.json", ".info.json.tmp",
-					 "experiment.json", ".experiment.json.tmp" };
+					 "info.yml", ".info.yml.tmp", "experiment.json", ".experiment.json.tmp" };
 
 struct fetch {
 	const char *host, *dir, *tmp;

@@ -16,6 +16,7 @@
 #include "collect.h"
 #include "counters_hook.h"
 #include "cpu_busy.h"
+#include "dp_filter.h"
 #include "summary.h"
 #include "experiment.h"
 #include "run/run.h"
@@ -55,7 +56,14 @@ struct run {
 	cJSON *warnings;                           /* summary_warnings, for info.json and stderr */
 	struct summary_facts facts;                /* what the summary says, set by judge_run */
 	char *idle_source;                         /* facts.idle_source */
+	struct dp_filter *filter;   /* --include/--exclude, NULL: none */
+	uint64_t filtered;          /* datapoints the filter dropped */
+	bool filter_starved;        /* stopped: the filter kept nothing for FILTER_STARVED_S */
 };
+
+/* A filter that keeps nothing for this long (and this many datapoints) ends the run. */
+#define FILTER_STARVED_S 10u
+#define FILTER_STARVED_N 1000u
 
 /* SIGINT, SIGTERM, SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) stop
  * the run cleanly. After a first one, SIGINT and SIGTERM get their default action back (an
@@ -116,11 +124,23 @@ static const char *reason_name(const struct run *r)
 	return "running";
 }
 
-static cJSON *discards_json(const uint64_t *d)
+static cJSON *discards_json(const struct run *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	for (int i = 0; i < DISCARD_NR; i++)
-		cJSON_AddNumberToObject(o, discard_reason_names[i], (double)d[i]);
+		cJSON_AddNumberToObject(o, discard_reason_names[i], (double)r->discards[i]);
+	if (r->filter)
+		cJSON_AddNumberToObject(o, "filtered", (double)r->filtered);
+	return o;
+}
+
+static cJSON *filter_json(const struct run *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (r->o.include)
+		cJSON_AddStringToObject(o, "include", r->o.include);
+	if (r->o.exclude)
+		cJSON_AddStringToObject(o, "exclude", r->o.exclude);
 	return o;
 }
 
@@ -158,12 +178,14 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 		cJSON_AddNullToObject(info, "time_limit_s");
 	cJSON_AddBoolToObject(info, "keep_raw", r->o.keep_raw);
 	cJSON_AddNumberToObject(info, "datapoints", 0);
-	cJSON_AddItemToObject(info, "discards", discards_json(r->discards));
+	cJSON_AddItemToObject(info, "discards", discards_json(r));
 	cJSON_AddNumberToObject(info, "attempts", 0);
 	cJSON_AddNullToObject(info, "discarded_pct");
 	cJSON_AddBoolToObject(info, "mostly_discarded", false);
 	cJSON_AddNullToObject(info, "cpu_busy");
 	cJSON_AddArrayToObject(info, "warnings");
+	if (r->filter)
+		cJSON_AddItemToObject(info, "filter", filter_json(r));
 	cJSON_AddBoolToObject(info, "complete", false);
 	cJSON_AddStringToObject(info, "stop_reason", "running");
 	isc_iso_time(ts, sizeof(ts));
@@ -187,11 +209,11 @@ static void finish_info(struct run *r)
 	uint64_t end = isc_mono_ns();
 	cJSON *info = r->info;
 	isc_json_set(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
-	isc_json_set(info, "discards", discards_json(r->discards));
-	uint64_t attempts = r->ndone;
+	isc_json_set(info, "discards", discards_json(r));
+	uint64_t attempts = r->ndone + r->filtered;  /* the filter's drops were measured */
 	for (int i = 0; i < DISCARD_NR; i++)
 		attempts += r->discards[i];
-	double pct = attempts ? 100.0 * (double)(attempts - r->ndone) / (double)attempts : 0.0;
+	double pct = attempts ? 100.0 * (double)(attempts - r->ndone - r->filtered) / (double)attempts : 0.0;
 	isc_json_set(info, "attempts", cJSON_CreateNumber((double)attempts));
 	isc_json_set(info, "discarded_pct", attempts ? cJSON_CreateNumber(pct) : cJSON_CreateNull());
 	isc_json_set(info, "mostly_discarded", cJSON_CreateBool(pct > MOSTLY_DISCARDED_PCT));
@@ -243,6 +265,23 @@ static void take_state_names(struct run *r)
 	}
 }
 
+/* Datapoints dropped by the filter since the last kept one, and since when. */
+struct starve {
+	uint64_t n, since_ns;
+};
+
+static bool filter_starved(struct run *r, struct starve *s)
+{
+	uint64_t now = isc_mono_ns();
+	r->filtered++;
+	if (s->n++ == 0)
+		s->since_ns = now;
+	if (s->n < FILTER_STARVED_N || now - s->since_ns < FILTER_STARVED_S * NSEC_PER_SEC)
+		return false;
+	r->filter_starved = true;
+	return true;
+}
+
 static int measure(struct run *r)
 {
 	struct progress *p = progress_start(r->o.count, r->o.time_limit_ns, r->o.quiet);
@@ -253,6 +292,7 @@ static int measure(struct run *r)
 	struct nothing_kept *nk = collect_nothing_kept();
 	cpu_ticks_read(r->cfg.cpu, &r->ticks_start);
 	r->own_start_ns = r->m->own_cpu_ns ? r->m->own_cpu_ns(r->ctx) : UINT64_MAX;
+	struct starve starve = { 0 };
 	arm_time_limit(r->o.time_limit_ns);
 	nothing_kept_reset(nk, r->discards, isc_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
@@ -264,6 +304,18 @@ static int measure(struct run *r)
 		}
 		if (got == 0)
 			break;
+		int keep = r->filter ? dp_filter_keep(r->filter, &dp, r->state_names, r->nstates,
+						      dp_writer_rows(r->w)) : 1;
+		if (keep < 0) {
+			ret = -1;
+			break;
+		}
+		if (!keep) {
+			if (filter_starved(r, &starve))
+				break;
+			continue;
+		}
+		starve = (struct starve){ 0 };
 		if (!nk->tripped)
 			nothing_kept_reset(nk, r->discards, isc_mono_ns());
 		if (dp_writer_add(r->w, &dp) < 0) {
@@ -275,7 +327,7 @@ static int measure(struct run *r)
 			r->why_stopped = STOP_COUNT;
 			collect_stop_requested = 1;
 		}
-		uint64_t nd = 0;
+		uint64_t nd = r->filtered;
 		for (int i = 0; i < DISCARD_NR; i++)
 			nd += r->discards[i];
 		progress_update(p, dp_writer_rows(r->w), nd, r->summary, false);
@@ -289,7 +341,12 @@ static int measure(struct run *r)
 		r->why_stopped = STOP_ERROR;
 	else if (r->why_stopped == STOP_NONE)
 		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME
-				 : nk->tripped ? STOP_NOTHING_KEPT : STOP_ERROR;
+				 : nk->tripped || r->filter_starved ? STOP_NOTHING_KEPT : STOP_ERROR;
+	if (r->filter_starved) {
+		isc_err("CPU %d: no datapoint kept in %u s: the last %llu were all dropped by --include/--exclude",
+			r->cfg.cpu, FILTER_STARVED_S, (unsigned long long)starve.n);
+		return ret;
+	}
 	if (r->why_stopped == STOP_NOTHING_KEPT) {
 		char msg[512];
 		nothing_kept_message(nk, r->discards, isc_mono_ns(), msg, sizeof(msg));
@@ -309,8 +366,12 @@ static int prepare(struct run *r, int argc, char **argv)
 		return rc == 1 ? ISC_EXIT_OK : ISC_EXIT_USAGE;
 	if ((rc = settings_cli_check_pending()) >= 0)
 		return rc;
+	bool bad_filter;
+	r->filter = dp_filter_new(r->o.include, r->o.exclude, &bad_filter);
+	if (bad_filter)
+		return ISC_EXIT_USAGE;
 	if (r->o.cpu_list)
-		return collect_multi_cpu(argc, argv, &r->o);
+		return collect_multi_cpu(argc, argv, &r->o);  /* each child filters its own */
 	if (strcmp(r->o.method, "auto") && !collect_find_method(r->o.method)) {
 		char q[64];
 		isc_quote_for_msg(r->o.method, strlen(r->o.method), q, sizeof(q));
@@ -376,6 +437,7 @@ static void judge_run(struct run *r)
 					   .idle_unchecked = !cJSON_IsTrue(pd), .idle_source = r->idle_source,
 					   .busy = r->busy_known ? &r->busy : NULL };
 	memcpy(r->facts.discards, r->discards, sizeof(r->facts.discards));
+	r->facts.filtered = r->filtered;
 	cJSON_Delete(r->warnings);
 	r->warnings = summary_warnings(&r->facts);
 }
@@ -399,6 +461,8 @@ static int cleanup(struct run *r, int status)
 	cpu_lock_release(r->lock);
 	run_dir_close(&r->rd);
 	cJSON_Delete(r->info);
+	dp_filter_free(r->filter);
+	r->filter = NULL;
 	cJSON_Delete(r->method_info);
 	cJSON_Delete(r->pm_qos_info);
 	for (size_t i = 0; r->state_names && i < r->nstates; i++)

@@ -138,7 +138,7 @@ int summary_running(const struct run_summary *s, const char **name, double *med,
 
 static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discarded)
 {
-	uint64_t attempts = x->kept + discarded;
+	uint64_t attempts = x->kept + discarded;  /* discarded includes the filtered */
 	char dur[32];
 	isc_fmt_duration(dur, sizeof(dur), x->duration_s, 1);
 	fprintf(f, "%s: %" PRIu64 " datapoints kept in %s (%.1f/s)", isc_progname(), x->kept, dur,
@@ -157,6 +157,9 @@ static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discar
 			100.0 * (double)x->discards[i] / (double)attempts);
 		sep = ", ";
 	}
+	if (x->filtered)
+		fprintf(f, "%sfiltered %" PRIu64 " (%.1f%%, by --include/--exclude)", sep, x->filtered,
+			100.0 * (double)x->filtered / (double)attempts);
 	fputc('\n', f);
 }
 
@@ -173,7 +176,7 @@ void summary_print(FILE *f, const struct run_summary *s, const struct summary_fa
 	const cJSON *w;
 	for (int i = 0; i < DISCARD_NR; i++)
 		discarded += x->discards[i];
-	print_counts(f, x, discarded);
+	print_counts(f, x, discarded + x->filtered);
 	if (s->nwake)
 		print_latency(f, "WakeLatency", s->wake, s->nwake);
 	else if (s->nintr)

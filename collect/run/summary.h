@@ -25,6 +25,7 @@ struct summary_facts {
 	int ncpus;                  /* CPUs online */
 	uint64_t kept;              /* datapoints on disk */
 	uint64_t discards[DISCARD_NR];
+	uint64_t filtered;          /* measured, then dropped by --include/--exclude */
 	double duration_s;
 	uint64_t ldist_min_ns;
 	bool idle_unchecked;        /* the method cannot tell per datapoint whether the CPU was idle */

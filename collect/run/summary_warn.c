@@ -47,7 +47,7 @@ static const char *kept_are(int top)
 
 static char *discard_warning(const struct summary_facts *x, uint64_t discarded)
 {
-	uint64_t attempts = x->kept + discarded;
+	uint64_t attempts = x->kept + x->filtered + discarded;  /* filtered: measured, then the user's choice */
 	double pct = 100.0 * (double)discarded / (double)attempts;
 	int top = 0;
 	for (int i = 1; i < DISCARD_NR; i++)
@@ -110,7 +110,7 @@ cJSON *summary_warnings(const struct summary_facts *x)
 	uint64_t discarded = 0;
 	for (int i = 0; i < DISCARD_NR; i++)
 		discarded += x->discards[i];
-	uint64_t attempts = x->kept + discarded;
+	uint64_t attempts = x->kept + x->filtered + discarded;  /* filtered: measured, then the user's choice */
 	char *w;
 	if (attempts && 100.0 * (double)discarded > DISCARD_WARN_PCT * (double)attempts) {
 		w = discard_warning(x, discarded);

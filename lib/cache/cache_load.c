@@ -189,6 +189,8 @@ bool isc_cache_stats(const struct isc_table *t, const char *group_col, const cha
 		case ISC_F_STD: out[i] = s.mom[4]; break;
 		case ISC_F_MED: out[i] = s.n ? isc_quantile_sorted(s.x, s.n, 0.5) : NAN; break;
 		case ISC_F_PCT: out[i] = s.n ? isc_quantile_sorted(s.x, s.n, f[i].pct / 100.0) : NAN; break;
+		case ISC_F_MIN_INDEX:
+		case ISC_F_MAX_INDEX: out[i] = NAN; break;  /* the caller knows the rows */
 		}
 	}
 	return true;

@@ -24,13 +24,20 @@ static const char *meaning_of(const char *reason)
 	return "only the attempts that were kept";
 }
 
+/* A discard the method made (a datapoint it could not take as it should). collect's
+ * "filtered" are datapoints the user's --include/--exclude dropped: a choice, not a bias. */
+static bool method_discard(const cJSON *it)
+{
+	return cJSON_IsNumber(it) && it->valuedouble > 0 && strcmp(it->string, "filtered") != 0;
+}
+
 /* The reasons, largest first, as "not_idle 7000, lost 213" (the first 8 with a count). */
 static void list_reasons(const cJSON *disc, struct isc_discards *out)
 {
 	const cJSON *r[8], *it;
 	size_t n = 0, at = 0;
 	cJSON_ArrayForEach(it, disc)
-		if (n < 8 && cJSON_IsNumber(it) && it->valuedouble > 0) {
+		if (n < 8 && method_discard(it)) {
 			size_t i = n++;
 			for (; i > 0 && r[i - 1]->valuedouble < it->valuedouble; i--)
 				r[i] = r[i - 1];
@@ -52,14 +59,17 @@ void isc_info_discards(const cJSON *info, struct isc_discards *out)
 	out->known = true;
 	out->kept = kept->valuedouble;
 	cJSON_ArrayForEach(it, disc)
-		if (cJSON_IsNumber(it) && it->valuedouble > 0)
+		if (method_discard(it))
 			out->discarded += it->valuedouble;
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(disc, "filtered");
+	if (cJSON_IsNumber(f) && f->valuedouble > 0)
+		out->filtered = f->valuedouble;
 	list_reasons(disc, out);
 }
 
 double isc_discard_share(const struct isc_discards *d)
 {
-	double attempts = d->kept + d->discarded;
+	double attempts = d->kept + d->filtered + d->discarded;
 	return d->known && attempts > 0 && isfinite(attempts) ? d->discarded / attempts : NAN;
 }
 
@@ -71,7 +81,7 @@ char *isc_info_biased(const cJSON *info)
 	if (!(share > ISC_BIASED_SHARE))
 		return NULL;
 	return isc_xasprintf("%.0f of %.0f attempts (%.1f%%) discarded (%s): the %.0f kept "
-			    "datapoints describe %s", d.discarded, d.kept + d.discarded,
+			    "datapoints describe %s", d.discarded, d.kept + d.filtered + d.discarded,
 			    100 * share, d.reasons, d.kept, meaning_of(d.main));
 }
 

@@ -14,14 +14,15 @@
 struct isc_discards {
 	bool known;           /* info.json has "datapoints" and a "discards" object */
 	double kept;          /* datapoints kept */
-	double discarded;     /* the sum over the reasons */
+	double discarded;     /* the sum over the method's reasons */
+	double filtered;      /* collect --include/--exclude's drops: measured, not discarded */
 	char reasons[160];    /* "not_idle 7000, lost 213", the largest first; "" when none */
 	const char *main;     /* the reason with the most discards, NULL when none */
 };
 
 /* What info says; known is false for a wult result or a run without the keys. */
 void isc_info_discards(const cJSON *info, struct isc_discards *out);
-/* discarded / (kept + discarded); NaN when unknown or without attempts. */
+/* discarded / (kept + filtered + discarded); NaN when unknown or without attempts. */
 double isc_discard_share(const struct isc_discards *d);
 /* "7213 of 8213 attempts (87.8%) discarded (not_idle 7000, lost 213): the 1000 kept
  * datapoints describe only ..." (malloc'd) when more than ISC_BIASED_SHARE was discarded,

@@ -127,6 +127,22 @@ int main(void)
 			 "interrupt) woke CPU 1 before the event; try a shorter -l (less time for other "
 			 "wake-ups) or another --cpu\n"), "other_wake warning:\n%s", out);
 	free(out);
+
+	/* collect --include/--exclude: the filtered are discards in the counts, but not in the
+	 * bias warning, which is about the method's (a fifth of all attempts, as above). */
+	struct summary_facts fz = { .cpu = 1, .ncpus = 2, .kept = 100, .duration_s = 125,
+				   .ldist_min_ns = 20000, .discards = { 10, 0, 0, 0 }, .filtered = 90 };
+	out = print(s, &fz);
+	expect("filtered", out,
+	       "collect: 100 datapoints kept in 2m05s (0.8/s), 100 discarded (50.0% of 200 attempts): "
+	       "not_idle 10 (5.0%), filtered 90 (45.0%, by --include/--exclude)\n"
+	       "collect: WakeLatency (us, 100 values): min 1.000, med 50.500, 99% 99.010, max 100.000\n");
+	free(out);
+	fz.discards[DISCARD_NOT_IDLE] = 50;
+	out = print(s, &fz);
+	CHECK_MSG(strstr(out, "collect: warning: 20.8% of the attempts were discarded, most as not_idle (20.8%)"),
+		  "warning with filtered datapoints:\n%s", out);
+	free(out);
 	summary_free(s);
 
 	/* Without TAI (IRQs-on states in bpf): IntrLatency; nothing discarded. */

@@ -14,7 +14,7 @@
 #include "idlescope/stats.h"
 #include "idlescope/table.h"
 
-#define IS_CACHE_FORMAT 1
+#define IS_CACHE_FORMAT 2  /* 2: the key holds the ctime */
 #define IS_CACHE_DEFAULT_MAX (1ull << 30)  /* IDLESCOPE_CACHE_MAX default: 1 GiB */
 
 /* Turn the cache off for this process (--no-cache); IDLESCOPE_NO_CACHE=1 does the same. */

@@ -78,6 +78,8 @@ void cache_key(struct cache_hdr *h, const struct stat *st, const struct is_table
 	h->size = (uint64_t)st->st_size;
 	h->mtime_sec = (int64_t)st->st_mtim.tv_sec;
 	h->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
+	h->ctime_sec = (int64_t)st->st_ctim.tv_sec;
+	h->ctime_nsec = (int64_t)st->st_ctim.tv_nsec;
 	h->known_complete = o->known_complete;
 	h->known_rows = o->known_complete ? (uint64_t)o->known_rows : 0;
 }

@@ -35,6 +35,11 @@ int is_fs_own_dir(const char *path, mode_t mode, char *err, size_t len)
 	bool made = make_parents(path, mode);
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
+	if (fd < 0 && errno == EACCES && lstat(path, &st) == 0 && st.st_uid != geteuid()) {
+		snprintf(err, len, "%s: owned by uid %u, not by uid %u (the user running this)", path,
+			 (unsigned)st.st_uid, (unsigned)geteuid());
+		return -1;
+	}
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		snprintf(err, len, "%s: %s", path, errno == ELOOP ? "a symbolic link, not a directory" : strerror(errno));
 		if (fd >= 0)

@@ -1,6 +1,8 @@
 /* Where the run cache lives, its size bound, keys and housekeeping (analyze cache). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 
 #include "cache_internal.h"
 #include "idlescope/cache.h"
+#include "idlescope/fs.h"
 #include "idlescope/numparse.h"
 #include "idlescope/util.h"
 #include "idlescope/version.h"
@@ -187,6 +190,18 @@ void cache_evict(const char *dir, uint64_t max, const char *keep)
 	free_entries(e, n);
 }
 
+/* A missing directory, or one the caller may use (docs/cache.md); else why not. */
+static bool trusted(const char *dir, char *why, size_t len)
+{
+	struct stat st;
+	if (lstat(dir, &st) < 0 && errno == ENOENT)
+		return true;
+	int fd = is_fs_own_dir(dir, 0700, why, len);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
 int is_cache_info(FILE *f)
 {
 	char *dir = is_cache_dir();
@@ -198,7 +213,10 @@ int is_cache_info(FILE *f)
 		return -1;
 	}
 	fprintf(f, "directory: %s\n", dir ? dir : "(none: neither XDG_CACHE_HOME nor HOME is set)");
-	if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT)
+	char why[1024];
+	if (dir && !trusted(dir, why, sizeof(why)))
+		fprintf(f, "note: not used: %s\n", why);
+	else if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT)
 		fprintf(f, "note: cannot read it: %s\n", strerror(errno));
 	for (size_t i = 0; i < n; i++)
 		total += e[i].size;
@@ -216,7 +234,11 @@ int is_cache_clear(FILE *f)
 	struct entry *e = NULL;
 	size_t n = 0, removed = 0;
 	int rc = 0;
-	if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT) {
+	char why[1024];
+	if (dir && !trusted(dir, why, sizeof(why))) {
+		is_err("cache: %s; not used, nothing removed", why);
+		rc = -1;
+	} else if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT) {
 		is_err("cache: %s: %s", dir, strerror(errno));
 		rc = -1;
 	}

@@ -74,6 +74,11 @@ for case in foreign wide; do
 		chmod 700 "$XDG_CACHE_HOME/idlescope"
 		chown -R nobody "$XDG_CACHE_HOME/idlescope"
 		check_cold "a directory of nobody's" "owned by uid $(id -u nobody), not by uid 0"
+		"$analyze" cache --clear > t.out 2> t.err && fail "cache --clear in nobody's directory: exit 0"
+		grep -q "owned by uid $(id -u nobody), not by uid 0 .*; not used, nothing removed" t.err ||
+			fail "cache --clear: $(cat t.err)"
+		[ -n "$(ls "$XDG_CACHE_HOME/idlescope")" ] || fail "cache --clear removed nobody's files"
+		"$analyze" cache --info | grep -q "^note: not used: .*owned by uid" || fail "cache --info: no note"
 	else
 		chmod 755 "$XDG_CACHE_HOME/idlescope"
 		check_cold "root's directory, mode 0755" "mode 0755, expected 0700"

@@ -213,9 +213,17 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	if (dir && pipe2(pfd, O_CLOEXEC) < 0)
 		pfd[0] = pfd[1] = -1;
 	fflush(NULL);
+	int jfd = is_settings_journal_fd(x->s);
 	pid_t pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* the run holds the journal's lock too: should this driver be killed, collect
+		 * --restore refuses while the run still measures under the changed settings */
+		if (jfd >= 0 && fcntl(jfd, F_SETFD, 0) == 0) {
+			char n[16];
+			snprintf(n, sizeof(n), "%d", jfd);
+			setenv(JOURNAL_FD_ENV, n, 1);
+		}
 		if (pfd[1] >= 0)
 			dup2(pfd[1], STDERR_FILENO);
 		setenv(RUN_CONTEXT_ENV, env, 1);

@@ -33,4 +33,8 @@ int is_fs_open_own(int dirfd, const char *name, int flags, mode_t mode);
  */
 int is_fs_open_dev(const char *path, int flags, bool fixture, bool *regular);
 
+/* Another process that has the file fd is open on open too (/proc/PID/fd: one that inherited
+ * a lock outlives the pid /proc/locks names), 0 when none is seen. */
+long is_fs_file_user(int fd);
+
 #endif

@@ -48,6 +48,10 @@ int is_settings_apply(struct is_settings *s, const char *name, const char *value
  * cannot be read. nrestored gets the number of entries written back. */
 int is_settings_restore(struct is_settings *s, size_t *nrestored);
 
+/* The open journal (after is_settings_begin), -1 before: a run started with it open holds its
+ * lock, so that collect --restore refuses while that run lives on (docs/experiments.md). */
+int is_settings_journal_fd(const struct is_settings *s);
+
 enum is_journal_state {
 	IS_JOURNAL_NONE,       /* no journal: nothing pending */
 	IS_JOURNAL_STALE,      /* left by a collector that is gone: run collect --restore */

@@ -28,41 +28,6 @@ static void split_path(const char *out, char **parent, char **base)
 	free(b);
 }
 
-/* What report writes at the top of DIR: --force replaces a directory that has nothing else
- * (an empty one, or an earlier report), never one that holds other data. */
-static bool report_entry(const char *name)
-{
-	static const char *const names[] = { ".", "..", "index.html", "plots", "raw" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return true;
-	return false;
-}
-
-int outdir_replaceable(const char *out)
-{
-	struct stat st;
-	if (lstat(out, &st) < 0 && errno == ENOENT)
-		return 0;
-	DIR *d = opendir(out);
-	struct dirent *e;
-	int rc = 0;
-	if (!d) {
-		is_err("%s: %s", out, strerror(errno));
-		return -1;
-	}
-	while (rc == 0 && (e = readdir(d)))
-		if (!report_entry(e->d_name)) {
-			char q[80];
-			is_quote_for_msg(e->d_name, strlen(e->d_name), q, sizeof(q));
-			is_err("%s: not a report (it holds '%s', which report does not write); "
-			       "not replacing it", out, q);
-			rc = -1;
-		}
-	closedir(d);
-	return rc;
-}
-
 int outdir_check(const char *out, bool force)
 {
 	struct stat st;

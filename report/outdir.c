@@ -147,10 +147,17 @@ int remove_tree(const char *path)
 static int copy_file(const char *from, const char *to)
 {
 	static char buf[1 << 16];
-	int in = open(from, O_RDONLY), out = -1, rc = -1;
+	/* never blocking on a FIFO put in place of a run's file since it was checked */
+	int in = open(from, O_RDONLY | O_NONBLOCK | O_CLOEXEC), out = -1, rc = -1;
+	struct stat st;
 	ssize_t n;
+	if (in >= 0 && (fstat(in, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(in);
+		in = -1;
+		errno = EINVAL;
+	}
 	if (in < 0) {
-		is_err("%s: %s", from, strerror(errno));
+		is_err("%s: %s", from, errno == EINVAL ? "not a regular file" : strerror(errno));
 		return -1;
 	}
 	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0) {

@@ -165,10 +165,11 @@ static int copy_file(const char *from, const char *to)
 		goto cleanup;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			is_err("%s: write error: %s", to, strerror(errno));
-			goto cleanup;
-		}
+		for (ssize_t done = 0, w; done < n; done += w)  /* a short write: the next says why */
+			if ((w = write(out, buf + done, (size_t)(n - done))) <= 0) {
+				is_err("%s: write error: %s", to, w == 0 ? strerror(EIO) : strerror(errno));
+				goto cleanup;
+			}
 	if (n < 0) {
 		is_err("%s: %s", from, strerror(errno));
 		goto cleanup;

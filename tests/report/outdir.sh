@@ -117,6 +117,16 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	[ "$(cat "$W/keep/f")" = precious ] || fail "--force removed what was mounted inside the old report"
 	inputs_intact bind mounts
 	rm -rf "$W"/.rep2.old-*
+	# --copy-raw onto a full file system: the real reason, not "Success" after a short write
+	mkdir "$W/big" "$W/small"
+	awk 'BEGIN { srand(2); print "WakeLatency,LDist"; for (i = 0; i < 200000; i++) printf "%.3f,%d\n", rand() * 100, i % 4000 }' \
+		>"$W/big/datapoints.csv"
+	unshare -m sh -c 'mount -t tmpfs -o size=2m tmpfs "$2/small" || exit 99
+		"$1" "$2/big" -o "$2/small/rep" --copy-raw --metrics WakeLatency >/dev/null 2>"$2/e4"; echo $? >"$2/rc4"
+		ls -A "$2/small" >"$2/left4"' sh "$REPORT" "$W"
+	[ "$(cat "$W/rc4")" = 1 ] || { cat "$W/e4"; fail "--copy-raw on a full disk: exit $(cat "$W/rc4")"; }
+	grep -q "datapoints.csv: write error: No space left on device$" "$W/e4" || fail "full disk: $(cat "$W/e4")"
+	[ ! -s "$W/left4" ] || fail "full disk: left behind: $(cat "$W/left4")"
 else
 	echo "note: bind-mount cases skipped (need root and unshare -m)"
 fi

@@ -57,21 +57,42 @@ static long journal_pid(int fd)
 	return p ? strtol(p + 5, NULL, 10) : -1;
 }
 
-/* Root's journal on the real machine; in a fixture tree, the one of whoever runs the tests. */
+/* Root's journal on the real machine; in a fixture tree, also the one of whoever runs the tests. */
 static bool trusted_journal(int fd, const char *sysroot)
 {
 	struct stat st;
-	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_uid == 0 || (sysroot && *sysroot));
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+	       (st.st_uid == 0 || (sysroot && *sysroot && st.st_uid == geteuid()));
+}
+
+/* The journal, or (none there) one an earlier idlescope left in the shared /run/idlescope:
+ * the same format, so --restore replays it; only root's single-link file counts there. */
+static int open_journal(const char *sysroot, char *path, size_t len)
+{
+	char *jp = journal_path(sysroot);
+	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	snprintf(path, len, "%s", jp);
+	free(jp);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	char *old = is_xasprintf("%s/run/idlescope/settings.journal", sysroot ? sysroot : "");
+	int ofd = open(old, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (ofd >= 0 && trusted_journal(ofd, sysroot)) {
+		snprintf(path, len, "%s", old);
+		fd = ofd;
+	} else if (ofd >= 0) {
+		close(ofd);
+	}
+	free(old);
+	errno = fd < 0 ? ENOENT : 0;
+	return fd;
 }
 
 enum is_journal_state is_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len)
 {
-	char *jp = journal_path(sysroot);
 	enum is_journal_state r = IS_JOURNAL_NONE;
-	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	int fd = open_journal(sysroot, path, len);
 
-	snprintf(path, len, "%s", jp);
-	free(jp);
 	*pid = -1;
 	if (fd < 0 && errno == EACCES)
 		return IS_JOURNAL_UNREADABLE;

@@ -81,6 +81,18 @@ for mode in nobody 0777; do
 	chown root "$R/run/idlescope-settings" && chmod 0755 "$R/run/idlescope-settings"
 done
 note "nobody's files: ignored; a journal directory of nobody's or 0777: refused, nothing changed"
+# a journal an earlier idlescope left in the shared directory: root's is replayed, nobody's not
+printf 'idlescope settings journal 1\npid 999999\nfile\tturbo\t%s\t0\n' "$C/intel_pstate/no_turbo" >"$TMP/old"
+echo 1 >"$C/intel_pstate/no_turbo"
+chown nobody "$R/run/idlescope/settings.journal"
+cp "$TMP/old" "$R/run/idlescope/settings.journal"
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || fail "--restore with nobody's old journal: $(cat "$TMP/out")"
+grep -q "no journal was pending" "$TMP/out" || fail "nobody's file in /run/idlescope was replayed: $(cat "$TMP/out")"
+rm "$R/run/idlescope/settings.journal" && cp "$TMP/old" "$R/run/idlescope/settings.journal"
+expect_fail 1 "pending \($R/run/idlescope/settings.journal\): run 'collect --restore --sysroot" $COLLECT $S -c 20 -o "$TMP/never"
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || fail "--restore of an earlier version's journal: $(cat "$TMP/out")"
+[ ! -e "$R/run/idlescope/settings.journal" ] && [ "$(cat "$C/intel_pstate/no_turbo")" = 0 ] ||
+	fail "an earlier version's journal was not replayed"
 
 # 11. A journal --restore cannot replay: which file, which line, how to discard it
 printf 'idlescope settings journal 2\npid 999999\nfile\tturbo\t%s\t0\n' "$C/intel_pstate/no_turbo" >"$J"

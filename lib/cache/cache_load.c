@@ -20,9 +20,10 @@ static bool same_source(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* The cache directory made, the caller's, mode 0700 and writable; else one note and -1 (read
- * without the cache): entries in a directory somebody else can write could be forged. */
-static int usable_dir(const char *dir)
+/* The cache directory made, the caller's, mode 0700 and writable; else -1 (read without the
+ * cache) and, if say, one note: entries in a directory somebody else can write could be
+ * forged. (Not said while muted, before the runs are loaded: the load says it.) */
+static int usable_dir(const char *dir, bool say)
 {
 	char why[1024];
 	int fd = is_fs_own_dir(dir, 0700, why, sizeof(why));
@@ -34,7 +35,8 @@ static int usable_dir(const char *dir)
 		if (ok)
 			return 0;
 	}
-	cache_note_once("cache: %s; going on without the cache", why);
+	if (say)
+		cache_note_once("cache: %s; going on without the cache", why);
 	return -1;
 }
 
@@ -77,7 +79,7 @@ int is_cache_load(const struct is_cache_src *src, struct is_table **out)
 	if (stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	char *dir = is_cache_dir();
-	if (!dir || usable_dir(dir) < 0) {
+	if (!dir || usable_dir(dir, true) < 0) {
 		free(dir);
 		return 0;
 	}
@@ -115,7 +117,7 @@ void is_cache_prepare(const struct is_cache_src *src)
 	    !background || stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
 		return;  /* (an error here is printed again when the run is loaded) */
 	char *dir = is_cache_dir();
-	if (dir && usable_dir(dir) < 0) {
+	if (dir && usable_dir(dir, false) < 0) {
 		free(dir);
 		return;
 	}

@@ -74,6 +74,8 @@ for case in foreign wide; do
 		chmod 700 "$XDG_CACHE_HOME/idlescope"
 		chown -R nobody "$XDG_CACHE_HOME/idlescope"
 		check_cold "a directory of nobody's" "owned by uid $(id -u nobody), not by uid 0"
+		IDLESCOPE_CACHE_BUILD=background check_cold "background, a directory of nobody's" \
+			"owned by uid $(id -u nobody), not by uid 0"
 		"$analyze" cache --clear > t.out 2> t.err && fail "cache --clear in nobody's directory: exit 0"
 		grep -q "owned by uid $(id -u nobody), not by uid 0 .*; not used, nothing removed" t.err ||
 			fail "cache --clear: $(cat t.err)"

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 enum kind { K_TOP, K_PLOTS, K_PLOT_DATA, K_RAW, K_RAW_RUN };

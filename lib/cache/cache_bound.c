@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "idlescope/util.h"
+#include "cache/cache_internal.h"
+#include "text/util.h"
 
 /* Records (newlines outside double quotes) and the header's fields; false when unreadable. */
 static bool count_cells(const char *path, uint64_t *rows, uint64_t *cols)

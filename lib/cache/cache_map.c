@@ -6,9 +6,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "idlescope/fs.h"
-#include "idlescope/util.h"
+#include "cache/cache_internal.h"
+#include "fs/fs.h"
+#include "text/util.h"
 
 /* A bounds-checked cursor over the index. */
 struct cur {

@@ -1,11 +1,11 @@
-/* Who else has a file open (idlescope/fs.h). */
+/* Who else has a file open (fs/fs.h). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "idlescope/fs.h"
+#include "fs/fs.h"
 
 /* Another process with the file fd is open on open too (/proc/PID/fd), 0 when none is seen. */
 long is_fs_file_user(int fd)

@@ -1,5 +1,5 @@
-/* Private directories, files of the caller's own, and devices (idlescope/fs.h). */
-#include "idlescope/fs.h"
+/* Private directories, files of the caller's own, and devices (fs/fs.h). */
+#include "fs/fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 
 /* mkdir -p; true when path itself was made here (then its mode is set exactly). */
 static bool make_parents(const char *path, mode_t mode)

@@ -1,5 +1,5 @@
 /* The system description recorded in info.json: /proc/cpuinfo, uname, clocksource, cpuidle, PM QoS. */
-#include "idlescope/sysinfo.h"
+#include "run/sysinfo.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -11,7 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "idlescope/fs.h"
+#include "fs/fs.h"
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
 

@@ -24,9 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/fs.h"
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "fs/fs.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 #define JOURNAL_DIR "/run/idlescope-settings"
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 /* 1 to 16 hex digits, nothing else. */
 static bool hex_field(const char *s, uint64_t max, uint64_t *v)

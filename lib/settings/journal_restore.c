@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/fs.h"
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "fs/fs.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 /* " (CPU N is offline: ...)" when path is a file of an offline CPU; "" otherwise (malloc'd). */
 static char *offline_hint(const char *path, const char *root)

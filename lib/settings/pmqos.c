@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlescope/fs.h"
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "fs/fs.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 static int qos_have(struct is_settings *s, const char *name, char *why, size_t len)
 {

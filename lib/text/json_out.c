@@ -1,9 +1,9 @@
-/* JSON text for files, valid UTF-8 whatever the strings in the tree hold. */
-#include "idlescope/json_out.h"
+/* JSON text for files, valid UTF-8 whatever the strings in the tree hold; setting a key. */
+#include "text/json_out.h"
 
 #include <stdlib.h>
 
-#include "idlescope/textsafe.h"
+#include "text/textsafe.h"
 
 char *is_json_render(const cJSON *item, bool formatted)
 {
@@ -13,4 +13,12 @@ char *is_json_render(const cJSON *item, bool formatted)
 	char *safe = is_text_dup(raw, IS_TEXT_JSON);
 	free(raw);
 	return safe;
+}
+
+void is_json_set(cJSON *o, const char *key, cJSON *v)
+{
+	if (cJSON_HasObjectItem(o, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
+	else
+		cJSON_AddItemToObject(o, key, v);
 }

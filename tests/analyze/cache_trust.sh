@@ -8,17 +8,16 @@
 # run one at a time. Needs root (a second user, nobody).
 # usage: cache_trust.sh ANALYZE
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 case $1 in /*) analyze=$1 ;; *) analyze=$PWD/$1 ;; esac
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (a cache of another user)"; exit 77; }
-id nobody > /dev/null 2>&1 || { echo "SKIP: no user nobody"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ "$(id -u)" = 0 ] || skip "needs root (a cache of another user)"
+id nobody > /dev/null 2>&1 || skip "no user nobody"
+test_tmpdir tmp
 chmod 755 "$tmp"
 cd "$tmp" || exit 1
 unset IDLESCOPE_NO_CACHE IDLESCOPE_CACHE_MAX
 export IDLESCOPE_CACHE_BUILD=foreground
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 entry_name() { printf '%016x-%016x.isc' "$(stat -c %d "$1")" "$(stat -c %i "$1")"; }
 

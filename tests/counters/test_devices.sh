@@ -5,12 +5,11 @@
 # /dev/cpu_dma_latency is not recorded as the PM QoS limit. In a private mount namespace, so
 # the real /dev is never touched. Root.
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 COLLECT=$1
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (a private mount namespace)"; exit 77; }
-command -v unshare >/dev/null && command -v jq >/dev/null || { echo "SKIP: unshare or jq missing"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+[ "$(id -u)" = 0 ] || skip "needs root (a private mount namespace)"
+command -v unshare >/dev/null && command -v jq >/dev/null || skip "unshare or jq missing"
+test_tmpdir T
 printf '\0\0\0\0' >"$T/qos"
 # MSR files as a fixture holds them (MSR a at byte 8a): APERF 0xE8 and MPERF 0xE7 never move
 perl -e 'print "\0" x (8 * 0x700)' >"$T/msr"
@@ -22,14 +21,14 @@ unshare -m sh -c '
 	"$1" --counters -i 0.2 -n 2 --cpu 0 -o "$2/run" 2>"$2/err"
 ' sh "$COLLECT" "$T"
 rc=$?
-[ $rc = 99 ] && { echo "SKIP: cannot mount over /dev/cpu here"; exit 77; }
+[ $rc = 99 ] && skip "cannot mount over /dev/cpu here"
 [ $rc = 0 ] || { cat "$T/err"; fail "collect --counters: exit $rc"; }
 head -1 "$T/run/counters.csv" | tr ',' '\n' | grep -Eqx 'APERF|MPERF' &&
 	fail "a regular file at /dev/cpu/0/msr was read as the MSR device: $(head -1 "$T/run/counters.csv")"
 if [ -e /sys/bus/event_source/devices/msr/events/aperf ]; then
-	echo "note: this machine's msr PMU has aperf; checking the MSR reason only when it is named"
+	note "this machine's msr PMU has aperf; checking the MSR reason only when it is named"
 fi
 grep -q "/dev/cpu/0/msr (No such device)" "$T/err" || grep -q "msr PMU" "$T/err" || { cat "$T/err"; fail "no reason naming /dev/cpu/0/msr"; }
 jq -e '[.. | objects | select(has("cpu_dma_latency_us"))] | all(.cpu_dma_latency_us == null)' "$T/run/info.json" >/dev/null ||
 	fail "a regular file at /dev/cpu_dma_latency was recorded as the PM QoS limit"
-echo "ok: $(grep -o 'APERF, MPERF unavailable: [^;]*; [^)]*)' "$T/err")"
+note "ok: $(grep -o 'APERF, MPERF unavailable: [^;]*; [^)]*)' "$T/err")"

@@ -122,10 +122,11 @@ note "unreplayable journals: head, path, offline CPU named with file, line and w
 
 # 12. SIGKILL of a --set driver: --restore refuses while its run still measures
 wait_cpu_free
-$COLLECT $S -c 1000000 -l 1ms -o "$TMP/killed" --set turbo=off 2>"$TMP/kerr" &
+test_bg $COLLECT $S -c 1000000 -l 1ms -o "$TMP/killed" --set turbo=off 2>"$TMP/kerr"
 driver=$!
 child=
-trap 'kill -KILL $driver $child 2>/dev/null; cleanup_tmp' EXIT
+kill_runs() { kill -KILL $driver $child 2>/dev/null; return 0; }
+test_when_finished kill_runs
 for _ in $(seq 100); do
 	child=$(pgrep -P $driver)
 	[ -n "$child" ] && [ -s "$TMP/killed/datapoints.csv" ] && break

@@ -84,13 +84,13 @@ static int check_dir(int dfd, enum kind k, const char *rel, char **bad)
 			continue;
 		struct stat st;
 		int sub;
-		char *path = rel ? is_xasprintf("%s/%s", rel, e->d_name) : is_xstrdup(e->d_name);
+		char *path = rel ? isc_xasprintf("%s/%s", rel, e->d_name) : isc_xstrdup(e->d_name);
 		bool ok = fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && allowed(k, e->d_name, &sub);
 		if (ok && sub >= 0 && S_ISDIR(st.st_mode)) {
 			int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			rc = fd < 0 ? -1 : check_dir(fd, (enum kind)sub, path, bad);
 		} else if (!ok || sub >= 0 || !S_ISREG(st.st_mode)) {
-			*bad = is_xstrdup(path);
+			*bad = isc_xstrdup(path);
 			rc = -1;
 		}
 		free(path);
@@ -110,11 +110,11 @@ int outdir_replaceable(const char *out)
 		return 0;
 	if (bad) {
 		char q[160];
-		is_quote_for_msg(bad, strlen(bad), q, sizeof(q));
-		is_err("%s: not a report (it holds '%s', which report does not write); not replacing it", out, q);
+		isc_quote_for_msg(bad, strlen(bad), q, sizeof(q));
+		isc_err("%s: not a report (it holds '%s', which report does not write); not replacing it", out, q);
 		free(bad);
 	} else {
-		is_err("%s: %s", out, strerror(errno));
+		isc_err("%s: %s", out, strerror(errno));
 	}
 	return -1;
 }

@@ -19,7 +19,7 @@ struct pm_qos {
 
 static int read_limit(int32_t *v)
 {
-	int fd = is_fs_open_dev(CPU_DMA_LATENCY, O_RDONLY, false, NULL);
+	int fd = isc_fs_open_dev(CPU_DMA_LATENCY, O_RDONLY, false, NULL);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, v, sizeof(*v));
@@ -31,7 +31,7 @@ static int read_limit(int32_t *v)
 
 struct pm_qos *pm_qos_start(long req_us, int cpu, cJSON *info)
 {
-	struct pm_qos *q = is_xcalloc(1, sizeof(*q));
+	struct pm_qos *q = isc_xcalloc(1, sizeof(*q));
 	int32_t before;
 	char path[128];
 	q->fd = -1;
@@ -60,9 +60,9 @@ struct pm_qos *pm_qos_start(long req_us, int cpu, cJSON *info)
 		return q;
 	}
 	int32_t v = (int32_t)req_us;
-	q->fd = is_fs_open_dev(CPU_DMA_LATENCY, O_RDWR, false, NULL);
+	q->fd = isc_fs_open_dev(CPU_DMA_LATENCY, O_RDWR, false, NULL);
 	if (q->fd < 0 || write(q->fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
-		is_err("--pm-qos-us %ld: %s: %s%s", req_us, CPU_DMA_LATENCY, strerror(errno),
+		isc_err("--pm-qos-us %ld: %s: %s%s", req_us, CPU_DMA_LATENCY, strerror(errno),
 		       errno == EACCES || errno == EPERM ? " (needs root; or leave PM QoS alone)" : "");
 		pm_qos_stop(q);
 		return NULL;

@@ -28,7 +28,7 @@ int cache_build_mode(bool *background)
 		*background = false;
 		return 0;
 	}
-	is_err("IDLESCOPE_CACHE_BUILD: expected 'background' or 'foreground', got '%s'", e);
+	isc_err("IDLESCOPE_CACHE_BUILD: expected 'background' or 'foreground', got '%s'", e);
 	return -1;
 }
 
@@ -75,13 +75,13 @@ static void wait_caller(bool have_pidfd, pid_t caller)
 }
 
 /* The builder: one per entry (a lock file beside it); gone when the entry is there. */
-static void builder(const struct is_cache_src *src, const struct stat *st, const char *dir,
+static void builder(const struct isc_cache_src *src, const struct stat *st, const char *dir,
 		    const char *entry, uint64_t max, int pidfd, pid_t caller)
 {
 	detach(pidfd);
 	char *lock = cache_lock_path(dir, entry);
 	/* never through a planted symbolic link, never blocking on a FIFO */
-	int fd = is_fs_open_own(AT_FDCWD, lock, O_RDWR | O_CREAT, 0600);
+	int fd = isc_fs_open_own(AT_FDCWD, lock, O_RDWR | O_CREAT, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
 		_exit(0);  /* another builder is at it (or waits to be) */
 	wait_caller(pidfd >= 0, caller);
@@ -122,7 +122,7 @@ static long thread_count(void)
 	return n;
 }
 
-void cache_build_background(const struct is_cache_src *src, const struct stat *st,
+void cache_build_background(const struct isc_cache_src *src, const struct stat *st,
 			    const char *dir, const char *entry, uint64_t max)
 {
 	/* single-threaded here (analyze, report): fork copies the whole process safely, and the

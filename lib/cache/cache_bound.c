@@ -18,7 +18,7 @@ static bool count_cells(const char *path, uint64_t *rows, uint64_t *cols)
 	ssize_t n;
 	if (fd < 0)
 		return false;
-	char *buf = is_xmalloc(BUF);  /* (foreground builds of a diff run in two threads) */
+	char *buf = isc_xmalloc(BUF);  /* (foreground builds of a diff run in two threads) */
 	while ((n = read(fd, buf, BUF)) > 0)
 		for (ssize_t i = 0; i < n; i++) {
 			char c = buf[i];
@@ -36,7 +36,7 @@ static bool count_cells(const char *path, uint64_t *rows, uint64_t *cols)
 	return n == 0;
 }
 
-bool cache_surely_too_big(const char *path, const struct stat *st, const struct is_table_opts *o,
+bool cache_surely_too_big(const char *path, const struct stat *st, const struct isc_table_opts *o,
 			  const char *entry, uint64_t max)
 {
 	/* every cell takes at least a byte of the file and 4 bytes of the entry (a text id), every

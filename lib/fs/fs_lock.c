@@ -8,7 +8,7 @@
 #include "fs/fs.h"
 
 /* Another process with the file fd is open on open too (/proc/PID/fd), 0 when none is seen. */
-long is_fs_file_user(int fd)
+long isc_fs_file_user(int fd)
 {
 	struct stat want, st;
 	DIR *proc = fstat(fd, &want) == 0 ? opendir("/proc") : NULL;

@@ -14,7 +14,7 @@
 /* mkdir -p; true when path itself was made here (then its mode is set exactly). */
 static bool make_parents(const char *path, mode_t mode)
 {
-	char *p = is_xstrdup(path);
+	char *p = isc_xstrdup(path);
 	bool made = false;
 	for (char *s = p + 1;; s++) {
 		char c = *s;
@@ -30,7 +30,7 @@ static bool make_parents(const char *path, mode_t mode)
 	return made;
 }
 
-int is_fs_own_dir(const char *path, mode_t mode, char *err, size_t len)
+int isc_fs_own_dir(const char *path, mode_t mode, char *err, size_t len)
 {
 	bool made = make_parents(path, mode);
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -61,7 +61,7 @@ int is_fs_own_dir(const char *path, mode_t mode, char *err, size_t len)
 	return -1;
 }
 
-int is_fs_open_own(int dirfd, const char *name, int flags, mode_t mode)
+int isc_fs_open_own(int dirfd, const char *name, int flags, mode_t mode)
 {
 	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, mode);
 	struct stat st;
@@ -84,7 +84,7 @@ int is_fs_open_own(int dirfd, const char *name, int flags, mode_t mode)
 	return fd;
 }
 
-int is_fs_open_dev(const char *path, int flags, bool fixture, bool *regular)
+int isc_fs_open_dev(const char *path, int flags, bool fixture, bool *regular)
 {
 	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	struct stat st;

@@ -40,12 +40,12 @@ struct st_journal {
 
 static char *journal_dir(const char *sysroot)
 {
-	return is_xasprintf("%s" JOURNAL_DIR, sysroot ? sysroot : "");
+	return isc_xasprintf("%s" JOURNAL_DIR, sysroot ? sysroot : "");
 }
 
 static char *journal_path(const char *sysroot)
 {
-	return is_xasprintf("%s" JOURNAL_DIR "/settings.journal", sysroot ? sysroot : "");
+	return isc_xasprintf("%s" JOURNAL_DIR "/settings.journal", sysroot ? sysroot : "");
 }
 
 static long journal_pid(int fd)
@@ -75,7 +75,7 @@ static int open_journal(const char *sysroot, char *path, size_t len)
 	free(jp);
 	if (fd >= 0 || errno != ENOENT)
 		return fd;
-	char *old = is_xasprintf("%s/run/idlescope/settings.journal", sysroot ? sysroot : "");
+	char *old = isc_xasprintf("%s/run/idlescope/settings.journal", sysroot ? sysroot : "");
 	int ofd = open(old, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (ofd >= 0 && trusted_journal(ofd, sysroot)) {
 		snprintf(path, len, "%s", old);
@@ -88,19 +88,19 @@ static int open_journal(const char *sysroot, char *path, size_t len)
 	return fd;
 }
 
-enum is_journal_state is_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len)
+enum isc_journal_state isc_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len)
 {
-	enum is_journal_state r = IS_JOURNAL_NONE;
+	enum isc_journal_state r = ISC_JOURNAL_NONE;
 	int fd = open_journal(sysroot, path, len);
 
 	*pid = -1;
 	if (fd < 0 && errno == EACCES)
-		return IS_JOURNAL_UNREADABLE;
+		return ISC_JOURNAL_UNREADABLE;
 	if (fd < 0)
-		return IS_JOURNAL_NONE;
+		return ISC_JOURNAL_NONE;
 	if (trusted_journal(fd, sysroot)) {
 		*pid = journal_pid(fd);
-		r = flock(fd, LOCK_SH | LOCK_NB) < 0 ? IS_JOURNAL_ACTIVE : IS_JOURNAL_STALE;
+		r = flock(fd, LOCK_SH | LOCK_NB) < 0 ? ISC_JOURNAL_ACTIVE : ISC_JOURNAL_STALE;
 	}
 	close(fd);
 	return r;
@@ -121,24 +121,24 @@ static int write_all(int fd, const char *line, size_t n)
 	return 0;
 }
 
-int is_settings_begin(struct is_settings *s, char *err, size_t len)
+int isc_settings_begin(struct isc_settings *s, char *err, size_t len)
 {
 	char jp[4096], why[1024];
 	long pid;
-	enum is_journal_state st = is_settings_journal_state(s->sysroot, &pid, jp, sizeof(jp));
+	enum isc_journal_state st = isc_settings_journal_state(s->sysroot, &pid, jp, sizeof(jp));
 
-	if (st == IS_JOURNAL_STALE) {
+	if (st == ISC_JOURNAL_STALE) {
 		snprintf(err, len, "settings left changed by collect pid %ld are pending in %s: run 'collect --restore%s%s' "
 			 "first (it says what it cannot put back, and how to discard the journal)", pid, jp,
 			 s->sysroot[0] ? " --sysroot " : "", s->sysroot);
 		return -1;
 	}
-	if (st == IS_JOURNAL_ACTIVE) {
+	if (st == ISC_JOURNAL_ACTIVE) {
 		snprintf(err, len, "collect pid %ld is changing settings (journal %s); wait until it ends", pid, jp);
 		return -1;
 	}
 	char *dir = journal_dir(s->sysroot);
-	int dfd = is_fs_own_dir(dir, 0755, why, sizeof(why));
+	int dfd = isc_fs_own_dir(dir, 0755, why, sizeof(why));
 	free(dir);
 	if (dfd < 0) {
 		snprintf(err, len, "the settings journal's directory: %s; nothing changed", why);
@@ -162,10 +162,10 @@ int is_settings_begin(struct is_settings *s, char *err, size_t len)
 	}
 	unlinkat(dfd, tmp, 0);
 	close(dfd);
-	s->j = is_xcalloc(1, sizeof(*s->j));
+	s->j = isc_xcalloc(1, sizeof(*s->j));
 	s->j->fd = fd;
 	s->j->len = n;
-	s->j->path = is_xstrdup(jp);
+	s->j->path = isc_xstrdup(jp);
 	return 0;
 }
 
@@ -177,7 +177,7 @@ static bool seen(const struct st_journal *j, const char *key)
 	return false;
 }
 
-static int append(struct is_settings *s, const char *setting, const char *key, const char *line, char *err,
+static int append(struct isc_settings *s, const char *setting, const char *key, const char *line, char *err,
 		  size_t len)
 {
 	struct st_journal *j = s->j;
@@ -197,8 +197,8 @@ static int append(struct is_settings *s, const char *setting, const char *key, c
 		return -1;
 	}
 	j->len += (off_t)n;
-	j->keys = is_xrealloc(j->keys, (j->nkeys + 1) * sizeof(*j->keys));
-	j->keys[j->nkeys++] = is_xstrdup(key);
+	j->keys = isc_xrealloc(j->keys, (j->nkeys + 1) * sizeof(*j->keys));
+	j->keys[j->nkeys++] = isc_xstrdup(key);
 	return 0;
 }
 
@@ -207,24 +207,24 @@ static bool clean(const char *v)
 	return !strpbrk(v, "\t\n\r");
 }
 
-int st_journal_file(struct is_settings *s, const char *setting, const char *path, const char *old,
+int st_journal_file(struct isc_settings *s, const char *setting, const char *path, const char *old,
 		    char *err, size_t len)
 {
 	if (!clean(setting) || !clean(path) || !clean(old)) {
 		snprintf(err, len, "%s: %s holds a value with a tab or newline; not changed", setting, path);
 		return -1;
 	}
-	char *line = is_xasprintf("file\t%s\t%s\t%s\n", setting, path, old);
+	char *line = isc_xasprintf("file\t%s\t%s\t%s\n", setting, path, old);
 	int r = append(s, setting, path, line, err, len);
 	free(line);
 	return r;
 }
 
-int st_journal_msr(struct is_settings *s, const char *setting, const char *path, uint32_t msr,
+int st_journal_msr(struct isc_settings *s, const char *setting, const char *path, uint32_t msr,
 		   uint64_t mask, uint64_t old, char *err, size_t len)
 {
-	char *key = is_xasprintf("%s#%" PRIx32 "#%" PRIx64, path, msr, mask);   /* one per field of an MSR */
-	char *line = is_xasprintf("msr\t%s\t%s\t%" PRIx32 "\t%" PRIx64 "\t%" PRIx64 "\n", setting, path, msr,
+	char *key = isc_xasprintf("%s#%" PRIx32 "#%" PRIx64, path, msr, mask);   /* one per field of an MSR */
+	char *line = isc_xasprintf("msr\t%s\t%s\t%" PRIx32 "\t%" PRIx64 "\t%" PRIx64 "\n", setting, path, msr,
 				  mask, old);
 	int r = append(s, setting, key, line, err, len);
 	free(key);
@@ -237,7 +237,7 @@ const char *st_journal_path(const struct st_journal *j)
 	return j->path;
 }
 
-int is_settings_journal_fd(const struct is_settings *s)
+int isc_settings_journal_fd(const struct isc_settings *s)
 {
 	return s->j ? s->j->fd : -1;
 }

@@ -37,14 +37,14 @@ static bool path_ok(const char *p, const char *root, bool msr)
 static int bad_line(size_t line, const char *why, const char *text, char *err, size_t len)
 {
 	char q[120];
-	is_quote_for_msg(text, strlen(text), q, sizeof(q));
+	isc_quote_for_msg(text, strlen(text), q, sizeof(q));
 	snprintf(err, len, "line %zu: %s: '%s'", line, why, q);
 	return -1;
 }
 
 static int parse_entry(char *l, size_t line, const char *root, struct st_jentry *e, char *err, size_t len)
 {
-	char *f[7] = { 0 }, *save = NULL, *copy = is_xstrdup(l);
+	char *f[7] = { 0 }, *save = NULL, *copy = isc_xstrdup(l);
 	size_t n = 0;
 	for (char *t = strtok_r(l, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
 		f[n++] = t;
@@ -88,7 +88,7 @@ int st_journal_parse(char *text, size_t len, const char *root, struct st_jtext *
 			if (out->pid <= 0 || *e)
 				return bad_line(2, "not the pid line", p, err, errlen);
 		} else if (line > 2) {
-			out->e = is_xrealloc(out->e, (out->n + 1) * sizeof(*out->e));
+			out->e = isc_xrealloc(out->e, (out->n + 1) * sizeof(*out->e));
 			if (parse_entry(p, line, root, &out->e[out->n], err, errlen) < 0)
 				return -1;
 			out->n++;

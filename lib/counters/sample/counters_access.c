@@ -21,7 +21,7 @@ void cnt_sys_init(struct cnt_sys *sys, const char *root)
 
 char *cnt_path(const struct cnt_sys *sys, const char *abspath)
 {
-	return is_xasprintf("%s%s", sys->root, abspath);
+	return isc_xasprintf("%s%s", sys->root, abspath);
 }
 
 char *cnt_read_text(const struct cnt_sys *sys, const char *abspath, size_t max, size_t *len)
@@ -39,7 +39,7 @@ char *cnt_read_text(const struct cnt_sys *sys, const char *abspath, size_t max, 
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;
-	char *buf = is_xmalloc(cap + 1);
+	char *buf = isc_xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {
 			if (cap >= max) {
@@ -49,7 +49,7 @@ char *cnt_read_text(const struct cnt_sys *sys, const char *abspath, size_t max, 
 				return NULL;
 			}
 			cap *= 2;
-			buf = is_xrealloc(buf, cap + 1);
+			buf = isc_xrealloc(buf, cap + 1);
 		}
 		ssize_t r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
@@ -103,9 +103,9 @@ int cnt_msr_open(const struct cnt_sys *sys, int cpu, struct cnt_msr *m)
 	 * that a script left at /dev/cpu/N/msr would read as "never busy" */
 	bool fixture = sys->root[0] != '\0';
 	m->cpu = cpu;
-	m->fd = is_fs_open_dev(path, O_RDWR, fixture, &m->regular);
+	m->fd = isc_fs_open_dev(path, O_RDWR, fixture, &m->regular);
 	if (m->fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
-		m->fd = is_fs_open_dev(path, O_RDONLY, fixture, &m->regular);
+		m->fd = isc_fs_open_dev(path, O_RDONLY, fixture, &m->regular);
 	free(path);
 	return m->fd < 0 ? -1 : 0;
 }

@@ -303,6 +303,10 @@ int cmd_stats(int argc, char **argv)
 	if (isc_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
 	size_t nruns = (size_t)(argc - optind);
+	/* every run's cache builder forked now, from a process that has read no run: a builder
+	 * forked after runs were read would keep their memory as its own once we exit */
+	for (size_t i = 0; i < nruns; i++)
+		isc_load_prepare_run(argv[optind + (int)i]);
 	struct isc_run **runs = open_runs(argv + optind, nruns);
 	if (!runs) {
 		rc = ISC_EXIT_DATA;

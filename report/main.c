@@ -255,6 +255,8 @@ static int load_runs(struct report *rep, const char *metrics_re)
 		rc = open_counter_runs(rep, n) < 0 ? -1 : make_configs(rep) < 0 ? -2 : 0;
 		goto cleanup;
 	}
+	for (size_t r = 0; r < n; r++)  /* the cache builders, forked before any run is read */
+		isc_load_prepare_run(rep->paths[r]);
 	for (size_t r = 0; r < n; r++, rep->nruns++)
 		if (isc_load_run(&ctx, rep->paths[r], &rep->runs[r]) < 0)
 			goto cleanup;

@@ -211,10 +211,11 @@ void plot_queue_free(struct plot_queue *q);
 void signals_remove_on_exit(const char *dir);
 void signals_watch_children(const pid_t *pids, int n);
 
+/* outdir_shape.c: -1 (message printed) when an existing out holds anything, at any depth,
+ * but a report's files. */
+int outdir_replaceable(const char *out);
 /* outdir.c */
 int outdir_check(const char *out, bool force);
-/* -1 (message printed) when an existing out holds anything but a report's files. */
-int outdir_replaceable(const char *out);
 char *outdir_make_tmp(const char *out);
 int outdir_commit(const char *tmp, const char *out, bool force);
 int remove_tree(const char *path);

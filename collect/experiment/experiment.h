@@ -17,6 +17,8 @@
 #define EXPERIMENT_FORMAT_VERSION "1"
 /* The environment variable a driver hands its child runs: JSON, see settings_record.c. */
 #define RUN_CONTEXT_ENV "IDLESCOPE_RUN_CONTEXT"
+/* The settings journal's fd a run of an experiment inherits (and holds until it exits). */
+#define JOURNAL_FD_ENV "IDLESCOPE_SETTINGS_JOURNAL_FD"
 
 enum exp_order { ORDER_INTERLEAVED, ORDER_RANDOM, ORDER_BLOCKED };
 

@@ -211,8 +211,11 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, bool 
 	/* A lone --set run keeps the terminal (its own progress line) and is not tried again. */
 	if (dir && pipe2(pfd, O_CLOEXEC) < 0)
 		pfd[0] = pfd[1] = -1;
+	/* the run holds the journal's lock too: should this driver be killed, collect --restore
+	 * refuses while the run still measures under the changed settings */
 	struct child_spec spec = { .argv = av, .env_name = RUN_CONTEXT_ENV, .env_value = env,
-				   .own_group = true, .stderr_fd = pfd[1] };
+				   .own_group = true, .stderr_fd = pfd[1],
+				   .keep_fd_env = JOURNAL_FD_ENV, .keep_fd = isc_settings_journal_fd(x->s) };
 	pid_t pid = child_start(&spec);
 	free(env);
 	free(av);

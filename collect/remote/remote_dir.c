@@ -1,0 +1,87 @@
+/*
+ * The SUT's directory (--remote-dir, default ~/.cache/idlescope) and the one way collect runs
+ * what it deployed there. Every command sent to the SUT starts with remote_shell()'s check: the
+ * directory made private (umask 077), then its physical path walked up to /: the directory and
+ * what collect keeps in it must be the login user's and writable by nobody else, each parent
+ * root's or the login user's and, when others may write it, sticky (as /tmp). Otherwise another
+ * user of the SUT could plant a symlink where deploy writes or swap the program root runs.
+ * The deployed collect is then run only as remote_collect() runs it: a private copy made, its
+ * SHA-256 checked, and that copy executed, in the same command.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote.h"
+#include "idlescope/util.h"
+#include "idlescope/version.h"
+
+char *remote_base(const struct remote_opts *ro)
+{
+	const char *d = ro->remote_dir;
+	if (!d)
+		return is_xstrdup("\"$HOME\"/.cache/idlescope");
+	if (!strcmp(d, "~"))   /* as a shell expands it (remote_parse refuses ~user) */
+		return is_xstrdup("\"$HOME\"");
+	if (!strncmp(d, "~/", 2)) {
+		char *q = sh_quote(d + 2), *s = is_xasprintf("\"$HOME\"/%s", q);
+		free(q);
+		return s;
+	}
+	return sh_quote(d);
+}
+
+/* $isbase: the physical path of the checked directory; refused with exit 96 and one line. */
+static const char check_script[] =
+	"umask 077; isbase=%s\n"
+	"isbad() { printf '%%s\\n' \"$1 on the SUT $2: refused (another user of the SUT could "
+	"change what collect runs there; give --remote-dir a directory of the login user's that nobody else "
+	"can write)\" >&2; exit 96; }\n"
+	"case $isbase in /*) ;; *) isbase=$PWD/$isbase ;; esac\n"
+	"mkdir -p -- \"$isbase\" && cd -P -- \"$isbase\" && isbase=$(pwd -P) || isbad \"$isbase\" 'cannot be made'\n"
+	"isu=$(id -u); isd=$isbase\n"
+	"while :; do\n"
+	"  ism=$(stat -c '%%u %%A' -- \"$isd\") || isbad \"$isd\" 'cannot be read'\n"
+	"  iso=${ism%%%% *}; ism=${ism#* }\n"
+	"  if [ \"$isd\" = \"$isbase\" ]; then\n"
+	"    [ \"$iso\" = \"$isu\" ] || isbad \"$isd\" \"is owned by uid $iso, not by the login user (uid $isu)\"\n"
+	"    case $ism in ?????w*|????????w*) isbad \"$isd\" 'is writable by group or others';; esac\n"
+	"  else\n"
+	"    [ \"$iso\" = 0 ] || [ \"$iso\" = \"$isu\" ] || isbad \"$isd\" \"(a parent of the remote directory) is owned by uid $iso, not by root or the login user\"\n"
+	"    case $ism in *[tT]) ;; ?????w*|????????w*) isbad \"$isd\" '(a parent of the remote directory) is writable by group or others and not sticky';; esac\n"
+	"  fi\n"
+	"  [ \"$isd\" = / ] && break\n"
+	"  isd=${isd%%/*}; [ -n \"$isd\" ] || isd=/\n"
+	"done\n"
+	"for isd in \"$isbase/runs\" \"$isbase/collect-" IDLESCOPE_VERSION "\"; do\n"
+	"  [ -L \"$isd\" ] && isbad \"$isd\" 'is a symbolic link'\n"
+	"  [ -e \"$isd\" ] || continue\n"
+	"  ism=$(stat -c '%%u %%A' -- \"$isd\"); iso=${ism%%%% *}; ism=${ism#* }\n"
+	"  [ \"$iso\" = \"$isu\" ] || isbad \"$isd\" \"is owned by uid $iso, not by the login user (uid $isu)\"\n"
+	"  case $ism in ?????w*|????????w*) isbad \"$isd\" 'is writable by group or others';; d*) ;; *) isbad \"$isd\" 'is not a directory';; esac\n"
+	"done\n"
+	"isv=$isbase/collect-" IDLESCOPE_VERSION "\n";
+
+char *remote_shell(const struct remote_opts *ro, const char *body)
+{
+	char *base = remote_base(ro), *s = is_xasprintf(check_script, base), *all = is_xasprintf("%s%s", s, body);
+	free(base);
+	free(s);
+	return all;
+}
+
+char *remote_collect(const char *hash, bool exec_it)
+{
+	static const char copy[] =
+		"isx=$(mktemp -d \"$isbase/.exec.XXXXXX\") && cp -- \"$isv/collect\" \"$isx/collect\" && "
+		"ish=$(sha256sum <\"$isx/collect\") && [ \"${ish%%%% *}\" = %s ] || { [ -z \"$isx\" ] || rm -rf -- \"$isx\"; "
+		"echo \"the deployed collect ($isv/collect) is not the one deployed (SHA-256 differs): not run\" >&2; exit 95; }\n"
+		"umask 022\n";
+	char *c = is_xasprintf(copy, hash), *s;
+	if (exec_it)   /* the agent removes its copy once it runs (remote_agent_main) */
+		s = is_xasprintf("%sIDLESCOPE_AGENT_COPY=$isx exec \"$isx/collect\"", c);
+	else
+		s = is_xasprintf("%s\"$isx/collect\"", c);
+	free(c);
+	return s;
+}

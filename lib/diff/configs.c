@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "idlescope/fs.h"
 #include "idlescope/util.h"
 
 static struct is_config_arg *add_config(struct is_config_list *l, char *name)
@@ -146,9 +147,15 @@ static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const
 		const cJSON *path = cJSON_GetObjectItemCaseSensitive(run, "path");
 		const cJSON *config = cJSON_GetObjectItemCaseSensitive(run, "config");
 		const cJSON *complete = cJSON_GetObjectItemCaseSensitive(run, "complete");
+		char why[160], q[160];
 		if (!cJSON_IsString(path) || !cJSON_IsObject(config)) {
 			is_err("%s: runs[%zu]: expected \"path\" (text) and \"config\" (an object)",
 			       jpath, i);
+			return -1;
+		}
+		if (is_path_inside(dir, path->valuestring, why, sizeof(why)) < 0) {
+			is_quote_for_msg(path->valuestring, strlen(path->valuestring), q, sizeof(q));
+			is_err("%s: runs[%zu].path '%s': %s: refused", jpath, i, q, why);
 			return -1;
 		}
 		i++;

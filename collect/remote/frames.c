@@ -44,8 +44,8 @@ int frame_next(const char *buf, size_t len, struct frame *f, size_t *need, const
 			return -1;
 		}
 	}
-	if (i == len)
-		return 0;   /* the header goes on in the next read (i < FRAME_HEAD_MAX here) */
+	if (i >= len)
+		return 0;   /* the header goes on in the next read (len < FRAME_HEAD_MAX here) */
 	if (i == 2 || buf[i] != '\n') {
 		*why = "a malformed frame header";
 		return -1;

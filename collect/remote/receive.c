@@ -67,6 +67,7 @@ struct rx {
 	size_t early_len;
 	bool remote_msg;       /* a remote message was passed on */
 	bool failed_write;
+	bool refused;          /* the SUT sent more than a limit allows: nothing more is read */
 	bool hold;             /* fetch: "fetched" only after the caller's commit */
 	bool fetched;          /* fetch: info.json says so */
 	bool got_any;          /* an info.json or rows arrived */
@@ -172,9 +173,8 @@ static void on_subdir(struct rx *x, const char *p, size_t n)
 	}
 	size_t slot = name_slot(x, name), i = x->slots[slot] ? x->slots[slot] - 1 : x->ndirs;
 	if (i == x->ndirs && x->ndirs >= MAX_SUBDIRS) {
-		if (!x->failed_write)
-			remote_err(x->host, "the SUT sent more than %d run subdirectories: refused", MAX_SUBDIRS - 1);
-		x->failed_write = true;
+		remote_err(x->host, "the SUT sent more than %d run subdirectories: refused", MAX_SUBDIRS - 1);
+		x->failed_write = x->refused = true;
 		free(name);
 		return;
 	}
@@ -290,9 +290,8 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 {
 	struct rxd *d = &x->dirs[x->cur];
 	if (type == FRAME_INFO && x->info_bytes - d->info_len + n > MAX_INFO_BYTES) {
-		if (!x->failed_write)
-			remote_err(x->host, "the SUT sent more than %u MiB of info.json: refused", MAX_INFO_BYTES >> 20);
-		x->failed_write = true;
+		remote_err(x->host, "the SUT sent more than %u MiB of info.json: refused", MAX_INFO_BYTES >> 20);
+		x->failed_write = x->refused = true;
 		return;
 	}
 	cJSON *j = cJSON_ParseWithLength(p, n);
@@ -404,34 +403,47 @@ static int parse_frames(struct rx *x, const char **why)
 	size_t off = 0;
 	struct frame f;
 	int rc;
-	while ((rc = frame_next(x->fbuf + off, x->flen - off, &f, &x->fneed, why)) == 1) {
+	while (!x->refused && (rc = frame_next(x->fbuf + off, x->flen - off, &f, &x->fneed, why)) == 1) {
 		on_frame(x, f.type, f.payload, f.len);
 		off += f.used;
 	}
+	if (x->refused)
+		return -1;
 	memmove(x->fbuf, x->fbuf + off, x->flen - off);
 	x->flen -= off;
 	return rc < 0 ? -1 : 0;
 }
 
-static int read_out(struct rx *x)
+/* Room for the next read: at most the frame being read and 64 KiB more. */
+static size_t reserve(struct rx *x)
 {
 	size_t room = x->fneed > x->flen + 65536 ? x->fneed - x->flen : 65536;
-	if (x->fcap - x->flen < room) {   /* at most one frame and a read more */
+	if (x->fcap - x->flen < room) {
 		x->fcap = x->flen + room;
 		x->fbuf = is_xrealloc(x->fbuf, x->fcap);
 	}
-	ssize_t r = read(x->sp.out, x->fbuf + x->flen, x->fcap - x->flen);
-	if (r < 0 && errno == EINTR)
-		return 1;
-	if (r <= 0)
-		return 0;
-	x->flen += (size_t)r;
+	return x->fcap - x->flen;
+}
+
+/* r new bytes in the buffer: 1, or 0 when the stream is garbled (after a message). */
+static int took(struct rx *x, size_t r)
+{
+	x->flen += r;
 	const char *why = NULL;
 	if (parse_frames(x, &why) < 0) {
-		remote_err(x->host, "garbled data from the SUT (not the collect agent's frames: %s)", why);
+		if (!x->refused)   /* else the limit was named */
+			remote_err(x->host, "garbled data from the SUT (not the collect agent's frames: %s)", why);
 		return 0;
 	}
 	return 1;
+}
+
+static int read_out(struct rx *x)
+{
+	ssize_t r = read(x->sp.out, x->fbuf + x->flen, reserve(x));
+	if (r < 0 && errno == EINTR)
+		return 1;
+	return r > 0 ? took(x, (size_t)r) : 0;
 }
 
 /* A line from the SUT's stderr: before the agent runs it is ssh's (kept for the error), after
@@ -820,6 +832,34 @@ int remote_run_host(const struct remote_opts *ro, const char *host, const char *
 	run_dir_close(&x.rd);
 	if (empty)
 		rmdir(outdir);
+	return status;
+}
+
+int remote_receive_bytes(const struct remote_opts *ro, const char *host, const char *outdir,
+			 const char *bytes, size_t n, struct host_result *res)
+{
+	struct rx x = { .ro = ro, .host = host, .outdir = outdir, .report_dir = outdir, .rd = { .dirfd = -1 },
+			.sp = { .pid = -1, .in = -1, .out = -1, .err = -1 } };
+	*res = (struct host_result){ .status = "failed" };
+	add_rxd(&x, "");
+	x.prog = progress_start(0, 0, true);
+	for (size_t off = 0, k; off < n; off += k) {
+		size_t room = reserve(&x);
+		k = n - off < room ? n - off : room;
+		memcpy(x.fbuf + x.flen, bytes + off, k);
+		if (!took(&x, k))
+			break;
+	}
+	progress_end(x.prog);
+	if (x.ended)
+		check_whole(&x);
+	int status = conclude(&x, x.ended ? 0 : 255, res);
+	rx_close(&x);
+	if (x.failed_write)
+		status = IS_EXIT_DATA;
+	rx_free(&x);
+	if (x.dir_made)
+		run_dir_close(&x.rd);
 	return status;
 }
 

@@ -128,6 +128,10 @@ struct host_result {
 };
 int remote_run_host(const struct remote_opts *ro, const char *host, const char *outdir,
 		    bool progress, struct host_result *res);
+/* The receiver without ssh (tests/fuzz/fuzz_remote.c): bytes as the agent's stdout, then the
+ * connection's end; outdir is made when something arrives. Returns the exit status. */
+int remote_receive_bytes(const struct remote_opts *ro, const char *host, const char *outdir,
+			 const char *bytes, size_t n, struct host_result *res);
 /* fetch.c's receiver: the agent command (--remote-agent-send) into tmpdir (made here); commit
  * puts it in place, then the SUT's copy is removed. report_dir's name is the reportid. */
 int remote_receive_fetch(const struct remote_opts *ro, const char *host, const char *tmpdir,

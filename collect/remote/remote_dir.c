@@ -31,34 +31,44 @@ char *remote_base(const struct remote_opts *ro)
 	return sh_quote(d);
 }
 
-/* $isbase: the physical path of the checked directory; refused with exit 96 and one line. */
+/* $isbase: the physical path of the checked directory; refused with exit 96 and one line. The
+ * parents that exist are checked before anything is made in them, then all of them again. */
 static const char check_script[] =
 	"umask 077; isbase=%s\n"
 	"isbad() { printf '%%s\\n' \"$1 on the SUT $2: refused (another user of the SUT could "
 	"change what collect runs there; give --remote-dir a directory of the login user's that nobody else "
 	"can write)\" >&2; exit 96; }\n"
-	"case $isbase in /*) ;; *) isbase=$PWD/$isbase ;; esac\n"
-	"mkdir -p -- \"$isbase\" && cd -P -- \"$isbase\" && isbase=$(pwd -P) || isbad \"$isbase\" 'cannot be made'\n"
-	"isu=$(id -u); isd=$isbase\n"
-	"while :; do\n"
-	"  ism=$(stat -c '%%u %%A' -- \"$isd\") || isbad \"$isd\" 'cannot be read'\n"
-	"  iso=${ism%%%% *}; ism=${ism#* }\n"
-	"  if [ \"$isd\" = \"$isbase\" ]; then\n"
-	"    [ \"$iso\" = \"$isu\" ] || isbad \"$isd\" \"is owned by uid $iso, not by the login user (uid $isu)\"\n"
-	"    case $ism in ?????w*|????????w*) isbad \"$isd\" 'is writable by group or others';; esac\n"
-	"  else\n"
+	"isstat() { ism=$(stat -c '%%u %%A' -- \"$1\") || isbad \"$1\" 'cannot be read'; iso=${ism%%%% *}; ism=${ism#* }; }\n"
+	/* isparents P: P (physical) and every directory above it: root's or the login user's, and
+	 * writable by others only when sticky (/tmp) */
+	"isparents() {\n"
+	"  isd=$1\n"
+	"  while :; do\n"
+	"    isstat \"$isd\"\n"
 	"    [ \"$iso\" = 0 ] || [ \"$iso\" = \"$isu\" ] || isbad \"$isd\" \"(a parent of the remote directory) is owned by uid $iso, not by root or the login user\"\n"
 	"    case $ism in *[tT]) ;; ?????w*|????????w*) isbad \"$isd\" '(a parent of the remote directory) is writable by group or others and not sticky';; esac\n"
-	"  fi\n"
-	"  [ \"$isd\" = / ] && break\n"
-	"  isd=${isd%%/*}; [ -n \"$isd\" ] || isd=/\n"
-	"done\n"
+	"    [ \"$isd\" = / ] && return\n"
+	"    isd=${isd%%/*}; [ -n \"$isd\" ] || isd=/\n"
+	"  done\n"
+	"}\n"
+	/* isown D: D is a directory of the login user's that nobody else may write */
+	"isown() {\n"
+	"  [ -L \"$1\" ] && isbad \"$1\" 'is a symbolic link'\n"
+	"  isstat \"$1\"\n"
+	"  [ \"$iso\" = \"$isu\" ] || isbad \"$1\" \"is owned by uid $iso, not by the login user (uid $isu)\"\n"
+	"  case $ism in ?????w*|????????w*) isbad \"$1\" 'is writable by group or others';; d*) ;; *) isbad \"$1\" 'is not a directory';; esac\n"
+	"}\n"
+	"isu=$(id -u)\n"
+	"case $isbase in /*) ;; *) isbase=$PWD/$isbase ;; esac\n"
+	"isp=${isbase%%/*}; [ -n \"$isp\" ] || isp=/\n"
+	"while [ ! -e \"$isp\" ] && [ ! -L \"$isp\" ]; do isp=${isp%%/*}; [ -n \"$isp\" ] || isp=/; done\n"
+	"isp=$(cd -P -- \"$isp\" && pwd -P) || isbad \"$isp\" 'cannot be entered'\n"
+	"isparents \"$isp\"\n"
+	"mkdir -p -- \"$isbase\" && cd -P -- \"$isbase\" && isbase=$(pwd -P) || isbad \"$isbase\" 'cannot be made'\n"
+	"isown \"$isbase\"\n"
+	"isparents \"${isbase%%/*}/\"\n"
 	"for isd in \"$isbase/runs\" \"$isbase/collect-" IDLESCOPE_VERSION "\"; do\n"
-	"  [ -L \"$isd\" ] && isbad \"$isd\" 'is a symbolic link'\n"
-	"  [ -e \"$isd\" ] || continue\n"
-	"  ism=$(stat -c '%%u %%A' -- \"$isd\"); iso=${ism%%%% *}; ism=${ism#* }\n"
-	"  [ \"$iso\" = \"$isu\" ] || isbad \"$isd\" \"is owned by uid $iso, not by the login user (uid $isu)\"\n"
-	"  case $ism in ?????w*|????????w*) isbad \"$isd\" 'is writable by group or others';; d*) ;; *) isbad \"$isd\" 'is not a directory';; esac\n"
+	"  if [ -e \"$isd\" ] || [ -L \"$isd\" ]; then isown \"$isd\"; fi\n"
 	"done\n"
 	"isv=$isbase/collect-" IDLESCOPE_VERSION "\n";
 

@@ -41,6 +41,7 @@ struct rxd {
 	int dp_fd, ctr_fd;
 	bool dp_made, ctr_made; /* created once (truncated); reopened for appending */
 	bool cut;               /* rows came without their end of line: cut off */
+	bool counters;          /* collect --counters (as asked here, not as the SUT says) */
 	uint64_t dp_lines, ctr_lines;
 };
 
@@ -105,7 +106,8 @@ static struct rxd *add_rxd(struct rx *x, const char *name)
 		x->slots = is_xcalloc(NAME_SLOTS, sizeof(*x->slots));
 	x->dirs = is_xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
 	struct rxd *d = &x->dirs[x->ndirs++];
-	*d = (struct rxd){ .name = is_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1 };
+	*d = (struct rxd){ .name = is_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1,
+			   .counters = x->ro->counters };
 	x->slots[name_slot(x, name)] = x->ndirs;
 	return d;
 }
@@ -201,12 +203,13 @@ static int open_out(struct rx *x, struct rxd *d, int *fd, bool *made, const char
 	return 0;
 }
 
+/* (cJSON_HasObjectItem ignores case: with "Datapoints" there, the replacement leaked) */
 static void set_item(cJSON *o, const char *key, cJSON *v)
 {
-	if (cJSON_HasObjectItem(o, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
-	else
+	if (!cJSON_GetObjectItemCaseSensitive(o, key))
 		cJSON_AddItemToObject(o, key, v);
+	else if (!cJSON_ReplaceItemInObjectCaseSensitive(o, key, v))
+		cJSON_Delete(v);
 }
 
 static uint64_t dir_rows(const struct rxd *d)
@@ -525,7 +528,7 @@ static const char *short_reason(const struct rxd *d, char *buf, size_t len)
 	const cJSON *dps = cJSON_GetObjectItemCaseSensitive(d->info, "datapoints");
 	if (!cJSON_IsString(end))
 		return "its info.json has no end_time (the SUT's collect did not finish it)";
-	if (cJSON_HasObjectItem(d->info, "snapshots"))
+	if (d->counters)
 		return NULL;   /* counters alone: info.json does not count the rows */
 	if (!cJSON_IsNumber(dps) || dps->valuedouble < 0 || (uint64_t)dps->valuedouble != dir_rows(d)) {
 		snprintf(buf, len, "its info.json counts %.0f datapoints, %llu arrived",
@@ -606,7 +609,7 @@ static char *agent_command(const struct remote_opts *ro, const char *collect, co
 static void mark_lost(struct rxd *d, const char *now)
 {
 	const cJSON *end = cJSON_GetObjectItemCaseSensitive(d->info, "end_time");
-	bool counters = cJSON_HasObjectItem(d->info, "snapshots");
+	bool counters = d->counters;
 	char buf[160];
 	if (!short_reason(d, buf, sizeof(buf)))
 		return;
@@ -667,7 +670,7 @@ static void conclude_short(struct rx *x, struct host_result *res)
 		if (d->info) {
 			set_item(d->info, "complete", cJSON_CreateBool(false));
 			set_item(d->info, "stop_reason", cJSON_CreateString("incomplete transfer"));
-			if (!cJSON_HasObjectItem(d->info, "snapshots"))
+			if (!d->counters)
 				set_item(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
 		}
 	}

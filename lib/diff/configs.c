@@ -240,6 +240,8 @@ static int parse_experiment(const char *dir, const char *jpath, struct is_config
 		c->paths = cfg[k].arg.paths;
 		c->npaths = cfg[k].arg.npaths;
 		cfg[k].name = NULL;
+		cfg[k].arg.paths = NULL;
+		cfg[k].arg.npaths = 0;
 	}
 	const cJSON *f;
 	cJSON_ArrayForEach(f, factors)
@@ -258,8 +260,12 @@ static int parse_experiment(const char *dir, const char *jpath, struct is_config
 	l->design = all;
 	rc = 0;
 out:
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {   /* what was not handed over (a refused path) */
+		for (size_t i = 0; i < cfg[k].arg.npaths; i++)
+			free(cfg[k].arg.paths[i]);
+		free(cfg[k].arg.paths);
 		free(cfg[k].name);
+	}
 	free(cfg);
 	cJSON_Delete(root);
 	return rc;

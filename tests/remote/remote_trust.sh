@@ -120,7 +120,10 @@ grep -q "^collect: sut3: the deployed collect (.*) is not the one deployed (SHA-
 note "$(cat "$TMP/err")"
 : >"$TMP/mode"
 rcollect -H sut3 --deploy 2>"$TMP/err" || { cat "$TMP/err"; fail "redeploy on sut3"; }
-[ -z "$(ls -A "$TMP/sut" | grep '^\.exec')" ] || fail "a private copy was left in $TMP/sut"
+# a real run from its private copy: the agent removed the copy as it started
+rcollect_cpu -H sut1 --method timer -c 5 --cpu "$CPU" -o "$TMP/r-real" || { cat "$TMP/err"; fail "a run on sut1"; }
+[ "$(csv_rows "$TMP/r-real/datapoints.csv")" -eq 5 ] || fail "the run on sut1 has not 5 rows"
+[ -z "$(ls -A "$TMP/sut" | grep '^\.exec')" ] || fail "a private copy was left in $TMP/sut: $(ls -A "$TMP/sut")"
 
 # 3. a short stream with a normal end: not complete, the SUT keeps its copy
 echo short >"$TMP/mode"

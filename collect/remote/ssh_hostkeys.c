@@ -41,22 +41,56 @@ static const char *weakness(const char *conf)
 	return NULL;
 }
 
-int ssh_check_host_keys(const struct remote_opts *ro, const char *host)
+static int check_dest(const struct remote_opts *ro, const char *host, const char *dest, int depth);
+
+/* Each jump host of ProxyJump ("[ssh://][user@]host[:port],..."): ssh logs in to it too. */
+static int check_jumps(const struct remote_opts *ro, const char *host, const char *jumps, int depth)
 {
-	char *out, *err, why[400];
-	int rc = ssh_run(ro, host, NULL, NULL, 0, &out, &err), ret = 0;
+	char *list = is_xstrdup(jumps), *save = NULL;
+	int ret = 0;
+	for (char *j = strtok_r(list, ",", &save); j && !ret; j = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(j, "ssh://", 6))
+			j += 6;
+		char *colon = strrchr(j, ':');
+		if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1))
+			*colon = '\0';
+		ret = check_dest(ro, host, j, depth + 1);
+	}
+	free(list);
+	return ret;
+}
+
+static int check_dest(const struct remote_opts *ro, const char *host, const char *dest, int depth)
+{
+	char *out, *err, why[400], jumps[1024];
+	const char *via = strcmp(host, dest) ? " (ProxyJump " : "", *via_end = via[0] ? ")" : "";
+	if (depth > 4) {
+		is_err("%s: ProxyJump nested more than 4 deep: refused", host);
+		return 2;
+	}
+	int rc = ssh_run(ro, dest, NULL, NULL, 0, &out, &err), ret = 0;
 	const char *weak = rc ? NULL : weakness(out);
 	if (rc) {
 		last_line(err, why, sizeof(why));
-		is_err("%s: ssh -G (ssh's configuration for it) failed: %s", host, why[0] ? why : "no message");
+		is_err("%s: ssh -G%s%s%s (ssh's configuration for it) failed: %s", host, via, via[0] ? dest : "", via_end,
+		       why[0] ? why : "no message");
 		ret = 2;
 	} else if (weak) {
-		is_err("%s: %s: refused; collect does not turn host key checking off (add the SUT's key to "
+		is_err("%s: %s%s%s%s: refused; collect does not turn host key checking off (add the SUT's key to "
 		       "known_hosts, or use StrictHostKeyChecking=accept-new with a real known_hosts for a first "
-		       "contact)", host, weak);
+		       "contact)", host, weak, via, via[0] ? dest : "", via_end);
 		ret = 2;
+	} else {
+		conf_value(out, "proxyjump", jumps, sizeof(jumps));
+		if (jumps[0] && strcmp(jumps, "none"))
+			ret = check_jumps(ro, host, jumps, depth);
 	}
 	free(out);
 	free(err);
 	return ret;
+}
+
+int ssh_check_host_keys(const struct remote_opts *ro, const char *host)
+{
+	return check_dest(ro, host, host, 0);
 }

@@ -57,6 +57,12 @@ one_line 2 "^collect: sut3: StrictHostKeyChecking accept-new with UserKnownHosts
 { printf 'Host sut3\n  StrictHostKeyChecking false\n'; cat "$SSHDIR/config"; } >"$SSHDIR/config.weak"
 one_line 2 "^collect: sut3: StrictHostKeyChecking is off" \
 	"$COLLECT" --ssh-config "$SSHDIR/config.weak" --remote-dir "$TMP/sut" -H sut3 --deploy
+# a jump host's configuration too (ssh logs in to it as well)
+{ printf 'Host viajump\n  HostName 127.0.0.1\n  Port %s\n  ProxyJump weakjump\n' "$PORT1"
+  printf 'Host weakjump\n  HostName 127.0.0.1\n  Port %s\n  StrictHostKeyChecking off\n' "$PORT1"
+  cat "$SSHDIR/config"; } >"$SSHDIR/config.jump"
+one_line 2 "^collect: viajump: StrictHostKeyChecking is off \(ssh would log in to a host whose key changed\) \(ProxyJump weakjump\): refused" \
+	"$COLLECT" --ssh-config "$SSHDIR/config.jump" --remote-dir "$TMP/sut" -H viajump --deploy
 # accept-new with a real known_hosts still refuses a changed key
 one_line 1 "^collect: sut3: host key mismatch: .*refused" \
 	rcollect --ssh-opt StrictHostKeyChecking=accept-new -H sut3 --deploy

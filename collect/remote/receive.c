@@ -390,10 +390,17 @@ static void on_frame(struct rx *x, char type, const char *p, size_t n)
 	case FRAME_EXP: on_info(x, type, p, n); break;
 	case FRAME_DP:
 	case FRAME_CTR: on_data(x, type, p, n); break;
-	case FRAME_END: {
-		char s[16];
-		snprintf(s, sizeof(s), "%.*s", (int)(n < 15 ? n : 15), p);
-		x->remote_status = atoi(s);
+	case FRAME_END: {   /* an exit status: 1 to 3 digits, else the stream is not the agent's */
+		int st = 0;
+		size_t i = 0;
+		for (; i < n && i < 3 && p[i] >= '0' && p[i] <= '9'; i++)
+			st = st * 10 + (p[i] - '0');
+		if (!n || i != n) {
+			remote_err(x->host, "garbled data from the SUT (an end frame without an exit status)");
+			x->refused = true;
+			break;
+		}
+		x->remote_status = st;
 		x->ended = true;
 		break;
 	}

@@ -178,6 +178,8 @@ static void test_headers(void)
 		{ "D 1x\n", "a malformed frame header" },
 		{ "Q 1\nx", "unknown frame type" },
 		{ "D\n", "no blank after the frame type" },
+		{ "H 1\n/E 1\nx", "an end frame without an exit status" },
+		{ "H 1\n/E 0\n", "an end frame without an exit status" },
 	};
 	char dir[128];
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -114,7 +114,7 @@ static int probe(const struct remote_opts *ro, const char *host, const struct pa
 		names = t;
 	}
 	char *body = is_xasprintf("uname -m; cd \"$isv\" 2>/dev/null && sha256sum --%s 2>/dev/null; exit 0", names);
-	char *cmd = remote_shell(ro, body);
+	char *cmd = remote_shell_probe(ro, body);
 	int rc = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
 	free(cmd);
 	free(body);

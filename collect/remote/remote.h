@@ -116,6 +116,8 @@ char *remote_base(const struct remote_opts *ro);
  * which "$isbase" is the directory's physical path and "$isv" this version's deploy directory. A
  * directory another user owns or may write is refused with one line on stderr, exit 96. */
 char *remote_shell(const struct remote_opts *ro, const char *body);
+/* The same check without making the directory when it is missing (the deploy's first probe). */
+char *remote_shell_probe(const struct remote_opts *ro, const char *body);
 /* Shell text (for remote_shell's body) running the deployed collect: a private copy of
  * "$isv/collect", its SHA-256 checked against hash, then that copy is run (exec_it: exec'd,
  * removed by the agent itself; else the caller removes "$isx"); the arguments follow it. */

@@ -34,7 +34,7 @@ char *remote_base(const struct remote_opts *ro)
 /* $isbase: the physical path of the checked directory; refused with exit 96 and one line. The
  * parents that exist are checked before anything is made in them, then all of them again. */
 static const char check_script[] =
-	"umask 077; isbase=%s\n"
+	"umask 077; isbase=%s; ismake=%d\n"
 	"isbad() { printf '%%s\\n' \"$1 on the SUT $2: refused (another user of the SUT could "
 	"change what collect runs there; give --remote-dir a directory of the login user's that nobody else "
 	"can write)\" >&2; exit 96; }\n"
@@ -64,20 +64,34 @@ static const char check_script[] =
 	"while [ ! -e \"$isp\" ] && [ ! -L \"$isp\" ]; do isp=${isp%%/*}; [ -n \"$isp\" ] || isp=/; done\n"
 	"isp=$(cd -P -- \"$isp\" && pwd -P) || isbad \"$isp\" 'cannot be entered'\n"
 	"isparents \"$isp\"\n"
-	"mkdir -p -- \"$isbase\" && cd -P -- \"$isbase\" && isbase=$(pwd -P) || isbad \"$isbase\" 'cannot be made'\n"
-	"isown \"$isbase\"\n"
-	"isparents \"${isbase%%/*}/\"\n"
-	"for isd in \"$isbase/runs\" \"$isbase/collect-" IDLESCOPE_VERSION "\"; do\n"
-	"  if [ -e \"$isd\" ] || [ -L \"$isd\" ]; then isown \"$isd\"; fi\n"
-	"done\n"
+	/* (the probe makes nothing: a SUT refused for its architecture is left as it was) */
+	"if [ \"$ismake\" = 1 ] || [ -e \"$isbase\" ] || [ -L \"$isbase\" ]; then\n"
+	"  mkdir -p -- \"$isbase\" && cd -P -- \"$isbase\" && isbase=$(pwd -P) || isbad \"$isbase\" 'cannot be made'\n"
+	"  isown \"$isbase\"\n"
+	"  isparents \"${isbase%%/*}/\"\n"
+	"  for isd in \"$isbase/runs\" \"$isbase/collect-" IDLESCOPE_VERSION "\"; do\n"
+	"    if [ -e \"$isd\" ] || [ -L \"$isd\" ]; then isown \"$isd\"; fi\n"
+	"  done\n"
+	"fi\n"
 	"isv=$isbase/collect-" IDLESCOPE_VERSION "\n";
 
-char *remote_shell(const struct remote_opts *ro, const char *body)
+static char *shell(const struct remote_opts *ro, const char *body, bool make)
 {
-	char *base = remote_base(ro), *s = is_xasprintf(check_script, base), *all = is_xasprintf("%s%s", s, body);
+	char *base = remote_base(ro), *s = is_xasprintf(check_script, base, make ? 1 : 0);
+	char *all = is_xasprintf("%s%s", s, body);
 	free(base);
 	free(s);
 	return all;
+}
+
+char *remote_shell(const struct remote_opts *ro, const char *body)
+{
+	return shell(ro, body, true);
+}
+
+char *remote_shell_probe(const struct remote_opts *ro, const char *body)
+{
+	return shell(ro, body, false);
 }
 
 char *remote_collect(const char *hash, bool exec_it)

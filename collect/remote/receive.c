@@ -53,7 +53,7 @@ struct rx {
 	struct run_dir rd;
 	bool dir_made, hello, ended, stop_sent;
 	struct rxd *dirs;       /* dirs[0]: the run directory */
-	size_t ndirs, cur;
+	size_t ndirs, dirs_cap, cur;
 	size_t *slots;          /* NAME_SLOTS: index + 1 of the dir with that name's hash, or 0 */
 	size_t info_bytes;      /* info.json texts held */
 	uint64_t dp_rows, ctr_rows;   /* over all dirs */
@@ -104,7 +104,10 @@ static struct rxd *add_rxd(struct rx *x, const char *name)
 {
 	if (!x->slots)
 		x->slots = is_xcalloc(NAME_SLOTS, sizeof(*x->slots));
-	x->dirs = is_xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
+	if (x->ndirs == x->dirs_cap) {   /* doubling: linear in all (a realloc may copy) */
+		x->dirs_cap = x->dirs_cap ? 2 * x->dirs_cap : 16;
+		x->dirs = is_xrealloc(x->dirs, x->dirs_cap * sizeof(*x->dirs));
+	}
 	struct rxd *d = &x->dirs[x->ndirs++];
 	*d = (struct rxd){ .name = is_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1,
 			   .counters = x->ro->counters };

@@ -3,8 +3,9 @@
 #include <stdlib.h>
 
 #include "commands.h"
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "cache/cache.h"
+#include "text/util.h"
+#include "cli/cli.h"
 
 static const char cache_help[] =
 "usage: analyze cache [--info | --clear]\n"
@@ -16,28 +17,36 @@ static const char cache_help[] =
 "IDLESCOPE_CACHE_MAX bounds its size (bytes, K/M/G suffixes; default 1G; the least\n"
 "recently used entries go first); IDLESCOPE_NO_CACHE=1 or --no-cache turns it off.\n"
 "\n"
-"options:\n"
-"      --info            the directory, its entries and their size (the default)\n"
-"      --clear           remove every entry\n"
-"  -h, --help            this text\n"
+"options:\n";
+
+enum { OPT_INFO = 256, OPT_CLEAR };
+
+static const struct cli_opt cache_opts[] = {
+	{ "info", 0, OPT_INFO, NULL, "the directory, its entries and their size (the default)" },
+	{ "clear", 0, OPT_CLEAR, NULL, "remove every entry" },
+	{ "help", 'h', 'h', NULL, "this text" },
+};
+#define NOPTS (sizeof(cache_opts) / sizeof(cache_opts[0]))
+
+static const char cache_help_tail[] =
 "\n"
 "exit status: 0 success, 1 the cache directory could not be read or emptied, 2 usage error\n";
 
 int cmd_cache(int argc, char **argv)
 {
-	enum { OPT_INFO = 256, OPT_CLEAR };
-	static const struct option longopts[] = {
-		{ "info", no_argument, NULL, OPT_INFO }, { "clear", no_argument, NULL, OPT_CLEAR },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
+	struct option longopts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
 	int c, clear = 0;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	if (cli_build(cache_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
+	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "cache: ", "analyze cache") < 0)
+		return IS_EXIT_USAGE;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_INFO: clear = 0; break;
 		case OPT_CLEAR: clear = 1; break;
-		case 'h': fputs(cache_help, stdout); return IS_EXIT_OK;
+		case 'h': cli_print_help(stdout, cache_help, cache_opts, NOPTS, cache_help_tail); return IS_EXIT_OK;
 		default: is_bad_option(argv, "cache: ", "analyze cache"); return IS_EXIT_USAGE;
 		}
 	}

@@ -7,70 +7,72 @@
 
 #include "commands.h"
 #include "counters_output.h"
-#include "idlescope/run.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "text/util.h"
+#include "cli/cli.h"
 
 #define MAX_METRICS 32
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char counters_help[] =
 "usage: analyze counters RUN [--format text|csv|json] [--show COLS] [--hide COLS]\n"
 "                            [--Summary] [--Joules] [--whole] [--metric NAME=EXPR]...\n\n"
 "Per interval between two counter snapshots (RUN/counters.csv, written by collect), a\n"
 "system summary row and a row per CPU, with turbostat's column names:\n"
-"  Avg_MHz   APERF delta / interval           Busy%%     100 * MPERF delta / TSC delta\n"
+"  Avg_MHz   APERF delta / interval           Busy%     100 * MPERF delta / TSC delta\n"
 "  Bzy_MHz   base MHz * APERF / MPERF         TSC_MHz   TSC delta / interval\n"
 "  IPC       instructions / unhalted cycles   IRQ NMI SMI  interrupt counts\n"
-"  STATE, STATE%%, STATE+, STATE-   cpuidle usage, residency %%, below and above counts\n"
-"  CPU%%c1..c7  core C-state residency (c1: the remainder TSC-MPERF-c3-c6-c7 without a\n"
-"            C1 counter)                      Pkg%%pc2..pc10  package C-state residency\n"
-"  Halted%%   100 * (1 - unhalted reference cycles / TSC), else from MPERF\n"
-"  OS_Busy%%  100 * non-idle / all /proc/stat time\n"
+"  STATE, STATE%, STATE+, STATE-   cpuidle usage, residency %, below and above counts\n"
+"  CPU%c1..c7  core C-state residency (c1: the remainder TSC-MPERF-c3-c6-c7 without a\n"
+"            C1 counter)                      Pkg%pc2..pc10  package C-state residency\n"
+"  Halted%   100 * (1 - unhalted reference cycles / TSC), else from MPERF\n"
+"  OS_Busy%  100 * non-idle / all /proc/stat time\n"
 "  PkgWatt CorWatt RAMWatt   RAPL power (Pkg_J Cor_J RAM_J with --Joules)\n"
-"and per two-thread core McCalpin's split HT_Idle%%, HT0_Only%%, HT1_Only%%, HT_Both%%.\n"
+"and per two-thread core McCalpin's split HT_Idle%, HT0_Only%, HT1_Only%, HT_Both%.\n"
 "Only the columns this run's counters can give appear; the others are listed with what\n"
 "they need. Percentages outside 0..100 (read skew) are clamped, with a warning.\n"
 "The summary row averages percentages, MHz and IPC over the rows that have them and sums\n"
 "counts, Watts and Joules: package-scope counters over the packages' designated CPUs, and\n"
 "system-scope ones (read on each package's designated CPU) into the machine's total.\n\n"
-"options:\n"
-"  --format F          text (default), csv or json. JSON: .intervals[i].summary,\n"
-"                      .intervals[i].cpus[j] (keys: CPU, Core, Package and the columns),\n"
-"                      .intervals[i].cores[j] (Package, Core, the HT_*%% values)\n"
-"  --show COLS         only these columns (comma-separated)\n"
-"  --hide COLS         all but these columns\n"
-"  -S, --Summary       only the summary row of each interval\n"
-"  -J, --Joules        energy in Joules per interval instead of Watts\n"
-"  -w, --whole         one interval from the first to the last snapshot (the whole run),\n"
-"                      instead of one per pair of snapshots\n"
-"  --metric NAME=EXPR  an extra column: EXPR over the interval's raw counter deltas (column\n"
-"                      names of counters.csv, and interval_s), e.g.\n"
-"                      --metric 'MyIPC=INST_RETIRED/CPU_CLK_UNHALTED'\n"
-"  -h, --help          this text\n\n"
-"Exit status: 0, 1 on bad data (no counters.csv, fewer than two snapshots), 2 on usage errors.\n"
-"Formulas and references: docs/counters.md.\n");
-}
+"options:\n";
 
-static const struct option long_opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "show", required_argument, NULL, 's' },
-	{ "hide", required_argument, NULL, 'H' },
-	{ "Summary", no_argument, NULL, 'S' },
-	{ "Joules", no_argument, NULL, 'J' },
-	{ "whole", no_argument, NULL, 'w' },
-	{ "metric", required_argument, NULL, 'm' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* long only, but for -S, -J, -w and -h: the values are getopt's codes, not short letters */
+static const struct cli_opt counters_opts[] = {
+	{ "format", 0, 'f', "F",
+	  "text (default), csv or json. JSON:" CLI_BR
+	  ".intervals[i].summary," CLI_BR
+	  ".intervals[i].cpus[j] (keys: CPU, Core, Package and the columns)," CLI_BR
+	  ".intervals[i].cores[j] (Package, Core, the HT_*% values)" },
+	{ "show", 0, 's', "COLS", "only these columns (comma-separated)" },
+	{ "hide", 0, 'H', "COLS", "all but these columns" },
+	{ "Summary", 'S', 'S', NULL, "only the summary row of each interval" },
+	{ "Joules", 'J', 'J', NULL, "energy in Joules per interval instead of Watts" },
+	{ "whole", 'w', 'w', NULL,
+	  "one interval from the first to the last snapshot (the whole run), instead of one per\n"
+	  "pair of snapshots" },
+	{ "metric", 0, 'm', "NAME=EXPR",
+	  "an extra column: EXPR over the interval's raw counter deltas (column names of\n"
+	  "counters.csv, and interval_s), e.g." CLI_BR "--metric 'MyIPC=INST_RETIRED/CPU_CLK_UNHALTED'" },
+	{ "help", 'h', 'h', NULL, "this text" },
 };
+#define NOPTS (sizeof(counters_opts) / sizeof(counters_opts[0]))
+
+static const char counters_help_tail[] =
+"\n"
+"Exit status: 0, 1 on bad data (no counters.csv, fewer than two snapshots), 2 on usage errors.\n"
+"Formulas and references: docs/counters.md.\n";
 
 static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **metrics, size_t *nm,
 		 const char **run, bool *whole)
 {
+	struct option long_opts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "SJwh", long_opts, NULL)) != -1) {
+	if (cli_build(counters_opts, NOPTS, long_opts, shorts, sizeof(shorts)) < 0 ||
+	    cli_refuse_abbreviations(argc, argv, shorts, long_opts, "counters: ", "analyze counters") < 0)
+		return 2;
+	while ((c = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (parse_out_format("counters", optarg, &po->format) < 0)
@@ -89,7 +91,7 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 			metrics[(*nm)++] = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			cli_print_help(stdout, counters_help, counters_opts, NOPTS, counters_help_tail);
 			return -1;
 		default:
 			is_bad_option(argv, "counters: ", "analyze counters");

@@ -8,10 +8,11 @@
 
 #include "commands.h"
 #include "diff_output.h"
-#include "idlescope/bins.h"
-#include "idlescope/configs.h"
-#include "idlescope/load.h"
-#include "idlescope/util.h"
+#include "table/bins.h"
+#include "diff/configs.h"
+#include "run/load.h"
+#include "text/util.h"
+#include "cli/cli.h"
 #include "load_opts.h"
 #include "out_format.h"
 
@@ -59,30 +60,51 @@ static const char diff_help[] =
 "get -2, -3, ... appended. A configuration is named by its experiment (cstates=POLL), its\n"
 "run, or its runs' common name prefix (aa-1,aa-2 -> aa).\n"
 "\n"
-"options:\n"
-"  -r, --ref NAME        the reference configuration (default: the first)\n"
-"  -m, --metrics REGEX   only metrics whose name matches REGEX (POSIX extended, unanchored),\n"
-"                        default: every numeric column all runs have (the others are left\n"
-"                        out with a warning naming the runs that lack them) but the raw\n"
-"                        timestamps LTime, TBI, TAI, TIntr, TBI1, TAI1 (name them to compare)\n"
-"  -f, --funcs LIST      comma-separated functions, default:\n"
-"                        " IS_DEFAULT_FUNCS "\n"
-"                        as in 'analyze stats': count, min, max, avg, std, med, N%\n"
-"  -i, --include EXPR    keep only rows where EXPR is true (in every run)\n"
-"  -x, --exclude EXPR    drop rows where EXPR is true (in every run)\n"
-"                        EXPR as in 'analyze stats': \"ReqCState == 'C6' and LDist < 1000\"\n"
-"  -b, --by COLUMN[:N]   group rows by COLUMN instead of ReqCState (every run must have it);\n"
-"                        :N in N equal-width bins over the values of all runs (the same\n"
-"                        edges for every run; more than 100 different values in a run\n"
-"                        without :N: 10 bins, with a note), labelled [lo, hi)\n"
-"      --by-bins N       the same as :N\n"
-"  -G, --no-group        no per-group comparison\n"
-"      --no-cache        read the runs without the run cache (docs/cache.md; also\n"
-"                        IDLESCOPE_NO_CACHE=1)\n"
-"  -e, --even-up         truncate every run to the smallest datapoint count (after filters)\n"
-"      --allow-same      allow the same run (datapoints file) twice\n"
-"  -F, --format FMT      text (default), csv or json\n"
-"  -h, --help            this text\n"
+"options:\n";
+
+enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS };
+
+static const struct cli_opt diff_opts[] = {
+	{ "ref", 'r', 'r', "NAME",
+	  "the reference configuration (default: the first)" },
+	{ "metrics", 'm', 'm', "REGEX",
+	  "only metrics whose name matches REGEX (POSIX extended, unanchored),\n"
+	  "default: every numeric column all runs have (the others are left\n"
+	  "out with a warning naming the runs that lack them) but the raw\n"
+	  "timestamps LTime, TBI, TAI, TIntr, TBI1, TAI1 (name them to compare)" },
+	{ "funcs", 'f', 'f', "LIST",
+	  "comma-separated functions, default:" CLI_BR
+	  IS_DEFAULT_FUNCS CLI_BR
+	  "as in 'analyze stats': count, min, max, avg, std, med, N%" },
+	{ "include", 'i', 'i', "EXPR",
+	  "keep only rows where EXPR is true (in every run)" },
+	{ "exclude", 'x', 'x', "EXPR",
+	  "drop rows where EXPR is true (in every run)" CLI_BR
+	  "EXPR as in 'analyze stats': \"ReqCState == 'C6' and LDist < 1000\"" },
+	{ "by", 'b', 'b', "COLUMN[:N]",
+	  "group rows by COLUMN instead of ReqCState (every run must have it);\n"
+	  ":N in N equal-width bins over the values of all runs (the same\n"
+	  "edges for every run; more than 100 different values in a run\n"
+	  "without :N: 10 bins, with a note), labelled [lo, hi)" },
+	{ "by-bins", 0, OPT_BY_BINS, "N",
+	  "the same as :N" },
+	{ "no-group", 'G', 'G', NULL,
+	  "no per-group comparison" },
+	{ "no-cache", 0, LOAD_OPT_NO_CACHE, NULL,
+	  "read the runs without the run cache (docs/cache.md; also\n"
+	  "IDLESCOPE_NO_CACHE=1)" },
+	{ "even-up", 'e', 'e', NULL,
+	  "truncate every run to the smallest datapoint count (after filters)" },
+	{ "allow-same", 0, OPT_ALLOW_SAME, NULL,
+	  "allow the same run (datapoints file) twice" },
+	{ "format", 'F', 'F', "FMT",
+	  "text (default), csv or json" },
+	{ "help", 'h', 'h', NULL,
+	  "this text" },
+};
+#define NOPTS (sizeof(diff_opts) / sizeof(diff_opts[0]))
+
+static const char diff_help_tail[] =
 "\n"
 "Without --by, runs are grouped by ReqCState only when every run has that column and it is\n"
 "not empty in all of them.\n"
@@ -123,37 +145,17 @@ struct diff_cli {
 	size_t by_bins;          /* --by COLUMN:N or --by-bins N: N; 0 = by value */
 };
 
-/* --by COLUMN:N into the column and the bins (the parser analyze stats uses). */
-static int parse_by(struct diff_cli *o)
-{
-	o->by_spec = o->load.group_by;
-	int rc = o->load.group_by ? is_by_bins_parse(o->load.group_by, &o->by_col, &o->by_bins) : 0;
-	if (rc < 0)
-		return -1;
-	if (rc > 0)
-		o->load.group_by = o->by_col;
-	if (o->by_bins && !o->load.group_by) {
-		is_err("diff: --by-bins needs --by COLUMN");
-		return -1;
-	}
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
-	enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS };
-	static const struct option longopts[] = {
-		LOAD_LONGOPTS,
-		{ "even-up", no_argument, NULL, 'e' }, { "ref", required_argument, NULL, 'r' },
-		{ "allow-same", no_argument, NULL, OPT_ALLOW_SAME },
-		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
-		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "er:F:h", longopts, NULL)) != -1) {
+	if (cli_build(diff_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
+	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "diff: ", "analyze diff") < 0)
+		return -1;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))
 			continue;
 		switch (c) {
@@ -168,7 +170,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 			if (parse_out_format("diff", optarg, &o->format) < 0)
 				return -1;
 			break;
-		case 'h': fputs(diff_help, stdout); exit(IS_EXIT_OK);
+		case 'h': cli_print_help(stdout, diff_help, diff_opts, NOPTS, diff_help_tail); exit(IS_EXIT_OK);
 		default: is_bad_option(argv, "diff: ", "analyze diff"); return -1;
 		}
 	}
@@ -176,7 +178,8 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		is_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
 		return -1;
 	}
-	return parse_by(o);
+	o->by_spec = o->load.group_by;
+	return is_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "diff: ");
 }
 
 /* The same datapoints twice compare a run with itself: an error unless --allow-same. */

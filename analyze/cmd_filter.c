@@ -8,10 +8,11 @@
 #include "commands.h"
 #include "filter_info.h"
 #include "filter_paths.h"
-#include "idlescope/csv_copy.h"
-#include "idlescope/load.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "table/csv_copy.h"
+#include "run/load.h"
+#include "text/textsafe.h"
+#include "text/util.h"
+#include "cli/cli.h"
 
 static const char filter_help[] =
 "usage: analyze filter [options] RUN -o OUT\n"
@@ -22,16 +23,31 @@ static const char filter_help[] =
 "of 'analyze stats --include EXPR RUN': kept rows are copied byte for byte. info.json is RUN's\n"
 "metadata with \"filtered_from\" saying what it was filtered from and how.\n"
 "\n"
-"options:\n"
-"  -o, --outdir OUT      the new run directory (must not exist, see --force); never the\n"
-"                        input, a directory holding it or a directory inside it\n"
-"  -i, --include EXPR    keep only rows where EXPR is true (docs/expressions.md)\n"
-"  -x, --exclude EXPR    drop rows where EXPR is true\n"
-"  -m, --metrics REGEX   keep only the columns whose name matches REGEX (POSIX extended),\n"
-"                        and ReqCState; default: every column\n"
-"      --reportid ID     the new run's reportid (default: OUT's directory name)\n"
-"      --force           replace OUT if it is a run directory (holding only run files)\n"
-"  -h, --help            this text\n"
+"options:\n";
+
+enum { OPT_REPORTID = 256, OPT_FORCE };
+
+static const struct cli_opt filter_opts[] = {
+	{ "outdir", 'o', 'o', "OUT",
+	  "the new run directory (must not exist, see --force); never the\n"
+	  "input, a directory holding it or a directory inside it" },
+	{ "include", 'i', 'i', "EXPR",
+	  "keep only rows where EXPR is true (docs/expressions.md)" },
+	{ "exclude", 'x', 'x', "EXPR",
+	  "drop rows where EXPR is true" },
+	{ "metrics", 'm', 'm', "REGEX",
+	  "keep only the columns whose name matches REGEX (POSIX extended),\n"
+	  "and ReqCState; default: every column" },
+	{ "reportid", 0, OPT_REPORTID, "ID",
+	  "the new run's reportid (default: OUT's directory name)" },
+	{ "force", 0, OPT_FORCE, NULL,
+	  "replace OUT if it is a run directory (holding only run files)" },
+	{ "help", 'h', 'h', NULL,
+	  "this text" },
+};
+#define NOPTS (sizeof(filter_opts) / sizeof(filter_opts[0]))
+
+static const char filter_help_tail[] =
 "\n"
 "counters.csv is not copied (counter snapshots are not rows of datapoints).\n"
 "exit status: 0 success, 1 bad data, 2 usage error\n";
@@ -44,19 +60,16 @@ static int usage_err(const char *msg, const char *arg)
 
 static int parse_args(int argc, char **argv, struct filter_opts *o)
 {
-	enum { OPT_REPORTID = 256, OPT_FORCE };
-	static const struct option longopts[] = {
-		{ "outdir", required_argument, NULL, 'o' }, { "include", required_argument, NULL, 'i' },
-		{ "exclude", required_argument, NULL, 'x' }, { "metrics", required_argument, NULL, 'm' },
-		{ "reportid", required_argument, NULL, OPT_REPORTID },
-		{ "force", no_argument, NULL, OPT_FORCE }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
 	char why[96];
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:i:x:m:h", longopts, NULL)) != -1) {
+	if (cli_build(filter_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
+	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "filter: ", "analyze filter") < 0)
+		return -1;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;
 		case 'i': o->load.include = optarg; break;
@@ -70,7 +83,7 @@ static int parse_args(int argc, char **argv, struct filter_opts *o)
 			o->reportid = optarg;
 			break;
 		case OPT_FORCE: o->force = true; break;
-		case 'h': fputs(filter_help, stdout); exit(IS_EXIT_OK);
+		case 'h': cli_print_help(stdout, filter_help, filter_opts, NOPTS, filter_help_tail); exit(IS_EXIT_OK);
 		default: is_bad_option(argv, "filter: ", "analyze filter"); return -1;
 		}
 	}

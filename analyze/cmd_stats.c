@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "by_bins.h"
+#include "table/bins.h"
 #include "commands.h"
-#include "idlescope/load.h"
-#include "idlescope/numparse.h"
-#include "idlescope/util.h"
+#include "run/load.h"
+#include "table/numparse.h"
+#include "text/util.h"
+#include "cli/cli.h"
 #include "load_opts.h"
 #include "metrics_list.h"
 #include "out_format.h"
@@ -22,35 +23,57 @@ static const char stats_help[] =
 "as wult calculates them.\n"
 "RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file.\n"
 "\n"
-"options:\n"
-"  -m, --metrics REGEX   only metrics whose name matches REGEX (POSIX extended, unanchored:\n"
-"                        use '^WakeLatency$' for one), default: every numeric column\n"
-"  -f, --funcs LIST      comma-separated functions, default:\n"
-"                        " IS_DEFAULT_FUNCS "\n"
-"                        known: count, min, max, avg, std (sample, n-1), med, and N% for any\n"
-"                        0 < N < 100. Percentiles interpolate linearly between the closest\n"
-"                        ranks, as numpy, pandas and GSL's gsl_stats_quantile_from_sorted_data.\n"
-"  -i, --include EXPR    keep only rows where EXPR is true\n"
-"  -x, --exclude EXPR    drop rows where EXPR is true\n"
-"                        EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not\n"
-"                        (or & | ~), + - * /, parentheses, index (the row number).\n"
-"                        Example: \"ReqCState == 'C6' and LDist < 1000\"\n"
-"                        (docs/expressions.md: precedence, empty cells (X == ''), types)\n"
-"  -b, --by COLUMN[:N]   group rows by COLUMN instead of ReqCState; a numeric COLUMN with\n"
-"                        :N in N equal-width bins over its values (more than 100 different\n"
-"                        values without :N: 10 bins, with a note)\n"
-"      --by-bins N       the same as :N\n"
-"  -G, --no-group        no per-group tables\n"
-"      --no-cache        read the runs without the run cache (docs/cache.md; also\n"
-"                        IDLESCOPE_NO_CACHE=1)\n"
-"  -H, --hist            print a text histogram per metric (linear bins)\n"
-"      --bins N          histogram bins, default 20\n"
-"      --hist-range LO,HI  histogram range (values outside are counted as below/above);\n"
-"                        default: each metric's min and max\n"
-"  -F, --format FMT      text (default, aligned tables), csv or json\n"
-"      --list-metrics    the known metrics with unit and description (with RUNs: each\n"
-"                        run's columns), then exit\n"
-"  -h, --help            this text\n"
+"options:\n";
+
+enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST };
+
+static const struct cli_opt stats_opts[] = {
+	{ "metrics", 'm', 'm', "REGEX",
+	  "only metrics whose name matches REGEX (POSIX extended, unanchored:\n"
+	  "use '^WakeLatency$' for one), default: every numeric column" },
+	{ "funcs", 'f', 'f', "LIST",
+	  "comma-separated functions, default:" CLI_BR
+	  IS_DEFAULT_FUNCS CLI_BR
+	  "known: count, min, max, avg, std (sample, n-1), med, and N% for any\n"
+	  "0 < N < 100. Percentiles interpolate linearly between the closest\n"
+	  "ranks, as numpy, pandas and GSL's gsl_stats_quantile_from_sorted_data." },
+	{ "include", 'i', 'i', "EXPR",
+	  "keep only rows where EXPR is true" },
+	{ "exclude", 'x', 'x', "EXPR",
+	  "drop rows where EXPR is true" CLI_BR
+	  "EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not\n"
+	  "(or & | ~), + - * /, parentheses, index (the row number)." CLI_BR
+	  "Example: \"ReqCState == 'C6' and LDist < 1000\"" CLI_BR
+	  "(docs/expressions.md: precedence, empty cells (X == ''), types)" },
+	{ "by", 'b', 'b', "COLUMN[:N]",
+	  "group rows by COLUMN instead of ReqCState; a numeric COLUMN with\n"
+	  ":N in N equal-width bins over its values (more than 100 different\n"
+	  "values without :N: 10 bins, with a note)" },
+	{ "by-bins", 0, OPT_BY_BINS, "N",
+	  "the same as :N" },
+	{ "no-group", 'G', 'G', NULL,
+	  "no per-group tables" },
+	{ "no-cache", 0, LOAD_OPT_NO_CACHE, NULL,
+	  "read the runs without the run cache (docs/cache.md; also\n"
+	  "IDLESCOPE_NO_CACHE=1)" },
+	{ "hist", 'H', 'H', NULL,
+	  "print a text histogram per metric (linear bins)" },
+	{ "bins", 0, OPT_BINS, "N",
+	  "histogram bins, default 20" },
+	{ "hist-range", 0, OPT_RANGE, "LO,HI",
+	  "histogram range (values outside are counted as below/above);\n"
+	  "default: each metric's min and max" },
+	{ "format", 'F', 'F', "FMT",
+	  "text (default, aligned tables), csv or json" },
+	{ "list-metrics", 0, OPT_LIST, NULL,
+	  "the known metrics with unit and description (with RUNs: each\n"
+	  "run's columns), then exit" },
+	{ "help", 'h', 'h', NULL,
+	  "this text" },
+};
+#define NOPTS (sizeof(stats_opts) / sizeof(stats_opts[0]))
+
+static const char stats_help_tail[] =
 "\n"
 "Empty cells (e.g. WakeLatency of POLL datapoints) are not counted; a column without any\n"
 "value is left out with one note. IntrOff (0/1) is a flag: the text and JSON output give\n"
@@ -106,25 +129,18 @@ static int check_hist_opts(const struct stats_opts *o)
 	return 0;
 }
 
-static int parse_by(struct stats_opts *o);
-
 static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
-	enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST };
-	static const struct option longopts[] = {
-		LOAD_LONGOPTS,
-		{ "hist", no_argument, NULL, 'H' }, { "bins", required_argument, NULL, OPT_BINS },
-		{ "hist-range", required_argument, NULL, OPT_RANGE },
-		{ "by-bins", required_argument, NULL, OPT_BY_BINS },
-		{ "list-metrics", no_argument, NULL, OPT_LIST },
-		{ "format", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
 	double d;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, LOAD_SHORTOPTS "HF:h", longopts, NULL)) != -1) {
+	if (cli_build(stats_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
+	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "stats: ", "analyze stats") < 0)
+		return -1;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))
 			continue;
 		switch (c) {
@@ -146,17 +162,14 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			break;
 		case OPT_LIST: o->list_metrics = 1; break;
 		case OPT_BY_BINS:
-			if (!is_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {
-				is_err("stats: --by-bins: expected a whole number from 1 to 10000, got '%s'", optarg);
+			if (!(o->by_bins = is_by_bins_count(optarg, "stats")))
 				return -1;
-			}
-			o->by_bins = (size_t)d;
 			break;
 		case 'F':
 			if (parse_out_format("stats", optarg, &o->format) < 0)
 				return -1;
 			break;
-		case 'h': fputs(stats_help, stdout); exit(IS_EXIT_OK);
+		case 'h': cli_print_help(stdout, stats_help, stats_opts, NOPTS, stats_help_tail); exit(IS_EXIT_OK);
 		default: is_bad_option(argv, "stats: ", "analyze stats"); return -1;
 		}
 	}
@@ -164,22 +177,9 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		is_err("stats: no run given (see 'analyze stats --help')");
 		return -1;
 	}
-	return parse_by(o) < 0 ? -1 : check_hist_opts(o);
-}
-
-/* --by COLUMN:N into the column and the bins. */
-static int parse_by(struct stats_opts *o)
-{
-	int rc = o->load.group_by ? by_bins_parse(o->load.group_by, &o->by_col, &o->by_bins) : 0;
-	if (rc < 0)
+	if (is_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "stats: ") < 0)
 		return -1;
-	if (rc > 0)
-		o->load.group_by = o->by_col;
-	if (o->by_bins && !o->load.group_by) {
-		is_err("stats: --by-bins needs --by COLUMN");
-		return -1;
-	}
-	return 0;
+	return check_hist_opts(o);
 }
 
 /*
@@ -224,7 +224,7 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 	if (run->dp->nrows == 0)
 		is_warn("%s: no datapoints%s", run->dp_path,
 			o->load.include || o->load.exclude ? " left after filtering" : "");
-	if (r.group_col && by_bins_group(run->dp, r.group_col, o->by_bins, &r.groups) < 0)
+	if (r.group_col && is_by_group_rows(run->dp, r.group_col, o->by_bins, &r.groups) < 0)
 		goto cleanup;
 	is_oom_context("computing the statistics of %s", run->dp_path);
 	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);

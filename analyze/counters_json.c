@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "counters_output.h"
-#include "idlescope/json_num.h"
+#include "text/json_num.h"
 
 static void json_str(FILE *f, const char *s)
 {

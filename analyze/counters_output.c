@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/json_num.h"
-#include "idlescope/util.h"
+#include "text/json_num.h"
+#include "text/util.h"
 
 /* Columns that exist on some machines, for telling "not in this run" from a typo. */
 static const char *const known_cols[] = {

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "diff_output.h"
-#include "idlescope/counters_summary.h"
-#include "idlescope/json_num.h"
-#include "idlescope/util.h"
+#include "counters/derive/counters_summary.h"
+#include "text/json_num.h"
+#include "text/util.h"
 
 static int load_summaries(cJSON **sum, struct is_run **runs, size_t nruns)
 {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "diff_output.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "out_format.h"
 
 bool diff_all_counter_only(char *const *paths, size_t n)

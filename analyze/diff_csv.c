@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "diff_output.h"
-#include "idlescope/json_num.h"
+#include "text/json_num.h"
 #include "out_format.h"
 
 static void num(FILE *f, double v)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/json_num.h"
-#include "idlescope/util.h"
+#include "text/json_num.h"
+#include "text/util.h"
 #include "out_format.h"
 
 static double share(size_t values, size_t set)

@@ -1,14 +1,14 @@
 /*
  * analyze diff: 0/1 flag columns (IntrOff) compared as proportions, and columns without
- * values left out with one note (as analyze stats does); the numbers: idlescope/flags.h.
+ * values left out with one note (as analyze stats does); the numbers: diff/flags.h.
  */
 #ifndef ANALYZE_DIFF_FLAGS_H
 #define ANALYZE_DIFF_FLAGS_H
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "idlescope/diff.h"
-#include "idlescope/flags.h"
+#include "diff/diff.h"
+#include "diff/flags.h"
 
 void diff_flags_text(FILE *f, const struct is_diff_flags *fl, const struct is_diff *d, size_t part);
 void diff_flags_csv(FILE *f, const struct is_diff_flags *fl, const struct is_diff *d, size_t part,

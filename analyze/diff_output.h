@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "diff_flags.h"
-#include "idlescope/diff.h"
+#include "diff/diff.h"
 
 /* Counter summaries (analyze counters' columns) side by side; ncols == 0 when the reference
  * has no counters.csv. */

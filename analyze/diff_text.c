@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "diff_output.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 /* A table of text cells printed with aligned columns: the first nleft left-aligned. */
 struct grid {

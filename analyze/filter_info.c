@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "idlescope/json_num.h"
-#include "idlescope/json_out.h"
-#include "idlescope/util.h"
+#include "text/json_num.h"
+#include "text/json_out.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 static void set_str(cJSON *o, const char *key, const char *v)

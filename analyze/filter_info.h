@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "idlescope/load.h"
-#include "idlescope/run.h"
+#include "run/load.h"
+#include "run/run.h"
 
 struct filter_opts {
 	struct is_load_spec load;  /* include, exclude */

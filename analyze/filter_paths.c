@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 
 static const char *const run_files[] = { "info.json", "info.yml", "datapoints.csv", "counters.csv" };
 

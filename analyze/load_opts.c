@@ -1,7 +1,7 @@
 /* Options shared by analyze stats and analyze diff. */
 #include "load_opts.h"
 
-#include "idlescope/cache.h"
+#include "cache/cache.h"
 
 bool take_load_opt(int c, const char *arg, struct is_load_spec *spec, const char **funcs)
 {

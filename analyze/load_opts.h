@@ -5,15 +5,10 @@
 #include <getopt.h>
 #include <stdbool.h>
 
-#include "idlescope/load.h"
+#include "run/load.h"
 
-/* getopt_long entries and short letters for them; put them first in a command's tables. */
-#define LOAD_LONGOPTS                                                                        \
-	{ "metrics", required_argument, NULL, 'm' }, { "funcs", required_argument, NULL, 'f' }, \
-	{ "include", required_argument, NULL, 'i' }, { "exclude", required_argument, NULL, 'x' }, \
-	{ "by", required_argument, NULL, 'b' }, { "no-group", no_argument, NULL, 'G' },          \
-	{ "no-cache", no_argument, NULL, LOAD_OPT_NO_CACHE }
-#define LOAD_SHORTOPTS "m:f:i:x:b:G"
+/* The shared options are in each command's option table (lib/cli) with these values: m f i x b
+ * G and, long only, --no-cache: */
 #define LOAD_OPT_NO_CACHE 0x4000  /* long only, above every command's own codes */
 
 /* Takes option c if it is one of the shared ones (true), into spec and *funcs. */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 struct subcommand {

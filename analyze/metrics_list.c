@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/run.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "text/util.h"
 
 struct metric_info {
 	const char *name, *unit, *desc;

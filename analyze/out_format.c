@@ -1,8 +1,8 @@
 /* --format text|csv|json, shared by the subcommands. */
 #include <string.h>
 
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 #include "out_format.h"
 
 int parse_out_format(const char *cmd, const char *s, enum out_format *f)

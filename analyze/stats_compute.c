@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "cache/cache.h"
+#include "text/util.h"
 #include "stats_result.h"
 
 struct job {

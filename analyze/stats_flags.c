@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/json_num.h"
-#include "idlescope/util.h"
+#include "text/json_num.h"
+#include "text/util.h"
 #include "flag_cols.h"
 #include "stats_result.h"
 

@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "idlescope/run.h"
-#include "idlescope/select.h"
-#include "idlescope/stats.h"
+#include "run/run.h"
+#include "table/select.h"
+#include "stats/stats.h"
 
 struct stats_result {
 	const struct is_run *run;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlescope/json_num.h"
+#include "text/json_num.h"
 #include "report.h"
 
 #define PLAIN_MAX 1e15         /* magnitudes plotted as they are */

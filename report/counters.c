@@ -6,14 +6,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "idlescope/counters_summary.h"
-#include "idlescope/util.h"
+#include "counters/derive/counters_summary.h"
+#include "text/util.h"
 #include "report.h"
 
 #define MIN_SPAN 1e-3    /* of the values' magnitude: the shortest y range of a counter plot */
-
-/* Not every build has the counters code yet: without it the section is left out. */
-#pragma weak is_counters_summary
 
 /* Which counter files a run has: bit 0 counters.csv, 1 wult's stats-collect turbostat text
  * (read when there is no counters.csv), 2 stats-collect's /proc/interrupts snapshots. */
@@ -244,12 +241,6 @@ int section_counters(struct report *rep)
 		files |= counter_files(rep->runs[r]);
 	if (!files)
 		goto done;
-	if (!is_counters_summary) {
-		fputs("<section id=\"counters\">\n<h2>Counters</h2>\n<p class=\"note\">This build of "
-		      "report cannot read counters.csv (no counter summary code linked).</p>\n"
-		      "</section>\n", rep->html);
-		goto done;
-	}
 	for (size_t r = 0; r < rep->nruns; r++) {
 		int got = is_counters_summary(rep->runs[r]->dir, &sum[r], &ser[r]);
 		if (got < 0)

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 static uint64_t mix64(uint64_t x)  /* splitmix64's finaliser */

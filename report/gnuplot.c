@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 struct plot_queue {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/select.h"
-#include "idlescope/util.h"
+#include "table/select.h"
+#include "text/util.h"
 #include "plots.h"
 
 #define HIST_MAX_BINS 100

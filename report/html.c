@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/textsafe.h"
-#include "idlescope/diff.h"
+#include "text/textsafe.h"
+#include "diff/diff.h"
 #include "report.h"
 
 static const char css[] =

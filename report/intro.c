@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 /* Each row tries its keys in order: idlescope's info.json names first, then wult's. */

@@ -9,10 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/bins.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "table/bins.h"
+#include "text/textsafe.h"
+#include "cache/cache.h"
+#include "text/util.h"
+#include "cli/cli.h"
 #include "idlescope/version.h"
 #include "report.h"
 
@@ -46,34 +47,44 @@ static const char help[] =
 "reference as in 'analyze diff'), not as a metric; a column without values in a run is\n"
 "left out with one note.\n"
 "\n"
-"options:\n"
-"  -o, --output DIR      the report directory (required); refused if it exists\n"
-"  -f, --force           replace DIR if it exists and is an earlier report (or empty);\n"
-"                        DIR may never be, hold or lie inside a RUN\n"
-"  -m, --metrics REGEX   metrics to show (POSIX extended regular expression, unanchored),\n"
-"                        default:\n"
-"                        " REPORT_DEFAULT_METRICS "\n"
-"                        (latencies, the flag IntrOff, SilentTime, LDist, residencies,\n"
-"                        CPU frequency)\n"
-"  -i, --include EXPR    keep only datapoints where EXPR is true (as in `analyze`)\n"
-"  -x, --exclude EXPR    drop datapoints where EXPR is true\n"
-"                        EXPR: column names, numbers, 'strings', < <= > >= == !=,\n"
-"                        and or not, + - * /, parentheses; e.g. \"ReqCState == 'C6'\"\n"
-"  -t, --title TEXT      the page title, default \"idlescope report: RUN vs RUN...\"\n"
-"      --ref NAME        the reference configuration (default: the first)\n"
-"  -b, --by COLUMN[:N]   the summary per COLUMN instead of per ReqCState (every run must\n"
-"                        have it); :N in N equal-width bins over the values of all runs,\n"
-"                        labelled [lo, hi) (more than 100 different values in a run\n"
-"                        without :N: 10 bins, with a note), as in 'analyze diff'\n"
-"      --by-bins N       the same as :N\n"
-"  -r, --copy-raw        copy the runs' datapoints.csv, info and counters.csv into\n"
-"                        DIR/raw/runN/ so that the report stands alone\n"
-"  -j, --jobs N          gnuplot processes to run at once, default: online CPUs\n"
-"  -k, --keep-plot-data  keep the plots' data files and gnuplot scripts in\n"
-"                        DIR/plot-data/ (cd there and run gnuplot on mNNN.gp to redraw)\n"
-"      --no-cache        read the runs without the run cache (docs/cache.md)\n"
-"  -h, --help            this text\n"
-"  -V, --version         print the version\n"
+"options:\n";
+
+enum { OPT_REF = 256, OPT_BY_BINS, OPT_NO_CACHE };
+
+static const struct cli_opt opts[] = {
+	{ "output", 'o', 'o', "DIR", "the report directory (required); refused if it exists" },
+	{ "force", 'f', 'f', NULL,
+	  "replace DIR if it exists and is an earlier report (or empty); DIR may never be, hold or\n"
+	  "lie inside a RUN" },
+	{ "metrics", 'm', 'm', "REGEX",
+	  "metrics to show (POSIX extended regular expression, unanchored), default:" CLI_BR
+	  REPORT_DEFAULT_METRICS CLI_BR
+	  "(latencies, the flag IntrOff, SilentTime, LDist, residencies, CPU frequency)" },
+	{ "include", 'i', 'i', "EXPR", "keep only datapoints where EXPR is true (as in `analyze`)" },
+	{ "exclude", 'x', 'x', "EXPR",
+	  "drop datapoints where EXPR is true" CLI_BR
+	  "EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not, + - * /, parentheses; e.g. \"ReqCState == 'C6'\"" },
+	{ "title", 't', 't', "TEXT", "the page title, default \"idlescope report: RUN vs RUN...\"" },
+	{ "ref", 0, OPT_REF, "NAME", "the reference configuration (default: the first)" },
+	{ "by", 'b', 'b', "COLUMN[:N]",
+	  "the summary per COLUMN instead of per ReqCState (every run must have it); :N in N\n"
+	  "equal-width bins over the values of all runs, labelled [lo, hi) (more than 100\n"
+	  "different values in a run without :N: 10 bins, with a note), as in 'analyze diff'" },
+	{ "by-bins", 0, OPT_BY_BINS, "N", "the same as :N" },
+	{ "copy-raw", 'r', 'r', NULL,
+	  "copy the runs' datapoints.csv, info and counters.csv into DIR/raw/runN/ so that the\n"
+	  "report stands alone" },
+	{ "jobs", 'j', 'j', "N", "gnuplot processes to run at once, default: online CPUs" },
+	{ "keep-plot-data", 'k', 'k', NULL,
+	  "keep the plots' data files and gnuplot scripts in DIR/plot-data/ (cd there and run\n"
+	  "gnuplot on mNNN.gp to redraw)" },
+	{ "no-cache", 0, OPT_NO_CACHE, NULL, "read the runs without the run cache (docs/cache.md)" },
+	{ "help", 'h', 'h', NULL, "this text" },
+	{ "version", 'V', 'V', NULL, "print the version" },
+};
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+static const char help_tail[] =
 "\n"
 "Plots are rendered by gnuplot (Debian package gnuplot-nox): scatter plots as PNG, the\n"
 "others as SVG. Scatter plots of large runs show every point beyond the 0.1th or 99.9th\n"
@@ -85,18 +96,6 @@ static const char help[] =
 "\n"
 "exit status: 0 success (the path of index.html is printed), 1 bad data, gnuplot missing\n"
 "or failing, DIR exists without --force, or a write error; 2 usage error\n";
-
-static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
-	{ "metrics", required_argument, NULL, 'm' }, { "include", required_argument, NULL, 'i' },
-	{ "exclude", required_argument, NULL, 'x' }, { "title", required_argument, NULL, 't' },
-	{ "copy-raw", no_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
-	{ "keep-plot-data", no_argument, NULL, 'k' },
-	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' },
-	{ "ref", required_argument, NULL, 256 }, { "by", required_argument, NULL, 'b' },
-	{ "by-bins", required_argument, NULL, 257 }, { "no-cache", no_argument, NULL, 258 },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_jobs(const char *s, int *out)
 {
@@ -113,9 +112,14 @@ static int parse_jobs(const char *s, int *out)
 
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
+	struct option longopts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:fm:i:x:t:rj:kb:hV", longopts, NULL)) != -1) {
+	if (cli_build(opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
+	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "", "report") < 0)
+		return -1;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = optarg; break;
 		case 'f': o->force = true; break;
@@ -125,18 +129,20 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case 't': o->title = optarg; break;
 		case 'r': o->copy_raw = true; break;
 		case 'k': o->keep_plot_data = true; break;
-		case 256: o->ref = optarg; break;
+		case OPT_REF: o->ref = optarg; break;
 		case 'b': o->by = optarg; break;
-		case 257:
+		case OPT_BY_BINS:
 			if (!(o->by_bins = is_by_bins_count(optarg, "report")))
 				return -1;
 			break;
-		case 258: is_cache_disable(); break;
+		case OPT_NO_CACHE: is_cache_disable(); break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;
 			break;
-		case 'h': fputs(help, stdout); exit(IS_EXIT_OK);
+		case 'h':
+			cli_print_help(stdout, help, opts, NOPTS, help_tail);
+			exit(IS_EXIT_OK);
 		case 'V': printf("report (idlescope) %s\n", IDLESCOPE_VERSION); exit(IS_EXIT_OK);
 		default: is_bad_option(argv, "", "report"); return -1;
 		}
@@ -151,14 +157,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	}
 	o->runs = &argv[optind];
 	o->nruns = (size_t)(argc - optind);
-	int rc = o->by ? is_by_bins_parse(o->by, &o->by_col, &o->by_bins) : 0;
-	if (rc < 0)
+	if (is_by_option(&o->by, &o->by_col, &o->by_bins, "") < 0)
 		return -1;
-	o->by = rc > 0 ? o->by_col : o->by;
-	if (o->by_bins && !o->by) {
-		is_err("--by-bins needs --by COLUMN");
-		return -1;
-	}
 	if (!o->jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		o->jobs = n > 0 ? (int)n : 1;

@@ -146,11 +146,6 @@ static void verdicts(struct report *rep, size_t m)
 	if (rep->nconfigs < 2)
 		return;
 	fputs("<div class=\"verdicts\">\n", f);
-	if (!s->verdicts) {
-		fputs("<p>", f);
-		html_esc(f, s->no_verdict_why);
-		fputs("</p>\n", f);
-	}
 	for (size_t r = 1; s->verdicts && r < s->ncols; r++) {
 		const struct verdict *v = &s->verdicts[m * s->ncols + r];
 		/* The verdict names the reference; say which configuration it is about. */

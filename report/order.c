@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 static bool name_char(char c)

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 static void split_path(const char *out, char **parent, char **base)

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 #define MAX_DEPTH 4096  /* directories walked up from one path; the real tree is finite */

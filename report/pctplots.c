@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/json_num.h"
-#include "idlescope/util.h"
+#include "text/json_num.h"
+#include "text/util.h"
 #include "plots.h"
 
 #define LOG_SPAN 100          /* max / min from which a value axis is logarithmic */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "idlescope/json_num.h"
+#include "text/json_num.h"
 #include "plots.h"
 
 #define BODY_SHARE 0.25        /* the values up to p95 get at least this share of the range */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
-#include "idlescope/json_num.h"
+#include "text/util.h"
+#include "text/json_num.h"
 #include "plots.h"
 
 #define SCATTER_BUDGET 15000      /* middle points per run and scatter plot */

@@ -1,7 +1,7 @@
 /* The plot writers' shared state (plots.c, hist.c, pctplots.c); not used elsewhere. */
 #ifndef REPORT_PLOTS_H
 #define REPORT_PLOTS_H
-#include "idlescope/json_num.h"
+#include "text/json_num.h"
 #include "report.h"
 
 #define OUTLIER_Q_LO 0.001        /* scatter points beyond these percentiles of either axis */

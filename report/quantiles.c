@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 #define RADIX_BITS 11

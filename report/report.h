@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "idlescope/configs.h"
-#include "idlescope/flags.h"
-#include "idlescope/load.h"
-#include "idlescope/run.h"
-#include "idlescope/stats.h"
+#include "diff/configs.h"
+#include "diff/flags.h"
+#include "run/load.h"
+#include "run/run.h"
+#include "stats/stats.h"
 
 /* Metrics shown by default: latencies, SilentTime, LDist, residencies, CPU frequency; the
  * flag IntrOff (a 0/1 column: its share, in the Flags section). */
@@ -58,7 +58,6 @@ struct summary {
 	struct summ_part *groups;
 	size_t ngroups;
 	struct verdict *verdicts;  /* [metric * nconfigs + config], NULL when not available */
-	const char *no_verdict_why;  /* why verdicts are missing (diff runs only) */
 	void *diff;                /* struct is_diff * when the numbers come from lib/diff/diff.c */
 };
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/select.h"
-#include "idlescope/util.h"
+#include "table/select.h"
+#include "text/util.h"
 #include "plots.h"
 
 /* The states of all runs in natural order; 0 when no run has two or there are too many. */

@@ -8,19 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/bins.h"
-#include "idlescope/diff.h"
-#include "idlescope/select.h"
-#include "idlescope/util.h"
+#include "table/bins.h"
+#include "diff/diff.h"
+#include "table/select.h"
+#include "text/util.h"
 #include "report.h"
-
-/* lib/diff/diff.c may not be linked in every build: use it when it is there. */
-#pragma weak is_diff_compute
-#pragma weak is_diff_free
-#pragma weak is_diff_verdict
-#pragma weak is_diff_get_test
-#pragma weak is_metric_unit
-#pragma weak is_diff_confounders
 
 double summ_value(const struct report *rep, const struct summ_part *p, size_t m, size_t r,
 		  size_t f)
@@ -30,15 +22,7 @@ double summ_value(const struct report *rep, const struct summ_part *p, size_t m,
 
 const char *metric_unit(const struct report *rep, const char *metric)
 {
-	size_t n = strlen(metric);
-	if (is_metric_unit)
-		return is_metric_unit(rep->runs[0], metric);
-	if (n && metric[n - 1] == '%')
-		return "%";
-	if (strstr(metric, "Latency") || strstr(metric, "Time") || !strcmp(metric, "LDist") ||
-	    !strcmp(metric, "IntrOff"))
-		return "us";
-	return "";
+	return is_metric_unit(rep->runs[0], metric);
 }
 
 size_t summary_metric(const struct summary *s, const char *name)
@@ -344,7 +328,7 @@ int summary_compute(struct report *rep)
 	memset(s, 0, sizeof(*s));
 	if (choose_group(rep, &s->group_col) < 0)
 		return -1;
-	if (rep->nconfigs > 1 && is_diff_compute) {
+	if (rep->nconfigs > 1) {
 		struct is_diff *d = is_xcalloc(1, sizeof(*d));
 		char *re = metrics_regex(rep);
 		struct is_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
@@ -364,8 +348,6 @@ int summary_compute(struct report *rep)
 		from_diff(rep, d);
 		return 0;
 	}
-	if (rep->nconfigs > 1)
-		s->no_verdict_why = "significance tests are not available in this build (lib/diff/diff.c)";
 	s->nmetrics = rep->nmetrics;
 	s->ncols = rep->nruns;
 	s->metrics = is_xcalloc(rep->nmetrics + 1, sizeof(*s->metrics));

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "report.h"
 
 char *path_cat(const char *a, const char *b)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "remote.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 #define KMOD_TAR "idlescope-kmod.tar"

@@ -17,7 +17,7 @@
 
 #include "collect.h"
 #include "remote.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 static const char *const row_files[] = { "datapoints.csv", "counters.csv" };
 static const char *const run_files[] = { "datapoints.csv", "counters.csv", "info.json", ".info.json.tmp",

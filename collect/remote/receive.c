@@ -19,8 +19,9 @@
 #include "experiment.h"
 #include "frames.h"
 #include "remote.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "text/json_out.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 
 volatile sig_atomic_t remote_stop;
 int remote_progress_fd = -1;
@@ -206,15 +207,6 @@ static int open_out(struct rx *x, struct rxd *d, int *fd, bool *made, const char
 	return 0;
 }
 
-/* (cJSON_HasObjectItem ignores case: with "Datapoints" there, the replacement leaked) */
-static void set_item(cJSON *o, const char *key, cJSON *v)
-{
-	if (!cJSON_GetObjectItemCaseSensitive(o, key))
-		cJSON_AddItemToObject(o, key, v);
-	else if (!cJSON_ReplaceItemInObjectCaseSensitive(o, key, v))
-		cJSON_Delete(v);
-}
-
 static uint64_t dir_rows(const struct rxd *d)
 {
 	return d->dp_lines ? d->dp_lines - 1 : 0;
@@ -246,7 +238,7 @@ static cJSON *remote_object(const struct rx *x, const char *connection)
 	cJSON_AddBoolToObject(r, "sut_copy_kept", (strcmp(connection, "complete") != 0 || x->short_sent) && !x->fetched);
 	if (x->fetched) {
 		char ts[64];
-		collect_iso_time(ts, sizeof(ts));
+		is_iso_time(ts, sizeof(ts));
 		cJSON_AddBoolToObject(r, "fetched", true);
 		cJSON_AddStringToObject(r, "fetch_time", ts);
 	}
@@ -262,14 +254,14 @@ static int write_info(struct rx *x, struct rxd *d, const char *connection)
 	cJSON *sys = cJSON_GetObjectItemCaseSensitive(d->info, "system");
 	if (!x->ro->reportid && !d->name[0]) {   /* as for a local run: the run directory's name, not the SUT's */
 		const char *base = strrchr(x->report_dir, '/');
-		set_item(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
+		is_json_set(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
 	}
 	if (cJSON_IsObject(sys))
-		set_item(sys, "ssh_host", cJSON_CreateString(x->host));
+		is_json_set(sys, "ssh_host", cJSON_CreateString(x->host));
 	cJSON *r = remote_object(x, connection);
 	cJSON_AddNumberToObject(r, "received_datapoints", (double)dir_rows(d));
 	cJSON_AddNumberToObject(r, "received_counter_rows", (double)dir_ctr_rows(d));
-	set_item(d->info, "remote", r);
+	is_json_set(d->info, "remote", r);
 	if (run_write_info(&d->rd, d->info, INFO_RESERVE) < 0) {
 		x->failed_write = true;
 		return -1;
@@ -284,7 +276,7 @@ static int write_exp(struct rx *x, const char *connection)
 		return 0;
 	cJSON *r = remote_object(x, connection);
 	cJSON_AddNumberToObject(r, "received_datapoints", (double)received_rows(x));
-	set_item(x->exp, "remote", r);
+	is_json_set(x->exp, "remote", r);
 	if (experiment_json_write(x->rd.dirfd, x->exp) < 0) {
 		x->failed_write = true;
 		return -1;
@@ -336,7 +328,7 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 /* Fleet: rows received so far to the parent, at most every 250 ms. */
 static void report_rows(struct rx *x, bool force)
 {
-	uint64_t now = collect_mono_ns();
+	uint64_t now = is_mono_ns();
 	if (remote_progress_fd < 0 || (!force && now - x->last_report_ns < 250000000ull))
 		return;
 	x->last_report_ns = now;
@@ -594,10 +586,7 @@ static void pump_loop(struct rx *x)
 static char *agent_command(const struct remote_opts *ro, const char *collect, const char *outdir)
 {
 	char date[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
+	is_name_stamp(date, sizeof(date));
 	const char *name = strrchr(outdir, '/') ? strrchr(outdir, '/') + 1 : outdir;
 	char *leaf = is_xasprintf("%s-%s-%d", name[0] ? name : "run", date, (int)getpid());
 	char *qleaf = sh_quote(leaf);
@@ -623,12 +612,12 @@ static void mark_lost(struct rxd *d, const char *now)
 	char buf[160];
 	if (!short_reason(d, buf, sizeof(buf)))
 		return;
-	set_item(d->info, "complete", cJSON_CreateBool(false));
-	set_item(d->info, "stop_reason", cJSON_CreateString("connection lost"));
+	is_json_set(d->info, "complete", cJSON_CreateBool(false));
+	is_json_set(d->info, "stop_reason", cJSON_CreateString("connection lost"));
 	if (!counters)
-		set_item(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
+		is_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
 	if (cJSON_IsNull(end) || !end)
-		set_item(d->info, "end_time", cJSON_CreateString(now));
+		is_json_set(d->info, "end_time", cJSON_CreateString(now));
 }
 
 static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
@@ -640,7 +629,7 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 		snprintf(res->status, sizeof(res->status), "connection lost");
 		return;
 	}
-	collect_iso_time(now, sizeof(now));
+	is_iso_time(now, sizeof(now));
 	for (size_t i = 0; i < x->ndirs; i++)
 		if (x->dirs[i].info) {
 			mark_lost(&x->dirs[i], now);
@@ -651,9 +640,9 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 	if (x->exp) {
 		const cJSON *end = cJSON_GetObjectItemCaseSensitive(x->exp, "end_time");
 		if (!end || cJSON_IsNull(end)) {
-			set_item(x->exp, "end_time", cJSON_CreateString(now));
-			set_item(x->exp, "complete", cJSON_CreateBool(false));
-			set_item(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
+			is_json_set(x->exp, "end_time", cJSON_CreateString(now));
+			is_json_set(x->exp, "complete", cJSON_CreateBool(false));
+			is_json_set(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
 		}
 		write_exp(x, "lost");
 	}
@@ -678,15 +667,15 @@ static void conclude_short(struct rx *x, struct host_result *res)
 		if (!nshort++)
 			snprintf(first, sizeof(first), "%s%s%s", d->name[0] ? d->name : "", d->name[0] ? ": " : "", why);
 		if (d->info) {
-			set_item(d->info, "complete", cJSON_CreateBool(false));
-			set_item(d->info, "stop_reason", cJSON_CreateString("incomplete transfer"));
+			is_json_set(d->info, "complete", cJSON_CreateBool(false));
+			is_json_set(d->info, "stop_reason", cJSON_CreateString("incomplete transfer"));
 			if (!d->counters)
-				set_item(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
+				is_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
 		}
 	}
 	if (x->exp) {
-		set_item(x->exp, "complete", cJSON_CreateBool(false));
-		set_item(x->exp, "stop_reason", cJSON_CreateString("incomplete transfer"));
+		is_json_set(x->exp, "complete", cJSON_CreateBool(false));
+		is_json_set(x->exp, "stop_reason", cJSON_CreateString("incomplete transfer"));
 	}
 	if (x->hold)
 		remote_err(x->host, "the SUT's copy is not whole (%s); %s unchanged, the SUT keeps its copy", first,

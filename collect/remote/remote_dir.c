@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "remote.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 char *remote_base(const struct remote_opts *ro)

@@ -10,8 +10,8 @@
 #include "collect.h"
 #include "counters_hook.h"
 #include "remote.h"
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 
 #define DEFAULT_CONNECT_TIMEOUT 10u
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "remote.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 char *sh_quote(const char *s)
 {

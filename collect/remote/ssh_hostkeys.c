@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "remote.h"
-#include "idlescope/util.h"
+#include "text/util.h"
 
 /* The value of keyword (lower case, as ssh -G prints it) in conf, into buf ("" if absent). */
 static void conf_value(const char *conf, const char *keyword, char *buf, size_t len)

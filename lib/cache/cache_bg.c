@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "cache/cache_internal.h"
+#include "cache/cache.h"
+#include "text/util.h"
 
 int cache_build_mode(bool *background)
 {

@@ -7,10 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "idlescope/cache.h"
-#include "idlescope/numparse.h"
-#include "idlescope/util.h"
+#include "cache/cache_internal.h"
+#include "cache/cache.h"
+#include "table/numparse.h"
+#include "text/util.h"
 #include "idlescope/version.h"
 
 static bool disabled;

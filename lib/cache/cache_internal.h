@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "idlescope/cache.h"
-#include "idlescope/table.h"
-#include "strpool.h"
+#include "cache/cache.h"
+#include "table/table.h"
+#include "table/strpool.h"
 
 #define CACHE_MAGIC "ISCACHE"
 #define CACHE_BOM 0x01020304u

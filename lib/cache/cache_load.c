@@ -6,9 +6,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "cache/cache_internal.h"
+#include "cache/cache.h"
+#include "text/util.h"
 
 static bool same_source(const struct stat *a, const struct stat *b)
 {

@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "idlescope/util.h"
+#include "cache/cache_internal.h"
+#include "text/util.h"
 
 /* A bounds-checked cursor over the index. */
 struct cur {

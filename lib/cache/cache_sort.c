@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache_internal.h"
+#include "cache/cache_internal.h"
 
 /* The bits of v as an unsigned key that orders like v (-0 just below +0). */
 static uint64_t key_of(double v)

@@ -9,10 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "idlescope/select.h"
-#include "idlescope/stats.h"
-#include "idlescope/util.h"
+#include "cache/cache_internal.h"
+#include "table/select.h"
+#include "stats/stats.h"
+#include "text/util.h"
 
 /* The index, built in memory. */
 struct wbuf {

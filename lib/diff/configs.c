@@ -1,13 +1,13 @@
 /* Configurations from command-line arguments: runs, comma-separated replicates, experiments. */
-#include "idlescope/configs.h"
+#include "diff/configs.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "idlescope/fs.h"
-#include "idlescope/util.h"
+#include "fs/fs.h"
+#include "text/util.h"
 
 static struct is_config_arg *add_config(struct is_config_list *l, char *name)
 {

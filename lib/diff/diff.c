@@ -1,16 +1,16 @@
 /* Comparing runs: shared metrics, groups, and per (part, metric) values and tests on 2 threads. */
-#include "idlescope/diff.h"
+#include "diff/diff.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/select.h"
-#include "idlescope/sigtest.h"
-#include "idlescope/util.h"
-#include "diff_internal.h"
-#include "strpool.h"
+#include "table/select.h"
+#include "stats/sigtest.h"
+#include "text/util.h"
+#include "diff/diff_internal.h"
+#include "table/strpool.h"
 
 static bool is_numeric_col(const struct is_run *r, const char *name)
 {

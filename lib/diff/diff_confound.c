@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/counters_summary.h"
-#include "idlescope/diff.h"
-#include "idlescope/util.h"
+#include "counters/derive/counters_summary.h"
+#include "diff/diff.h"
+#include "text/util.h"
 
 /* info.json fields that describe the system and the measurement (not the run's identity). */
 static const char *const info_keys[] = {

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/flags.h"
-#include "idlescope/proptest.h"
-#include "idlescope/runtest.h"
-#include "idlescope/select.h"
-#include "idlescope/util.h"
+#include "diff/flags.h"
+#include "stats/proptest.h"
+#include "stats/runtest.h"
+#include "table/select.h"
+#include "text/util.h"
 
 static bool listed(char **list, size_t n, const char *name)
 {

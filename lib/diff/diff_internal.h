@@ -1,10 +1,10 @@
 /* lib/diff/diff.c's private parts shared with lib/diff/diff_work.c. */
 #ifndef IDLESCOPE_DIFF_INTERNAL_H
 #define IDLESCOPE_DIFF_INTERNAL_H
-#include "idlescope/diff.h"
+#include "diff/diff.h"
 #include <stdint.h>
 
-#include "idlescope/select.h"
+#include "table/select.h"
 
 /* Private state behind is_diff: each run's groups and where every union group sits in them. */
 struct diff_priv {

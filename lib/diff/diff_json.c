@@ -1,6 +1,6 @@
 /* The JSON form of a comparison (the contract of `analyze diff --format json`). */
-#include "idlescope/diff.h"
-#include "idlescope/json_num.h"
+#include "diff/diff.h"
+#include "text/json_num.h"
 
 /* Numbers read back as the same double; NaN and infinities are null. */
 static cJSON *num_or_null(double v)

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "diff_internal.h"
+#include "diff/diff_internal.h"
 
 /* Several runs' moments as one sample's: counts and extremes add up, the variance is the
  * within-run sum of squares plus the between-run one (Chan et al.'s pairwise formula). */
@@ -74,12 +74,9 @@ static double select_union(const struct diff_sample *s, size_t k, size_t rank)
 /* is_quantile_sorted of the union of sorted samples, term for term, without merging them. */
 double diff_union_quantile(const struct diff_sample *s, size_t k, size_t n, double q)
 {
-	double delta = q * (double)(n - 1);
-	size_t lhs = (size_t)delta;
-	delta -= (double)lhs;
-	if (n == 0)
-		return NAN;
-	if (lhs >= n - 1)
-		return select_union(s, k, n - 1);
+	size_t lhs = 0;
+	double delta = n ? is_quantile_rank(q, n, &lhs) : 0;
+	if (!n || lhs >= n - 1)
+		return n ? select_union(s, k, n - 1) : NAN;
 	return (1 - delta) * select_union(s, k, lhs) + delta * select_union(s, k, lhs + 1);
 }

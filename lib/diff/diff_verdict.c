@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlescope/diff.h"
+#include "diff/diff.h"
 
 bool is_raw_timestamp(const char *name)
 {

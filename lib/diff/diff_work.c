@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diff_internal.h"
-#include "idlescope/runtest.h"
-#include "idlescope/sigtest.h"
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "diff/diff_internal.h"
+#include "stats/runtest.h"
+#include "stats/sigtest.h"
+#include "cache/cache.h"
+#include "text/util.h"
 
 /* Merging more groups than this costs more than sorting the whole sample again. */
 #define MAX_MERGE_GROUPS 16

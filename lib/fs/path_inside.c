@@ -1,6 +1,6 @@
 /* is_path_inside: a path from a run's metadata stays inside the run's directory, whoever wrote
  * the metadata (a SUT, another user, a tarball). */
-#include "idlescope/fs.h"
+#include "fs/fs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 
 static bool has_dotdot(const char *p)
 {

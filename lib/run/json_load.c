@@ -1,14 +1,14 @@
 /*
  * A JSON object file (info.json) to a cJSON tree. cJSON has no limits of its own that fit
  * metadata (it nests 1000 deep and takes any number of values), so one linear pass checks
- * depth and value count first and stops at the limit (IS_META_* in run.h).
+ * depth and value count first and stops at the limit (IS_META_* in formats/yaml_json.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/run.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "text/util.h"
 
 struct jpos {
 	size_t line, col;

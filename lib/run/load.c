@@ -1,13 +1,13 @@
 /* Loading runs for analysis: the columns a command needs, then the row filters. */
-#include "idlescope/load.h"
+#include "run/load.h"
 
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "idlescope/cache.h"
-#include "idlescope/util.h"
+#include "cache/cache.h"
+#include "text/util.h"
 
 static struct is_expr *parse_filter(const char *opt, const char *src)
 {

@@ -1,5 +1,5 @@
 /* Opening runs: idlescope run directories, wult raw results, bare datapoints.csv files. */
-#include "idlescope/run.h"
+#include "run/run.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "idlescope/textsafe.h"
-#include "idlescope/util.h"
+#include "text/textsafe.h"
+#include "text/util.h"
 
 static char *path_join(const char *dir, const char *name)
 {

@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/run.h"
-#include "idlescope/util.h"
+#include "run/run.h"
+#include "text/util.h"
 
 /* wult's raw result format versions this reader was written against. */
 static const char *const wult_known[] = { "1.0", "1.1", "1.2", "1.3" };

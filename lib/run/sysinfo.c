@@ -1,5 +1,5 @@
 /* The system description recorded in info.json: /proc/cpuinfo, uname, clocksource, cpuidle, PM QoS. */
-#include "idlescope/sysinfo.h"
+#include "run/sysinfo.h"
 
 #include <errno.h>
 #include <stdbool.h>

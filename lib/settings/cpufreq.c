@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/numparse.h"
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "table/numparse.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 #define CPUFREQ "/sys/devices/system/cpu/cpu%d/cpufreq/"
 
@@ -300,34 +300,13 @@ static char *turbo_read(struct is_settings *s, const char *name, int cpu)
 	return r < 0 ? NULL : is_xstrdup((v != 0) != inv ? "on" : "off");
 }
 
-static void turbo_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
-{
-	(void)s, (void)name;
-	snprintf(buf, len, "on, off");
-}
-
-static int turbo_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
-{
-	(void)s, (void)name;
-	if (!strcmp(value, "on") || !strcmp(value, "off"))
-		return 0;
-	snprintf(why, len, "not on or off");
-	return -1;
-}
-
 static int turbo_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	bool inv;
 	char *p = turbo_file(s, &inv), *old = p ? st_read(p) : NULL;
 	const char *want = (!strcmp(value, "on")) != inv ? "1" : "0";
-	int r = 0;
 	(void)cpu;
-	if (!old) {
-		snprintf(err, len, "%s: cannot read %s", name, p ? p : "the turbo file");
-		r = -1;
-	} else if (strcmp(old, want)) {
-		r = st_write(s, name, p, old, want, err, len);
-	}
+	int r = st_write_changed(s, name, p ? p : "the turbo file", old, want, err, len);
 	free(old);
 	free(p);
 	return r;
@@ -338,7 +317,8 @@ const struct st_def st_cpufreq_defs[] = {
 	  word_check, word_write },
 	{ "freq", ST_CPU, "min, base, max, unl, N MHz, N GHz", freq_have, freq_read, freq_accepts, freq_check,
 	  freq_write },
-	{ "turbo", ST_SYSTEM, "on, off", turbo_have, turbo_read, turbo_accepts, turbo_check, turbo_write },
+	{ "turbo", ST_SYSTEM, "on, off", turbo_have, turbo_read, st_onoff_accepts, st_onoff_check,
+	  turbo_write },
 	{ "epp", ST_CPU, "a name from energy_performance_available_preferences, 0 to 255", word_have, word_read,
 	  word_accepts, word_check, word_write },
 	{ "epb", ST_CPU, "0 to 15, performance, balance-performance, normal, balance-power, power", word_have,

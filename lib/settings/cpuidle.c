@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 #define MAX_STATES 32
 

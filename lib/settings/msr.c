@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 #define MSR_PKG_CST_CONFIG 0xE2
 #define MSR_POWER_CTL 0x1FC
@@ -74,7 +74,7 @@ static void msr_accepts(struct is_settings *s, const char *name, char *buf, size
 {
 	(void)s;
 	if (bit_of(name)->mask != 0xf) {
-		snprintf(buf, len, "on, off");
+		st_onoff_accepts(s, name, buf, len);
 		return;
 	}
 	size_t k = 0;
@@ -101,12 +101,8 @@ static int limit_code(const char *v)
 static int msr_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	const struct msr_bit *b = bit_of(name);
-	if (b->mask != 0xf) {
-		if (!strcmp(value, "on") || !strcmp(value, "off"))
-			return 0;
-		snprintf(why, len, "not on or off");
-		return -1;
-	}
+	if (b->mask != 0xf)
+		return st_onoff_check(s, name, value, why, len);
 	if (limit_code(value) < 0) {
 		snprintf(why, len, "not a package C-state limit");
 		return -1;

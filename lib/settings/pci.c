@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 #define POLICY "/sys/module/pcie_aspm/parameters/policy"
 
@@ -122,37 +122,17 @@ static int l1_write(struct is_settings *s, const char *name, const char *value, 
 {
 	char *p = l1_path(s, name), *old = p ? st_read(p) : NULL;
 	const char *want = strcmp(value, "on") ? "0" : "1";
-	int r = 0;
 	(void)cpu;
-	if (!old) {
-		snprintf(err, len, "%s: cannot read the device's l1_aspm", name);
-		r = -1;
-	} else if (strcmp(old, want)) {
-		r = st_write(s, name, p, old, want, err, len);
-	}
+	/* an unreadable file is named without its path */
+	int r = st_write_changed(s, name, old ? p : "the device's l1_aspm", old, want, err, len);
 	free(old);
 	free(p);
 	return r;
 }
 
-static void l1_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
-{
-	(void)s, (void)name;
-	snprintf(buf, len, "on, off");
-}
-
-static int l1_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
-{
-	(void)s, (void)name;
-	if (!strcmp(value, "on") || !strcmp(value, "off"))
-		return 0;
-	snprintf(why, len, "not on or off");
-	return -1;
-}
-
 const struct st_def st_pci_defs[] = {
 	{ "aspm", ST_SYSTEM, "default, performance, powersave, powersupersave", policy_have, policy_read,
 	  policy_accepts, policy_check, policy_write },
-	{ "aspm@", ST_PCI, "on, off", l1_have, l1_read, l1_accepts, l1_check, l1_write },
+	{ "aspm@", ST_PCI, "on, off", l1_have, l1_read, st_onoff_accepts, st_onoff_check, l1_write },
 	{ 0 },
 };

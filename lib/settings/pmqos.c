@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 static int qos_have(struct is_settings *s, const char *name, char *why, size_t len)
 {

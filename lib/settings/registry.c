@@ -2,11 +2,12 @@
  * check, apply). The entries live in one file per area (cpuidle.c, cpufreq.c, pci.c, msr.c,
  * pmqos.c). */
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
-#include "settings_internal.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
 
 static const struct st_def *const tables[] = { st_cpuidle_defs, st_cpufreq_defs, st_pci_defs,
 					       st_msr_defs, st_pmqos_defs };
@@ -261,4 +262,19 @@ int is_settings_apply(struct is_settings *s, const char *name, const char *value
 		if (d->write(s, name, value, s->cpus[i], err, len) < 0)
 			return -1;
 	return 0;
+}
+
+void st_onoff_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+{
+	(void)s, (void)name;
+	snprintf(buf, len, "on, off");
+}
+
+int st_onoff_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+{
+	(void)s, (void)name;
+	if (!strcmp(value, "on") || !strcmp(value, "off"))
+		return 0;
+	snprintf(why, len, "not on or off");
+	return -1;
 }

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "idlescope/settings.h"
+#include "settings/settings.h"
 
 enum st_scope { ST_SYSTEM, ST_CPU, ST_PCI };
 
@@ -56,6 +56,9 @@ int st_write_changed(struct is_settings *s, const char *setting, const char *pat
 		     const char *value, char *err, size_t len);
 /* Write value (and a newline) to path, not journalled: restore, and the ASPM probe. */
 int st_write_plain(const char *path, const char *value);
+/* The accepts and check of an on/off setting: "on, off"; anything else is "not on or off". */
+void st_onoff_accepts(struct is_settings *s, const char *name, char *buf, size_t len);
+int st_onoff_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len);
 /* true if word is one of the space-separated words of list. */
 bool st_word_in(const char *list, const char *word);
 

@@ -1,5 +1,5 @@
 /* Two proportions: Fisher's exact test and the two-proportion z test (proptest.h). */
-#include "idlescope/proptest.h"
+#include "stats/proptest.h"
 
 #include <math.h>
 

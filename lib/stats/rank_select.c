@@ -1,12 +1,12 @@
 /* Order statistics: multi-rank quickselect, and the sample-bracket method. */
-#include "rank_select.h"
+#include "stats/rank_select.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/stats.h"
-#include "idlescope/util.h"
+#include "stats/stats.h"
+#include "text/util.h"
 
 #define SMALL 24
 

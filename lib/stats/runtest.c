@@ -1,5 +1,5 @@
 /* Run-level inference: Welch's t on per-run summaries, and a block bootstrap within runs. */
-#include "idlescope/runtest.h"
+#include "stats/runtest.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/sigtest.h"
-#include "idlescope/stats.h"
-#include "idlescope/util.h"
+#include "stats/sigtest.h"
+#include "stats/stats.h"
+#include "text/util.h"
 
 static void mean_var(const double *x, size_t n, double *mean, double *var)
 {

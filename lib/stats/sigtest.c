@@ -1,5 +1,5 @@
 /* Two-sample tests on sorted samples: Mann-Whitney U, Kolmogorov-Smirnov, median-difference CI. */
-#include "idlescope/sigtest.h"
+#include "stats/sigtest.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/stats.h"
-#include "idlescope/util.h"
+#include "stats/stats.h"
+#include "text/util.h"
 
 /* What one merge of the sorted samples yields: U, the tie term and KS's largest gap. */
 struct scan {

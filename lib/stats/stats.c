@@ -1,26 +1,30 @@
 /* Summary statistics with selection instead of a full sort. */
-#include "idlescope/stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/numparse.h"
-#include "idlescope/util.h"
-#include "rank_select.h"
+#include "table/numparse.h"
+#include "text/util.h"
+#include "stats/rank_select.h"
 
 double is_quantile_sorted(const double *sorted, size_t n, double q)
 {
+	size_t lhs = 0;
+	double delta = n ? is_quantile_rank(q, n, &lhs) : 0;
+	if (!n || lhs >= n - 1)
+		return n ? sorted[n - 1] : NAN;
+	return (1 - delta) * sorted[lhs] + delta * sorted[lhs + 1];
+}
+
+double is_quantile_rank(double q, size_t n, size_t *lhs)
+{
 	/* GSL's gsl_stats_quantile_from_sorted_data, term for term. */
 	double delta = q * (double)(n - 1);
-	size_t lhs = (size_t)delta;
-	delta -= (double)lhs;
-	if (n == 0)
-		return NAN;
-	if (lhs >= n - 1)
-		return sorted[n - 1];
-	return (1 - delta) * sorted[lhs] + delta * sorted[lhs + 1];
+	*lhs = (size_t)delta;
+	return delta - (double)*lhs;
 }
 
 static double func_quantile(const struct is_func *f)

@@ -1,13 +1,13 @@
 /* Streaming copy of a CSV file's rows and columns (csv_copy.h). */
-#include "idlescope/csv_copy.h"
+#include "table/csv_copy.h"
 
 #include <errno.h>
 #include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_split.h"
-#include "idlescope/util.h"
+#include "table/csv_split.h"
+#include "text/util.h"
 
 struct copier {
 	const struct is_csv_copy *c;

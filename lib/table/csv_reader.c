@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csv_split.h"
-#include "idlescope/numparse.h"
-#include "idlescope/table.h"
-#include "idlescope/util.h"
-#include "strpool.h"
+#include "table/csv_split.h"
+#include "table/numparse.h"
+#include "table/table.h"
+#include "text/util.h"
+#include "table/strpool.h"
 
 #define BLOCK_SIZE (4u << 20)
 #define HEADER_MAX (1u << 20)

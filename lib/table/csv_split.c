@@ -1,11 +1,11 @@
 /* Splitting one CSV line into fields: plain lines by hand, quoted ones by libcsv. */
-#include "csv_split.h"
+#include "table/csv_split.h"
 
 #include <csv.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 
 static void push(struct fields *fl, const char *p, size_t len)
 {

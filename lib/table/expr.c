@@ -4,15 +4,15 @@
  * of terms, so the tree is only as deep as the nesting, which the parser limits: recursion
  * in parsing, evaluating, checking and freeing is bounded whatever the input's length.
  */
-#include "idlescope/expr.h"
+#include "table/expr.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/numparse.h"
-#include "idlescope/util.h"
+#include "table/numparse.h"
+#include "text/util.h"
 
 enum node_kind { N_NUM, N_STR, N_VAR, N_NEG, N_NOT, N_EMPTY, N_NONEMPTY, N_AND, N_OR, N_ARITH,
 		 N_LT, N_LE, N_GT, N_GE, N_EQ, N_NE };

@@ -5,7 +5,7 @@
  * Everything else, and the rare values too close to a rounding boundary, goes to strtod.
  * Digits are read eight at a time where possible (the SWAR method, as in simdjson).
  */
-#include "idlescope/numparse.h"
+#include "table/numparse.h"
 
 #include <errno.h>
 #include <math.h>

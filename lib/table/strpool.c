@@ -1,10 +1,10 @@
 /* Interned strings with an open-addressing hash table. */
-#include "strpool.h"
+#include "table/strpool.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {

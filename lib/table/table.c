@@ -1,12 +1,12 @@
 /* The column table: construction, lookup, row selection. Reading CSV is in csv_reader.c. */
-#include "idlescope/table.h"
+#include "table/table.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
-#include "strpool.h"
+#include "text/util.h"
+#include "table/strpool.h"
 
 /* Column names interned in order; col_of[id] is the first column with that name. */
 struct colindex {

@@ -1,45 +1,12 @@
-/* Equal-width bins of a numeric column, shared by analyze stats and diff (bins.h). */
-#include "idlescope/bins.h"
+/* Equal-width bins of a numeric column, for --by COL:N (bins.h). */
+#include "table/bins.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/json_num.h"
-#include "idlescope/numparse.h"
-#include "idlescope/select.h"
-#include "idlescope/util.h"
-
-static bool whole_count(const char *s, size_t *out)
-{
-	double d;
-	if (!is_parse_double(s, strlen(s), &d) || d < 1 || d > IS_BY_MAX_BINS || d != floor(d))
-		return false;
-	*out = (size_t)d;
-	return true;
-}
-
-int is_by_bins_parse(const char *spec, char **col, size_t *nbins)
-{
-	const char *colon = strrchr(spec, ':');
-	if (!colon)
-		return 0;
-	if (!whole_count(colon + 1, nbins)) {
-		is_err("--by %s: expected COLUMN:N with N a whole number from 1 to %d", spec, IS_BY_MAX_BINS);
-		return -1;
-	}
-	*col = is_xstrndup(spec, (size_t)(colon - spec));
-	return 1;
-}
-
-size_t is_by_bins_count(const char *arg, const char *cmd)
-{
-	size_t n;
-	if (whole_count(arg, &n))
-		return n;
-	is_err("%s: --by-bins: expected a whole number from 1 to %d, got '%s'", cmd, IS_BY_MAX_BINS, arg);
-	return 0;
-}
+#include "text/json_num.h"
+#include "text/util.h"
 
 char *is_bin_label(double lo, double hi, int last)
 {
@@ -53,23 +20,44 @@ size_t is_bin_of(double v, double lo, double width, size_t nbins)
 	return k < 0 ? 0 : k >= (double)nbins ? nbins - 1 : (size_t)k;
 }
 
+/* Widen [*lo, *hi] to the values of v[0..n) (NaN: no value). */
+static void widen_range(const double *v, size_t n, double *lo, double *hi)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			*lo = fmin(*lo, v[i]), *hi = fmax(*hi, v[i]);
+}
+
+/* The edges of nbins bins over [lo, hi] (both 0 when no value was seen). */
+struct bin_edges {
+	double lo, hi, width;
+	size_t nbins;
+};
+
+static struct bin_edges edges_of(double lo, double hi, size_t nbins)
+{
+	if (lo > hi)
+		lo = hi = 0;
+	return (struct bin_edges){ lo, hi, (hi - lo) / (double)nbins, nbins };
+}
+
+static char *edge_label(const struct bin_edges *e, size_t b)
+{
+	bool last = b + 1 == e->nbins;
+	return is_bin_label(e->lo + e->width * (double)b, last ? e->hi : e->lo + e->width * (double)(b + 1),
+			    last);
+}
+
 void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins, const char *name)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	for (size_t k = 0; k < n; k++) {
-		const double *v = is_table_col(t[k], col)->num;
-		for (size_t i = 0; i < t[k]->nrows; i++)
-			if (!isnan(v[i]))
-				lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
-	}
-	if (lo > hi)
-		lo = hi = 0;
-	double width = (hi - lo) / (double)nbins;
+	for (size_t k = 0; k < n; k++)
+		widen_range(is_table_col(t[k], col)->num, t[k]->nrows, &lo, &hi);
+	struct bin_edges e = edges_of(lo, hi, nbins);
 	uint32_t *ids = is_xmalloc(nbins * sizeof(uint32_t));
 	for (size_t k = 0; k < n; k++) {
 		for (size_t b = 0; b < nbins; b++) {  /* ids are per table */
-			char *label = is_bin_label(lo + width * (double)b,
-						   b + 1 == nbins ? hi : lo + width * (double)(b + 1), b + 1 == nbins);
+			char *label = edge_label(&e, b);
 			ids[b] = is_table_intern(t[k], label);
 			free(label);
 		}
@@ -77,9 +65,23 @@ void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins,
 		struct is_column *c = is_table_add_col(t[k], name, IS_COL_TEXT);
 		c->text = is_xmalloc((t[k]->nrows ? t[k]->nrows : 1) * sizeof(uint32_t));
 		for (size_t i = 0; i < t[k]->nrows; i++)
-			c->text[i] = isnan(v[i]) ? IS_TEXT_EMPTY : ids[is_bin_of(v[i], lo, width, nbins)];
+			c->text[i] = isnan(v[i]) ? IS_TEXT_EMPTY : ids[is_bin_of(v[i], e.lo, e.width, nbins)];
 	}
 	free(ids);
+}
+
+/* Values of numeric column c grouped by value, counting "" (no value) out. */
+static size_t distinct_values(const struct is_table *t, const char *col, struct is_groups *g)
+{
+	if (is_group_rows(t, col, g) < 0)
+		return 0;
+	return g->ngroups - (g->ngroups && !g->labels[0][0]);
+}
+
+static int text_column_error(const struct is_table *t, const char *col, size_t nbins)
+{
+	is_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers", t->path, col, nbins, col);
+	return -1;
 }
 
 int is_by_group_tables(struct is_table **t, size_t n, const char *col, size_t nbins,
@@ -89,16 +91,11 @@ int is_by_group_tables(struct is_table **t, size_t n, const char *col, size_t nb
 	*group = col;
 	for (size_t i = 0; i < n; i++) {
 		const struct is_column *c = is_table_col(t[i], col);
-		if (c->type != IS_COL_NUM) {
-			if (!nbins)
-				return 0;
-			is_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers", t[i]->path,
-			       col, nbins, col);
-			return -1;
-		}
+		if (c->type != IS_COL_NUM)
+			return nbins ? text_column_error(t[i], col, nbins) : 0;
 		struct is_groups g;
-		if (!nbins && is_group_rows(t[i], col, &g) == 0) {
-			size_t values = g.ngroups - (g.ngroups && !g.labels[0][0]);  /* "": no value */
+		if (!nbins) {
+			size_t values = distinct_values(t[i], col, &g);
 			most = values > most ? values : most;
 			is_groups_free(&g);
 		}
@@ -113,5 +110,58 @@ int is_by_group_tables(struct is_table **t, size_t n, const char *col, size_t nb
 	is_bin_tables(t, n, col, nbins, name);
 	*group = is_table_col(t[0], name)->name;
 	free(name);
+	return 0;
+}
+
+/* Groups of t's rows by the bins of v: rows without a value first (label ""), then the bins
+ * that have rows, in order. */
+static void bin_rows(const struct is_table *t, const double *v, size_t nbins, struct is_groups *g)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	widen_range(v, t->nrows, &lo, &hi);
+	struct bin_edges e = edges_of(lo, hi, nbins);
+	size_t *bin = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(size_t));
+	size_t *count = is_xcalloc(nbins + 1, sizeof(size_t));
+	for (size_t i = 0; i < t->nrows; i++)
+		count[bin[i] = isnan(v[i]) ? nbins : is_bin_of(v[i], e.lo, e.width, nbins)]++;
+	size_t *gidx = is_xcalloc(nbins + 1, sizeof(size_t));
+	memset(g, 0, sizeof(*g));
+	g->labels = is_xcalloc(nbins + 1, sizeof(char *));
+	g->counts = is_xcalloc(nbins + 1, sizeof(size_t));
+	g->rows = is_xcalloc(nbins + 1, sizeof(size_t *));
+	for (size_t k = 0; k <= nbins; k++) {
+		size_t b = (k + nbins) % (nbins + 1);  /* nbins (no value), 0, 1, ... */
+		if (!count[b])
+			continue;
+		gidx[b] = g->ngroups;
+		g->labels[g->ngroups] = b == nbins ? is_xstrdup("") : edge_label(&e, b);
+		g->rows[g->ngroups] = is_xmalloc(count[b] * sizeof(size_t));
+		g->ngroups++;
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		size_t k = gidx[bin[i]];
+		g->rows[k][g->counts[k]++] = i;
+	}
+	free(gidx);
+	free(count);
+	free(bin);
+}
+
+int is_by_group_rows(const struct is_table *t, const char *col, size_t nbins, struct is_groups *g)
+{
+	const struct is_column *c = is_table_col(t, col);
+	if (c && nbins && c->type != IS_COL_NUM)
+		return text_column_error(t, col, nbins);
+	if (c && nbins) {
+		bin_rows(t, c->num, nbins, g);
+		return 0;
+	}
+	size_t nvalues = distinct_values(t, col, g);
+	if (!c || c->type != IS_COL_NUM || nvalues <= IS_BY_AUTO_LIMIT)
+		return c ? 0 : -1;
+	is_note("%s: --by %s: %zu different values; grouped into %d equal bins (--by %s:N for N)",
+		t->path, col, nvalues, IS_BY_AUTO_BINS, col);
+	is_groups_free(g);
+	bin_rows(t, c->num, IS_BY_AUTO_BINS, g);
 	return 0;
 }

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/expr.h"
-#include "idlescope/table.h"
-#include "idlescope/util.h"
+#include "table/expr.h"
+#include "table/table.h"
+#include "text/util.h"
 
 struct row_ctx {
 	const struct is_table *t;

@@ -1,5 +1,5 @@
 /* Numbers in JSON output that read back exactly (json_num.h). */
-#include "idlescope/json_num.h"
+#include "text/json_num.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,9 +1,9 @@
-/* JSON text for files, valid UTF-8 whatever the strings in the tree hold. */
-#include "idlescope/json_out.h"
+/* JSON text for files, valid UTF-8 whatever the strings in the tree hold; setting a key. */
+#include "text/json_out.h"
 
 #include <stdlib.h>
 
-#include "idlescope/textsafe.h"
+#include "text/textsafe.h"
 
 char *is_json_render(const cJSON *item, bool formatted)
 {
@@ -13,4 +13,14 @@ char *is_json_render(const cJSON *item, bool formatted)
 	char *safe = is_text_dup(raw, IS_TEXT_JSON);
 	free(raw);
 	return safe;
+}
+
+/* (cJSON_HasObjectItem ignores case: with "Datapoints" there, the replacement of "datapoints"
+ * failed and v leaked) */
+void is_json_set(cJSON *o, const char *key, cJSON *v)
+{
+	if (!cJSON_GetObjectItemCaseSensitive(o, key))
+		cJSON_AddItemToObject(o, key, v);
+	else if (!cJSON_ReplaceItemInObjectCaseSensitive(o, key, v))
+		cJSON_Delete(v);
 }

@@ -1,11 +1,11 @@
 /* Strings from inputs made safe for a terminal or a data file (see textsafe.h). */
-#include "idlescope/textsafe.h"
+#include "text/textsafe.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
 
 /* Where text goes: a stream, or a buffer sized for the worst case. */
 struct sink {

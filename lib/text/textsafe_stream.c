@@ -1,5 +1,5 @@
 /* A stdio stream that passes everything written to it through is_text_write(). */
-#include "idlescope/textsafe.h"
+#include "text/textsafe.h"
 
 #include <stdlib.h>
 #include <string.h>

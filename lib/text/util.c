@@ -1,6 +1,6 @@
 /* Error reporting and checked allocation. */
-#include "idlescope/util.h"
-#include "idlescope/textsafe.h"
+#include "text/util.h"
+#include "text/textsafe.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>

@@ -2,10 +2,11 @@
 # analyze stats on bad input: the exact one-line error (or warning) and exit status for each.
 # usage: bad_inputs.sh ANALYZE SHARED_DATA
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 shared=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+test_when_finished 'rm -rf "$tmp"'
 fails=0
 
 # expect RC EXPECTED_STDERR ARGS... : run analyze, compare exit status and whole stderr

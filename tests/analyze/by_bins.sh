@@ -4,11 +4,11 @@
 # --hist goes per group over the overall range.
 # usage: by_bins.sh ANALYZE SAMPLES_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 samples=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 # V = 0..999 (1000 rows) and W = V * 2; one row with no V.
 awk 'BEGIN { print "V,W"; for (i = 0; i < 1000; i++) print i "," 2 * i; print ",5" }' > "$tmp/d.csv"
 groups() { "$analyze" stats -F json -f count -m '^W$' "$@" 2>"$tmp/err" | jq -r '.runs[0].groups | to_entries | map("\(.key)=\(.value.rows);") | join("")'; }

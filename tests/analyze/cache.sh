@@ -6,19 +6,19 @@
 # directory is never written.
 # usage: cache.sh ANALYZE REPORT SHARED_DATA
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 case $1 in /*) analyze=$1 ;; *) analyze=$PWD/$1 ;; esac
 case $2 in /*) report=$2 ;; *) report=$PWD/$2 ;; esac
 shared=$(cd "$3" && pwd)
 tmp=$(mktemp -d)
-trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+test_when_finished 'chmod -R u+w "$tmp"; rm -rf "$tmp"'
 cd "$tmp" || exit 1
 export XDG_CACHE_HOME=$tmp/xdg
 unset IDLESCOPE_NO_CACHE IDLESCOPE_CACHE_MAX
 # the entry is built before the command answers (the background builder: cache_bg.sh)
 export IDLESCOPE_CACHE_BUILD=foreground
 cdir=$XDG_CACHE_HOME/idlescope
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 entries() { find "$cdir" -name '*.isc' 2> /dev/null | wc -l; }
 
 # cold (no cache), first (builds the entry first) and warm (maps it): stdout and stderr identical

@@ -5,6 +5,8 @@
 # start one builder; diff and report behave the same. Waits for every builder it started.
 # usage: cache_bg.sh ANALYZE REPORT SHARED_DATA
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 case $1 in /*) analyze=$1 ;; *) analyze=$PWD/$1 ;; esac
 case $2 in /*) report=$2 ;; *) report=$PWD/$2 ;; esac
 shared=$(cd "$3" && pwd)
@@ -18,12 +20,10 @@ builders_done() {
 	done
 	return 1
 }
-trap 'builders_done; rm -rf "$tmp"' EXIT
+test_when_finished 'builders_done; rm -rf "$tmp"'
 cd "$tmp" || exit 1
 export XDG_CACHE_HOME=$tmp/xdg IDLESCOPE_CACHE_BUILD=background
 unset IDLESCOPE_NO_CACHE IDLESCOPE_CACHE_MAX
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 entries() { find "$cdir" -name '*.isc' 2> /dev/null | wc -l; }
 # wait up to 60 s for n entries (analyze cache --info) and for their builders to be gone
 wait_entries() {

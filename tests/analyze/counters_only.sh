@@ -3,11 +3,11 @@
 # what they have, their counter summaries.
 # usage: counters_only.sh ANALYZE REPORT SAMPLE_RUN_WITH_COUNTERS
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 report=$2 src=$3
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 for r in c1 c2; do
 	mkdir "$tmp/$r"
 	cp "$src/counters.csv" "$tmp/$r/"

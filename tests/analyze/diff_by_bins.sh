@@ -5,11 +5,11 @@
 # without :N: 10 bins with a note; flags per bin too.
 # usage: diff_by_bins.sh ANALYZE
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 # run DIR FIRST N: LDist FIRST .. FIRST+N-1, IntrOff 1 on even LDist.
 run() {
 	mkdir -p "$1"

@@ -6,11 +6,11 @@
 # Simpson's rule on the t density for Welch).
 # usage: diff_flags.sh ANALYZE
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 # run DIR ROWS ONES_PER_100: IntrOff = 1 on the first ONES of every 100 rows; C1/C6 alternate.
 run() {
 	mkdir -p "$1"

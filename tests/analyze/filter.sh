@@ -4,13 +4,13 @@
 # writes into, over or around its input (checked by device and inode, through links too).
 # usage: filter.sh ANALYZE SAMPLES_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 case $1 in /*) analyze=$1 ;; *) analyze=$PWD/$1 ;; esac
 samples=$(cd "$2" && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+test_when_finished 'rm -rf "$tmp"'
 cd "$tmp" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # expect RC GREP-PATTERN CMD...: the exit status and a line of stderr
 expect() {
 	local rc=$1 pat=$2; shift 2

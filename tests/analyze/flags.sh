@@ -3,11 +3,11 @@
 # no values are left out with one note instead of rows of dashes. CSV keeps flags as metrics.
 # usage: flags.sh ANALYZE
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 mkdir "$tmp/r"
 printf 'WakeLatency,IntrLatency,IntrOff,ReqCState\n10,,1,C1\n20,,0,C1\n30,,1,C6\n40,,,C6\n50,,1,C6\n' \
 	> "$tmp/r/datapoints.csv"

@@ -5,13 +5,13 @@
 # text \xNN where it cannot (invalid bytes), so that a string reads the same in every output. Checked byte by byte (check_text.py) and by value.
 # usage: hostile_strings.sh ANALYZE SAMPLES_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$(realpath "$1")
 samples=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 check() { python3 "$here/check_text.py" "$@" || fail "check_text $*"; }
 # has FILE STRING: FILE holds STRING (printf format) as bytes
 has() { grep -qF -- "$(printf "$2")" "$1" || fail "$1 lacks '$2': $(head -c 400 "$1" | cat -v)"; }

@@ -4,11 +4,11 @@
 # get no such warning. The report's intro says it too.
 # usage: incomplete.sh ANALYZE REPORT COLLECT SHARED_DATA
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 report=$2 collect=$3 shared=$4
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 
 # check WANT_RC WANT_STDERR CMD... : exit status and the whole of stderr
 check() {

@@ -4,11 +4,11 @@
 # them and report shows them. The fixture: 3 complete snapshots 2 s apart and a 4th cut off.
 # usage: interrupts_text.sh ANALYZE REPORT SAMPLES_DIR DATA_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 report=$2 samples=$3 data=$4
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 for r in a b; do
 	mkdir -p "$tmp/$r/stats"
 	cp "$samples/wult-good/datapoints.csv" "$samples/wult-good/info.yml" "$tmp/$r/"

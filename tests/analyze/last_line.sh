@@ -3,12 +3,12 @@
 # unless info.json says the run is complete with that many datapoints (docs/format.md).
 # usage: last_line.sh ANALYZE SAMPLES_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 samples=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 
 # the issue's file: the last field "9" was kept as LDist 9
 printf 'WakeLatency,LDist\n1.5,1000.25\n2.5,1000.5\n3.5,9' > "$tmp/cut.csv"

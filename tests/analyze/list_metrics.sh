@@ -2,9 +2,9 @@
 # analyze stats --list-metrics: the known metrics with unit and description, or a run's columns.
 # usage: list_metrics.sh ANALYZE SAMPLES_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 samples=$2
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 out=$("$analyze" stats --list-metrics) || fail "exit status $?"
 echo "$out" | grep -q '^WakeLatency *us *TAI - LTime: from the due time to the CPU running again after idle$' || fail "WakeLatency line: $out"
 echo "$out" | grep -q '^IntrOff *0/1 ' || fail "IntrOff line"

@@ -3,10 +3,11 @@
 # stderr and exit status.
 # usage: messages.sh ANALYZE SHARED_DATA
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 good=$2/wult-good
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+test_when_finished 'rm -rf "$tmp"'
 fails=0
 
 # expect RC EXPECTED_STDERR ARGS...

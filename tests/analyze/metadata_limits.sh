@@ -3,12 +3,12 @@
 # warning naming file:line:column within a time limit, and the datapoints are still analysed.
 # usage: metadata_limits.sh ANALYZE SHARED_DATA
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 good=$2/wult-good
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 
 # meta NAME FILE CONTENT-GENERATOR: a run with good datapoints and the given metadata file
 meta() {

@@ -3,11 +3,11 @@
 # warns) and the run is read; wult's old "cpunum" key is read as "cpu".
 # usage: old_results.sh ANALYZE SAMPLES_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 samples=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 mkdir "$tmp/old"
 cp "$samples/wult-good/datapoints.csv" "$tmp/old/"
 sed -e "s/format_version: '1.2'/format_version: '0.9'/" -e 's/^cpu: 0/cpunum: 3/' \

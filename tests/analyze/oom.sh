@@ -5,9 +5,10 @@
 # sanitizer build, through ASan's own max_allocation_size_mb.
 # usage: oom.sh ANALYZE REPORT SHIM SANITIZE(ON|OFF)
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 report=$2 shim=$3 sanitize=$4
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+test_when_finished 'rm -rf "$tmp"'
 fails=0
 limit_mb=8
 

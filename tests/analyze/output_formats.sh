@@ -5,11 +5,11 @@
 # rows from all-datapoints rows. Compared with jq, which parses numbers on its own.
 # usage: output_formats.sh ANALYZE
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 case $1 in /*) analyze=$1 ;; *) analyze=$PWD/$1 ;; esac   # the runs are given from $tmp
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 
 mkrun() { mkdir -p "$tmp/$1"; printf '%s' "$2" > "$tmp/$1/datapoints.csv"; }
 # One value per group, so that every function of a group gives that value back exactly.

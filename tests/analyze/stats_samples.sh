@@ -2,11 +2,12 @@
 # analyze stats on real runs: JSON figures against values computed here with sort and awk,
 # which share no code with analyze. usage: stats_samples.sh ANALYZE RUN...
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 shift
 fails=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+test_when_finished 'rm -rf "$tmp"'
 
 # col_values RUN COLUMN [GROUP]: one number per line, empty cells skipped
 col_values() {

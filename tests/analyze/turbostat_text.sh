@@ -3,11 +3,11 @@
 # summaries from turbostat's text: analyze diff compares them and report shows them.
 # usage: turbostat_text.sh ANALYZE REPORT SAMPLES_DIR DATA_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 report=$2 samples=$3 data=$4
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 for r in a b; do
 	mkdir -p "$tmp/$r/stats"
 	cp "$samples/wult-good/datapoints.csv" "$samples/wult-good/info.yml" "$tmp/$r/"

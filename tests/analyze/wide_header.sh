@@ -4,11 +4,11 @@
 # error, and a duplicate name is found in the same time.
 # usage: wide_header.sh ANALYZE
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 limit=${IDLESCOPE_TEST_TIME_LIMIT:-20}
 
 # wide N FILE [LASTNAME]: N columns C1..CN (the last one named LASTNAME), 3 rows

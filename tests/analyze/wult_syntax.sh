@@ -4,11 +4,11 @@
 # the file has a column of that name.
 # usage: wult_syntax.sh ANALYZE SAMPLES_DIR
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 samples=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 # rows RUN EXPR: the rows analyze stats keeps
 rows() { "$analyze" stats -F csv -G -f count -m "$3" -i "$2" "$1" | tail -1 | cut -d, -f4; }
 check() {  # check RUN METRIC EXPR EXPECTED

@@ -5,12 +5,13 @@
 # in the plain build and, from scripts/test.sh, in the ASan + UBSan build.
 # usage: run_all.sh ANALYZE REPORT SHARED_DATA [SECONDS_PER_CASE]
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 report=$2
 good=$3/wult-good
 limit=${4:-30}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+test_when_finished 'rm -rf "$tmp"'
 fails=0
 ncases=0
 

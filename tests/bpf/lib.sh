@@ -1,18 +1,18 @@
 # Helpers for the bpf method tests (sourced). $1 = collect, $2 = analyze (or "").
 # Exit 77 = skipped, with the reason printed.
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 COLLECT=$1
 ANALYZE=${2:-}
 CPU=${IDLESCOPE_TEST_CPU:-1}
 [ "$CPU" -lt "$(nproc --all)" ] || CPU=0
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 note() { echo "# $*"; }
 
 TMP=$(mktemp -d /tmp/bpf-test.XXXXXX) || fail "mktemp"
 chmod 0777 "$TMP"
-trap 'rm -rf "$TMP"' EXIT
+test_when_finished 'rm -rf "$TMP"'
 
 need_bpf_env() {
 	command -v jq >/dev/null || fail "jq not installed"

@@ -1,5 +1,5 @@
 /*
- * The bpf method's datapoint logic run in user space: collect/bpf/wake.bpf.c compiled as
+ * The bpf method's datapoint logic run in user space: collect/methods/bpf/wake.bpf.c compiled as
  * plain C against stand-ins for the kernel types and BPF helpers (tests/bpf/shim/), then fed
  * sequences of idle entries/exits and timer interrupts on the measured CPU (0, event source
  * bpf_timer). Each sequence must give exactly one record: a datapoint with the right
@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "wake.bpf.c"
+#define CHECK_CONTEXT scenario   /* the scenario being run, in every failure */
+#include "../common/check.h"
 
 #define MAX_RECS 8
 #define LDIST 1000ull
@@ -18,14 +20,11 @@
 static __u64 now_ns;
 static __u32 on_cpu;
 static struct wake_rec slot, recs[MAX_RECS];
-static int nrecs, failures;
+static int nrecs;
 static struct timer_elem the_timer;
 static __u64 armed_time;
 
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s: ", scenario); printf(__VA_ARGS__); \
-	printf("\n"); failures++; } } while (0)
-
-#define CHECK_IN(name, cond, ...) do { const char *scenario = (name); CHECK(cond, __VA_ARGS__); } while (0)
+#define CHECK_IN(name, cond, ...) do { const char *scenario = (name); CHECK_MSG(cond, __VA_ARGS__); } while (0)
 
 /* ---------------------------------------------------------------- helpers the programs call */
 
@@ -143,25 +142,25 @@ static void other_irq(__u64 t)
 
 static void expect_discard(const char *scenario, int reason)
 {
-	CHECK(nrecs == 1, "%d records, expected 1", nrecs);
+	CHECK_MSG(nrecs == 1, "%d records, expected 1", nrecs);
 	if (nrecs != 1)
 		return;
-	CHECK(recs[0].kind == WAKE_REC_DISCARD && recs[0].reason == reason,
+	CHECK_MSG(recs[0].kind == WAKE_REC_DISCARD && recs[0].reason == reason,
 	      "record kind %u reason %u, expected a discard with reason %d", recs[0].kind, recs[0].reason, reason);
 }
 
 static void expect_datapoint(const char *scenario, __u64 tbi, __u64 tai, __u64 tintr, int intr_off)
 {
-	CHECK(nrecs == 1, "%d records, expected 1", nrecs);
+	CHECK_MSG(nrecs == 1, "%d records, expected 1", nrecs);
 	if (nrecs != 1)
 		return;
 	const struct wake_rec *r = &recs[0];
-	CHECK(r->kind == WAKE_REC_DATAPOINT, "record kind %u (reason %u), expected a datapoint", r->kind, r->reason);
-	CHECK(r->tbi == tbi && r->tai == tai && r->tintr == tintr && r->intr_off == intr_off,
+	CHECK_MSG(r->kind == WAKE_REC_DATAPOINT, "record kind %u (reason %u), expected a datapoint", r->kind, r->reason);
+	CHECK_MSG(r->tbi == tbi && r->tai == tai && r->tintr == tintr && r->intr_off == intr_off,
 	      "TBI %llu TAI %llu TIntr %llu IntrOff %d, expected %llu %llu %llu %d", (unsigned long long)r->tbi,
 	      (unsigned long long)r->tai, (unsigned long long)r->tintr, r->intr_off, (unsigned long long)tbi,
 	      (unsigned long long)tai, (unsigned long long)tintr, intr_off);
-	CHECK(r->ldist == LDIST && r->ltime == armed_time + LDIST, "LDist %llu LTime %llu",
+	CHECK_MSG(r->ldist == LDIST && r->ltime == armed_time + LDIST, "LDist %llu LTime %llu",
 	      (unsigned long long)r->ldist, (unsigned long long)r->ltime);
 }
 
@@ -307,8 +306,8 @@ int main(void)
 	test_datapoints();
 	test_discards();
 	test_unlearnt_states();
-	if (failures) {
-		printf("%d check(s) failed\n", failures);
+	if (check_failures) {
+		printf("%d check(s) failed\n", check_failures);
 		return 1;
 	}
 	printf("wake_logic_test: all checks passed\n");

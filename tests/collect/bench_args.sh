@@ -3,6 +3,7 @@
 # (rt-tests 2.x pins it to -a otherwise, which helps cyclictest's figure on some hosts).
 # usage: bench_args.sh BENCH_DIR
 set -eu
+. "$(dirname "$0")/../common/test-lib.sh"
 . "$1/cyclictest_args.sh"
 fails=0
 check() {

@@ -3,7 +3,8 @@
 # root and nobody meet in the same lock whichever comes first.
 . "$(dirname "$0")/lib.sh"
 wait_cpu_free
-"$COLLECT" --method timer -c 1000000 --cpu "$CPU" -q --no-counters -o "$TMP/first" &
+# test_bg: the collector dies with this test, however it ends (test-lib.sh)
+test_bg "$COLLECT" --method timer -c 1000000 --cpu "$CPU" -q --no-counters -o "$TMP/first"
 pid=$!
 for _ in $(seq 100); do [ -f "$TMP/first/info.json" ] && break; sleep 0.1; done
 [ -f "$TMP/first/info.json" ] || fail "first collector did not start"

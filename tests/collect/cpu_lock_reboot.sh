@@ -5,9 +5,9 @@
 # nobody); a root collector on the same CPU must then be refused.
 # $1 = collect, $2 = CPU. Prints "ok: ..." lines; exit 1 with a reason on failure.
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 COLLECT=$1
 CPU=$2
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # collect is copied into the new /run first: the build tree may be under /tmp.
 mount -t tmpfs -o mode=0755 idlescope-run /run || fail "cannot mount a tmpfs on /run"
@@ -18,7 +18,7 @@ mkdir -m 0777 /tmp/out
 setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
 	/run/bin/collect --method timer -c 1000000 --cpu "$CPU" -q --no-counters -o /tmp/out/nobody &
 pid=$!
-trap 'kill -INT $pid 2>/dev/null; wait $pid' EXIT
+test_when_finished 'kill -INT $pid 2>/dev/null; wait $pid'
 for _ in $(seq 100); do [ -f /tmp/out/nobody/info.json ] && break; sleep 0.1; done
 [ -f /tmp/out/nobody/info.json ] || fail "nobody's collector did not start"
 [ "$(stat -c %U /tmp/idlescope-locks)" = nobody ] || fail "/tmp/idlescope-locks was not made by nobody"

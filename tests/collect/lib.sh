@@ -1,13 +1,13 @@
 # Helpers shared by the collect tests (sourced). Every check fails loudly with a reason.
 # Usage in a test: . "$(dirname "$0")/lib.sh"; COLLECT and ANALYZE come from $1 and $2.
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 COLLECT=$1
 ANALYZE=$2
 SKIP=77
 CPU=${IDLESCOPE_TEST_CPU:-1}
 [ "$CPU" -lt "$(nproc --all)" ] || CPU=0
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit $SKIP; }
 note() { echo "# $*"; }
 
@@ -15,7 +15,7 @@ note() { echo "# $*"; }
 TMP=$(mktemp -d /tmp/collect-test.XXXXXX) || fail "mktemp"
 chmod 0777 "$TMP"
 cleanup_tmp() { rm -rf "$TMP"; }
-trap cleanup_tmp EXIT
+test_when_finished cleanup_tmp
 
 # as_nobody ARGS...: run collect as user nobody. The binary is copied into the scratch
 # directory first: the build tree may be under a home directory nobody cannot enter.

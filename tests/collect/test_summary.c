@@ -4,17 +4,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "idlescope/util.h"
+#include "text/util.h"
+#include "../common/check.h"
 #include "summary.h"
-
-static int failures;
 
 static void expect(const char *what, const char *got, const char *want)
 {
-	if (strcmp(got, want)) {
-		failures++;
-		fprintf(stderr, "FAIL %s:\n got: %s\nwant: %s\n", what, got, want);
-	}
+	CHECK_MSG(!strcmp(got, want), "%s:\n got: %s\nwant: %s", what, got, want);
 }
 
 static char *print(const struct run_summary *s, const struct summary_facts *x)
@@ -73,11 +69,10 @@ int main(void)
 	free(out);
 	y.discards[DISCARD_OTHER_WAKE] = 26;
 	out = print(s, &y);
-	if (!strstr(out, "collect: warning: 20.6% of the attempts were discarded, most as other_wake "
-		    "(20.6%), so the kept datapoints may be biased: something else (another timer, an "
-		    "interrupt) woke CPU 1 before the event; try a shorter -l (less time for other "
-		    "wake-ups) or another --cpu\n"))
-		failures++, fprintf(stderr, "FAIL other_wake warning:\n%s", out);
+	CHECK_MSG(strstr(out, "collect: warning: 20.6% of the attempts were discarded, most as other_wake "
+			 "(20.6%), so the kept datapoints may be biased: something else (another timer, an "
+			 "interrupt) woke CPU 1 before the event; try a shorter -l (less time for other "
+			 "wake-ups) or another --cpu\n"), "other_wake warning:\n%s", out);
 	free(out);
 	summary_free(s);
 
@@ -107,15 +102,13 @@ int main(void)
 				v[i] = (double)(us * 1000 + 1) / 1000.0;
 			}
 			qsort(v, (size_t)n, sizeof(*v), cmp);
-			const char *name;
-			double med, p99;
+			const char *name = "";
+			double med = 0, p99 = 0;
 			double want_med = want_q(v, (size_t)n, 0.5), want_p99 = want_q(v, (size_t)n, 0.99);
-			if (summary_running(s, &name, &med, &p99) != 0 || med != want_med || p99 != want_p99 ||
-			    strcmp(name, "WakeLatency")) {
-				failures++;
-				fprintf(stderr, "FAIL running n=%d kind %d: med %g p99 %g, want %g %g\n", n, kind,
-					med, p99, want_med, want_p99);
-			}
+			int rc = summary_running(s, &name, &med, &p99);
+			CHECK_MSG(rc == 0 && med == want_med && p99 == want_p99 && !strcmp(name, "WakeLatency"),
+				  "running n=%d kind %d: rc %d med %g p99 %g, want %g %g", n, kind, rc, med, p99,
+				  want_med, want_p99);
 			free(v);
 			summary_free(s);
 		}
@@ -123,10 +116,9 @@ int main(void)
 	s = summary_new();
 	const char *nm;
 	double a, b;
-	if (summary_running(s, &nm, &a, &b) != -1)
-		failures++, fprintf(stderr, "FAIL running with no values\n");
+	CHECK_MSG(summary_running(s, &nm, &a, &b) == -1, "running with no values: a result");
 	summary_free(s);
-	if (!failures)
+	if (!check_failures)
 		printf("summary: all checks passed\n");
-	return failures != 0;
+	return CHECK_DONE();
 }

@@ -7,24 +7,16 @@
 
 #include "collect.h"
 #include "timer_classify.h"
+#include "../common/check.h"
 
 volatile sig_atomic_t collect_stop_requested;
-static int failures;
-
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
-
-uint64_t collect_mono_ns(void)
-{
-	return 0;
-}
 
 static void ldist_ok(const char *s, uint64_t lo, uint64_t hi)
 {
 	uint64_t a = 0, b = 0;
 	char why[256] = "";
 	int r = collect_parse_ldist(s, &a, &b, why, sizeof(why));
-	CHECK(r == 0 && a == lo && b == hi, "-l %s: got %d %" PRIu64 ",%" PRIu64 " (%s), want %" PRIu64 ",%" PRIu64,
+	CHECK_MSG(r == 0 && a == lo && b == hi, "-l %s: got %d %" PRIu64 ",%" PRIu64 " (%s), want %" PRIu64 ",%" PRIu64,
 	      s, r, a, b, why, lo, hi);
 }
 
@@ -33,7 +25,7 @@ static void ldist_bad(const char *s, const char *want_why)
 	uint64_t a, b;
 	char why[256] = "";
 	int r = collect_parse_ldist(s, &a, &b, why, sizeof(why));
-	CHECK(r < 0 && !strcmp(why, want_why), "-l %s: got %d '%s', want '%s'", s, r, why, want_why);
+	CHECK_MSG(r < 0 && !strcmp(why, want_why), "-l %s: got %d '%s', want '%s'", s, r, why, want_why);
 }
 
 static void duration_ok(const char *s, uint64_t want)
@@ -41,41 +33,41 @@ static void duration_ok(const char *s, uint64_t want)
 	uint64_t ns = 0;
 	char why[256] = "";
 	int r = collect_parse_duration(s, &ns, why, sizeof(why));
-	CHECK(r == 0 && ns == want, "--time-limit %s: got %d %" PRIu64 " (%s), want %" PRIu64, s, r, ns, why, want);
+	CHECK_MSG(r == 0 && ns == want, "--time-limit %s: got %d %" PRIu64 " (%s), want %" PRIu64, s, r, ns, why, want);
 }
 
 static void row_is(const struct dp_raw *dp, const struct dp_columns *c, const char *want)
 {
 	char buf[512];
 	size_t n = dp_format_row(buf, sizeof(buf), dp, c);
-	CHECK(n == strlen(want) && !strcmp(buf, want), "row: got '%.*s', want '%s'", (int)n, buf, want);
+	CHECK_MSG(n == strlen(want) && !strcmp(buf, want), "row: got '%.*s', want '%s'", (int)n, buf, want);
 }
 
 /* A run that keeps nothing: NK_ATTEMPTS discards and NK_SECONDS since the last kept one. */
 static void nothing_kept_units(void)
 {
-	const uint64_t s = 1000000000ull;
+	const uint64_t s = NSEC_PER_SEC;
 	uint64_t d[DISCARD_NR] = { 5, 1, 0, 0 };
 	struct nothing_kept w;
 	char msg[512];
 
 	nothing_kept_reset(&w, d, 100 * s);
 	d[DISCARD_NOT_IDLE] += NK_ATTEMPTS - 1;
-	CHECK(!nothing_kept_check(&w, d, 200 * s), "99999 discards in 100 s: not tripped");
+	CHECK_MSG(!nothing_kept_check(&w, d, 200 * s), "99999 discards in 100 s: not tripped");
 	d[DISCARD_OTHER_WAKE] += 1;
-	CHECK(!nothing_kept_check(&w, d, 110 * s - 1), "100000 discards in 10 s - 1 ns: not tripped");
-	CHECK(nothing_kept_check(&w, d, 110 * s), "100000 discards in 10 s: tripped");
-	CHECK(nothing_kept_check(&w, d, 110 * s), "stays tripped");
+	CHECK_MSG(!nothing_kept_check(&w, d, 110 * s - 1), "100000 discards in 10 s - 1 ns: not tripped");
+	CHECK_MSG(nothing_kept_check(&w, d, 110 * s), "100000 discards in 10 s: tripped");
+	CHECK_MSG(nothing_kept_check(&w, d, 110 * s), "stays tripped");
 	nothing_kept_message(&w, d, 112 * s + 340000000ull, msg, sizeof(msg));
-	CHECK(!strcmp(msg, "no datapoint kept in 12.3 s: all 100000 attempts were discarded (not_idle 99999, "
+	CHECK_MSG(!strcmp(msg, "no datapoint kept in 12.3 s: all 100000 attempts were discarded (not_idle 99999, "
 		      "other_wake 1, wrong_cpu 0, lost 0); the CPU does not go idle before LaunchTime: give a "
 		      "longer LDist (-l) or a CPU that nothing else keeps busy"), "message: %s", msg);
 	/* a kept datapoint starts the count again */
 	nothing_kept_reset(&w, d, 120 * s);
 	d[DISCARD_LOST] += NK_ATTEMPTS - 1;
-	CHECK(!nothing_kept_check(&w, d, 500 * s), "reset: 99999 more discards: not tripped");
+	CHECK_MSG(!nothing_kept_check(&w, d, 500 * s), "reset: 99999 more discards: not tripped");
 	d[DISCARD_WRONG_CPU] += 1;
-	CHECK(nothing_kept_check(&w, d, 500 * s), "reset: 100000 more discards: tripped");
+	CHECK_MSG(nothing_kept_check(&w, d, 500 * s), "reset: 100000 more discards: tripped");
 }
 
 /* The timer method's verdicts: POLL re-entries are not other wake-ups. */
@@ -97,7 +89,7 @@ static void classify_checks(void)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int st = 99, got = timer_classify(3, cases[i].poll, b, cases[i].a, &st);
-		CHECK(got == cases[i].want && st == cases[i].state, "classify %s: got %d state %d, want %d state %d",
+		CHECK_MSG(got == cases[i].want && st == cases[i].state, "classify %s: got %d state %d, want %d state %d",
 		      cases[i].what, got, st, cases[i].want, cases[i].state);
 	}
 }
@@ -120,30 +112,30 @@ static void options_checks(void)
 {
 	struct collect_opts o;
 	int rc = parse_words("--datapoints 7 --outdir out1 --keep-raw-data --time-limit 1h25m", &o);
-	CHECK(rc == 0 && o.count == 7 && o.outdir && !strcmp(o.outdir, "out1") && o.keep_raw &&
+	CHECK_MSG(rc == 0 && o.count == 7 && o.outdir && !strcmp(o.outdir, "out1") && o.keep_raw &&
 	      o.time_limit_ns == 5100 * NSEC_PER_SEC, "wult aliases: rc %d count %" PRIu64, rc, o.count);
-	CHECK(parse_words("--version", &o) == 1, "--version must end with exit 0");
-	CHECK(parse_words("--report -q -c 5", &o) == 2, "--report -q must be a usage error");
-	CHECK(parse_words("--reportid -q", &o) == 2, "--reportid -q must be a usage error");
-	CHECK(parse_words("-o --force", &o) == 2, "-o --force must be a usage error");
+	CHECK_MSG(parse_words("--version", &o) == 1, "--version must end with exit 0");
+	CHECK_MSG(parse_words("--report -q -c 5", &o) == 2, "--report -q must be a usage error");
+	CHECK_MSG(parse_words("--reportid -q", &o) == 2, "--reportid -q must be a usage error");
+	CHECK_MSG(parse_words("-o --force", &o) == 2, "-o --force must be a usage error");
 	int cpus[8];
-	CHECK(collect_parse_cpu_list("0,2-3", cpus, 8) == 3 && cpus[0] == 0 && cpus[1] == 2 && cpus[2] == 3,
+	CHECK_MSG(collect_parse_cpu_list("0,2-3", cpus, 8) == 3 && cpus[0] == 0 && cpus[1] == 2 && cpus[2] == 3,
 	      "cpu list 0,2-3");
-	CHECK(collect_parse_cpu_list("5", cpus, 8) == 1 && cpus[0] == 5, "cpu list 5");
-	CHECK(collect_parse_cpu_list("1,1", cpus, 8) == -1, "a CPU twice");
-	CHECK(collect_parse_cpu_list("0-2,1", cpus, 8) == -1, "a CPU twice in a range");
-	CHECK(collect_parse_cpu_list("3-1", cpus, 8) == -1, "an inverted range");
-	CHECK(collect_parse_cpu_list("0,", cpus, 8) == -1 && collect_parse_cpu_list("a", cpus, 8) == -1 &&
+	CHECK_MSG(collect_parse_cpu_list("5", cpus, 8) == 1 && cpus[0] == 5, "cpu list 5");
+	CHECK_MSG(collect_parse_cpu_list("1,1", cpus, 8) == -1, "a CPU twice");
+	CHECK_MSG(collect_parse_cpu_list("0-2,1", cpus, 8) == -1, "a CPU twice in a range");
+	CHECK_MSG(collect_parse_cpu_list("3-1", cpus, 8) == -1, "an inverted range");
+	CHECK_MSG(collect_parse_cpu_list("0,", cpus, 8) == -1 && collect_parse_cpu_list("a", cpus, 8) == -1 &&
 	      collect_parse_cpu_list("0-", cpus, 8) == -1 && collect_parse_cpu_list("-1", cpus, 8) == -1,
 	      "malformed lists");
 	rc = parse_words("--method timer --cpu 0,2-3 --priority 7 -o d", &o);
-	CHECK(rc == 0 && o.cpu_list && !strcmp(o.cpu_list, "0,2-3") && o.priority == 7, "--cpu LIST: rc %d", rc);
+	CHECK_MSG(rc == 0 && o.cpu_list && !strcmp(o.cpu_list, "0,2-3") && o.priority == 7, "--cpu LIST: rc %d", rc);
 	rc = parse_words("--cpu 0,2 --cpu 1", &o);
-	CHECK(rc == 0 && !o.cpu_list && o.cpu == 1, "a later --cpu N wins over a list");
-	CHECK(parse_words("--priority 100", &o) == 2 && parse_words("--cpu 1,x", &o) == 2, "bad --priority/--cpu");
-	CHECK(parse_words("-c 1", &o) == 0 && o.priority == -1, "default priority");
+	CHECK_MSG(rc == 0 && !o.cpu_list && o.cpu == 1, "a later --cpu N wins over a list");
+	CHECK_MSG(parse_words("--priority 100", &o) == 2 && parse_words("--cpu 1,x", &o) == 2, "bad --priority/--cpu");
+	CHECK_MSG(parse_words("-c 1", &o) == 0 && o.priority == -1, "default priority");
 	rc = parse_words("--reportid=x1 -o ./d -c 3", &o);
-	CHECK(rc == 0 && !strcmp(o.reportid, "x1") && o.count == 3, "--reportid=x1: rc %d", rc);
+	CHECK_MSG(rc == 0 && !strcmp(o.reportid, "x1") && o.count == 3, "--reportid=x1: rc %d", rc);
 }
 
 int main(void)
@@ -175,9 +167,9 @@ int main(void)
 	{
 		uint64_t ns;
 		char why[256] = "";
-		CHECK(collect_parse_duration("1h25", &ns, why, sizeof(why)) < 0 &&
+		CHECK_MSG(collect_parse_duration("1h25", &ns, why, sizeof(why)) < 0 &&
 		      strstr(why, "'1h25' is not a duration"), "1h25 must be refused: '%s'", why);
-		CHECK(collect_parse_duration("1hm", &ns, why, sizeof(why)) < 0, "1hm must be refused");
+		CHECK_MSG(collect_parse_duration("1hm", &ns, why, sizeof(why)) < 0, "1hm must be refused");
 	}
 	options_checks();
 	classify_checks();
@@ -202,7 +194,7 @@ int main(void)
 	c = (struct dp_columns){ .state_names = names, .nstates = 3, .nres = 2 };
 	row_is(&dp, &c, "1.000,,,,0,POLL,92.62,0.00\n");
 	char small[8];
-	CHECK(dp_format_row(small, sizeof(small), &dp, &c) == 0, "a row that does not fit must give 0");
+	CHECK_MSG(dp_format_row(small, sizeof(small), &dp, &c) == 0, "a row that does not fit must give 0");
 
 	/* the seed reproduces the LDist sequence; every draw is within the range; both ends occur */
 	uint64_t seq[2000];
@@ -214,31 +206,31 @@ int main(void)
 		lo_seen |= seq[i] == 10;
 		hi_seen |= seq[i] == 20;
 	}
-	CHECK(in_range && lo_seen && hi_seen, "LDist draws must cover [10,20] and stay inside");
+	CHECK_MSG(in_range && lo_seen && hi_seen, "LDist draws must cover [10,20] and stay inside");
 	collect_ldist_init(10, 20, 12345);
 	int same = 0;
 	for (int i = 0; i < 2000; i++)
 		same += collect_next_ldist() == seq[i];
-	CHECK(same == 2000, "same seed: %d of 2000 draws equal", same);
+	CHECK_MSG(same == 2000, "same seed: %d of 2000 draws equal", same);
 	collect_ldist_init(10, 20, 54321);
 	same = 0;
 	for (int i = 0; i < 2000; i++)
 		same += collect_next_ldist() == seq[i];
-	CHECK(same < 400, "different seed: %d of 2000 draws equal (chance level is ~182)", same);
+	CHECK_MSG(same < 400, "different seed: %d of 2000 draws equal (chance level is ~182)", same);
 	collect_ldist_init(7, 7, 1);
-	CHECK(collect_next_ldist() == 7, "fixed LDist");
+	CHECK_MSG(collect_next_ldist() == 7, "fixed LDist");
 	collect_ldist_init(0, 6000000000ull, 3);   /* wider than the 32-bit generator */
 	uint64_t mx = 0;
 	for (int i = 0; i < 1000; i++) {
 		uint64_t v = collect_next_ldist();
 		mx = v > mx ? v : mx;
 	}
-	CHECK(mx > 4300000000ull && mx <= 6000000000ull, "wide range: max draw %" PRIu64, mx);
+	CHECK_MSG(mx > 4300000000ull && mx <= 6000000000ull, "wide range: max draw %" PRIu64, mx);
 	collect_ldist_free();
 
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
+	if (check_failures)
+		fprintf(stderr, "%d failures\n", check_failures);
 	else
 		printf("collect units: all passed\n");
-	return failures != 0;
+	return check_failures != 0;
 }

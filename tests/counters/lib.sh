@@ -1,5 +1,5 @@
 # Shared helpers for the counters tests (sourced).
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../common/test-lib.sh"
 # near DESC ACTUAL EXPECTED: equal within 1e-9 (relative) - the values are exact by design,
 # the tolerance only absorbs the last bit of decimal printing.
 near() {
@@ -12,6 +12,7 @@ has() { printf '%s' "$2" | grep -q -- "$3" || fail "$1: '$3' not in: $2"; echo "
 
 # cpu ROOT CPU CORE PKG: topology of one CPU
 cpu() {
+	refuse_root "${1:-}"   # never a fixture over the machine (test-lib.sh)
 	d=$1/sys/devices/system/cpu/cpu$2/topology
 	mkdir -p "$d" "$1/dev/cpu/$2"
 	echo "$3" > "$d/core_id"
@@ -19,6 +20,7 @@ cpu() {
 }
 # idle ROOT CPU STATE NAME USAGE TIME ABOVE BELOW
 idle() {
+	refuse_root "${1:-}"   # never a fixture over the machine (test-lib.sh)
 	d=$1/sys/devices/system/cpu/cpu$2/cpuidle/state$3
 	mkdir -p "$d"
 	echo "$4" > "$d/name"; echo "$5" > "$d/usage"; echo "$6" > "$d/time"
@@ -26,6 +28,7 @@ idle() {
 }
 # cpuinfo ROOT VENDOR FAMILY MODEL
 cpuinfo() {
+	refuse_root "${1:-}"   # never a fixture over the machine (test-lib.sh)
 	mkdir -p "$1/proc"
 	printf 'processor\t: 0\nvendor_id\t: %s\ncpu family\t: %s\nmodel\t\t: %s\nmodel name\t: fixture\n\n' \
 		"$2" "$3" "$4" > "$1/proc/cpuinfo"

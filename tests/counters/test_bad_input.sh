@@ -4,7 +4,7 @@ set -eu
 COLLECT=$1 ANALYZE=$2
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+test_when_finished 'rm -rf "$T"'
 # expect STATUS PATTERN CMD...: exit status and the message
 expect() {
 	st=$1 pat=$2

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/check.h"
-#include "idlescope/counters_derive.h"
-#include "idlescope/counters_summary.h"
-#include "idlescope/util.h"
+#include "counters/derive/counters_derive.h"
+#include "counters/derive/counters_summary.h"
+#include "text/util.h"
+#include "../common/check.h"
 
 static void write_file(const char *dir, const char *name, const char *text)
 {

@@ -7,7 +7,7 @@ set -eu
 COLLECT=$1 ANALYZE=$2
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+test_when_finished 'rm -rf "$T"'
 "$COLLECT" --counters -q -i 0.1 -n 3 --live -o "$T/a" > "$T/a.out"
 eq "live: heading + 3 rows" "$(wc -l < "$T/a.out")" 4
 eq "live: heading" "$(head -1 "$T/a.out" | awk '{ print $1 }')" CPU

@@ -6,7 +6,7 @@ set -eu
 COLLECT=$1 ANALYZE=$2
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+test_when_finished 'rm -rf "$T"'
 NCPU=$(getconf _NPROCESSORS_ONLN)
 
 # one-shot: exits with the command's status

@@ -6,7 +6,7 @@ set -eu
 COLLECT=$1 ANALYZE=$2 RUN=$3
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+test_when_finished 'rm -rf "$T"'
 q() { jq -c "$1" "$T/$2.json"; }
 "$ANALYZE" counters -S --format json "$RUN" > "$T/iv.json" 2>/dev/null
 "$ANALYZE" counters --whole -S --format json "$RUN" > "$T/whole.json" 2>/dev/null

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/check.h"
-#include "idlescope/runtest.h"
-#include "idlescope/sigtest.h"
-#include "idlescope/stats.h"
-#include "idlescope/util.h"
+#include "stats/runtest.h"
+#include "stats/sigtest.h"
+#include "stats/stats.h"
+#include "text/util.h"
+#include "../common/check.h"
 #include "sim_rng.h"
 
 static uint64_t splitmix(uint64_t *s)  /* the generator the bootstrap documents using */

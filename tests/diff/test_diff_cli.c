@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/check.h"
+#include "../common/check.h"
 
 static const char *analyze, *shared;
 static char tmp[64] = "/tmp/diffcli.XXXXXX";

@@ -15,9 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../lib/check.h"
-#include "idlescope/proptest.h"
-#include "idlescope/runtest.h"
+#include "stats/proptest.h"
+#include "stats/runtest.h"
+#include "../common/check.h"
 #include "sim_rng.h"
 
 #define PAIRS 2000

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/check.h"
-#include "idlescope/diff.h"
-#include "idlescope/runtest.h"
-#include "idlescope/sigtest.h"
-#include "idlescope/util.h"
+#include "diff/diff.h"
+#include "stats/runtest.h"
+#include "stats/sigtest.h"
+#include "text/util.h"
+#include "../common/check.h"
 #include "sim_rng.h"
 
 #define ROWS 1000          /* datapoints per run (enough for a run-level 99%) */

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../lib/check.h"
-#include "idlescope/sigtest.h"
+#include "stats/sigtest.h"
+#include "../common/check.h"
 
 static int cmp_dbl(const void *x, const void *y)
 {

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlescope/counters_derive.h"
+#include "counters/derive/counters_derive.h"
 
 static void write_file(const char *path, const void *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "idlescope/table.h"
+#include "table/table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/expr.h"
+#include "table/expr.h"
 
 static struct is_value get(void *arg, size_t var)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "idlescope/interrupts_text.h"
+#include "formats/interrupts_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

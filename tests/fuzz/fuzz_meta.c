@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlescope/run.h"
+#include "run/run.h"
 
 static void write_file(const char *path, const uint8_t *data, size_t size)
 {

@@ -12,19 +12,6 @@
 #include "method.h"
 #include "remote.h"
 
-/* collect's main.c (not linked here: libFuzzer has the main) */
-volatile sig_atomic_t collect_stop_requested;
-
-uint64_t collect_mono_ns(void)
-{
-	return 0;
-}
-
-void collect_iso_time(char *buf, size_t len)
-{
-	snprintf(buf, len, "2026-01-01T00:00:00+00:00");
-}
-
 /* A row file ends with its last row's newline (or is empty). */
 static void check_rows(const char *path)
 {

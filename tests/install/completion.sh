@@ -3,11 +3,12 @@
 # program's --help, method names, metric names from a run's header, runs as files.
 # usage: completion.sh SRC_DIR BIN_DIR... (directories holding collect, analyze, report)
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 src=$1
 shift
 for d in "$@"; do PATH=$d:$PATH; done
 cmds=$(mktemp -d)
-trap 'rm -rf "$cmds"' EXIT
+test_when_finished 'rm -rf "$cmds"'
 printf '#!/bin/sh\n' >"$cmds/zz-idlescope-cmd" && chmod +x "$cmds/zz-idlescope-cmd"
 PATH=$cmds:$PATH
 cd "$src" || exit 1

@@ -4,11 +4,11 @@
 # module's sources beside it, and the installed programs run from there.
 # usage: install_tree.sh BUILD_DIR SRC_DIR VERSION MAN (MAN: 1 when the man pages are built)
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 build=$1 src=$2 v=$3 man=$4
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 
 # A private copy of the build's cache would rebuild; install from the build with prefix and DESTDIR.
 DESTDIR=$tmp/root cmake --install "$build" --prefix /usr >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }

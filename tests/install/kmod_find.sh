@@ -6,6 +6,7 @@
 # private mount namespace with a tmpfs over /lib/modules (root; skipped otherwise).
 # usage: kmod_find.sh KMOD_FIND_TEST
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 t=$1
 if [ "$(id -u)" != 0 ] || [ ! -d /lib/modules ] || ! unshare -m true 2>/dev/null; then
 	echo "kmod_find: SKIPPED (needs root, mount namespaces and a /lib/modules to mount over)"
@@ -14,7 +15,7 @@ fi
 r=$(uname -r)
 m=/lib/modules/$r
 inst=$(mktemp -d)
-trap 'rm -rf "$inst"' EXIT
+test_when_finished 'rm -rf "$inst"'
 cp "$t" "$inst/kmod_find_test"
 unshare -m sh -euc '
 	bt=$1 t=$2 r=$3 m=$4

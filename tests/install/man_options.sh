@@ -5,9 +5,10 @@
 # of the pages with one option left out and one added must fail and name both.
 # usage: man_options.sh SRC_DIR COLLECT ANALYZE REPORT
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 src=$1 collect=$2 analyze=$3 report=$4
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+test_when_finished 'rm -rf "$tmp"'
 
 # page|section|command whose --help that section mirrors
 sections="collect.1.scd|OPTIONS|\"$collect\"

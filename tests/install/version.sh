@@ -3,11 +3,11 @@
 # info.json's toolver (latency and counters runs), the report's footer, debian/changelog.
 # usage: version.sh VERSION SRC_DIR COLLECT ANALYZE REPORT
 set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
 v=$1 src=$2 collect=$3 analyze=$4 report=$5
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_when_finished 'rm -rf "$tmp"'
 
 for p in collect analyze report; do
 	eval "exe=\$$p"

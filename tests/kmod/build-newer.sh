@@ -4,8 +4,8 @@
 # with apt-get download + dpkg-deb -x into WORKDIR (not installed).
 # usage: build-newer.sh SRCDIR WORKDIR      exit: 0 pass, 1 fail, 77 skipped (said loudly)
 set -eu
+. "$(dirname "$0")/../common/test-lib.sh"
 SRC=$1 WORK=$2
-fail() { echo "kmod-build-newer: FAIL: $*" >&2; exit 1; }
 skip() {
 	echo "kmod-build-newer: ################################################################" >&2
 	echo "kmod-build-newer: SKIPPED: $*" >&2

@@ -1,5 +1,5 @@
 /*
- * Unit test of the hrt/tdt methods' user-space side (collect/method_kmod.c): module records
+ * Unit test of the hrt/tdt methods' user-space side (collect/methods/method_kmod.c): module records
  * to datapoints (residencies from counter deltas, POLL without TAI, the counter-read
  * compensation of TIntr, unknown SMI/NMI counts) and the record stream (discards per reason,
  * ring-overflow losses, and the drain after a stop: nothing measured is lost), the module's
@@ -20,6 +20,7 @@
 static int fake_ioctl(int fd, unsigned long req, ...);
 #define ioctl fake_ioctl
 #include "method_kmod.c"
+#include "../common/check.h"
 #undef ioctl
 
 /* The module's side of ioctl(): STATS answers fake_stats when have_stats; INFO answers only
@@ -74,7 +75,6 @@ static const char *stderr_of(void (*fn)(void *), void *arg)
 }
 
 volatile sig_atomic_t collect_stop_requested;
-static int failures;
 
 /* Stand-in for the core's nothing-kept watch (nothing_kept.c): remembers the most discards it
  * was shown and stops the run once it has seen watch_limit of them. */
@@ -91,9 +91,6 @@ void collect_watch_discards(const uint64_t discards[DISCARD_NR])
 		collect_stop_requested = 1;
 }
 
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-	printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
-
 static struct idlescope_record base_record(void)
 {
 	struct idlescope_record r = { .type = IDLESCOPE_REC_DATAPOINT, .ldist = 2000000,
@@ -104,11 +101,11 @@ static struct idlescope_record base_record(void)
 
 static void check_res(const struct dp_raw *dp, size_t i, const char *name, double pct)
 {
-	CHECK(i < dp->nres, "residency %zu (%s) missing, nres %zu", i, name, dp->nres);
+	CHECK_MSG(i < dp->nres, "residency %zu (%s) missing, nres %zu", i, name, dp->nres);
 	if (i >= dp->nres)
 		return;
-	CHECK(!strcmp(dp->res[i].name, name), "residency %zu is %s, expected %s", i, dp->res[i].name, name);
-	CHECK(fabs(dp->res[i].pct - pct) < 1e-9, "%s = %.12g, expected %.12g", name, dp->res[i].pct, pct);
+	CHECK_MSG(!strcmp(dp->res[i].name, name), "residency %zu is %s, expected %s", i, dp->res[i].name, name);
+	CHECK_MSG(fabs(dp->res[i].pct - pct) < 1e-9, "%s = %.12g, expected %.12g", name, dp->res[i].pct, pct);
 }
 
 static void test_residencies(void)
@@ -125,7 +122,7 @@ static void test_residencies(void)
 	r.msr_delta[IDLESCOPE_MSR_CC6] = 900;
 	r.msr_delta[IDLESCOPE_MSR_PC6] = 800;
 	to_dp(&c, &r, &dp);
-	CHECK(dp.nres == 4, "nres %zu, expected 4", dp.nres);
+	CHECK_MSG(dp.nres == 4, "nres %zu, expected 4", dp.nres);
 	check_res(&dp, 0, "CC0%", 5);
 	check_res(&dp, 1, "CC1%", 5);
 	check_res(&dp, 2, "CC6%", 90);
@@ -146,10 +143,10 @@ static void test_residencies(void)
 	/* no TSC delta: no residencies at all */
 	r.msr_delta[IDLESCOPE_MSR_TSC] = 0;
 	to_dp(&c, &r, &dp);
-	CHECK(dp.nres == 0, "nres %zu without a TSC delta", dp.nres);
+	CHECK_MSG(dp.nres == 0, "nres %zu without a TSC delta", dp.nres);
 	r.msr_mask = 0;
 	to_dp(&c, &r, &dp);
-	CHECK(dp.nres == 0, "nres %zu without counters", dp.nres);
+	CHECK_MSG(dp.nres == 0, "nres %zu without counters", dp.nres);
 }
 
 static void test_fields(void)
@@ -159,32 +156,32 @@ static void test_fields(void)
 	struct dp_raw dp;
 
 	to_dp(&c, &r, &dp);
-	CHECK(dp.ldist == 2000000 && dp.ltime == 10000000 && dp.tbi == 9000000 && dp.tai == 10001000 &&
+	CHECK_MSG(dp.ldist == 2000000 && dp.ltime == 10000000 && dp.tbi == 9000000 && dp.tai == 10001000 &&
 	      dp.tintr == 10005000, "timestamps not copied");
-	CHECK(dp.req_state == 2 && dp.intr_off == 0, "req_state %d intr_off %d", dp.req_state, dp.intr_off);
-	CHECK(dp.smi_cnt == -1 && dp.nmi_cnt == 1, "smi %lld nmi %lld", (long long)dp.smi_cnt, (long long)dp.nmi_cnt);
+	CHECK_MSG(dp.req_state == 2 && dp.intr_off == 0, "req_state %d intr_off %d", dp.req_state, dp.intr_off);
+	CHECK_MSG(dp.smi_cnt == -1 && dp.nmi_cnt == 1, "smi %lld nmi %lld", (long long)dp.smi_cnt, (long long)dp.nmi_cnt);
 
 	/* IRQs off and counters read after TAI: their cost comes off TIntr */
 	r.flags |= IDLESCOPE_F_INTR_OFF | IDLESCOPE_F_SMI;
 	r.smi_cnt = 0;
 	r.ai_overhead = 300;
 	to_dp(&c, &r, &dp);
-	CHECK(dp.intr_off == 1 && dp.smi_cnt == 0, "intr_off %d smi %lld", dp.intr_off, (long long)dp.smi_cnt);
-	CHECK(dp.tintr == 10004700, "compensated TIntr %llu, expected 10004700", (unsigned long long)dp.tintr);
+	CHECK_MSG(dp.intr_off == 1 && dp.smi_cnt == 0, "intr_off %d smi %lld", dp.intr_off, (long long)dp.smi_cnt);
+	CHECK_MSG(dp.tintr == 10004700, "compensated TIntr %llu, expected 10004700", (unsigned long long)dp.tintr);
 	/* ... never below TAI */
 	r.ai_overhead = 4500;
 	to_dp(&c, &r, &dp);
-	CHECK(dp.tintr == 10005000, "TIntr %llu pushed below TAI", (unsigned long long)dp.tintr);
+	CHECK_MSG(dp.tintr == 10005000, "TIntr %llu pushed below TAI", (unsigned long long)dp.tintr);
 	/* ... and not when nothing was read */
 	r.flags &= ~IDLESCOPE_F_SMI;
 	r.ai_overhead = 300;
 	to_dp(&c, &r, &dp);
-	CHECK(dp.tintr == 10005000, "TIntr %llu changed without counter reads", (unsigned long long)dp.tintr);
+	CHECK_MSG(dp.tintr == 10005000, "TIntr %llu changed without counter reads", (unsigned long long)dp.tintr);
 
 	/* POLL: TAI means nothing, WakeLatency stays empty */
 	c.poll_states = 1u << 2;
 	to_dp(&c, &r, &dp);
-	CHECK(dp.tai == 0 && dp.intr_off == 0, "POLL datapoint kept TAI %llu / intr_off %d",
+	CHECK_MSG(dp.tai == 0 && dp.intr_off == 0, "POLL datapoint kept TAI %llu / intr_off %d",
 	      (unsigned long long)dp.tai, dp.intr_off);
 }
 
@@ -193,14 +190,14 @@ static int write_records(int fd, const struct idlescope_record *recs, size_t n)
 	if (write(fd, recs, n * sizeof(*recs)) == (ssize_t)(n * sizeof(*recs)))
 		return 0;
 	perror("write");
-	failures++;
+	check_failures++;
 	return -1;
 }
 
 static void check_discards(const uint64_t *d, uint64_t not_idle, uint64_t other_wake, uint64_t wrong_cpu,
 			   uint64_t lost, const char *when)
 {
-	CHECK(d[DISCARD_NOT_IDLE] == not_idle && d[DISCARD_OTHER_WAKE] == other_wake &&
+	CHECK_MSG(d[DISCARD_NOT_IDLE] == not_idle && d[DISCARD_OTHER_WAKE] == other_wake &&
 	      d[DISCARD_WRONG_CPU] == wrong_cpu && d[DISCARD_LOST] == lost,
 	      "%s: discards not_idle %llu other_wake %llu wrong_cpu %llu lost %llu, expected %llu %llu %llu %llu",
 	      when, (unsigned long long)d[DISCARD_NOT_IDLE], (unsigned long long)d[DISCARD_OTHER_WAKE],
@@ -235,18 +232,18 @@ static void test_stream(void)
 	if (pipe(p) < 0 || write_records(p[1], first, 4) < 0)
 		return;
 	c.fd = p[0];
-	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 10000000, "first datapoint");
+	CHECK_MSG(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 10000000, "first datapoint");
 	check_discards(discards, 0, 0, 0, 0, "after the first datapoint");
 	if (write_records(p[1], later, 3) < 0)
 		return;
 	collect_stop_requested = 1;
 	alarm(10);
 	/* stop: the rest of the local buffer, then everything left in the ring */
-	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 20000000, "datapoint in the local buffer at the stop");
-	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 30000000, "first datapoint left in the ring");
-	CHECK(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 40000000, "last datapoint left in the ring");
-	CHECK(kmod_next(&c, &dp, discards) == 0, "end after the drain");
-	CHECK(kmod_next(&c, &dp, discards) == 0, "end again");
+	CHECK_MSG(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 20000000, "datapoint in the local buffer at the stop");
+	CHECK_MSG(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 30000000, "first datapoint left in the ring");
+	CHECK_MSG(kmod_next(&c, &dp, discards) == 1 && dp.ltime == 40000000, "last datapoint left in the ring");
+	CHECK_MSG(kmod_next(&c, &dp, discards) == 0, "end after the drain");
+	CHECK_MSG(kmod_next(&c, &dp, discards) == 0, "end again");
 	alarm(0);
 	check_discards(discards, 1, 1, 1, 5, "after the drain");
 	close(p[0]);
@@ -274,9 +271,9 @@ static void test_nothing_kept_watch(void)
 	watch_seen = 0;
 	watch_limit = 3;
 	alarm(10);
-	CHECK(kmod_next(&c, &dp, discards) == 0, "a run of discards only ends once the watch stops it");
+	CHECK_MSG(kmod_next(&c, &dp, discards) == 0, "a run of discards only ends once the watch stops it");
 	alarm(0);
-	CHECK(watch_seen == 3, "the watch saw %llu discards, expected 3", (unsigned long long)watch_seen);
+	CHECK_MSG(watch_seen == 3, "the watch saw %llu discards, expected 3", (unsigned long long)watch_seen);
 	check_discards(discards, 3, 0, 0, 0, "discards only");
 	watch_limit = 0;
 	close(p[0]);
@@ -294,13 +291,13 @@ static void test_stop_empty(void)
 
 	if (pipe(p) < 0) {
 		perror("pipe");
-		failures++;
+		check_failures++;
 		return;
 	}
 	c.fd = p[0];
 	collect_stop_requested = 1;
 	alarm(10);
-	CHECK(kmod_next(&c, &dp, discards) == 0, "stop with an empty ring");
+	CHECK_MSG(kmod_next(&c, &dp, discards) == 0, "stop with an empty ring");
 	alarm(0);
 	check_discards(discards, 0, 0, 0, 0, "empty ring");
 	close(p[0]);
@@ -319,10 +316,10 @@ static void call_next(void *arg)
 {
 	struct next_call *n = arg;
 	struct dp_raw dp;
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = is_mono_ns();
 
 	n->ret = kmod_next(n->c, &dp, n->discards);
-	n->took_s = (double)(mono_ns() - t0) / 1e9;
+	n->took_s = (double)(is_mono_ns() - t0) / 1e9;
 }
 
 /* Nothing arrives: kmod_next() fails after LDist max + 1 s (here 0.3 s) and says what the
@@ -337,19 +334,19 @@ static void test_silence(void)
 
 	if (pipe(p) < 0) {
 		perror("pipe");
-		failures++;
+		check_failures++;
 		return;
 	}
 	c.fd = p[0];
-	c.last_rec_ns = mono_ns();
+	c.last_rec_ns = is_mono_ns();
 	fake_stats = (struct idlescope_stats){ .datapoints = 1276, .discards = { 3, 1, 0, 0 } };
 	have_stats = 1;
 	alarm(10);
 	msg = stderr_of(call_next, &n);
 	alarm(0);
-	CHECK(n.ret == -1, "silence: kmod_next returned %d", n.ret);
-	CHECK(n.took_s >= 0.3 && n.took_s < 1.0, "silence noticed after %.3f s, expected 0.3..0.4", n.took_s);
-	CHECK(strstr(msg, "kmod_records_test: /dev/idlescope: no record from the module for 0.") &&
+	CHECK_MSG(n.ret == -1, "silence: kmod_next returned %d", n.ret);
+	CHECK_MSG(n.took_s >= 0.3 && n.took_s < 1.0, "silence noticed after %.3f s, expected 0.3..0.4", n.took_s);
+	CHECK_MSG(strstr(msg, "kmod_records_test: /dev/idlescope: no record from the module for 0.") &&
 	      strstr(msg, " s (LDist max 4.000 ms + 1 s); the module counted 1276 datapoints and 4 discards, "
 			  "collect received 0 datapoints and 0 discards: CPU 1 is kept busy (a real-time task?) "
 			  "or the module is stuck\n"), "silence message: %s", msg);
@@ -387,9 +384,9 @@ static void test_counts_compared(void)
 			break;
 	}
 	alarm(0);
-	CHECK(n.ret == 0, "end of the drain: %d", n.ret);
+	CHECK_MSG(n.ret == 0, "end of the drain: %d", n.ret);
 	check_discards(discards, 1, 0, 0, 3, "counts compared");
-	CHECK(!strcmp(msg, "kmod_records_test: warning: /dev/idlescope: the module counted 3 datapoints and 3 "
+	CHECK_MSG(!strcmp(msg, "kmod_records_test: warning: /dev/idlescope: the module counted 3 datapoints and 3 "
 			   "discards, collect received 2 datapoints and 1 discards (2 lost to overflow): 1 record(s) "
 			   "missing, counted as lost\n"), "counts message: %s", msg);
 	have_stats = 0;
@@ -417,16 +414,16 @@ static void test_other_version(void)
 	snprintf(want, sizeof(want), "kmod_records_test: /dev/idlescope: the loaded idlescope module is of another "
 		 "version (info size 200, expected %zu): reload the module built from this tree\n",
 		 sizeof(struct idlescope_info));
-	CHECK(n.ret == -1 && !strcmp(msg, want), "other info size: %d %s", n.ret, msg);
+	CHECK_MSG(n.ret == -1 && !strcmp(msg, want), "other info size: %d %s", n.ret, msg);
 	fake_info_size = 0;
 	msg = stderr_of(call_check_info, &n);
 	snprintf(want, sizeof(want), "kmod_records_test: /dev/idlescope: the loaded idlescope module is of another "
 		 "version (info size unknown, expected %zu): reload the module built from this tree\n",
 		 sizeof(struct idlescope_info));
-	CHECK(n.ret == -1 && !strcmp(msg, want), "no info size: %d %s", n.ret, msg);
+	CHECK_MSG(n.ret == -1 && !strcmp(msg, want), "no info size: %d %s", n.ret, msg);
 	fake_info_size = sizeof(struct idlescope_info);
 	msg = stderr_of(call_check_info, &n);
-	CHECK(n.ret == -1 && strstr(msg, "another version (ABI 0, record 0 bytes; expected ABI 1"),
+	CHECK_MSG(n.ret == -1 && strstr(msg, "another version (ABI 0, record 0 bytes; expected ABI 1"),
 	      "same size, other ABI: %d %s", n.ret, msg);
 	fake_info_size = 0;
 }
@@ -440,7 +437,7 @@ static void test_clockevent(void)
 	if (!mkdtemp(root))
 		return;
 	snprintf(dir, sizeof(dir), "%s/sys/devices/system/clockevents/clockevent1", root);
-	CHECK(tdt_clockevent_check(root, 1, why, sizeof(why)) == 0, "no clockevents directory: refused");
+	CHECK_MSG(tdt_clockevent_check(root, 1, why, sizeof(why)) == 0, "no clockevents directory: refused");
 	for (char *p = strchr(dir + strlen(root) + 1, '/'); ; p = strchr(p + 1, '/')) {
 		if (p)
 			*p = '\0';
@@ -454,14 +451,14 @@ static void test_clockevent(void)
 		return;
 	fputs("lapic\n", f);
 	fclose(f);
-	CHECK(tdt_clockevent_check(root, 1, why, sizeof(why)) == -1 &&
+	CHECK_MSG(tdt_clockevent_check(root, 1, why, sizeof(why)) == -1 &&
 	      !strcmp(why, "the clock event device of CPU 1 is 'lapic', not lapic-deadline "
 			   "(/sys/devices/system/clockevents/clockevent1/current_device); use --method hrt"),
 	      "lapic (one-shot, not deadline): %s", why);
 	f = fopen(file, "w");
 	fputs("lapic-deadline\n", f);
 	fclose(f);
-	CHECK(tdt_clockevent_check(root, 1, why, sizeof(why)) == 0, "lapic-deadline refused: %s", why);
+	CHECK_MSG(tdt_clockevent_check(root, 1, why, sizeof(why)) == 0, "lapic-deadline refused: %s", why);
 	unlink(file);
 	for (char *p = dir + strlen(dir); p > dir + strlen(root); p--)
 		if (*p == '/') {
@@ -484,8 +481,8 @@ int main(void)
 	test_counts_compared();
 	test_other_version();
 	test_clockevent();
-	if (failures) {
-		printf("%d check(s) failed\n", failures);
+	if (check_failures) {
+		printf("%d check(s) failed\n", check_failures);
 		return 1;
 	}
 	printf("kmod_records_test: all checks passed\n");

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "logic.c"
+#define CHECK_CONTEXT scenario   /* the scenario being run, in every failure */
+#include "../common/check.h"
 
 #define CPU 0
 #define L 1000ull             /* LaunchTime (TSC for tdt, ns for hrt) */
@@ -23,11 +25,8 @@ enum owner { NOBODY, OURS, KERNEL };
 static struct is_dev dev;
 static u64 now, msr, our_intr[8];
 static enum owner msr_owner, pending;
-static int n_our_intr, wakeups, failures, fail_write;
+static int n_our_intr, wakeups, fail_write;
 static const char *scenario;
-
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s: ", scenario); printf(__VA_ARGS__); \
-	printf("\n"); failures++; } } while (0)
 
 /* ---------------------------------------------------------------- the kernel, as seen by logic.c */
 
@@ -129,17 +128,17 @@ static int outcome(void)
 		bool ours = false;
 		for (int i = 0; i < n_our_intr; i++)
 			ours |= our_intr[i] == dev.ev.tintr;
-		CHECK(ours, "datapoint with TIntr %llu, which is not our deadline's interrupt",
+		CHECK_MSG(ours, "datapoint with TIntr %llu, which is not our deadline's interrupt",
 		      (unsigned long long)dev.ev.tintr);
 	}
-	CHECK(wakeups == 1, "armer woken %d times", wakeups);
+	CHECK_MSG(wakeups == 1, "armer woken %d times", wakeups);
 	return dev.ev.discard;
 }
 
 static void expect_datapoint(u64 tbi, u64 tai, u64 tintr)
 {
-	CHECK(outcome() == -1, "outcome %d, expected a datapoint", dev.ev.state == EV_DONE ? dev.ev.discard : -2);
-	CHECK(dev.ev.tbi == tbi && dev.ev.tai == tai && dev.ev.tintr == tintr,
+	CHECK_MSG(outcome() == -1, "outcome %d, expected a datapoint", dev.ev.state == EV_DONE ? dev.ev.discard : -2);
+	CHECK_MSG(dev.ev.tbi == tbi && dev.ev.tai == tai && dev.ev.tintr == tintr,
 	      "TBI %llu TAI %llu TIntr %llu, expected %llu %llu %llu", (unsigned long long)dev.ev.tbi,
 	      (unsigned long long)dev.ev.tai, (unsigned long long)dev.ev.tintr, (unsigned long long)tbi,
 	      (unsigned long long)tai, (unsigned long long)tintr);
@@ -148,7 +147,7 @@ static void expect_datapoint(u64 tbi, u64 tai, u64 tintr)
 static void expect_discard(int reason)
 {
 	int got = outcome();
-	CHECK(got == reason, "outcome %d, expected discard %d", got, reason);
+	CHECK_MSG(got == reason, "outcome %d, expected discard %d", got, reason);
 }
 
 /* ---------------------------------------------------------------- tdt */
@@ -158,7 +157,7 @@ static void tdt_clean(void)
 	start("tdt: write, fire, idle exit, interrupt (IRQs off in idle)", IDLESCOPE_METHOD_TDT);
 	kernel_write(5000);
 	at(100); enter(ST_MWAIT);
-	CHECK(msr == L && msr_owner == OURS, "our deadline not written (msr %llu)", (unsigned long long)msr);
+	CHECK_MSG(msr == L && msr_owner == OURS, "our deadline not written (msr %llu)", (unsigned long long)msr);
 	at(1010); leave();
 	at(1020); intr();
 	expect_datapoint(100, 1010, 1020);
@@ -176,12 +175,12 @@ static void tdt_kernel_first(void)
 	start("tdt: the kernel's deadline first, ours at the next idle entry", IDLESCOPE_METHOD_TDT);
 	kernel_write(500);
 	at(100); enter(ST_MWAIT);
-	CHECK(msr == 500 && msr_owner == KERNEL, "the kernel's earlier deadline was replaced");
+	CHECK_MSG(msr == 500 && msr_owner == KERNEL, "the kernel's earlier deadline was replaced");
 	at(500); leave();
 	at(505); intr();
 	kernel_write(5000);        /* its handler reprograms the next event */
 	at(520); enter(ST_MWAIT);
-	CHECK(msr == L && msr_owner == OURS, "not armed at the second idle entry");
+	CHECK_MSG(msr == L && msr_owner == OURS, "not armed at the second idle entry");
 	at(1003); leave();
 	at(1008); intr();
 	expect_datapoint(520, 1003, 1008);
@@ -196,9 +195,9 @@ static void tdt_replaced(void)
 	at(100); enter(ST_MWAIT);
 	at(300); leave();
 	kernel_write(1200);
-	CHECK(!dev.ev.tdt_ours, "replacement before LTime not noticed");
+	CHECK_MSG(!dev.ev.tdt_ours, "replacement before LTime not noticed");
 	at(320); enter(ST_MWAIT);
-	CHECK(msr == L && msr_owner == OURS, "not re-armed");
+	CHECK_MSG(msr == L && msr_owner == OURS, "not re-armed");
 	at(1004); leave();
 	at(1009); intr();
 	kernel_write(1200);
@@ -221,7 +220,7 @@ static void tdt_replaced(void)
 	at(600); intr();
 	kernel_write(5000);
 	at(610); leave();
-	CHECK(dev.ev.state == EV_ARMED, "the kernel's interrupt before LTime ended the event");
+	CHECK_MSG(dev.ev.state == EV_ARMED, "the kernel's interrupt before LTime ended the event");
 	at(620); enter(ST_HLT);
 	at(1002); intr();
 	at(1012); leave();
@@ -245,7 +244,7 @@ static void tdt_write_around_ltime(void)
 	at(100); enter(ST_MWAIT);
 	at(1003); leave();
 	at(1006); kernel_write(4000);
-	CHECK(dev.ev.tdt_ours, "our fired deadline taken as replaced");
+	CHECK_MSG(dev.ev.tdt_ours, "our fired deadline taken as replaced");
 	at(1010); intr();
 	expect_datapoint(100, 1003, 1010);
 
@@ -255,7 +254,7 @@ static void tdt_write_around_ltime(void)
 	at(100); enter(ST_HLT);
 	at(999); msr = 3000; msr_owner = KERNEL;
 	at(1001); is_on_msr_write(&dev, CPU, IS_MSR_TSC_DEADLINE);
-	CHECK(!dev.ev.tdt_ours, "replacement not noticed");
+	CHECK_MSG(!dev.ev.tdt_ours, "replacement not noticed");
 	at(3000); intr();
 	at(3010); leave();
 	expect_discard(IDLESCOPE_DISCARD_OTHER_WAKE);
@@ -268,9 +267,9 @@ static void tdt_unseen_writes(void)
 	at(100); enter(ST_MWAIT);
 	at(200); kernel_write_unseen(1500);
 	at(300); leave();
-	CHECK(!dev.ev.tdt_ours, "unseen replacement not found at the idle exit");
+	CHECK_MSG(!dev.ev.tdt_ours, "unseen replacement not found at the idle exit");
 	at(310); enter(ST_MWAIT);
-	CHECK(msr == L && msr_owner == OURS, "not re-armed");
+	CHECK_MSG(msr == L && msr_owner == OURS, "not re-armed");
 	at(1001); leave();
 	at(1002); intr();
 	expect_datapoint(310, 1001, 1002);
@@ -280,11 +279,11 @@ static void tdt_unseen_writes(void)
 	at(100); enter(ST_HLT);
 	at(200); kernel_write_unseen(400);
 	at(400); intr();
-	CHECK(!dev.ev.tdt_ours && dev.ev.state == EV_ARMED, "interrupt before LTime misread");
+	CHECK_MSG(!dev.ev.tdt_ours && dev.ev.state == EV_ARMED, "interrupt before LTime misread");
 	at(405); leave();
 	kernel_write_unseen(5000);
 	at(410); enter(ST_HLT);
-	CHECK(msr == L && msr_owner == OURS, "not re-armed after the unseen write");
+	CHECK_MSG(msr == L && msr_owner == OURS, "not re-armed after the unseen write");
 	at(1001); intr();
 	at(1003); leave();
 	expect_datapoint(410, 1003, 1001);
@@ -295,7 +294,7 @@ static void tdt_unseen_writes(void)
 	at(300); leave();
 	kernel_write_unseen(2000);
 	at(320); enter(ST_MWAIT);
-	CHECK(msr == L && msr_owner == OURS, "not re-armed over the unseen write");
+	CHECK_MSG(msr == L && msr_owner == OURS, "not re-armed over the unseen write");
 	at(1001); leave();
 	at(1002); intr();
 	expect_datapoint(320, 1001, 1002);
@@ -307,7 +306,7 @@ static void tdt_no_arm(void)
 	kernel_write(1500);
 	fail_write = 1;
 	at(100); enter(ST_MWAIT);
-	CHECK(!dev.ev.tdt_ours && msr == 1500, "a failed write taken as ours");
+	CHECK_MSG(!dev.ev.tdt_ours && msr == 1500, "a failed write taken as ours");
 	at(1500); leave();
 	at(1501); intr();
 	expect_discard(IDLESCOPE_DISCARD_OTHER_WAKE);
@@ -391,8 +390,8 @@ int main(void)
 	late_idle_entry(IDLESCOPE_METHOD_HRT, "hrt: idle entry after LTime after an early wake",
 			"hrt: idle entry after LTime, never idle before");
 	hrt();
-	if (failures) {
-		printf("%d check(s) failed\n", failures);
+	if (check_failures) {
+		printf("%d check(s) failed\n", check_failures);
 		return 1;
 	}
 	printf("kmod_logic_test: all checks passed\n");

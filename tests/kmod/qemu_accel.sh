@@ -5,6 +5,7 @@
 # in tests/ and scripts/.
 # usage: qemu_accel.sh SRC_DIR
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 src=$1
 calls=$(grep -rn --include='*.sh' -E '(^|[;&|[:space:]])qemu-system-x86_64[[:space:]]+-' "$src/tests" "$src/scripts")
 [ -n "$calls" ] || { echo "FAIL: no qemu-system-x86_64 call found in $src/tests, $src/scripts"; exit 1; }

@@ -9,11 +9,11 @@
 # (VERSION: CMake's project version; the module must report it as its MODULE_VERSION)
 # exit: 0 pass, 1 fail, 77 skipped (packages cannot be had; said loudly)
 set -eu
+. "$(dirname "$0")/../common/test-lib.sh"
 SRC=$1 WORK=$2 COLLECT=$3 ANALYZE=$4 KCHECK=$5 VERSION=$6
 COUNT=300
 LDIST_MIN_NS=1000000 LDIST_MAX_NS=4000000   # collect's default LDist range
 
-fail() { echo "kmod-qemu: FAIL: $*" >&2; exit 1; }
 skip() {
 	echo "kmod-qemu: ##################################################################" >&2
 	echo "kmod-qemu: SKIPPED: $*" >&2

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "idlescope/expr.h"
-#include "idlescope/table.h"
+#include "table/expr.h"
+#include "table/table.h"
+#include "../common/check.h"
 
 #define NVARS 5
 

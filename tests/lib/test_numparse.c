@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "check.h"
-#include "idlescope/numparse.h"
+#include "table/numparse.h"
+#include "../common/check.h"
 
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t next(void)

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "check.h"
-#include "idlescope/stats.h"
-#include "idlescope/util.h"
+#include "stats/stats.h"
+#include "text/util.h"
+#include "../common/check.h"
 #include "../../lib/stats/rank_select.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "idlescope/run.h"
-#include "idlescope/table.h"
+#include "run/run.h"
+#include "table/table.h"
+#include "../common/check.h"
 
 static char dir[] = "/tmp/is-test-table-XXXXXX";
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "idlescope/json_out.h"
-#include "idlescope/textsafe.h"
+#include "text/json_out.h"
+#include "text/textsafe.h"
+#include "../common/check.h"
 
 static void check_dup(const char *in, enum is_text_mode mode, const char *want)
 {

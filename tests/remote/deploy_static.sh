@@ -4,8 +4,8 @@
 # The sanitizer build links it dynamically (ASan has no static runtime): then only the files.
 # usage: deploy_static.sh DEPLOY_DIR static|dynamic
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 DIR=$1 MODE=$2
-fail() { echo "deploy_static: FAIL: $*" >&2; exit 1; }
 [ "$(cd "$DIR" && ls | tr '\n' ' ')" = "collect idlescope-kmod.tar " ] ||
 	fail "$DIR holds '$(cd "$DIR" && ls | tr '\n' ' ')', expected collect and idlescope-kmod.tar only"
 tar -tf "$DIR/idlescope-kmod.tar" | grep -qx Kbuild && tar -tf "$DIR/idlescope-kmod.tar" | grep -qx VERSION ||
@@ -18,7 +18,7 @@ if command -v file >/dev/null; then
 fi
 if [ "$(id -u)" = 0 ]; then
 	root=$(mktemp -d) || fail "mktemp"
-	trap 'rm -rf "$root"' EXIT
+	test_when_finished 'rm -rf "$root"'
 	cp "$DIR/collect" "$root/collect"
 	v=$(chroot "$root" /collect --version) || fail "collect does not run in an empty chroot"
 	echo "$v" | grep -q "^collect (idlescope) " || fail "--version in the chroot said '$v'"

@@ -6,10 +6,11 @@
 # text is libcjson's (layout-*.json, whose numbers are whole).
 # usage: json_diff.sh OURS REAL   (json_diff.c built with each)
 set -u
+. "$(dirname "$0")/../common/test-lib.sh"
 OURS=$1 REAL=$2
 SRC=$(dirname "$0")/json
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+test_when_finished 'rm -rf "$TMP"'
 fails=0 checked=0
 bad() { echo "json_diff: FAIL: $*" >&2; fails=$((fails + 1)); }
 

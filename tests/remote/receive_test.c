@@ -9,27 +9,11 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "../common/check.h"
 #include "frames.h"
 #include "method.h"
 #include "remote.h"
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stdout, "FAIL %s:%d: ", __FILE__, __LINE__); \
-	fprintf(stdout, __VA_ARGS__); fputc('\n', stdout); } } while (0)
-
-volatile sig_atomic_t collect_stop_requested;
-
-uint64_t collect_mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-void collect_iso_time(char *buf, size_t len)
-{
-	snprintf(buf, len, "2026-01-01T00:00:00+00:00");
-}
+#include "time/clock.h"
 
 static char tmp[64], errpath[128], errtext[8192];
 static int ncase;
@@ -65,10 +49,10 @@ static int receive(const struct stream *s, char *dir, size_t len, double *secs)
 	int saved = dup(2), fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	dup2(fd, 2);
 	close(fd);
-	uint64_t t0 = collect_mono_ns();
+	uint64_t t0 = is_mono_ns();
 	int st = remote_receive_bytes(&ro, "sut", dir, s->p, s->n, &res);
 	if (secs)
-		*secs = (double)(collect_mono_ns() - t0) / 1e9;
+		*secs = (double)(is_mono_ns() - t0) / 1e9;
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -122,27 +106,27 @@ static void test_whole_and_short(void)
 	struct stream s;
 	char dir[128];
 	run_stream(&s, 2, "A,B\n1,2\n3,4\n");
-	CHECK(receive(&s, dir, sizeof(dir), NULL) == 0, "a whole run: %s", errtext);
+	CHECK_MSG(receive(&s, dir, sizeof(dir), NULL) == 0, "a whole run: %s", errtext);
 	cJSON *j = load(dir, "info.json");
-	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "complete")), "whole: complete");
-	CHECK(str(j, "remote", "connection") && !strcmp(str(j, "remote", "connection"), "complete"), "whole: connection");
-	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "remote"),
+	CHECK_MSG(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "complete")), "whole: complete");
+	CHECK_MSG(str(j, "remote", "connection") && !strcmp(str(j, "remote", "connection"), "complete"), "whole: connection");
+	CHECK_MSG(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "remote"),
 							     "sut_copy_kept")), "whole: the SUT's copy goes");
 	cJSON_Delete(j);
 	free(s.p);
 
 	/* info.json counts 1000, 2 rows came, then a normal end: not complete, the SUT keeps its copy */
 	run_stream(&s, 1000, "A,B\n1,2\n3,4\n");
-	CHECK(receive(&s, dir, sizeof(dir), NULL) == 1, "short: exit status");
-	CHECK(strstr(errtext, "sut: incomplete transfer: its info.json counts 1000 datapoints, 2 arrived; ") &&
+	CHECK_MSG(receive(&s, dir, sizeof(dir), NULL) == 1, "short: exit status");
+	CHECK_MSG(strstr(errtext, "sut: incomplete transfer: its info.json counts 1000 datapoints, 2 arrived; ") &&
 	      strstr(errtext, "marked incomplete, the SUT keeps its copy in /sut/runs/r1 (collect --fetch)"),
 	      "short: message '%s'", errtext);
 	j = load(dir, "info.json");
-	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(j, "complete")), "short: complete");
-	CHECK(str(j, "stop_reason", NULL) && !strcmp(str(j, "stop_reason", NULL), "incomplete transfer"), "short: why");
-	CHECK(num(j, "datapoints") == 2, "short: datapoints %g", num(j, "datapoints"));
-	CHECK(str(j, "remote", "connection") && !strcmp(str(j, "remote", "connection"), "incomplete"), "short: connection");
-	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "remote"),
+	CHECK_MSG(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(j, "complete")), "short: complete");
+	CHECK_MSG(str(j, "stop_reason", NULL) && !strcmp(str(j, "stop_reason", NULL), "incomplete transfer"), "short: why");
+	CHECK_MSG(num(j, "datapoints") == 2, "short: datapoints %g", num(j, "datapoints"));
+	CHECK_MSG(str(j, "remote", "connection") && !strcmp(str(j, "remote", "connection"), "incomplete"), "short: connection");
+	CHECK_MSG(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "remote"),
 							    "sut_copy_kept")), "short: the SUT keeps its copy");
 	cJSON_Delete(j);
 	free(s.p);
@@ -154,15 +138,15 @@ static void test_cut_row(void)
 	struct stream s;
 	char dir[128], p[256], buf[256];
 	run_stream(&s, 3, "A,B\n1,2\n3,4\n5,");
-	CHECK(receive(&s, dir, sizeof(dir), NULL) == 1, "cut: exit status");
-	CHECK(strstr(errtext, "rows came without their end of line (cut off, dropped)") != NULL, "cut: '%s'", errtext);
+	CHECK_MSG(receive(&s, dir, sizeof(dir), NULL) == 1, "cut: exit status");
+	CHECK_MSG(strstr(errtext, "rows came without their end of line (cut off, dropped)") != NULL, "cut: '%s'", errtext);
 	snprintf(p, sizeof(p), "%s/datapoints.csv", dir);
 	FILE *f = fopen(p, "r");
 	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
 	buf[n] = '\0';
 	if (f)
 		fclose(f);
-	CHECK(!strcmp(buf, "A,B\n1,2\n3,4\n"), "cut: datapoints.csv '%s'", buf);
+	CHECK_MSG(!strcmp(buf, "A,B\n1,2\n3,4\n"), "cut: datapoints.csv '%s'", buf);
 	free(s.p);
 }
 
@@ -184,8 +168,8 @@ static void test_headers(void)
 	char dir[128];
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct stream s = { .p = strdup(bad[i].bytes), .n = strlen(bad[i].bytes) };
-		CHECK(receive(&s, dir, sizeof(dir), NULL) != 0, "'%s': accepted", bad[i].bytes);
-		CHECK(strstr(errtext, bad[i].why) != NULL, "'%s': '%s'", bad[i].bytes, errtext);
+		CHECK_MSG(receive(&s, dir, sizeof(dir), NULL) != 0, "'%s': accepted", bad[i].bytes);
+		CHECK_MSG(strstr(errtext, bad[i].why) != NULL, "'%s': '%s'", bad[i].bytes, errtext);
 		free(s.p);
 	}
 	/* 64 MiB without a newline: refused at once, not kept */
@@ -195,9 +179,9 @@ static void test_headers(void)
 	s.p[0] = 'D';
 	s.p[1] = ' ';
 	double secs;
-	CHECK(receive(&s, dir, sizeof(dir), &secs) != 0 && strstr(errtext, "frame longer than its type allows"),
+	CHECK_MSG(receive(&s, dir, sizeof(dir), &secs) != 0 && strstr(errtext, "frame longer than its type allows"),
 	      "no newline: '%s'", errtext);
-	CHECK(secs < 1, "no newline: %.2f s", secs);
+	CHECK_MSG(secs < 1, "no newline: %.2f s", secs);
 	free(s.p);
 }
 
@@ -210,8 +194,8 @@ static void test_prefixes(void)
 	const char *why;
 	adds(&s, 'D', "A,B\n1,2\n");
 	for (size_t k = 0; k < s.n; k++)
-		CHECK(frame_next(s.p, k, &f, &need, &why) == 0, "a prefix of %zu bytes: not 0", k);
-	CHECK(frame_next(s.p, s.n, &f, &need, &why) == 1 && f.type == 'D' && f.len == 8 && f.used == s.n,
+		CHECK_MSG(frame_next(s.p, k, &f, &need, &why) == 0, "a prefix of %zu bytes: not 0", k);
+	CHECK_MSG(frame_next(s.p, s.n, &f, &need, &why) == 1 && f.type == 'D' && f.len == 8 && f.used == s.n,
 	      "the whole frame");
 	free(s.p);
 }
@@ -245,11 +229,11 @@ static void test_subdirs(void)
 		adds(&s, 'D', "A\n1\n");
 	}
 	adds(&s, 'E', "0");
-	CHECK(receive(&s, dir, sizeof(dir), &secs) == 1, "subdirs: exit status");
-	CHECK(strstr(errtext, "the SUT sent more than 10000 run subdirectories: refused") != NULL, "subdirs: '%s'",
+	CHECK_MSG(receive(&s, dir, sizeof(dir), &secs) == 1, "subdirs: exit status");
+	CHECK_MSG(strstr(errtext, "the SUT sent more than 10000 run subdirectories: refused") != NULL, "subdirs: '%s'",
 	      errtext);
 	/* the cost is the 10000 directories made (mkdir, files, fsync); the rest is not read */
-	CHECK(secs < 60, "100k subdirectory frames took %.1f s", secs);
+	CHECK_MSG(secs < 60, "100k subdirectory frames took %.1f s", secs);
 	printf("# 100000 subdirectory frames: refused after 10000, %.2f s\n", secs);
 	free(s.p);
 
@@ -257,9 +241,9 @@ static void test_subdirs(void)
 	 * search through all of them. The same 200000 frames between two subdirectories are the
 	 * yardstick (sanitizer builds are slower at both). */
 	double spread, two;
-	CHECK(revisits(10000, &spread) == 0, "revisits of 10000: '%s'", errtext);
-	CHECK(revisits(2, &two) == 0, "revisits of 2: '%s'", errtext);
-	CHECK(spread < 3 * two + 0.2, "200000 revisits: %.2f s among 10000 subdirectories, %.2f s between 2",
+	CHECK_MSG(revisits(10000, &spread) == 0, "revisits of 10000: '%s'", errtext);
+	CHECK_MSG(revisits(2, &two) == 0, "revisits of 2: '%s'", errtext);
+	CHECK_MSG(spread < 3 * two + 0.2, "200000 revisits: %.2f s among 10000 subdirectories, %.2f s between 2",
 	      spread, two);
 	printf("# 200000 subdirectory frames: %.2f s among 10000 subdirectories, %.2f s between 2\n", spread, two);
 }
@@ -277,11 +261,8 @@ int main(void)
 	test_subdirs();
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		failures++;
-	if (failures)
-		printf("%d failure(s)\n", failures);
-	else
+	CHECK_MSG(system(cmd) == 0, "%s", cmd);
+	if (!check_failures)
 		printf("receive: OK\n");
-	return failures != 0;
+	return CHECK_DONE();
 }

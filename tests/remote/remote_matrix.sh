@@ -62,7 +62,7 @@ G1=$(cut -d' ' -f1 $C/cpuidle/available_governors)
 G2=$(cut -d' ' -f2 $C/cpuidle/available_governors)
 orig=$(cat $C/cpuidle/current_governor)
 put_back() { echo "$orig" >$C/cpuidle/current_governor 2>/dev/null; stop_sshd; }
-trap put_back EXIT
+test_when_finished put_back
 wait_cpu_free
 rcollect_cpu -H sut1 --matrix idle-governor=$G1,$G2 --repeat 1 -c 30 --cpu "$CPU" $U -o "$TMP/gov" ||
 	{ cat "$TMP/err"; fail "idle-governor matrix"; }

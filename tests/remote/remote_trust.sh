@@ -13,8 +13,7 @@ command -v jq >/dev/null || fail "jq not installed"
 id nobody >/dev/null 2>&1 || skip "no user nobody"
 HOMEDIR=$(sh -c 'cd && pwd -P')
 HOMETEST=.cache/idlescope-trust-test-$$
-cleanup_home() { rm -rf "${HOMEDIR:?}/$HOMETEST"; stop_sshd; }
-trap cleanup_home EXIT
+test_when_finished 'rm -rf "${HOMEDIR:?}/$HOMETEST"'
 start_sshd 1
 
 # refused RC REGEX DIR...: collect --deploy with --remote-dir DIR exits RC with one line matching

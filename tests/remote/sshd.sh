@@ -85,8 +85,7 @@ stop_sshd() {
 	done
 	rm -rf "$TMP"
 }
-trap stop_sshd EXIT
-trap "exit 1" INT TERM HUP
+test_when_finished stop_sshd
 
 # rcollect ARGS...: collect against the test's servers, its files on the SUT under $TMP/sut
 rcollect() {

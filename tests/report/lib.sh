@@ -1,8 +1,8 @@
 # Shared helpers of the report tests (sourced).
 set -u
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../common/test-lib.sh"
 W=$(mktemp -d /tmp/report-test.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+test_when_finished 'rm -rf "$W"'
 
 # expect_rc CODE CMD... : run, keep stdout/stderr in $W/out.txt $W/err.txt, check the exit code
 expect_rc() {

@@ -4,20 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlescope/stats.h"
+#include "stats/stats.h"
 #include "report.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                  \
-			fputc('\n', stderr);                                           \
-			failures++;                                                    \
-		}                                                                      \
-	} while (0)
+#include "../common/check.h"
 
 static uint64_t rng = 88172645463325252ULL;
 
@@ -50,18 +39,18 @@ static void test_quantiles(void)
 			sorted[m++] = v[i];
 	}
 	qsort(sorted, m, sizeof(*sorted), cmp_double);
-	CHECK(quantiles(v, N, NULL, q, nq, out) == m, "count of non-NaN values");
+	CHECK_MSG(quantiles(v, N, NULL, q, nq, out) == m, "count of non-NaN values");
 	for (size_t i = 0; i < nq; i++) {
 		double want = is_quantile_sorted(sorted, m, q[i]);
-		CHECK(fabs(out[i] - want) <= 1e-6 * fabs(want) + 1e-9, "q=%g: %.9g, want %.9g", q[i],
+		CHECK_MSG(fabs(out[i] - want) <= 1e-6 * fabs(want) + 1e-9, "q=%g: %.9g, want %.9g", q[i],
 		      out[i], want);
 	}
 	/* Edge cases: one value, ties, nothing but NaN. */
 	double one = 4.25, ties[] = { 2, 2, 2, -1 }, nan[] = { NAN, NAN };
-	CHECK(quantiles(&one, 1, NULL, q, nq, out) == 1 && out[0] == 4.25 && out[nq - 1] == 4.25, "n=1");
-	CHECK(quantiles(ties, 4, NULL, q, nq, out) == 4 && out[0] == -1 && out[3] == 2 && out[nq - 1] == 2,
+	CHECK_MSG(quantiles(&one, 1, NULL, q, nq, out) == 1 && out[0] == 4.25 && out[nq - 1] == 4.25, "n=1");
+	CHECK_MSG(quantiles(ties, 4, NULL, q, nq, out) == 4 && out[0] == -1 && out[3] == 2 && out[nq - 1] == 2,
 	      "ties: med %g", out[3]);
-	CHECK(quantiles(nan, 2, NULL, q, nq, out) == 0 && isnan(out[3]), "only NaN");
+	CHECK_MSG(quantiles(nan, 2, NULL, q, nq, out) == 0 && isnan(out[3]), "only NaN");
 }
 
 static size_t count_outside(const float *xy, size_t n, const struct ds_box *b)
@@ -90,27 +79,27 @@ static void test_downsample(void)
 	size_t *rows;
 	float *a = ds_select(x, y, N, NULL, NULL, &box, BUDGET, &n1, &nvalid, &rows);
 	float *b = ds_select(x, y, N, NULL, NULL, &box, BUDGET, &n2, &nvalid, NULL);
-	CHECK(nvalid == valid, "nvalid %zu, want %zu", nvalid, valid);
-	CHECK(n1 == n2 && memcmp(a, b, 2 * n1 * sizeof(float)) == 0, "not deterministic");
-	CHECK(count_outside(a, n1, &box) == outliers, "outliers kept: %zu of %zu",
+	CHECK_MSG(nvalid == valid, "nvalid %zu, want %zu", nvalid, valid);
+	CHECK_MSG(n1 == n2 && memcmp(a, b, 2 * n1 * sizeof(float)) == 0, "not deterministic");
+	CHECK_MSG(count_outside(a, n1, &box) == outliers, "outliers kept: %zu of %zu",
 	      count_outside(a, n1, &box), outliers);
 	/* the row of every point, ascending */
 	for (size_t k = 0; k < n1; k++)
 		if (a[2 * k] != (float)x[rows[k]] || a[2 * k + 1] != (float)y[rows[k]] ||
 		    (k && rows[k] <= rows[k - 1])) {
-			CHECK(0, "point %zu is not row %zu", k, rows[k]);
+			CHECK_MSG(0, "point %zu is not row %zu", k, rows[k]);
 			break;
 		}
 	free(rows);
 	size_t middle = n1 - outliers;
-	CHECK(middle > BUDGET * 0.95 && middle < BUDGET * 1.05, "middle sample %zu, budget %d", middle,
+	CHECK_MSG(middle > BUDGET * 0.95 && middle < BUDGET * 1.05, "middle sample %zu, budget %d", middle,
 	      BUDGET);
 	free(a);
 	free(b);
 	/* Under the budget everything is kept, in row order. */
 	a = ds_select(x, y, 2000, NULL, NULL, &box, BUDGET, &n1, &nvalid, NULL);
-	CHECK(n1 == nvalid && n1 == 1998, "small input: %zu of %zu", n1, nvalid);
-	CHECK(a[0] == (float)x[0] && a[1] == (float)y[0], "order kept");
+	CHECK_MSG(n1 == nvalid && n1 == 1998, "small input: %zu of %zu", n1, nvalid);
+	CHECK_MSG(a[0] == (float)x[0] && a[1] == (float)y[0], "order kept");
 	free(a);
 	free(x);
 	free(y);
@@ -123,7 +112,7 @@ static void check_output(void (*fn)(FILE *, const void *), const void *arg, cons
 	FILE *f = open_memstream(&buf, &len);
 	fn(f, arg);
 	fclose(f);
-	CHECK(!strcmp(buf, want), "got '%s', want '%s'", buf, want);
+	CHECK_MSG(!strcmp(buf, want), "got '%s', want '%s'", buf, want);
 	free(buf);
 }
 
@@ -170,11 +159,11 @@ static void check_map(double lo, double hi, const char *label, double v, double 
 	char out[128];
 	axis_map_init(&m, lo, hi);
 	axis_map_label(&m, "X (us)", out, sizeof(out));
-	CHECK(!strcmp(out, label), "[%g, %g]: label '%s', want '%s'", lo, hi, out, label);
+	CHECK_MSG(!strcmp(out, label), "[%g, %g]: label '%s', want '%s'", lo, hi, out, label);
 	double p = axis_map_apply(&m, v), back = axis_map_invert(&m, p);
-	CHECK(fabs(p - plotted) <= 1e-12 * fabs(plotted), "[%g, %g]: %g plotted as %.17g, want %.17g",
+	CHECK_MSG(fabs(p - plotted) <= 1e-12 * fabs(plotted), "[%g, %g]: %g plotted as %.17g, want %.17g",
 	      lo, hi, v, p, plotted);
-	CHECK(fabs(back - v) <= 1e-12 * fabs(v), "[%g, %g]: %.17g back as %.17g", lo, hi, v, back);
+	CHECK_MSG(fabs(back - v) <= 1e-12 * fabs(v), "[%g, %g]: %.17g back as %.17g", lo, hi, v, back);
 }
 
 static void test_axis_map(void)
@@ -196,8 +185,8 @@ static void test_axis_map(void)
 	const double q[] = { 0, 0.5, 1 };
 	double out[3];
 	axis_map_init(&m, 1e308, 1.5e308);
-	CHECK(quantiles(big, 4, &m, q, 3, out) == 3, "count");
-	CHECK(out[0] == 1.0f && out[1] == 1.2f && out[2] == 1.5f, "mapped quantiles %g %g %g",
+	CHECK_MSG(quantiles(big, 4, &m, q, 3, out) == 3, "count");
+	CHECK_MSG(out[0] == 1.0f && out[1] == 1.2f && out[2] == 1.5f, "mapped quantiles %g %g %g",
 	      out[0], out[1], out[2]);
 }
 
@@ -214,15 +203,15 @@ static void test_html(void)
 	check_output(change_vs_overflow, NULL, "<span class=\"chg same\">\u2014</span>");
 	check_output(num_overflow, NULL, "overflow");
 	gp_safe(gp, sizeof(gp), "CC6% a'b\n<c>");
-	CHECK(!strcmp(gp, "CC6% a?b\\x0a?c?"), "gp_safe: '%s'", gp);
+	CHECK_MSG(!strcmp(gp, "CC6% a?b\\x0a?c?"), "gp_safe: '%s'", gp);
 	gp_safe(gp, sizeof(gp), "T\xC2\xB0" "C X\xFFY \x1b[1m");  /* °C kept; \xNN as elsewhere */
-	CHECK(!strcmp(gp, "T\xC2\xB0" "C X\\xffY \\x1b[1m"), "gp_safe: '%s'", gp);
+	CHECK_MSG(!strcmp(gp, "T\xC2\xB0" "C X\\xffY \\x1b[1m"), "gp_safe: '%s'", gp);
 	gp_safe(gp, 5, "ab\xE2\x82\xAC");  /* a character that does not fit is left out whole */
-	CHECK(!strcmp(gp, "ab"), "gp_safe: '%s'", gp);
+	CHECK_MSG(!strcmp(gp, "ab"), "gp_safe: '%s'", gp);
 	group_digits(gp, sizeof(gp), 1234567);
-	CHECK(!strcmp(gp, "1,234,567"), "group_digits: '%s'", gp);
+	CHECK_MSG(!strcmp(gp, "1,234,567"), "group_digits: '%s'", gp);
 	group_digits(gp, sizeof(gp), 999);
-	CHECK(!strcmp(gp, "999"), "group_digits: '%s'", gp);
+	CHECK_MSG(!strcmp(gp, "999"), "group_digits: '%s'", gp);
 }
 
 int main(void)
@@ -231,8 +220,8 @@ int main(void)
 	test_downsample();
 	test_html();
 	test_axis_map();
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
+	if (check_failures) {
+		fprintf(stderr, "%d failure(s)\n", check_failures);
 		return 1;
 	}
 	puts("PASS");

@@ -1,7 +1,9 @@
 # Builds a fixture machine under $1 (sourced by the settings tests): 2 CPUs with cpufreq
 # (intel_pstate: EPP, no_turbo), EPB, four idle states, three idle governors, PCIe ASPM policy
 # and one device with L1 control, msr files (MSR a at byte 8*a) and a GenuineIntel cpuinfo.
+# Refuses an empty root or / (test-lib.sh's refuse_root): a fixture is never built over the machine.
 make_fixture() {
+	refuse_root "${1:-}"
 	R=$1
 	c=$R/sys/devices/system/cpu
 	mkdir -p "$c/cpuidle" "$c/intel_pstate" "$R/sys/module/pcie_aspm/parameters" \

@@ -34,8 +34,7 @@ put_back() {
 	tail -n +2 "$TMP/orig" | while read -r f v; do echo "$v" >"$f" 2>/dev/null; done
 	rm -rf "$TMP"
 }
-trap put_back EXIT
-trap 'exit 1' INT TERM
+test_when_finished put_back
 unchanged() { snapshot | cmp -s - "$TMP/orig" || { snapshot | diff "$TMP/orig" -; fail "$1: settings not as before"; }; }
 U="--method timer --cpu $CPU -l 100us,200us -q"
 # Each experiment gets SIGINT after 150 s (it then restores and exits 1): the test fails on a

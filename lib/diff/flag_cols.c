@@ -1,0 +1,32 @@
+/* 0/1 flag columns (IntrOff): which columns are flags, and their counts (flags.h). */
+#include <math.h>
+#include <string.h>
+
+#include "diff/flags.h"
+
+static const char *const flag_names[] = { "IntrOff" };
+
+bool is_flag_column(const struct is_table *t, const char *name)
+{
+	bool known = false;
+	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		known = known || !strcmp(name, flag_names[i]);
+	const struct is_column *c = known ? is_table_col(t, name) : NULL;
+	if (!c || c->type != IS_COL_NUM)
+		return false;
+	const double *v = c->num;
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!isnan(v[i]) && v[i] != 0 && v[i] != 1)
+			return false;
+	return true;
+}
+
+void is_flag_counts(const double *v, const size_t *rows, size_t n, size_t *values, size_t *set)
+{
+	*values = *set = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = v[rows ? rows[i] : i];
+		*values += !isnan(x);
+		*set += x == 1;
+	}
+}

@@ -1,0 +1,178 @@
+/* Metric selection by regular expression and grouping rows by a column's value. */
+#include "table/select.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text/json_num.h"
+#include "text/util.h"
+#include "table/strpool.h"
+
+int is_select_metrics(const struct is_table *t, const char *re, const char ***names, size_t *n)
+{
+	regex_t rx;
+	if (re) {
+		int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[128];
+			regerror(rc, &rx, msg, sizeof(msg));
+			is_err("bad --metrics regular expression '%s': %s", re, msg);
+			return -1;
+		}
+	}
+	*names = is_xcalloc(t->ncols + 1, sizeof(char *));
+	*n = 0;
+	for (size_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].type == IS_COL_NUM && (!re || regexec(&rx, t->cols[i].name, 0, NULL, 0) == 0))
+			(*names)[(*n)++] = t->cols[i].name;
+	if (re)
+		regfree(&rx);
+	return 0;
+}
+
+int is_natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			char *ea, *eb;
+			unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+struct label_order {
+	char **labels;
+	double *value;   /* a numeric column's values by label id (NaN: the empty label); or NULL */
+};
+
+/* Group ids by label: a numeric column's by value (empty first), text in natural order. */
+static int cmp_ids(const void *x, const void *y, void *arg)
+{
+	const struct label_order *o = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	if (o->value) {
+		double va = o->value[a], vb = o->value[b];
+		if (isnan(va) || isnan(vb))
+			return isnan(vb) - isnan(va);
+		return (va > vb) - (va < vb);
+	}
+	return is_natural_cmp(o->labels[a], o->labels[b]);
+}
+
+
+static void label_of(const struct is_table *t, const struct is_column *c, size_t row, char *buf, size_t len)
+{
+	if (c->type == IS_COL_TEXT) {
+		const char *s = is_table_str(t, c->text[row]);
+		snprintf(buf, len, "%s", s ? s : "");
+	} else if (isnan(c->num[row])) {
+		buf[0] = '\0';
+	} else {
+		is_num_str(buf, c->num[row]);  /* reads back as the value, as in JSON */
+	}
+}
+
+int is_group_rows(const struct is_table *t, const char *colname, struct is_groups *g)
+{
+	const struct is_column *c = is_table_col(t, colname);
+	struct strpool pool;
+	char buf[64];
+	memset(g, 0, sizeof(*g));
+	if (!c) {
+		is_err("%s: no column '%s' to group by", t->path, colname);
+		return -1;
+	}
+	strpool_init(&pool);
+	uint32_t *gid = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*gid));
+	/* A text column's rows share few string ids: intern each id's label once. */
+	size_t ncache = c->type == IS_COL_TEXT ? t->nstrs + 1 : 0;
+	uint32_t *cache = is_xmalloc((ncache ? ncache : 1) * sizeof(*cache));
+	for (size_t i = 0; i < ncache; i++)
+		cache[i] = UINT32_MAX;
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t key = ncache && c->text[r] != IS_TEXT_EMPTY ? c->text[r] : t->nstrs;
+		if (ncache && cache[key] != UINT32_MAX) {
+			gid[r] = cache[key];
+			continue;
+		}
+		const char *s = buf;
+		if (ncache && c->text[r] != IS_TEXT_EMPTY)
+			s = is_table_str(t, c->text[r]);
+		else
+			label_of(t, c, r, buf, sizeof(buf));
+		gid[r] = strpool_intern(&pool, s, strlen(s));
+		if (ncache)
+			cache[key] = gid[r];
+	}
+	free(cache);
+	/* Sort the label ids, then map pool ids to sorted group indices. */
+	size_t n;
+	char **labels = strpool_release(&pool, &n);
+	struct label_order order = { labels, NULL };
+	if (c->type != IS_COL_TEXT) {
+		order.value = is_xmalloc((n ? n : 1) * sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			order.value[i] = labels[i][0] ? strtod(labels[i], NULL) : NAN;
+	}
+	uint32_t *ids = is_xmalloc((n ? n : 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = (uint32_t)i;
+	qsort_r(ids, n, sizeof(uint32_t), cmp_ids, &order);
+	char **sorted = is_xmalloc((n ? n : 1) * sizeof(char *));
+	size_t *rank = is_xmalloc((n ? n : 1) * sizeof(size_t));
+	for (size_t k = 0; k < n; k++) {
+		sorted[k] = labels[ids[k]];
+		rank[ids[k]] = k;
+	}
+	free(ids);
+	free(order.value);
+	g->ngroups = n;
+	g->labels = sorted;
+	g->counts = is_xcalloc(n ? n : 1, sizeof(size_t));
+	g->rows = is_xcalloc(n ? n : 1, sizeof(size_t *));
+	for (size_t r = 0; r < t->nrows; r++)
+		g->counts[rank[gid[r]]]++;
+	for (size_t k = 0; k < n; k++)
+		g->rows[k] = is_xmalloc((g->counts[k] ? g->counts[k] : 1) * sizeof(size_t));
+	size_t *fill = is_xcalloc(n ? n : 1, sizeof(size_t));
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t k = rank[gid[r]];
+		g->rows[k][fill[k]++] = r;
+	}
+	free(fill);
+	free(rank);
+	free(labels);
+	free(gid);
+	return 0;
+}
+
+void is_groups_free(struct is_groups *g)
+{
+	for (size_t k = 0; k < g->ngroups; k++) {
+		free(g->labels[k]);
+		free(g->rows[k]);
+	}
+	free(g->labels);
+	free(g->counts);
+	free(g->rows);
+	memset(g, 0, sizeof(*g));
+}
+
+void is_gather(const double *col, const size_t *rows, size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = col[rows[i]];
+}

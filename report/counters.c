@@ -1,5 +1,5 @@
 /* The counters section: turbostat-like summary of counters.csv side by side, and series
- * over time. The numbers come from is_counters_summary() (the counters area, in lib/). */
+ * over time. The numbers come from isc_counters_summary() (the counters area, in lib/). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 
 /* Which counter files a run has: bit 0 counters.csv, 1 wult's stats-collect turbostat text
  * (read when there is no counters.csv), 2 stats-collect's /proc/interrupts snapshots. */
-static unsigned counter_files(const struct is_run *r)
+static unsigned counter_files(const struct isc_run *r)
 {
 	static const char *const names[] = { "counters.csv", "stats/turbostat.raw.txt",
 					     "stats/interrupts.raw.txt" };
@@ -57,7 +57,7 @@ static size_t key_union(cJSON **objs, size_t n, const char *skip, const char ***
 				seen = !strcmp((*keys)[i], c->string);
 			if (seen)
 				continue;
-			*keys = is_xrealloc(*keys, (k + 1) * sizeof(**keys));
+			*keys = isc_xrealloc(*keys, (k + 1) * sizeof(**keys));
 			(*keys)[k++] = c->string;
 		}
 	return k;
@@ -115,7 +115,7 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 	FILE *f = fopen(path, "w");
 	free(path);
 	if (!f) {
-		is_err("%s/%s: cannot create: %m", rep->workdir, name);
+		isc_err("%s/%s: cannot create: %m", rep->workdir, name);
 		return -1;
 	}
 	for (const cJSON *a = t->child, *b = v->child; a && b; a = a->next, b = b->next)
@@ -127,7 +127,7 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 			first = n == 1 ? b->valuedouble : first;
 		}
 	if (fclose(f) != 0) {
-		is_err("%s: write error", name);
+		isc_err("%s: write error", name);
 		return -1;
 	}
 	return n == 0 ? 0 : varies ? 2 : 1;
@@ -164,14 +164,14 @@ static int series_plots(struct report *rep, cJSON **ser)
 	size_t nconst = 0;
 	int rc = -1;
 	if (!nkeys || !(gp = fopen(script, "w"))) {
-		rc = nkeys ? (is_err("%s: cannot create: %m", script), -1) : 0;
+		rc = nkeys ? (isc_err("%s: cannot create: %m", script), -1) : 0;
 		goto cleanup;
 	}
 	html_legend(f, rep, false);
 	fputs("<div class=\"plots\">\n", f);
 	for (size_t k = 0; k < nkeys; k++) {
 		char label[128], sep = ' ';
-		int *have = is_xcalloc(rep->nruns, sizeof(*have)), varies = 0;
+		int *have = isc_xcalloc(rep->nruns, sizeof(*have)), varies = 0;
 		double lo = INFINITY, hi = -INFINITY;
 		for (size_t r = 0; r < rep->nruns; r++) {
 			have[r] = ser[r] ? write_series(rep, ser[r], keys[k], k, r, &lo, &hi) : 0;
@@ -183,7 +183,7 @@ static int series_plots(struct report *rep, cJSON **ser)
 			varies |= have[r] == 2;
 		}
 		if (!varies) {  /* a flat line says nothing the table does not */
-			constant = is_xrealloc(constant, (nconst + 1) * sizeof(*constant));
+			constant = isc_xrealloc(constant, (nconst + 1) * sizeof(*constant));
 			constant[nconst++] = keys[k];
 			free(have);
 			continue;
@@ -219,7 +219,7 @@ static int series_plots(struct report *rep, cJSON **ser)
 		fputs(".</p>\n", f);
 	}
 	if (fclose(gp) != 0) {
-		is_err("%s: write error", script);
+		isc_err("%s: write error", script);
 		goto cleanup;
 	}
 	rc = plot_queue_add(rep->queue, "counters.gp");
@@ -232,7 +232,7 @@ cleanup:
 
 int section_counters(struct report *rep)
 {
-	cJSON **sum = is_xcalloc(rep->nruns, sizeof(*sum)), **ser = is_xcalloc(rep->nruns, sizeof(*ser));
+	cJSON **sum = isc_xcalloc(rep->nruns, sizeof(*sum)), **ser = isc_xcalloc(rep->nruns, sizeof(*ser));
 	bool any = false;
 	unsigned files = 0;
 	int rc = -1;
@@ -242,7 +242,7 @@ int section_counters(struct report *rep)
 	if (!files)
 		goto done;
 	for (size_t r = 0; r < rep->nruns; r++) {
-		int got = is_counters_summary(rep->runs[r]->dir, &sum[r], &ser[r]);
+		int got = isc_counters_summary(rep->runs[r]->dir, &sum[r], &ser[r]);
 		if (got < 0)
 			goto cleanup;
 		any |= got > 0;

@@ -39,8 +39,8 @@ static int write_percentiles(struct metric_data *md, const double *qv, size_t nv
 			fprintf(f, "%.6g %.9g\n", nines, qv[i]);
 	}
 	fprintf(f, "%.6g %.9g\n\n\n", max_nines + MAX_GAP, qv[md->grid.n - 1]);
-	char mx[IS_NUM_STR_LEN];
-	is_num_str(mx, exact_max);
+	char mx[ISC_NUM_STR_LEN];
+	isc_num_str(mx, exact_max);
 	fprintf(f, "%.6g %.9g %s\n", max_nines + MAX_GAP, qv[md->grid.n - 1], mx);
 	return work_close(f, name);
 }
@@ -87,7 +87,7 @@ static void exceedance(struct metric_data *md, size_t nmax)
 		md->max > md->lo ? md->max : md->lo + 1, lg ? "set logscale x\nset format x '%g'\n" : "");
 	plot_runs(md, "index 0 using 1:2 with steps");
 	fputc('\n', md->gp);
-	add_output(md, file, is_xasprintf("Share of datapoints above x (1 - CDF) of %s, from every "
+	add_output(md, file, isc_xasprintf("Share of datapoints above x (1 - CDF) of %s, from every "
 					  "datapoint, log scale down to one datapoint%s: the tail "
 					  "reads as the curve's right end%s", md->name,
 					  lg ? ", log x axis" : "", pooled_note(md)));
@@ -126,7 +126,7 @@ static void tail(struct metric_data *md, double max_nines)
 			md->m, pooled ? 'c' : 'r', r, colour, (int)r % 2 ? -1 : 1, colour);
 	}
 	fputc('\n', md->gp);
-	add_output(md, file, is_xasprintf("Percentiles of %s, tail view: each step to the right is one "
+	add_output(md, file, isc_xasprintf("Percentiles of %s, tail view: each step to the right is one "
 					  "more nine (90%%, 99%%, 99.9%%, ...) up to %g nines, then the "
 					  "maximum (100%%), marked with its value%s%s%s", md->name,
 					  max_nines, md->pqv ? " (each configuration's)" : "",
@@ -147,7 +147,7 @@ int percentile_plots(struct metric_data *md)
 						      md->rmax[r], max_nines) < 0)
 			return -1;
 	for (size_t c = 0; md->pqv && c < md->rep->nconfigs; c++) {
-		const struct is_diff_config *k = &md->rep->configs[c];
+		const struct isc_diff_config *k = &md->rep->configs[c];
 		double mx = -INFINITY;
 		for (size_t i = 0; i < k->nruns; i++)
 			if (md->nvals[k->runs[i]])

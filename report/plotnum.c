@@ -43,7 +43,7 @@ double round_up3(double v)
 
 void value_str(const struct metric_data *md, double mapped, char *out)
 {
-	is_num_str(out, axis_map_invert(&md->map, mapped));
+	isc_num_str(out, axis_map_invert(&md->map, mapped));
 }
 
 /*

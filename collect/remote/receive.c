@@ -104,13 +104,13 @@ static size_t name_slot(const struct rx *x, const char *name)
 static struct rxd *add_rxd(struct rx *x, const char *name)
 {
 	if (!x->slots)
-		x->slots = is_xcalloc(NAME_SLOTS, sizeof(*x->slots));
+		x->slots = isc_xcalloc(NAME_SLOTS, sizeof(*x->slots));
 	if (x->ndirs == x->dirs_cap) {   /* doubling: linear in all (a realloc may copy) */
 		x->dirs_cap = x->dirs_cap ? 2 * x->dirs_cap : 16;
-		x->dirs = is_xrealloc(x->dirs, x->dirs_cap * sizeof(*x->dirs));
+		x->dirs = isc_xrealloc(x->dirs, x->dirs_cap * sizeof(*x->dirs));
 	}
 	struct rxd *d = &x->dirs[x->ndirs++];
-	*d = (struct rxd){ .name = is_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1,
+	*d = (struct rxd){ .name = isc_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1,
 			   .counters = x->ro->counters };
 	x->slots[name_slot(x, name)] = x->ndirs;
 	return d;
@@ -161,7 +161,7 @@ static int open_sub(struct rx *x, struct rxd *d)
 		remote_err(x->host, "%s/%s: %s", x->rd.path, d->name, strerror(errno));
 		return -1;
 	}
-	d->rd.path = is_xasprintf("%s/%s", x->rd.path, d->name);
+	d->rd.path = isc_xasprintf("%s/%s", x->rd.path, d->name);
 	return 0;
 }
 
@@ -169,9 +169,9 @@ static int open_sub(struct rx *x, struct rxd *d)
  * so that an experiment of many runs does not hold many descriptors). */
 static void on_subdir(struct rx *x, const char *p, size_t n)
 {
-	char *name = is_xstrndup(p, n), q[80];
+	char *name = isc_xstrndup(p, n), q[80];
 	if (memchr(p, '\0', n) || strchr(name, '/') || name[0] == '.' || strchr(name, '\n')) {
-		is_quote_for_msg(name, strlen(name), q, sizeof(q));
+		isc_quote_for_msg(name, strlen(name), q, sizeof(q));
 		remote_err(x->host, "garbled data from the SUT (a run subdirectory named '%s')", q);
 		x->failed_write = true;
 		free(name);
@@ -200,7 +200,7 @@ static int open_out(struct rx *x, struct rxd *d, int *fd, bool *made, const char
 		return -1;
 	*fd = openat(d->rd.dirfd, name, O_WRONLY | O_CREAT | (*made ? O_APPEND : O_TRUNC) | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (*fd < 0) {
-		is_err("%s/%s: %s", d->rd.path, name, strerror(errno));
+		isc_err("%s/%s: %s", d->rd.path, name, strerror(errno));
 		return -1;
 	}
 	*made = true;
@@ -238,7 +238,7 @@ static cJSON *remote_object(const struct rx *x, const char *connection)
 	cJSON_AddBoolToObject(r, "sut_copy_kept", (strcmp(connection, "complete") != 0 || x->short_sent) && !x->fetched);
 	if (x->fetched) {
 		char ts[64];
-		is_iso_time(ts, sizeof(ts));
+		isc_iso_time(ts, sizeof(ts));
 		cJSON_AddBoolToObject(r, "fetched", true);
 		cJSON_AddStringToObject(r, "fetch_time", ts);
 	}
@@ -254,14 +254,14 @@ static int write_info(struct rx *x, struct rxd *d, const char *connection)
 	cJSON *sys = cJSON_GetObjectItemCaseSensitive(d->info, "system");
 	if (!x->ro->reportid && !d->name[0]) {   /* as for a local run: the run directory's name, not the SUT's */
 		const char *base = strrchr(x->report_dir, '/');
-		is_json_set(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
+		isc_json_set(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
 	}
 	if (cJSON_IsObject(sys))
-		is_json_set(sys, "ssh_host", cJSON_CreateString(x->host));
+		isc_json_set(sys, "ssh_host", cJSON_CreateString(x->host));
 	cJSON *r = remote_object(x, connection);
 	cJSON_AddNumberToObject(r, "received_datapoints", (double)dir_rows(d));
 	cJSON_AddNumberToObject(r, "received_counter_rows", (double)dir_ctr_rows(d));
-	is_json_set(d->info, "remote", r);
+	isc_json_set(d->info, "remote", r);
 	if (run_write_info(&d->rd, d->info, INFO_RESERVE) < 0) {
 		x->failed_write = true;
 		return -1;
@@ -276,7 +276,7 @@ static int write_exp(struct rx *x, const char *connection)
 		return 0;
 	cJSON *r = remote_object(x, connection);
 	cJSON_AddNumberToObject(r, "received_datapoints", (double)received_rows(x));
-	is_json_set(x->exp, "remote", r);
+	isc_json_set(x->exp, "remote", r);
 	if (experiment_json_write(x->rd.dirfd, x->exp) < 0) {
 		x->failed_write = true;
 		return -1;
@@ -309,7 +309,7 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 		x->exp = j;
 		write_exp(x, "open");
 		if (first && !x->ro->quiet && !x->hold)
-			is_info("%s: experiment into %s", x->host, x->rd.path);
+			isc_info("%s: experiment into %s", x->host, x->rd.path);
 		return;
 	}
 	bool first = !d->info && !x->exp;
@@ -321,14 +321,14 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "method");
 	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(j, "mode");
 	if (first && !x->ro->quiet && !x->hold && (cJSON_IsString(m) || cJSON_IsString(mode)))
-		is_info("%s: %s %s into %s", x->host, cJSON_IsString(m) ? "measuring with method" : "counter snapshots,",
+		isc_info("%s: %s %s into %s", x->host, cJSON_IsString(m) ? "measuring with method" : "counter snapshots,",
 			cJSON_IsString(m) ? m->valuestring : mode->valuestring, x->rd.path);
 }
 
 /* Fleet: rows received so far to the parent, at most every 250 ms. */
 static void report_rows(struct rx *x, bool force)
 {
-	uint64_t now = is_mono_ns();
+	uint64_t now = isc_mono_ns();
 	if (remote_progress_fd < 0 || (!force && now - x->last_report_ns < 250000000ull))
 		return;
 	x->last_report_ns = now;
@@ -376,8 +376,8 @@ static void on_frame(struct rx *x, char type, const char *p, size_t n)
 		char q[4200];
 		x->hello = true;
 		free(x->sut_dir);
-		is_quote_for_msg(p, n, q, sizeof(q));   /* printed and kept in info.json */
-		x->sut_dir = is_xstrdup(q);
+		isc_quote_for_msg(p, n, q, sizeof(q));   /* printed and kept in info.json */
+		x->sut_dir = isc_xstrdup(q);
 		break;
 	}
 	case FRAME_SUBDIR: on_subdir(x, p, n); break;
@@ -425,7 +425,7 @@ static size_t reserve(struct rx *x)
 	size_t room = x->fneed > x->flen + 65536 ? x->fneed - x->flen : 65536;
 	if (x->fcap - x->flen < room) {
 		x->fcap = x->flen + room;
-		x->fbuf = is_xrealloc(x->fbuf, x->fcap);
+		x->fbuf = isc_xrealloc(x->fbuf, x->fcap);
 	}
 	return x->fcap - x->flen;
 }
@@ -473,8 +473,8 @@ static void err_line(struct rx *x, const char *s, size_t n)
 	}
 	if (!n)
 		return;
-	char *line = is_xstrndup(s, n), *safe = is_text_dup(line, IS_TEXT_LINE);
-	fprintf(stderr, "%s: %s: %s\n", is_progname(), x->host, safe);
+	char *line = isc_xstrndup(s, n), *safe = isc_text_dup(line, ISC_TEXT_LINE);
+	fprintf(stderr, "%s: %s: %s\n", isc_progname(), x->host, safe);
 	snprintf(remote_last_error, sizeof(remote_last_error), "%s", safe);
 	free(safe);
 	free(line);
@@ -586,16 +586,16 @@ static void pump_loop(struct rx *x)
 static char *agent_command(const struct remote_opts *ro, const char *collect, const char *outdir)
 {
 	char date[32];
-	is_name_stamp(date, sizeof(date));
+	isc_name_stamp(date, sizeof(date));
 	const char *name = strrchr(outdir, '/') ? strrchr(outdir, '/') + 1 : outdir;
-	char *leaf = is_xasprintf("%s-%s-%d", name[0] ? name : "run", date, (int)getpid());
+	char *leaf = isc_xasprintf("%s-%s-%d", name[0] ? name : "run", date, (int)getpid());
 	char *qleaf = sh_quote(leaf);
-	char *cmd = is_xasprintf("mkdir -p \"$isbase/runs\" || exit 96\n%s --remote-agent \"$isbase/runs\"/%s",
+	char *cmd = isc_xasprintf("mkdir -p \"$isbase/runs\" || exit 96\n%s --remote-agent \"$isbase/runs\"/%s",
 				 collect, qleaf);
 	free(leaf);
 	free(qleaf);
 	for (int i = 1; i < ro->npass; i++) {
-		char *q = sh_quote(ro->pass[i]), *c = is_xasprintf("%s %s", cmd, q);
+		char *q = sh_quote(ro->pass[i]), *c = isc_xasprintf("%s %s", cmd, q);
 		free(q);
 		free(cmd);
 		cmd = c;
@@ -612,12 +612,12 @@ static void mark_lost(struct rxd *d, const char *now)
 	char buf[160];
 	if (!short_reason(d, buf, sizeof(buf)))
 		return;
-	is_json_set(d->info, "complete", cJSON_CreateBool(false));
-	is_json_set(d->info, "stop_reason", cJSON_CreateString("connection lost"));
+	isc_json_set(d->info, "complete", cJSON_CreateBool(false));
+	isc_json_set(d->info, "stop_reason", cJSON_CreateString("connection lost"));
 	if (!counters)
-		is_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
+		isc_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
 	if (cJSON_IsNull(end) || !end)
-		is_json_set(d->info, "end_time", cJSON_CreateString(now));
+		isc_json_set(d->info, "end_time", cJSON_CreateString(now));
 }
 
 static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
@@ -629,7 +629,7 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 		snprintf(res->status, sizeof(res->status), "connection lost");
 		return;
 	}
-	is_iso_time(now, sizeof(now));
+	isc_iso_time(now, sizeof(now));
 	for (size_t i = 0; i < x->ndirs; i++)
 		if (x->dirs[i].info) {
 			mark_lost(&x->dirs[i], now);
@@ -640,9 +640,9 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 	if (x->exp) {
 		const cJSON *end = cJSON_GetObjectItemCaseSensitive(x->exp, "end_time");
 		if (!end || cJSON_IsNull(end)) {
-			is_json_set(x->exp, "end_time", cJSON_CreateString(now));
-			is_json_set(x->exp, "complete", cJSON_CreateBool(false));
-			is_json_set(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
+			isc_json_set(x->exp, "end_time", cJSON_CreateString(now));
+			isc_json_set(x->exp, "complete", cJSON_CreateBool(false));
+			isc_json_set(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
 		}
 		write_exp(x, "lost");
 	}
@@ -667,15 +667,15 @@ static void conclude_short(struct rx *x, struct host_result *res)
 		if (!nshort++)
 			snprintf(first, sizeof(first), "%s%s%s", d->name[0] ? d->name : "", d->name[0] ? ": " : "", why);
 		if (d->info) {
-			is_json_set(d->info, "complete", cJSON_CreateBool(false));
-			is_json_set(d->info, "stop_reason", cJSON_CreateString("incomplete transfer"));
+			isc_json_set(d->info, "complete", cJSON_CreateBool(false));
+			isc_json_set(d->info, "stop_reason", cJSON_CreateString("incomplete transfer"));
 			if (!d->counters)
-				is_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
+				isc_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
 		}
 	}
 	if (x->exp) {
-		is_json_set(x->exp, "complete", cJSON_CreateBool(false));
-		is_json_set(x->exp, "stop_reason", cJSON_CreateString("incomplete transfer"));
+		isc_json_set(x->exp, "complete", cJSON_CreateBool(false));
+		isc_json_set(x->exp, "stop_reason", cJSON_CreateString("incomplete transfer"));
 	}
 	if (x->hold)
 		remote_err(x->host, "the SUT's copy is not whole (%s); %s unchanged, the SUT keeps its copy", first,
@@ -691,7 +691,7 @@ static void conclude_short(struct rx *x, struct host_result *res)
 static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 {
 	char why[600];
-	int status = IS_EXIT_OK;
+	int status = ISC_EXIT_OK;
 	res->datapoints = x->ro->counters ? received_ctr_rows(x) : received_rows(x);
 	if (x->ended && x->short_sent && !x->remote_status) {
 		conclude_short(x, res);
@@ -700,15 +700,15 @@ static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 				x->failed_write = true;
 		if (!x->hold)
 			write_exp(x, "incomplete");
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	} else if (x->ended) {
-		status = x->remote_status ? IS_EXIT_DATA : IS_EXIT_OK;
+		status = x->remote_status ? ISC_EXIT_DATA : ISC_EXIT_OK;
 		for (size_t i = 0; i < x->ndirs; i++)
 			if ((write_info(x, &x->dirs[i], x->fetched ? "lost" : "complete") < 0) +
 			    (close_sub(&x->dirs[i]) < 0))
-				status = IS_EXIT_DATA;
+				status = ISC_EXIT_DATA;
 		if (write_exp(x, x->fetched ? "lost" : "complete") < 0)
-			status = IS_EXIT_DATA;
+			status = ISC_EXIT_DATA;
 		if (x->remote_status && !x->remote_msg)
 			remote_err(x->host, "collect on the SUT failed (exit %d)", x->remote_status);
 		bool any_info = x->exp || (x->ndirs && x->dirs[0].info);
@@ -724,14 +724,14 @@ static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 			last_line(x->early_err, why, sizeof(why));
 		remote_err(x->host, "%s", why[0] ? why : "the SUT's collect did not start");
 		snprintf(res->status, sizeof(res->status), "failed: %.140s", why);
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	} else {
 		conclude_lost(x, ssh_rc, res);
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	}
 	if (x->failed_write) {
 		snprintf(res->status, sizeof(res->status), "local write failed");
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	}
 	for (size_t i = 0; i < x->ndirs; i++) {
 		const cJSON *info = x->dirs[i].info;
@@ -780,7 +780,7 @@ static int receive(struct rx *x, const char *cmd, bool progress, struct host_res
 	add_rxd(x, "");
 	if (ssh_start(x->ro, x->host, cmd, &x->sp) < 0) {
 		rx_free(x);
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
 	x->prog = progress_start(x->ro->count, x->ro->time_limit_ns, !progress || x->ro->quiet);
 	pump_loop(x);
@@ -790,10 +790,10 @@ static int receive(struct rx *x, const char *cmd, bool progress, struct host_res
 		x->fetched = true;
 		status = conclude(x, 0, res);
 		rx_close(x);
-		if (status == IS_EXIT_OK && !x->failed_write && commit(arg, res) == 0)
+		if (status == ISC_EXIT_OK && !x->failed_write && commit(arg, res) == 0)
 			(void)!write(x->sp.in, "fetched\n", 8);
 		else
-			status = IS_EXIT_DATA;
+			status = ISC_EXIT_DATA;
 		ssh_wait(&x->sp);
 	} else {
 		int ssh_rc = ssh_wait(&x->sp);
@@ -801,7 +801,7 @@ static int receive(struct rx *x, const char *cmd, bool progress, struct host_res
 		rx_close(x);
 	}
 	if (x->failed_write)
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	report_rows(x, true);
 	rx_free(x);
 	return status;
@@ -816,13 +816,13 @@ int remote_run_host(const struct remote_opts *ro, const char *host, const char *
 	*res = (struct host_result){ .status = "failed" };
 	/* the local directory first: a name already taken is found before the SUT is touched */
 	if ((rc = run_dir_create(outdir, ro->force, &x.rd)) < 0)
-		return rc == -2 ? IS_EXIT_USAGE : IS_EXIT_DATA;
+		return rc == -2 ? ISC_EXIT_USAGE : ISC_EXIT_DATA;
 	x.dir_made = true;
 	if (remote_deploy_run(ro, host, &collect, &ko)) {
 		snprintf(res->status, sizeof(res->status), "failed: %.140s", remote_last_error);
 		run_dir_close(&x.rd);
 		rmdir(outdir);   /* nothing in it: no empty run is left behind */
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
 	char *body = remote_add_kmod_path(agent_command(ro, collect, outdir), ko), *cmd = remote_shell(ro, body);
 	free(body);
@@ -858,7 +858,7 @@ int remote_receive_bytes(const struct remote_opts *ro, const char *host, const c
 	int status = conclude(&x, x.ended ? 0 : 255, res);
 	rx_close(&x);
 	if (x.failed_write)
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	rx_free(&x);
 	if (x.dir_made)
 		run_dir_close(&x.rd);

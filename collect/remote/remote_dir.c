@@ -20,11 +20,11 @@ char *remote_base(const struct remote_opts *ro)
 {
 	const char *d = ro->remote_dir;
 	if (!d)
-		return is_xstrdup("\"$HOME\"/.cache/idlescope");
+		return isc_xstrdup("\"$HOME\"/.cache/idlescope");
 	if (!strcmp(d, "~"))   /* as a shell expands it (remote_parse refuses ~user) */
-		return is_xstrdup("\"$HOME\"");
+		return isc_xstrdup("\"$HOME\"");
 	if (!strncmp(d, "~/", 2)) {
-		char *q = sh_quote(d + 2), *s = is_xasprintf("\"$HOME\"/%s", q);
+		char *q = sh_quote(d + 2), *s = isc_xasprintf("\"$HOME\"/%s", q);
 		free(q);
 		return s;
 	}
@@ -77,8 +77,8 @@ static const char check_script[] =
 
 static char *shell(const struct remote_opts *ro, const char *body, bool make)
 {
-	char *base = remote_base(ro), *s = is_xasprintf(check_script, base, make ? 1 : 0);
-	char *all = is_xasprintf("%s%s", s, body);
+	char *base = remote_base(ro), *s = isc_xasprintf(check_script, base, make ? 1 : 0);
+	char *all = isc_xasprintf("%s%s", s, body);
 	free(base);
 	free(s);
 	return all;
@@ -101,11 +101,11 @@ char *remote_collect(const char *hash, bool exec_it)
 		"ish=$(sha256sum <\"$isx/collect\") && [ \"${ish%%%% *}\" = %s ] || { [ -z \"$isx\" ] || rm -rf -- \"$isx\"; "
 		"echo \"the deployed collect ($isv/collect) is not the one deployed (SHA-256 differs): not run\" >&2; exit 95; }\n"
 		"umask 022\n";
-	char *c = is_xasprintf(copy, hash), *s;
+	char *c = isc_xasprintf(copy, hash), *s;
 	if (exec_it)   /* the agent removes its copy once it runs (remote_agent_main) */
-		s = is_xasprintf("%sIDLESCOPE_AGENT_COPY=$isx exec \"$isx/collect\"", c);
+		s = isc_xasprintf("%sIDLESCOPE_AGENT_COPY=$isx exec \"$isx/collect\"", c);
 	else
-		s = is_xasprintf("%s\"$isx/collect\"", c);
+		s = isc_xasprintf("%s\"$isx/collect\"", c);
 	free(c);
 	return s;
 }

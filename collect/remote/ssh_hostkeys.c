@@ -46,7 +46,7 @@ static int check_dest(const struct remote_opts *ro, const char *host, const char
 /* Each jump host of ProxyJump ("[ssh://][user@]host[:port],..."): ssh logs in to it too. */
 static int check_jumps(const struct remote_opts *ro, const char *host, const char *jumps, int depth)
 {
-	char *list = is_xstrdup(jumps), *save = NULL;
+	char *list = isc_xstrdup(jumps), *save = NULL;
 	int ret = 0;
 	for (char *j = strtok_r(list, ",", &save); j && !ret; j = strtok_r(NULL, ",", &save)) {
 		if (!strncmp(j, "ssh://", 6))
@@ -65,18 +65,18 @@ static int check_dest(const struct remote_opts *ro, const char *host, const char
 	char *out, *err, why[400], jumps[1024];
 	const char *via = strcmp(host, dest) ? " (ProxyJump " : "", *via_end = via[0] ? ")" : "";
 	if (depth > 4) {
-		is_err("%s: ProxyJump nested more than 4 deep: refused", host);
+		isc_err("%s: ProxyJump nested more than 4 deep: refused", host);
 		return 2;
 	}
 	int rc = ssh_run(ro, dest, NULL, NULL, 0, &out, &err), ret = 0;
 	const char *weak = rc ? NULL : weakness(out);
 	if (rc) {
 		last_line(err, why, sizeof(why));
-		is_err("%s: ssh -G%s%s%s (ssh's configuration for it) failed: %s", host, via, via[0] ? dest : "", via_end,
+		isc_err("%s: ssh -G%s%s%s (ssh's configuration for it) failed: %s", host, via, via[0] ? dest : "", via_end,
 		       why[0] ? why : "no message");
 		ret = 2;
 	} else if (weak) {
-		is_err("%s: %s%s%s%s: refused; collect does not turn host key checking off (add the SUT's key to "
+		isc_err("%s: %s%s%s%s: refused; collect does not turn host key checking off (add the SUT's key to "
 		       "known_hosts, or use StrictHostKeyChecking=accept-new with a real known_hosts for a first "
 		       "contact)", host, weak, via, via[0] ? dest : "", via_end);
 		ret = 2;

@@ -6,5 +6,5 @@
 /* rel, a path read from a file of directory dir (experiment.json runs[].path), must name something
  * inside dir: relative, no ".." component, and, where it exists, not leading out of dir through a
  * symlink. 0, or -1 with why (one line, no path) in why. */
-int is_path_inside(const char *dir, const char *rel, char *why, size_t len);
+int isc_path_inside(const char *dir, const char *rel, char *why, size_t len);
 #endif

@@ -1,4 +1,4 @@
-/* is_path_inside: a path from a run's metadata stays inside the run's directory, whoever wrote
+/* isc_path_inside: a path from a run's metadata stays inside the run's directory, whoever wrote
  * the metadata (a SUT, another user, a tarball). */
 #include "fs/fs.h"
 
@@ -22,7 +22,7 @@ static bool has_dotdot(const char *p)
 	return false;
 }
 
-int is_path_inside(const char *dir, const char *rel, char *why, size_t len)
+int isc_path_inside(const char *dir, const char *rel, char *why, size_t len)
 {
 	char top[PATH_MAX], real[PATH_MAX];
 	if (!rel[0])
@@ -34,7 +34,7 @@ int is_path_inside(const char *dir, const char *rel, char *why, size_t len)
 	else if (!realpath(dir, top))
 		snprintf(why, len, "the directory cannot be resolved: %s", strerror(errno));
 	else {
-		char *p = is_xasprintf("%s/%s", dir, rel);
+		char *p = isc_xasprintf("%s/%s", dir, rel);
 		bool gone = !realpath(p, real);   /* what does not exist leads nowhere: its loader says so */
 		size_t n = strlen(top);
 		free(p);

@@ -49,10 +49,10 @@ static int receive(const struct stream *s, char *dir, size_t len, double *secs)
 	int saved = dup(2), fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	dup2(fd, 2);
 	close(fd);
-	uint64_t t0 = is_mono_ns();
+	uint64_t t0 = isc_mono_ns();
 	int st = remote_receive_bytes(&ro, "sut", dir, s->p, s->n, &res);
 	if (secs)
-		*secs = (double)(is_mono_ns() - t0) / 1e9;
+		*secs = (double)(isc_mono_ns() - t0) / 1e9;
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);

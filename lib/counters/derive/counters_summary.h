@@ -15,6 +15,6 @@
  * A second object *series (may be NULL) gets {"t": [...], "Busy%": [...], ...}: the summary
  * columns per interval, for plotting.
  */
-int is_counters_summary(const char *rundir, cJSON **summary, cJSON **series);
+int isc_counters_summary(const char *rundir, cJSON **summary, cJSON **series);
 
 #endif

@@ -24,6 +24,7 @@ struct report_opts {
 	const char *metrics_re;    /* NULL: REPORT_DEFAULT_METRICS */
 	const char *include, *exclude;
 	bool copy_raw, force;
+	bool compare_inputs;       /* --compare-inputs: verdicts on LDist, SilentTime too */
 	bool keep_plot_data;       /* --keep-plot-data: the work directory becomes DIR/plot-data */
 	int jobs;                  /* parallel gnuplot processes */
 	const char *ref;           /* --ref: the reference configuration's name */
@@ -46,6 +47,9 @@ struct verdict {
 	char *text;                /* "WakeLatency: median +8.8 us ..." */
 	bool significant;          /* replicated and significant */
 	bool differs;              /* one run: these runs differ */
+	/* when the verdicts are per group (text above is then descriptive): one per group */
+	struct verdict *groups;
+	size_t ngroups;
 };
 
 struct summary {

@@ -277,6 +277,9 @@ static void describe(const struct method_ctx *c, const char *path, cJSON *info)
 	if (c->loaded_by_us)
 		strncat(buf, path, sizeof(buf) - strlen(buf) - 1);
 	cJSON_AddStringToObject(info, "event_source_why", buf);
+	collect_idle_check(info, true, "tracepoint power:cpu_idle in the kernel module idlescope: a datapoint whose "
+			   "CPU was not idle when the event fired is not_idle, one woken by something else first is "
+			   "other_wake");
 	cJSON *k = cJSON_AddObjectToObject(info, "kmod");
 	cJSON_AddBoolToObject(k, "loaded_by_collect", c->loaded_by_us);
 	cJSON_AddStringToObject(k, "version", c->version);

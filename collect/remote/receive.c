@@ -739,6 +739,11 @@ static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 		cJSON_ArrayForEach(v, d)
 			if (cJSON_IsNumber(v))
 				res->discards += (uint64_t)v->valuedouble;
+		/* The SUT's collect runs quiet: its end-of-run warnings are said here. */
+		const cJSON *said = x->ro->quiet || !info ? NULL : cJSON_GetObjectItemCaseSensitive(info, "warnings");
+		cJSON_ArrayForEach(v, said)
+			if (cJSON_IsString(v))
+				isc_warn("%s: %s%s%s", x->host, x->dirs[i].name, x->dirs[i].name[0] ? ": " : "", v->valuestring);
 	}
 	return status;
 }

@@ -15,6 +15,7 @@
 
 #include "collect.h"
 #include "counters_hook.h"
+#include "cpu_busy.h"
 #include "summary.h"
 #include "experiment.h"
 #include "run/run.h"
@@ -47,6 +48,13 @@ struct run {
 	enum stop_reason why_stopped;
 	bool started;
 	uint64_t ndone;   /* datapoints on disk */
+	struct cpu_ticks ticks_start, ticks_end;   /* the measured CPU's /proc/stat line */
+	uint64_t own_start_ns, own_end_ns;         /* the method's own CPU time; UINT64_MAX: not known */
+	struct cpu_busy busy;
+	bool busy_known;
+	cJSON *warnings;                           /* summary_warnings, for info.json and stderr */
+	struct summary_facts facts;                /* what the summary says, set by judge_run */
+	char *idle_source;                         /* facts.idle_source */
 };
 
 /* SIGINT, SIGTERM, SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) stop
@@ -132,6 +140,8 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 		cJSON_AddItemToObject(info, "event_source", cJSON_Duplicate(v, 1));
 	if ((v = cJSON_GetObjectItemCaseSensitive(r->method_info, "event_source_why")))
 		cJSON_AddItemToObject(info, "event_source_why", cJSON_Duplicate(v, 1));
+	if ((v = cJSON_GetObjectItemCaseSensitive(r->method_info, "idle_check")))
+		cJSON_AddItemToObject(info, "idle_check", cJSON_Duplicate(v, 1));
 	cJSON_AddItemToObject(info, "method_details", r->method_info);
 	r->method_info = NULL;
 	cJSON_AddNumberToObject(info, "cpu", r->cfg.cpu);
@@ -149,6 +159,11 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 	cJSON_AddBoolToObject(info, "keep_raw", r->o.keep_raw);
 	cJSON_AddNumberToObject(info, "datapoints", 0);
 	cJSON_AddItemToObject(info, "discards", discards_json(r->discards));
+	cJSON_AddNumberToObject(info, "attempts", 0);
+	cJSON_AddNullToObject(info, "discarded_pct");
+	cJSON_AddBoolToObject(info, "mostly_discarded", false);
+	cJSON_AddNullToObject(info, "cpu_busy");
+	cJSON_AddArrayToObject(info, "warnings");
 	cJSON_AddBoolToObject(info, "complete", false);
 	cJSON_AddStringToObject(info, "stop_reason", "running");
 	isc_iso_time(ts, sizeof(ts));
@@ -173,6 +188,15 @@ static void finish_info(struct run *r)
 	cJSON *info = r->info;
 	isc_json_set(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
 	isc_json_set(info, "discards", discards_json(r->discards));
+	uint64_t attempts = r->ndone;
+	for (int i = 0; i < DISCARD_NR; i++)
+		attempts += r->discards[i];
+	double pct = attempts ? 100.0 * (double)(attempts - r->ndone) / (double)attempts : 0.0;
+	isc_json_set(info, "attempts", cJSON_CreateNumber((double)attempts));
+	isc_json_set(info, "discarded_pct", attempts ? cJSON_CreateNumber(pct) : cJSON_CreateNull());
+	isc_json_set(info, "mostly_discarded", cJSON_CreateBool(pct > MOSTLY_DISCARDED_PCT));
+	isc_json_set(info, "cpu_busy", cpu_busy_json(r->busy_known ? &r->busy : NULL, r->cfg.cpu));
+	isc_json_set(info, "warnings", cJSON_Duplicate(r->warnings, 1));
 	isc_json_set(info, "complete", cJSON_CreateBool(r->why_stopped == STOP_COUNT || r->why_stopped == STOP_TIME));
 	isc_json_set(info, "stop_reason", cJSON_CreateString(reason_name(r)));
 	isc_iso_time(ts, sizeof(ts));
@@ -227,6 +251,8 @@ static int measure(struct run *r)
 	int ret = 0;
 
 	struct nothing_kept *nk = collect_nothing_kept();
+	cpu_ticks_read(r->cfg.cpu, &r->ticks_start);
+	r->own_start_ns = r->m->own_cpu_ns ? r->m->own_cpu_ns(r->ctx) : UINT64_MAX;
 	arm_time_limit(r->o.time_limit_ns);
 	nothing_kept_reset(nk, r->discards, isc_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
@@ -256,6 +282,8 @@ static int measure(struct run *r)
 	}
 	progress_end(p);
 	r->end_ns = isc_mono_ns();
+	cpu_ticks_read(r->cfg.cpu, &r->ticks_end);
+	r->own_end_ns = r->m->own_cpu_ns ? r->m->own_cpu_ns(r->ctx) : UINT64_MAX;
 	arm_time_limit(0);
 	if (ret < 0)
 		r->why_stopped = STOP_ERROR;
@@ -329,6 +357,29 @@ static int prepare(struct run *r, int argc, char **argv)
 	return -1;
 }
 
+/* What the run's datapoints mean: the measured CPU's busy share, the summary's facts and the
+ * warnings (r->info still holds the method's idle_check). */
+static void judge_run(struct run *r)
+{
+	const cJSON *ic = cJSON_GetObjectItemCaseSensitive(r->info, "idle_check");
+	const cJSON *pd = cJSON_GetObjectItemCaseSensitive(ic, "per_datapoint");
+	const cJSON *src = cJSON_GetObjectItemCaseSensitive(ic, "source");
+	uint64_t own = r->own_start_ns == UINT64_MAX || r->own_end_ns == UINT64_MAX || r->own_end_ns < r->own_start_ns
+		       ? UINT64_MAX : r->own_end_ns - r->own_start_ns;
+	r->busy_known = r->end_ns && cpu_busy_between(&r->ticks_start, &r->ticks_end, own, sysconf(_SC_CLK_TCK),
+						     &r->busy) == 0;
+	free(r->idle_source);
+	r->idle_source = cJSON_IsString(src) ? isc_xstrdup(src->valuestring) : NULL;
+	r->facts = (struct summary_facts){ .cpu = r->cfg.cpu, .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+					   .kept = r->ndone, .ldist_min_ns = r->cfg.ldist_min,
+					   .duration_s = (double)(r->end_ns - r->start_ns) / 1e9,
+					   .idle_unchecked = !cJSON_IsTrue(pd), .idle_source = r->idle_source,
+					   .busy = r->busy_known ? &r->busy : NULL };
+	memcpy(r->facts.discards, r->discards, sizeof(r->facts.discards));
+	cJSON_Delete(r->warnings);
+	r->warnings = summary_warnings(&r->facts);
+}
+
 static int cleanup(struct run *r, int status)
 {
 	if (r->started)
@@ -339,6 +390,7 @@ static int cleanup(struct run *r, int status)
 		status = ISC_EXIT_DATA;
 	r->w = NULL;
 	if (r->info && r->rd.dirfd >= 0) {
+		judge_run(r);
 		finish_info(r);
 		if (run_write_info(&r->rd, r->info, 0) < 0)
 			status = ISC_EXIT_DATA;
@@ -359,19 +411,20 @@ static int cleanup(struct run *r, int status)
 /* The end-of-run summary on stderr (unless -q), terminal or not. */
 static void print_summary(const struct run *r)
 {
-	struct summary_facts x = { .cpu = r->cfg.cpu, .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
-				   .kept = r->ndone, .ldist_min_ns = r->cfg.ldist_min,
-				   .duration_s = (double)(r->end_ns - r->start_ns) / 1e9 };
-	if (r->o.quiet || !r->summary)
+	if (r->o.quiet || !r->summary || !r->warnings)
 		return;
-	memcpy(x.discards, r->discards, sizeof(x.discards));
-	summary_print(stderr, r->summary, &x);
+	summary_print(stderr, r->summary, &r->facts, r->warnings);
 }
 
 int measure_main(int argc, char **argv)
 {
 	struct run r = { .rd = { .dirfd = -1 } };
 	int status;
+
+	/* Without a progress line we are one of several runs (--cpu LIST) sharing one stderr:
+	 * a line written in pieces would interleave with a sibling's, so write whole lines. */
+	if (getenv("IDLESCOPE_NO_PROGRESS"))
+		setvbuf(stderr, NULL, _IOLBF, 0);
 
 	if ((status = settings_cli_main(&argc, argv)) >= 0)
 		return status;   /* --set, --matrix, --restore, --list-settings */
@@ -384,6 +437,8 @@ int measure_main(int argc, char **argv)
 	status = cleanup(&r, status);
 	print_summary(&r);
 	summary_free(r.summary);
+	cJSON_Delete(r.warnings);
+	free(r.idle_source);
 	if (r.why_stopped == STOP_SIGNAL)
 		isc_warn("stopped by SIG%s after %llu datapoints; info.json says \"complete\": false",
 			sigabbrev_np(stop_signal) ? sigabbrev_np(stop_signal) : "?", (unsigned long long)r.ndone);

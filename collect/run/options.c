@@ -286,7 +286,7 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 		return 0;
 	case OPT_CPU:
 		if (strpbrk(arg, ",-") && collect_parse_cpu_list(arg, NULL, 0) > 0) {
-			o->cpu_list = arg;  /* several CPUs: collect/multi_cpu.c */
+			o->cpu_list = arg;  /* several CPUs: collect/run/multi_cpu.c */
 			return 0;
 		}
 		if (parse_u64(arg, INT_MAX, &v) < 0)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fs/fs.h"
 #include "text/util.h"
 
 static struct isc_config_arg *add_config(struct isc_config_list *l, char *name)
@@ -153,9 +154,15 @@ static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const
 		const cJSON *path = cJSON_GetObjectItemCaseSensitive(run, "path");
 		const cJSON *config = cJSON_GetObjectItemCaseSensitive(run, "config");
 		const cJSON *complete = cJSON_GetObjectItemCaseSensitive(run, "complete");
+		char why[160], q[160];
 		if (!cJSON_IsString(path) || !cJSON_IsObject(config)) {
 			isc_err("%s: runs[%zu]: expected \"path\" (text) and \"config\" (an object)",
 			       jpath, i);
+			return -1;
+		}
+		if (isc_path_inside(dir, path->valuestring, why, sizeof(why)) < 0) {
+			isc_quote_for_msg(path->valuestring, strlen(path->valuestring), q, sizeof(q));
+			isc_err("%s: runs[%zu].path '%s': %s: refused", jpath, i, q, why);
 			return -1;
 		}
 		i++;
@@ -242,6 +249,9 @@ static int parse_experiment(const char *dir, const char *jpath, struct isc_confi
 		c->order = cfg[k].arg.order;
 		c->npaths = cfg[k].arg.npaths;
 		cfg[k].name = NULL;
+		cfg[k].arg.paths = NULL;
+		cfg[k].arg.order = NULL;
+		cfg[k].arg.npaths = 0;
 	}
 	const cJSON *f;
 	cJSON_ArrayForEach(f, factors)
@@ -261,8 +271,13 @@ static int parse_experiment(const char *dir, const char *jpath, struct isc_confi
 	l->design = all;
 	rc = 0;
 out:
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {   /* what was not handed over (a refused path) */
+		for (size_t i = 0; i < cfg[k].arg.npaths; i++)
+			free(cfg[k].arg.paths[i]);
+		free(cfg[k].arg.paths);
+		free(cfg[k].arg.order);
 		free(cfg[k].name);
+	}
 	free(cfg);
 	cJSON_Delete(root);
 	return rc;

@@ -1,7 +1,8 @@
 /*
  * Files and directories that other local users may have touched (docs/cache.md,
  * docs/experiments.md): one way to make a private directory, to open a file in it without
- * following a symbolic link or hanging on a FIFO, and to open a device.
+ * following a symbolic link or hanging on a FIFO, and to open a device; and where a path
+ * read from a file may lead.
  */
 #ifndef IDLESCOPE_FS_H
 #define IDLESCOPE_FS_H
@@ -37,4 +38,8 @@ int isc_fs_open_dev(const char *path, int flags, bool fixture, bool *regular);
  * a lock outlives the pid /proc/locks names), 0 when none is seen. */
 long isc_fs_file_user(int fd);
 
+/* rel, a path read from a file of directory dir (experiment.json runs[].path), must name something
+ * inside dir: relative, no ".." component, and, where it exists, not leading out of dir through a
+ * symlink. 0, or -1 with why (one line, no path) in why. */
+int isc_path_inside(const char *dir, const char *rel, char *why, size_t len);
 #endif

@@ -755,6 +755,33 @@ static void test_experiment(void)
 	snprintf(want, sizeof(want), "analyze: %s/experiment.json: runs[0]: expected \"path\" (text) "
 		 "and \"config\" (an object)\n", path("exp"));
 	CHECK_STR(err, want);
+	/* runs[].path stays inside the experiment directory: no "..", no absolute path, no symlink
+	 * out (a1 is a valid run beside exp/: loading it would succeed) */
+	static const struct { const char *path, *why; } out[] = {
+		{ "../a1", "'..' in the path (it must stay inside the directory)" },
+		{ "POLL-1/../../a1", "'..' in the path (it must stay inside the directory)" },
+		{ "/tmp", "an absolute path (it must be inside the directory)" },
+		{ "link-out", "a symbolic link out of the directory" },
+		{ "link-out/.", "a symbolic link out of the directory" },
+	};
+	snprintf(cmd, sizeof(cmd), "ln -s ../a1 '%s'", path("exp/link-out"));
+	CHECK(system(cmd) == 0);
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		char json[512];
+		snprintf(json, sizeof(json), "{\"runs\": [{\"path\": \"POLL-1\", \"config\": {\"c\": 1}}, "
+			 "{\"path\": \"%s\", \"config\": {\"c\": 2}}]}", out[i].path);
+		write_file("exp/experiment.json", json);
+		CHECK(diff(path("exp"), NULL) == 2);
+		snprintf(want, sizeof(want), "analyze: %s/experiment.json: runs[1].path '%s': %s: refused\n",
+			 path("exp"), out[i].path, out[i].why);
+		CHECK_STR(err, want);
+	}
+	/* a symlink that stays inside is a path like another */
+	snprintf(cmd, sizeof(cmd), "ln -s POLL-2 '%s'", path("exp/link-in"));
+	CHECK(system(cmd) == 0);
+	write_file("exp/experiment.json", "{\"runs\": [{\"path\": \"POLL-1\", \"config\": {\"c\": 1}}, "
+		   "{\"path\": \"link-in\", \"config\": {\"c\": 2}}]}");
+	CHECK(diff(path("exp"), "-m", "Wake", NULL) == 0);
 }
 
 static void test_bad_inputs(void)

@@ -109,7 +109,7 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 
 /* The statistics of one run, as analyze stats --format csv computes them, written as rows. */
 static int export_one(struct isc_load_ctx *ctx, const struct export_opts *o, struct isc_run *run,
-		      const struct isc_func *funcs, size_t nfuncs, FILE *out)
+		      const struct isc_func *funcs, size_t nfuncs, const char *fleet_host, FILE *out)
 {
 	struct stats_result r = { .funcs = funcs, .nfuncs = nfuncs };
 	int rc = ISC_EXIT_DATA;
@@ -132,7 +132,7 @@ static int export_one(struct isc_load_ctx *ctx, const struct export_opts *o, str
 		goto cleanup;
 	isc_oom_context("computing the statistics of %s", run->dp_path);
 	stats_compute_all(&r, 0, NULL);
-	export_rows(out, o->format, &r);
+	export_rows(out, o->format, &r, fleet_host);
 	rc = ISC_EXIT_OK;
 cleanup:
 	stats_result_free(&r);
@@ -158,7 +158,7 @@ static int export_all(struct isc_load_ctx *ctx, const struct export_opts *o,
 		export_header(out, o->format);
 	}
 	for (size_t i = 0; out && i < p->n && rc == ISC_EXIT_OK; i++)
-		rc = export_one(ctx, o, runs[i], funcs, nfuncs, out);
+		rc = export_one(ctx, o, runs[i], funcs, nfuncs, p->host[i], out);
 	if (out && out_close(out) != 0 && rc == ISC_EXIT_OK) {
 		isc_err("export: cannot write output");
 		rc = ISC_EXIT_DATA;

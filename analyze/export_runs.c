@@ -9,9 +9,11 @@
 #include "text/util.h"
 #include "export_runs.h"
 
-static void add(struct export_paths *p, char *path)
+static void add(struct export_paths *p, char *path, const char *host)
 {
 	p->v = isc_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	p->host = isc_xrealloc(p->host, (p->n + 1) * sizeof(*p->host));
+	p->host[p->n] = host ? isc_xstrdup(host) : NULL;
 	p->v[p->n++] = path;
 }
 
@@ -36,7 +38,7 @@ static bool is_run_dir(const char *dir)
 }
 
 /* An experiment's runs, the order they were taken in (as analyze diff reads them). */
-static int add_experiment(const char *dir, struct export_paths *p)
+static int add_experiment(const char *dir, const char *host, struct export_paths *p)
 {
 	struct isc_config_list l = { 0 };
 	char *arg = (char *)dir;
@@ -47,7 +49,7 @@ static int add_experiment(const char *dir, struct export_paths *p)
 	size_t n;
 	char **paths = isc_configs_paths(&l, &n);
 	for (size_t i = 0; i < n; i++)
-		add(p, isc_xstrdup(paths[i]));
+		add(p, isc_xstrdup(paths[i]), host);
 	free(paths);
 	isc_configs_free(&l);
 	return 0;
@@ -71,9 +73,9 @@ static int add_fleet(const char *dir, struct export_paths *p)
 	for (int i = 0; i < n; i++) {
 		char *sub = isc_xasprintf("%s/%s", dir, ents[i]->d_name);
 		if (rc == 0 && is_dir(sub) && has_file(sub, "experiment.json"))
-			rc = add_experiment(sub, p);
+			rc = add_experiment(sub, ents[i]->d_name, p);
 		else if (rc == 0 && is_dir(sub) && has_file(sub, "datapoints.csv"))
-			add(p, isc_xstrdup(sub));
+			add(p, isc_xstrdup(sub), ents[i]->d_name);
 		else if (rc == 0)
 			isc_note("%s: neither a run with datapoints nor an experiment, left out", sub);
 		free(sub);
@@ -93,11 +95,11 @@ int export_expand(char **args, size_t nargs, struct export_paths *out)
 	for (size_t i = 0; i < nargs; i++) {
 		int rc = 0;
 		if (is_dir(args[i]) && has_file(args[i], "experiment.json"))
-			rc = add_experiment(args[i], out);
+			rc = add_experiment(args[i], NULL, out);
 		else if (is_dir(args[i]) && !is_run_dir(args[i]))
 			rc = add_fleet(args[i], out);
 		else
-			add(out, isc_xstrdup(args[i]));
+			add(out, isc_xstrdup(args[i]), NULL);
 		if (rc < 0)
 			return -1;
 	}
@@ -107,7 +109,8 @@ int export_expand(char **args, size_t nargs, struct export_paths *out)
 void export_paths_free(struct export_paths *p)
 {
 	for (size_t i = 0; i < p->n; i++)
-		free(p->v[i]);
+		free(p->v[i]), free(p->host[i]);
 	free(p->v);
+	free(p->host);
 	*p = (struct export_paths){ 0 };
 }

@@ -22,11 +22,12 @@ static const char *const columns[] = {
 	"by", "group", "rows", "metric", "func", "value",
 };
 
-/* remote.host (the name collect -H or the Ansible inventory used), else system.hostname. */
-static const char *run_host(const struct isc_run *run)
+/* remote.host (the name collect -H used), else the fleet directory's subdirectory (collect -H
+ * and the Ansible role name it after the host), else system.hostname. */
+static const char *run_host(const struct isc_run *run, const char *fleet_host)
 {
 	const char *h = isc_run_info_str(run, "remote.host");
-	return h[0] ? h : isc_run_info_str(run, "system.hostname");
+	return h[0] ? h : fleet_host ? fleet_host : isc_run_info_str(run, "system.hostname");
 }
 
 static char *config_text(const cJSON *config)
@@ -46,11 +47,11 @@ static char *config_text(const cJSON *config)
 	return s;
 }
 
-static void run_cols_init(struct run_cols *c, const struct isc_run *run)
+static void run_cols_init(struct run_cols *c, const struct isc_run *run, const char *fleet_host)
 {
 	const cJSON *rep = isc_run_info_item(run, "experiment.replicate");
 	const cJSON *set = isc_run_info_item(run, "settings");
-	c->host = run_host(run);
+	c->host = run_host(run, fleet_host);
 	c->kernel = isc_run_info_str(run, "system.kernel.release");
 	c->cpu_model = isc_run_info_str(run, "system.cpu.model_name");
 	c->method = isc_run_info_str(run, "method");
@@ -141,10 +142,11 @@ static size_t group_rows(FILE *f, enum export_format fmt, const struct stats_res
 	return r->nmetrics * r->nfuncs;
 }
 
-size_t export_rows(FILE *f, enum export_format fmt, const struct stats_result *r)
+size_t export_rows(FILE *f, enum export_format fmt, const struct stats_result *r,
+		   const char *fleet_host)
 {
 	struct run_cols c;
-	run_cols_init(&c, r->run);
+	run_cols_init(&c, r->run, fleet_host);
 	size_t n = group_rows(f, fmt, r, &c, "", "", r->run->dp->nrows, r->overall);
 	for (size_t g = 0; r->group_col && g < r->groups.ngroups; g++)
 		n += group_rows(f, fmt, r, &c, r->group_col, r->groups.labels[g], r->groups.counts[g],

@@ -13,7 +13,9 @@ enum export_format { EXPORT_CSV, EXPORT_JSONL };
 
 /* The CSV header line (nothing for JSON Lines). */
 void export_header(FILE *f, enum export_format fmt);
-/* Every row of one run's statistics; returns how many were written. */
-size_t export_rows(FILE *f, enum export_format fmt, const struct stats_result *r);
+/* Every row of one run's statistics; returns how many were written. fleet_host: the
+ * subdirectory of the fleet directory the run came from (NULL: not from one). */
+size_t export_rows(FILE *f, enum export_format fmt, const struct stats_result *r,
+		   const char *fleet_host);
 
 #endif

@@ -31,6 +31,10 @@ cat > "$fleet/hostB/experiment.json" <<'JSON'
           {"path": "cstates=POLL-r1", "config": {"cstates": "POLL"}, "replicate": 1, "complete": true}]}
 JSON
 echo "not a run" > "$fleet/notes/README"
+# hostC: a run as the Ansible role fetches it (no remote.host: the subdirectory names the host)
+mkdir "$fleet/hostC" && cp "$samples/timer-c200/datapoints.csv" "$fleet/hostC/" &&
+	jq '.reportid = "hostC-run" | del(.remote)' "$samples/timer-c200/info.json" > "$fleet/hostC/info.json" ||
+	fail "hostC"
 
 "$analyze" export "$fleet" > "$tmp/out.csv" 2> "$tmp/err" || fail "export failed: $(cat "$tmp/err")"
 grep -q "fleet/notes: neither a run with datapoints nor an experiment, left out" "$tmp/err" ||
@@ -38,7 +42,7 @@ grep -q "fleet/notes: neither a run with datapoints nor an experiment, left out"
 "$analyze" export -F jsonl "$fleet" > "$tmp/out.jsonl" 2>/dev/null || fail "export -F jsonl failed"
 # stats of the same runs, in the order export takes them (hosts by name, an experiment's runs
 # in design order)
-"$analyze" stats -F csv "$fleet/hostA" "$fleet/hostB/cstates=POLL-r1" "$fleet/hostB/cstates=all-r1" \
+"$analyze" stats -F csv "$fleet/hostA" "$fleet/hostB/cstates=POLL-r1" "$fleet/hostB/cstates=all-r1" "$fleet/hostC" \
 	> "$tmp/stats.csv" 2>/dev/null || fail "stats failed"
 
 python3 - "$tmp/out.csv" "$tmp/out.jsonl" "$tmp/stats.csv" <<'PY' || fail "export and stats disagree"
@@ -70,8 +74,8 @@ runs = {}
 for e in exp:
     runs.setdefault(e["run"], e)
 print("# runs:", {r: (e["host"], e["config"], e["replicate"], e["method"]) for r, e in runs.items()})
-a, ball, bpoll = runs.get("hostA"), runs.get("cstates=all-r1"), runs.get("cstates=POLL-r1")
-if not (a and ball and bpoll):
+a, ball, bpoll, c = runs.get("hostA"), runs.get("cstates=all-r1"), runs.get("cstates=POLL-r1"), runs.get("hostC-run")
+if not (a and ball and bpoll and c):
     bad.append(f"runs: {list(runs)}")
 else:
     if (a["host"], a["config"], a["replicate"], a["settings"], a["method"]) != ("hostA", "", "", "", "timer"):
@@ -80,6 +84,8 @@ else:
         bad.append(f"hostB all columns: {ball}")
     if json.loads(bpoll["settings"]) != {"cstates": "POLL", "idle-governor": "menu"}:
         bad.append(f"settings: {bpoll['settings']}")
+    if c["host"] != "hostC":
+        bad.append(f"hostC's host column: {c['host']}")
     if not a["kernel"] or not a["cpu_model"]:
         bad.append("kernel or cpu_model empty")
     if [e["rows"] for e in exp if e["run"] == "cstates=all-r1" and e["by"] == ""][0] != "150":

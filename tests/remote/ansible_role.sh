@@ -153,7 +153,7 @@ done
 [ -n "$driver" ] || { kill $apid; wait $apid; fail "no collect driver with -o $TMP/sut/runs/fail"; }
 if [ -n "$orig" ]; then
 	now=$(cat $C/cpuidle/current_governor)
-	[ "$now" = "$V2" ] || note "the governor at the kill is $now (expected $V2)"
+	[ "$now" = "$V2" ] || fail "the governor at the kill is $now, expected $V2: nothing to restore"
 fi
 kill -KILL "$driver"
 wait $apid

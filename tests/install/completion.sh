@@ -30,7 +30,7 @@ expect() {
 	fi
 }
 
-expect "analyze " "stats diff counters cache -h --help -V --version"
+expect "analyze " "stats diff counters export cache -h --help -V --version"
 expect "analyze st" "stats"
 expect "analyze stats --m" "--metrics"
 expect "analyze stats --hi" "--hist --hist-range"

@@ -182,7 +182,10 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			o->have_range = 1;
 			break;
 		case OPT_LIST: o->list_metrics = 1; break;
-		case OPT_CAUSES: o->causes = 1; break;
+		case OPT_CAUSES:
+			o->causes = 1;
+			o->load.also = stats_cause_columns;
+			break;
 		case OPT_CAUSES_PCT:
 			if (!isc_parse_double(optarg, strlen(optarg), &d) || !(d > 0 && d < 100)) {
 				isc_err("stats: --causes-pct: expected a percentile, 0 < PCT < 100, got '%s'", optarg);

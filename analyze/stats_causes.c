@@ -21,6 +21,9 @@
 static const char *const count_cols[] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt" };
 #define NCOUNT (sizeof(count_cols) / sizeof(count_cols[0]))
 
+const char *const stats_cause_columns[] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt", "IRQTop",
+					    "SWIRQTypes", NULL };
+
 struct cause {
 	char name[48];
 	size_t n[2];        /* datapoints with it: [0] at or below T, [1] above */
@@ -96,6 +99,30 @@ static void classify(const struct isc_table *t, const struct isc_column *const c
 	cs->band[band]++;
 }
 
+/* Output order: IRQ, its sources, softirq, its types, NMI, SMI, none; within a family the most
+ * frequent first, then by name. */
+static int family_rank(const char *name)
+{
+	static const char *const order[] = { "IRQ", "  IRQ ", "softirq", "  softirq ", "NMI", "SMI", "none" };
+	for (int i = 6; i >= 0; i--)
+		if (!strncmp(name, order[i], strlen(order[i])))
+			return i;
+	return 7;
+}
+
+static int cmp_cause(const void *a, const void *b)
+{
+	const struct cause *x = a, *y = b;
+	int fx = family_rank(x->name), fy = family_rank(y->name);
+	size_t nx = x->n[0] + x->n[1], ny = y->n[0] + y->n[1];
+
+	if (fx != fy)
+		return fx - fy;
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -143,8 +170,11 @@ static void print_text(FILE *f, const char *metric, double pct, double thr, doub
 		fprintf(f, "  %-24s", c->name);
 		for (int b = 1; b >= 0; b--) {
 			double share = cs->band[b] ? 100.0 * (double)c->n[b] / (double)cs->band[b] : NAN;
-			double ex = c->n[b] ? c->excess[b] / (double)c->n[b] : NAN;
-			fprintf(f, " %8zu %7.1f%% %12.3f%s", c->n[b], share, ex, b ? "  " : "");
+			if (c->n[b] && isfinite(c->excess[b]))
+				fprintf(f, " %8zu %7.1f%% %12.3f%s", c->n[b], share,
+					c->excess[b] / (double)c->n[b], b ? "  " : "");
+			else
+				fprintf(f, " %8zu %7.1f%% %12s%s", c->n[b], share, "-", b ? "  " : "");
 		}
 		fputc('\n', f);
 	}
@@ -212,6 +242,7 @@ int stats_causes(const struct isc_table *t, const char *const *metrics, size_t n
 		for (size_t r = 0; r < t->nrows; r++)
 			if (!isnan(m->num[r]))
 				classify(t, cnt, top, types, r, m->num[r] > thr, m->num[r] - cmed, cs);
+		qsort(cs->c, cs->nc, sizeof(cs->c[0]), cmp_cause);
 		if (jc)
 			cJSON_AddItemToObject(jc, metrics[i], to_json(pct, thr, cmed, nclean, cs));
 		else

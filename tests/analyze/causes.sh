@@ -37,6 +37,9 @@ for pct in 99 90; do
 done
 "$analyze" stats --causes -F json "$tmp/r" >"$tmp/d.json" || fail "stats --causes"
 cmp -s "$tmp/d.json" "$tmp/s99.json" || fail "--causes without --causes-pct is not p99"
+"$analyze" stats --causes -m '^IntrLatency$' -F json "$tmp/r" >"$tmp/m.json" || fail "stats --causes -m"
+python3 "$(dirname "$0")/causes_check.py" "$tmp/r/datapoints.csv" "$tmp/m.json" 99 IntrLatency ||
+	fail "--causes with --metrics (the cause columns must be loaded all the same)"
 "$analyze" stats --causes "$tmp/r" >"$tmp/t" || fail "stats --causes (text)"
 grep -q '^WakeLatency by cause, above its 99% ' "$tmp/t" || fail "no text breakdown: $(cat "$tmp/t")"
 grep -Eq '^  none +[0-9]+ ' "$tmp/t" || fail "no 'none' line"

@@ -6,6 +6,7 @@ set -u
 . "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1
 command -v python3 >/dev/null || skip "python3 not installed"
+command -v jq >/dev/null || skip "jq not installed"
 test_tmpdir tmp
 [ -n "$tmp" ] && [ "$tmp" != / ] || fail "no temporary directory"
 mkdir "$tmp/r"
@@ -36,6 +37,13 @@ for pct in 99 90; do
 		WakeLatency IntrLatency || fail "--causes-pct $pct differs from the independent computation"
 done
 "$analyze" stats --causes -F json "$tmp/r" >"$tmp/d.json" || fail "stats --causes"
+# clean latency (docs/format.md): the documented filter keeps exactly the clean datapoints
+"$analyze" stats -F json -f count,med -m '^WakeLatency$' --exclude 'IRQCnt > 0 or SWIRQCnt > 0 or NMICnt > 0' \
+	"$tmp/r" >"$tmp/clean.json" || fail "stats --exclude (clean)"
+want=$(jq '.runs[0].causes.WakeLatency | [.clean_rows, .clean_median]' "$tmp/d.json")
+got=$(jq '.runs[0].metrics.WakeLatency | [.count, .med]' "$tmp/clean.json")
+[ "$(echo "$want" | jq -c .)" = "$(echo "$got" | jq -c .)" ] ||
+	fail "clean filter: count and median $got, --causes says $want"
 cmp -s "$tmp/d.json" "$tmp/s99.json" || fail "--causes without --causes-pct is not p99"
 "$analyze" stats --causes -m '^IntrLatency$' -F json "$tmp/r" >"$tmp/m.json" || fail "stats --causes -m"
 python3 "$(dirname "$0")/causes_check.py" "$tmp/r/datapoints.csv" "$tmp/m.json" 99 IntrLatency ||

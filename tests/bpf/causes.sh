@@ -5,7 +5,8 @@
 # there per datapoint), then one with --no-causes. Checks: the loaded run has datapoints with
 # NET_RX in their window (at least 1 %, and 5 times the control's share), every row's cause
 # cells agree with one another and fit in the window (TBI to max(TAI, TIntr)); --no-causes
-# writes no cause column. lo's rps_cpus is restored on any exit.
+# writes no cause column; analyze stats --causes on the loaded run agrees with an independent
+# computation (tests/analyze/causes_check.py). lo's rps_cpus is restored on any exit.
 . "$(dirname "$0")/lib.sh"
 need_bpf_env
 command -v python3 >/dev/null || skip "python3 not installed (the traffic generator)"
@@ -71,6 +72,12 @@ note "loopback traffic steered to CPU $CPU ($(cat "$TMP/sent") datagrams): $l_k 
 [ $((l_k * 100)) -ge "$l_n" ] || fail "$l_k of $l_n datapoints with NET_RX under steered traffic: expected at least 1 %"
 [ $((l_k * q_n)) -ge $((5 * q_k * l_n)) ] ||
 	fail "NET_RX share under traffic ($l_k/$l_n) not 5 times the quiet run's ($q_k/$q_n)"
+
+if [ -n "$ANALYZE" ]; then   # the tail breakdown of this real run, against an independent computation
+	"$ANALYZE" stats --causes -F json "$TMP/net" >"$TMP/net.json" || fail "analyze stats --causes failed"
+	python3 "$(dirname "$0")/../analyze/causes_check.py" "$TMP/net/datapoints.csv" "$TMP/net.json" 99 \
+		WakeLatency IntrLatency || fail "analyze stats --causes differs from causes_check.py on the real run"
+fi
 
 run_for "$TMP/off" --no-causes
 head -1 "$TMP/off/datapoints.csv" | grep -q -e IRQCnt -e SWIRQ -e NMICnt &&

@@ -1,8 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Make activity on CPU `target` from CPU `source` for `seconds` (tests/bpf/causes.sh):
-  ipi    a child pinned to `target` blocks on a pipe; we write a byte every ~300 us, so
-         each write wakes it there (a reschedule or call-function IPI, unless it polls)
   netrx  UDP datagrams to ourselves over loopback; with lo's rps_cpus steering to
          `target`, each one is received in a NET_RX softirq there
 Prints the number of events it made on its last line."""
@@ -10,27 +8,6 @@ import os
 import socket
 import sys
 import time
-
-
-def ipi(source, target, seconds):
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(w)
-        os.sched_setaffinity(0, {target})
-        while os.read(r, 64):
-            pass
-        os._exit(0)
-    os.close(r)
-    os.sched_setaffinity(0, {source})
-    n, end = 0, time.monotonic() + seconds
-    while time.monotonic() < end:
-        os.write(w, b"x")
-        n += 1
-        time.sleep(0.0003)
-    os.close(w)
-    os.waitpid(pid, 0)
-    return n
 
 
 def netrx(source, target, seconds):
@@ -54,7 +31,7 @@ def netrx(source, target, seconds):
 
 def main():
     mode, source, target, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-    n = {"ipi": ipi, "netrx": netrx}[mode](source, target, seconds)
+    n = {"netrx": netrx}[mode](source, target, seconds)
     print(n)
 
 

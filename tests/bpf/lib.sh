@@ -63,7 +63,7 @@ check_bpf_rows() {
 	# then ReqCState must be empty.
 	BEGIN { n = split(states, s, "|"); for (i = 1; i <= n; i++) if (s[i] != "") ok[s[i]] = 1; if (states == "") ok[""] = 1 }
 	NR == 1 {
-		if ($0 != "LDist,SilentTime,WakeLatency,IntrLatency,IntrOff,ReqCState,LTime,TBI,TAI,TIntr") die("header")
+		if ($0 != "LDist,SilentTime,WakeLatency,IntrLatency,IntrOff,ReqCState,LTime,TBI,TAI,TIntr,IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes,NMICnt") die("header")
 		next
 	}
 	{

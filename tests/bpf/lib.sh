@@ -67,7 +67,7 @@ check_bpf_rows() {
 		next
 	}
 	{
-		if (NF != 10) die("expected 10 fields")
+		if (NF != 17) die("expected 17 fields (10 and the 7 cause columns)")
 		ld = ns($1); lt = int_col($7, "LTime"); tbi = int_col($8, "TBI"); tintr = int_col($10, "TIntr")
 		if (ld < lo || ld > hi) die("LDist " ld " ns outside [" lo "," hi "]")
 		if (!(tbi < lt)) die("TBI >= LTime")

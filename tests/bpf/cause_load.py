@@ -3,8 +3,9 @@
 """Make activity on CPU `target` from CPU `source` for `seconds` (tests/bpf/causes.sh):
   netrx  UDP datagrams to ourselves over loopback; with lo's rps_cpus steering to
          `target`, each one is received in a NET_RX softirq there
-Prints the number of events it made on its last line."""
+Prints the number of events it made on its last line (also when stopped by SIGTERM)."""
 import os
+import signal
 import socket
 import sys
 import time
@@ -17,6 +18,7 @@ def netrx(source, target, seconds):
     rx.setblocking(False)
     tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     n, end = 0, time.monotonic() + seconds
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(print(n, flush=True)))
     while time.monotonic() < end:
         tx.sendto(b"x", rx.getsockname())
         n += 1

@@ -43,9 +43,9 @@ netrx_share() {
 	awk -F, 'NR > 1 { n++; if ($16 ~ /(^|\+)NET_RX(\+|$)/) k++ } END { print k + 0, n + 0 }' "$1"
 }
 
-run_for() {   # run_for DIR [ARGS]: 5 s of datapoints on $CPU
+run_for() {   # run_for DIR [ARGS]: 600 datapoints on $CPU, or what 20 s give on a loaded machine
 	out=$1; shift
-	collect_wait --method bpf --cpu "$CPU" -c 1000000 --time-limit 5s -l 200us,2ms --keep-raw -q \
+	collect_wait --method bpf --cpu "$CPU" -c 600 --time-limit 20s -l 200us,2ms --keep-raw -q \
 		--no-counters -o "$out" "$@" || fail "collect -o $out failed"
 }
 
@@ -59,17 +59,18 @@ note "quiet: $q_k of $q_n datapoints with NET_RX"
 old=$(cat "$RPS") || fail "cannot read $RPS"
 test_when_finished "echo '$old' > '$RPS'"
 printf '%x\n' $((1 << CPU)) >"$RPS" || fail "cannot write $RPS"
-test_bg python3 "$(dirname "$0")/cause_load.py" netrx "$SRC" "$CPU" 7 >"$TMP/sent"
+test_bg python3 "$(dirname "$0")/cause_load.py" netrx "$SRC" "$CPU" 60 >"$TMP/sent"
 gen=$!
 run_for "$TMP/net"
-wait "$gen" || fail "the traffic generator failed"
+kill "$gen" && wait "$gen" || fail "the traffic generator failed"
 echo "$old" >"$RPS"
 check_causes "$TMP/net/datapoints.csv"
 set -- $(netrx_share "$TMP/net/datapoints.csv")
 l_k=$1 l_n=$2
 note "loopback traffic steered to CPU $CPU ($(cat "$TMP/sent") datagrams): $l_k of $l_n datapoints with NET_RX"
-[ "$l_n" -ge 200 ] || fail "only $l_n datapoints in 5 s under traffic"
-[ $((l_k * 100)) -ge "$l_n" ] || fail "$l_k of $l_n datapoints with NET_RX under steered traffic: expected at least 1 %"
+[ "$l_n" -ge 100 ] || fail "only $l_n datapoints in 20 s under traffic"
+[ "$l_k" -ge 3 ] && [ $((l_k * 100)) -ge "$l_n" ] ||
+	fail "$l_k of $l_n datapoints with NET_RX under steered traffic: expected at least 3 and 1 %"
 [ $((l_k * q_n)) -ge $((5 * q_k * l_n)) ] ||
 	fail "NET_RX share under traffic ($l_k/$l_n) not 5 times the quiet run's ($q_k/$q_n)"
 

@@ -16,6 +16,12 @@
 struct cJSON;
 void bpf_hist_describe(const uint32_t hist[][WAKE_HIST_N], struct cJSON *info);
 
+/* method_bpf_causes.c: a record's cause counts as datapoints.csv columns, and what
+ * info.json method_details.causes says was counted. */
+struct dp_causes;
+void bpf_causes_fill(const struct wake_rec *r, struct dp_causes *k);
+void bpf_causes_describe(bool on, bool nmi, struct cJSON *info);
+
 /* method_bpf_sys.c: what the machine offers. */
 
 /* 0 if we may load and attach tracing BPF programs; else -1 with the reason in why. */

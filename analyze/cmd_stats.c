@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze stats: summary statistics of runs' datapoints. */
 #include <getopt.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze stats --list-metrics: the datapoints' columns, as wult's --list-metrics. */
 #include "metrics_list.h"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The `bpf` method (docs/bpf.md). Included by collect/CMakeLists.txt; adds to target `collect`
 # either the real method (BPF object built with clang, skeleton from bpftool, libbpf) or
 # collect/methods/method_bpf_unavailable.c, whose probe says why the method is missing.

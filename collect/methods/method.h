@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The contract between the measuring run (collect/run/measure.c, collect/run/run_writer.c)
  * and a wake-latency measurement method (timer, bpf, hrt, tdt). One method = one

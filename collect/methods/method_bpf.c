@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The `bpf` method: wake-up timestamps taken in the kernel by the programs in
  * collect/methods/bpf/wake.bpf.c (see docs/bpf.md). User space draws the LDists (the run's RNG)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Internals of the `bpf` method (collect/method_bpf*.c); the contract with the core is in
  * method.h. The BPF side is collect/methods/bpf/wake.bpf.c, its record collect/methods/bpf/wake_rec.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Internals of the collector core (everything in collect/ that is not a method).
  * The method contract is in method.h.

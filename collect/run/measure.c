@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * collect's measure mode: wake-up latency of one CPU into a run directory (info.json +
  * datapoints.csv), from the options to the end-of-run summary.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The collect command line: option table, --help, and parsing of LDist ranges and durations. */
 #include <ctype.h>
 #include <errno.h>

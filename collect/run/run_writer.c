@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The run directory: created without following planted symlinks (a symlink in the path is
  * followed only when root or the caller owns it); info.json replaced atomically;

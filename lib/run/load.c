@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Loading runs for analysis: the columns a command needs, then the row filters. */
 #include "run/load.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Loading runs for analysis: only the needed columns, filters applied. Shared by analyze
  * stats, analyze diff and report. */
 #ifndef IDLESCOPE_LOAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reading a CSV file into an isc_table, fast: the file is split at a line boundary into one
  * range per thread; each thread reads its range in blocks with pread, splits lines and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The column table: construction, lookup, row selection. Reading CSV is in csv_reader.c. */
 #include "table/table.h"
 

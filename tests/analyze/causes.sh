@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze stats --causes: the breakdown of a synthetic run (random causes, a tail that goes
 # with them, empty cells) against an independent computation in Python (causes_check.py),
 # at p99 and p90; and its usage errors. usage: causes.sh ANALYZE

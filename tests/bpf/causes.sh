@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bpf method, cause columns (issue 26): real activity made on the measured CPU while collect
 # runs. A quiet control run, then a run with loopback UDP traffic from the other CPU whose
 # receive side lo's RPS steers to the measured CPU (a call-function IPI and a NET_RX softirq

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Helpers for the bpf method tests (sourced). $1 = collect, $2 = analyze (or "").
 # Exit 77 = skipped, with the reason printed.
 set -u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The bpf method's datapoint logic run in user space: collect/methods/bpf/wake.bpf.c compiled as
  * plain C against stand-ins for the kernel types and BPF helpers (tests/bpf/shim/), then fed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests of the collector core: LDist and duration parsing, exact row formatting. */
 #include <getopt.h>
 #include <inttypes.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * What else ran on the measured CPU during a datapoint's window (included by wake.bpf.c):
  * hard interrupts other than our own timer interrupt (count, handler time, most frequent

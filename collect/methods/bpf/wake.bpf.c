@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * idlescope `bpf` method: kernel-side timestamps of one wake-up per datapoint.
  *

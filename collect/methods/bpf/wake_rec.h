@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Shared between the BPF programs (wake.bpf.c) and user space (method_bpf*.c): the record
  * that travels through the ring buffer, and the LDist queue layout. Only fixed-size types.

@@ -38,10 +38,7 @@ int cmd_cache(int argc, char **argv)
 	struct option longopts[NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
 	int c, clear = 0;
-	optind = 1;
-	opterr = 0;
-	if (cli_build(cache_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
-	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "cache: ", "analyze cache") < 0)
+	if (cli_start(cache_opts, NOPTS, longopts, shorts, sizeof(shorts), argc, argv, "cache: ", "analyze cache") < 0)
 		return ISC_EXIT_USAGE;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {

@@ -68,10 +68,7 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 	struct option long_opts[NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
 	int c;
-	optind = 1;
-	opterr = 0;
-	if (cli_build(counters_opts, NOPTS, long_opts, shorts, sizeof(shorts)) < 0 ||
-	    cli_refuse_abbreviations(argc, argv, shorts, long_opts, "counters: ", "analyze counters") < 0)
+	if (cli_start(counters_opts, NOPTS, long_opts, shorts, sizeof(shorts), argc, argv, "counters: ", "analyze counters") < 0)
 		return 2;
 	while ((c = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
 		switch (c) {

@@ -187,10 +187,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 	struct option longopts[NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
 	int c;
-	optind = 1;
-	opterr = 0;
-	if (cli_build(diff_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
-	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "diff: ", "analyze diff") < 0)
+	if (cli_start(diff_opts, NOPTS, longopts, shorts, sizeof(shorts), argc, argv, "diff: ", "analyze diff") < 0)
 		return -1;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))

@@ -82,10 +82,7 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 	struct option longopts[NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
 	int c;
-	optind = 1;
-	opterr = 0;
-	if (cli_build(export_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
-	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "export: ", "analyze export") < 0)
+	if (cli_start(export_opts, NOPTS, longopts, shorts, sizeof(shorts), argc, argv, "export: ", "analyze export") < 0)
 		return -1;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))

@@ -68,10 +68,7 @@ static int parse_args(int argc, char **argv, struct filter_opts *o)
 	char shorts[2 * NOPTS + 2];
 	char why[96];
 	int c;
-	optind = 1;
-	opterr = 0;
-	if (cli_build(filter_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
-	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "filter: ", "analyze filter") < 0)
+	if (cli_start(filter_opts, NOPTS, longopts, shorts, sizeof(shorts), argc, argv, "filter: ", "analyze filter") < 0)
 		return -1;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {

@@ -168,10 +168,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 	char shorts[2 * NOPTS + 2];
 	double d;
 	int c;
-	optind = 1;
-	opterr = 0;
-	if (cli_build(stats_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
-	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "stats: ", "analyze stats") < 0)
+	if (cli_start(stats_opts, NOPTS, longopts, shorts, sizeof(shorts), argc, argv, "stats: ", "analyze stats") < 0)
 		return -1;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (take_load_opt(c, optarg, &o->load, &o->funcs))

@@ -122,9 +122,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	struct option longopts[NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
 	int c;
-	opterr = 0;
-	if (cli_build(opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
-	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "", "report") < 0)
+	if (cli_start(opts, NOPTS, longopts, shorts, sizeof(shorts), argc, argv, "", "report") < 0)
 		return -1;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {

@@ -164,3 +164,13 @@ void cli_print_help(FILE *f, const char *head, const struct cli_opt *t, size_t n
 	cli_print_options(f, t, n);
 	fputs(tail, f);
 }
+
+int cli_start(const struct cli_opt *t, size_t n, struct option *lo, char *shorts, size_t slen,
+	      int argc, char *const *argv, const char *prefix, const char *help)
+{
+	optind = 1;
+	opterr = 0;
+	if (cli_build(t, n, lo, shorts, slen) < 0)
+		return -1;
+	return cli_refuse_abbreviations(argc, argv, shorts, lo, prefix, help);
+}

@@ -43,4 +43,10 @@ void cli_print_wrapped(FILE *f, const char *head, const char *text);
 int cli_refuse_abbreviations(int argc, char *const *argv, const char *shorts, const struct option *lo,
 			     const char *prefix, const char *help);
 
+/* Ready to parse argv with getopt_long from t[0..n): getopt restarted (optind 1, its own
+ * messages off), the tables built (cli_build) and abbreviated long options refused
+ * (cli_refuse_abbreviations). 0, or -1 after one message. */
+int cli_start(const struct cli_opt *t, size_t n, struct option *lo, char *shorts, size_t slen,
+	      int argc, char *const *argv, const char *prefix, const char *help);
+
 #endif

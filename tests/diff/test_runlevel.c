@@ -21,6 +21,7 @@
 #include "text/util.h"
 #include "../common/check.h"
 #include "sim_rng.h"
+#include "sim_runs.h"
 
 #define ROWS 1000          /* datapoints per run (enough for a run-level 99%) */
 #define EXPERIMENTS 400
@@ -29,22 +30,13 @@
  * unit marginal sd (drift inside the run). */
 static struct isc_run *mem_run(const char *name, double offset, double phi)
 {
-	struct isc_run *r = isc_xcalloc(1, sizeof(*r));
-	r->path = isc_xstrdup(name);
-	r->dir = isc_xstrdup("/nonexistent");
-	r->dp_path = isc_xstrdup(name);
-	r->name = isc_xstrdup(name);
-	r->toolname = "unknown";
-	r->info = cJSON_CreateObject();
-	r->dp = isc_table_new(name);
-	struct isc_column *c = isc_table_add_col(r->dp, "WakeLatency", ISC_COL_NUM);
-	c->num = isc_xmalloc(ROWS * sizeof(double));
+	struct isc_run *r = sim_run(name, ROWS);
+	double *v = sim_num_col(r, "WakeLatency");
 	double e = normal(), s = sqrt(1 - phi * phi);
 	for (size_t i = 0; i < ROWS; i++) {
 		e = i ? phi * e + s * normal() : e;
-		c->num[i] = 100 + offset + (phi > 0 ? e : normal());
+		v[i] = 100 + offset + (phi > 0 ? e : normal());
 	}
-	r->dp->nrows = ROWS;
 	return r;
 }
 

@@ -8,6 +8,7 @@
 
 #include "counters/derive/counters_summary.h"
 #include "text/util.h"
+#include "jsplot.h"
 #include "report.h"
 
 #define MIN_SPAN 1e-3    /* of the values' magnitude: the shortest y range of a counter plot */
@@ -133,17 +134,53 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 	return n == 0 ? 0 : varies ? 2 : 1;
 }
 
+/* The interactive counter plot: every run's series over time. */
+static int series_js(struct report *rep, cJSON **ser, const char *key, size_t k, const int *have,
+		     const double yview[2])
+{
+	char file[32], label[128];
+	double view[4] = { INFINITY, -INFINITY, yview[0], yview[1] };
+	for (size_t r = 0; r < rep->nruns; r++) {
+		const cJSON *t = have[r] ? cJSON_GetObjectItemCaseSensitive(ser[r], "t") : NULL;
+		for (const cJSON *a = t ? t->child : NULL; a; a = a->next)
+			if (cJSON_IsNumber(a))
+				view[0] = fmin(view[0], a->valuedouble), view[1] = fmax(view[1], a->valuedouble);
+	}
+	if (!(view[1] > view[0]))
+		view[1] = view[0] + 1;
+	snprintf(file, sizeof(file), "c%03zu.svg", k);
+	gp_safe(label, sizeof(label), key);
+	struct jsplot *jp = jsplot_open(rep, file, "Time (s)", label, false, false, view);
+	if (!jp)
+		return -1;
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!have[r])
+			continue;
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(ser[r], "t");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(ser[r], key);
+		jsplot_series(jp, 'l', (long)r, run_colour(colour_of(rep, r)), 1.5, 0, false, NULL);
+		for (const cJSON *a = t->child, *b = v->child; a && b; a = a->next, b = b->next)
+			if (cJSON_IsNumber(a) && cJSON_IsNumber(b))
+				jsplot_xy(jp, a->valuedouble, b->valuedouble);
+	}
+	return jsplot_close(jp);
+}
+
 /*
  * The y axis of a counter plot: at least MIN_SPAN of the values' size tall (a counter that
  * moves by 0.01 around 2300 is nearly constant, and looks it), about 5 tics of 1, 2 or 5
  * times a power of ten, labelled with enough digits to tell them apart (2299.5, 2300).
  */
-static void counter_y_axis(FILE *gp, double lo, double hi)
+static void counter_y_axis(FILE *gp, double lo, double hi, double view[2])
 {
 	double mid = lo / 2 + hi / 2, mag = fmax(fabs(lo), fabs(hi));
 	double span = fmax(hi - lo, fmax(MIN_SPAN * mag, 1e-300));
+	view[0] = lo;
+	view[1] = hi > lo ? hi : lo + 1;
 	if (!isfinite(span) || !isfinite(mid))
 		return;  /* gnuplot's own axis */
+	view[0] = mid - 0.55 * span;
+	view[1] = mid + 0.55 * span;
 	double raw = span / 5, p = pow(10, floor(log10(raw)));
 	double step = raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
 	/* the integer digits, and the decimals of the step */
@@ -193,7 +230,8 @@ static int series_plots(struct report *rep, cJSON **ser)
 			    "background '#ffffff'\nset output '../plots/c%03zu.svg'\nset grid lc rgb "
 			    "'#dddddd'\nset key off\nset xlabel 'Time (s)'\nset ylabel '%s'\n",
 			k, label);
-		counter_y_axis(gp, lo, hi);
+		double yview[2];
+		counter_y_axis(gp, lo, hi, yview);
 		fputs("plot", gp);
 		for (size_t r = 0; r < rep->nruns; r++) {
 			if (have[r])
@@ -202,8 +240,14 @@ static int series_plots(struct report *rep, cJSON **ser)
 			sep = have[r] ? ',' : sep;
 		}
 		fputc('\n', gp);
+		int bad = series_js(rep, ser, keys[k], k, have, yview);
 		free(have);
-		fprintf(f, "<figure><img src=\"plots/c%03zu.svg\" width=\"660\" height=\"330\" alt=\"", k);
+		if (bad < 0) {
+			fclose(gp);
+			goto cleanup;
+		}
+		fprintf(f, "<figure data-plot=\"c%03zu\"><img src=\"plots/c%03zu.svg\" width=\"660\" "
+			   "height=\"330\" alt=\"", k, k);
 		html_esc(f, keys[k]);
 		fputs(" over time\"><figcaption>", f);
 		html_esc(f, keys[k]);

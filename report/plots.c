@@ -15,6 +15,7 @@
 #include "plots.h"
 
 #define SCATTER_BUDGET 15000      /* middle points per run and scatter plot */
+#define JS_SCATTER_BUDGET 10000   /* of them in the interactive plot (the report's size) */
 #define EDGE_POINTTYPE 2          /* scatter points beyond the y range: a cross on the edge */
 #define TAIL_STEP 0.025           /* nines between percentile plot points */
 #define LIN_STEPS 200             /* CDF points between 0 and 1 */
@@ -145,15 +146,15 @@ static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, d
 
 /* The points of run r chosen for the scatter plot against axis (x, y pairs). */
 static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size_t *nout,
-			     size_t *nvalid, size_t **rows)
+			     size_t *nvalid, size_t **rows, struct ds_box *box)
 {
 	struct report *rep = md->rep;
 	const double *qv = &md->qv[r * md->grid.n];
 	/* every point above the body's top is kept: the caption counts them */
-	struct ds_box box = { .ylo = qv[md->grid.i_lo], .yhi = fmin(qv[md->grid.i_hi], md->body.hi) };
-	axis_limits(rep, r, axis, &box.xlo, &box.xhi);
+	*box = (struct ds_box){ .ylo = qv[md->grid.i_lo], .yhi = fmin(qv[md->grid.i_hi], md->body.hi) };
+	axis_limits(rep, r, axis, &box->xlo, &box->xhi);
 	return ds_select(axes_x_values(rep, r, axis), column(rep, r, md->name),
-			 rep->runs[r]->dp->nrows, x_map(rep, axis), &md->map, &box, SCATTER_BUDGET,
+			 rep->runs[r]->dp->nrows, x_map(rep, axis), &md->map, box, SCATTER_BUDGET,
 			 nout, nvalid, rows);
 }
 
@@ -274,6 +275,8 @@ struct scatter_set {
 	size_t **rows, *nout;
 	const struct marks *mk;
 	const struct yclip *yc;
+	const struct ds_box *boxes;  /* [run] */
+	const size_t *nvalid;        /* [run] */
 };
 
 /* The points of run r in state s (every point when the markers are not states). */
@@ -301,6 +304,9 @@ static int scatter_js(struct metric_data *md, const char *file, const char *xlab
 	char name[256];
 	double xlo = INFINITY, xhi = -INFINITY;
 	for (size_t r = 0; r < rep->nruns; r++) {
+		/* the page stays small: fewer of the middle points than the PNG has (a subset) */
+		set->nout[r] = ds_thin(set->xy[r], set->rows[r], set->nout[r], &set->boxes[r],
+				       set->nvalid[r], JS_SCATTER_BUDGET);
 		most = set->nout[r] > most ? set->nout[r] : most;
 		for (size_t i = 0; i < set->nout[r]; i++)
 			xlo = fmin(xlo, set->xy[r][2 * i]), xhi = fmax(xhi, set->xy[r][2 * i]);
@@ -342,6 +348,8 @@ static int scatter(struct metric_data *md, size_t axis)
 	size_t *nout = is_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
 	float **xy = is_xcalloc(rep->nruns, sizeof(*xy));
 	size_t **rows = is_xcalloc(rep->nruns, sizeof(*rows));
+	size_t *nvalids = is_xcalloc(rep->nruns, sizeof(*nvalids));
+	struct ds_box *boxes = is_xcalloc(rep->nruns, sizeof(*boxes));
 	int rc = -1;
 
 	if (!strcmp(xname, md->name))
@@ -355,7 +363,8 @@ static int scatter(struct metric_data *md, size_t axis)
 			       xname_safe);
 	marks_init(rep, &mk);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		xy[r] = scatter_points(md, axis, r, &nout[r], &nvalid, &rows[r]);
+		xy[r] = scatter_points(md, axis, r, &nout[r], &nvalid, &rows[r], &boxes[r]);
+		nvalids[r] = nvalid;
 		if (mk.pt)
 			marks_of_run(&mk, r, rows[r], nout[r]);
 		shown += nout[r];
@@ -407,9 +416,17 @@ static int scatter(struct metric_data *md, size_t axis)
 		data);
 	marks_key(md->gp, &mk, yc.clip);
 	fputc('\n', md->gp);
-	struct scatter_set set = { xy, rows, nout, &mk, &yc };
+	struct scatter_set set = { xy, rows, nout, &mk, &yc, boxes, nvalids };
 	if (scatter_js(md, file, xlabel, &set, view) < 0)
 		goto cleanup;
+	len = strlen(caption);
+	for (size_t r = 0; r < rep->nruns && len < sizeof(caption); r++) {
+		group_digits(a, sizeof(a), nout[r]);
+		len += (size_t)snprintf(caption + len, sizeof(caption) - len, "%s%s%s%s",
+					r ? "; " : ". Of these, the interactive plot has every outlier and "
+						   "a subset of the rest: ",
+					rep->nruns > 1 ? rep->runs[r]->name : "", rep->nruns > 1 ? " " : "", a);
+	}
 	add_output(md, file, is_xstrdup(caption));
 ok:
 	rc = 0;
@@ -421,6 +438,8 @@ cleanup:
 	free(xy);
 	free(rows);
 	free(nout);
+	free(nvalids);
+	free(boxes);
 	marks_free(rep, &mk);
 	return rc;
 }

@@ -196,6 +196,12 @@ float *ds_select(const double *x, const double *y, size_t n, const struct axis_m
 		 const struct axis_map *ymap, const struct ds_box *box, size_t budget, size_t *nout,
 		 size_t *nvalid, size_t **rows);
 
+/* The points of ds_select() (xy mapped, their rows) thinned in place to every outlier and
+ * about `budget` of the others, a subset of what ds_select kept with a larger budget (the
+ * same hash); nvalid as ds_select gave it. Returns the new count. */
+size_t ds_thin(float *xy, size_t *rows, size_t n, const struct ds_box *box, size_t nvalid,
+	       size_t budget);
+
 /* gnuplot.c: parallel gnuplot processes */
 struct plot_queue;
 /* Full path of gnuplot in PATH, or NULL. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "counters/derive/counters_summary.h"
 #include "counters_output.h"
 #include "run/run.h"
 #include "text/util.h"
@@ -108,7 +109,7 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 
 int cmd_counters(int argc, char **argv)
 {
-	struct cnt_print_opts po = { .format = FMT_TEXT };
+	struct cnt_print_opts po = { .format = FMT_TEXT, .measured_cpu = -1 };
 	const char *mspecs[MAX_METRICS], *run = NULL;
 	size_t nm = 0;
 	bool whole = false;
@@ -122,6 +123,7 @@ int cmd_counters(int argc, char **argv)
 	if (rc <= 0)
 		return IS_EXIT_DATA;
 	is_info_warn_incomplete(d->info, run);
+	po.measured_cpu = is_counters_measured_cpu(run);
 	struct cnt_metric metrics[MAX_METRICS];
 	size_t ok = 0;
 	int status = IS_EXIT_OK;

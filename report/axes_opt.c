@@ -119,10 +119,16 @@ char *axes_load_regex(const struct report_opts *o)
 
 char *axes_metrics_regex(const struct report_opts *o, const char *metrics_re)
 {
+	const char *lists[] = { o->yaxes, o->hist, o->chist };
+	bool more = false;
+	for (int i = 0; i < 3; i++)
+		more |= lists[i] && !is_none(lists[i]);
+	if (!more)  /* as given: messages quote it */
+		return is_xstrdup(metrics_re);
 	char *re = is_xasprintf("(%s)", metrics_re);
-	re = alternatives(re, o->yaxes);
-	re = alternatives(re, o->hist);
-	return alternatives(re, o->chist);
+	for (int i = 0; i < 3; i++)
+		re = alternatives(re, lists[i]);
+	return re;
 }
 
 bool axes_wants(const char *list, const char *metric)

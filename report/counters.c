@@ -33,7 +33,7 @@ static unsigned counter_files(const struct is_run *r)
 static void counters_note(struct report *rep, unsigned files)
 {
 	FILE *f = rep->html;
-	fputs("<p class=\"note\">System-wide, over each run, from ", f);
+	fputs("<p class=\"note\">All CPUs, over each run, from ", f);
 	fputs(files & 1u ? files & 2u ? "counters.csv and (wult results) turbostat's text, "
 				      "stats/turbostat.raw.txt" : "counters.csv"
 			 : files & 2u ? "turbostat's text (stats/turbostat.raw.txt)" : "", f);
@@ -274,6 +274,44 @@ cleanup:
 	return rc;
 }
 
+/* The measured CPU's counters first: its latency is what they explain. Nothing when no run
+ * has a measured CPU with a row in counters.csv. */
+static int measured_cpu_table(struct report *rep)
+{
+	FILE *f = rep->html;
+	cJSON **cpu = is_xcalloc(rep->nruns, sizeof(*cpu));
+	long *which = is_xcalloc(rep->nruns, sizeof(*which));
+	int rc = 0, any = 0;
+	for (size_t r = 0; r < rep->nruns && rc >= 0; r++) {
+		which[r] = is_counters_measured_cpu(rep->runs[r]->dir);
+		rc = is_counters_summary_cpu(rep->runs[r]->dir, which[r], &cpu[r]);
+		any |= rc > 0;
+	}
+	if (rc >= 0 && any) {
+		fputs("<h3>The measured CPU</h3>\n<p class=\"note\">Each run's measured CPU (", f);
+		for (size_t r = 0; r < rep->nruns; r++) {
+			fputs(r ? ", " : "", f);
+			if (rep->nruns > 1) {
+				html_esc(f, rep->runs[r]->name);
+				fputc(' ', f);
+			}
+			if (cpu[r])
+				fprintf(f, "CPU %ld", which[r]);
+			else
+				fputs(which[r] < 0 ? "none given" : "no row in counters.csv", f);
+		}
+		fputs(") over the run, as its own row of <code>analyze counters --whole</code> shows "
+		      "it: a core or package counter only on the CPU that read it; event counts per "
+		      "second.</p>\n", f);
+		summary_table(rep, cpu);
+	}
+	for (size_t r = 0; r < rep->nruns; r++)
+		cJSON_Delete(cpu[r]);
+	free(cpu);
+	free(which);
+	return rc < 0 ? -1 : 0;
+}
+
 int section_counters(struct report *rep)
 {
 	cJSON **sum = is_xcalloc(rep->nruns, sizeof(*sum)), **ser = is_xcalloc(rep->nruns, sizeof(*ser));
@@ -294,6 +332,9 @@ int section_counters(struct report *rep)
 	if (!any)
 		goto done;
 	fputs("<section id=\"counters\">\n<h2>Counters</h2>\n", rep->html);
+	if (measured_cpu_table(rep) < 0)
+		goto cleanup;
+	fputs("<h3>System-wide</h3>\n", rep->html);
 	counters_note(rep, files);
 	summary_table(rep, sum);
 	if (series_plots(rep, ser) < 0)

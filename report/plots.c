@@ -360,7 +360,7 @@ static int scatter(struct metric_data *md, size_t axis)
 	axes_x_label(rep, axis, xname_safe, sizeof(xname_safe));
 	axes_x_file_name(rep, axis, xfile, sizeof(xfile));
 	len = (size_t)snprintf(caption, sizeof(caption), "%s against %s. Points shown: ", md->name,
-			       xname_safe);
+			       xname);
 	marks_init(rep, &mk);
 	for (size_t r = 0; r < rep->nruns; r++) {
 		xy[r] = scatter_points(md, axis, r, &nout[r], &nvalid, &rows[r], &boxes[r]);

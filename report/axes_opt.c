@@ -229,7 +229,7 @@ void axes_x_label(const struct report *rep, size_t a, char *out, size_t len)
 	const char *name = rep->xaxes[a], *unit;
 	char safe[128], safe_unit[32];
 	if (!strcmp(name, "Time") && every_run_has_clock(rep)) {
-		snprintf(out, len, "Time (s, from the run's first LTime)");
+		snprintf(out, len, "Time (s from the first LTime)");
 		return;
 	}
 	if (is_pseudo(name)) {

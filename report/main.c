@@ -1,4 +1,4 @@
-/* report: write a static HTML report of one run, or a comparison of several. */
+/* report: write an offline HTML report of one run, or a comparison of several. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -22,9 +22,11 @@
 static const char help[] =
 "usage: report [options] CONFIG [CONFIG...] -o DIR\n"
 "\n"
-"Write a static HTML report of the datapoints of one run, or a comparison of several,\n"
-"to the directory DIR: DIR/index.html with its plots beside it. It opens from the file\n"
-"system in any browser, needs no JavaScript and fetches nothing from elsewhere.\n"
+"Write an HTML report of the datapoints of one run, or a comparison of several, to the\n"
+"directory DIR: DIR/index.html with its plots beside it. It opens from the file system in\n"
+"any browser and fetches nothing from elsewhere. Every plot is interactive (zoom, pan,\n"
+"hover for a datapoint's values and row, runs on and off; plots/viewer.js); without\n"
+"JavaScript, and in print, the static images show.\n"
 "RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file.\n"
 "A CONFIG is one RUN, replicate runs separated by commas (a1,a2,a3), or an experiment\n"
 "directory (experiment.json of 'collect --matrix': its configurations in design order).\n"

@@ -355,9 +355,11 @@
 		var best = null, bd = 24 * 24, top = this.view[3];
 		for (var si = 0; si < this.series.length; si++) {
 			var s = this.series[si];
-			if (!this.visible(s) || s.s.k === 'b') continue;
+			if (!this.visible(s)) continue;
 			for (var i = 0; i < s.y.length; i++) {
-				var px = this.px(s.x[i]), py = s.y[i] > top && s.s.k === 'p' ? this.py(top) - 1 : this.py(s.y[i]);
+				var bar = s.s.k === 'b';  /* a bar: the middle of its top */
+				var px = bar ? (this.px(s.x[2 * i]) + this.px(s.x[2 * i + 1])) / 2 : this.px(s.x[i]);
+				var py = s.y[i] > top && s.s.k === 'p' ? this.py(top) - 1 : this.py(s.y[i]);
 				var d = (px - mx) * (px - mx) + (py - my) * (py - my);
 				if (d < bd) { bd = d; best = { s: s, i: i, px: px, py: py }; }
 			}
@@ -368,6 +370,7 @@
 	Plot.prototype.describe = function (h) {
 		var st = h.s.s, spec = this.spec, x = h.s.raw[2 * h.i], y = h.s.raw[2 * h.i + 1];
 		var who = st.n || (st.g >= 0 && spec.g ? spec.g[st.g] : '');
+		if (st.k === 'b') return who + ' (' + num(h.s.raw[3 * h.i + 2]) + '%)';
 		var q = st.q || [0, 0, 0, 0];
 		var t = (who ? who + ': ' : '') + spec.xl + ' = ' + num(x, q[1]) + ', ' + spec.yl + ' = ' + num(y, q[3]);
 		if (h.s.rows) t += ', row ' + h.s.rows[h.i];

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "remote.h"
 #include "text/util.h"
 
@@ -214,18 +215,9 @@ static pid_t start_child(const char *rundir, int argc, char **argv)
 	cargv[n++] = (char *)rundir;
 	for (; i < argc; i++)
 		cargv[n++] = argv[i];
-	pid_t pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(2, 1);   /* its messages go to the controller on the ssh channel's stderr */
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		execv("/proc/self/exe", cargv);
-		fprintf(stderr, "collect: cannot start collect on the SUT: %s\n", strerror(errno));
-		_exit(1);
-	}
+	struct child_spec spec = { .argv = cargv, .stderr_fd = -1, .agent_stdio = true,
+				   .exec_error = "cannot start collect on the SUT" };
+	pid_t pid = child_start(&spec);
 	free(cargv);
 	return pid;
 }
@@ -325,10 +317,8 @@ int remote_agent_main(int argc, char **argv)
 		return agent_send(&a);
 	send_frame(&a, FRAME_HELLO, a.rundir, strlen(a.rundir));
 	a.child = start_child(a.rundir, argc, argv);
-	if (a.child < 0) {
-		is_err("fork: %s", strerror(errno));
+	if (a.child < 0)
 		return IS_EXIT_DATA;
-	}
 	for (;;) {
 		struct pollfd pf = { in_open ? 0 : -1, POLLIN, 0 };
 		poll(&pf, 1, 100);
@@ -341,6 +331,7 @@ int remote_agent_main(int argc, char **argv)
 		if (w == a.child)
 			break;
 	}
+	child_done(a.child);
 	pump_all(&a);
 	int status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	send_end(&a, status);

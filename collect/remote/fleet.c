@@ -139,10 +139,7 @@ static void wait_some(struct slot *slots, size_t n, size_t *running)
 int remote_fleet(const struct remote_opts *ro)
 {
 	char date[32], *dir;
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
+	is_name_stamp(date, sizeof(date));
 	dir = ro->outdir ? is_xstrdup(ro->outdir) : is_xasprintf("fleet-%s", date);
 	if (!ro->fetch && mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		is_err("%s: %s", dir, strerror(errno));

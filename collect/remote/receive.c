@@ -191,7 +191,7 @@ static cJSON *remote_object(const struct rx *x, const char *connection)
 	cJSON_AddBoolToObject(r, "sut_copy_kept", strcmp(connection, "complete") != 0 && !x->fetched);
 	if (x->fetched) {
 		char ts[64];
-		collect_iso_time(ts, sizeof(ts));
+		is_iso_time(ts, sizeof(ts));
 		cJSON_AddBoolToObject(r, "fetched", true);
 		cJSON_AddStringToObject(r, "fetch_time", ts);
 	}
@@ -274,7 +274,7 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 /* Fleet: rows received so far to the parent, at most every 250 ms. */
 static void report_rows(struct rx *x, bool force)
 {
-	uint64_t now = collect_mono_ns();
+	uint64_t now = is_mono_ns();
 	if (remote_progress_fd < 0 || (!force && now - x->last_report_ns < 250000000ull))
 		return;
 	x->last_report_ns = now;
@@ -467,10 +467,7 @@ static void pump_loop(struct rx *x)
 static char *agent_command(const struct remote_opts *ro, const char *collect, const char *outdir)
 {
 	char date[32], *base = remote_base(ro);
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
+	is_name_stamp(date, sizeof(date));
 	const char *name = strrchr(outdir, '/') ? strrchr(outdir, '/') + 1 : outdir;
 	char *leaf = is_xasprintf("%s-%s-%d", name[0] ? name : "run", date, (int)getpid());
 	char *qleaf = sh_quote(leaf);
@@ -514,7 +511,7 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 		snprintf(res->status, sizeof(res->status), "connection lost");
 		return;
 	}
-	collect_iso_time(now, sizeof(now));
+	is_iso_time(now, sizeof(now));
 	for (size_t i = 0; i < x->ndirs; i++)
 		if (x->dirs[i].info) {
 			mark_lost(&x->dirs[i], now);

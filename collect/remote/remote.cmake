@@ -40,8 +40,9 @@ function(_idlescope_deploy_target)
   add_executable(collect-deploy ${_srcs} $<TARGET_OBJECTS:idlescope_bpf_method>)
   # json/include first: its cjson/cJSON.h, not Debian's
   target_include_directories(collect-deploy BEFORE PRIVATE ${CMAKE_CURRENT_LIST_DIR}/json/include)
-  target_include_directories(collect-deploy PRIVATE ${CMAKE_SOURCE_DIR}/collect ${CMAKE_CURRENT_LIST_DIR}
-                             ${CMAKE_SOURCE_DIR}/lib ${IDLESCOPE_GENERATED_INCLUDE})
+  get_target_property(_dirs collect INCLUDE_DIRECTORIES)
+  target_include_directories(collect-deploy PRIVATE ${_dirs} ${CMAKE_SOURCE_DIR}/lib
+                             ${IDLESCOPE_GENERATED_INCLUDE})
   if(_defs)
     target_compile_definitions(collect-deploy PRIVATE ${_defs})
   endif()

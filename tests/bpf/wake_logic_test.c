@@ -1,5 +1,5 @@
 /*
- * The bpf method's datapoint logic run in user space: collect/bpf/wake.bpf.c compiled as
+ * The bpf method's datapoint logic run in user space: collect/methods/bpf/wake.bpf.c compiled as
  * plain C against stand-ins for the kernel types and BPF helpers (tests/bpf/shim/), then fed
  * sequences of idle entries/exits and timer interrupts on the measured CPU (0, event source
  * bpf_timer). Each sequence must give exactly one record: a datapoint with the right

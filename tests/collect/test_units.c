@@ -11,11 +11,6 @@
 
 volatile sig_atomic_t collect_stop_requested;
 
-uint64_t collect_mono_ns(void)
-{
-	return 0;
-}
-
 static void ldist_ok(const char *s, uint64_t lo, uint64_t hi)
 {
 	uint64_t a = 0, b = 0;
@@ -51,7 +46,7 @@ static void row_is(const struct dp_raw *dp, const struct dp_columns *c, const ch
 /* A run that keeps nothing: NK_ATTEMPTS discards and NK_SECONDS since the last kept one. */
 static void nothing_kept_units(void)
 {
-	const uint64_t s = 1000000000ull;
+	const uint64_t s = NSEC_PER_SEC;
 	uint64_t d[DISCARD_NR] = { 5, 1, 0, 0 };
 	struct nothing_kept w;
 	char msg[512];

@@ -1,5 +1,5 @@
 /*
- * Unit test of the hrt/tdt methods' user-space side (collect/method_kmod.c): module records
+ * Unit test of the hrt/tdt methods' user-space side (collect/methods/method_kmod.c): module records
  * to datapoints (residencies from counter deltas, POLL without TAI, the counter-read
  * compensation of TIntr, unknown SMI/NMI counts) and the record stream (discards per reason,
  * ring-overflow losses, and the drain after a stop: nothing measured is lost), the module's
@@ -316,10 +316,10 @@ static void call_next(void *arg)
 {
 	struct next_call *n = arg;
 	struct dp_raw dp;
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = is_mono_ns();
 
 	n->ret = kmod_next(n->c, &dp, n->discards);
-	n->took_s = (double)(mono_ns() - t0) / 1e9;
+	n->took_s = (double)(is_mono_ns() - t0) / 1e9;
 }
 
 /* Nothing arrives: kmod_next() fails after LDist max + 1 s (here 0.3 s) and says what the
@@ -338,7 +338,7 @@ static void test_silence(void)
 		return;
 	}
 	c.fd = p[0];
-	c.last_rec_ns = mono_ns();
+	c.last_rec_ns = is_mono_ns();
 	fake_stats = (struct idlescope_stats){ .datapoints = 1276, .discards = { 3, 1, 0, 0 } };
 	have_stats = 1;
 	alarm(10);

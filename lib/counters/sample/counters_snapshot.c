@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "text/util.h"
+#include "time/clock.h"
+#include "text/util.h"
 
 /* A --add path with every "%d" replaced by the CPU number. */
 char *cnt_subst_cpu(const char *pattern, int cpu)
@@ -28,13 +30,6 @@ char *cnt_subst_cpu(const char *pattern, int cpu)
 	}
 	*o = '\0';
 	return out;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 bool cnt_read_one(const struct cnt_set *s, const struct cnt_procfs *pf, const struct cnt_col *col, size_t ci,
@@ -110,7 +105,7 @@ int cnt_snapshot(struct cnt_set *s)
 			CPU_SET(s->cpus[i].cpu, &one);
 			(void)sched_setaffinity(0, sizeof(one), &one);
 		}
-		s->times_ns[i] = mono_ns();
+		s->times_ns[i] = is_mono_ns();
 		for (size_t j = 0; j < s->ncols; j++)
 			read_cell(s, &pf, i, j);
 	}
@@ -135,7 +130,7 @@ int cnt_csv_write_rows(FILE *f, const struct cnt_set *s)
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct cnt_cpu *c = &s->cpus[i];
 		fprintf(f, "%zu,%" PRIu64 ".%09" PRIu64 ",%d,%d,%d", s->nsnap - 1,
-			s->times_ns[i] / UINT64_C(1000000000), s->times_ns[i] % UINT64_C(1000000000), c->cpu, c->core,
+			s->times_ns[i] / NSEC_PER_SEC, s->times_ns[i] % NSEC_PER_SEC, c->cpu, c->core,
 			c->package);
 		for (size_t j = 0; j < s->ncols; j++) {
 			size_t k = i * s->ncols + j;

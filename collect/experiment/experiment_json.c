@@ -51,7 +51,7 @@ cJSON *experiment_json_new(const struct plan *p, const struct exp_opts *x, int a
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
 	cJSON_AddItemToObject(e, "design", design_json(p, x));
 	cJSON_AddItemToObject(e, "settings_before", settings_before);
-	collect_iso_time(ts, sizeof(ts));
+	is_iso_time(ts, sizeof(ts));
 	cJSON_AddStringToObject(e, "start_time", ts);
 	cJSON_AddNullToObject(e, "end_time");
 	cJSON_AddArrayToObject(e, "runs");

@@ -8,7 +8,11 @@
 #include <string.h>
 
 #include "collect.h"
-#include "remote/remote.h"
+#include "remote.h"
+#include "table/numparse.h"
+#include "text/textsafe.h"
+#include "text/util.h"
+#include "remote.h"
 #include "table/numparse.h"
 #include "text/textsafe.h"
 #include "text/util.h"

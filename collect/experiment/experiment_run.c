@@ -16,12 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "experiment.h"
 #include "settings/settings.h"
 #include "text/util.h"
-
-static volatile sig_atomic_t exp_signal;
-static volatile pid_t child_pid;
 
 struct exp {
 	const struct exp_opts *x;
@@ -36,20 +34,14 @@ struct exp {
 	bool all_complete;
 };
 
-static void on_signal(int sig)
+static const char *signal_abbrev(int sig)
 {
-	exp_signal = sig;
-	if (child_pid > 0)
-		kill(child_pid, sig == SIGHUP ? SIGTERM : sig);
+	return sigabbrev_np(sig) ? sigabbrev_np(sig) : "?";
 }
 
 static void install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	child_forward_signals((const int[]){ SIGINT, SIGTERM, SIGHUP }, 3);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -130,7 +122,7 @@ static int apply_config(struct exp *x, size_t c, cJSON *changed)
 static void sleep_s(double s)
 {
 	double end = is_now_sec() + s;
-	while (!exp_signal && is_now_sec() < end) {
+	while (!child_caught_signal() && is_now_sec() < end) {
 		struct timespec ts = { 0, 100 * 1000000 };
 		nanosleep(&ts, NULL);
 	}
@@ -212,17 +204,9 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	/* A lone --set run keeps the terminal (its own progress line) and is not tried again. */
 	if (dir && pipe2(pfd, O_CLOEXEC) < 0)
 		pfd[0] = pfd[1] = -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		setpgid(0, 0);
-		if (pfd[1] >= 0)
-			dup2(pfd[1], STDERR_FILENO);
-		setenv(RUN_CONTEXT_ENV, env, 1);
-		execv("/proc/self/exe", av);
-		is_err("cannot run /proc/self/exe: %s", strerror(errno));
-		_exit(IS_EXIT_DATA);
-	}
+	struct child_spec spec = { .argv = av, .env_name = RUN_CONTEXT_ENV, .env_value = env,
+				   .own_group = true, .stderr_fd = pfd[1] };
+	pid_t pid = child_start(&spec);
 	free(env);
 	free(av);
 	if (pfd[1] >= 0)
@@ -233,12 +217,8 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	if (pid < 0) {
 		if (er.fd >= 0)
 			close(er.fd);
-		is_err("fork: %s", strerror(errno));
 		return IS_EXIT_DATA;
 	}
-	child_pid = pid;
-	if (exp_signal)
-		kill(pid, exp_signal == SIGHUP ? SIGTERM : exp_signal);
 	struct row_counter rc = { -1, 0 };
 	char *csv = dir ? is_xasprintf("%s/datapoints.csv", dir) : NULL;
 	int st = 0;
@@ -252,7 +232,7 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 		struct timespec ts = { 0, 200 * 1000000 };
 		nanosleep(&ts, NULL);
 	}
-	child_pid = 0;
+	child_done(pid);
 	if (er.fd >= 0) {
 		fcntl(er.fd, F_SETFL, 0);
 		relay(&er);   /* the rest, up to EOF */
@@ -304,7 +284,7 @@ static int take_run(struct exp *x, size_t k, double t0)
 		return IS_EXIT_DATA;
 	}
 	sleep_s(x->x->settle_s);
-	if (exp_signal) {
+	if (child_caught_signal()) {
 		cJSON_Delete(changed);
 		return -1;
 	}
@@ -316,7 +296,7 @@ static int take_run(struct exp *x, size_t k, double t0)
 		bool busy = false;
 		st = run_child(x, k, dir, ctx, t0, &busy);
 		/* Another collector held the CPU: wait for it (up to 10 minutes) and try again. */
-		if (st != IS_EXIT_DATA || !busy || exp_signal || tries >= 600 || (out && access(out, F_OK) == 0))
+		if (st != IS_EXIT_DATA || !busy || child_caught_signal() || tries >= 600 || (out && access(out, F_OK) == 0))
 			break;
 		sleep_s(1);
 	}
@@ -334,28 +314,12 @@ static int take_run(struct exp *x, size_t k, double t0)
 	return st;
 }
 
-static char *default_dir(void)
-{
-	char host[256] = "localhost", date[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	if (gethostname(host, sizeof(host)) < 0 || !host[0])
-		strcpy(host, "localhost");
-	host[sizeof(host) - 1] = '\0';
-	for (char *p = host; *p; p++)
-		if (*p == '/' || *p == ' ')
-			*p = '_';
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
-	return is_xasprintf("%s-experiment-%s", host, date);
-}
-
 static void finish(struct exp *x, int restore_failed)
 {
 	char ts[64];
 	if (!x->e)
 		return;
-	collect_iso_time(ts, sizeof(ts));
+	is_iso_time(ts, sizeof(ts));
 	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "end_time", cJSON_CreateString(ts));
 	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "complete", cJSON_CreateBool(x->all_complete));
 	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "stop_reason",
@@ -371,7 +335,7 @@ static int run_all(struct exp *x, int argc_all, char **argv_all)
 	char err[2048];
 	int status = IS_EXIT_OK;
 	if (x->p.nfactors) {
-		char *def = x->o.outdir ? NULL : default_dir();
+		char *def = x->o.outdir ? NULL : is_run_name(NULL, "experiment");
 		int rc = run_dir_create(x->o.outdir ? x->o.outdir : def, x->o.force, &x->dir);
 		free(def);
 		if (rc < 0)
@@ -388,25 +352,25 @@ static int run_all(struct exp *x, int argc_all, char **argv_all)
 	}
 	double t0 = is_now_sec();
 	x->all_complete = true;
-	for (size_t k = 0; k < x->p.nruns && !exp_signal && status == IS_EXIT_OK; k++) {
+	for (size_t k = 0; k < x->p.nruns && !child_caught_signal() && status == IS_EXIT_OK; k++) {
 		int st = take_run(x, k, t0);
 		if (st != 0)
 			status = st < 0 ? IS_EXIT_DATA : st;
 	}
-	if (exp_signal && !x->stop_reason)
-		x->stop_reason = is_xasprintf("signal SIG%s", sigabbrev_np(exp_signal) ? sigabbrev_np(exp_signal) : "?");
+	if (child_caught_signal() && !x->stop_reason)
+		x->stop_reason = is_xasprintf("signal SIG%s", signal_abbrev(child_caught_signal()));
 	else if (status && !x->stop_reason)
 		x->stop_reason = is_xasprintf("error: a run failed (exit %d)", status);
-	x->all_complete = status == 0 && !exp_signal;
-	if (exp_signal)
+	x->all_complete = status == 0 && !child_caught_signal();
+	if (child_caught_signal())
 		status = IS_EXIT_DATA;
 	size_t n;
 	int failed = is_settings_restore(x->s, &n);
 	if (failed)
 		status = IS_EXIT_DATA;
 	finish(x, failed);
-	if (exp_signal)
-		is_warn("stopped by SIG%s; settings restored%s", sigabbrev_np(exp_signal) ? sigabbrev_np(exp_signal) : "?",
+	if (child_caught_signal())
+		is_warn("stopped by SIG%s; settings restored%s", signal_abbrev(child_caught_signal()),
 			x->dir.path ? "; experiment.json says which runs are complete" : "");
 	return status;
 }

@@ -17,6 +17,7 @@
 #include "method_bpf.h"
 #include "wake_rec.h"
 #include "wake.skel.h"
+#include "time/clock.h"
 
 #define POLL_MS 20			/* next() notices a stop within this */
 #define REC_QUEUE_CAP 8192		/* > records the ring buffer can hold */
@@ -41,14 +42,6 @@ struct method_ctx {
 	cJSON *info_method;		/* method_details: stop() adds soft_hrtimer */
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Keep the BPF side's LDist queue full (single producer: this thread). */
 static void refill_ldists(struct method_ctx *ctx)
 {
@@ -71,7 +64,7 @@ static int on_record(void *p, void *data, size_t size)
 	if (size < sizeof(*r))
 		return 0;
 	/* A gap in r->seq means lost records; those are counted on the BPF side ("lost"). */
-	ctx->last_progress_ns = mono_ns();
+	ctx->last_progress_ns = is_mono_ns();
 	if (r->kind == WAKE_REC_DISCARD) {
 		if (r->reason < DISCARD_LOST)
 			ctx->pending[r->reason]++;
@@ -134,7 +127,7 @@ static int kick(struct method_ctx *ctx)
  * or the queue ran dry), fail if the event thread died. */
 static int check_stall(struct method_ctx *ctx)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = is_mono_ns();
 
 	if (wake_thread_failed(ctx->thread))
 		return -1;
@@ -350,7 +343,7 @@ static int start_measuring(struct method_ctx *ctx, cJSON *info_method)
 	describe(ctx, why, info_method);
 	ctx->info_method = info_method;
 	refill_ldists(ctx);
-	ctx->last_progress_ns = mono_ns();
+	ctx->last_progress_ns = is_mono_ns();
 	if (ctx->source == WAKE_SRC_BPF_TIMER)
 		return kick(ctx);
 	ctx->thread = wake_thread_start(ctx->cpu, bpf_program__fd(ctx->skel->progs.wake_arm),

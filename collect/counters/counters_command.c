@@ -250,11 +250,12 @@ static void set_signals(void (*handler)(int))
 static struct timespec ts_add(struct timespec t, double s)
 {
 	long long ns = (long long)(s * 1e9 + 0.5);
-	t.tv_sec += ns / 1000000000;
-	t.tv_nsec += ns % 1000000000;
-	if (t.tv_nsec >= 1000000000) {
+	const long long sec = (long long)NSEC_PER_SEC;
+	t.tv_sec += ns / sec;
+	t.tv_nsec += ns % sec;
+	if (t.tv_nsec >= sec) {
 		t.tv_sec++;
-		t.tv_nsec -= 1000000000;
+		t.tv_nsec -= sec;
 	}
 	return t;
 }
@@ -393,7 +394,7 @@ static void build_info(struct cmain *m, int argc, char **argv)
 		cJSON_AddItemToObject(info, "command", string_array(m->o.command, -1));
 		cJSON_AddNullToObject(info, "exit_status");
 	}
-	collect_iso_time(ts, sizeof(ts));
+	is_iso_time(ts, sizeof(ts));
 	cJSON_AddStringToObject(info, "start_time", ts);
 	cJSON_AddNullToObject(info, "end_time");
 	cJSON_AddBoolToObject(info, "complete", false);
@@ -406,7 +407,7 @@ static void build_info(struct cmain *m, int argc, char **argv)
 static void finish_info(struct cmain *m, bool complete, int exit_status)
 {
 	char ts[64];
-	collect_iso_time(ts, sizeof(ts));
+	is_iso_time(ts, sizeof(ts));
 	cJSON_ReplaceItemInObject(m->info, "end_time", cJSON_CreateString(ts));
 	cJSON_ReplaceItemInObject(m->info, "complete", cJSON_CreateBool(complete));
 	cJSON_ReplaceItemInObject(m->info, "snapshots", cJSON_CreateNumber((double)m->set->nsnap));

@@ -45,13 +45,6 @@ struct method_ctx {
 	int poll;                  /* index of the POLL state, -1 if none */
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 /* Whether state i of the CPU is POLL (the polling loop, which leaves at a time limit). */
 static bool is_poll_state(int cpu, int i)
 {
@@ -164,14 +157,14 @@ static int measure_one(struct method_ctx *c, struct dp_raw *dp)
 
 	*dp = (struct dp_raw){ .req_state = -1, .intr_off = -1, .smi_cnt = -1, .nmi_cnt = -1 };
 	dp->ldist = collect_next_ldist();
-	dp->ltime = mono_ns() + dp->ldist;
+	dp->ltime = is_mono_ns() + dp->ldist;
 	struct timespec ts = { .tv_sec = (time_t)(dp->ltime / NSEC_PER_SEC),
 			       .tv_nsec = (long)(dp->ltime % NSEC_PER_SEC) };
-	dp->tbi = mono_ns();
+	dp->tbi = is_mono_ns();
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 	int r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	dp->tai = mono_ns();
+	dp->tai = is_mono_ns();
 	if (r == EINTR)
 		return DISCARD_LOST;     /* signals are blocked here; kept for safety */
 	if (r) {

@@ -1,6 +1,6 @@
 # The `bpf` method (docs/bpf.md). Included by collect/CMakeLists.txt; adds to target `collect`
 # either the real method (BPF object built with clang, skeleton from bpftool, libbpf) or
-# collect/method_bpf_unavailable.c, whose probe says why the method is missing.
+# collect/methods/method_bpf_unavailable.c, whose probe says why the method is missing.
 #
 # vmlinux.h is generated at build time from the build machine's /sys/kernel/btf/vmlinux
 # (CO-RE relocates field offsets at load time, so any BTF-enabled kernel runs the object).
@@ -76,19 +76,19 @@ if(_bpf_missing STREQUAL "")
     ${IDLESCOPE_BPF_SRC}/method_bpf_thread.c)
   add_dependencies(idlescope_bpf_method idlescope_bpf_skel)
   target_include_directories(idlescope_bpf_method PRIVATE
-    ${IDLESCOPE_BPF_SRC} ${IDLESCOPE_BPF_SRC}/bpf ${IDLESCOPE_BPF_GEN})
+    ${IDLESCOPE_BPF_SRC} ${IDLESCOPE_BPF_SRC}/../common ${IDLESCOPE_BPF_SRC}/bpf ${IDLESCOPE_BPF_GEN})
   target_link_libraries(idlescope_bpf_method PUBLIC idlescope PkgConfig::LIBBPF PkgConfig::CJSON Threads::Threads)
   set(IDLESCOPE_BPF_AVAILABLE ON CACHE INTERNAL "the bpf method is built")
 else()
   message(STATUS "bpf method: ${_bpf_missing}")
   add_library(idlescope_bpf_method OBJECT ${IDLESCOPE_BPF_SRC}/method_bpf_unavailable.c)
   target_compile_definitions(idlescope_bpf_method PRIVATE "IDLESCOPE_BPF_MISSING=\"${_bpf_missing}\"")
-  target_include_directories(idlescope_bpf_method PRIVATE ${IDLESCOPE_BPF_SRC})
+  target_include_directories(idlescope_bpf_method PRIVATE ${IDLESCOPE_BPF_SRC} ${IDLESCOPE_BPF_SRC}/../common)
   target_link_libraries(idlescope_bpf_method PUBLIC idlescope PkgConfig::CJSON)
   set(IDLESCOPE_BPF_AVAILABLE OFF CACHE INTERNAL "the bpf method is built")
 endif()
 
-# Add the method to `collect`. A file(GLOB) of collect/*.c may have picked up our sources
+# Add the method to `collect`. A file(GLOB) of collect/methods/*.c may have picked up our sources
 # already: drop them there, they come in through the object library (one of two variants).
 function(_idlescope_bpf_attach)
   get_target_property(_srcs collect SOURCES)

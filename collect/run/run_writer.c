@@ -399,7 +399,7 @@ struct dp_writer *dp_writer_open(const struct run_dir *rd, bool keep_raw,
 	w->cols.keep_raw = keep_raw;
 	w->cols.state_names = state_names;
 	w->cols.nstates = nstates;
-	w->last_flush_ns = collect_mono_ns();
+	w->last_flush_ns = is_mono_ns();
 	return w;
 }
 
@@ -490,7 +490,7 @@ int dp_writer_flush(struct dp_writer *w)
 		w->buffered = 0;
 		w->header_buffered = false;
 		w->len = 0;
-		w->last_flush_ns = collect_mono_ns();
+		w->last_flush_ns = is_mono_ns();
 		return 0;
 	}
 	int e = errno;
@@ -527,7 +527,7 @@ int dp_writer_add(struct dp_writer *w, const struct dp_raw *dp)
 	}
 	w->len += n;
 	w->buffered++;
-	if (w->len >= DP_BLOCK || collect_mono_ns() - w->last_flush_ns >= DP_FLUSH_NS)
+	if (w->len >= DP_BLOCK || is_mono_ns() - w->last_flush_ns >= DP_FLUSH_NS)
 		return dp_writer_flush(w);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "collect.h"
 #include "text/util.h"
 
@@ -18,13 +19,6 @@
 
 static pid_t children[MAX_MULTI];
 static int nchildren;
-
-static void forward(int sig)
-{
-	for (int i = 0; i < nchildren; i++)
-		if (children[i] > 0)
-			kill(children[i], sig);
-}
 
 static int check(const struct collect_opts *o, int *cpus, int *n)
 {
@@ -67,16 +61,10 @@ static pid_t start_child(int argc, char **argv, const struct collect_opts *o, in
 		av[k++] = "--reportid";
 		av[k++] = rid;
 	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		setenv("IDLESCOPE_NO_PROGRESS", "1", 1);  /* several lines would overwrite each other */
-		execv("/proc/self/exe", av);
-		is_err("cannot run /proc/self/exe: %s", strerror(errno));
-		_exit(IS_EXIT_DATA);
-	}
-	if (pid < 0)
-		is_err("fork: %s", strerror(errno));
+	/* several progress lines would overwrite each other */
+	struct child_spec spec = { .argv = av, .env_name = "IDLESCOPE_NO_PROGRESS", .env_value = "1",
+				   .stderr_fd = -1 };
+	pid_t pid = child_start(&spec);
 	free(av);
 	free(name);
 	free(cpus);
@@ -90,16 +78,14 @@ int collect_multi_cpu(int argc, char **argv, const struct collect_opts *o)
 	int cpus[MAX_MULTI], n, worst = IS_EXIT_OK;
 	if (check(o, cpus, &n) < 0)
 		return IS_EXIT_USAGE;
-	struct sigaction sa = { .sa_handler = forward };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
+	child_forward_signals((const int[]){ SIGTERM }, 1);
 	signal(SIGINT, SIG_IGN);  /* the terminal's ^C reaches the children themselves */
 	if (!o->quiet)
 		is_info("measuring CPUs %s at once with method timer into %s/cpuN", o->cpu_list, o->outdir);
 	for (int i = 0; i < n; i++) {
 		children[nchildren] = start_child(argc, argv, o, cpus[i]);
 		if (children[nchildren] < 0) {
-			forward(SIGTERM);
+			child_signal_all(SIGTERM);
 			worst = IS_EXIT_DATA;
 			break;
 		}
@@ -109,6 +95,7 @@ int collect_multi_cpu(int argc, char **argv, const struct collect_opts *o)
 		int st;
 		while (waitpid(children[i], &st, 0) < 0 && errno == EINTR)
 			;
+		child_done(children[i]);
 		int rc = WIFEXITED(st) ? WEXITSTATUS(st) : IS_EXIT_DATA;
 		worst = rc > worst ? rc : worst;
 		if (!o->quiet || rc)

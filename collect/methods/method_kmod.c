@@ -49,14 +49,7 @@ struct method_ctx {
 	uint64_t got[DISCARD_NR + 1];   /* records read: discards per reason, then datapoints */
 };
 
-#define SILENCE_EXTRA_NS 1000000000ull   /* beyond LDist max: the module's lost timeout is 0.5 s */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#define SILENCE_EXTRA_NS NSEC_PER_SEC    /* beyond LDist max: the module's lost timeout is 0.5 s */
 
 /* ---------------------------------------------------------------- probe */
 
@@ -348,7 +341,7 @@ static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJ
 		return -1;
 	}
 	describe(c, path, info);
-	c->last_rec_ns = mono_ns();
+	c->last_rec_ns = is_mono_ns();
 	return 0;
 }
 
@@ -435,7 +428,7 @@ static int fill(struct method_ctx *c)
 	if (n < 0)
 		return errno == EINTR ? 0 : -1;
 	if (n == 0)
-		return mono_ns() - c->last_rec_ns > c->silence_ns ? -2 : 0;
+		return is_mono_ns() - c->last_rec_ns > c->silence_ns ? -2 : 0;
 	ssize_t got = read(c->fd, c->rec, sizeof(c->rec));
 	if (got < 0)
 		return errno == EINTR || errno == EAGAIN ? 0 : -1;
@@ -445,7 +438,7 @@ static int fill(struct method_ctx *c)
 	}
 	c->nrec = (size_t)got / sizeof(c->rec[0]);
 	c->pos = 0;
-	c->last_rec_ns = mono_ns();
+	c->last_rec_ns = is_mono_ns();
 	return 0;
 }
 
@@ -483,7 +476,7 @@ static int silence_error(const struct method_ctx *c)
 	module_counts(c, &st, counts, sizeof(counts));
 	is_err("%s: no record from the module for %.1f s (LDist max %.3f ms + 1 s)%s%s, collect received %llu "
 	       "datapoints and %llu discards: CPU %d is kept busy (a real-time task?) or the module is stuck",
-	       KMOD_DEV, (double)(mono_ns() - c->last_rec_ns) / 1e9, (double)c->ldist_max / 1e6,
+	       KMOD_DEV, (double)(is_mono_ns() - c->last_rec_ns) / 1e9, (double)c->ldist_max / 1e6,
 	       counts[0] ? "; " : "", counts, (unsigned long long)c->got[DISCARD_NR],
 	       (unsigned long long)sum_discards(c->got), c->cpu);
 	return -1;

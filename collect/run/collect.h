@@ -9,15 +9,18 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 #include "method.h"
+#include "time/clock.h"
 
-#define NSEC_PER_USEC 1000ull
-#define NSEC_PER_SEC 1000000000ull
 
 /* Defaults, documented in --help and docs/collect.md. */
 #define DEFAULT_COUNT 10000u
 #define DEFAULT_LDIST_MIN (1000 * NSEC_PER_USEC)
 #define DEFAULT_LDIST_MAX (4000 * NSEC_PER_USEC)
 #define MAX_LDIST (10 * NSEC_PER_SEC)
+
+/* measure.c: collect's default mode (and --set, --matrix, --restore, --list-settings
+ * through settings_cli_main); returns the exit status. */
+int measure_main(int argc, char **argv);
 
 /* options.c: the command line. */
 struct collect_opts {
@@ -142,9 +145,5 @@ struct run_summary;
 void progress_update(struct progress *p, uint64_t dps, uint64_t discards,
 		     const struct run_summary *sum, bool force);
 void progress_end(struct progress *p);
-
-/* ISO 8601 UTC of CLOCK_REALTIME now, e.g. "2026-11-22T08:00:00.123Z". */
-void collect_iso_time(char *buf, size_t len);
-uint64_t collect_mono_ns(void);
 
 #endif

@@ -15,6 +15,8 @@
 #include "counters_collect.h"
 #include "counters_hook.h"
 #include "text/util.h"
+#include "time/clock.h"
+#include "text/util.h"
 
 struct counters_sampler {
 	struct cnt_set *set;
@@ -38,8 +40,8 @@ static void *sampler_thread(void *arg)
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop && !s->failed) {
 		long long ns = next.tv_nsec + step;
-		next.tv_sec += ns / 1000000000;
-		next.tv_nsec = ns % 1000000000;
+		next.tv_sec += (time_t)(ns / NSEC_PER_SEC);
+		next.tv_nsec = (long)(ns % NSEC_PER_SEC);
 		int rc = 0;
 		while (!s->stop && rc != ETIMEDOUT)
 			rc = pthread_cond_timedwait(&s->wake, &s->lock, &next);

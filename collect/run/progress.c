@@ -21,7 +21,7 @@ struct progress *progress_start(uint64_t count, uint64_t time_limit_ns, bool qui
 	if (quiet || !isatty(STDERR_FILENO) || getenv("IDLESCOPE_NO_PROGRESS"))
 		return NULL;  /* (set by collect --cpu LIST for its children) */
 	struct progress *p = is_xcalloc(1, sizeof(*p));
-	p->start_ns = p->last_ns = collect_mono_ns();
+	p->start_ns = p->last_ns = is_mono_ns();
 	p->count = count;
 	p->time_limit_ns = time_limit_ns;
 	return p;
@@ -43,7 +43,7 @@ void progress_update(struct progress *p, uint64_t dps, uint64_t discards,
 {
 	if (!p)
 		return;
-	uint64_t now = collect_mono_ns();
+	uint64_t now = is_mono_ns();
 	if (!force && now - p->last_ns < PROGRESS_EVERY_NS)
 		return;
 	p->last_ns = now;

@@ -1,25 +1,12 @@
 /* `collect -H HOST ...`: one host, a fleet, or --deploy only. */
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "collect.h"
 #include "remote.h"
 #include "text/util.h"
-
-char remote_last_error[1024];
-
-void remote_err(const char *host, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(remote_last_error, sizeof(remote_last_error), fmt, ap);
-	va_end(ap);
-	is_err("%s: %s", host, remote_last_error);
-}
 
 static void on_stop(int sig)
 {
@@ -35,17 +22,6 @@ static void install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-}
-
-/* <host>-<method>-<YYYYMMDD-HHMMSS>, as a local run is named after its host. */
-static char *default_outdir(const char *host, const char *method)
-{
-	char date[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
-	return is_xasprintf("%s-%s-%s", host, method, date);
 }
 
 static int deploy_all(const struct remote_opts *ro)
@@ -73,7 +49,7 @@ int remote_main(int argc, char **argv)
 		rc = remote_fetch_host(&ro, ro.hosts[0], ro.outdir, &res);
 	} else if (ro.nhosts == 1) {
 		struct host_result res;
-		char *def = ro.outdir ? NULL : default_outdir(ro.hosts[0], ro.method);
+		char *def = ro.outdir ? NULL : is_run_name(ro.hosts[0], ro.method);
 		rc = remote_run_host(&ro, ro.hosts[0], ro.outdir ? ro.outdir : def, true, &res);
 		free(def);
 	} else {

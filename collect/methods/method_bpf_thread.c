@@ -19,6 +19,7 @@
 
 #include "text/util.h"
 #include "method_bpf.h"
+#include "time/clock.h"
 
 struct wake_thread {
 	pthread_t th;
@@ -42,8 +43,8 @@ static int arm_one(struct wake_thread *t)
 /* Sleep until ltime or a stop; 1 = expired, 0 = stop, -1 = error. */
 static int sleep_until(struct wake_thread *t, uint64_t ltime)
 {
-	struct itimerspec its = { .it_value = { (time_t)(ltime / 1000000000u),
-						(long)(ltime % 1000000000u) } };
+	struct itimerspec its = { .it_value = { (time_t)(ltime / NSEC_PER_SEC),
+						(long)(ltime % NSEC_PER_SEC) } };
 	struct pollfd pfd[2] = { { .fd = t->tfd, .events = POLLIN }, { .fd = t->stop_fd, .events = POLLIN } };
 	uint64_t ticks;
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
+#include "stop.h"
 
 /* Why a datapoint was dropped; counted per reason in info.json "discards". */
 enum discard_reason {
@@ -49,9 +50,7 @@ struct collect_cfg {
 	const char *kmod_path;   /* hrt/tdt: module file to load when not loaded (NULL: search) */
 };
 
-/* Set by the core's SIGINT/SIGTERM handler and at count/time limits: a method's next()
- * must notice it within ~100 ms and return 0. */
-extern volatile sig_atomic_t collect_stop_requested;
+/* collect_stop_requested (stop.h): a method's next() must notice it within ~100 ms and return 0. */
 
 /* next() calls this, in the thread that runs it, with its discards[] whenever it has added to
  * them and at least every ~100 ms while it waits: when no datapoint has been kept for a long

@@ -1,0 +1,3 @@
+#include "stop.h"
+
+volatile sig_atomic_t collect_stop_requested;

@@ -41,18 +41,18 @@ int cmd_cache(int argc, char **argv)
 	opterr = 0;
 	if (cli_build(cache_opts, NOPTS, longopts, shorts, sizeof(shorts)) < 0 ||
 	    cli_refuse_abbreviations(argc, argv, shorts, longopts, "cache: ", "analyze cache") < 0)
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_INFO: clear = 0; break;
 		case OPT_CLEAR: clear = 1; break;
-		case 'h': cli_print_help(stdout, cache_help, cache_opts, NOPTS, cache_help_tail); return IS_EXIT_OK;
-		default: is_bad_option(argv, "cache: ", "analyze cache"); return IS_EXIT_USAGE;
+		case 'h': cli_print_help(stdout, cache_help, cache_opts, NOPTS, cache_help_tail); return ISC_EXIT_OK;
+		default: isc_bad_option(argv, "cache: ", "analyze cache"); return ISC_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
-		is_err("cache: unexpected argument '%s' (see 'analyze cache --help')", argv[optind]);
-		return IS_EXIT_USAGE;
+		isc_err("cache: unexpected argument '%s' (see 'analyze cache --help')", argv[optind]);
+		return ISC_EXIT_USAGE;
 	}
-	return (clear ? is_cache_clear(stdout) : is_cache_info(stdout)) < 0 ? IS_EXIT_DATA : IS_EXIT_OK;
+	return (clear ? isc_cache_clear(stdout) : isc_cache_info(stdout)) < 0 ? ISC_EXIT_DATA : ISC_EXIT_OK;
 }

@@ -86,7 +86,7 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 		case 'w': *whole = true; break;
 		case 'm':
 			if (*nm == MAX_METRICS) {
-				is_err("--metric: at most %d", MAX_METRICS);
+				isc_err("--metric: at most %d", MAX_METRICS);
 				return 2;
 			}
 			metrics[(*nm)++] = optarg;
@@ -95,12 +95,12 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 			cli_print_help(stdout, counters_help, counters_opts, NOPTS, counters_help_tail);
 			return -1;
 		default:
-			is_bad_option(argv, "counters: ", "analyze counters");
+			isc_bad_option(argv, "counters: ", "analyze counters");
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		is_err(optind == argc ? "counters: give one RUN directory" : "counters: give one RUN directory, not several");
+		isc_err(optind == argc ? "counters: give one RUN directory" : "counters: give one RUN directory, not several");
 		return 2;
 	}
 	*run = argv[optind];
@@ -115,39 +115,39 @@ int cmd_counters(int argc, char **argv)
 	bool whole = false;
 	int rc = parse(argc, argv, &po, mspecs, &nm, &run, &whole);
 	if (rc)
-		return rc < 0 ? IS_EXIT_OK : rc;
+		return rc < 0 ? ISC_EXIT_OK : rc;
 	struct cnt_data *d;
 	rc = cnt_data_load(run, &d);
 	if (rc == 0)
-		is_err("%s: no counters.csv (collect writes it with --counters or alongside a latency run)", run);
+		isc_err("%s: no counters.csv (collect writes it with --counters or alongside a latency run)", run);
 	if (rc <= 0)
-		return IS_EXIT_DATA;
-	is_info_warn_incomplete(d->info, run);
-	po.measured_cpu = is_counters_measured_cpu(run);
+		return ISC_EXIT_DATA;
+	isc_info_warn_incomplete(d->info, run);
+	po.measured_cpu = isc_counters_measured_cpu(run);
 	struct cnt_metric metrics[MAX_METRICS];
 	size_t ok = 0;
-	int status = IS_EXIT_OK;
+	int status = ISC_EXIT_OK;
 	for (; ok < nm; ok++) {
 		char err[1024];
 		if (cnt_metric_parse(mspecs[ok], d, &metrics[ok], err, sizeof(err))) {
-			is_err("--metric %s", err);
-			status = IS_EXIT_USAGE;
+			isc_err("--metric %s", err);
+			status = ISC_EXIT_USAGE;
 			goto out;
 		}
 	}
 	struct cnt_derive_opts o = { .joules = po.joules, .nmetrics = nm, .metrics = metrics,
 				     .whole_run = whole };
 	struct cnt_result r;
-	is_oom_context("computing the counters of %s", d->csv_path);
+	isc_oom_context("computing the counters of %s", d->csv_path);
 	if (cnt_derive(d, &o, &r)) {
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 		goto out;
 	}
 	FILE *out = out_open(po.format);
-	status = out ? cnt_print(out, d, &r, &po) : IS_EXIT_DATA;
-	if (out && out_close(out) != 0 && status == IS_EXIT_OK) {
-		is_err("writing the output failed");
-		status = IS_EXIT_DATA;
+	status = out ? cnt_print(out, d, &r, &po) : ISC_EXIT_DATA;
+	if (out && out_close(out) != 0 && status == ISC_EXIT_OK) {
+		isc_err("writing the output failed");
+		status = ISC_EXIT_DATA;
 	}
 	cnt_result_free(&r);
 out:

@@ -74,7 +74,7 @@ static const struct cli_opt diff_opts[] = {
 	  "timestamps LTime, TBI, TAI, TIntr, TBI1, TAI1 (name them to compare)" },
 	{ "funcs", 'f', 'f', "LIST",
 	  "comma-separated functions, default:" CLI_BR
-	  IS_DEFAULT_FUNCS CLI_BR
+	  ISC_DEFAULT_FUNCS CLI_BR
 	  "as in 'analyze stats': count, min, max, avg, std, med, N%" },
 	{ "include", 'i', 'i', "EXPR",
 	  "keep only rows where EXPR is true (in every run)" },
@@ -134,7 +134,7 @@ static const char diff_help_tail[] =
 "run twice without --allow-same, an unknown --ref, a bad option)\n";
 
 struct diff_cli {
-	struct is_load_spec load;
+	struct isc_load_spec load;
 	const char *funcs;
 	enum out_format format;
 	bool even_up;
@@ -163,23 +163,23 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
 		case OPT_BY_BINS:
-			if (!(o->by_bins = is_by_bins_count(optarg, "diff")))
+			if (!(o->by_bins = isc_by_bins_count(optarg, "diff")))
 				return -1;
 			break;
 		case 'F':
 			if (parse_out_format("diff", optarg, &o->format) < 0)
 				return -1;
 			break;
-		case 'h': cli_print_help(stdout, diff_help, diff_opts, NOPTS, diff_help_tail); exit(IS_EXIT_OK);
-		default: is_bad_option(argv, "diff: ", "analyze diff"); return -1;
+		case 'h': cli_print_help(stdout, diff_help, diff_opts, NOPTS, diff_help_tail); exit(ISC_EXIT_OK);
+		default: isc_bad_option(argv, "diff: ", "analyze diff"); return -1;
 		}
 	}
 	if (argc - optind < 1) {
-		is_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
+		isc_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
 		return -1;
 	}
 	o->by_spec = o->load.group_by;
-	return is_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "diff: ");
+	return isc_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "diff: ");
 }
 
 /* The same datapoints twice compare a run with itself: an error unless --allow-same. */
@@ -187,13 +187,13 @@ static int check_same(char **paths, int n, bool allow)
 {
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++) {
-			if (!is_same_run(paths[i], paths[j]))
+			if (!isc_is_same_run(paths[i], paths[j]))
 				continue;
 			if (allow) {
-				is_warn("'%s' and '%s' are the same run", paths[i], paths[j]);
+				isc_warn("'%s' and '%s' are the same run", paths[i], paths[j]);
 				continue;
 			}
-			is_err("diff: '%s' and '%s' are the same run: comparing a run with itself "
+			isc_err("diff: '%s' and '%s' are the same run: comparing a run with itself "
 			       "shows nothing (--allow-same to do it anyway)", paths[i], paths[j]);
 			return -1;
 		}
@@ -202,9 +202,9 @@ static int check_same(char **paths, int n, bool allow)
 
 /* Runs load two at a time: each file's reader has serial stretches the other can fill. */
 struct loader {
-	struct is_load_ctx *ctx;
+	struct isc_load_ctx *ctx;
 	char **paths;
-	struct is_run **runs;
+	struct isc_run **runs;
 	int *rc;
 	size_t n;
 	atomic_size_t next;
@@ -214,18 +214,18 @@ static void *load_some(void *arg)
 {
 	struct loader *l = arg;
 	for (size_t i; (i = atomic_fetch_add(&l->next, 1)) < l->n;)
-		l->rc[i] = is_load_run(l->ctx, l->paths[i], &l->runs[i]);
+		l->rc[i] = isc_load_run(l->ctx, l->paths[i], &l->runs[i]);
 	return NULL;
 }
 
-static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_run **runs)
+static int load_runs(struct isc_load_ctx *ctx, char **paths, size_t n, struct isc_run **runs)
 {
 	struct loader l = { .ctx = ctx, .paths = paths, .runs = runs, .n = n };
 	pthread_t tid;
-	l.rc = is_xcalloc(n, sizeof(int));
+	l.rc = isc_xcalloc(n, sizeof(int));
 	atomic_init(&l.next, 0);
 	for (size_t i = 0; i < n; i++)  /* while single-threaded (fork) */
-		is_load_prepare_run(paths[i]);
+		isc_load_prepare_run(paths[i]);
 	int threaded = pthread_create(&tid, NULL, load_some, &l) == 0;
 	load_some(&l);
 	if (threaded)
@@ -235,20 +235,20 @@ static int load_runs(struct is_load_ctx *ctx, char **paths, size_t n, struct is_
 		if (l.rc[i] < 0) {
 			rc = -1;
 		} else if (runs[i]->dp->nrows == 0) {
-			is_err("%s: no datapoints%s", runs[i]->dp_path,
+			isc_err("%s: no datapoints%s", runs[i]->dp_path,
 			       ctx->spec->include || ctx->spec->exclude ? " left after filtering" : "");
 			rc = -1;
 		}
 	}
 	free(l.rc);
 	if (rc == 0)
-		is_runs_uniquify_names(runs, n);
+		isc_runs_uniquify_names(runs, n);
 	return rc;
 }
 
 /* --by must exist everywhere. The default, ReqCState, applies when every run has the column
  * and at least one has a value in it (a CPU without a cpuidle driver leaves it empty). */
-static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n, const char **col)
+static int choose_group(struct isc_load_ctx *ctx, struct isc_run **runs, size_t n, const char **col)
 {
 	const char *dflt = "ReqCState";
 	size_t have = 0, with_values = 0, lacking = 0;
@@ -257,42 +257,42 @@ static int choose_group(struct is_load_ctx *ctx, struct is_run **runs, size_t n,
 		return 0;
 	if (ctx->spec->group_by) {
 		for (size_t i = 0; i < n; i++)
-			if (is_load_group_col(ctx, runs[i], col) < 0)
+			if (isc_load_group_col(ctx, runs[i], col) < 0)
 				return -1;
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!is_table_col(runs[i]->dp, dflt)) {
+		if (!isc_table_col(runs[i]->dp, dflt)) {
 			lacking = lacking ? lacking : i + 1;
 			continue;
 		}
 		have++;
-		with_values += is_table_col_has_value(runs[i]->dp, dflt);
+		with_values += isc_table_col_has_value(runs[i]->dp, dflt);
 	}
 	if (have && lacking == 1)
-		is_warn("the reference %s has no %s column: no per-%s comparison", runs[0]->name,
+		isc_warn("the reference %s has no %s column: no per-%s comparison", runs[0]->name,
 			dflt, dflt);
 	else if (have && lacking)
-		is_warn("%s has no %s column: no per-%s comparison", runs[lacking - 1]->name, dflt, dflt);
+		isc_warn("%s has no %s column: no per-%s comparison", runs[lacking - 1]->name, dflt, dflt);
 	else if (with_values)
 		*col = dflt;
 	return 0;
 }
 
 /* A numeric --by column in bins on edges over all runs (bins.h). */
-static int bin_group(const struct diff_cli *o, struct is_run **runs, size_t n, const char **col)
+static int bin_group(const struct diff_cli *o, struct isc_run **runs, size_t n, const char **col)
 {
-	struct is_table **t = is_xcalloc(n, sizeof(*t));
+	struct isc_table **t = isc_xcalloc(n, sizeof(*t));
 	for (size_t i = 0; i < n; i++)
 		t[i] = runs[i]->dp;
-	int rc = is_by_group_tables(t, n, *col, o->by_bins, col);
+	int rc = isc_by_group_tables(t, n, *col, o->by_bins, col);
 	free(t);
 	return rc;
 }
 
 static int print_json(FILE *out_fp, const struct diff_out *out)
 {
-	cJSON *root = is_diff_to_json(out->d);
+	cJSON *root = isc_diff_to_json(out->d);
 	cJSON_AddItemToObject(root, "counters", diff_counters_json(out->c, out->d));
 	cJSON_AddItemToObject(root, "flags", diff_flags_json(out->flags, out->d, 0));
 	cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "groups");
@@ -309,134 +309,134 @@ static int print_json(FILE *out_fp, const struct diff_out *out)
 	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
 	cJSON_Delete(root);
 	if (!s) {
-		is_err("diff: cannot format JSON output");
-		return IS_EXIT_DATA;
+		isc_err("diff: cannot format JSON output");
+		return ISC_EXIT_DATA;
 	}
 	fputs(s, out_fp);
 	fputc('\n', out_fp);
 	free(s);
-	return IS_EXIT_OK;
+	return ISC_EXIT_OK;
 }
 
-static int compare_and_print(struct is_load_ctx *ctx, const struct diff_cli *o,
-			     struct is_run **runs, size_t n, const struct is_config_list *cl,
-			     const struct is_func *funcs, size_t nfuncs)
+static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
+			     struct isc_run **runs, size_t n, const struct isc_config_list *cl,
+			     const struct isc_func *funcs, size_t nfuncs)
 {
-	struct is_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
+	struct isc_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
 				      .metrics_re = o->load.metrics_re };
-	struct is_diff_config *configs = NULL;
+	struct isc_diff_config *configs = NULL;
 	struct diff_counters counters;
-	struct is_diff_flags flags;
-	struct is_diff d;
-	int rc = IS_EXIT_OK;
-	if (is_configs_for_diff(cl, runs, o->ref, &configs, &dopts.nconfigs) < 0) {
-		is_configs_free_diff(configs, dopts.nconfigs);
-		return IS_EXIT_USAGE;
+	struct isc_diff_flags flags;
+	struct isc_diff d;
+	int rc = ISC_EXIT_OK;
+	if (isc_configs_for_diff(cl, runs, o->ref, &configs, &dopts.nconfigs) < 0) {
+		isc_configs_free_diff(configs, dopts.nconfigs);
+		return ISC_EXIT_USAGE;
 	}
 	dopts.configs = configs;
-	is_diff_flags_columns(&flags, runs, n, o->load.metrics_re);
+	isc_diff_flags_columns(&flags, runs, n, o->load.metrics_re);
 	dopts.skip = (const char *const *)flags.skip;
 	dopts.nskip = flags.nskip;
 	if (choose_group(ctx, runs, n, &dopts.group_col) < 0 ||
 	    (dopts.group_col && bin_group(o, runs, n, &dopts.group_col) < 0))
-		rc = IS_EXIT_DATA;
-	if (rc == IS_EXIT_OK && o->even_up)
-		is_diff_even_up(runs, n);
-	is_oom_context("comparing %zu runs", n);
-	if (rc == IS_EXIT_OK && is_diff_compute(&d, runs, n, &dopts) < 0)
-		rc = IS_EXIT_DATA;
-	is_configs_free_diff(configs, dopts.nconfigs);
-	if (rc == IS_EXIT_OK && is_diff_flags_compute(&flags, &d) < 0) {
-		is_diff_free(&d);
-		rc = IS_EXIT_DATA;
+		rc = ISC_EXIT_DATA;
+	if (rc == ISC_EXIT_OK && o->even_up)
+		isc_diff_even_up(runs, n);
+	isc_oom_context("comparing %zu runs", n);
+	if (rc == ISC_EXIT_OK && isc_diff_compute(&d, runs, n, &dopts) < 0)
+		rc = ISC_EXIT_DATA;
+	isc_configs_free_diff(configs, dopts.nconfigs);
+	if (rc == ISC_EXIT_OK && isc_diff_flags_compute(&flags, &d) < 0) {
+		isc_diff_free(&d);
+		rc = ISC_EXIT_DATA;
 	}
-	if (rc != IS_EXIT_OK) {
-		is_diff_flags_free(&flags);
+	if (rc != ISC_EXIT_OK) {
+		isc_diff_flags_free(&flags);
 		return rc;
 	}
 	if (diff_counters_load(&counters, &d) < 0) {
-		is_diff_free(&d);
-		is_diff_flags_free(&flags);
-		return IS_EXIT_DATA;
+		isc_diff_free(&d);
+		isc_diff_flags_free(&flags);
+		return ISC_EXIT_DATA;
 	}
 	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design, .flags = &flags };
-	out.nwarn = is_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
+	out.nwarn = isc_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
 					&out.warn);
-	is_oom_context("writing the comparison of %zu runs", n);
+	isc_oom_context("writing the comparison of %zu runs", n);
 	FILE *fp = out_open(o->format);
 	if (!fp)
-		rc = IS_EXIT_DATA;
+		rc = ISC_EXIT_DATA;
 	else if (o->format == FMT_TEXT)
 		diff_print_text(fp, &out);
 	else if (o->format == FMT_CSV)
 		diff_print_csv(fp, &out);
 	else
 		rc = print_json(fp, &out);
-	if (fp && out_close(fp) != 0 && rc == IS_EXIT_OK) {
-		is_err("diff: cannot write output");
-		rc = IS_EXIT_DATA;
+	if (fp && out_close(fp) != 0 && rc == ISC_EXIT_OK) {
+		isc_err("diff: cannot write output");
+		rc = ISC_EXIT_DATA;
 	}
 	for (size_t i = 0; i < out.nwarn; i++)
 		free(out.warn[i]);
 	free(out.warn);
 	diff_counters_free(&counters);
-	is_diff_flags_free(&flags);
-	is_diff_free(&d);
+	isc_diff_flags_free(&flags);
+	isc_diff_free(&d);
 	return rc;
 }
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_cli o = { .funcs = IS_DEFAULT_FUNCS };
-	struct is_load_ctx ctx = { 0 };
-	struct is_config_list cl = { 0 };
-	struct is_func *funcs = NULL;
-	struct is_run **runs = NULL;
+	struct diff_cli o = { .funcs = ISC_DEFAULT_FUNCS };
+	struct isc_load_ctx ctx = { 0 };
+	struct isc_config_list cl = { 0 };
+	struct isc_func *funcs = NULL;
+	struct isc_run **runs = NULL;
 	char **paths = NULL;
 	size_t nfuncs, n = 0;
 	char err[200];
-	int rc = IS_EXIT_USAGE;
+	int rc = ISC_EXIT_USAGE;
 
 	if (parse_args(argc, argv, &o) < 0)
-		return IS_EXIT_USAGE;
-	if (is_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
-		is_err("diff: --funcs: %s", err);
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
+	if (isc_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
+		isc_err("diff: --funcs: %s", err);
+		return ISC_EXIT_USAGE;
 	}
-	if (is_configs_parse(argv + optind, (size_t)(argc - optind), &cl) < 0)
+	if (isc_configs_parse(argv + optind, (size_t)(argc - optind), &cl) < 0)
 		goto cleanup;
-	paths = is_configs_paths(&cl, &n);
+	paths = isc_configs_paths(&cl, &n);
 	if (cl.n < 2) {
 		if (n < 2)
-			is_err("diff: need at least two runs, the reference first (see 'analyze diff "
+			isc_err("diff: need at least two runs, the reference first (see 'analyze diff "
 			       "--help')");
 		else
-			is_err("diff: need at least two configurations, got one of %zu runs (A,B is one "
+			isc_err("diff: need at least two configurations, got one of %zu runs (A,B is one "
 			       "configuration of replicate runs; see 'analyze diff --help')", n);
 		goto cleanup;
 	}
-	if (check_same(paths, (int)n, o.allow_same) < 0 || is_load_prepare(&ctx, &o.load) < 0)
+	if (check_same(paths, (int)n, o.allow_same) < 0 || isc_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
 	if (diff_all_counter_only(argv + optind, n)) {  /* collect --counters runs */
 		rc = diff_counters_only(argv + optind, n, (int)o.format);
 		goto cleanup;
 	}
-	runs = is_xcalloc(n, sizeof(*runs));
-	rc = IS_EXIT_DATA;
+	runs = isc_xcalloc(n, sizeof(*runs));
+	rc = ISC_EXIT_DATA;
 	if (load_runs(&ctx, paths, n, runs) < 0)
 		goto cleanup;
 	rc = compare_and_print(&ctx, &o, runs, n, &cl, funcs, nfuncs);
-	if (fflush(stdout) != 0 && rc == IS_EXIT_OK) {
-		is_err("diff: cannot write output");
-		rc = IS_EXIT_DATA;
+	if (fflush(stdout) != 0 && rc == ISC_EXIT_OK) {
+		isc_err("diff: cannot write output");
+		rc = ISC_EXIT_DATA;
 	}
 cleanup:
 	for (size_t i = 0; runs && i < n; i++)
-		is_run_free(runs[i]);
+		isc_run_free(runs[i]);
 	free(runs);
 	free(paths);
-	is_configs_free(&cl);
-	is_load_release(&ctx);
+	isc_configs_free(&cl);
+	isc_load_release(&ctx);
 	free(funcs);
 	free(o.by_col);
 	return rc;

@@ -54,7 +54,7 @@ static const char filter_help_tail[] =
 
 static int usage_err(const char *msg, const char *arg)
 {
-	is_err("filter: %s%s%s (see 'analyze filter --help')", msg, arg ? ": " : "", arg ? arg : "");
+	isc_err("filter: %s%s%s (see 'analyze filter --help')", msg, arg ? ": " : "", arg ? arg : "");
 	return -1;
 }
 
@@ -78,13 +78,13 @@ static int parse_args(int argc, char **argv, struct filter_opts *o)
 		case OPT_REPORTID:
 			if (optarg[0] == '-')
 				return usage_err("--reportid: expected an ID, got an option", optarg);
-			if (!optarg[0] || is_name_problem(optarg, why, sizeof(why)))
+			if (!optarg[0] || isc_name_problem(optarg, why, sizeof(why)))
 				return usage_err("--reportid: not a usable name", optarg[0] ? why : "empty");
 			o->reportid = optarg;
 			break;
 		case OPT_FORCE: o->force = true; break;
-		case 'h': cli_print_help(stdout, filter_help, filter_opts, NOPTS, filter_help_tail); exit(IS_EXIT_OK);
-		default: is_bad_option(argv, "filter: ", "analyze filter"); return -1;
+		case 'h': cli_print_help(stdout, filter_help, filter_opts, NOPTS, filter_help_tail); exit(ISC_EXIT_OK);
+		default: isc_bad_option(argv, "filter: ", "analyze filter"); return -1;
 		}
 	}
 	if (optind >= argc)
@@ -105,9 +105,9 @@ static int default_reportid(struct filter_opts *o)
 		n--;
 	const char *slash = memrchr(o->out, '/', n);
 	const char *name = slash && n > 1 ? slash + 1 : o->out;
-	o->reportid_buf = is_xstrndup(name, n - (size_t)(name - o->out));
-	if (is_name_problem(o->reportid_buf, why, sizeof(why)) || !strcmp(o->reportid_buf, "/")) {
-		is_err("filter: -o %s: its name cannot be the reportid (%s); give --reportid", o->out,
+	o->reportid_buf = isc_xstrndup(name, n - (size_t)(name - o->out));
+	if (isc_name_problem(o->reportid_buf, why, sizeof(why)) || !strcmp(o->reportid_buf, "/")) {
+		isc_err("filter: -o %s: its name cannot be the reportid (%s); give --reportid", o->out,
 		       strcmp(o->reportid_buf, "/") ? why : "the root");
 		return -1;
 	}
@@ -117,11 +117,11 @@ static int default_reportid(struct filter_opts *o)
 
 static bool want_filter_col(const char *name, void *arg)
 {
-	const struct is_load_ctx *ctx = arg;
+	const struct isc_load_ctx *ctx = arg;
 	for (int k = 0; k < 2; k++) {
-		const struct is_expr *e = k ? ctx->exclude : ctx->include;
-		for (size_t i = 0; e && i < is_expr_nvars(e); i++)
-			if (!strcmp(is_expr_var(e, i), name))
+		const struct isc_expr *e = k ? ctx->exclude : ctx->include;
+		for (size_t i = 0; e && i < isc_expr_nvars(e); i++)
+			if (!strcmp(isc_expr_var(e, i), name))
 				return true;
 	}
 	return false;
@@ -133,42 +133,42 @@ static bool want_out_col(const char *name, void *arg)
 }
 
 /* Pass 1: the filter's columns, read and evaluated as analyze stats does. keep: per row. */
-static int select_rows(struct is_load_ctx *ctx, struct is_run *run, unsigned char **keep)
+static int select_rows(struct isc_load_ctx *ctx, struct isc_run *run, unsigned char **keep)
 {
-	struct is_table_opts opts = { .want = want_filter_col, .want_arg = ctx };
-	if (is_run_load_dp(run, &opts) < 0)
+	struct isc_table_opts opts = { .want = want_filter_col, .want_arg = ctx };
+	if (isc_run_load_dp(run, &opts) < 0)
 		return -1;
-	*keep = is_xmalloc(run->dp->nrows ? run->dp->nrows : 1);
+	*keep = isc_xmalloc(run->dp->nrows ? run->dp->nrows : 1);
 	memset(*keep, 1, run->dp->nrows ? run->dp->nrows : 1);
 	if (!ctx->include && !ctx->exclude)
 		return 0;
-	return is_table_filter_mask(run->dp, ctx->include, ctx->exclude, *keep);
+	return isc_table_filter_mask(run->dp, ctx->include, ctx->exclude, *keep);
 }
 
-static int check_metrics(const struct filter_opts *o, const struct is_table *t, regex_t *rx)
+static int check_metrics(const struct filter_opts *o, const struct isc_table *t, regex_t *rx)
 {
 	for (size_t i = 0; i < t->file_ncols; i++)
 		if (regexec(rx, t->file_colnames[i], 0, NULL, 0) == 0)
 			return 0;
-	is_err("%s: --metrics: no column matches '%s'", t->path, o->metrics_re);
+	isc_err("%s: --metrics: no column matches '%s'", t->path, o->metrics_re);
 	return -1;
 }
 
 /* Pass 2: copy the kept rows into tmp, then info.json. */
-static int write_run(struct filter_opts *o, struct is_run *run, const unsigned char *keep,
+static int write_run(struct filter_opts *o, struct isc_run *run, const unsigned char *keep,
 		     regex_t *rx, const char *tmp)
 {
-	struct is_csv_copy cp = { .path = run->dp_path, .keep = keep, .nrows = run->dp->nrows,
+	struct isc_csv_copy cp = { .path = run->dp_path, .keep = keep, .nrows = run->dp->nrows,
 				  .want = rx ? want_out_col : NULL, .want_arg = rx };
-	char *dp = is_xasprintf("%s/datapoints.csv", tmp);
+	char *dp = isc_xasprintf("%s/datapoints.csv", tmp);
 	FILE *f = fopen(dp, "w");
 	int rc = -1;
 	if (!f) {
-		is_err("%s: cannot create", dp);
+		isc_err("%s: cannot create", dp);
 	} else {
-		rc = is_csv_copy_rows(&cp, f, &o->rows_out);
+		rc = isc_csv_copy_rows(&cp, f, &o->rows_out);
 		if (fclose(f) != 0 && rc == 0) {
-			is_err("%s: cannot write", dp);
+			isc_err("%s: cannot write", dp);
 			rc = -1;
 		}
 	}
@@ -177,17 +177,17 @@ static int write_run(struct filter_opts *o, struct is_run *run, const unsigned c
 	return rc < 0 ? -1 : filter_write_info(o, run, tmp);
 }
 
-static int filter_run(struct filter_opts *o, struct is_load_ctx *ctx, regex_t *rx)
+static int filter_run(struct filter_opts *o, struct isc_load_ctx *ctx, regex_t *rx)
 {
-	struct is_run *run = NULL;
+	struct isc_run *run = NULL;
 	unsigned char *keep = NULL;
 	char *tmp = NULL;
 	struct stat st;
-	int rc = IS_EXIT_DATA;
-	if (is_run_open(o->in, &run) < 0)
-		return IS_EXIT_DATA;
+	int rc = ISC_EXIT_DATA;
+	if (isc_run_open(o->in, &run) < 0)
+		return ISC_EXIT_DATA;
 	if (filter_check_paths(o->in, stat(o->in, &st) == 0 && S_ISDIR(st.st_mode), o->out) < 0) {
-		rc = IS_EXIT_USAGE;
+		rc = ISC_EXIT_USAGE;
 		goto cleanup;
 	}
 	if (select_rows(ctx, run, &keep) < 0 || (rx && check_metrics(o, run->dp, rx) < 0))
@@ -198,34 +198,34 @@ static int filter_run(struct filter_opts *o, struct is_load_ctx *ctx, regex_t *r
 		filter_discard(tmp);
 		goto cleanup;
 	}
-	is_info("%s: %zu of %zu datapoints kept", o->out, o->rows_out, o->rows_in);
-	rc = IS_EXIT_OK;
+	isc_info("%s: %zu of %zu datapoints kept", o->out, o->rows_out, o->rows_in);
+	rc = ISC_EXIT_OK;
 cleanup:
 	free(tmp);
 	free(keep);
-	is_run_free(run);
+	isc_run_free(run);
 	return rc;
 }
 
 int cmd_filter(int argc, char **argv)
 {
 	struct filter_opts o = { 0 };
-	struct is_load_ctx ctx;
+	struct isc_load_ctx ctx;
 	regex_t rx;
-	int rc = IS_EXIT_USAGE;
+	int rc = ISC_EXIT_USAGE;
 	if (parse_args(argc, argv, &o) < 0 || (!o.reportid && default_reportid(&o) < 0)) {
 		free(o.reportid_buf);
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	}
 	o.in = argv[optind];
 	if (o.metrics_re && regcomp(&rx, o.metrics_re, REG_EXTENDED | REG_NOSUB) != 0) {
-		is_err("filter: --metrics: bad regular expression '%s'", o.metrics_re);
+		isc_err("filter: --metrics: bad regular expression '%s'", o.metrics_re);
 		free(o.reportid_buf);
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	}
-	if (is_load_prepare(&ctx, &o.load) == 0)
+	if (isc_load_prepare(&ctx, &o.load) == 0)
 		rc = filter_run(&o, &ctx, o.metrics_re ? &rx : NULL);
-	is_load_release(&ctx);
+	isc_load_release(&ctx);
 	if (o.metrics_re)
 		regfree(&rx);
 	free(o.reportid_buf);

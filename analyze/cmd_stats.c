@@ -33,7 +33,7 @@ static const struct cli_opt stats_opts[] = {
 	  "use '^WakeLatency$' for one), default: every numeric column" },
 	{ "funcs", 'f', 'f', "LIST",
 	  "comma-separated functions, default:" CLI_BR
-	  IS_DEFAULT_FUNCS CLI_BR
+	  ISC_DEFAULT_FUNCS CLI_BR
 	  "known: count, min, max, avg, std (sample, n-1), med, and N% for any\n"
 	  "0 < N < 100. Percentiles interpolate linearly between the closest\n"
 	  "ranks, as numpy, pandas and GSL's gsl_stats_quantile_from_sorted_data." },
@@ -95,7 +95,7 @@ static const char stats_help_tail[] =
 "exit status: 0 success, 1 bad data, 2 usage error\n";
 
 struct stats_opts {
-	struct is_load_spec load;
+	struct isc_load_spec load;
 	const char *funcs;
 	enum out_format format;
 	size_t bins;
@@ -111,19 +111,19 @@ struct stats_opts {
 static int parse_range(const char *s, double *r)
 {
 	const char *comma = strchr(s, ',');
-	return comma && is_parse_double(s, (size_t)(comma - s), &r[0]) &&
-	       is_parse_double(comma + 1, strlen(comma + 1), &r[1]) && r[0] < r[1] ? 0 : -1;
+	return comma && isc_parse_double(s, (size_t)(comma - s), &r[0]) &&
+	       isc_parse_double(comma + 1, strlen(comma + 1), &r[1]) && r[0] < r[1] ? 0 : -1;
 }
 
 /* Histogram options that would be silently ignored are usage errors. */
 static int check_hist_opts(const struct stats_opts *o)
 {
 	if (!o->hist && (o->have_bins || o->have_range)) {
-		is_err("stats: --%s needs --hist", o->have_bins ? "bins" : "hist-range");
+		isc_err("stats: --%s needs --hist", o->have_bins ? "bins" : "hist-range");
 		return -1;
 	}
 	if (o->hist && o->format == FMT_CSV) {
-		is_err("stats: --hist: histograms are in the text and JSON output, not in CSV");
+		isc_err("stats: --hist: histograms are in the text and JSON output, not in CSV");
 		return -1;
 	}
 	return 0;
@@ -146,8 +146,8 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		switch (c) {
 		case 'H': o->hist = 1; break;
 		case OPT_BINS:
-			if (!is_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {
-				is_err("stats: --bins: expected a whole number from 1 to 10000, got '%s'", optarg);
+			if (!isc_parse_double(optarg, strlen(optarg), &d) || d < 1 || d > 10000 || d != floor(d)) {
+				isc_err("stats: --bins: expected a whole number from 1 to 10000, got '%s'", optarg);
 				return -1;
 			}
 			o->bins = (size_t)d;
@@ -155,29 +155,29 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			break;
 		case OPT_RANGE:
 			if (parse_range(optarg, o->range) < 0) {
-				is_err("stats: --hist-range: expected LO,HI with LO < HI, got '%s'", optarg);
+				isc_err("stats: --hist-range: expected LO,HI with LO < HI, got '%s'", optarg);
 				return -1;
 			}
 			o->have_range = 1;
 			break;
 		case OPT_LIST: o->list_metrics = 1; break;
 		case OPT_BY_BINS:
-			if (!(o->by_bins = is_by_bins_count(optarg, "stats")))
+			if (!(o->by_bins = isc_by_bins_count(optarg, "stats")))
 				return -1;
 			break;
 		case 'F':
 			if (parse_out_format("stats", optarg, &o->format) < 0)
 				return -1;
 			break;
-		case 'h': cli_print_help(stdout, stats_help, stats_opts, NOPTS, stats_help_tail); exit(IS_EXIT_OK);
-		default: is_bad_option(argv, "stats: ", "analyze stats"); return -1;
+		case 'h': cli_print_help(stdout, stats_help, stats_opts, NOPTS, stats_help_tail); exit(ISC_EXIT_OK);
+		default: isc_bad_option(argv, "stats: ", "analyze stats"); return -1;
 		}
 	}
 	if (optind >= argc && !o->list_metrics) {
-		is_err("stats: no run given (see 'analyze stats --help')");
+		isc_err("stats: no run given (see 'analyze stats --help')");
 		return -1;
 	}
-	if (is_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "stats: ") < 0)
+	if (isc_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "stats: ") < 0)
 		return -1;
 	return check_hist_opts(o);
 }
@@ -186,47 +186,47 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
  * Open every run (metadata only) so that their names are unique across this invocation
  * ("x", "x-2", ...): the datapoints are read one run at a time. NULL after an error message.
  */
-static struct is_run **open_runs(char **paths, size_t n)
+static struct isc_run **open_runs(char **paths, size_t n)
 {
-	struct is_run **runs = is_xcalloc(n, sizeof(*runs));
+	struct isc_run **runs = isc_xcalloc(n, sizeof(*runs));
 	for (size_t i = 0; i < n; i++)
-		if (is_oom_context("loading %s", paths[i]), is_run_open(paths[i], &runs[i]) < 0) {
+		if (isc_oom_context("loading %s", paths[i]), isc_run_open(paths[i], &runs[i]) < 0) {
 			while (i-- > 0)
-				is_run_free(runs[i]);
+				isc_run_free(runs[i]);
 			free(runs);
 			return NULL;
 		}
-	is_runs_uniquify_names(runs, n);
+	isc_runs_uniquify_names(runs, n);
 	return runs;
 }
 
 /* Compute and print one run; JSON results are added to jruns instead. Its datapoints are
  * freed afterwards. */
-static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct is_run *run,
-		     const struct is_func *funcs, size_t nfuncs, cJSON *jruns, FILE *out, int first)
+static int stats_one(struct isc_load_ctx *ctx, const struct stats_opts *o, struct isc_run *run,
+		     const struct isc_func *funcs, size_t nfuncs, cJSON *jruns, FILE *out, int first)
 {
 	struct stats_result r = { .funcs = funcs, .nfuncs = nfuncs };
-	int rc = IS_EXIT_DATA;
+	int rc = ISC_EXIT_DATA;
 
-	is_oom_context("loading %s", run->dp_path);
-	if (is_load_datapoints(ctx, run) < 0)
+	isc_oom_context("loading %s", run->dp_path);
+	if (isc_load_datapoints(ctx, run) < 0)
 		goto cleanup;
 	r.run = run;
-	if (is_load_group_col(ctx, run, &r.group_col) < 0)
+	if (isc_load_group_col(ctx, run, &r.group_col) < 0)
 		goto cleanup;
-	if (is_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0)
+	if (isc_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0)
 		goto cleanup;
 	stats_split_columns(&r, o->format != FMT_CSV);
 	if (r.nmetrics == 0 && r.nflags == 0) {
-		is_err("%s: no numeric column%s", run->dp_path, o->load.metrics_re ? " matches --metrics" : "");
+		isc_err("%s: no numeric column%s", run->dp_path, o->load.metrics_re ? " matches --metrics" : "");
 		goto cleanup;
 	}
 	if (run->dp->nrows == 0)
-		is_warn("%s: no datapoints%s", run->dp_path,
+		isc_warn("%s: no datapoints%s", run->dp_path,
 			o->load.include || o->load.exclude ? " left after filtering" : "");
-	if (r.group_col && is_by_group_rows(run->dp, r.group_col, o->by_bins, &r.groups) < 0)
+	if (r.group_col && isc_by_group_rows(run->dp, r.group_col, o->by_bins, &r.groups) < 0)
 		goto cleanup;
-	is_oom_context("computing the statistics of %s", run->dp_path);
+	isc_oom_context("computing the statistics of %s", run->dp_path);
 	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);
 	if (o->format == FMT_TEXT)
 		fputs(first ? "" : "\n", out), stats_print_text(out, &r);
@@ -234,10 +234,10 @@ static int stats_one(struct is_load_ctx *ctx, const struct stats_opts *o, struct
 		stats_print_csv(out, &r, first);
 	else
 		cJSON_AddItemToArray(jruns, stats_to_json(&r));
-	rc = IS_EXIT_OK;
+	rc = ISC_EXIT_OK;
 cleanup:
 	stats_result_free(&r);
-	is_table_free(run->dp);
+	isc_table_free(run->dp);
 	run->dp = NULL;
 	return rc;
 }
@@ -246,65 +246,65 @@ static int print_json(FILE *out, cJSON *root)
 {
 	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
 	if (!s) {
-		is_err("stats: cannot format JSON output");
-		return IS_EXIT_DATA;
+		isc_err("stats: cannot format JSON output");
+		return ISC_EXIT_DATA;
 	}
 	fputs(s, out);
 	fputc('\n', out);
 	free(s);
-	return IS_EXIT_OK;
+	return ISC_EXIT_OK;
 }
 
 int cmd_stats(int argc, char **argv)
 {
-	struct stats_opts o = { .funcs = IS_DEFAULT_FUNCS, .bins = 20 };
-	struct is_load_ctx ctx;
-	struct is_func *funcs = NULL;
+	struct stats_opts o = { .funcs = ISC_DEFAULT_FUNCS, .bins = 20 };
+	struct isc_load_ctx ctx;
+	struct isc_func *funcs = NULL;
 	size_t nfuncs;
 	char err[200];
-	int rc = IS_EXIT_USAGE;
+	int rc = ISC_EXIT_USAGE;
 
 	if (parse_args(argc, argv, &o) < 0) {
 		free(o.by_col);
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	}
 	if (o.list_metrics) {  /* through the filter that keeps column names safe on a terminal */
 		FILE *lo = out_open(FMT_TEXT);
 		free(o.by_col);
 		if (!lo)
-			return IS_EXIT_DATA;
+			return ISC_EXIT_DATA;
 		rc = list_metrics(lo, optind < argc ? argv + optind : NULL, (size_t)(argc - optind));
-		return out_close(lo) != 0 && rc == IS_EXIT_OK ? IS_EXIT_DATA : rc;
+		return out_close(lo) != 0 && rc == ISC_EXIT_OK ? ISC_EXIT_DATA : rc;
 	}
-	if (is_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
-		is_err("stats: --funcs: %s", err);
-		return IS_EXIT_USAGE;
+	if (isc_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
+		isc_err("stats: --funcs: %s", err);
+		return ISC_EXIT_USAGE;
 	}
-	if (is_load_prepare(&ctx, &o.load) < 0)
+	if (isc_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
 	size_t nruns = (size_t)(argc - optind);
-	struct is_run **runs = open_runs(argv + optind, nruns);
+	struct isc_run **runs = open_runs(argv + optind, nruns);
 	if (!runs) {
-		rc = IS_EXIT_DATA;
+		rc = ISC_EXIT_DATA;
 		goto cleanup;
 	}
 	FILE *out = out_open(o.format);
 	cJSON *root = cJSON_CreateObject(), *jruns = cJSON_AddArrayToObject(root, "runs");
-	rc = out ? IS_EXIT_OK : IS_EXIT_DATA;
-	for (size_t i = 0; i < nruns && rc == IS_EXIT_OK; i++)
+	rc = out ? ISC_EXIT_OK : ISC_EXIT_DATA;
+	for (size_t i = 0; i < nruns && rc == ISC_EXIT_OK; i++)
 		rc = stats_one(&ctx, &o, runs[i], funcs, nfuncs, jruns, out, i == 0);
 	for (size_t i = 0; i < nruns; i++)
-		is_run_free(runs[i]);
+		isc_run_free(runs[i]);
 	free(runs);
-	if (rc == IS_EXIT_OK && o.format == FMT_JSON)
+	if (rc == ISC_EXIT_OK && o.format == FMT_JSON)
 		rc = print_json(out, root);
 	cJSON_Delete(root);
-	if (out && out_close(out) != 0 && rc == IS_EXIT_OK) {
-		is_err("stats: cannot write output");
-		rc = IS_EXIT_DATA;
+	if (out && out_close(out) != 0 && rc == ISC_EXIT_OK) {
+		isc_err("stats: cannot write output");
+		rc = ISC_EXIT_DATA;
 	}
 cleanup:
-	is_load_release(&ctx);
+	isc_load_release(&ctx);
 	free(funcs);
 	free(o.by_col);
 	return rc;

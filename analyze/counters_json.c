@@ -26,8 +26,8 @@ static void json_str(FILE *f, const char *s)
 
 static void json_num(FILE *f, double v)
 {
-	char b[IS_NUM_STR_LEN];
-	fputs(isfinite(v) ? is_num_str(b, v) : "null", f);
+	char b[ISC_NUM_STR_LEN];
+	fputs(isfinite(v) ? isc_num_str(b, v) : "null", f);
 }
 
 static void json_key_num(FILE *f, bool *first, const char *key, double v)
@@ -108,19 +108,19 @@ static void json_notes(FILE *f, const struct cnt_data *d, const struct cnt_resul
 	for (size_t k = 0; k < r->ncols; k++)
 		if (r->clamped[k]) {
 			cJSON *c = cJSON_AddObjectToObject(cl, r->cols[k]);
-			is_json_add_num(c, "count", (double)r->clamped[k]);
-			is_json_add_num(c, "farthest", r->clamp_worst[k]);
+			isc_json_add_num(c, "count", (double)r->clamped[k]);
+			isc_json_add_num(c, "farthest", r->clamp_worst[k]);
 		}
 	for (int h = 0; h < CNT_HT_NCOLS; h++)
 		if (r->ht_clamped[h]) {
 			cJSON *c = cJSON_AddObjectToObject(cl, cnt_ht_cols[h]);
-			is_json_add_num(c, "count", (double)r->ht_clamped[h]);
-			is_json_add_num(c, "farthest", r->ht_worst[h]);
+			isc_json_add_num(c, "count", (double)r->ht_clamped[h]);
+			isc_json_add_num(c, "farthest", r->ht_worst[h]);
 		}
 	cJSON *ht = cJSON_AddObjectToObject(o, "ht_split");
 	cJSON_AddBoolToObject(ht, "computed", r->ht);
 	if (r->ht)
-		is_json_add_num(ht, "k", r->ht_k);
+		isc_json_add_num(ht, "k", r->ht_k);
 	else
 		cJSON_AddStringToObject(ht, "why", r->ht_why);
 	for (cJSON *it = o->child; it; it = it->next) {

@@ -38,9 +38,9 @@ static int in_result(const struct cnt_result *r, const char *name, size_t *k, in
 static char *column_list(const struct cnt_result *r)
 {
 	size_t n = r->ncols + (r->ht ? CNT_HT_NCOLS : 0);
-	char *s = is_xstrdup(n ? "" : "none");
+	char *s = isc_xstrdup(n ? "" : "none");
 	for (size_t k = 0; k < n; k++) {
-		char *t = is_xasprintf("%s%s%s", s, k ? ", " : "", k < r->ncols ? r->cols[k] : cnt_ht_cols[k - r->ncols]);
+		char *t = isc_xasprintf("%s%s%s", s, k ? ", " : "", k < r->ncols ? r->cols[k] : cnt_ht_cols[k - r->ncols]);
 		free(s);
 		s = t;
 	}
@@ -49,20 +49,20 @@ static char *column_list(const struct cnt_result *r)
 
 static int apply_list(const struct cnt_result *r, const char *list, const char *opt, struct cnt_vis *v, bool on)
 {
-	char *copy = is_xstrdup(list), *save = NULL;
+	char *copy = isc_xstrdup(list), *save = NULL;
 	int rc = 0;
 	for (char *n = strtok_r(copy, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
 		size_t k;
 		int h, found = in_result(r, n, &k, &h);
 		if (found < 0) {
 			char *all = column_list(r);
-			is_err("%s: unknown column '%s' (columns of this run: %s)", opt, n, all);
+			isc_err("%s: unknown column '%s' (columns of this run: %s)", opt, n, all);
 			free(all);
 			rc = 2;
 			break;
 		}
 		if (!found) {
-			is_warn("%s: column '%s' cannot be derived from this run", opt, n);
+			isc_warn("%s: column '%s' cannot be derived from this run", opt, n);
 			continue;
 		}
 		if (h >= 0)
@@ -76,7 +76,7 @@ static int apply_list(const struct cnt_result *r, const char *list, const char *
 
 static int visibility(const struct cnt_result *r, const struct cnt_print_opts *o, struct cnt_vis *v)
 {
-	v->col = is_xmalloc((r->ncols ? r->ncols : 1) * sizeof(bool));
+	v->col = isc_xmalloc((r->ncols ? r->ncols : 1) * sizeof(bool));
 	bool def = !o->show;
 	for (size_t k = 0; k < r->ncols; k++)
 		v->col[k] = def;
@@ -183,8 +183,8 @@ static void print_text(FILE *f, const struct cnt_result *r, const struct cnt_vis
 
 void cnt_num_str(char *b, size_t len, double v)
 {
-	char t[IS_NUM_STR_LEN];
-	snprintf(b, len, "%s", is_num_str(t, v));
+	char t[ISC_NUM_STR_LEN];
+	snprintf(b, len, "%s", isc_num_str(t, v));
 }
 
 static void csv_val(FILE *f, double v)
@@ -248,13 +248,13 @@ static void print_collect_notes(const struct cnt_data *d)
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(counters, "missing")) {
 		cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "counters"), *w = cJSON_GetObjectItemCaseSensitive(m, "reason");
 		if (cJSON_IsString(c) && cJSON_IsString(w))
-			is_note("not collected: %s: %s", c->valuestring, w->valuestring);
+			isc_note("not collected: %s: %s", c->valuestring, w->valuestring);
 	}
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(counters, "partial")) {
 		cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "counters"), *w = cJSON_GetObjectItemCaseSensitive(m, "reason");
 		cJSON *cpus = cJSON_GetObjectItemCaseSensitive(m, "cpus");
 		if (cJSON_IsString(c) && cJSON_IsString(w) && cJSON_IsString(cpus))
-			is_note("not collected on CPU%s %s: %s: %s", strchr(cpus->valuestring, ',') ? "s" : "",
+			isc_note("not collected on CPU%s %s: %s: %s", strchr(cpus->valuestring, ',') ? "s" : "",
 				cpus->valuestring, c->valuestring, w->valuestring);
 	}
 }
@@ -264,24 +264,24 @@ static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
 {
 	print_collect_notes(d);
 	if (r->nnotes) {
-		char *list = is_xstrdup("");
+		char *list = isc_xstrdup("");
 		for (size_t k = 0; k < r->nnotes; k++) {
-			char *t = is_xasprintf("%s%s %s", list, k ? "," : "", r->notes[k]);
+			char *t = isc_xasprintf("%s%s %s", list, k ? "," : "", r->notes[k]);
 			free(list);
 			list = t;
 		}
-		is_note("not derivable from this run:%s", list);
+		isc_note("not derivable from this run:%s", list);
 		free(list);
 	}
 	if (!r->ht)
-		is_note("no HT_*%% split: %s", r->ht_why);
+		isc_note("no HT_*%% split: %s", r->ht_why);
 	for (size_t k = 0; k < r->ncols; k++)
 		if (r->clamped[k])
-			is_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", r->cols[k], r->clamped[k],
+			isc_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", r->cols[k], r->clamped[k],
 				r->clamped[k] == 1 ? "" : "s", r->clamp_worst[k]);
 	for (int h = 0; h < CNT_HT_NCOLS; h++)
 		if (r->ht_clamped[h])
-			is_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", cnt_ht_cols[h],
+			isc_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", cnt_ht_cols[h],
 				r->ht_clamped[h], r->ht_clamped[h] == 1 ? "" : "s", r->ht_worst[h]);
 }
 
@@ -298,8 +298,8 @@ int cnt_print(FILE *f, const struct cnt_data *d, const struct cnt_result *r, con
 			cnt_print_json(f, d, r, &v, o);
 		print_notes(d, r);
 		if (fflush(f) || ferror(f)) {
-			is_err("writing the output failed");
-			rc = IS_EXIT_DATA;
+			isc_err("writing the output failed");
+			rc = ISC_EXIT_DATA;
 		}
 	}
 	free(v.col);

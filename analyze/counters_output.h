@@ -25,7 +25,7 @@ struct cnt_vis {
 /* counters_json.c: the JSON document, written as it goes (no tree for the rows). */
 void cnt_print_json(FILE *f, const struct cnt_data *d, const struct cnt_result *r, const struct cnt_vis *v,
 		    const struct cnt_print_opts *o);
-/* v as is_num_str() (text/json_num.h) writes it: the shortest text that reads back as v. */
+/* v as isc_num_str() (text/json_num.h) writes it: the shortest text that reads back as v. */
 void cnt_num_str(char *buf, size_t len, double v);
 
 /* Print r; notes (missing counters, clamped values) go to stderr. Returns an exit status. */

@@ -8,10 +8,10 @@
 #include "text/json_num.h"
 #include "text/util.h"
 
-static int load_summaries(cJSON **sum, struct is_run **runs, size_t nruns)
+static int load_summaries(cJSON **sum, struct isc_run **runs, size_t nruns)
 {
 	for (size_t r = 0; r < nruns; r++) {
-		int rc = is_counters_summary(runs[r]->dir, &sum[r], NULL);
+		int rc = isc_counters_summary(runs[r]->dir, &sum[r], NULL);
 		if (rc < 0)
 			return -1;
 		if (rc == 0)
@@ -20,20 +20,20 @@ static int load_summaries(cJSON **sum, struct is_run **runs, size_t nruns)
 	return 0;
 }
 
-static void collect_columns(struct diff_counters *c, cJSON **sum, const struct is_diff *d,
+static void collect_columns(struct diff_counters *c, cJSON **sum, const struct isc_diff *d,
 			    size_t ref)
 {
 	const cJSON *item;
 	size_t n = 0, nruns = d->nruns;
 	cJSON_ArrayForEach(item, sum[ref])
 		n += cJSON_IsNumber(item);
-	c->names = is_xcalloc(n + 1, sizeof(char *));
-	c->run_vals = is_xcalloc(n * nruns + 1, sizeof(double));
+	c->names = isc_xcalloc(n + 1, sizeof(char *));
+	c->run_vals = isc_xcalloc(n * nruns + 1, sizeof(double));
 	cJSON_ArrayForEach(item, sum[ref]) {
 		if (!cJSON_IsNumber(item))
 			continue;
 		size_t k = c->ncols++;
-		c->names[k] = is_xstrdup(item->string);
+		c->names[k] = isc_xstrdup(item->string);
 		for (size_t r = 0; r < nruns; r++) {
 			const cJSON *v = sum[r] ? cJSON_GetObjectItemCaseSensitive(sum[r], item->string)
 						: NULL;
@@ -42,13 +42,13 @@ static void collect_columns(struct diff_counters *c, cJSON **sum, const struct i
 	}
 	for (size_t r = 0; r < nruns; r++)
 		if (!sum[r] && r != ref)
-			is_warn("%s has no counters.csv: its counter columns are empty", d->runs[r]->name);
+			isc_warn("%s has no counters.csv: its counter columns are empty", d->runs[r]->name);
 }
 
 /* A configuration's value: the mean of its runs' (those that have it). */
-static void config_means(struct diff_counters *c, const struct is_diff *d)
+static void config_means(struct diff_counters *c, const struct isc_diff *d)
 {
-	c->vals = is_xcalloc(c->ncols * d->nconfigs + 1, sizeof(double));
+	c->vals = isc_xcalloc(c->ncols * d->nconfigs + 1, sizeof(double));
 	for (size_t k = 0; k < c->ncols; k++)
 		for (size_t cf = 0; cf < d->nconfigs; cf++) {
 			double sum = 0;
@@ -64,11 +64,11 @@ static void config_means(struct diff_counters *c, const struct is_diff *d)
 		}
 }
 
-int diff_counters_load(struct diff_counters *c, const struct is_diff *d)
+int diff_counters_load(struct diff_counters *c, const struct isc_diff *d)
 {
 	size_t nruns = d->nruns, ref = d->configs[0].runs[0];
 	memset(c, 0, sizeof(*c));
-	cJSON **sum = is_xcalloc(nruns, sizeof(cJSON *));
+	cJSON **sum = isc_xcalloc(nruns, sizeof(cJSON *));
 	int rc = load_summaries(sum, d->runs, nruns);
 	if (rc == 0 && sum[ref]) {
 		collect_columns(c, sum, d, ref);
@@ -76,7 +76,7 @@ int diff_counters_load(struct diff_counters *c, const struct is_diff *d)
 	} else if (rc == 0) {
 		for (size_t r = 0; r < nruns; r++)
 			if (sum[r]) {
-				is_warn("the reference %s has no counters.csv: counters are not compared",
+				isc_warn("the reference %s has no counters.csv: counters are not compared",
 					d->runs[ref]->name);
 				break;
 			}
@@ -99,10 +99,10 @@ void diff_counters_free(struct diff_counters *c)
 
 static cJSON *num_or_null(double v)
 {
-	return is_json_num(v);
+	return isc_json_num(v);
 }
 
-cJSON *diff_counters_json(const struct diff_counters *c, const struct is_diff *d)
+cJSON *diff_counters_json(const struct diff_counters *c, const struct isc_diff *d)
 {
 	if (!c->ncols)
 		return cJSON_CreateNull();

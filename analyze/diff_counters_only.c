@@ -8,26 +8,26 @@
 bool diff_all_counter_only(char *const *paths, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!is_counter_only_dir(paths[i]))
+		if (!isc_is_counter_only_dir(paths[i]))
 			return false;
 	return n > 0;
 }
 
-static int print(FILE *out, const struct is_diff *d, const struct diff_counters *c, int format)
+static int print(FILE *out, const struct isc_diff *d, const struct diff_counters *c, int format)
 {
-	struct is_run **runs = d->runs;
+	struct isc_run **runs = d->runs;
 	size_t n = d->nruns;
 	if (format == FMT_TEXT) {
 		for (size_t r = 0; r < n; r++)
 			fprintf(out, "%-10s %s (%s, %s), counters only\n", r ? "Compared:" : "Reference:",
 				runs[r]->name, runs[r]->path, runs[r]->toolname);
 		diff_counters_text(out, d, c);
-		return IS_EXIT_OK;
+		return ISC_EXIT_OK;
 	}
 	if (format == FMT_CSV) {
 		fputs("kind,by,group,metric,func,run,value,change,pct\n", out);
 		diff_counters_csv(out, d, c);
-		return IS_EXIT_OK;
+		return ISC_EXIT_OK;
 	}
 	cJSON *root = cJSON_CreateObject(), *jr = cJSON_AddArrayToObject(root, "runs");
 	for (size_t r = 0; r < n; r++) {
@@ -41,45 +41,45 @@ static int print(FILE *out, const struct is_diff *d, const struct diff_counters 
 	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
 	cJSON_Delete(root);
 	if (!s)
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	fprintf(out, "%s\n", s);
 	free(s);
-	return IS_EXIT_OK;
+	return ISC_EXIT_OK;
 }
 
 int diff_counters_only(char *const *paths, size_t n, int format)
 {
-	struct is_run **runs = is_xcalloc(n, sizeof(*runs));
-	struct is_diff_config *configs = is_xcalloc(n, sizeof(*configs));
-	size_t *idx = is_xcalloc(n, sizeof(*idx));
+	struct isc_run **runs = isc_xcalloc(n, sizeof(*runs));
+	struct isc_diff_config *configs = isc_xcalloc(n, sizeof(*configs));
+	size_t *idx = isc_xcalloc(n, sizeof(*idx));
 	struct diff_counters c = { 0 };
-	int rc = IS_EXIT_DATA;
+	int rc = ISC_EXIT_DATA;
 	for (size_t i = 0; i < n; i++)
-		if (is_run_open_counters(paths[i], &runs[i]) < 0)
+		if (isc_run_open_counters(paths[i], &runs[i]) < 0)
 			goto cleanup;
-	is_runs_uniquify_names(runs, n);
+	isc_runs_uniquify_names(runs, n);
 	for (size_t i = 0; i < n; i++)  /* each run its own configuration */
-		configs[i] = (struct is_diff_config){ .name = runs[i]->name, .runs = &idx[i], .nruns = 1 },
+		configs[i] = (struct isc_diff_config){ .name = runs[i]->name, .runs = &idx[i], .nruns = 1 },
 		idx[i] = i;
-	struct is_diff d = { .runs = runs, .nruns = n, .configs = configs, .nconfigs = n };
+	struct isc_diff d = { .runs = runs, .nruns = n, .configs = configs, .nconfigs = n };
 	if (diff_counters_load(&c, &d) < 0)
 		goto cleanup;
 	if (!c.ncols) {
-		is_err("%s: no counter the summary can derive", runs[0]->path);
+		isc_err("%s: no counter the summary can derive", runs[0]->path);
 		goto cleanup;
 	}
 	FILE *out = out_open(format);
 	if (!out)
 		goto cleanup;
 	rc = print(out, &d, &c, format);
-	if (out_close(out) != 0 && rc == IS_EXIT_OK) {
-		is_err("diff: cannot write output");
-		rc = IS_EXIT_DATA;
+	if (out_close(out) != 0 && rc == ISC_EXIT_OK) {
+		isc_err("diff: cannot write output");
+		rc = ISC_EXIT_DATA;
 	}
 cleanup:
 	diff_counters_free(&c);
 	for (size_t i = 0; i < n; i++)
-		is_run_free(runs[i]);
+		isc_run_free(runs[i]);
 	free(runs);
 	free(configs);
 	free(idx);

@@ -22,10 +22,10 @@
 
 static void num(FILE *f, double v)
 {
-	char buf[IS_NUM_STR_LEN];
+	char buf[ISC_NUM_STR_LEN];
 	fputc(',', f);
 	if (isfinite(v))  /* the shortest text that reads back as v, as in JSON */
-		fputs(is_num_str(buf, v), f);
+		fputs(isc_num_str(buf, v), f);
 }
 
 struct csv_group {
@@ -56,10 +56,10 @@ static void test_item(FILE *f, struct csv_group group, const char *metric, const
 }
 
 static void test_rows(FILE *f, struct csv_group group, const char *metric, const char *run,
-		      const struct is_diff_test *t)
+		      const struct isc_diff_test *t)
 {
 	const struct { const char *name; double v; } items[] = {
-		{ "level", t->level == IS_LEVEL_RUN }, { "replicates_ref", (double)t->rep_ref },
+		{ "level", t->level == ISC_LEVEL_RUN }, { "replicates_ref", (double)t->rep_ref },
 		{ "replicates", (double)t->rep },
 		{ "mw_u", t->mw_u }, { "mw_p", t->mw_p }, { "ks_d", t->ks_d }, { "ks_p", t->ks_p },
 		{ "med_diff", t->med_diff }, { "ci95_lo", t->ci_lo }, { "ci95_hi", t->ci_hi },
@@ -67,21 +67,21 @@ static void test_rows(FILE *f, struct csv_group group, const char *metric, const
 	};
 	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
 		test_item(f, group, metric, run, items[i].name, items[i].v);
-	for (size_t k = 0; t->level == IS_LEVEL_RUN && k < IS_DIFF_NQ; k++) {
-		const struct is_diff_qtest *q = &t->q[k];
+	for (size_t k = 0; t->level == ISC_LEVEL_RUN && k < ISC_DIFF_NQ; k++) {
+		const struct isc_diff_qtest *q = &t->q[k];
 		const struct { const char *suffix; double v; } qi[] = {
 			{ "diff", q->diff }, { "ci95_lo", q->ci_lo }, { "ci95_hi", q->ci_hi },
 			{ "p", q->p }, { "significant", q->valid ? q->significant : NAN },
 		};
 		for (size_t i = 0; q->valid && i < sizeof(qi) / sizeof(qi[0]); i++) {
 			char name[48];
-			snprintf(name, sizeof(name), "%s_%s", is_diff_q_name[k], qi[i].suffix);
+			snprintf(name, sizeof(name), "%s_%s", isc_diff_q_name[k], qi[i].suffix);
 			test_item(f, group, metric, run, name, qi[i].v);
 		}
 	}
 }
 
-static void part_csv(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+static void part_csv(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	struct csv_group group = { p->label ? d->group_col : "", p->label ? p->label : "" };
 	for (size_t m = 0; m < d->nmetrics; m++) {
@@ -89,20 +89,20 @@ static void part_csv(FILE *f, const struct is_diff *d, const struct is_diff_part
 			for (size_t r = 0; r < d->nconfigs; r++) {
 				row_head(f, "stat", group, d->metrics[m], d->funcs[fi].name,
 					 d->configs[r].name);
-				num(f, is_diff_value(d, p, m, r, fi));
-				num(f, is_diff_change(d, p, m, r, fi));
-				num(f, is_diff_pct(d, p, m, r, fi));
+				num(f, isc_diff_value(d, p, m, r, fi));
+				num(f, isc_diff_change(d, p, m, r, fi));
+				num(f, isc_diff_pct(d, p, m, r, fi));
 				fputc('\n', f);
 			}
-		for (size_t k = 0; d->nruns > d->nconfigs && k < IS_DIFF_NQ; k++)
+		for (size_t k = 0; d->nruns > d->nconfigs && k < ISC_DIFF_NQ; k++)
 			for (size_t r = 0; r < d->nruns; r++) {
-				row_head(f, "run", group, d->metrics[m], is_diff_q_name[k],
+				row_head(f, "run", group, d->metrics[m], isc_diff_q_name[k],
 					 d->runs[r]->name);
-				num(f, is_diff_run_q(d, p, m, r, k));
+				num(f, isc_diff_run_q(d, p, m, r, k));
 				fputs(",,\n", f);
 			}
 		for (size_t r = 1; r < d->nconfigs; r++) {
-			const struct is_diff_test *t = is_diff_get_test(d, p, m, r);
+			const struct isc_diff_test *t = isc_diff_get_test(d, p, m, r);
 			if (t)
 				test_rows(f, group, d->metrics[m], d->configs[r].name, t);
 		}
@@ -111,7 +111,7 @@ static void part_csv(FILE *f, const struct is_diff *d, const struct is_diff_part
 
 void diff_print_csv(FILE *f, const struct diff_out *o)
 {
-	const struct is_diff *d = o->d;
+	const struct isc_diff *d = o->d;
 	const struct diff_counters *c = o->c;
 	fputs("kind,by,group,metric,func,run,value,change,pct\n", f);
 	part_csv(f, d, &d->overall);
@@ -129,7 +129,7 @@ void diff_print_csv(FILE *f, const struct diff_out *o)
 	}
 }
 
-void diff_counters_csv(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+void diff_counters_csv(FILE *f, const struct isc_diff *d, const struct diff_counters *c)
 {
 	size_t nc = d->nconfigs;
 	for (size_t k = 0; c && k < c->ncols; k++) {

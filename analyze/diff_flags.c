@@ -14,7 +14,7 @@ static double share(size_t values, size_t set)
 	return values ? (double)set / (double)values : NAN;
 }
 
-void diff_flags_text(FILE *f, const struct is_diff_flags *fl, const struct is_diff *d, size_t part)
+void diff_flags_text(FILE *f, const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part)
 {
 	size_t w = 4, wc = 6;
 	if (!fl->n)
@@ -29,17 +29,17 @@ void diff_flags_text(FILE *f, const struct is_diff_flags *fl, const struct is_di
 		for (size_t c = 0; c < d->nconfigs; c++) {
 			size_t v, s, v0, s0;
 			char sh[32] = "-", ch[32] = "", p[32] = "", how[96] = "";
-			is_diff_flag_counts(fl, d, part, k, c, &v, &s);
-			is_diff_flag_counts(fl, d, part, k, 0, &v0, &s0);
+			isc_diff_flag_counts(fl, d, part, k, c, &v, &s);
+			isc_diff_flag_counts(fl, d, part, k, 0, &v0, &s0);
 			if (v)
 				snprintf(sh, sizeof(sh), "%.2f%%", 100 * share(v, s));
-			const struct is_diff_flag_test *t = is_diff_flag_test_of(fl, part, k, c);
+			const struct isc_diff_flag_test *t = isc_diff_flag_test_of(fl, part, k, c);
 			if (t) {
 				snprintf(ch, sizeof(ch), "%+.2f pts", 100 * t->diff);
 				snprintf(p, sizeof(p), t->p < 1e-4 ? "%.1e" : "%.4f", t->p);
-				snprintf(how, sizeof(how), "%s, %s", t->method, is_diff_flag_words(t));
+				snprintf(how, sizeof(how), "%s, %s", t->method, isc_diff_flag_words(t));
 			}
-			char *line = is_xasprintf("%-*s  %-*s  %10zu  %10zu  %8s  %10s  %8s  %s", (int)w,
+			char *line = isc_xasprintf("%-*s  %-*s  %10zu  %10zu  %8s  %10s  %8s  %s", (int)w,
 						  fl->names[k], (int)wc, d->configs[c].name, v, s, sh,
 						  ch, p, how);
 			size_t len = strlen(line);
@@ -53,7 +53,7 @@ void diff_flags_text(FILE *f, const struct is_diff_flags *fl, const struct is_di
 static void csv_row(FILE *f, const char *kind, const char *by, const char *group, const char *flag,
 		    const char *func, const char *run, double v)
 {
-	char buf[IS_NUM_STR_LEN];
+	char buf[ISC_NUM_STR_LEN];
 	fprintf(f, "%s,", kind);
 	csv_field(f, by);
 	fputc(',', f);
@@ -62,24 +62,24 @@ static void csv_row(FILE *f, const char *kind, const char *by, const char *group
 	csv_field(f, flag);
 	fprintf(f, ",%s,", func);
 	csv_field(f, run);
-	fprintf(f, ",%s,,\n", isfinite(v) ? is_num_str(buf, v) : "");
+	fprintf(f, ",%s,,\n", isfinite(v) ? isc_num_str(buf, v) : "");
 }
 
-void diff_flags_csv(FILE *f, const struct is_diff_flags *fl, const struct is_diff *d, size_t part,
+void diff_flags_csv(FILE *f, const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part,
 		    const char *by, const char *group)
 {
 	for (size_t k = 0; k < fl->n; k++)
 		for (size_t c = 0; c < d->nconfigs; c++) {
 			size_t v, s;
 			const char *run = d->configs[c].name;
-			is_diff_flag_counts(fl, d, part, k, c, &v, &s);
+			isc_diff_flag_counts(fl, d, part, k, c, &v, &s);
 			csv_row(f, "flag", by, group, fl->names[k], "values", run, (double)v);
 			csv_row(f, "flag", by, group, fl->names[k], "set", run, (double)s);
 			csv_row(f, "flag", by, group, fl->names[k], "share", run, share(v, s));
-			const struct is_diff_flag_test *t = is_diff_flag_test_of(fl, part, k, c);
+			const struct isc_diff_flag_test *t = isc_diff_flag_test_of(fl, part, k, c);
 			if (!t)
 				continue;
-			csv_row(f, "flagtest", by, group, fl->names[k], "level", run, t->level == IS_LEVEL_RUN);
+			csv_row(f, "flagtest", by, group, fl->names[k], "level", run, t->level == ISC_LEVEL_RUN);
 			csv_row(f, "flagtest", by, group, fl->names[k], "fisher_exact", run,
 				!strcmp(t->method, "fisher-exact"));
 			csv_row(f, "flagtest", by, group, fl->names[k], "diff", run, t->diff);
@@ -89,24 +89,24 @@ void diff_flags_csv(FILE *f, const struct is_diff_flags *fl, const struct is_dif
 		}
 }
 
-static cJSON *flag_json(const struct is_diff_flags *fl, const struct is_diff *d, size_t part, size_t k)
+static cJSON *flag_json(const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part, size_t k)
 {
 	cJSON *o = cJSON_CreateObject(), *vals = cJSON_AddArrayToObject(o, "values");
 	cJSON *sets = cJSON_AddArrayToObject(o, "set"), *shares = cJSON_AddArrayToObject(o, "share");
 	cJSON *runs = cJSON_AddArrayToObject(o, "runs"), *tests = cJSON_AddArrayToObject(o, "tests");
 	for (size_t c = 0; c < d->nconfigs; c++) {
 		size_t v, s;
-		is_diff_flag_counts(fl, d, part, k, c, &v, &s);
-		cJSON_AddItemToArray(vals, is_json_num((double)v));
-		cJSON_AddItemToArray(sets, is_json_num((double)s));
-		cJSON_AddItemToArray(shares, is_json_num(share(v, s)));
-		const struct is_diff_flag_test *t = is_diff_flag_test_of(fl, part, k, c);
+		isc_diff_flag_counts(fl, d, part, k, c, &v, &s);
+		cJSON_AddItemToArray(vals, isc_json_num((double)v));
+		cJSON_AddItemToArray(sets, isc_json_num((double)s));
+		cJSON_AddItemToArray(shares, isc_json_num(share(v, s)));
+		const struct isc_diff_flag_test *t = isc_diff_flag_test_of(fl, part, k, c);
 		cJSON *to = t ? cJSON_CreateObject() : cJSON_CreateNull();
 		if (t) {
-			cJSON_AddStringToObject(to, "level", t->level == IS_LEVEL_RUN ? "run" : "datapoint");
+			cJSON_AddStringToObject(to, "level", t->level == ISC_LEVEL_RUN ? "run" : "datapoint");
 			cJSON_AddStringToObject(to, "method", t->method);
-			is_json_add_num(to, "diff", t->diff);
-			is_json_add_num(to, "p", t->p);
+			isc_json_add_num(to, "diff", t->diff);
+			isc_json_add_num(to, "p", t->p);
 			cJSON_AddBoolToObject(to, "differs", t->differs);
 			cJSON_AddBoolToObject(to, "significant", t->significant);
 		}
@@ -116,15 +116,15 @@ static cJSON *flag_json(const struct is_diff_flags *fl, const struct is_diff *d,
 		cJSON *ro = cJSON_CreateObject();
 		size_t v = fl->values[(part * fl->n + k) * fl->nruns + r];
 		size_t s = fl->set[(part * fl->n + k) * fl->nruns + r];
-		is_json_add_num(ro, "values", (double)v);
-		is_json_add_num(ro, "set", (double)s);
-		is_json_add_num(ro, "share", share(v, s));
+		isc_json_add_num(ro, "values", (double)v);
+		isc_json_add_num(ro, "set", (double)s);
+		isc_json_add_num(ro, "share", share(v, s));
 		cJSON_AddItemToArray(runs, ro);
 	}
 	return o;
 }
 
-cJSON *diff_flags_json(const struct is_diff_flags *fl, const struct is_diff *d, size_t part)
+cJSON *diff_flags_json(const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part)
 {
 	cJSON *o = cJSON_CreateObject();
 	for (size_t k = 0; k < fl->n; k++)

@@ -10,11 +10,11 @@
 #include "diff/diff.h"
 #include "diff/flags.h"
 
-void diff_flags_text(FILE *f, const struct is_diff_flags *fl, const struct is_diff *d, size_t part);
-void diff_flags_csv(FILE *f, const struct is_diff_flags *fl, const struct is_diff *d, size_t part,
+void diff_flags_text(FILE *f, const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part);
+void diff_flags_csv(FILE *f, const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part,
 		    const char *by, const char *group);
 /* {NAME: {"values": [..], "set": [..], "share": [..], "runs": [{"values", "set", "share"}],
  *  "tests": [null, {"level", "method", "diff", "p", "differs", "significant"}]}} */
-cJSON *diff_flags_json(const struct is_diff_flags *fl, const struct is_diff *d, size_t part);
+cJSON *diff_flags_json(const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part);
 
 #endif

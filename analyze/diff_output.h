@@ -18,26 +18,26 @@ struct diff_counters {
 };
 
 /* Read every run's counters summary: -1 after an error message for a malformed file. */
-int diff_counters_load(struct diff_counters *c, const struct is_diff *d);
+int diff_counters_load(struct diff_counters *c, const struct isc_diff *d);
 void diff_counters_free(struct diff_counters *c);
-cJSON *diff_counters_json(const struct diff_counters *c, const struct is_diff *d);
+cJSON *diff_counters_json(const struct diff_counters *c, const struct isc_diff *d);
 
 /* Everything diff prints. */
 struct diff_out {
-	const struct is_diff *d;
+	const struct isc_diff *d;
 	const struct diff_counters *c;
-	char **warn;             /* confounders (is_diff_confounders) */
+	char **warn;             /* confounders (isc_diff_confounders) */
 	size_t nwarn;
 	const char *design;      /* the experiments' one-line description, or NULL */
-	const struct is_diff_flags *flags;  /* 0/1 columns (diff_flags.h), or NULL */
+	const struct isc_diff_flags *flags;  /* 0/1 columns (diff_flags.h), or NULL */
 };
 
 void diff_print_text(FILE *f, const struct diff_out *o);
 void diff_print_csv(FILE *f, const struct diff_out *o);
 /* The counters part alone (text: the table; CSV: the "counter" rows, without header), one
  * column per configuration of d. */
-void diff_counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c);
-void diff_counters_csv(FILE *f, const struct is_diff *d, const struct diff_counters *c);
+void diff_counters_text(FILE *f, const struct isc_diff *d, const struct diff_counters *c);
+void diff_counters_csv(FILE *f, const struct isc_diff *d, const struct diff_counters *c);
 
 /* analyze diff of counter-only runs (collect --counters): whether every path is one, and the
  * comparison of their counter summaries. */

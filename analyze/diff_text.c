@@ -24,7 +24,7 @@ static void grid_row(struct grid *g)
 {
 	if (g->nrows == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 32;
-		g->cells = is_xrealloc(g->cells, g->cap * g->ncols * sizeof(char *));
+		g->cells = isc_xrealloc(g->cells, g->cap * g->ncols * sizeof(char *));
 	}
 	memset(g->cells + g->nrows * g->ncols, 0, g->ncols * sizeof(char *));
 	g->nrows++;
@@ -40,12 +40,12 @@ static void grid_cell(struct grid *g, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (g->cur < g->ncols)
-		g->cells[(g->nrows - 1) * g->ncols + g->cur++] = is_xstrdup(buf);
+		g->cells[(g->nrows - 1) * g->ncols + g->cur++] = isc_xstrdup(buf);
 }
 
 static void grid_print(FILE *f, struct grid *g, size_t nleft, const char *indent)
 {
-	size_t *w = is_xcalloc(g->ncols, sizeof(size_t));
+	size_t *w = isc_xcalloc(g->ncols, sizeof(size_t));
 	for (size_t i = 0; i < g->nrows * g->ncols; i++)
 		if (g->cells[i] && strlen(g->cells[i]) > w[i % g->ncols])
 			w[i % g->ncols] = strlen(g->cells[i]);
@@ -74,12 +74,12 @@ static void grid_discard(struct grid *g)
 	free(g->cells);
 }
 
-static void fmt_num(char *buf, size_t len, double v, enum is_func_kind kind, bool sign)
+static void fmt_num(char *buf, size_t len, double v, enum isc_func_kind kind, bool sign)
 {
 	double a = fabs(v);
 	if (isnan(v))
 		snprintf(buf, len, "-");
-	else if (kind == IS_F_COUNT || a >= 1e6)
+	else if (kind == ISC_F_COUNT || a >= 1e6)
 		snprintf(buf, len, a >= 1e15 ? (sign ? "%+.6e" : "%.6e") : (sign ? "%+.0f" : "%.0f"), v);
 	else
 		snprintf(buf, len, sign ? "%+.3f" : "%.3f", v);
@@ -103,7 +103,7 @@ static void fmt_p(char *buf, size_t len, double p)
 		snprintf(buf, len, "%.3g", p);
 }
 
-static void value_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+static void value_table(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	struct grid g;
 	char buf[64];
@@ -118,31 +118,31 @@ static void value_table(FILE *f, const struct is_diff *d, const struct is_diff_p
 	}
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t fi = 0; fi < d->nfuncs; fi++) {
-			enum is_func_kind kind = d->funcs[fi].kind;
+			enum isc_func_kind kind = d->funcs[fi].kind;
 			grid_row(&g);
 			grid_cell(&g, "%s", fi ? "" : d->metrics[m]);
 			grid_cell(&g, "%s", d->funcs[fi].name);
 			for (size_t r = 0; r < d->nconfigs; r++) {
-				fmt_num(buf, sizeof(buf), is_diff_value(d, p, m, r, fi), kind, false);
+				fmt_num(buf, sizeof(buf), isc_diff_value(d, p, m, r, fi), kind, false);
 				grid_cell(&g, "%s", buf);
 				if (!r)
 					continue;
-				fmt_num(buf, sizeof(buf), is_diff_change(d, p, m, r, fi), kind, true);
+				fmt_num(buf, sizeof(buf), isc_diff_change(d, p, m, r, fi), kind, true);
 				grid_cell(&g, "%s", buf);
-				fmt_pct(buf, sizeof(buf), is_diff_pct(d, p, m, r, fi));
+				fmt_pct(buf, sizeof(buf), isc_diff_pct(d, p, m, r, fi));
 				grid_cell(&g, "%s", buf);
 			}
 		}
 	grid_print(f, &g, 2, "");
 }
 
-static bool any_replicates(const struct is_diff *d)
+static bool any_replicates(const struct isc_diff *d)
 {
 	return d->nruns > d->nconfigs;
 }
 
 /* Each run's median and 99th percentile under its configuration's pooled values. */
-static void runs_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+static void runs_table(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	struct grid g;
 	char med[32], p99[32];
@@ -156,20 +156,20 @@ static void runs_table(FILE *f, const struct is_diff *d, const struct is_diff_pa
 	grid_cell(&g, "99%%");
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t c = 0; c < d->nconfigs; c++) {
-			const struct is_diff_config *k = &d->configs[c];
+			const struct isc_diff_config *k = &d->configs[c];
 			for (size_t i = 0; i <= k->nruns; i++) {
 				bool pooled = i == k->nruns;
 				size_t r = pooled ? 0 : k->runs[i];
 				double vm = pooled ? p->medians[m * d->nconfigs + c]
-						   : is_diff_run_q(d, p, m, r, 0);
-				double v99 = pooled ? NAN : is_diff_run_q(d, p, m, r, 1);
+						   : isc_diff_run_q(d, p, m, r, 0);
+				double v99 = pooled ? NAN : isc_diff_run_q(d, p, m, r, 1);
 				if (pooled) {  /* the pooled 99%: of all its runs' datapoints */
 					for (size_t fi = 0; fi < d->nfuncs; fi++)
-						if (d->funcs[fi].kind == IS_F_PCT && d->funcs[fi].pct == 99)
-							v99 = is_diff_value(d, p, m, c, fi);
+						if (d->funcs[fi].kind == ISC_F_PCT && d->funcs[fi].pct == 99)
+							v99 = isc_diff_value(d, p, m, c, fi);
 				}
-				fmt_num(med, sizeof(med), vm, IS_F_MED, false);
-				fmt_num(p99, sizeof(p99), v99, IS_F_MED, false);
+				fmt_num(med, sizeof(med), vm, ISC_F_MED, false);
+				fmt_num(p99, sizeof(p99), v99, ISC_F_MED, false);
 				grid_row(&g);
 				grid_cell(&g, "%s", c == 0 && i == 0 ? d->metrics[m] : "");
 				grid_cell(&g, "%s", i == 0 ? k->name : "");
@@ -182,15 +182,15 @@ static void runs_table(FILE *f, const struct is_diff *d, const struct is_diff_pa
 	grid_print(f, &g, 3, "");
 }
 
-static const char *level_word(const struct is_diff_test *t)
+static const char *level_word(const struct isc_diff_test *t)
 {
-	if (t->level == IS_LEVEL_RUN)
+	if (t->level == ISC_LEVEL_RUN)
 		return t->significant ? "significant" : "no";
 	return t->differs ? "differs (1 run)" : "no (1 run)";
 }
 
-static void test_row(struct grid *g, const struct is_diff *d, size_t m, size_t r,
-		     const struct is_diff_test *t)
+static void test_row(struct grid *g, const struct isc_diff *d, size_t m, size_t r,
+		     const struct isc_diff_test *t)
 {
 	char mw[32], ks[32], lo[32], hi[32], diff[32];
 	grid_row(g);
@@ -202,9 +202,9 @@ static void test_row(struct grid *g, const struct is_diff *d, size_t m, size_t r
 	}
 	fmt_p(mw, sizeof(mw), t->mw_p);
 	fmt_p(ks, sizeof(ks), t->ks_p);
-	fmt_num(diff, sizeof(diff), t->med_diff, IS_F_MED, true);
-	fmt_num(lo, sizeof(lo), t->ci_lo, IS_F_MED, true);
-	fmt_num(hi, sizeof(hi), t->ci_hi, IS_F_MED, true);
+	fmt_num(diff, sizeof(diff), t->med_diff, ISC_F_MED, true);
+	fmt_num(lo, sizeof(lo), t->ci_lo, ISC_F_MED, true);
+	fmt_num(hi, sizeof(hi), t->ci_hi, ISC_F_MED, true);
 	grid_cell(g, "%zu vs %zu", t->rep_ref, t->rep);
 	grid_cell(g, "%s%s", mw, t->mw_exact ? " (exact)" : "");
 	if (isnan(t->ks_d))
@@ -217,11 +217,11 @@ static void test_row(struct grid *g, const struct is_diff *d, size_t m, size_t r
 		grid_cell(g, "-");
 	else
 		grid_cell(g, "[%s, %s]", lo, hi);
-	grid_cell(g, "%s", t->level == IS_LEVEL_RUN ? "Welch, runs" : "block bootstrap");
+	grid_cell(g, "%s", t->level == ISC_LEVEL_RUN ? "Welch, runs" : "block bootstrap");
 	grid_cell(g, "%s", level_word(t));
 }
 
-static void test_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+static void test_table(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	static const char *const head[] = { "Tests", "Config", "runs", "MW p", "KS D", "KS p",
 					    "median diff", "95% CI", "CI from", "verdict" };
@@ -232,12 +232,12 @@ static void test_table(FILE *f, const struct is_diff *d, const struct is_diff_pa
 		grid_cell(&g, "%s", head[i]);
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t r = 1; r < d->nconfigs; r++)
-			test_row(&g, d, m, r, is_diff_get_test(d, p, m, r));
+			test_row(&g, d, m, r, isc_diff_get_test(d, p, m, r));
 	grid_print(f, &g, 2, "");
 }
 
 /* Welch's t on the runs' med, 99%, 99.9%: only for replicated comparisons. */
-static void run_level_table(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+static void run_level_table(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	struct grid g;
 	char v[32], lo[32], hi[32], pv[32];
@@ -253,19 +253,19 @@ static void run_level_table(FILE *f, const struct is_diff *d, const struct is_di
 	grid_cell(&g, "significant");
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t c = 1; c < d->nconfigs; c++) {
-			const struct is_diff_test *t = is_diff_get_test(d, p, m, c);
-			for (size_t k = 0; t && t->level == IS_LEVEL_RUN && k < IS_DIFF_NQ; k++) {
-				const struct is_diff_qtest *q = &t->q[k];
+			const struct isc_diff_test *t = isc_diff_get_test(d, p, m, c);
+			for (size_t k = 0; t && t->level == ISC_LEVEL_RUN && k < ISC_DIFF_NQ; k++) {
+				const struct isc_diff_qtest *q = &t->q[k];
 				if (!q->valid)
 					continue;
-				fmt_num(v, sizeof(v), q->diff, IS_F_MED, true);
-				fmt_num(lo, sizeof(lo), q->ci_lo, IS_F_MED, true);
-				fmt_num(hi, sizeof(hi), q->ci_hi, IS_F_MED, true);
+				fmt_num(v, sizeof(v), q->diff, ISC_F_MED, true);
+				fmt_num(lo, sizeof(lo), q->ci_lo, ISC_F_MED, true);
+				fmt_num(hi, sizeof(hi), q->ci_hi, ISC_F_MED, true);
 				fmt_p(pv, sizeof(pv), q->p);
 				grid_row(&g);
 				grid_cell(&g, "%s", d->metrics[m]);
 				grid_cell(&g, "%s", d->configs[c].name);
-				grid_cell(&g, "%s", is_diff_q_name[k]);
+				grid_cell(&g, "%s", isc_diff_q_name[k]);
 				grid_cell(&g, "%s", v);
 				grid_cell(&g, "[%s, %s]", lo, hi);
 				grid_cell(&g, "%s", pv);
@@ -281,19 +281,19 @@ static void run_level_table(FILE *f, const struct is_diff *d, const struct is_di
 	}
 }
 
-static void verdicts(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+static void verdicts(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	char line[1024];
 	for (size_t r = 1; r < d->nconfigs; r++) {
 		fprintf(f, "\n%s vs %s:\n", d->configs[r].name, d->configs[0].name);
 		for (size_t m = 0; m < d->nmetrics; m++) {
-			is_diff_verdict(d, p, m, r, line, sizeof(line));
+			isc_diff_verdict(d, p, m, r, line, sizeof(line));
 			fprintf(f, "  %s\n", line);
 		}
 	}
 }
 
-static void part_heading(FILE *f, const struct is_diff *d, const struct is_diff_part *p)
+static void part_heading(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	if (p->label)
 		fprintf(f, "\n%s = %s:", d->group_col, p->label[0] ? p->label : "(empty)");
@@ -304,9 +304,9 @@ static void part_heading(FILE *f, const struct is_diff *d, const struct is_diff_
 	fprintf(f, " datapoints\n");
 }
 
-static void part_text(FILE *f, const struct diff_out *o, const struct is_diff_part *p, size_t part)
+static void part_text(FILE *f, const struct diff_out *o, const struct isc_diff_part *p, size_t part)
 {
-	const struct is_diff *d = o->d;
+	const struct isc_diff *d = o->d;
 	part_heading(f, d, p);
 	value_table(f, d, p);
 	if (any_replicates(d)) {
@@ -321,7 +321,7 @@ static void part_text(FILE *f, const struct diff_out *o, const struct is_diff_pa
 		diff_flags_text(f, o->flags, d, part);
 }
 
-void diff_counters_text(FILE *f, const struct is_diff *d, const struct diff_counters *c)
+void diff_counters_text(FILE *f, const struct isc_diff *d, const struct diff_counters *c)
 {
 	struct grid g;
 	char buf[64];
@@ -340,11 +340,11 @@ void diff_counters_text(FILE *f, const struct is_diff *d, const struct diff_coun
 		grid_cell(&g, "%s", c->names[k]);
 		for (size_t r = 0; r < nc; r++) {
 			double v = c->vals[k * nc + r];
-			fmt_num(buf, sizeof(buf), v, IS_F_AVG, false);
+			fmt_num(buf, sizeof(buf), v, ISC_F_AVG, false);
 			grid_cell(&g, "%s", buf);
 			if (!r)
 				continue;
-			fmt_num(buf, sizeof(buf), v - ref, IS_F_AVG, true);
+			fmt_num(buf, sizeof(buf), v - ref, ISC_F_AVG, true);
 			grid_cell(&g, "%s", buf);
 			fmt_pct(buf, sizeof(buf), ref != 0 ? 100 * (v - ref) / fabs(ref) : NAN);
 			grid_cell(&g, "%s", buf);
@@ -358,14 +358,14 @@ void diff_counters_text(FILE *f, const struct is_diff *d, const struct diff_coun
 
 static void header(FILE *f, const struct diff_out *o)
 {
-	const struct is_diff *d = o->d;
+	const struct isc_diff *d = o->d;
 	if (o->design)
 		fprintf(f, "Experiment: %s\n", o->design);
 	for (size_t c = 0; c < d->nconfigs; c++) {
-		const struct is_diff_config *k = &d->configs[c];
+		const struct isc_diff_config *k = &d->configs[c];
 		const char *what = c ? "Compared:" : "Reference:";
 		if (k->nruns == 1 && !strcmp(k->name, d->runs[k->runs[0]]->name)) {
-			const struct is_run *r = d->runs[k->runs[0]];
+			const struct isc_run *r = d->runs[k->runs[0]];
 			fprintf(f, "%-10s %s (%s, %s), %zu datapoints\n", what, r->name, r->path,
 				r->toolname, d->overall.rows[c]);
 			continue;
@@ -373,7 +373,7 @@ static void header(FILE *f, const struct diff_out *o)
 		fprintf(f, "%-10s %s: %zu run%s, %zu datapoints\n", what, k->name, k->nruns,
 			k->nruns > 1 ? "s" : "", d->overall.rows[c]);
 		for (size_t i = 0; i < k->nruns; i++) {
-			const struct is_run *r = d->runs[k->runs[i]];
+			const struct isc_run *r = d->runs[k->runs[i]];
 			fprintf(f, "%10s   %s (%s, %s), %zu datapoints\n", "", r->name, r->path,
 				r->toolname, d->overall.run_rows[k->runs[i]]);
 		}
@@ -387,7 +387,7 @@ static void header(FILE *f, const struct diff_out *o)
 
 void diff_print_text(FILE *f, const struct diff_out *o)
 {
-	const struct is_diff *d = o->d;
+	const struct isc_diff *d = o->d;
 	header(f, o);
 	part_text(f, o, &d->overall, 0);
 	for (size_t g = 0; g < d->ngroups; g++)

@@ -21,10 +21,10 @@ static void set_str(cJSON *o, const char *key, const char *v)
 static void set_num(cJSON *o, const char *key, double v)
 {
 	cJSON_DeleteItemFromObjectCaseSensitive(o, key);
-	is_json_add_num(o, key, v);
+	isc_json_add_num(o, key, v);
 }
 
-static cJSON *filtered_from(const struct filter_opts *o, const struct is_run *src)
+static cJSON *filtered_from(const struct filter_opts *o, const struct isc_run *src)
 {
 	cJSON *f = cJSON_CreateObject();
 	char *abs = realpath(o->in, NULL);
@@ -36,8 +36,8 @@ static cJSON *filtered_from(const struct filter_opts *o, const struct is_run *sr
 	free(abs);
 	set_str(f, "reportid", src->name);
 	set_str(f, "toolname", src->toolname);
-	set_str(f, "toolver", is_run_info_str(src, "toolver"));
-	set_str(f, "format_version", is_run_info_str(src, "format_version"));
+	set_str(f, "toolver", isc_run_info_str(src, "toolver"));
+	set_str(f, "format_version", isc_run_info_str(src, "format_version"));
 	set_str(f, "include", o->load.include);
 	set_str(f, "exclude", o->load.exclude);
 	set_str(f, "metrics", o->metrics_re);
@@ -47,25 +47,25 @@ static cJSON *filtered_from(const struct filter_opts *o, const struct is_run *sr
 	return f;
 }
 
-int filter_write_info(const struct filter_opts *o, const struct is_run *src, const char *dir)
+int filter_write_info(const struct filter_opts *o, const struct isc_run *src, const char *dir)
 {
 	cJSON *info = cJSON_Duplicate(src->info, 1);
 	set_str(info, "toolname", "idlescope");
 	set_str(info, "toolver", IDLESCOPE_VERSION);
-	set_str(info, "format_version", IS_FORMAT_VERSION);
+	set_str(info, "format_version", ISC_FORMAT_VERSION);
 	set_str(info, "reportid", o->reportid);
 	set_num(info, "datapoints", (double)o->rows_out);
 	cJSON_DeleteItemFromObjectCaseSensitive(info, "filtered_from");
 	cJSON_AddItemToObject(info, "filtered_from", filtered_from(o, src));
-	char *text = is_json_render(info, true);
+	char *text = isc_json_render(info, true);
 	cJSON_Delete(info);
-	char *path = is_xasprintf("%s/info.json", dir);
+	char *path = isc_xasprintf("%s/info.json", dir);
 	FILE *f = fopen(path, "w");
 	int rc = f && text && fputs(text, f) >= 0 && fputc('\n', f) != EOF ? 0 : -1;
 	if (f && fclose(f) != 0)
 		rc = -1;
 	if (rc < 0)
-		is_err("%s: cannot write", path);
+		isc_err("%s: cannot write", path);
 	free(path);
 	free(text);
 	return rc;

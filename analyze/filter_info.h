@@ -8,7 +8,7 @@
 #include "run/run.h"
 
 struct filter_opts {
-	struct is_load_spec load;  /* include, exclude */
+	struct isc_load_spec load;  /* include, exclude */
 	const char *in, *out, *metrics_re, *reportid;
 	char *reportid_buf;        /* the default reportid, owned */
 	bool force;
@@ -16,6 +16,6 @@ struct filter_opts {
 };
 
 /* dir/info.json: the source's metadata as an idlescope run's, with "filtered_from". */
-int filter_write_info(const struct filter_opts *o, const struct is_run *src, const char *dir);
+int filter_write_info(const struct filter_opts *o, const struct isc_run *src, const char *dir);
 
 #endif

@@ -43,13 +43,13 @@ static bool is_dir_or_ancestor(int dirfd, const struct stat *target)
 /* The nearest existing directory on the way up from path (path itself if it is one). */
 static int nearest_existing_dir(const char *path)
 {
-	char *p = is_xstrdup(path);
+	char *p = isc_xstrdup(path);
 	int fd = -1;
 	for (;;) {
 		fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd >= 0 || !strcmp(p, "/") || !strcmp(p, "."))
 			break;
-		char *d = is_xstrdup(dirname(p));
+		char *d = isc_xstrdup(dirname(p));
 		free(p);
 		p = d;
 	}
@@ -61,10 +61,10 @@ int filter_check_paths(const char *in_path, bool in_is_dir, const char *out)
 {
 	struct stat in_st, out_st;
 	if (stat(in_path, &in_st) < 0) {
-		is_err("%s: %s", in_path, strerror(errno));
+		isc_err("%s: %s", in_path, strerror(errno));
 		return -1;
 	}
-	char *copy = is_xstrdup(in_path);
+	char *copy = isc_xstrdup(in_path);
 	int in_dirfd = open(in_is_dir ? in_path : dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(copy);
 	bool clash = false;
@@ -73,11 +73,11 @@ int filter_check_paths(const char *in_path, bool in_is_dir, const char *out)
 	else if (in_dirfd >= 0)
 		close(in_dirfd);
 	if (clash) {
-		is_err("-o %s: is or contains the input %s; refusing to write there", out, in_path);
+		isc_err("-o %s: is or contains the input %s; refusing to write there", out, in_path);
 		return -1;
 	}
 	if (in_is_dir && is_dir_or_ancestor(nearest_existing_dir(out), &in_st)) {
-		is_err("-o %s: lies inside the input %s; refusing to write there", out, in_path);
+		isc_err("-o %s: lies inside the input %s; refusing to write there", out, in_path);
 		return -1;
 	}
 	return 0;
@@ -89,7 +89,7 @@ static int check_replaceable(const char *out)
 	DIR *d = opendir(out);
 	struct dirent *e;
 	if (!d) {
-		is_err("-o %s: exists and is not a directory", out);
+		isc_err("-o %s: exists and is not a directory", out);
 		return -1;
 	}
 	int rc = 0;
@@ -98,7 +98,7 @@ static int check_replaceable(const char *out)
 		for (size_t i = 0; i < sizeof(run_files) / sizeof(run_files[0]); i++)
 			known = known || !strcmp(e->d_name, run_files[i]);
 		if (!known) {
-			is_err("-o %s: holds '%s', which is not a run file; not replacing it", out, e->d_name);
+			isc_err("-o %s: holds '%s', which is not a run file; not replacing it", out, e->d_name);
 			rc = -1;
 		}
 	}
@@ -111,21 +111,21 @@ char *filter_tmp_dir(const char *out, bool force)
 	struct stat st;
 	if (lstat(out, &st) == 0) {
 		if (!force) {
-			is_err("-o %s: exists (--force replaces a run there)", out);
+			isc_err("-o %s: exists (--force replaces a run there)", out);
 			return NULL;
 		}
 		if (!S_ISDIR(st.st_mode) || check_replaceable(out) < 0) {
 			if (!S_ISDIR(st.st_mode))
-				is_err("-o %s: exists and is not a directory", out);
+				isc_err("-o %s: exists and is not a directory", out);
 			return NULL;
 		}
 	}
 	size_t n = strlen(out);
 	while (n > 1 && out[n - 1] == '/')
 		n--;
-	char *tmp = is_xasprintf("%.*s.tmp-XXXXXX", (int)n, out);
+	char *tmp = isc_xasprintf("%.*s.tmp-XXXXXX", (int)n, out);
 	if (!mkdtemp(tmp)) {
-		is_err("-o %s: cannot create %s: %s", out, tmp, strerror(errno));
+		isc_err("-o %s: cannot create %s: %s", out, tmp, strerror(errno));
 		free(tmp);
 		return NULL;
 	}
@@ -135,7 +135,7 @@ char *filter_tmp_dir(const char *out, bool force)
 static void remove_run_files(const char *dir)
 {
 	for (size_t i = 0; i < sizeof(run_files) / sizeof(run_files[0]); i++) {
-		char *p = is_xasprintf("%s/%s", dir, run_files[i]);
+		char *p = isc_xasprintf("%s/%s", dir, run_files[i]);
 		unlink(p);
 		free(p);
 	}
@@ -155,12 +155,12 @@ int filter_commit(const char *tmp, const char *out)
 			return -1;
 		remove_run_files(out);
 		if (rmdir(out) < 0) {
-			is_err("-o %s: cannot remove the old run: %s", out, strerror(errno));
+			isc_err("-o %s: cannot remove the old run: %s", out, strerror(errno));
 			return -1;
 		}
 	}
 	if (rename(tmp, out) < 0) {
-		is_err("-o %s: cannot rename %s to it: %s", out, tmp, strerror(errno));
+		isc_err("-o %s: cannot rename %s to it: %s", out, tmp, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -3,7 +3,7 @@
 
 #include "cache/cache.h"
 
-bool take_load_opt(int c, const char *arg, struct is_load_spec *spec, const char **funcs)
+bool take_load_opt(int c, const char *arg, struct isc_load_spec *spec, const char **funcs)
 {
 	switch (c) {
 	case 'm': spec->metrics_re = arg; return true;
@@ -12,7 +12,7 @@ bool take_load_opt(int c, const char *arg, struct is_load_spec *spec, const char
 	case 'x': spec->exclude = arg; return true;
 	case 'b': spec->group_by = arg; return true;
 	case 'G': spec->no_group = true; return true;
-	case LOAD_OPT_NO_CACHE: is_cache_disable(); return true;
+	case LOAD_OPT_NO_CACHE: isc_cache_disable(); return true;
 	default: return false;
 	}
 }

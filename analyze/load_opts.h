@@ -12,6 +12,6 @@
 #define LOAD_OPT_NO_CACHE 0x4000  /* long only, above every command's own codes */
 
 /* Takes option c if it is one of the shared ones (true), into spec and *funcs. */
-bool take_load_opt(int c, const char *arg, struct is_load_spec *spec, const char **funcs);
+bool take_load_opt(int c, const char *arg, struct isc_load_spec *spec, const char **funcs);
 
 #endif

@@ -36,22 +36,22 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	is_set_progname("analyze");
+	isc_set_progname("analyze");
 	if (argc < 2) {
 		usage(stderr);
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return IS_EXIT_OK;
+		return ISC_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("analyze (idlescope) %s\n", IDLESCOPE_VERSION);
-		return IS_EXIT_OK;
+		return ISC_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
-	is_err("unknown command '%s' (see 'analyze --help')", argv[1]);
-	return IS_EXIT_USAGE;
+	isc_err("unknown command '%s' (see 'analyze --help')", argv[1]);
+	return ISC_EXIT_USAGE;
 }

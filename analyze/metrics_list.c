@@ -77,25 +77,25 @@ int list_metrics(FILE *f, char **paths, size_t n)
 			row(f, known[i].name, known[i].unit, known[i].desc);
 		row(f, "CC<n>%", "%", "core C-state residency during the datapoint (CC0%, CC1%, CC6%, ...)");
 		row(f, "PC<n>%", "%", "package C-state residency during the datapoint (PC2%, PC6%, ...)");
-		return IS_EXIT_OK;
+		return ISC_EXIT_OK;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct is_run *r;
-		struct is_table *t;
-		struct is_table_opts none = { 0 };
-		if (is_run_open(paths[i], &r) < 0)
-			return IS_EXIT_DATA;
-		int rc = is_table_read(r->dp_path, &none, &t);
+		struct isc_run *r;
+		struct isc_table *t;
+		struct isc_table_opts none = { 0 };
+		if (isc_run_open(paths[i], &r) < 0)
+			return ISC_EXIT_DATA;
+		int rc = isc_table_read(r->dp_path, &none, &t);
 		if (rc == 0) {
 			fprintf(f, "%s%s (%s):\n%-14s %-6s %s\n", i ? "\n" : "", r->name, r->path,
 				"Metric", "Unit", "Description");
 			for (size_t c = 0; c < t->ncols; c++)
 				row(f, t->cols[c].name, metric_unit(t->cols[c].name), metric_desc(t->cols[c].name));
-			is_table_free(t);
+			isc_table_free(t);
 		}
-		is_run_free(r);
+		isc_run_free(r);
 		if (rc < 0)
-			return IS_EXIT_DATA;
+			return ISC_EXIT_DATA;
 	}
-	return IS_EXIT_OK;
+	return ISC_EXIT_OK;
 }

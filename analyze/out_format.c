@@ -11,7 +11,7 @@ int parse_out_format(const char *cmd, const char *s, enum out_format *f)
 	for (int i = 0; i < 3; i++)
 		if (!strcmp(s, names[i]))
 			return (*f = (enum out_format)i), 0;
-	is_err("%s: --format: expected text, csv or json, got '%s'", cmd, s);
+	isc_err("%s: --format: expected text, csv or json, got '%s'", cmd, s);
 	return -1;
 }
 
@@ -32,10 +32,10 @@ void csv_field(FILE *f, const char *s)
 
 FILE *out_open(enum out_format f)
 {
-	static const enum is_text_mode modes[] = { IS_TEXT_TERM, IS_TEXT_DATA, IS_TEXT_JSON };
-	FILE *out = is_text_filter(stdout, modes[f], false);
+	static const enum isc_text_mode modes[] = { ISC_TEXT_TERM, ISC_TEXT_DATA, ISC_TEXT_JSON };
+	FILE *out = isc_text_filter(stdout, modes[f], false);
 	if (!out)
-		is_err("cannot set up the output: out of memory");
+		isc_err("cannot set up the output: out of memory");
 	return out;
 }
 

@@ -19,20 +19,20 @@ struct job {
 static void run_task(struct stats_result *r, size_t task, double *scratch)
 {
 	size_t m = task % r->nmetrics, g = task / r->nmetrics;  /* g == 0: overall */
-	const double *col = is_table_col(r->run->dp, r->metrics[m])->num;
+	const double *col = isc_table_col(r->run->dp, r->metrics[m])->num;
 	const char *group = g ? r->groups.labels[g - 1] : NULL;
 	double *out = g ? r->by_group + ((g - 1) * r->nmetrics + m) * r->nfuncs
 			: r->overall + m * r->nfuncs;
-	if (is_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out))
+	if (isc_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out))
 		return;  /* read from the cached sorted values */
 	if (g == 0) {
-		is_stats_compute(col, r->run->dp->nrows, r->funcs, r->nfuncs,
+		isc_stats_compute(col, r->run->dp->nrows, r->funcs, r->nfuncs,
 				 r->overall + m * r->nfuncs, scratch);
 		return;
 	}
 	size_t gi = g - 1, n = r->groups.counts[gi];
-	is_gather(col, r->groups.rows[gi], n, scratch);
-	is_stats_compute(scratch, n, r->funcs, r->nfuncs,
+	isc_gather(col, r->groups.rows[gi], n, scratch);
+	isc_stats_compute(scratch, n, r->funcs, r->nfuncs,
 			 r->by_group + (gi * r->nmetrics + m) * r->nfuncs, scratch + n);
 }
 
@@ -40,9 +40,9 @@ static void *worker(void *arg)
 {
 	struct job *j = arg;
 	size_t n = j->r->run->dp->nrows;
-	is_oom_context("computing the statistics of %s", j->r->run->dp_path);
+	isc_oom_context("computing the statistics of %s", j->r->run->dp_path);
 	/* a group's values, then room for the statistics' work (only what is used is touched) */
-	double *scratch = is_xmalloc((n ? 2 * n : 1) * sizeof(double));
+	double *scratch = isc_xmalloc((n ? 2 * n : 1) * sizeof(double));
 	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
 		run_task(j->r, t, scratch);
 	free(scratch);
@@ -53,12 +53,12 @@ static void *worker(void *arg)
  * compare bin by bin). */
 static void compute_hists(struct stats_result *r, size_t nbins, const double *range)
 {
-	const struct is_table *t = r->run->dp;
+	const struct isc_table *t = r->run->dp;
 	size_t ng = r->group_col ? r->groups.ngroups : 0;
-	double *scratch = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(double));
-	r->hists = is_xcalloc(r->nmetrics * (1 + ng), sizeof(*r->hists));
+	double *scratch = isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(double));
+	r->hists = isc_xcalloc(r->nmetrics * (1 + ng), sizeof(*r->hists));
 	for (size_t m = 0; m < r->nmetrics; m++) {
-		const double *col = is_table_col(t, r->metrics[m])->num;
+		const double *col = isc_table_col(t, r->metrics[m])->num;
 		double lo = INFINITY, hi = -INFINITY;
 		for (size_t i = 0; !range && i < t->nrows; i++) {
 			lo = col[i] < lo ? col[i] : lo;
@@ -70,13 +70,13 @@ static void compute_hists(struct stats_result *r, size_t nbins, const double *ra
 		} else if (lo > hi) {
 			lo = hi = 0;  /* no values */
 		}
-		is_hist_init(&r->hists[m], lo, hi, nbins);
-		is_hist_add(&r->hists[m], col, t->nrows);
+		isc_hist_init(&r->hists[m], lo, hi, nbins);
+		isc_hist_add(&r->hists[m], col, t->nrows);
 		for (size_t g = 0; g < ng; g++) {
-			struct is_hist *h = &r->hists[(1 + g) * r->nmetrics + m];
-			is_gather(col, r->groups.rows[g], r->groups.counts[g], scratch);
-			is_hist_init(h, lo, hi, nbins);
-			is_hist_add(h, scratch, r->groups.counts[g]);
+			struct isc_hist *h = &r->hists[(1 + g) * r->nmetrics + m];
+			isc_gather(col, r->groups.rows[g], r->groups.counts[g], scratch);
+			isc_hist_init(h, lo, hi, nbins);
+			isc_hist_add(h, scratch, r->groups.counts[g]);
 		}
 	}
 	free(scratch);
@@ -86,8 +86,8 @@ void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_
 {
 	size_t ng = r->group_col ? r->groups.ngroups : 0;
 	struct job j = { .r = r, .ntasks = r->nmetrics * (1 + ng) };
-	r->overall = is_xcalloc(r->nmetrics * r->nfuncs + 1, sizeof(double));
-	r->by_group = is_xcalloc(ng * r->nmetrics * r->nfuncs + 1, sizeof(double));
+	r->overall = isc_xcalloc(r->nmetrics * r->nfuncs + 1, sizeof(double));
+	r->by_group = isc_xcalloc(ng * r->nmetrics * r->nfuncs + 1, sizeof(double));
 	atomic_init(&j.next, 0);
 
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -109,8 +109,8 @@ void stats_result_free(struct stats_result *r)
 	free(r->by_group);
 	size_t nh = r->nmetrics * (1 + (r->group_col ? r->groups.ngroups : 0));
 	for (size_t m = 0; r->hists && m < nh; m++)
-		is_hist_free(&r->hists[m]);
+		isc_hist_free(&r->hists[m]);
 	free(r->hists);
 	if (r->group_col)
-		is_groups_free(&r->groups);
+		isc_groups_free(&r->groups);
 }

@@ -14,17 +14,17 @@
 
 void stats_split_columns(struct stats_result *r, bool flags_apart)
 {
-	const struct is_table *t = r->run->dp;
+	const struct isc_table *t = r->run->dp;
 	char *empty = NULL;
 	size_t keep = 0;
-	r->flags = is_xcalloc(r->nmetrics + 1, sizeof(*r->flags));
+	r->flags = isc_xcalloc(r->nmetrics + 1, sizeof(*r->flags));
 	for (size_t m = 0; m < r->nmetrics; m++) {
 		const char *name = r->metrics[m];
-		if (t->nrows && !is_table_col_has_value(t, name)) {
-			char *s = is_xasprintf("%s%s%s", empty ? empty : "", empty ? ", " : "", name);
+		if (t->nrows && !isc_table_col_has_value(t, name)) {
+			char *s = isc_xasprintf("%s%s%s", empty ? empty : "", empty ? ", " : "", name);
 			free(empty);
 			empty = s;
-		} else if (flags_apart && is_flag_column(t, name)) {
+		} else if (flags_apart && isc_is_flag_column(t, name)) {
 			r->flags[r->nflags++] = name;
 		} else {
 			r->metrics[keep++] = name;
@@ -32,7 +32,7 @@ void stats_split_columns(struct stats_result *r, bool flags_apart)
 	}
 	r->nmetrics = keep;
 	if (empty)
-		is_note("%s: no values in %s; left out", t->path, empty);
+		isc_note("%s: no values in %s; left out", t->path, empty);
 	free(empty);
 }
 
@@ -44,7 +44,7 @@ static void flags_table(FILE *f, const struct stats_result *r, const size_t *row
 	fprintf(f, "%-*s  %10s  %10s  %7s\n", (int)w, "Flag", "values", "set (1)", "share");
 	for (size_t k = 0; k < r->nflags; k++) {
 		size_t values, set;
-		is_flag_counts(is_table_col(r->run->dp, r->flags[k])->num, rows, n, &values, &set);
+		isc_flag_counts(isc_table_col(r->run->dp, r->flags[k])->num, rows, n, &values, &set);
 		char share[32] = "-";
 		if (values)
 			snprintf(share, sizeof(share), "%.2f%%", 100.0 * (double)set / (double)values);
@@ -69,15 +69,15 @@ cJSON *stats_flags_json(const struct stats_result *r, size_t group)
 	cJSON *o = cJSON_CreateObject();
 	for (size_t k = 0; k < r->nflags; k++) {
 		size_t values, set;
-		const double *v = is_table_col(r->run->dp, r->flags[k])->num;
+		const double *v = isc_table_col(r->run->dp, r->flags[k])->num;
 		if (group == (size_t)-1)
-			is_flag_counts(v, NULL, r->run->dp->nrows, &values, &set);
+			isc_flag_counts(v, NULL, r->run->dp->nrows, &values, &set);
 		else
-			is_flag_counts(v, r->groups.rows[group], r->groups.counts[group], &values, &set);
+			isc_flag_counts(v, r->groups.rows[group], r->groups.counts[group], &values, &set);
 		cJSON *fo = cJSON_AddObjectToObject(o, r->flags[k]);
-		is_json_add_num(fo, "values", (double)values);
-		is_json_add_num(fo, "set", (double)set);
-		is_json_add_num(fo, "share", values ? (double)set / (double)values : NAN);
+		isc_json_add_num(fo, "values", (double)values);
+		isc_json_add_num(fo, "set", (double)set);
+		isc_json_add_num(fo, "share", values ? (double)set / (double)values : NAN);
 	}
 	return o;
 }

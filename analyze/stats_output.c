@@ -14,12 +14,12 @@
 #include "out_format.h"
 #include "stats_result.h"
 
-static void fmt_value(char *buf, size_t len, double v, enum is_func_kind kind)
+static void fmt_value(char *buf, size_t len, double v, enum isc_func_kind kind)
 {
 	double a = fabs(v);
 	if (isnan(v))
 		snprintf(buf, len, "-");
-	else if (kind == IS_F_COUNT || a >= 1e6)
+	else if (kind == ISC_F_COUNT || a >= 1e6)
 		snprintf(buf, len, a < 1e15 ? "%.0f" : "%.6e", v);
 	else
 		snprintf(buf, len, "%.3f", v);
@@ -27,7 +27,7 @@ static void fmt_value(char *buf, size_t len, double v, enum is_func_kind kind)
 
 static void print_table(FILE *f, const struct stats_result *r, const double *vals)
 {
-	size_t namew = 6, *w = is_xcalloc(r->nfuncs, sizeof(size_t));
+	size_t namew = 6, *w = isc_xcalloc(r->nfuncs, sizeof(size_t));
 	char buf[64];
 	for (size_t m = 0; m < r->nmetrics; m++)
 		namew = strlen(r->metrics[m]) > namew ? strlen(r->metrics[m]) : namew;
@@ -53,7 +53,7 @@ static void print_table(FILE *f, const struct stats_result *r, const double *val
 	free(w);
 }
 
-static void print_hist(FILE *f, const char *metric, const struct is_hist *h)
+static void print_hist(FILE *f, const char *metric, const struct isc_hist *h)
 {
 	uint64_t peak = 1;
 	int wide = fmax(fabs(h->lo), fabs(h->hi)) >= 1e9;  /* edges as %g, not 300 digits */
@@ -65,7 +65,7 @@ static void print_hist(FILE *f, const char *metric, const struct is_hist *h)
 	for (size_t b = 0; b < h->nbins; b++) {
 		int bar = (int)((double)h->counts[b] * 50.0 / (double)peak + 0.5);
 		fprintf(f, wide ? "  %12.6g .. %12.6g %c %10llu  %.*s\n" : "  %12.3f .. %12.3f %c %10llu  %.*s\n",
-			is_hist_edge(h, b), is_hist_edge(h, b + 1), b + 1 == h->nbins ? ']' : ')',
+			isc_hist_edge(h, b), isc_hist_edge(h, b + 1), b + 1 == h->nbins ? ']' : ')',
 			(unsigned long long)h->counts[b], bar,
 			"##################################################");
 	}
@@ -73,7 +73,7 @@ static void print_hist(FILE *f, const char *metric, const struct is_hist *h)
 
 void stats_print_text(FILE *f, const struct stats_result *r)
 {
-	const struct is_run *run = r->run;
+	const struct isc_run *run = r->run;
 	fprintf(f, "%s (%s): %zu datapoints\n", run->name, run->path, run->dp->nrows);
 	if (r->nmetrics)
 		print_table(f, r, r->overall);
@@ -106,10 +106,10 @@ static void csv_rows(FILE *f, const struct stats_result *r, const char *by, cons
 		csv_field(f, r->metrics[m]);
 		for (size_t i = 0; i < r->nfuncs; i++) {
 			double v = vals[m * r->nfuncs + i];
-			char num[IS_NUM_STR_LEN];
+			char num[ISC_NUM_STR_LEN];
 			fputc(',', f);
 			if (isfinite(v))  /* the shortest text that reads back as v, as in JSON */
-				fputs(is_num_str(num, v), f);
+				fputs(isc_num_str(num, v), f);
 		}
 		fputc('\n', f);
 	}
@@ -138,22 +138,22 @@ static cJSON *metrics_json(const struct stats_result *r, const double *vals)
 		cJSON *fo = cJSON_AddObjectToObject(o, r->metrics[m]);
 		for (size_t i = 0; i < r->nfuncs; i++) {
 			double v = vals[m * r->nfuncs + i];
-			is_json_add_num(fo, r->funcs[i].name, v);
+			isc_json_add_num(fo, r->funcs[i].name, v);
 		}
 	}
 	return o;
 }
 
-static cJSON *hist_json(const struct is_hist *h)
+static cJSON *hist_json(const struct isc_hist *h)
 {
 	cJSON *o = cJSON_CreateObject();
-	is_json_add_num(o, "lo", h->lo);
-	is_json_add_num(o, "hi", h->hi);
-	is_json_add_num(o, "under", (double)h->under);
-	is_json_add_num(o, "over", (double)h->over);
+	isc_json_add_num(o, "lo", h->lo);
+	isc_json_add_num(o, "hi", h->hi);
+	isc_json_add_num(o, "under", (double)h->under);
+	isc_json_add_num(o, "over", (double)h->over);
 	cJSON *c = cJSON_AddArrayToObject(o, "counts");
 	for (size_t b = 0; b < h->nbins; b++)
-		cJSON_AddItemToArray(c, is_json_num((double)h->counts[b]));
+		cJSON_AddItemToArray(c, isc_json_num((double)h->counts[b]));
 	return o;
 }
 
@@ -172,7 +172,7 @@ cJSON *stats_to_json(const struct stats_result *r)
 	cJSON_AddStringToObject(o, "reportid", r->run->name);
 	cJSON_AddStringToObject(o, "path", r->run->path);
 	cJSON_AddStringToObject(o, "toolname", r->run->toolname);
-	is_json_add_num(o, "rows", (double)r->run->dp->nrows);
+	isc_json_add_num(o, "rows", (double)r->run->dp->nrows);
 	cJSON_AddItemToObject(o, "metrics", metrics_json(r, r->overall));
 	if (r->nflags)
 		cJSON_AddItemToObject(o, "flags", stats_flags_json(r, (size_t)-1));
@@ -181,7 +181,7 @@ cJSON *stats_to_json(const struct stats_result *r)
 		cJSON *groups = cJSON_AddObjectToObject(o, "groups");
 		for (size_t g = 0; g < r->groups.ngroups; g++) {
 			cJSON *go = cJSON_AddObjectToObject(groups, r->groups.labels[g]);
-			is_json_add_num(go, "rows", (double)r->groups.counts[g]);
+			isc_json_add_num(go, "rows", (double)r->groups.counts[g]);
 			cJSON_AddItemToObject(go, "metrics",
 					      metrics_json(r, r->by_group + g * r->nmetrics * r->nfuncs));
 			if (r->nflags)

@@ -10,16 +10,16 @@
 #include "stats/stats.h"
 
 struct stats_result {
-	const struct is_run *run;
+	const struct isc_run *run;
 	const char **metrics;    /* numeric columns, table order */
 	size_t nmetrics;
-	const struct is_func *funcs;
+	const struct isc_func *funcs;
 	size_t nfuncs;
 	double *overall;         /* [metric][func] */
 	const char *group_col;   /* NULL: no groups */
-	struct is_groups groups;
+	struct isc_groups groups;
 	double *by_group;        /* [group][metric][func] */
-	struct is_hist *hists;   /* [metric] with --hist, else NULL */
+	struct isc_hist *hists;   /* [metric] with --hist, else NULL */
 	const char **flags;      /* 0/1 columns shown as counts (stats_flags.c), not metrics */
 	size_t nflags;
 };

@@ -40,9 +40,9 @@ static const struct mode modes[] = {
 
 int main(int argc, char **argv)
 {
-	is_set_progname(argv[0]);
+	isc_set_progname(argv[0]);
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (!modes[i].selected || modes[i].selected(argc, argv))
 			return modes[i].run(argc, argv);
-	return IS_EXIT_USAGE;
+	return ISC_EXIT_USAGE;
 }

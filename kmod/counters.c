@@ -27,7 +27,7 @@ static const u32 counter_msr[IDLESCOPE_MSR_NR] = {
 
 /* Bit mask of readable counters on cpu. Residency MSRs only on Intel: the same numbers
  * mean other things elsewhere. The TSC is read with rdtsc, MPERF only with APERFMPERF. */
-u64 is_counters_probe(int cpu, bool *has_smi)
+u64 idlescope_counters_probe(int cpu, bool *has_smi)
 {
 	u64 mask = 0, v;
 	int i;
@@ -35,28 +35,28 @@ u64 is_counters_probe(int cpu, bool *has_smi)
 	*has_smi = false;
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL)
 		return 0;
-	*has_smi = !is_rdmsr_safe_on_cpu(cpu, MSR_SMI_COUNT, &v);
+	*has_smi = !idlescope_rdmsr_safe_on_cpu(cpu, MSR_SMI_COUNT, &v);
 	if (!boot_cpu_has(X86_FEATURE_APERFMPERF))
 		return 0;
 	mask |= BIT_ULL(IDLESCOPE_MSR_TSC);
 	for (i = IDLESCOPE_MSR_MPERF; i < IDLESCOPE_MSR_NR; i++)
-		if (!is_rdmsr_safe_on_cpu(cpu, counter_msr[i], &v))
+		if (!idlescope_rdmsr_safe_on_cpu(cpu, counter_msr[i], &v))
 			mask |= BIT_ULL(i);
 	return mask;
 }
 
 /* On the measured CPU with interrupts off. */
-void is_counters_read(u64 mask, bool smi, u64 *msr, u64 *smi_cnt, u64 *nmi_cnt)
+void idlescope_counters_read(u64 mask, bool smi, u64 *msr, u64 *smi_cnt, u64 *nmi_cnt)
 {
 	int i;
 
-	*nmi_cnt = is_nmi_count();
-	if (smi && is_rdmsr_safe(MSR_SMI_COUNT, smi_cnt))
+	*nmi_cnt = idlescope_nmi_count();
+	if (smi && idlescope_rdmsr_safe(MSR_SMI_COUNT, smi_cnt))
 		*smi_cnt = 0;
 	if (!mask)
 		return;
 	for (i = IDLESCOPE_MSR_MPERF; i < IDLESCOPE_MSR_NR; i++)
-		if ((mask & BIT_ULL(i)) && is_rdmsr_safe(counter_msr[i], &msr[i]))
+		if ((mask & BIT_ULL(i)) && idlescope_rdmsr_safe(counter_msr[i], &msr[i]))
 			msr[i] = 0;
 	msr[IDLESCOPE_MSR_TSC] = rdtsc();
 }

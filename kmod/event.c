@@ -17,24 +17,24 @@
 
 static enum hrtimer_restart timer_fn(struct hrtimer *t)
 {
-	struct is_dev *d = container_of(t, struct is_dev, timer);
-	struct is_event *ev = &d->ev;
+	struct idlescope_dev *d = container_of(t, struct idlescope_dev, timer);
+	struct idlescope_event *ev = &d->ev;
 	u64 now = ktime_get_ns(), tsc = rdtsc();
 
 	if (READ_ONCE(ev->state) != EV_ARMED)
 		return HRTIMER_NORESTART;
 	if (smp_processor_id() != d->cfg.cpu) {
-		is_event_complete(d, IDLESCOPE_DISCARD_WRONG_CPU);
-	} else if (is_tdt(d)) {
-		is_event_guard(d);   /* our deadline never showed up */
+		idlescope_event_complete(d, IDLESCOPE_DISCARD_WRONG_CPU);
+	} else if (idlescope_is_tdt(d)) {
+		idlescope_event_guard(d);   /* our deadline never showed up */
 	} else {
-		is_event_fired(d, now, tsc);
+		idlescope_event_fired(d, now, tsc);
 	}
 	return HRTIMER_NORESTART;
 }
 
 /* Uniform in [min, max] without modulo bias. */
-static u64 pick_ldist(struct is_dev *d)
+static u64 pick_ldist(struct idlescope_dev *d)
 {
 	u64 span = d->cfg.ldist_max_ns - d->cfg.ldist_min_ns + 1, r, limit;
 
@@ -45,9 +45,9 @@ static u64 pick_ldist(struct is_dev *d)
 	return d->cfg.ldist_min_ns + r % span;
 }
 
-static void arm_event(struct is_dev *d, u64 seq)
+static void arm_event(struct idlescope_dev *d, u64 seq)
 {
-	struct is_event *ev = &d->ev;
+	struct idlescope_event *ev = &d->ev;
 	u64 ldist = pick_ldist(d), ns0, tsc0, expires;
 	unsigned long flags;
 
@@ -62,23 +62,23 @@ static void arm_event(struct is_dev *d, u64 seq)
 	ev->ltime = ns0 + ldist;
 	ev->tsc_ltime = tsc0 + mul_u64_u64_div_u64(ldist, d->tsc_hz, NSEC_PER_SEC);
 	smp_store_release(&ev->state, EV_ARMED);
-	expires = ev->ltime + (is_tdt(d) ? TDT_GUARD_NS : 0);
+	expires = ev->ltime + (idlescope_is_tdt(d) ? TDT_GUARD_NS : 0);
 	hrtimer_start(&d->timer, ns_to_ktime(expires), HRTIMER_MODE_ABS_PINNED_HARD);
 	local_irq_restore(flags);
 }
 
-static u64 ev_ns(const struct is_dev *d, u64 t)
+static u64 ev_ns(const struct idlescope_dev *d, u64 t)
 {
-	const struct is_event *ev = &d->ev;
+	const struct idlescope_event *ev = &d->ev;
 
-	if (!t || !is_tdt(d))
+	if (!t || !idlescope_is_tdt(d))
 		return t;
-	return is_tsc_to_ns(t, ev->tsc_ltime, ev->ltime, d->tsc_hz);
+	return idlescope_tsc_to_ns(t, ev->tsc_ltime, ev->ltime, d->tsc_hz);
 }
 
-static void fill_counters(const struct is_dev *d, struct idlescope_record *rec)
+static void fill_counters(const struct idlescope_dev *d, struct idlescope_record *rec)
 {
-	const struct is_event *ev = &d->ev;
+	const struct idlescope_event *ev = &d->ev;
 	int i;
 
 	rec->nmi_cnt = ev->nmi_ai - ev->nmi_bi;
@@ -93,9 +93,9 @@ static void fill_counters(const struct is_dev *d, struct idlescope_record *rec)
 			rec->msr_delta[i] = ev->msr_ai[i] - ev->msr_bi[i];
 }
 
-static void make_record(const struct is_dev *d, struct idlescope_record *rec)
+static void make_record(const struct idlescope_dev *d, struct idlescope_record *rec)
 {
-	const struct is_event *ev = &d->ev;
+	const struct idlescope_event *ev = &d->ev;
 
 	memset(rec, 0, sizeof(*rec));
 	rec->seq = ev->seq;
@@ -115,7 +115,7 @@ static void make_record(const struct is_dev *d, struct idlescope_record *rec)
 	rec->tsc_bi = ev->tsc_bi;
 	rec->tsc_ai = ev->tsc_ai;
 	rec->tsc_intr = ev->tsc_intr;
-	rec->ai_overhead = is_tdt(d) ? mul_u64_u64_div_u64(ev->ai_overhead, NSEC_PER_SEC, d->tsc_hz)
+	rec->ai_overhead = idlescope_is_tdt(d) ? mul_u64_u64_div_u64(ev->ai_overhead, NSEC_PER_SEC, d->tsc_hz)
 				     : ev->ai_overhead;
 	if (ev->tsc_ai < ev->tsc_intr)
 		rec->flags |= IDLESCOPE_F_INTR_OFF;
@@ -124,7 +124,7 @@ static void make_record(const struct is_dev *d, struct idlescope_record *rec)
 
 /* Counted once: as a datapoint or discard when it reaches the ring, else as overflow (which
  * the stats ioctl adds to the lost discards). */
-static void account(struct is_dev *d, const struct idlescope_record *rec)
+static void account(struct idlescope_dev *d, const struct idlescope_record *rec)
 {
 	unsigned long flags;
 
@@ -136,27 +136,27 @@ static void account(struct is_dev *d, const struct idlescope_record *rec)
 	spin_unlock_irqrestore(&d->stats_lock, flags);
 }
 
-static void finish_event(struct is_dev *d)
+static void finish_event(struct idlescope_dev *d)
 {
 	struct idlescope_record rec;
 
 	hrtimer_cancel(&d->timer);
 	local_irq_disable();
-	is_event_complete(d, IDLESCOPE_DISCARD_LOST);   /* no-op unless it timed out */
+	idlescope_event_complete(d, IDLESCOPE_DISCARD_LOST);   /* no-op unless it timed out */
 	local_irq_enable();
 	make_record(d, &rec);
 	WRITE_ONCE(d->ev.state, EV_FREE);
-	if (is_ring_push(&d->ring, &rec))
+	if (idlescope_ring_push(&d->ring, &rec))
 		account(d, &rec);
 }
 
-static bool event_done(struct is_dev *d)
+static bool event_done(struct idlescope_dev *d)
 {
 	return smp_load_acquire(&d->ev.state) == EV_DONE;
 }
 
 /* Until the event is done, kthread_stop(), or timeout jiffies. */
-static void wait_event_done(struct is_dev *d, long timeout)
+static void wait_event_done(struct idlescope_dev *d, long timeout)
 {
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -169,7 +169,7 @@ static void wait_event_done(struct is_dev *d, long timeout)
 
 static int armer_fn(void *data)
 {
-	struct is_dev *d = data;
+	struct idlescope_dev *d = data;
 	u64 seq = 0;
 	long timeout;
 
@@ -201,13 +201,13 @@ static int armer_fn(void *data)
 	return 0;
 }
 
-void is_event_init(struct is_dev *d)
+void idlescope_event_init(struct idlescope_dev *d)
 {
-	is_hrtimer_setup(&d->timer, timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	idlescope_hrtimer_setup(&d->timer, timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 /* The armer, not yet running (outside the hot-plug lock: kthreadd creates it). */
-int is_event_create(struct is_dev *d)
+int idlescope_event_create(struct idlescope_dev *d)
 {
 	struct task_struct *t;
 
@@ -224,13 +224,13 @@ int is_event_create(struct is_dev *d)
 
 /* Under cpus_read_lock() with cfg.cpu online. Bound, not a per-CPU kthread: if the CPU goes
  * offline the armer is pushed away and stops (cpu_lost). */
-void is_event_launch(struct is_dev *d)
+void idlescope_event_launch(struct idlescope_dev *d)
 {
 	kthread_bind(d->armer, d->cfg.cpu);
 	wake_up_process(d->armer);
 }
 
-void is_event_stop(struct is_dev *d)
+void idlescope_event_stop(struct idlescope_dev *d)
 {
 	if (!d->armer)
 		return;

@@ -15,7 +15,7 @@ enum { EV_FREE, EV_ARMED, EV_CLAIMED, EV_DONE };
 
 /* The event in flight. Written by the armer before arming, then by the probes and the
  * timer handler (all on the measured CPU, interrupts off), read by the armer after DONE. */
-struct is_event {
+struct idlescope_event {
 	int state;
 	int discard;          /* -1, or enum idlescope_discard */
 	u64 seq, ldist;
@@ -30,7 +30,7 @@ struct is_event {
 	u64 msr_bi[IDLESCOPE_MSR_NR], msr_ai[IDLESCOPE_MSR_NR];
 };
 
-struct is_ring {
+struct idlescope_ring {
 	spinlock_t lock;
 	struct idlescope_record *buf;
 	u32 size;             /* power of two */
@@ -40,7 +40,7 @@ struct is_ring {
 	wait_queue_head_t wq;
 };
 
-struct is_dev {
+struct idlescope_dev {
 	struct mutex lock;            /* configuration, enable/disable */
 	atomic_t open;
 	bool configured, enabled;
@@ -53,74 +53,74 @@ struct is_dev {
 	struct task_struct *armer;
 	struct hrtimer timer;         /* hrt: the event; tdt: the guard/timeout */
 	struct rnd_state rnd;
-	struct is_event ev;
+	struct idlescope_event ev;
 	int idle_state;               /* measured CPU: requested state while idle, else -1 */
 	u64 irq_on_states;            /* bit per state entered with IRQs on (learnt) */
 	bool tdt_writing;             /* tdt: our own IA32_TSC_DEADLINE write is in progress */
-	struct is_ring ring;
+	struct idlescope_ring ring;
 	struct mutex read_lock;       /* one reader at a time uses bounce */
 	struct idlescope_record *bounce;
 	spinlock_t stats_lock;
 	struct idlescope_stats stats;
 };
 
-extern struct is_dev is_dev;
+extern struct idlescope_dev idlescope_dev;
 
 /* ring.c */
-int is_ring_init(struct is_ring *r, u32 size);
-void is_ring_free(struct is_ring *r);
-void is_ring_reset(struct is_ring *r);
-bool is_ring_push(struct is_ring *r, struct idlescope_record *rec);
-u32 is_ring_peek(struct is_ring *r, struct idlescope_record *out, u32 max);
-void is_ring_advance(struct is_ring *r, u32 n);
-bool is_ring_empty(struct is_ring *r);
+int idlescope_ring_init(struct idlescope_ring *r, u32 size);
+void idlescope_ring_free(struct idlescope_ring *r);
+void idlescope_ring_reset(struct idlescope_ring *r);
+bool idlescope_ring_push(struct idlescope_ring *r, struct idlescope_record *rec);
+u32 idlescope_ring_peek(struct idlescope_ring *r, struct idlescope_record *out, u32 max);
+void idlescope_ring_advance(struct idlescope_ring *r, u32 n);
+bool idlescope_ring_empty(struct idlescope_ring *r);
 
-#define IS_IDLE_EXIT		((unsigned int)-1)	/* PWR_EVENT_EXIT */
-#define IS_MSR_TSC_DEADLINE	0x6e0			/* MSR_IA32_TSC_DEADLINE */
+#define IDLESCOPE_IDLE_EXIT		((unsigned int)-1)	/* PWR_EVENT_EXIT */
+#define IDLESCOPE_MSR_TSC_DEADLINE	0x6e0			/* MSR_IA32_TSC_DEADLINE */
 
 /* probes.c */
-int is_probes_find(void);
-bool is_have_local_timer_tp(void);
-bool is_have_write_msr_tp(void);
-int is_probes_register(struct is_dev *d);
-void is_probes_unregister(struct is_dev *d);
+int idlescope_probes_find(void);
+bool idlescope_have_local_timer_tp(void);
+bool idlescope_have_write_msr_tp(void);
+int idlescope_probes_register(struct idlescope_dev *d);
+void idlescope_probes_unregister(struct idlescope_dev *d);
 
 /* counters.c */
-u64 is_counters_probe(int cpu, bool *has_smi);
-void is_counters_read(u64 mask, bool smi, u64 *msr, u64 *smi_cnt, u64 *nmi_cnt);
+u64 idlescope_counters_probe(int cpu, bool *has_smi);
+void idlescope_counters_read(u64 mask, bool smi, u64 *msr, u64 *smi_cnt, u64 *nmi_cnt);
 
-static inline bool is_tdt(const struct is_dev *d)
+static inline bool idlescope_is_tdt(const struct idlescope_dev *d)
 {
 	return d->cfg.method == IDLESCOPE_METHOD_TDT;
 }
 
 /* LaunchTime in the method's clock: ns for hrt, TSC cycles for tdt. */
-static inline u64 is_ev_deadline(const struct is_dev *d)
+static inline u64 idlescope_ev_deadline(const struct idlescope_dev *d)
 {
-	return is_tdt(d) ? d->ev.tsc_ltime : d->ev.ltime;
+	return idlescope_is_tdt(d) ? d->ev.tsc_ltime : d->ev.ltime;
 }
 
 /* event.c */
-void is_event_init(struct is_dev *d);
-int is_event_create(struct is_dev *d);
-void is_event_launch(struct is_dev *d);
-void is_event_stop(struct is_dev *d);
+void idlescope_event_init(struct idlescope_dev *d);
+int idlescope_event_create(struct idlescope_dev *d);
+void idlescope_event_launch(struct idlescope_dev *d);
+void idlescope_event_stop(struct idlescope_dev *d);
 
 /* logic.c: the decisions, on the measured CPU with interrupts off */
-void is_event_complete(struct is_dev *d, int discard);
-void is_event_fired(struct is_dev *d, u64 now, u64 tsc);
-void is_event_guard(struct is_dev *d);
-void is_on_cpu_idle(struct is_dev *d, unsigned int state, unsigned int cpu);
-void is_on_local_timer(struct is_dev *d, unsigned int cpu);
-void is_on_msr_write(struct is_dev *d, unsigned int cpu, unsigned int msr);
+void idlescope_event_complete(struct idlescope_dev *d, int discard);
+void idlescope_event_fired(struct idlescope_dev *d, u64 now, u64 tsc);
+void idlescope_event_guard(struct idlescope_dev *d);
+void idlescope_on_cpu_idle(struct idlescope_dev *d, unsigned int state, unsigned int cpu);
+void idlescope_on_local_timer(struct idlescope_dev *d, unsigned int cpu);
+void idlescope_on_msr_write(struct idlescope_dev *d, unsigned int cpu, unsigned int msr);
 
 /* tdt.c */
-bool is_tdt_available(char *why, size_t len);
-bool is_tdt_cpu_ok(unsigned int cpu, char *why, size_t len);
-u64 is_tsc_measure_hz(void);
-u64 is_tsc_to_ns(u64 tsc, u64 tsc_ref, u64 ns_ref, u64 hz);
-int is_tdt_read_deadline(u64 *v);
-int is_tdt_write_deadline(struct is_dev *d, u64 v);
-bool is_tdt_timer_pending(void);
+bool idlescope_tdt_available(char *why, size_t len);
+bool idlescope_tdt_cpu_ok(unsigned int cpu, char *why, size_t len);
+u64 idlescope_tsc_measure_hz(void);
+u64 idlescope_tsc_to_ns(u64 tsc, u64 tsc_ref, u64 ns_ref, u64 hz);
+int idlescope_tdt_read_deadline(u64 *v);
+int idlescope_tdt_write_deadline(struct idlescope_dev *d, u64 v);
+bool idlescope_tdt_timer_pending(void);
 
 #endif

@@ -22,9 +22,9 @@ static unsigned int ring_records = RING_RECORDS;
 module_param(ring_records, uint, 0444);
 MODULE_PARM_DESC(ring_records, "ring buffer capacity in records (power of two, 16..1048576)");
 
-struct is_dev is_dev;
+struct idlescope_dev idlescope_dev;
 
-static int validate_config(const struct idlescope_config *c, struct is_dev *d)
+static int validate_config(const struct idlescope_config *c, struct idlescope_dev *d)
 {
 	if (c->method != IDLESCOPE_METHOD_HRT && c->method != IDLESCOPE_METHOD_TDT)
 		return -EINVAL;
@@ -36,12 +36,12 @@ static int validate_config(const struct idlescope_config *c, struct is_dev *d)
 		return -EINVAL;
 	if (c->ldist_max_ns > IDLESCOPE_LDIST_MAX_NS)
 		return -ERANGE;
-	if (c->method == IDLESCOPE_METHOD_TDT && !is_tdt_cpu_ok(c->cpu, d->tdt_why, sizeof(d->tdt_why)))
+	if (c->method == IDLESCOPE_METHOD_TDT && !idlescope_tdt_cpu_ok(c->cpu, d->tdt_why, sizeof(d->tdt_why)))
 		return -EOPNOTSUPP;
 	return 0;
 }
 
-static long do_config(struct is_dev *d, void __user *arg)
+static long do_config(struct idlescope_dev *d, void __user *arg)
 {
 	struct idlescope_config c;
 	int ret;
@@ -58,10 +58,10 @@ static long do_config(struct is_dev *d, void __user *arg)
 		return ret;
 	}
 	if (!d->tsc_hz)
-		d->tsc_hz = is_tsc_measure_hz();
+		d->tsc_hz = idlescope_tsc_measure_hz();
 	if (!d->tsc_hz)
 		return -EIO;
-	d->msr_mask = is_counters_probe(c.cpu, &d->has_smi);
+	d->msr_mask = idlescope_counters_probe(c.cpu, &d->has_smi);
 	d->tdt_why[0] = '\0';
 	d->cfg = c;
 	d->configured = true;
@@ -77,7 +77,7 @@ static long do_config(struct is_dev *d, void __user *arg)
  * held by the ioctls only; the armer, the probes and the timer never take it, so kthread_stop()
  * and hrtimer_cancel() under it cannot wait on it. The ring and stats spinlocks are leaves.
  */
-static int do_enable(struct is_dev *d)
+static int do_enable(struct idlescope_dev *d)
 {
 	int ret;
 
@@ -88,47 +88,47 @@ static int do_enable(struct is_dev *d)
 	if (!cpu_online(d->cfg.cpu))
 		return -ENODEV;
 	memset(&d->stats, 0, sizeof(d->stats));
-	is_ring_reset(&d->ring);
-	ret = is_probes_register(d);
+	idlescope_ring_reset(&d->ring);
+	ret = idlescope_probes_register(d);
 	if (ret)
 		return ret;
-	ret = is_event_create(d);
+	ret = idlescope_event_create(d);
 	if (ret)
 		goto err_probes;
 	cpus_read_lock();
 	ret = cpu_online(d->cfg.cpu) ? 0 : -ENODEV;
 	if (!ret)
-		is_event_launch(d);
+		idlescope_event_launch(d);
 	cpus_read_unlock();
 	if (ret)
 		goto err_event;
 	d->enabled = true;
 	return 0;
 err_event:
-	is_event_stop(d);
+	idlescope_event_stop(d);
 err_probes:
-	is_probes_unregister(d);
+	idlescope_probes_unregister(d);
 	return ret;
 }
 
-static void do_disable(struct is_dev *d)
+static void do_disable(struct idlescope_dev *d)
 {
 	if (!d->enabled)
 		return;
-	is_probes_unregister(d);
-	is_event_stop(d);
+	idlescope_probes_unregister(d);
+	idlescope_event_stop(d);
 	d->enabled = false;
 	wake_up_interruptible(&d->ring.wq);
 }
 
-static void fill_info(struct is_dev *d, struct idlescope_info *info)
+static void fill_info(struct idlescope_dev *d, struct idlescope_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->abi_version = IDLESCOPE_ABI_VERSION;
 	info->record_size = sizeof(struct idlescope_record);
 	info->caps = IDLESCOPE_CAP_HRT | IDLESCOPE_CAP_NMI;
 	/* why tdt cannot run: on this machine, else why the last CONFIG refused it on its CPU */
-	if (is_tdt_available(info->tdt_why, sizeof(info->tdt_why)))
+	if (idlescope_tdt_available(info->tdt_why, sizeof(info->tdt_why)))
 		info->caps |= IDLESCOPE_CAP_TDT;
 	if (!info->tdt_why[0])
 		strscpy(info->tdt_why, d->tdt_why, sizeof(info->tdt_why));
@@ -140,7 +140,7 @@ static void fill_info(struct is_dev *d, struct idlescope_info *info)
 	info->tsc_khz_kernel = tsc_khz;
 }
 
-static void fill_stats(struct is_dev *d, struct idlescope_stats *st)
+static void fill_stats(struct idlescope_dev *d, struct idlescope_stats *st)
 {
 	unsigned long flags;
 	u64 overflow;
@@ -156,9 +156,9 @@ static void fill_stats(struct is_dev *d, struct idlescope_stats *st)
 	st->enabled = d->enabled;
 }
 
-static long is_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+static long idlescope_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
-	struct is_dev *d = &is_dev;
+	struct idlescope_dev *d = &idlescope_dev;
 	void __user *uarg = (void __user *)arg;
 	struct idlescope_info info;
 	struct idlescope_stats st;
@@ -192,21 +192,21 @@ static long is_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	return ret;
 }
 
-static bool readable(struct is_dev *d)
+static bool readable(struct idlescope_dev *d)
 {
-	return !is_ring_empty(&d->ring) || !READ_ONCE(d->enabled) || READ_ONCE(d->cpu_lost);
+	return !idlescope_ring_empty(&d->ring) || !READ_ONCE(d->enabled) || READ_ONCE(d->cpu_lost);
 }
 
 /* Whole records only. Blocks until one is there; 0 (end of file) when disabled and empty.
  * Records leave the ring only once copied out: a fault loses none (EFAULT if nothing was
  * copied, else the records copied so far). */
-static ssize_t read_locked(struct is_dev *d, struct file *f, char __user *buf, size_t max)
+static ssize_t read_locked(struct idlescope_dev *d, struct file *f, char __user *buf, size_t max)
 {
 	size_t done = 0;
 	u32 n;
 
 	while (done < max) {
-		n = is_ring_peek(&d->ring, d->bounce, min_t(size_t, max - done, READ_BATCH));
+		n = idlescope_ring_peek(&d->ring, d->bounce, min_t(size_t, max - done, READ_BATCH));
 		if (!n) {
 			if (done)
 				break;
@@ -225,15 +225,15 @@ static ssize_t read_locked(struct is_dev *d, struct file *f, char __user *buf, s
 				break;
 			return -EFAULT;
 		}
-		is_ring_advance(&d->ring, n);
+		idlescope_ring_advance(&d->ring, n);
 		done += n;
 	}
 	return done * sizeof(*d->bounce);
 }
 
-static ssize_t is_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
+static ssize_t idlescope_read(struct file *f, char __user *buf, size_t count, loff_t *pos)
 {
-	struct is_dev *d = &is_dev;
+	struct idlescope_dev *d = &idlescope_dev;
 	ssize_t ret;
 
 	if (count < sizeof(struct idlescope_record))
@@ -245,30 +245,30 @@ static ssize_t is_read(struct file *f, char __user *buf, size_t count, loff_t *p
 	return ret;
 }
 
-static __poll_t is_poll(struct file *f, poll_table *wait)
+static __poll_t idlescope_poll(struct file *f, poll_table *wait)
 {
-	struct is_dev *d = &is_dev;
+	struct idlescope_dev *d = &idlescope_dev;
 
 	poll_wait(f, &d->ring.wq, wait);
-	if (!is_ring_empty(&d->ring))
+	if (!idlescope_ring_empty(&d->ring))
 		return EPOLLIN | EPOLLRDNORM;
 	if (READ_ONCE(d->cpu_lost))
 		return EPOLLERR;
 	return READ_ONCE(d->enabled) ? 0 : EPOLLHUP;
 }
 
-static int is_open(struct inode *inode, struct file *f)
+static int idlescope_open(struct inode *inode, struct file *f)
 {
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (atomic_cmpxchg(&is_dev.open, 0, 1))
+	if (atomic_cmpxchg(&idlescope_dev.open, 0, 1))
 		return -EBUSY;   /* one collector at a time */
 	return 0;
 }
 
-static int is_release(struct inode *inode, struct file *f)
+static int idlescope_release(struct inode *inode, struct file *f)
 {
-	struct is_dev *d = &is_dev;
+	struct idlescope_dev *d = &idlescope_dev;
 
 	mutex_lock(&d->lock);
 	do_disable(d);
@@ -279,34 +279,34 @@ static int is_release(struct inode *inode, struct file *f)
 }
 
 /* .owner pins the module while the device is open: rmmod then fails with EBUSY. */
-static const struct file_operations is_fops = {
+static const struct file_operations idlescope_fops = {
 	.owner = THIS_MODULE,
-	.open = is_open,
-	.release = is_release,
-	.read = is_read,
-	.poll = is_poll,
-	.unlocked_ioctl = is_ioctl,
+	.open = idlescope_open,
+	.release = idlescope_release,
+	.read = idlescope_read,
+	.poll = idlescope_poll,
+	.unlocked_ioctl = idlescope_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
 
-static struct miscdevice is_misc = {
+static struct miscdevice idlescope_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = IDLESCOPE_DEV_NAME,
-	.fops = &is_fops,
+	.fops = &idlescope_fops,
 	.mode = 0600,
 };
 
-static int __init is_init(void)
+static int __init idlescope_init(void)
 {
-	struct is_dev *d = &is_dev;
+	struct idlescope_dev *d = &idlescope_dev;
 	int ret;
 
 	if (ring_records < 16 || ring_records > (1u << 20) || !is_power_of_2(ring_records)) {
 		pr_err("idlescope: ring_records=%u: must be a power of two in 16..1048576\n", ring_records);
 		return -EINVAL;
 	}
-	ret = is_probes_find();
+	ret = idlescope_probes_find();
 	if (ret)
 		return ret;
 	mutex_init(&d->lock);
@@ -315,34 +315,34 @@ static int __init is_init(void)
 	if (!d->bounce)
 		return -ENOMEM;
 	spin_lock_init(&d->stats_lock);
-	is_event_init(d);
-	ret = is_ring_init(&d->ring, ring_records);
+	idlescope_event_init(d);
+	ret = idlescope_ring_init(&d->ring, ring_records);
 	if (ret)
 		goto err_bounce;
-	ret = misc_register(&is_misc);
+	ret = misc_register(&idlescope_misc);
 	if (ret)
 		goto err_ring;
-	if (!is_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
+	if (!idlescope_tdt_available(d->tdt_why, sizeof(d->tdt_why)))
 		pr_info("idlescope: method tdt unavailable: %s\n", d->tdt_why);
 	pr_info("idlescope: /dev/%s ready (methods: hrt%s)\n", IDLESCOPE_DEV_NAME,
 		d->tdt_why[0] ? "" : ", tdt");
 	return 0;
 err_ring:
-	is_ring_free(&d->ring);
+	idlescope_ring_free(&d->ring);
 err_bounce:
 	kfree(d->bounce);
 	return ret;
 }
 
-static void __exit is_exit(void)
+static void __exit idlescope_exit(void)
 {
-	misc_deregister(&is_misc);
-	is_ring_free(&is_dev.ring);
-	kfree(is_dev.bounce);
+	misc_deregister(&idlescope_misc);
+	idlescope_ring_free(&idlescope_dev.ring);
+	kfree(idlescope_dev.bounce);
 }
 
-module_init(is_init);
-module_exit(is_exit);
+module_init(idlescope_init);
+module_exit(idlescope_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("idlescope: CPU idle wake latency with timestamps taken in the idle path");
 MODULE_VERSION(IDLESCOPE_VERSION);   /* CMake's project version, from Kbuild */

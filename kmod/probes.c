@@ -24,10 +24,10 @@ static void find_tp(struct tracepoint *tp, void *priv)
 		tp_write_msr = tp;
 }
 
-int is_probes_find(void)
+int idlescope_probes_find(void)
 {
-	BUILD_BUG_ON(IS_IDLE_EXIT != (unsigned int)PWR_EVENT_EXIT);
-	BUILD_BUG_ON(IS_MSR_TSC_DEADLINE != MSR_IA32_TSC_DEADLINE);
+	BUILD_BUG_ON(IDLESCOPE_IDLE_EXIT != (unsigned int)PWR_EVENT_EXIT);
+	BUILD_BUG_ON(IDLESCOPE_MSR_TSC_DEADLINE != MSR_IA32_TSC_DEADLINE);
 	for_each_kernel_tracepoint(find_tp, NULL);
 	if (!tp_cpu_idle) {
 		pr_err("idlescope: tracepoint power:cpu_idle not found (kernel without tracepoints?)\n");
@@ -36,30 +36,30 @@ int is_probes_find(void)
 	return 0;
 }
 
-bool is_have_local_timer_tp(void)
+bool idlescope_have_local_timer_tp(void)
 {
 	return tp_local_timer != NULL;
 }
 
-bool is_have_write_msr_tp(void)
+bool idlescope_have_write_msr_tp(void)
 {
 	return tp_write_msr != NULL;
 }
 
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 {
-	is_on_cpu_idle(data, state, cpu);
+	idlescope_on_cpu_idle(data, state, cpu);
 }
 
 static void probe_local_timer(void *data, int vector)
 {
-	is_on_local_timer(data, smp_processor_id());
+	idlescope_on_local_timer(data, smp_processor_id());
 }
 
 static void probe_write_msr(void *data, unsigned int msr, u64 val, int failed)
 {
 	if (!failed)
-		is_on_msr_write(data, raw_smp_processor_id(), msr);
+		idlescope_on_msr_write(data, raw_smp_processor_id(), msr);
 }
 
 /* Register in this order, unregister in the reverse; n = how many are registered. */
@@ -74,12 +74,12 @@ static const struct tp_probe probes[] = {
 	{ &tp_write_msr, (void *)probe_write_msr },
 };
 
-static bool wanted(const struct is_dev *d, const struct tp_probe *p)
+static bool wanted(const struct idlescope_dev *d, const struct tp_probe *p)
 {
-	return *p->tp && (p->tp != &tp_write_msr || is_tdt(d));
+	return *p->tp && (p->tp != &tp_write_msr || idlescope_is_tdt(d));
 }
 
-static void unregister_first(struct is_dev *d, int n)
+static void unregister_first(struct idlescope_dev *d, int n)
 {
 	while (n-- > 0)
 		if (wanted(d, &probes[n]))
@@ -88,7 +88,7 @@ static void unregister_first(struct is_dev *d, int n)
 }
 
 /* Takes tracepoints_mutex and cpus_read_lock() inside: never call with the hot-plug lock held. */
-int is_probes_register(struct is_dev *d)
+int idlescope_probes_register(struct idlescope_dev *d)
 {
 	int i, ret;
 
@@ -106,7 +106,7 @@ int is_probes_register(struct is_dev *d)
 	return 0;
 }
 
-void is_probes_unregister(struct is_dev *d)
+void idlescope_probes_unregister(struct idlescope_dev *d)
 {
 	unregister_first(d, ARRAY_SIZE(probes));
 }

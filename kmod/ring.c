@@ -4,7 +4,7 @@
 #include <linux/vmalloc.h>
 #include "idlescope.h"
 
-int is_ring_init(struct is_ring *r, u32 size)
+int idlescope_ring_init(struct idlescope_ring *r, u32 size)
 {
 	spin_lock_init(&r->lock);
 	init_waitqueue_head(&r->wq);
@@ -12,17 +12,17 @@ int is_ring_init(struct is_ring *r, u32 size)
 	r->buf = vmalloc(array_size(size, sizeof(*r->buf)));
 	if (!r->buf)
 		return -ENOMEM;
-	is_ring_reset(r);
+	idlescope_ring_reset(r);
 	return 0;
 }
 
-void is_ring_free(struct is_ring *r)
+void idlescope_ring_free(struct idlescope_ring *r)
 {
 	vfree(r->buf);
 	r->buf = NULL;
 }
 
-void is_ring_reset(struct is_ring *r)
+void idlescope_ring_reset(struct idlescope_ring *r)
 {
 	unsigned long flags;
 
@@ -33,7 +33,7 @@ void is_ring_reset(struct is_ring *r)
 }
 
 /* false: the ring was full, the record is dropped and counted as overflow */
-bool is_ring_push(struct is_ring *r, struct idlescope_record *rec)
+bool idlescope_ring_push(struct idlescope_ring *r, struct idlescope_record *rec)
 {
 	unsigned long flags;
 	bool pushed = false;
@@ -56,8 +56,8 @@ bool is_ring_push(struct is_ring *r, struct idlescope_record *rec)
 }
 
 /* Copies up to max records from the oldest without taking them off (one reader at a time:
- * only the reader advances the tail, so they stay there until is_ring_advance()). */
-u32 is_ring_peek(struct is_ring *r, struct idlescope_record *out, u32 max)
+ * only the reader advances the tail, so they stay there until idlescope_ring_advance()). */
+u32 idlescope_ring_peek(struct idlescope_ring *r, struct idlescope_record *out, u32 max)
 {
 	unsigned long flags;
 	u32 n = 0, tail;
@@ -69,8 +69,8 @@ u32 is_ring_peek(struct is_ring *r, struct idlescope_record *out, u32 max)
 	return n;
 }
 
-/* Takes n records, read with is_ring_peek() and handed over, off the ring. */
-void is_ring_advance(struct is_ring *r, u32 n)
+/* Takes n records, read with idlescope_ring_peek() and handed over, off the ring. */
+void idlescope_ring_advance(struct idlescope_ring *r, u32 n)
 {
 	unsigned long flags;
 
@@ -79,7 +79,7 @@ void is_ring_advance(struct is_ring *r, u32 n)
 	spin_unlock_irqrestore(&r->lock, flags);
 }
 
-bool is_ring_empty(struct is_ring *r)
+bool idlescope_ring_empty(struct idlescope_ring *r)
 {
 	unsigned long flags;
 	bool empty;

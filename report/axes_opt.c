@@ -29,11 +29,11 @@ static bool is_pseudo(const char *item)
 /* The items of a list, split at commas; *n gets their count. */
 static char **split(const char *list, size_t *n)
 {
-	char *copy = is_xstrdup(list), *save = NULL, **items = NULL;
+	char *copy = isc_xstrdup(list), *save = NULL, **items = NULL;
 	*n = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		items = is_xrealloc(items, (*n + 1) * sizeof(*items));
-		items[(*n)++] = is_xstrdup(t);
+		items = isc_xrealloc(items, (*n + 1) * sizeof(*items));
+		items[(*n)++] = isc_xstrdup(t);
 	}
 	free(copy);
 	return items;
@@ -48,7 +48,7 @@ static void free_items(char **items, size_t n)
 
 static bool full_match(const char *re, const char *name)
 {
-	char *anchored = is_xasprintf("^(%s)$", re);
+	char *anchored = isc_xasprintf("^(%s)$", re);
 	regex_t rx;
 	bool ok = regcomp(&rx, anchored, REG_EXTENDED | REG_NOSUB) == 0;
 	bool hit = ok && regexec(&rx, name, 0, NULL, 0) == 0;
@@ -65,17 +65,17 @@ static int check_list(const char *list, const char *opt)
 	if (!list || is_none(list))
 		return 0;
 	if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
-		is_err("%s: an empty item in '%s' (a comma-separated list of metrics, or none)", opt, list);
+		isc_err("%s: an empty item in '%s' (a comma-separated list of metrics, or none)", opt, list);
 		return -1;
 	}
 	char **items = split(list, &n);
 	for (size_t i = 0; i < n && !rc; i++) {
-		char *anchored = is_xasprintf("^(%s)$", items[i]), msg[128];
+		char *anchored = isc_xasprintf("^(%s)$", items[i]), msg[128];
 		regex_t rx;
 		int e = regcomp(&rx, anchored, REG_EXTENDED | REG_NOSUB);
 		if (e) {
 			regerror(e, &rx, msg, sizeof(msg));
-			is_err("%s: bad regular expression '%s': %s", opt, items[i], msg);
+			isc_err("%s: bad regular expression '%s': %s", opt, items[i], msg);
 			rc = -1;
 		} else {
 			regfree(&rx);
@@ -103,8 +103,8 @@ static char *alternatives(char *acc, const char *list)
 		return acc;
 	char **items = split(list, &n);
 	for (size_t i = 0; i < n; i++) {
-		char *next = is_pseudo(items[i]) ? is_xasprintf("%s|^(LTime)$", acc)
-						 : is_xasprintf("%s|^(%s)$", acc, items[i]);
+		char *next = is_pseudo(items[i]) ? isc_xasprintf("%s|^(LTime)$", acc)
+						 : isc_xasprintf("%s|^(%s)$", acc, items[i]);
 		free(acc);
 		acc = next;
 	}
@@ -114,7 +114,7 @@ static char *alternatives(char *acc, const char *list)
 
 char *axes_load_regex(const struct report_opts *o)
 {
-	return alternatives(is_xstrdup("^(ReqCState)$"), o->xaxes ? o->xaxes : AXES_DEFAULT_X);
+	return alternatives(isc_xstrdup("^(ReqCState)$"), o->xaxes ? o->xaxes : AXES_DEFAULT_X);
 }
 
 char *axes_metrics_regex(const struct report_opts *o, const char *metrics_re)
@@ -124,8 +124,8 @@ char *axes_metrics_regex(const struct report_opts *o, const char *metrics_re)
 	for (int i = 0; i < 3; i++)
 		more |= lists[i] && !is_none(lists[i]);
 	if (!more)  /* as given: messages quote it */
-		return is_xstrdup(metrics_re);
-	char *re = is_xasprintf("(%s)", metrics_re);
+		return isc_xstrdup(metrics_re);
+	char *re = isc_xasprintf("(%s)", metrics_re);
 	for (int i = 0; i < 3; i++)
 		re = alternatives(re, lists[i]);
 	return re;
@@ -161,11 +161,11 @@ static int add_axis(struct report *rep, const char *name)
 		if (!strcmp(rep->xaxes[i], name))
 			return 0;
 	if (rep->nxaxes == AXES_MAX_X) {
-		is_err("--xaxes: more than %d x axes", AXES_MAX_X);
+		isc_err("--xaxes: more than %d x axes", AXES_MAX_X);
 		return -1;
 	}
-	rep->xaxes = is_xrealloc(rep->xaxes, (rep->nxaxes + 1) * sizeof(*rep->xaxes));
-	rep->xaxes[rep->nxaxes++] = is_xstrdup(name);
+	rep->xaxes = isc_xrealloc(rep->xaxes, (rep->nxaxes + 1) * sizeof(*rep->xaxes));
+	rep->xaxes[rep->nxaxes++] = isc_xstrdup(name);
 	return 0;
 }
 
@@ -177,7 +177,7 @@ int axes_resolve(struct report *rep)
 	if (is_none(list) || !rep->nruns)
 		return 0;
 	char **items = split(list, &n);
-	const struct is_table *t = rep->runs[0]->dp;
+	const struct isc_table *t = rep->runs[0]->dp;
 	for (size_t i = 0; i < n && !rc; i++) {
 		size_t before = rep->nxaxes;
 		if (is_pseudo(items[i])) {
@@ -188,13 +188,13 @@ int axes_resolve(struct report *rep)
 			if (full_match(items[i], t->cols[c].name) && in_every_run(rep, t->cols[c].name))
 				rc = add_axis(rep, t->cols[c].name);
 		if (!rc && rep->nxaxes == before && rep->o->xaxes) {
-			is_err("--xaxes: '%s' matches no numeric column that every run has", items[i]);
+			isc_err("--xaxes: '%s' matches no numeric column that every run has", items[i]);
 			rc = -1;
 		}
 	}
 	free_items(items, n);
 	if (!rc)
-		rep->xvalues = is_xcalloc(rep->nxaxes * rep->nruns, sizeof(*rep->xvalues));
+		rep->xvalues = isc_xcalloc(rep->nxaxes * rep->nruns, sizeof(*rep->xvalues));
 	return rc;
 }
 
@@ -214,7 +214,7 @@ const double *axes_x_values(struct report *rep, size_t r, size_t a)
 		const double *lt = !strcmp(name, "Time") && every_run_has_clock(rep) ? column(rep, r, "LTime")
 										    : NULL;
 		double first = NAN;
-		*v = is_xmalloc((n + 1) * sizeof(**v));
+		*v = isc_xmalloc((n + 1) * sizeof(**v));
 		for (size_t i = 0; i < n; i++) {
 			if (lt && isnan(first) && !isnan(lt[i]))
 				first = lt[i];

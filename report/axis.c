@@ -41,9 +41,9 @@ double axis_map_invert(const struct axis_map *m, double p)
 
 void axis_map_label(const struct axis_map *m, const char *name, char *out, size_t len)
 {
-	char off[IS_NUM_STR_LEN + 4] = "", num[IS_NUM_STR_LEN];
+	char off[ISC_NUM_STR_LEN + 4] = "", num[ISC_NUM_STR_LEN];
 	if (m && m->off != 0)
-		snprintf(off, sizeof(off), " - %s", is_num_str(num, m->off));
+		snprintf(off, sizeof(off), " - %s", isc_num_str(num, m->off));
 	if (m && m->k)
 		snprintf(out, len, "%s%s%s%s / 1e%+d", off[0] ? "(" : "", name, off, off[0] ? ")" : "", m->k);
 	else

@@ -1,5 +1,5 @@
 /* The counters section: turbostat-like summary of counters.csv side by side, and series
- * over time. The numbers come from is_counters_summary() (the counters area, in lib/). */
+ * over time. The numbers come from isc_counters_summary() (the counters area, in lib/). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 
 /* Which counter files a run has: bit 0 counters.csv, 1 wult's stats-collect turbostat text
  * (read when there is no counters.csv), 2 stats-collect's /proc/interrupts snapshots. */
-static unsigned counter_files(const struct is_run *r)
+static unsigned counter_files(const struct isc_run *r)
 {
 	static const char *const names[] = { "counters.csv", "stats/turbostat.raw.txt",
 					     "stats/interrupts.raw.txt" };
@@ -58,7 +58,7 @@ static size_t key_union(cJSON **objs, size_t n, const char *skip, const char ***
 				seen = !strcmp((*keys)[i], c->string);
 			if (seen)
 				continue;
-			*keys = is_xrealloc(*keys, (k + 1) * sizeof(**keys));
+			*keys = isc_xrealloc(*keys, (k + 1) * sizeof(**keys));
 			(*keys)[k++] = c->string;
 		}
 	return k;
@@ -116,7 +116,7 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 	FILE *f = fopen(path, "w");
 	free(path);
 	if (!f) {
-		is_err("%s/%s: cannot create: %m", rep->workdir, name);
+		isc_err("%s/%s: cannot create: %m", rep->workdir, name);
 		return -1;
 	}
 	for (const cJSON *a = t->child, *b = v->child; a && b; a = a->next, b = b->next)
@@ -128,7 +128,7 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 			first = n == 1 ? b->valuedouble : first;
 		}
 	if (fclose(f) != 0) {
-		is_err("%s: write error", name);
+		isc_err("%s: write error", name);
 		return -1;
 	}
 	return n == 0 ? 0 : varies ? 2 : 1;
@@ -201,14 +201,14 @@ static int series_plots(struct report *rep, cJSON **ser)
 	size_t nconst = 0;
 	int rc = -1;
 	if (!nkeys || !(gp = fopen(script, "w"))) {
-		rc = nkeys ? (is_err("%s: cannot create: %m", script), -1) : 0;
+		rc = nkeys ? (isc_err("%s: cannot create: %m", script), -1) : 0;
 		goto cleanup;
 	}
 	html_legend(f, rep, false);
 	fputs("<div class=\"plots\">\n", f);
 	for (size_t k = 0; k < nkeys; k++) {
 		char label[128], sep = ' ';
-		int *have = is_xcalloc(rep->nruns, sizeof(*have)), varies = 0;
+		int *have = isc_xcalloc(rep->nruns, sizeof(*have)), varies = 0;
 		double lo = INFINITY, hi = -INFINITY;
 		for (size_t r = 0; r < rep->nruns; r++) {
 			have[r] = ser[r] ? write_series(rep, ser[r], keys[k], k, r, &lo, &hi) : 0;
@@ -220,7 +220,7 @@ static int series_plots(struct report *rep, cJSON **ser)
 			varies |= have[r] == 2;
 		}
 		if (!varies) {  /* a flat line says nothing the table does not */
-			constant = is_xrealloc(constant, (nconst + 1) * sizeof(*constant));
+			constant = isc_xrealloc(constant, (nconst + 1) * sizeof(*constant));
 			constant[nconst++] = keys[k];
 			free(have);
 			continue;
@@ -263,7 +263,7 @@ static int series_plots(struct report *rep, cJSON **ser)
 		fputs(".</p>\n", f);
 	}
 	if (fclose(gp) != 0) {
-		is_err("%s: write error", script);
+		isc_err("%s: write error", script);
 		goto cleanup;
 	}
 	rc = plot_queue_add(rep->queue, "counters.gp");
@@ -279,12 +279,12 @@ cleanup:
 static int measured_cpu_table(struct report *rep)
 {
 	FILE *f = rep->html;
-	cJSON **cpu = is_xcalloc(rep->nruns, sizeof(*cpu));
-	long *which = is_xcalloc(rep->nruns, sizeof(*which));
+	cJSON **cpu = isc_xcalloc(rep->nruns, sizeof(*cpu));
+	long *which = isc_xcalloc(rep->nruns, sizeof(*which));
 	int rc = 0, any = 0;
 	for (size_t r = 0; r < rep->nruns && rc >= 0; r++) {
-		which[r] = is_counters_measured_cpu(rep->runs[r]->dir);
-		rc = is_counters_summary_cpu(rep->runs[r]->dir, which[r], &cpu[r]);
+		which[r] = isc_counters_measured_cpu(rep->runs[r]->dir);
+		rc = isc_counters_summary_cpu(rep->runs[r]->dir, which[r], &cpu[r]);
 		any |= rc > 0;
 	}
 	if (rc >= 0 && any) {
@@ -314,7 +314,7 @@ static int measured_cpu_table(struct report *rep)
 
 int section_counters(struct report *rep)
 {
-	cJSON **sum = is_xcalloc(rep->nruns, sizeof(*sum)), **ser = is_xcalloc(rep->nruns, sizeof(*ser));
+	cJSON **sum = isc_xcalloc(rep->nruns, sizeof(*sum)), **ser = isc_xcalloc(rep->nruns, sizeof(*ser));
 	bool any = false;
 	unsigned files = 0;
 	int rc = -1;
@@ -324,7 +324,7 @@ int section_counters(struct report *rep)
 	if (!files)
 		goto done;
 	for (size_t r = 0; r < rep->nruns; r++) {
-		int got = is_counters_summary(rep->runs[r]->dir, &sum[r], &ser[r]);
+		int got = isc_counters_summary(rep->runs[r]->dir, &sum[r], &ser[r]);
 		if (got < 0)
 			goto cleanup;
 		any |= got > 0;

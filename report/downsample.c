@@ -40,9 +40,9 @@ float *ds_select(const double *x, const double *y, size_t n, const struct axis_m
 					  : (uint64_t)((double)budget / (double)middle * 18446744073709549568.0);
 	/* The sample's size varies around budget by about sqrt(budget): cap it far above. */
 	size_t midcap = middle <= budget ? middle : budget + budget / 8 + 64;
-	float *xy = is_xmalloc((2 * (outliers + midcap) + 2) * sizeof(*xy));
+	float *xy = isc_xmalloc((2 * (outliers + midcap) + 2) * sizeof(*xy));
 	if (rows)
-		*rows = is_xmalloc((outliers + midcap + 1) * sizeof(**rows));
+		*rows = isc_xmalloc((outliers + midcap + 1) * sizeof(**rows));
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(x[i]) || isnan(y[i]))
 			continue;

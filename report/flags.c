@@ -34,7 +34,7 @@ static void header(struct report *rep, const char *group)
 static void test_cells(struct report *rep, size_t p, size_t k, size_t c)
 {
 	FILE *f = rep->html;
-	const struct is_diff_flag_test *t = c ? is_diff_flag_test_of(&rep->fl, p, k, c) : NULL;
+	const struct isc_diff_flag_test *t = c ? isc_diff_flag_test_of(&rep->fl, p, k, c) : NULL;
 	if (!t) {
 		fputs(c ? "<td>-</td><td>-</td><td>no test</td>" : "<td></td><td></td><td>reference</td>", f);
 		return;
@@ -42,7 +42,7 @@ static void test_cells(struct report *rep, size_t p, size_t k, size_t c)
 	fprintf(f, "<td class=\"num\">%+.2f pts</td>", 100 * t->diff);
 	fprintf(f, t->p < 1e-4 ? "<td class=\"num\">%.1e</td>" : "<td class=\"num\">%.4f</td>", t->p);
 	fprintf(f, "<td class=\"%s\">%s, %s</td>", t->significant ? "sig" : t->differs ? "differs" : "nosig",
-		t->method, is_diff_flag_words(t));
+		t->method, isc_diff_flag_words(t));
 }
 
 static void row_cells(struct report *rep, const struct summ_part *sp, size_t p, size_t k, size_t c)

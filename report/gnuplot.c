@@ -25,7 +25,7 @@ struct plot_queue {
 char *gnuplot_find(void)
 {
 	const char *path = getenv("PATH");
-	char *copy = is_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL, *found = NULL;
+	char *copy = isc_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL, *found = NULL;
 	for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
 		struct stat st;
 		char *cand = path_cat(dir[0] ? dir : ".", "gnuplot");
@@ -40,12 +40,12 @@ char *gnuplot_find(void)
 
 struct plot_queue *plot_queue_new(const char *gnuplot, const char *cwd, int jobs)
 {
-	struct plot_queue *q = is_xcalloc(1, sizeof(*q));
-	q->gnuplot = is_xstrdup(gnuplot);
-	q->cwd = is_xstrdup(cwd);
+	struct plot_queue *q = isc_xcalloc(1, sizeof(*q));
+	q->gnuplot = isc_xstrdup(gnuplot);
+	q->cwd = isc_xstrdup(cwd);
 	q->max = jobs > 0 ? jobs : 1;
-	q->pids = is_xcalloc((size_t)q->max, sizeof(*q->pids));
-	q->scripts = is_xcalloc((size_t)q->max, sizeof(*q->scripts));
+	q->pids = isc_xcalloc((size_t)q->max, sizeof(*q->pids));
+	q->scripts = isc_xcalloc((size_t)q->max, sizeof(*q->scripts));
 	signals_watch_children(q->pids, 0);
 	return q;
 }
@@ -53,17 +53,17 @@ struct plot_queue *plot_queue_new(const char *gnuplot, const char *cwd, int jobs
 /* The last non-empty line gnuplot wrote: its error message. */
 static void report_failure(const struct plot_queue *q, const char *script, int status)
 {
-	char *log = is_xasprintf("%s/%s.log", q->cwd, script), err[256], line[512] = "";
+	char *log = isc_xasprintf("%s/%s.log", q->cwd, script), err[256], line[512] = "";
 	size_t len;
-	char *text = is_read_regular_file(log, 1 << 20, &len, err, sizeof(err));
+	char *text = isc_read_regular_file(log, 1 << 20, &len, err, sizeof(err));
 	for (char *p = text ? strtok(text, "\n") : NULL; p; p = strtok(NULL, "\n"))
 		if (p[strspn(p, " \t^")])
 			snprintf(line, sizeof(line), "%s", p);
 	if (WIFEXITED(status))
-		is_err("gnuplot failed on %s (exit %d): %s", script, WEXITSTATUS(status),
+		isc_err("gnuplot failed on %s (exit %d): %s", script, WEXITSTATUS(status),
 		       line[0] ? line : "no message");
 	else
-		is_err("gnuplot killed by signal %d on %s", WTERMSIG(status), script);
+		isc_err("gnuplot killed by signal %d on %s", WTERMSIG(status), script);
 	free(text);
 	free(log);
 }
@@ -76,7 +76,7 @@ static int wait_one(struct plot_queue *q)
 		pid = waitpid(-1, &status, 0);
 	while (pid < 0 && errno == EINTR);
 	if (pid < 0) {
-		is_err("waiting for gnuplot: %s", strerror(errno));
+		isc_err("waiting for gnuplot: %s", strerror(errno));
 		q->njobs = 0;
 		q->failed = 1;
 		return -1;
@@ -107,7 +107,7 @@ static int spawn(const struct plot_queue *q, const char *script, const sigset_t 
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	char *log = is_xasprintf("%s.log", script);
+	char *log = isc_xasprintf("%s.log", script);
 	char *const argv[] = { "gnuplot", (char *)script, NULL };
 	int rc;
 	posix_spawnattr_init(&attr);
@@ -143,13 +143,13 @@ int plot_queue_add(struct plot_queue *q, const char *script)
 	int err = spawn(q, script, &old, &pid);
 	if (!err) {
 		q->pids[q->njobs] = pid;
-		q->scripts[q->njobs] = is_xstrdup(script);
+		q->scripts[q->njobs] = isc_xstrdup(script);
 		q->njobs++;
 		signals_watch_children(q->pids, q->njobs);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (err) {
-		is_err("cannot start %s: %s", q->gnuplot, strerror(err));
+		isc_err("cannot start %s: %s", q->gnuplot, strerror(err));
 		q->failed = 1;
 		return -1;
 	}

@@ -77,12 +77,12 @@ static int write_hist(const struct metric_data *md, const struct hrange *h, cons
 		      int nslots)
 {
 	FILE *f = work_open(md->rep, name, "w");
-	char lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN];
+	char lo[ISC_NUM_STR_LEN], hi[ISC_NUM_STR_LEN];
 	if (!f)
 		return -1;
 	/* the range as plotted (mapped), exactly */
 	fprintf(f, "# scale %s bins %zu lo %s hi %s\n# datapoints %zu shown %zu overflow %zu\n",
-		h->logx ? "log" : "linear", h->bins, is_num_str(lo, h->lo), is_num_str(hi, h->hi), total,
+		h->logx ? "log" : "linear", h->bins, isc_num_str(lo, h->lo), isc_num_str(hi, h->hi), total,
 		total - over, over);
 	for (size_t b = 0; b < h->bins; b++)
 		fprintf(f, "%.9g %.9g %zu %.6g\n", edge(h, b), edge(h, b + 1), counts[b],
@@ -111,7 +111,7 @@ static double nice_step(double span)
 static void hist_axes(const struct metric_data *md, const struct hrange *h, bool overflow)
 {
 	FILE *gp = md->gp;
-	char hi[IS_NUM_STR_LEN];
+	char hi[ISC_NUM_STR_LEN];
 	fprintf(gp, "set xlabel '%s'\nset ylabel 'Datapoints (%%)'\nset yrange [0:*]\n"
 		    "set style fill solid 0.5\n", md->label);
 	if (h->logx)
@@ -152,7 +152,7 @@ static void overflow_caption(const struct metric_data *md, const struct hrange *
 			     const size_t *overs, char *out, size_t len)
 {
 	size_t sum = 0, n;
-	char words[64], hi[IS_NUM_STR_LEN], num[32];
+	char words[64], hi[ISC_NUM_STR_LEN], num[32];
 	for (size_t r = 0; r < md->rep->nruns; r++)
 		sum += overs[r];
 	*out = '\0';
@@ -199,7 +199,7 @@ static int overall_js(struct metric_data *md, const struct hrange *h, const stru
 {
 	struct report *rep = md->rep;
 	double ymax = 0;
-	char hi[IS_NUM_STR_LEN], num[32], name[320];
+	char hi[ISC_NUM_STR_LEN], num[32], name[320];
 	for (size_t r = 0; r < rep->nruns; r++) {
 		for (size_t b = 0; b < h->bins; b++)
 			ymax = fmax(ymax, pct_of(c[r].bins[b], c[r].total[0]));
@@ -258,8 +258,8 @@ static int per_state_js(struct metric_data *md, const struct hrange *h, const st
 static int overall(struct metric_data *md, const struct hrange *h, const struct hcounts *c)
 {
 	struct report *rep = md->rep;
-	size_t any_over = 0, nplotted = 0, *overs = is_xcalloc(rep->nruns, sizeof(*overs));
-	char name[64], file[64], lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN], why[160], over[1024];
+	size_t any_over = 0, nplotted = 0, *overs = isc_xcalloc(rep->nruns, sizeof(*overs));
+	char name[64], file[64], lo[ISC_NUM_STR_LEN], hi[ISC_NUM_STR_LEN], why[160], over[1024];
 	for (size_t r = 0; r < rep->nruns; r++)
 		any_over += overs[r] = c[r].over[0];
 	snprintf(file, sizeof(file), "m%03zu-hist.svg", md->m);
@@ -295,7 +295,7 @@ static int overall(struct metric_data *md, const struct hrange *h, const struct 
 	short_value_str(md, h->hi, h->hi - h->lo, hi);
 	overflow_caption(md, h, overs, over, sizeof(over));
 	free(overs);
-	add_output(md, file, is_xasprintf("Histogram of %s, from every datapoint, in percent of each "
+	add_output(md, file, isc_xasprintf("Histogram of %s, from every datapoint, in percent of each "
 					  "run's datapoints: %zu %s bins from %s to %s (%s)%s",
 					  md->name, h->bins, h->logx ? "logarithmic" : "equal", lo, hi,
 					  range_why(h, why, sizeof(why)), over));
@@ -308,7 +308,7 @@ static int per_state(struct metric_data *md, const struct hrange *h, const struc
 	struct report *rep = md->rep;
 	const struct plot_states *ps = plot_states(rep);
 	size_t nplotted = 0;
-	char name[64], file[64], title[200], lo[IS_NUM_STR_LEN], hi[IS_NUM_STR_LEN];
+	char name[64], file[64], title[200], lo[ISC_NUM_STR_LEN], hi[ISC_NUM_STR_LEN];
 	if (!ps->nstates)
 		return 0;
 	snprintf(file, sizeof(file), "m%03zu-hist-states.svg", md->m);
@@ -338,7 +338,7 @@ static int per_state(struct metric_data *md, const struct hrange *h, const struc
 		return -1;
 	short_value_str(md, h->lo, h->hi - h->lo, lo);
 	short_value_str(md, h->hi, h->hi - h->lo, hi);
-	add_output(md, file, is_xasprintf("Histogram of %s per requested idle state (ReqCState), in "
+	add_output(md, file, isc_xasprintf("Histogram of %s per requested idle state (ReqCState), in "
 					  "percent of the run's datapoints: the bins of the histogram "
 					  "above (%s to %s), one colour per state%s", md->name, lo, hi,
 					  rep->nruns > 1 ? ", one dash pattern per run" : ""));
@@ -351,12 +351,12 @@ int histograms(struct metric_data *md)
 	const struct plot_states *ps = plot_states(rep);
 	struct hrange h = md->body;
 	bins_of(md, &h);
-	struct hcounts *c = is_xcalloc(rep->nruns, sizeof(*c));
+	struct hcounts *c = isc_xcalloc(rep->nruns, sizeof(*c));
 	for (size_t r = 0; r < rep->nruns; r++) {
 		c[r].nslots = ps->nstates + 1;
-		c[r].bins = is_xcalloc(c[r].nslots * h.bins, sizeof(*c[r].bins));
-		c[r].over = is_xcalloc(c[r].nslots, sizeof(*c[r].over));
-		c[r].total = is_xcalloc(c[r].nslots, sizeof(*c[r].total));
+		c[r].bins = isc_xcalloc(c[r].nslots * h.bins, sizeof(*c[r].bins));
+		c[r].over = isc_xcalloc(c[r].nslots, sizeof(*c[r].over));
+		c[r].total = isc_xcalloc(c[r].nslots, sizeof(*c[r].total));
 		if (md->nvals[r])
 			count_bins(md, &h, r, ps->of_row ? ps->of_row[r] : NULL, &c[r]);
 	}

@@ -108,11 +108,11 @@ void html_escn(FILE *f, const char *s, size_t n)
 			continue;
 		/* The text between markup characters: control characters and invalid UTF-8 as
 		 * \xNN (textsafe.h), so that the page is valid. */
-		is_text_write(f, s + run, i - run, IS_TEXT_DATA);
+		isc_text_write(f, s + run, i - run, ISC_TEXT_DATA);
 		fputs(ent, f);
 		run = i + 1;
 	}
-	is_text_write(f, s + run, i - run, IS_TEXT_DATA);
+	isc_text_write(f, s + run, i - run, ISC_TEXT_DATA);
 }
 
 void html_esc(FILE *f, const char *s)
@@ -183,7 +183,7 @@ void html_change(FILE *f, double ref, double v)
 	}
 	fmt_num(abs, sizeof(abs), d);  /* "+overflow": 1.5e308 against -1e308 */
 	fprintf(f, "<span class=\"chg %s\">%s%s", d > 0 ? "up" : "down", d > 0 ? "+" : "", abs);
-	double pct = is_pct_change(v, ref);
+	double pct = isc_pct_change(v, ref);
 	if (!isnan(pct)) {
 		fprintf(f, fabs(pct) >= 9.95 ? " (%+.0f%%)" : fabs(pct) >= 0.095 ? " (%+.1f%%)" : " (%+.2f%%)",
 			pct);
@@ -236,11 +236,11 @@ void gp_safe(char *out, size_t outlen, const char *s)
 	/* Control characters and invalid bytes as \xNN first (as in every other output); then
 	 * whole UTF-8 characters are kept, and of ASCII only a whitelist: nothing that gnuplot
 	 * or SVG would read as markup or the end of the string. */
-	char *t = is_text_dup(s, IS_TEXT_LINE);
+	char *t = isc_text_dup(s, ISC_TEXT_LINE);
 	size_t k = 0, n = strlen(t);
 	for (size_t i = 0; i < n;) {
 		unsigned char c = (unsigned char)t[i];
-		size_t len = c < 0x80 ? 1 : is_utf8_char(t + i, n - i);
+		size_t len = c < 0x80 ? 1 : isc_utf8_char(t + i, n - i);
 		bool ok = len > 1 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			  (c >= '0' && c <= '9') || strchr("%._-+()/ :#,=[]\\", c);
 		if (len == 0 || k + len >= outlen)

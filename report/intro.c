@@ -34,13 +34,13 @@ static const struct field {
 	{ "PM QoS", { "pm_qos", "system.pm_qos" }, NULL },
 };
 
-static char *field_text(const struct is_run *r, const struct field *f)
+static char *field_text(const struct isc_run *r, const struct field *f)
 {
 	for (size_t k = 0; k < 4 && f->keys[k]; k++) {
-		const cJSON *v = is_run_info_item(r, f->keys[k]);
+		const cJSON *v = isc_run_info_item(r, f->keys[k]);
 		char *t = json_text(v);
 		if (t && f->suffix && cJSON_IsNumber(v)) {
-			char *s = is_xasprintf("%.4g%s", v->valuedouble, f->suffix);
+			char *s = isc_xasprintf("%.4g%s", v->valuedouble, f->suffix);
 			free(t);
 			t = s;
 		}
@@ -51,23 +51,23 @@ static char *field_text(const struct is_run *r, const struct field *f)
 }
 
 /* "1000 - 4000 us" from info.json's ldist_min_ns/ldist_max_ns. */
-static char *ldist_text(const struct is_run *r)
+static char *ldist_text(const struct isc_run *r)
 {
-	const cJSON *lo = is_run_info_item(r, "ldist_min_ns"), *hi = is_run_info_item(r, "ldist_max_ns");
+	const cJSON *lo = isc_run_info_item(r, "ldist_min_ns"), *hi = isc_run_info_item(r, "ldist_max_ns");
 	if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(hi))
 		return NULL;
-	return is_xasprintf("%g \u2013 %g us", lo->valuedouble / 1000, hi->valuedouble / 1000);
+	return isc_xasprintf("%g \u2013 %g us", lo->valuedouble / 1000, hi->valuedouble / 1000);
 }
 
 /* The command line (an array of arguments) as one line. */
-static char *cmdline_text(const struct is_run *r)
+static char *cmdline_text(const struct isc_run *r)
 {
-	const cJSON *a = is_run_info_item(r, "cmdline");
+	const cJSON *a = isc_run_info_item(r, "cmdline");
 	char *s = NULL;
 	if (!cJSON_IsArray(a))
 		return json_text(a);
 	for (const cJSON *c = a->child; c; c = c->next) {
-		char *next = is_xasprintf("%s%s%s", s ? s : "", s ? " " : "",
+		char *next = isc_xasprintf("%s%s%s", s ? s : "", s ? " " : "",
 					  cJSON_IsString(c) ? c->valuestring : "?");
 		free(s);
 		s = next;
@@ -132,7 +132,7 @@ static void table_head(struct report *rep, const char *cls)
 static void flatten(const cJSON *o, const char *prefix, char ***keys, size_t *n)
 {
 	for (const cJSON *c = o ? o->child : NULL; c; c = c->next) {
-		char *k = prefix ? is_xasprintf("%s.%s", prefix, c->string) : is_xstrdup(c->string);
+		char *k = prefix ? isc_xasprintf("%s.%s", prefix, c->string) : isc_xstrdup(c->string);
 		if (cJSON_IsObject(c) && c->child) {
 			flatten(c, k, keys, n);
 			free(k);
@@ -145,7 +145,7 @@ static void flatten(const cJSON *o, const char *prefix, char ***keys, size_t *n)
 			free(k);
 			continue;
 		}
-		*keys = is_xrealloc(*keys, (*n + 1) * sizeof(**keys));
+		*keys = isc_xrealloc(*keys, (*n + 1) * sizeof(**keys));
 		(*keys)[(*n)++] = k;
 	}
 }
@@ -162,7 +162,7 @@ static void all_metadata(struct report *rep, char **vals)
 	table_head(rep, "intro");
 	for (size_t k = 0; k < nkeys; k++) {
 		for (size_t r = 0; r < rep->nruns; r++)
-			vals[r] = json_text(is_run_info_item(rep->runs[r], keys[k]));
+			vals[r] = json_text(isc_run_info_item(rep->runs[r], keys[k]));
 		row(rep, keys[k], vals, true);
 		free_vals(vals, rep->nruns);
 		free(keys[k]);
@@ -220,7 +220,7 @@ static void design(struct report *rep)
 static void incomplete_notes(struct report *rep)
 {
 	for (size_t r = 0; r < rep->nruns; r++) {
-		char *why = is_info_incomplete(rep->runs[r]->info);
+		char *why = isc_info_incomplete(rep->runs[r]->info);
 		if (!why)
 			continue;
 		fputs("<p class=\"incomplete\"><strong>Incomplete run</strong> ", rep->html);
@@ -235,7 +235,7 @@ static void incomplete_notes(struct report *rep)
 void section_intro(struct report *rep)
 {
 	FILE *f = rep->html;
-	char **vals = is_xcalloc(rep->nruns, sizeof(*vals));
+	char **vals = isc_xcalloc(rep->nruns, sizeof(*vals));
 
 	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n", f);
 	confounders(rep);
@@ -247,14 +247,14 @@ void section_intro(struct report *rep)
 	table_head(rep, "intro");
 	if (rep->grouped || rep->configs[0].runs[0] != 0) {
 		for (size_t r = 0; r < rep->nruns; r++)
-			vals[r] = is_xasprintf("%s%s", rep->configs[rep->config_of[r]].name,
+			vals[r] = isc_xasprintf("%s%s", rep->configs[rep->config_of[r]].name,
 					       rep->config_of[r] ? "" : " (reference)");
 		row(rep, "Configuration", vals, false);
 		free_vals(vals, rep->nruns);
 	}
 	for (size_t r = 0; r < rep->nruns; r++) {  /* the run's own ID, not the uniquified name */
-		const cJSON *id = is_run_info_item(rep->runs[r], "reportid");
-		vals[r] = is_xstrdup(cJSON_IsString(id) && id->valuestring[0] ? id->valuestring
+		const cJSON *id = isc_run_info_item(rep->runs[r], "reportid");
+		vals[r] = isc_xstrdup(cJSON_IsString(id) && id->valuestring[0] ? id->valuestring
 									 : rep->runs[r]->name);
 	}
 	row(rep, "Report ID", vals, false);
@@ -276,14 +276,14 @@ void section_intro(struct report *rep)
 	row(rep, "Command line", vals, true);
 	free_vals(vals, rep->nruns);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		vals[r] = is_xmalloc(40);
+		vals[r] = isc_xmalloc(40);
 		group_digits(vals[r], 40, rep->runs[r]->dp->nrows);
 	}
 	row(rep, rep->o->include || rep->o->exclude ? "Datapoints in this report (filtered)"
 						      : "Datapoints in this report", vals, false);
 	free_vals(vals, rep->nruns);
 	for (size_t r = 0; r < rep->nruns; r++)
-		vals[r] = is_xstrdup(rep->runs[r]->path);
+		vals[r] = isc_xstrdup(rep->runs[r]->path);
 	row(rep, "Path", vals, true);
 	free_vals(vals, rep->nruns);
 	if (rep->o->copy_raw) {
@@ -305,7 +305,7 @@ void section_intro(struct report *rep)
 		html_esc(f, rep->left_out);
 		fputs(".</p>\n", f);
 	}
-	if (rep->fl.empty) {  /* the note on stderr, is_diff_flags_columns */
+	if (rep->fl.empty) {  /* the note on stderr, isc_diff_flags_columns */
 		fputs("<p class=\"note\">No values in ", f);
 		html_esc(f, rep->fl.empty);
 		fputs("; left out (no table, no plot).</p>\n", f);

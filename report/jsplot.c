@@ -14,7 +14,7 @@
 
 static void js_str(FILE *f, const char *s)
 {
-	char *t = is_text_dup(s ? s : "", IS_TEXT_LINE);
+	char *t = isc_text_dup(s ? s : "", ISC_TEXT_LINE);
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
 		if (*p == '"' || *p == '\\')
@@ -42,14 +42,14 @@ static void js_num(FILE *f, double v)
 struct jsplot *jsplot_open(const struct report *rep, const char *image, const char *xlabel,
 			   const char *ylabel, bool logx, bool logy, const double view[4])
 {
-	struct jsplot *jp = is_xcalloc(1, sizeof(*jp));
+	struct jsplot *jp = isc_xcalloc(1, sizeof(*jp));
 	const char *dot = strrchr(image, '.');
-	char *id = is_xasprintf("%.*s", (int)(dot ? (size_t)(dot - image) : strlen(image)), image);
-	char *name = is_xasprintf("plots/%s.js", id);
+	char *id = isc_xasprintf("%.*s", (int)(dot ? (size_t)(dot - image) : strlen(image)), image);
+	char *name = isc_xasprintf("plots/%s.js", id);
 	jp->path = path_cat(rep->tmpdir, name);
 	free(name);
 	if (!(jp->f = fopen(jp->path, "w"))) {
-		is_err("%s: cannot create: %m", jp->path);
+		isc_err("%s: cannot create: %m", jp->path);
 		free(jp->path);
 		free(jp);
 		free(id);
@@ -186,7 +186,7 @@ void jsplot_points(struct jsplot *jp, const float *xy, size_t n, const size_t *r
 {
 	FILE *f = jp->f;
 	double q[4];
-	unsigned char *buf = is_xmalloc(4 * n + 10 * n + 1);
+	unsigned char *buf = isc_xmalloc(4 * n + 10 * n + 1);
 	code_range(xy, n, 0, &q[0], &q[1]);
 	code_range(xy, n, 1, &q[2], &q[3]);
 	fputs(",\"q\":[", f);
@@ -227,7 +227,7 @@ int jsplot_close(struct jsplot *jp)
 		fputs(jp->first_value ? "],\"s\":[" : ",\"s\":[", jp->f);
 	fputs("]});\n", jp->f);
 	if (ferror(jp->f) | (fclose(jp->f) != 0)) {
-		is_err("%s: write error", jp->path);
+		isc_err("%s: write error", jp->path);
 		rc = -1;
 	}
 	free(jp->path);

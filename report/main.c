@@ -40,7 +40,7 @@ static const char help[] =
 "run's median and 99th percentile per configuration.\n"
 "\n"
 "Contents: the runs side by side (metadata that differs between them highlighted); per\n"
-"metric the summary table (" IS_DEFAULT_FUNCS "),\n"
+"metric the summary table (" ISC_DEFAULT_FUNCS "),\n"
 "scatter plots against LDist and SilentTime and a histogram (per idle state too) over the\n"
 "body of the distribution with what lies beyond counted, the share of datapoints above\n"
 "each value (1 - CDF, log scale), a percentile plot whose axis gives each nine (90%, 99%,\n"
@@ -119,7 +119,7 @@ static int parse_jobs(const char *s, int *out)
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < 1 || v > 1024) {
-		is_err("--jobs: expected a whole number from 1 to 1024, got '%s'", s);
+		isc_err("--jobs: expected a whole number from 1 to 1024, got '%s'", s);
 		return -1;
 	}
 	*out = (int)v;
@@ -152,32 +152,32 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case OPT_REF: o->ref = optarg; break;
 		case 'b': o->by = optarg; break;
 		case OPT_BY_BINS:
-			if (!(o->by_bins = is_by_bins_count(optarg, "report")))
+			if (!(o->by_bins = isc_by_bins_count(optarg, "report")))
 				return -1;
 			break;
-		case OPT_NO_CACHE: is_cache_disable(); break;
+		case OPT_NO_CACHE: isc_cache_disable(); break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;
 			break;
 		case 'h':
 			cli_print_help(stdout, help, opts, NOPTS, help_tail);
-			exit(IS_EXIT_OK);
-		case 'V': printf("report (idlescope) %s\n", IDLESCOPE_VERSION); exit(IS_EXIT_OK);
-		default: is_bad_option(argv, "", "report"); return -1;
+			exit(ISC_EXIT_OK);
+		case 'V': printf("report (idlescope) %s\n", IDLESCOPE_VERSION); exit(ISC_EXIT_OK);
+		default: isc_bad_option(argv, "", "report"); return -1;
 		}
 	}
 	if (optind >= argc) {
-		is_err("no run given (see 'report --help')");
+		isc_err("no run given (see 'report --help')");
 		return -1;
 	}
 	if (!o->outdir || !o->outdir[0]) {
-		is_err("no output directory: use -o DIR (see 'report --help')");
+		isc_err("no output directory: use -o DIR (see 'report --help')");
 		return -1;
 	}
 	o->runs = &argv[optind];
 	o->nruns = (size_t)(argc - optind);
-	if (is_by_option(&o->by, &o->by_col, &o->by_bins, "") < 0)
+	if (isc_by_option(&o->by, &o->by_col, &o->by_bins, "") < 0)
 		return -1;
 	if (!o->jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -193,7 +193,7 @@ static int check_regex(const char *re)
 	if (rc) {
 		char msg[128];
 		regerror(rc, &rx, msg, sizeof(msg));
-		is_err("--metrics: bad regular expression '%s': %s", re, msg);
+		isc_err("--metrics: bad regular expression '%s': %s", re, msg);
 		return -1;
 	}
 	regfree(&rx);
@@ -203,10 +203,10 @@ static int check_regex(const char *re)
 /* Bad --include/--exclude expressions are usage errors, found before any work. */
 static int check_filters(const struct report_opts *o)
 {
-	struct is_load_spec spec = { .include = o->include, .exclude = o->exclude };
-	struct is_load_ctx ctx;
-	int rc = is_load_prepare(&ctx, &spec);
-	is_load_release(&ctx);
+	struct isc_load_spec spec = { .include = o->include, .exclude = o->exclude };
+	struct isc_load_ctx ctx;
+	int rc = isc_load_prepare(&ctx, &spec);
+	isc_load_release(&ctx);
 	return rc;
 }
 
@@ -214,12 +214,12 @@ static int check_filters(const struct report_opts *o)
 static int make_configs(struct report *rep)
 {
 	size_t n;
-	if (is_configs_for_diff(&rep->cl, rep->runs, rep->o->ref, &rep->configs, &n) < 0) {
+	if (isc_configs_for_diff(&rep->cl, rep->runs, rep->o->ref, &rep->configs, &n) < 0) {
 		rep->nconfigs = n;
 		return -1;
 	}
 	rep->nconfigs = n;
-	rep->config_of = is_xcalloc(rep->nruns + 1, sizeof(size_t));
+	rep->config_of = isc_xcalloc(rep->nruns + 1, sizeof(size_t));
 	for (size_t c = 0; c < n; c++) {
 		rep->grouped |= rep->configs[c].nruns > 1;
 		for (size_t i = 0; i < rep->configs[c].nruns; i++)
@@ -232,11 +232,11 @@ static int make_configs(struct report *rep)
 static int open_counter_runs(struct report *rep, size_t n)
 {
 	for (size_t r = 0; r < n; r++, rep->nruns++) {
-		if (is_run_open_counters(rep->paths[r], &rep->runs[r]) < 0)
+		if (isc_run_open_counters(rep->paths[r], &rep->runs[r]) < 0)
 			return -1;
-		rep->runs[r]->dp = is_table_new(rep->runs[r]->path);
+		rep->runs[r]->dp = isc_table_new(rep->runs[r]->path);
 	}
-	is_runs_uniquify_names(rep->runs, rep->nruns);
+	isc_runs_uniquify_names(rep->runs, rep->nruns);
 	return 0;
 }
 
@@ -246,52 +246,52 @@ static int load_runs(struct report *rep, const char *metrics_re)
 	/* The scatter plots need their x axes whatever --metrics says, and the idle-state plots
 	 * ReqCState also when --by groups the summary by another column. */
 	char *axes_re = axes_load_regex(o);
-	char *load_re = is_xasprintf("(%s)|%s", metrics_re, axes_re);
+	char *load_re = isc_xasprintf("(%s)|%s", metrics_re, axes_re);
 	free(axes_re);
-	struct is_load_spec spec = { .metrics_re = load_re, .include = o->include,
+	struct isc_load_spec spec = { .metrics_re = load_re, .include = o->include,
 				     .exclude = o->exclude, .group_by = o->by };
-	struct is_load_ctx ctx;
+	struct isc_load_ctx ctx;
 	size_t n = 0;
 	int rc = -1;
 
-	if (is_load_prepare(&ctx, &spec) < 0)
+	if (isc_load_prepare(&ctx, &spec) < 0)
 		goto cleanup;
-	rep->paths = is_configs_paths(&rep->cl, &n);
+	rep->paths = isc_configs_paths(&rep->cl, &n);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)
-			if (is_same_run(rep->paths[i], rep->paths[j]))
-				is_warn("'%s' and '%s' are the same run: its columns will be equal",
+			if (isc_is_same_run(rep->paths[i], rep->paths[j]))
+				isc_warn("'%s' and '%s' are the same run: its columns will be equal",
 					rep->paths[i], rep->paths[j]);
-	rep->runs = is_xcalloc(n + 1, sizeof(*rep->runs));
+	rep->runs = isc_xcalloc(n + 1, sizeof(*rep->runs));
 	rep->counters_only = n > 0;
 	for (size_t r = 0; r < n; r++)
-		rep->counters_only = rep->counters_only && is_counter_only_dir(rep->paths[r]);
+		rep->counters_only = rep->counters_only && isc_is_counter_only_dir(rep->paths[r]);
 	if (rep->counters_only) {
 		rc = open_counter_runs(rep, n) < 0 ? -1 : make_configs(rep) < 0 ? -2 : 0;
 		goto cleanup;
 	}
 	for (size_t r = 0; r < n; r++, rep->nruns++)
-		if (is_load_run(&ctx, rep->paths[r], &rep->runs[r]) < 0)
+		if (isc_load_run(&ctx, rep->paths[r], &rep->runs[r]) < 0)
 			goto cleanup;
 	for (size_t r = 0; r < rep->nruns; r++)
 		if (rep->runs[r]->dp->nrows == 0) {
-			is_err("%s: no datapoints%s", rep->runs[r]->dp_path,
+			isc_err("%s: no datapoints%s", rep->runs[r]->dp_path,
 			       o->include || o->exclude ? " left after filtering" : "");
 			goto cleanup;
 		}
-	is_runs_uniquify_names(rep->runs, rep->nruns);
+	isc_runs_uniquify_names(rep->runs, rep->nruns);
 	rc = make_configs(rep) < 0 ? -2 : 0;  /* an unknown --ref: a usage error */
 cleanup:
-	is_load_release(&ctx);
+	isc_load_release(&ctx);
 	free(load_re);
 	return rc;
 }
 
 static char *default_title(const struct report *rep)
 {
-	char *t = is_xstrdup("idlescope report: ");
+	char *t = isc_xstrdup("idlescope report: ");
 	for (size_t r = 0; r < rep->nconfigs; r++) {
-		char *next = is_xasprintf("%s%s%s", t, r ? " vs " : "", rep->configs[r].name);
+		char *next = isc_xasprintf("%s%s%s", t, r ? " vs " : "", rep->configs[r].name);
 		free(t);
 		t = next;
 	}
@@ -344,17 +344,17 @@ static void page_top(struct report *rep, const char *title)
 static int write_page(struct report *rep)
 {
 	char *path = path_cat(rep->tmpdir, "index.html");
-	char *title = rep->o->title ? is_xstrdup(rep->o->title) : default_title(rep);
+	char *title = rep->o->title ? isc_xstrdup(rep->o->title) : default_title(rep);
 	int rc = -1;
 	FILE *file = fopen(path, "w");
 	if (!file) {
-		is_err("%s: %s", path, strerror(errno));
+		isc_err("%s: %s", path, strerror(errno));
 		goto cleanup;
 	}
 	/* Everything on the page passes the filter: valid UTF-8, no control characters. */
-	if (!(rep->html = is_text_filter(file, IS_TEXT_DATA, true))) {
+	if (!(rep->html = isc_text_filter(file, ISC_TEXT_DATA, true))) {
 		fclose(file);
-		is_err("%s: out of memory", path);
+		isc_err("%s: out of memory", path);
 		goto cleanup;
 	}
 	page_top(rep, title);
@@ -370,7 +370,7 @@ cleanup:
 	if (rep->html) {
 		int bad = ferror(rep->html);
 		if (fclose(rep->html) != 0 || bad) {
-			is_err("%s: write error", path);
+			isc_err("%s: write error", path);
 			rc = -1;
 		}
 	}
@@ -387,7 +387,7 @@ static int write_viewer(const char *plots)
 	int rc = 0;
 	bool bad = !f || fwrite(report_viewer_js, 1, report_viewer_js_len, f) != report_viewer_js_len;
 	if ((f && fclose(f) != 0) || bad) {
-		is_err("%s: cannot write: %s", path, strerror(errno));
+		isc_err("%s: cannot write: %s", path, strerror(errno));
 		rc = -1;
 	}
 	free(path);
@@ -400,7 +400,7 @@ static int make_dirs(struct report *rep)
 	int rc = 0;
 	rep->workdir = path_cat(rep->tmpdir, ".work");
 	if (mkdir(plots, 0777) < 0 || mkdir(rep->workdir, 0777) < 0) {
-		is_err("%s: %s", rep->tmpdir, strerror(errno));
+		isc_err("%s: %s", rep->tmpdir, strerror(errno));
 		rc = -1;
 	} else {
 		rc = write_viewer(plots);
@@ -414,12 +414,12 @@ static int build(struct report *rep, const char *gnuplot)
 {
 	if (!(rep->tmpdir = outdir_make_tmp(rep->o->outdir)))
 		return -1;
-	is_oom_context("writing the report %s", rep->o->outdir);
+	isc_oom_context("writing the report %s", rep->o->outdir);
 	signals_remove_on_exit(rep->tmpdir);
 	if (make_dirs(rep) < 0)
 		return -1;
 	rep->queue = plot_queue_new(gnuplot, rep->workdir, rep->o->jobs);
-	rep->plots = is_xcalloc(rep->nmetrics, sizeof(*rep->plots));
+	rep->plots = isc_xcalloc(rep->nmetrics, sizeof(*rep->plots));
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		if (plots_metric(rep, m, &rep->plots[m]) < 0)
 			return -1;
@@ -433,12 +433,12 @@ static int build(struct report *rep, const char *gnuplot)
 		char *kept = path_cat(rep->tmpdir, "plot-data");
 		int bad = rename(rep->workdir, kept);
 		if (bad)
-			is_err("%s: cannot rename to %s: %s", rep->workdir, kept, strerror(errno));
+			isc_err("%s: cannot rename to %s: %s", rep->workdir, kept, strerror(errno));
 		free(kept);
 		if (bad)
 			return -1;
 	} else if (remove_tree(rep->workdir) < 0) {
-		is_err("%s: cannot remove: %s", rep->workdir, strerror(errno));
+		isc_err("%s: cannot remove: %s", rep->workdir, strerror(errno));
 		return -1;
 	}
 	/* Again, just before anything is moved: the tree may have changed meanwhile. */
@@ -452,8 +452,8 @@ static int build(struct report *rep, const char *gnuplot)
 static void print_result(const char *outdir)
 {
 	char real[PATH_MAX];
-	char *where = is_xasprintf("%s/index.html", realpath(outdir, real) ? real : outdir);
-	is_text_write(stdout, where, strlen(where), IS_TEXT_LINE);
+	char *where = isc_xasprintf("%s/index.html", realpath(outdir, real) ? real : outdir);
+	isc_text_write(stdout, where, strlen(where), ISC_TEXT_LINE);
 	putchar('\n');
 	free(where);
 }
@@ -463,36 +463,36 @@ int main(int argc, char **argv)
 	struct report_opts o = { 0 };
 	struct report rep = { .o = &o };
 	char *gnuplot = NULL, err[200];
-	int rc = IS_EXIT_DATA;
+	int rc = ISC_EXIT_DATA;
 
-	is_set_progname("report");
+	isc_set_progname("report");
 	/* Give large freed blocks (column chunks, sort scratch) back to the system at once:
 	 * glibc's adaptive threshold would keep them and add tens of MB to the peak RSS. */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (parse_args(argc, argv, &o) < 0)
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	if (check_regex(o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS) < 0 ||
 	    axes_check(&o) < 0 || check_filters(&o) < 0)
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	char *metrics_re = axes_metrics_regex(&o, o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS);
 	if (!(gnuplot = gnuplot_find())) {
-		is_err("gnuplot not found in PATH: install it with 'apt-get install gnuplot-nox'");
+		isc_err("gnuplot not found in PATH: install it with 'apt-get install gnuplot-nox'");
 		free(metrics_re);
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
-	if (is_funcs_parse(IS_DEFAULT_FUNCS, &rep.funcs, &rep.nfuncs, err, sizeof(err)) < 0) {
-		is_err("%s", err);
+	if (isc_funcs_parse(ISC_DEFAULT_FUNCS, &rep.funcs, &rep.nfuncs, err, sizeof(err)) < 0) {
+		isc_err("%s", err);
 		goto cleanup;
 	}
-	if (is_configs_parse(o.runs, o.nruns, &rep.cl) < 0) {
-		rc = IS_EXIT_USAGE;
+	if (isc_configs_parse(o.runs, o.nruns, &rep.cl) < 0) {
+		rc = ISC_EXIT_USAGE;
 		goto cleanup;
 	}
 	if (outdir_check(o.outdir, o.force) < 0)
 		goto cleanup;
 	int lr = load_runs(&rep, metrics_re);
 	if (lr == -2)
-		rc = IS_EXIT_USAGE;
+		rc = ISC_EXIT_USAGE;
 	if (lr < 0 || outdir_guard(o.outdir, rep.runs, rep.nruns) < 0 ||
 	    outdir_replaceable(o.outdir) < 0 || (!rep.counters_only && select_metrics(&rep, metrics_re) < 0) ||
 	    (!rep.counters_only && axes_resolve(&rep) < 0))
@@ -500,13 +500,13 @@ int main(int argc, char **argv)
 	if (build(&rep, gnuplot) < 0)
 		goto cleanup;
 	print_result(o.outdir);
-	rc = IS_EXIT_OK;
+	rc = ISC_EXIT_OK;
 cleanup:
 	plot_queue_free(rep.queue);
-	if (rep.tmpdir && rc != IS_EXIT_OK && remove_tree(rep.tmpdir) < 0)
-		is_warn("%s: cannot remove the unfinished report", rep.tmpdir);
+	if (rep.tmpdir && rc != ISC_EXIT_OK && remove_tree(rep.tmpdir) < 0)
+		isc_warn("%s: cannot remove the unfinished report", rep.tmpdir);
 	summary_free(&rep.sum);
-	is_diff_flags_free(&rep.fl);
+	isc_diff_flags_free(&rep.fl);
 	for (size_t m = 0; rep.plots && m < rep.nmetrics; m++)
 		metric_plots_free(&rep.plots[m]);
 	free(rep.plots);
@@ -518,15 +518,15 @@ cleanup:
 	plot_states_free(&rep);
 	free(rep.left_out);
 	for (size_t r = 0; r < rep.nruns; r++)
-		is_run_free(rep.runs[r]);
+		isc_run_free(rep.runs[r]);
 	free(rep.runs);
 	free(rep.paths);
-	is_configs_free_diff(rep.configs, rep.nconfigs);
+	isc_configs_free_diff(rep.configs, rep.nconfigs);
 	free(rep.config_of);
 	for (size_t i = 0; i < rep.nwarn; i++)
 		free(rep.warn[i]);
 	free(rep.warn);
-	is_configs_free(&rep.cl);
+	isc_configs_free(&rep.cl);
 	free(rep.funcs);
 	free(rep.tmpdir);
 	free(rep.workdir);

@@ -28,7 +28,7 @@ static size_t named_at(const char *re, const char *metric)
 
 void order_metrics(const char **names, size_t n, const char *re)
 {
-	size_t *pos = is_xmalloc(n * sizeof(*pos));
+	size_t *pos = isc_xmalloc(n * sizeof(*pos));
 	for (size_t i = 0; i < n; i++)
 		pos[i] = named_at(re, names[i]);
 	/* insertion sort: stable, and n is a handful */

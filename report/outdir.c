@@ -16,14 +16,14 @@
 
 static void split_path(const char *out, char **parent, char **base)
 {
-	char *a = is_xstrdup(out), *b = is_xstrdup(out);
+	char *a = isc_xstrdup(out), *b = isc_xstrdup(out);
 	size_t n = strlen(a);
 	while (n > 1 && a[n - 1] == '/') {
 		n--;
 		a[n] = b[n] = '\0';
 	}
-	*parent = is_xstrdup(dirname(a));
-	*base = is_xstrdup(basename(b));
+	*parent = isc_xstrdup(dirname(a));
+	*base = isc_xstrdup(basename(b));
 	free(a);
 	free(b);
 }
@@ -48,14 +48,14 @@ int outdir_replaceable(const char *out)
 	struct dirent *e;
 	int rc = 0;
 	if (!d) {
-		is_err("%s: %s", out, strerror(errno));
+		isc_err("%s: %s", out, strerror(errno));
 		return -1;
 	}
 	while (rc == 0 && (e = readdir(d)))
 		if (!report_entry(e->d_name)) {
 			char q[80];
-			is_quote_for_msg(e->d_name, strlen(e->d_name), q, sizeof(q));
-			is_err("%s: not a report (it holds '%s', which report does not write); "
+			isc_quote_for_msg(e->d_name, strlen(e->d_name), q, sizeof(q));
+			isc_err("%s: not a report (it holds '%s', which report does not write); "
 			       "not replacing it", out, q);
 			rc = -1;
 		}
@@ -69,15 +69,15 @@ int outdir_check(const char *out, bool force)
 	if (lstat(out, &st) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		is_err("%s: %s", out, strerror(errno));
+		isc_err("%s: %s", out, strerror(errno));
 		return -1;
 	}
 	if (!force) {
-		is_err("%s: already exists (use --force to replace it)", out);
+		isc_err("%s: already exists (use --force to replace it)", out);
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		is_err("%s: exists and is not a directory; not replacing it", out);
+		isc_err("%s: exists and is not a directory; not replacing it", out);
 		return -1;
 	}
 	return 0;
@@ -88,11 +88,11 @@ static char *sibling_dir(const char *out, const char *what)
 {
 	char *parent, *base;
 	split_path(out, &parent, &base);
-	char *tmpl = is_xasprintf("%s/.%s.%s-XXXXXX", parent, base, what);
+	char *tmpl = isc_xasprintf("%s/.%s.%s-XXXXXX", parent, base, what);
 	free(parent);
 	free(base);
 	if (!mkdtemp(tmpl)) {
-		is_err("%s: cannot create a directory next to it: %s", out, strerror(errno));
+		isc_err("%s: cannot create a directory next to it: %s", out, strerror(errno));
 		free(tmpl);
 		return NULL;
 	}
@@ -121,19 +121,19 @@ int outdir_commit(const char *tmp, const char *out, bool force)
 		if (!(old = sibling_dir(out, "old")))
 			return -1;
 		if (rename(out, old) < 0) {
-			is_err("%s: cannot move it aside: %s", out, strerror(errno));
+			isc_err("%s: cannot move it aside: %s", out, strerror(errno));
 			rmdir(old);
 			goto cleanup;
 		}
 	}
 	if (rename(tmp, out) < 0) {
-		is_err("%s: cannot rename %s to it: %s", out, tmp, strerror(errno));
+		isc_err("%s: cannot rename %s to it: %s", out, tmp, strerror(errno));
 		if (old && rename(old, out) < 0)
-			is_warn("the previous report is now in %s", old);
+			isc_warn("the previous report is now in %s", old);
 		goto cleanup;
 	}
 	if (old && remove_tree(old) < 0)
-		is_warn("%s: cannot remove the previous report: %s", old, strerror(errno));
+		isc_warn("%s: cannot remove the previous report: %s", old, strerror(errno));
 	rc = 0;
 cleanup:
 	free(old);
@@ -185,20 +185,20 @@ static int copy_file(const char *from, const char *to)
 	int in = open(from, O_RDONLY), out = -1, rc = -1;
 	ssize_t n;
 	if (in < 0) {
-		is_err("%s: %s", from, strerror(errno));
+		isc_err("%s: %s", from, strerror(errno));
 		return -1;
 	}
 	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0) {
-		is_err("%s: %s", to, strerror(errno));
+		isc_err("%s: %s", to, strerror(errno));
 		goto cleanup;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
-			is_err("%s: write error: %s", to, strerror(errno));
+			isc_err("%s: write error: %s", to, strerror(errno));
 			goto cleanup;
 		}
 	if (n < 0) {
-		is_err("%s: %s", from, strerror(errno));
+		isc_err("%s: %s", from, strerror(errno));
 		goto cleanup;
 	}
 	rc = 0;
@@ -211,7 +211,7 @@ cleanup:
 
 char *raw_dir_name(size_t r)
 {
-	return is_xasprintf("run%zu", r + 1);
+	return isc_xasprintf("run%zu", r + 1);
 }
 
 /* datapoints.csv and the metadata and counters beside it. */
@@ -221,15 +221,15 @@ int copy_raw_runs(struct report *rep)
 	char *raw = path_cat(rep->tmpdir, "raw");
 	int rc = -1;
 	if (mkdir(raw, 0777) < 0) {
-		is_err("%s: %s", raw, strerror(errno));
+		isc_err("%s: %s", raw, strerror(errno));
 		goto cleanup;
 	}
 	for (size_t r = 0; r < rep->nruns; r++) {
-		struct is_run *run = rep->runs[r];
+		struct isc_run *run = rep->runs[r];
 		char *name = raw_dir_name(r), *dir = path_cat(raw, name), *to;
 		int bad = mkdir(dir, 0777) < 0;
 		if (bad)
-			is_err("%s: %s", dir, strerror(errno));
+			isc_err("%s: %s", dir, strerror(errno));
 		to = path_cat(dir, "datapoints.csv");
 		bad = bad || (run->dp_path && copy_file(run->dp_path, to) < 0);  /* NULL: counter-only */
 		free(to);

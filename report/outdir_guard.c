@@ -61,15 +61,15 @@ static char *real_parent(const char *path)
 	char real[PATH_MAX];
 	if (!realpath(path, real))
 		return NULL;
-	return is_xstrdup(dirname(real));
+	return isc_xstrdup(dirname(real));
 }
 
 /* out (existing, *out_st) must not hold any file of run r: its datapoints, metadata,
  * counters, wherever symbolic links put them. */
-static int check_contains(const char *out, const struct stat *out_st, const struct is_run *r)
+static int check_contains(const char *out, const struct stat *out_st, const struct isc_run *r)
 {
 	static const char *const extras[] = { "info.json", "info.yml", "counters.csv" };
-	char *files[4] = { is_xstrdup(r->dp_path) };
+	char *files[4] = { isc_xstrdup(r->dp_path) };
 	int rc = 0;
 	for (size_t i = 0; i < 3; i++)
 		files[i + 1] = path_cat(r->dir, extras[i]);
@@ -78,10 +78,10 @@ static int check_contains(const char *out, const struct stat *out_st, const stru
 		int below = dir ? at_or_below(dir, out_st) : 0;
 		if (below != 0) {
 			if (below > 0)
-				is_err("%s: holds %s, an input of this report; not replacing it "
+				isc_err("%s: holds %s, an input of this report; not replacing it "
 				       "(choose another -o)", out, files[i]);
 			else
-				is_err("%s: cannot tell whether it holds %s (%s); not replacing it", out,
+				isc_err("%s: cannot tell whether it holds %s (%s); not replacing it", out,
 				       files[i], strerror(errno));
 			rc = -1;
 		}
@@ -98,12 +98,12 @@ static char *out_place(const char *out, bool *exists)
 	struct stat st;
 	*exists = stat(out, &st) == 0 && S_ISDIR(st.st_mode);
 	if (*exists)
-		return is_xstrdup(out);
-	char *copy = is_xstrdup(out);
+		return isc_xstrdup(out);
+	char *copy = isc_xstrdup(out);
 	size_t n = strlen(copy);
 	while (n > 1 && copy[n - 1] == '/')
 		copy[--n] = '\0';
-	char *parent = is_xstrdup(dirname(copy));
+	char *parent = isc_xstrdup(dirname(copy));
 	free(copy);
 	return parent;
 }
@@ -115,7 +115,7 @@ static bool same_dir(const char *a, const char *b)
 }
 
 /* out must not be, or lie inside, a run given as a directory. */
-static int check_inside(const char *out, const char *place, bool exists, const struct is_run *r)
+static int check_inside(const char *out, const char *place, bool exists, const struct isc_run *r)
 {
 	struct stat run_st;
 	if (stat(r->path, &run_st) < 0 || !S_ISDIR(run_st.st_mode))
@@ -124,17 +124,17 @@ static int check_inside(const char *out, const char *place, bool exists, const s
 	if (below == 0 || (below < 0 && !exists && errno == ENOENT))
 		return 0;  /* no parent directory: making the report fails anyway, and says so */
 	if (below < 0)
-		is_err("%s: cannot tell whether it lies inside the run %s (%s); not writing there",
+		isc_err("%s: cannot tell whether it lies inside the run %s (%s); not writing there",
 		       out, r->path, strerror(errno));
 	else if (exists && same_dir(out, r->path))
-		is_err("%s: is the run %s, an input of this report; choose another -o", out, r->path);
+		isc_err("%s: is the run %s, an input of this report; choose another -o", out, r->path);
 	else
-		is_err("%s: lies inside the run %s, an input of this report; choose an -o outside it",
+		isc_err("%s: lies inside the run %s, an input of this report; choose an -o outside it",
 		       out, r->path);
 	return -1;
 }
 
-int outdir_guard(const char *out, struct is_run *const *runs, size_t nruns)
+int outdir_guard(const char *out, struct isc_run *const *runs, size_t nruns)
 {
 	bool exists;
 	struct stat out_st;

@@ -40,8 +40,8 @@ static int write_percentiles(struct metric_data *md, const double *qv, size_t nv
 			fprintf(f, "%.6g %.9g\n", nines, qv[i]);
 	}
 	fprintf(f, "%.6g %.9g\n\n\n", max_nines + MAX_GAP, qv[md->grid.n - 1]);
-	char mx[IS_NUM_STR_LEN];
-	is_num_str(mx, exact_max);
+	char mx[ISC_NUM_STR_LEN];
+	isc_num_str(mx, exact_max);
 	fprintf(f, "%.6g %.9g %s\n", max_nines + MAX_GAP, qv[md->grid.n - 1], mx);
 	return work_close(f, name);
 }
@@ -135,7 +135,7 @@ static int exceedance(struct metric_data *md, size_t nmax)
 	pct_runs_js(jp, md, false, 0);
 	if (jsplot_close(jp) < 0)
 		return -1;
-	add_output(md, file, is_xasprintf("Share of datapoints above x (1 - CDF) of %s, from every "
+	add_output(md, file, isc_xasprintf("Share of datapoints above x (1 - CDF) of %s, from every "
 					  "datapoint, log scale down to one datapoint%s: the tail "
 					  "reads as the curve's right end%s", md->name,
 					  lg ? ", log x axis" : "", pooled_note(md)));
@@ -146,7 +146,7 @@ static int exceedance(struct metric_data *md, size_t nmax)
 static char *maxima_text(const struct metric_data *md, bool pooled)
 {
 	struct report *rep = md->rep;
-	char *t = is_xstrdup(""), mx[IS_NUM_STR_LEN];
+	char *t = isc_xstrdup(""), mx[ISC_NUM_STR_LEN];
 	size_t n = pooled ? rep->nconfigs : rep->nruns;
 	for (size_t r = 0; r < n; r++) {
 		double v = -INFINITY;
@@ -159,7 +159,7 @@ static char *maxima_text(const struct metric_data *md, bool pooled)
 		if (v == -INFINITY)
 			continue;
 		short_value_str(md, axis_map_apply(&md->map, v), md->max - md->lo, mx);
-		char *next = is_xasprintf("%s%s%s%s%s", t, t[0] ? "; " : "", n > 1 ? name : "",
+		char *next = isc_xasprintf("%s%s%s%s%s", t, t[0] ? "; " : "", n > 1 ? name : "",
 					  n > 1 ? " " : "", mx);
 		free(t);
 		t = next;
@@ -235,7 +235,7 @@ static int tail(struct metric_data *md, double max_nines)
 	if (jsplot_close(jp) < 0)
 		return -1;
 	char *maxima = maxima_text(md, pooled);
-	add_output(md, file, is_xasprintf("Percentiles of %s, tail view: each step to the right is one "
+	add_output(md, file, isc_xasprintf("Percentiles of %s, tail view: each step to the right is one "
 					  "more nine (90%%, 99%%, 99.9%%, ...) up to %g nines, then the "
 					  "maximum (100%%), marked with a dot%s: %s%s%s", md->name,
 					  max_nines, pooled ? " (each configuration's)" : "", maxima,
@@ -258,7 +258,7 @@ int percentile_plots(struct metric_data *md)
 						      md->rmax[r], max_nines) < 0)
 			return -1;
 	for (size_t c = 0; md->pqv && c < md->rep->nconfigs; c++) {
-		const struct is_diff_config *k = &md->rep->configs[c];
+		const struct isc_diff_config *k = &md->rep->configs[c];
 		double mx = -INFINITY;
 		for (size_t i = 0; i < k->nruns; i++)
 			if (md->nvals[k->runs[i]])

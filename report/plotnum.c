@@ -43,7 +43,7 @@ double round_up3(double v)
 
 void value_str(const struct metric_data *md, double mapped, char *out)
 {
-	is_num_str(out, axis_map_invert(&md->map, mapped));
+	isc_num_str(out, axis_map_invert(&md->map, mapped));
 }
 
 void short_value_str(const struct metric_data *md, double mapped, double span, char *out)
@@ -51,12 +51,12 @@ void short_value_str(const struct metric_data *md, double mapped, double span, c
 	double v = axis_map_invert(&md->map, mapped), a = fabs(v);
 	double res = fabs(axis_map_invert(&md->map, span) - axis_map_invert(&md->map, 0)) / 1000;
 	if (!isfinite(v) || !(a > 0) || !(res > 0) || !isfinite(res)) {
-		is_num_str(out, v);
+		isc_num_str(out, v);
 		return;
 	}
 	int digits = (int)floor(log10(a)) - (int)floor(log10(res)) + 1;
 	digits = digits < 3 ? 3 : digits > 17 ? 17 : digits;
-	snprintf(out, IS_NUM_STR_LEN, "%.*g", digits, v);
+	snprintf(out, ISC_NUM_STR_LEN, "%.*g", digits, v);
 }
 
 /*

@@ -38,7 +38,7 @@ size_t find_q(const struct qgrid *g, double q)
 static void qgrid_init(struct qgrid *g)
 {
 	size_t ntail = (size_t)(5 / TAIL_STEP) + 1, k = 0;
-	g->q = is_xmalloc((LIN_STEPS + 1 + ntail + 2) * sizeof(*g->q));
+	g->q = isc_xmalloc((LIN_STEPS + 1 + ntail + 2) * sizeof(*g->q));
 	for (size_t i = 0; i <= LIN_STEPS; i++)
 		g->q[k++] = (double)i / LIN_STEPS;
 	for (size_t i = 1; i < ntail; i++)
@@ -60,7 +60,7 @@ FILE *work_open(const struct report *rep, const char *name, const char *mode)
 	char *p = path_cat(rep->workdir, name);
 	FILE *f = fopen(p, mode);
 	if (!f)
-		is_err("%s: cannot create: %m", p);
+		isc_err("%s: cannot create: %m", p);
 	free(p);
 	return f;
 }
@@ -69,7 +69,7 @@ int work_close(FILE *f, const char *name)
 {
 	int bad = ferror(f);
 	if (fclose(f) != 0 || bad) {
-		is_err("%s: write error", name);
+		isc_err("%s: write error", name);
 		return -1;
 	}
 	return 0;
@@ -85,7 +85,7 @@ void add_output(struct metric_data *md, const char *file, char *caption)
 {
 	struct metric_plots *mp = md->mp;
 	mp->wide[mp->nfiles] = tail_is_wide(md, file);
-	mp->files[mp->nfiles] = is_xstrdup(file);
+	mp->files[mp->nfiles] = isc_xstrdup(file);
 	mp->captions[mp->nfiles] = caption;
 	mp->nfiles++;
 }
@@ -107,15 +107,15 @@ void set_terminal(struct metric_data *md, bool png, const char *file)
 
 const double *column(const struct report *rep, size_t r, const char *name)
 {
-	const struct is_column *c = is_table_col(rep->runs[r]->dp, name);
-	return c && c->type == IS_COL_NUM ? c->num : NULL;
+	const struct isc_column *c = isc_table_col(rep->runs[r]->dp, name);
+	return c && c->type == ISC_COL_NUM ? c->num : NULL;
 }
 
 /* How a scatter x axis is plotted: one map for every run, computed once per report. */
 static const struct axis_map *x_map(struct report *rep, size_t axis)
 {
 	if (!rep->xmap) {
-		rep->xmap = is_xcalloc(rep->nxaxes + 1, sizeof(*rep->xmap));
+		rep->xmap = isc_xcalloc(rep->nxaxes + 1, sizeof(*rep->xmap));
 		for (size_t a = 0; a < rep->nxaxes; a++) {
 			double lo = INFINITY, hi = -INFINITY;
 			for (size_t r = 0; r < rep->nruns; r++)
@@ -130,7 +130,7 @@ static const struct axis_map *x_map(struct report *rep, size_t axis)
 static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, double *hi)
 {
 	if (!rep->axis_lim) {
-		rep->axis_lim = is_xmalloc((rep->nruns * rep->nxaxes * 2 + 1) * sizeof(*rep->axis_lim));
+		rep->axis_lim = isc_xmalloc((rep->nruns * rep->nxaxes * 2 + 1) * sizeof(*rep->axis_lim));
 		for (size_t i = 0; i < rep->nruns * rep->nxaxes * 2; i++)
 			rep->axis_lim[i] = NAN;
 	}
@@ -168,14 +168,14 @@ struct marks {
 static void marks_init(struct report *rep, struct marks *mk)
 {
 	mk->ps = plot_states(rep);
-	mk->pt = mk->ps->nstates ? is_xcalloc(rep->nruns, sizeof(*mk->pt)) : NULL;
+	mk->pt = mk->ps->nstates ? isc_xcalloc(rep->nruns, sizeof(*mk->pt)) : NULL;
 	rep->state_markers = mk->ps->nstates > 0;
 }
 
 static void marks_of_run(struct marks *mk, size_t r, const size_t *rows, size_t n)
 {
 	const unsigned char *of_row = mk->ps->of_row[r];
-	mk->pt[r] = is_xmalloc(n + 1);
+	mk->pt[r] = isc_xmalloc(n + 1);
 	for (size_t k = 0; k < n; k++)
 		mk->pt[r][k] = (unsigned char)run_pointtype(of_row[rows[k]]);
 }
@@ -234,7 +234,7 @@ static int write_scatter_file(struct metric_data *md, const char *name, float **
 			      const size_t *nout, const struct marks *mk, struct yclip *c)
 {
 	struct report *rep = md->rep;
-	size_t *next = is_xcalloc(rep->nruns, sizeof(*next)), total = 0;
+	size_t *next = isc_xcalloc(rep->nruns, sizeof(*next)), total = 0;
 	FILE *f = work_open(rep, name, "wb");
 	int rc = -1;
 	if (!f)
@@ -319,8 +319,8 @@ static int scatter_js(struct metric_data *md, const char *file, const char *xlab
 		return -1;
 	if (set->yc->clip)
 		jsplot_hline(jp, set->yc->top);
-	float *xy = is_xmalloc((2 * most + 2) * sizeof(*xy));
-	size_t *rows = is_xmalloc((most + 1) * sizeof(*rows));
+	float *xy = isc_xmalloc((2 * most + 2) * sizeof(*xy));
+	size_t *rows = isc_xmalloc((most + 1) * sizeof(*rows));
 	for (size_t r = 0; r < rep->nruns; r++)
 		for (size_t s = 0; s < nstates; s++) {
 			size_t n = points_of_state(set, r, s, xy, rows);
@@ -342,14 +342,14 @@ static int scatter(struct metric_data *md, size_t axis)
 	struct report *rep = md->rep;
 	const char *xname = rep->xaxes[axis];
 	char file[128], data[128], xname_safe[160], xlabel[200], xfile[64], caption[2048], a[32], b[32];
-	char top[IS_NUM_STR_LEN], npoints[64], why[64];
+	char top[ISC_NUM_STR_LEN], npoints[64], why[64];
 	struct yclip yc;
 	struct marks mk = { .ps = NULL, .pt = NULL };
-	size_t *nout = is_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
-	float **xy = is_xcalloc(rep->nruns, sizeof(*xy));
-	size_t **rows = is_xcalloc(rep->nruns, sizeof(*rows));
-	size_t *nvalids = is_xcalloc(rep->nruns, sizeof(*nvalids));
-	struct ds_box *boxes = is_xcalloc(rep->nruns, sizeof(*boxes));
+	size_t *nout = isc_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
+	float **xy = isc_xcalloc(rep->nruns, sizeof(*xy));
+	size_t **rows = isc_xcalloc(rep->nruns, sizeof(*rows));
+	size_t *nvalids = isc_xcalloc(rep->nruns, sizeof(*nvalids));
+	struct ds_box *boxes = isc_xcalloc(rep->nruns, sizeof(*boxes));
 	int rc = -1;
 
 	if (!strcmp(xname, md->name))
@@ -427,7 +427,7 @@ static int scatter(struct metric_data *md, size_t axis)
 						   "a subset of the rest: ",
 					rep->nruns > 1 ? rep->runs[r]->name : "", rep->nruns > 1 ? " " : "", a);
 	}
-	add_output(md, file, is_xstrdup(caption));
+	add_output(md, file, isc_xstrdup(caption));
 ok:
 	rc = 0;
 cleanup:
@@ -448,17 +448,17 @@ cleanup:
 static void pooled_quantiles(struct metric_data *md)
 {
 	struct report *rep = md->rep;
-	md->pqv = is_xmalloc(rep->nconfigs * md->grid.n * sizeof(*md->pqv));
-	md->pnvals = is_xcalloc(rep->nconfigs, sizeof(*md->pnvals));
+	md->pqv = isc_xmalloc(rep->nconfigs * md->grid.n * sizeof(*md->pqv));
+	md->pnvals = isc_xcalloc(rep->nconfigs, sizeof(*md->pnvals));
 	for (size_t c = 0; c < rep->nconfigs; c++) {
-		const struct is_diff_config *k = &rep->configs[c];
+		const struct isc_diff_config *k = &rep->configs[c];
 		size_t n = 0;
 		for (size_t i = 0; i < k->nruns; i++)
 			n += rep->runs[k->runs[i]]->dp->nrows;
-		double *all = is_xmalloc((n + 1) * sizeof(*all));
+		double *all = isc_xmalloc((n + 1) * sizeof(*all));
 		n = 0;
 		for (size_t i = 0; i < k->nruns; i++) {
-			const struct is_run *run = rep->runs[k->runs[i]];
+			const struct isc_run *run = rep->runs[k->runs[i]];
 			memcpy(all + n, column(rep, k->runs[i], md->name), run->dp->nrows * sizeof(*all));
 			n += run->dp->nrows;
 		}
@@ -468,7 +468,7 @@ static void pooled_quantiles(struct metric_data *md)
 }
 
 /* x of run i of configuration c in the runs plot: the replicates side by side */
-static double runs_x(const struct is_diff_config *k, size_t c, size_t i)
+static double runs_x(const struct isc_diff_config *k, size_t c, size_t i)
 {
 	return (double)c + (k->nruns > 1 ? 0.3 * ((double)i / (double)(k->nruns - 1) - 0.5) : 0);
 }
@@ -492,7 +492,7 @@ static int runs_js(struct metric_data *md, const char *file)
 	for (size_t c = 0; c < rep->nconfigs; c++)
 		jsplot_xtick(jp, (double)c, rep->configs[c].name);
 	for (size_t c = 0; c < rep->nconfigs; c++) {
-		const struct is_diff_config *k = &rep->configs[c];
+		const struct isc_diff_config *k = &rep->configs[c];
 		for (size_t i = 0; i < k->nruns; i++) {
 			size_t r = k->runs[i];
 			if (!md->nvals[r])
@@ -521,7 +521,7 @@ static int runs_plot(struct metric_data *md)
 	if (!f)
 		return -1;
 	for (size_t c = 0; c < rep->nconfigs; c++) {
-		const struct is_diff_config *k = &rep->configs[c];
+		const struct isc_diff_config *k = &rep->configs[c];
 		for (size_t i = 0; i < k->nruns; i++) {
 			size_t r = k->runs[i];
 			double x = runs_x(k, c, i);
@@ -545,7 +545,7 @@ static int runs_plot(struct metric_data *md)
 			"lc rgb variable title '99th percentile of each run'\n", name, name);
 	if (runs_js(md, file) < 0)
 		return -1;
-	add_output(md, file, is_xasprintf("Every run's median (circles) and 99th percentile "
+	add_output(md, file, isc_xasprintf("Every run's median (circles) and 99th percentile "
 					  "(triangles) of %s per configuration: the spread between "
 					  "replicates next to the change between configurations",
 					  md->name));
@@ -564,8 +564,8 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	gp_safe(safe_unit, sizeof(safe_unit), unit);
 	snprintf(md.label, sizeof(md.label), unit[0] && strcmp(unit, "%") ? "%s (%s)" : "%s", safe,
 		 safe_unit);
-	double lo = INFINITY, hi = -INFINITY, *rmin = is_xmalloc(rep->nruns * sizeof(*rmin));
-	md.rmax = is_xmalloc(rep->nruns * sizeof(*md.rmax));
+	double lo = INFINITY, hi = -INFINITY, *rmin = isc_xmalloc(rep->nruns * sizeof(*rmin));
+	md.rmax = isc_xmalloc(rep->nruns * sizeof(*md.rmax));
 	for (size_t r = 0; r < rep->nruns; r++) {
 		rmin[r] = INFINITY, md.rmax[r] = -INFINITY;
 		axis_range(column(rep, r, md.name), rep->runs[r]->dp->nrows, &rmin[r], &md.rmax[r]);
@@ -577,8 +577,8 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	snprintf(plain, sizeof(plain), "%s", md.label);
 	axis_map_label(&md.map, plain, md.label, sizeof(md.label));
 	qgrid_init(&md.grid);
-	md.qv = is_xmalloc(rep->nruns * md.grid.n * sizeof(*md.qv));
-	md.nvals = is_xcalloc(rep->nruns, sizeof(*md.nvals));
+	md.qv = isc_xmalloc(rep->nruns * md.grid.n * sizeof(*md.qv));
+	md.nvals = isc_xcalloc(rep->nruns, sizeof(*md.nvals));
 	for (size_t r = 0; r < rep->nruns; r++)
 		md.nvals[r] = quantiles(column(rep, r, md.name), rep->runs[r]->dp->nrows, &md.map,
 					md.grid.q, md.grid.n, &md.qv[r * md.grid.n]);

@@ -53,7 +53,7 @@ double max_quantile(const struct metric_data *md, double q);
 void count_noun(char *out, size_t len, size_t n, const char *noun);
 /* v rounded up to 3 significant digits (2650.3 -> 2660, 111.07 -> 112). */
 double round_up3(double v);
-/* A mapped value in the metric's units, exactly as is_num_str() writes it. */
+/* A mapped value in the metric's units, exactly as isc_num_str() writes it. */
 void value_str(const struct metric_data *md, double mapped, char *out);
 /* The same with the digits that matter against span (mapped): its last digit about span/1000
  * (3 to 17 significant digits): 1.79 for 1.7891941516206367 on a range of 35. */
@@ -66,7 +66,7 @@ void body_range(const struct metric_data *md, struct hrange *h);
 struct plot_states {
 	const char *names[PLOT_MAX_STATES];  /* of all runs, natural order */
 	size_t nstates;           /* 0: no run has two states, or there are too many */
-	struct is_groups *g;      /* [run]: labels and counts (not the rows) */
+	struct isc_groups *g;      /* [run]: labels and counts (not the rows) */
 	unsigned char **of_row;   /* [run][row]: index in names, nstates if none; NULL if
 				   * nstates is 0 */
 };

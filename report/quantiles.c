@@ -56,7 +56,7 @@ static void radix_sort_keys(uint32_t *a, size_t n, uint32_t *tmp)
 size_t quantiles(const double *v, size_t n, const struct axis_map *map, const double *q,
 		 size_t nq, double *out)
 {
-	uint32_t *a = is_xmalloc((2 * n + 1) * sizeof(*a));
+	uint32_t *a = isc_xmalloc((2 * n + 1) * sizeof(*a));
 	size_t m = 0;
 
 	for (size_t i = 0; i < n; i++)

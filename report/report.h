@@ -60,7 +60,7 @@ struct summary {
 	struct summ_part *groups;
 	size_t ngroups;
 	struct verdict *verdicts;  /* [metric * nconfigs + config], NULL when not available */
-	void *diff;                /* struct is_diff * when the numbers come from lib/diff/diff.c */
+	void *diff;                /* struct isc_diff * when the numbers come from lib/diff/diff.c */
 };
 
 /* plots.c: data files and gnuplot scripts per metric */
@@ -72,22 +72,22 @@ struct metric_plots {
 };
 struct report {
 	const struct report_opts *o;
-	struct is_run **runs;      /* every run of every configuration, in argument order */
+	struct isc_run **runs;      /* every run of every configuration, in argument order */
 	size_t nruns;
-	struct is_config_list cl;  /* the arguments as configurations */
+	struct isc_config_list cl;  /* the arguments as configurations */
 	char **paths;              /* every run's path (pointers into cl) */
-	struct is_diff_config *configs;  /* configs[0] is the reference */
+	struct isc_diff_config *configs;  /* configs[0] is the reference */
 	size_t nconfigs;
 	size_t *config_of;         /* [run] its configuration */
 	bool grouped;              /* some configuration has several runs */
-	char **warn;               /* confounders (is_diff_confounders) */
+	char **warn;               /* confounders (isc_diff_confounders) */
 	size_t nwarn;
-	struct is_func *funcs;
+	struct isc_func *funcs;
 	size_t nfuncs;
 	const char **metrics;      /* shown: numeric in every run, matching --metrics; not flags,
 				    * not columns without values */
 	size_t nmetrics;
-	struct is_diff_flags fl;   /* the flags (fl.names, fl.n; tests when sum.diff) and the
+	struct isc_diff_flags fl;   /* the flags (fl.names, fl.n; tests when sum.diff) and the
 				    * columns without values (fl.empty) */
 	struct metric_plots *plots;  /* [metric] */
 	char *left_out;            /* metrics some runs lack: "CC6% (not in run2); ..." */
@@ -226,7 +226,7 @@ char *outdir_make_tmp(const char *out);
 int outdir_commit(const char *tmp, const char *out, bool force);
 int remove_tree(const char *path);
 /* outdir_guard.c: -1 (message printed) when out is, holds or lies inside an input. */
-int outdir_guard(const char *out, struct is_run *const *runs, size_t nruns);
+int outdir_guard(const char *out, struct isc_run *const *runs, size_t nruns);
 int copy_raw_runs(struct report *rep);
 char *raw_dir_name(size_t r);
 

@@ -22,7 +22,7 @@ void signals_watch_children(const pid_t *pids, int n)
 	nchildren = n;
 }
 
-/* Also run when memory runs out (is_oom_hook), before exit status 1. */
+/* Also run when memory runs out (isc_oom_hook), before exit status 1. */
 static void stop_and_remove(void)
 {
 	const char *dir = doomed_dir;
@@ -53,7 +53,7 @@ void signals_remove_on_exit(const char *dir)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;
 	doomed_dir = dir;
-	is_oom_hook(dir ? stop_and_remove : NULL);
+	isc_oom_hook(dir ? stop_and_remove : NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = dir ? on_signal : SIG_DFL;
 	sigemptyset(&sa.sa_mask);

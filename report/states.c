@@ -11,7 +11,7 @@
 #include "plots.h"
 
 /* The states of all runs in natural order; 0 when no run has two or there are too many. */
-static size_t state_union(const struct is_groups *g, size_t nruns, const char **out)
+static size_t state_union(const struct isc_groups *g, size_t nruns, const char **out)
 {
 	size_t n = 0, most = 0;
 	for (size_t r = 0; r < nruns; r++) {
@@ -28,7 +28,7 @@ static size_t state_union(const struct is_groups *g, size_t nruns, const char **
 		}
 	}
 	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && is_natural_cmp(out[j - 1], out[j]) > 0; j--) {
+		for (size_t j = i; j > 0 && isc_natural_cmp(out[j - 1], out[j]) > 0; j--) {
 			const char *t = out[j];
 			out[j] = out[j - 1], out[j - 1] = t;
 		}
@@ -46,8 +46,8 @@ static size_t state_index(const char *const *names, size_t n, const char *label)
 /* of_row[r][row] for every row of run r; the groups' row lists are not needed after. */
 static void rows_to_states(struct plot_states *ps, size_t r, size_t nrows)
 {
-	struct is_groups *g = &ps->g[r];
-	ps->of_row[r] = is_xmalloc(nrows + 1);
+	struct isc_groups *g = &ps->g[r];
+	ps->of_row[r] = isc_xmalloc(nrows + 1);
 	memset(ps->of_row[r], (int)ps->nstates, nrows);
 	for (size_t i = 0; i < g->ngroups; i++) {
 		unsigned char s = (unsigned char)state_index(ps->names, ps->nstates, g->labels[i]);
@@ -62,15 +62,15 @@ const struct plot_states *plot_states(struct report *rep)
 {
 	if (rep->pstates)
 		return rep->pstates;
-	struct plot_states *ps = rep->pstates = is_xcalloc(1, sizeof(*ps));
-	ps->g = is_xcalloc(rep->nruns, sizeof(*ps->g));
+	struct plot_states *ps = rep->pstates = isc_xcalloc(1, sizeof(*ps));
+	ps->g = isc_xcalloc(rep->nruns, sizeof(*ps->g));
 	for (size_t r = 0; r < rep->nruns; r++)
-		if (is_table_col(rep->runs[r]->dp, "ReqCState") &&
-		    is_group_rows(rep->runs[r]->dp, "ReqCState", &ps->g[r]) < 0)
+		if (isc_table_col(rep->runs[r]->dp, "ReqCState") &&
+		    isc_group_rows(rep->runs[r]->dp, "ReqCState", &ps->g[r]) < 0)
 			memset(&ps->g[r], 0, sizeof(ps->g[r]));
 	ps->nstates = state_union(ps->g, rep->nruns, ps->names);
 	if (ps->nstates) {
-		ps->of_row = is_xcalloc(rep->nruns, sizeof(*ps->of_row));
+		ps->of_row = isc_xcalloc(rep->nruns, sizeof(*ps->of_row));
 		for (size_t r = 0; r < rep->nruns; r++)
 			rows_to_states(ps, r, rep->runs[r]->dp->nrows);
 	}
@@ -83,7 +83,7 @@ void plot_states_free(struct report *rep)
 	if (!ps)
 		return;
 	for (size_t r = 0; r < rep->nruns; r++) {
-		is_groups_free(&ps->g[r]);
+		isc_groups_free(&ps->g[r]);
 		if (ps->of_row)
 			free(ps->of_row[r]);
 	}

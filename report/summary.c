@@ -22,7 +22,7 @@ double summ_value(const struct report *rep, const struct summ_part *p, size_t m,
 
 const char *metric_unit(const struct report *rep, const char *metric)
 {
-	return is_metric_unit(rep->runs[0], metric);
+	return isc_metric_unit(rep->runs[0], metric);
 }
 
 size_t summary_metric(const struct summary *s, const char *name)
@@ -35,7 +35,7 @@ size_t summary_metric(const struct summary *s, const char *name)
 
 static void append_text(char **buf, const char *s)
 {
-	char *next = is_xasprintf("%s%s", *buf ? *buf : "", s);
+	char *next = isc_xasprintf("%s%s", *buf ? *buf : "", s);
 	free(*buf);
 	*buf = next;
 }
@@ -52,25 +52,25 @@ static bool listed(char *const *list, size_t n, const char *name)
  * Metrics matching the regex that are numeric in every run, in the reference's order. The
  * others are listed in rep->left_out for the page (and on stderr when --metrics asked for
  * them by name). Flags (IntrOff) and columns without values in some run are not metrics
- * (is_diff_flags_columns, as analyze diff: one note on stderr for the columns without values).
+ * (isc_diff_flags_columns, as analyze diff: one note on stderr for the columns without values).
  */
 int select_metrics(struct report *rep, const char *re)
 {
 	const char **names;
 	size_t n;
-	if (is_select_metrics(rep->runs[0]->dp, re, &names, &n) < 0)
+	if (isc_select_metrics(rep->runs[0]->dp, re, &names, &n) < 0)
 		return -1;
 	order_metrics(names, n, re);
-	is_diff_flags_columns(&rep->fl, rep->runs, rep->nruns, re);
-	rep->metrics = is_xcalloc(n + 1, sizeof(*rep->metrics));
+	isc_diff_flags_columns(&rep->fl, rep->runs, rep->nruns, re);
+	rep->metrics = isc_xcalloc(n + 1, sizeof(*rep->metrics));
 	for (size_t i = 0; i < n; i++) {
 		bool everywhere = true;
 		for (size_t r = 1; r < rep->nruns; r++) {
-			const struct is_column *c = is_table_col(rep->runs[r]->dp, names[i]);
-			if (c && c->type == IS_COL_NUM)
+			const struct isc_column *c = isc_table_col(rep->runs[r]->dp, names[i]);
+			if (c && c->type == ISC_COL_NUM)
 				continue;
 			if (rep->o->metrics_re)
-				is_warn("%s: no numeric column '%s': left out of the report",
+				isc_warn("%s: no numeric column '%s': left out of the report",
 					rep->runs[r]->dp_path, names[i]);
 			append_text(&rep->left_out, everywhere ? (rep->left_out ? "; " : "") : ", ");
 			if (everywhere) {
@@ -88,10 +88,10 @@ int select_metrics(struct report *rep, const char *re)
 	free(names);
 	if (rep->nmetrics == 0) {
 		if (rep->fl.nskip)
-			is_err("no metric with values matches --metrics '%s' in every run (flags and "
+			isc_err("no metric with values matches --metrics '%s' in every run (flags and "
 			       "columns without values are not metrics)", re);
 		else
-			is_err("no metric matches --metrics '%s' in every run", re);
+			isc_err("no metric matches --metrics '%s' in every run", re);
 		return -1;
 	}
 	return 0;
@@ -100,9 +100,9 @@ int select_metrics(struct report *rep, const char *re)
 /* "^(WakeLatency|CC1%)$" for the chosen metrics, for lib/diff/diff.c. */
 static char *metrics_regex(const struct report *rep)
 {
-	char *re = is_xstrdup("^(");
+	char *re = isc_xstrdup("^(");
 	for (size_t m = 0; m < rep->nmetrics; m++) {
-		char *esc = is_xmalloc(2 * strlen(rep->metrics[m]) + 1), *p = esc;
+		char *esc = isc_xmalloc(2 * strlen(rep->metrics[m]) + 1), *p = esc;
 		for (const char *c = rep->metrics[m]; *c; c++) {
 			if (strchr("\\.[]()*+?{}|^$", *c))
 				*p++ = '\\';
@@ -119,38 +119,38 @@ static char *metrics_regex(const struct report *rep)
 
 static void part_alloc(struct summ_part *p, const struct report *rep, size_t nmetrics)
 {
-	p->rows = is_xcalloc(rep->nruns, sizeof(*p->rows));
-	p->values = is_xmalloc(nmetrics * rep->nruns * rep->nfuncs * sizeof(*p->values));
+	p->rows = isc_xcalloc(rep->nruns, sizeof(*p->rows));
+	p->values = isc_xmalloc(nmetrics * rep->nruns * rep->nfuncs * sizeof(*p->values));
 	for (size_t i = 0; i < nmetrics * rep->nruns * rep->nfuncs; i++)
 		p->values[i] = NAN;
-	p->fvalues = is_xcalloc(rep->fl.n * rep->nruns + 1, sizeof(*p->fvalues));
-	p->fset = is_xcalloc(rep->fl.n * rep->nruns + 1, sizeof(*p->fset));
+	p->fvalues = isc_xcalloc(rep->fl.n * rep->nruns + 1, sizeof(*p->fvalues));
+	p->fset = isc_xcalloc(rep->fl.n * rep->nruns + 1, sizeof(*p->fset));
 }
 
 /* Fill part p for run r from rows[0..nrows) (NULL: every row). */
 static void compute_part(struct report *rep, struct summ_part *p, size_t r, const size_t *rows,
 			 size_t nrows, double *scratch)
 {
-	const struct is_table *t = rep->runs[r]->dp;
+	const struct isc_table *t = rep->runs[r]->dp;
 	struct summary *s = &rep->sum;
 	p->rows[r] = nrows;
 	for (size_t m = 0; m < s->nmetrics; m++) {
-		const double *col = is_table_col(t, s->metrics[m])->num;
+		const double *col = isc_table_col(t, s->metrics[m])->num;
 		if (rows)
-			is_gather(col, rows, nrows, scratch);
+			isc_gather(col, rows, nrows, scratch);
 		else
 			memcpy(scratch, col, nrows * sizeof(*scratch));
-		is_stats_compute_inplace(scratch, nrows, rep->funcs, rep->nfuncs,
+		isc_stats_compute_inplace(scratch, nrows, rep->funcs, rep->nfuncs,
 					 &p->values[(m * rep->nruns + r) * rep->nfuncs]);
 	}
 	for (size_t k = 0; k < rep->fl.n; k++)
-		is_flag_counts(is_table_col(t, rep->fl.names[k])->num, rows, nrows,
+		isc_flag_counts(isc_table_col(t, rep->fl.names[k])->num, rows, nrows,
 			       &p->fvalues[k * rep->nruns + r], &p->fset[k * rep->nruns + r]);
 }
 
 static int cmp_parts(const void *a, const void *b)
 {
-	return is_natural_cmp(((const struct summ_part *)a)->label, ((const struct summ_part *)b)->label);
+	return isc_natural_cmp(((const struct summ_part *)a)->label, ((const struct summ_part *)b)->label);
 }
 
 /* A group's label and its index in s->groups, sorted by label for bsearch: one linear scan
@@ -171,27 +171,27 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* s->groups: one per distinct label of any run, in natural order; *refs sorted by label. */
-static void make_groups(struct report *rep, const struct is_groups *g, struct group_ref **refs)
+static void make_groups(struct report *rep, const struct isc_groups *g, struct group_ref **refs)
 {
 	struct summary *s = &rep->sum;
 	size_t nl = 0, k = 0;
 	for (size_t r = 0; r < rep->nruns; r++)
 		nl += g[r].ngroups;
-	const char **all = is_xmalloc((nl + 1) * sizeof(*all));
+	const char **all = isc_xmalloc((nl + 1) * sizeof(*all));
 	for (size_t r = 0; r < rep->nruns; r++)
 		for (size_t i = 0; i < g[r].ngroups; i++)
 			all[k++] = g[r].labels[i];
 	qsort(all, nl, sizeof(*all), cmp_str);
-	s->groups = is_xcalloc(nl + 1, sizeof(*s->groups));
+	s->groups = isc_xcalloc(nl + 1, sizeof(*s->groups));
 	for (size_t i = 0; i < nl; i++)
 		if (!i || strcmp(all[i], all[i - 1])) {
 			struct summ_part *p = &s->groups[s->ngroups++];
-			p->label = is_xstrdup(all[i]);
+			p->label = isc_xstrdup(all[i]);
 			part_alloc(p, rep, s->nmetrics);
 		}
 	free(all);
 	qsort(s->groups, s->ngroups, sizeof(*s->groups), cmp_parts);
-	*refs = is_xmalloc((s->ngroups + 1) * sizeof(**refs));
+	*refs = isc_xmalloc((s->ngroups + 1) * sizeof(**refs));
 	for (size_t i = 0; i < s->ngroups; i++)
 		(*refs)[i] = (struct group_ref){ s->groups[i].label, i };
 	qsort(*refs, s->ngroups, sizeof(**refs), cmp_ref);
@@ -211,8 +211,8 @@ static int compute_own(struct report *rep)
 	for (size_t r = 0; r < rep->nruns; r++)
 		if (rep->runs[r]->dp->nrows > maxrows)
 			maxrows = rep->runs[r]->dp->nrows;
-	double *scratch = is_xmalloc((maxrows + 1) * sizeof(*scratch));
-	struct is_groups *g = is_xcalloc(rep->nruns, sizeof(*g));
+	double *scratch = isc_xmalloc((maxrows + 1) * sizeof(*scratch));
+	struct isc_groups *g = isc_xcalloc(rep->nruns, sizeof(*g));
 	int rc = -1;
 
 	part_alloc(&s->overall, rep, s->nmetrics);
@@ -221,7 +221,7 @@ static int compute_own(struct report *rep)
 	if (!s->group_col)
 		goto done;
 	for (size_t r = 0; r < rep->nruns; r++)
-		if (is_group_rows(rep->runs[r]->dp, s->group_col, &g[r]) < 0)
+		if (isc_group_rows(rep->runs[r]->dp, s->group_col, &g[r]) < 0)
 			goto cleanup;
 	struct group_ref *refs;
 	make_groups(rep, g, &refs);
@@ -235,7 +235,7 @@ done:
 cleanup:
 	for (size_t r = 0; r < rep->nruns; r++)
 		if (g[r].labels)
-			is_groups_free(&g[r]);
+			isc_groups_free(&g[r]);
 	free(g);
 	free(scratch);
 	return rc;
@@ -244,30 +244,30 @@ cleanup:
 /* The flags' counts per configuration in part p (0: all datapoints, g + 1: group g). */
 static void flags_from_diff(struct report *rep, struct summ_part *sp, size_t p)
 {
-	const struct is_diff *d = rep->sum.diff;
+	const struct isc_diff *d = rep->sum.diff;
 	size_t n = rep->fl.n, nc = d->nconfigs;
-	sp->fvalues = is_xcalloc(n * nc + 1, sizeof(*sp->fvalues));
-	sp->fset = is_xcalloc(n * nc + 1, sizeof(*sp->fset));
+	sp->fvalues = isc_xcalloc(n * nc + 1, sizeof(*sp->fvalues));
+	sp->fset = isc_xcalloc(n * nc + 1, sizeof(*sp->fset));
 	for (size_t k = 0; k < n; k++)
 		for (size_t c = 0; c < nc; c++)
-			is_diff_flag_counts(&rep->fl, d, p, k, c, &sp->fvalues[k * nc + c],
+			isc_diff_flag_counts(&rep->fl, d, p, k, c, &sp->fvalues[k * nc + c],
 					    &sp->fset[k * nc + c]);
 }
 
 /* Borrow lib/diff/diff.c's numbers and verdicts. */
-static void from_diff(struct report *rep, struct is_diff *d)
+static void from_diff(struct report *rep, struct isc_diff *d)
 {
 	struct summary *s = &rep->sum;
 	char buf[1024];
 	s->diff = d;
 	s->ncols = d->nconfigs;
 	s->nmetrics = d->nmetrics;
-	s->metrics = is_xcalloc(d->nmetrics + 1, sizeof(*s->metrics));
+	s->metrics = isc_xcalloc(d->nmetrics + 1, sizeof(*s->metrics));
 	memcpy(s->metrics, d->metrics, d->nmetrics * sizeof(*s->metrics));
 	s->overall.rows = d->overall.rows;
 	s->overall.values = d->overall.values;
 	s->ngroups = d->ngroups;
-	s->groups = is_xcalloc(d->ngroups + 1, sizeof(*s->groups));
+	s->groups = isc_xcalloc(d->ngroups + 1, sizeof(*s->groups));
 	for (size_t g = 0; g < d->ngroups; g++) {
 		s->groups[g].label = d->groups[g].label;
 		s->groups[g].rows = d->groups[g].rows;
@@ -275,16 +275,16 @@ static void from_diff(struct report *rep, struct is_diff *d)
 		flags_from_diff(rep, &s->groups[g], g + 1);
 	}
 	flags_from_diff(rep, &s->overall, 0);
-	s->verdicts = is_xcalloc(d->nmetrics * d->nconfigs, sizeof(*s->verdicts));
+	s->verdicts = isc_xcalloc(d->nmetrics * d->nconfigs, sizeof(*s->verdicts));
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t r = 1; r < d->nconfigs; r++) {
-			const struct is_diff_test *t = is_diff_get_test(d, &d->overall, m, r);
-			is_diff_verdict(d, &d->overall, m, r, buf, sizeof(buf));
-			s->verdicts[m * d->nconfigs + r].text = is_xstrdup(buf);
+			const struct isc_diff_test *t = isc_diff_get_test(d, &d->overall, m, r);
+			isc_diff_verdict(d, &d->overall, m, r, buf, sizeof(buf));
+			s->verdicts[m * d->nconfigs + r].text = isc_xstrdup(buf);
 			s->verdicts[m * d->nconfigs + r].significant = t && t->significant;
 			s->verdicts[m * d->nconfigs + r].differs = t && t->differs;
 		}
-	rep->nwarn = is_diff_confounders(d, (const char *const *)rep->cl.varied, rep->cl.nvaried,
+	rep->nwarn = isc_diff_confounders(d, (const char *const *)rep->cl.varied, rep->cl.nvaried,
 					 &rep->warn);
 }
 
@@ -293,9 +293,9 @@ static bool all_runs_have(const struct report *rep, const char *col)
 {
 	bool any = false;
 	for (size_t r = 0; r < rep->nruns; r++) {
-		if (!is_table_col(rep->runs[r]->dp, col))
+		if (!isc_table_col(rep->runs[r]->dp, col))
 			return false;
-		any = any || is_table_col_has_value(rep->runs[r]->dp, col);
+		any = any || isc_table_col_has_value(rep->runs[r]->dp, col);
 	}
 	return any;
 }
@@ -309,15 +309,15 @@ static int choose_group(struct report *rep, const char **col)
 		*col = all_runs_have(rep, "ReqCState") ? "ReqCState" : NULL;
 		return 0;
 	}
-	struct is_table **t = is_xcalloc(rep->nruns + 1, sizeof(*t));
+	struct isc_table **t = isc_xcalloc(rep->nruns + 1, sizeof(*t));
 	int rc = 0;
 	for (size_t r = 0; r < rep->nruns && rc == 0; r++)
-		if (!is_table_col((t[r] = rep->runs[r]->dp), by)) {
-			is_err("%s: --by: no column '%s'", rep->runs[r]->dp_path, by);
+		if (!isc_table_col((t[r] = rep->runs[r]->dp), by)) {
+			isc_err("%s: --by: no column '%s'", rep->runs[r]->dp_path, by);
 			rc = -1;
 		}
 	if (rc == 0)
-		rc = is_by_group_tables(t, rep->nruns, by, rep->o->by_bins, col);
+		rc = isc_by_group_tables(t, rep->nruns, by, rep->o->by_bins, col);
 	free(t);
 	return rc;
 }
@@ -329,16 +329,16 @@ int summary_compute(struct report *rep)
 	if (choose_group(rep, &s->group_col) < 0)
 		return -1;
 	if (rep->nconfigs > 1) {
-		struct is_diff *d = is_xcalloc(1, sizeof(*d));
+		struct isc_diff *d = isc_xcalloc(1, sizeof(*d));
 		char *re = metrics_regex(rep);
-		struct is_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
+		struct isc_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
 					  .metrics_re = re, .group_col = s->group_col,
 					  .nthreads = 1,  /* gnuplot has the other cores */
 					  .configs = rep->configs, .nconfigs = rep->nconfigs };
-		int rc = is_diff_compute(d, rep->runs, rep->nruns, &o);
+		int rc = isc_diff_compute(d, rep->runs, rep->nruns, &o);
 		free(re);
-		if (rc == 0 && is_diff_flags_compute(&rep->fl, d) < 0) {
-			is_diff_free(d);
+		if (rc == 0 && isc_diff_flags_compute(&rep->fl, d) < 0) {
+			isc_diff_free(d);
 			rc = -1;
 		}
 		if (rc < 0) {
@@ -350,7 +350,7 @@ int summary_compute(struct report *rep)
 	}
 	s->nmetrics = rep->nmetrics;
 	s->ncols = rep->nruns;
-	s->metrics = is_xcalloc(rep->nmetrics + 1, sizeof(*s->metrics));
+	s->metrics = isc_xcalloc(rep->nmetrics + 1, sizeof(*s->metrics));
 	memcpy(s->metrics, rep->metrics, rep->nmetrics * sizeof(*s->metrics));
 	return compute_own(rep);
 }
@@ -368,7 +368,7 @@ void summary_free(struct summary *s)
 		free(s->groups[g].fset);
 	}
 	if (s->diff) {
-		is_diff_free(s->diff);
+		isc_diff_free(s->diff);
 		free(s->diff);
 	} else {
 		free(s->overall.rows);

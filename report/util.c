@@ -11,13 +11,13 @@
 char *path_cat(const char *a, const char *b)
 {
 	size_t n = strlen(a);
-	return is_xasprintf("%s%s%s", a, n && a[n - 1] == '/' ? "" : "/", b);
+	return isc_xasprintf("%s%s%s", a, n && a[n - 1] == '/' ? "" : "/", b);
 }
 
 static void append(char **buf, size_t *len, const char *s)
 {
 	size_t n = strlen(s);
-	*buf = is_xrealloc(*buf, *len + n + 1);
+	*buf = isc_xrealloc(*buf, *len + n + 1);
 	memcpy(*buf + *len, s, n + 1);
 	*len += n;
 }
@@ -82,7 +82,7 @@ char *json_text(const void *item)
 	if (!v || cJSON_IsNull(v) || (cJSON_IsString(v) && !v->valuestring[0]))
 		return NULL;
 	if ((cJSON_IsArray(v) || cJSON_IsObject(v)) && !v->child)
-		return is_xstrdup("none");  /* e.g. no idle states: a CPU without a cpuidle driver */
+		return isc_xstrdup("none");  /* e.g. no idle states: a CPU without a cpuidle driver */
 	append(&buf, &len, "");
 	render(v, &buf, &len);
 	return buf;

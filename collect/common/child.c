@@ -62,7 +62,7 @@ static void follow_parent(pid_t parent)
 {
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
-		_exit(IS_EXIT_DATA);
+		_exit(ISC_EXIT_DATA);
 }
 
 static void set_agent_stdio(void)
@@ -91,11 +91,11 @@ pid_t child_start(const struct child_spec *s)
 		if (s->env_name)
 			setenv(s->env_name, s->env_value, 1);
 		execv("/proc/self/exe", s->argv);
-		is_err("%s: %s", s->exec_error ? s->exec_error : "cannot run /proc/self/exe", strerror(errno));
-		_exit(IS_EXIT_DATA);
+		isc_err("%s: %s", s->exec_error ? s->exec_error : "cannot run /proc/self/exe", strerror(errno));
+		_exit(ISC_EXIT_DATA);
 	}
 	if (pid < 0) {
-		is_err("fork: %s", strerror(errno));
+		isc_err("fork: %s", strerror(errno));
 		return -1;
 	}
 	track(pid);

@@ -114,7 +114,7 @@ static int parse_interval(const char *arg, double *out)
 	errno = 0;
 	double v = strtod(arg, &end);
 	if (errno || *end || end == arg || !(v >= 0.01 && v <= 86400)) {
-		is_err("-i '%s': expected seconds from 0.01 to 86400", arg);
+		isc_err("-i '%s': expected seconds from 0.01 to 86400", arg);
 		return -1;
 	}
 	*out = v;
@@ -148,7 +148,7 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 			errno = 0;
 			o->count = strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || o->count < 1) {
-				is_err("-n '%s': expected a positive number of intervals", optarg);
+				isc_err("-n '%s': expected a positive number of intervals", optarg);
 				return 2;
 			}
 			break;
@@ -169,7 +169,7 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 		case 'q': o->cnt.quiet = true; break;
 		case OPT_ADD:
 			if (o->cnt.nadds == MAX_ADDS) {
-				is_err("--add: at most %d extra counters", MAX_ADDS);
+				isc_err("--add: at most %d extra counters", MAX_ADDS);
 				return 2;
 			}
 			o->adds[o->cnt.nadds++] = optarg;
@@ -179,9 +179,9 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 			return -1;
 		default:
 			if (optopt && optopt < 256)
-				is_err("-%c: unknown option or missing argument (see collect --counters --help)", optopt);
+				isc_err("-%c: unknown option or missing argument (see collect --counters --help)", optopt);
 			else
-				is_err("%s: unknown option or missing argument (see collect --counters --help)",
+				isc_err("%s: unknown option or missing argument (see collect --counters --help)",
 				       argv[optind - 1]);
 			return 2;
 		}
@@ -190,11 +190,11 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 	if (optind < argc)
 		o->command = argv + optind;
 	if (!o->outdir) {
-		is_err("--counters needs -o DIR");
+		isc_err("--counters needs -o DIR");
 		return 2;
 	}
 	if (o->count && o->command) {
-		is_err("-n is for interval mode; a command decides how long one-shot mode runs");
+		isc_err("-n is for interval mode; a command decides how long one-shot mode runs");
 		return 2;
 	}
 	if (!o->command && !o->interval)
@@ -202,7 +202,7 @@ static int parse_opts(int argc, char **argv, struct cmain_opts *o)
 	if (o->live < 0)
 		o->live = !o->command && isatty(STDOUT_FILENO);
 	if ((o->lo.show || o->lo.hide) && !o->live) {
-		is_err("--show/--hide choose the --live columns; add --live (or see analyze counters)");
+		isc_err("--show/--hide choose the --live columns; add --live (or see analyze counters)");
 		return 2;
 	}
 	return 0;
@@ -301,7 +301,7 @@ static int wait_command(struct cmain *m, pid_t pid, int *status)
 {
 	int pfd = m->o.interval > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
 	if (m->o.interval > 0 && pfd < 0)
-		is_warn("pidfd_open: %s: no snapshots while the command runs", strerror(errno));
+		isc_warn("pidfd_open: %s: no snapshots while the command runs", strerror(errno));
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (pfd >= 0) {
@@ -322,7 +322,7 @@ static int wait_command(struct cmain *m, pid_t pid, int *status)
 		close(pfd);
 	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR) {
-			is_err("waitpid: %s", strerror(errno));
+			isc_err("waitpid: %s", strerror(errno));
 			return -1;
 		}
 	}
@@ -340,7 +340,7 @@ static int run_command(struct cmain *m, int *exit_status)
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		is_err("fork: %s", strerror(errno));
+		isc_err("fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -350,7 +350,7 @@ static int run_command(struct cmain *m, int *exit_status)
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		execvp(m->o.command[0], m->o.command);
-		is_err("cannot run '%s': %s", m->o.command[0], strerror(errno));
+		isc_err("cannot run '%s': %s", m->o.command[0], strerror(errno));
 		_exit(127);
 	}
 	child_pid = pid;
@@ -379,7 +379,7 @@ static void build_info(struct cmain *m, int argc, char **argv)
 	cJSON *info = m->info = cJSON_CreateObject();
 	cJSON_AddStringToObject(info, "toolname", "idlescope");
 	cJSON_AddStringToObject(info, "toolver", IDLESCOPE_VERSION);
-	cJSON_AddStringToObject(info, "format_version", IS_FORMAT_VERSION);
+	cJSON_AddStringToObject(info, "format_version", ISC_FORMAT_VERSION);
 	const char *base = strrchr(m->rd.path, '/');
 	cJSON_AddStringToObject(info, "reportid", base ? base + 1 : m->rd.path);
 	cJSON_AddStringToObject(info, "mode", m->o.command ? "counters-command" : "counters-interval");
@@ -394,20 +394,20 @@ static void build_info(struct cmain *m, int argc, char **argv)
 		cJSON_AddItemToObject(info, "command", string_array(m->o.command, -1));
 		cJSON_AddNullToObject(info, "exit_status");
 	}
-	is_iso_time(ts, sizeof(ts));
+	isc_iso_time(ts, sizeof(ts));
 	cJSON_AddStringToObject(info, "start_time", ts);
 	cJSON_AddNullToObject(info, "end_time");
 	cJSON_AddBoolToObject(info, "complete", false);
 	cJSON_AddNumberToObject(info, "snapshots", 0);
 	cJSON_AddItemToObject(info, "counters", cnt_set_describe(m->set));
 	if (!m->o.cnt.sysroot)
-		cJSON_AddItemToObject(info, "system", is_sysinfo_collect(m->set->cpus[0].cpu));
+		cJSON_AddItemToObject(info, "system", isc_sysinfo_collect(m->set->cpus[0].cpu));
 }
 
 static void finish_info(struct cmain *m, bool complete, int exit_status)
 {
 	char ts[64];
-	is_iso_time(ts, sizeof(ts));
+	isc_iso_time(ts, sizeof(ts));
 	cJSON_ReplaceItemInObject(m->info, "end_time", cJSON_CreateString(ts));
 	cJSON_ReplaceItemInObject(m->info, "complete", cJSON_CreateBool(complete));
 	cJSON_ReplaceItemInObject(m->info, "snapshots", cJSON_CreateNumber((double)m->set->nsnap));
@@ -435,7 +435,7 @@ int counters_main(int argc, char **argv)
 	struct cmain m = { .rd = { .dirfd = -1 }, .o = { .live = -1 } };
 	int rc = parse_opts(argc, argv, &m.o);
 	if (rc)
-		return rc < 0 ? IS_EXIT_OK : rc;
+		return rc < 0 ? ISC_EXIT_OK : rc;
 	/* From now on a stop signal ends the run cleanly (info.json written) at the next step. In
 	 * one-shot mode the command decides how long the run lasts: collect's own output closed
 	 * (SIGPIPE) ends neither it nor collect, which finishes the run when it ends. */
@@ -445,10 +445,10 @@ int counters_main(int argc, char **argv)
 	rc = cnt_set_open(&m.o.cnt, &m.set);
 	if (rc)
 		return rc;
-	int status = IS_EXIT_DATA, exit_status = -1;
+	int status = ISC_EXIT_DATA, exit_status = -1;
 	rc = run_dir_create(m.o.outdir, m.o.force, &m.rd);
 	if (rc < 0) {
-		status = rc == -2 ? IS_EXIT_USAGE : IS_EXIT_DATA;
+		status = rc == -2 ? ISC_EXIT_USAGE : ISC_EXIT_DATA;
 		goto out;
 	}
 	build_info(&m, argc, argv);
@@ -456,20 +456,20 @@ int counters_main(int argc, char **argv)
 	    !(m.csv = counters_csv_open(m.rd.dirfd, m.rd.path, m.set)) || snap(&m))
 		goto out;
 	if (m.o.command && stop_signal) {
-		is_err("stopped by %s before the command ran", strsignal(stop_signal));
+		isc_err("stopped by %s before the command ran", strsignal(stop_signal));
 		goto out;
 	}
 	if (m.o.command ? run_command(&m, &exit_status) : run_intervals(&m))
 		goto out;
 	bool complete = m.o.command ? true : !stop_signal || !m.o.count;
-	status = m.o.command ? exit_status : complete ? IS_EXIT_OK : IS_EXIT_DATA;
+	status = m.o.command ? exit_status : complete ? ISC_EXIT_OK : ISC_EXIT_DATA;
 out:
-	if (counters_csv_close(m.csv, m.rd.path) && status == IS_EXIT_OK)
-		status = IS_EXIT_DATA;
+	if (counters_csv_close(m.csv, m.rd.path) && status == ISC_EXIT_OK)
+		status = ISC_EXIT_DATA;
 	if (m.info) {
-		finish_info(&m, status == (m.o.command ? exit_status : IS_EXIT_OK), exit_status);
-		if (run_write_info(&m.rd, m.info, 0) < 0 && status == IS_EXIT_OK)
-			status = IS_EXIT_DATA;
+		finish_info(&m, status == (m.o.command ? exit_status : ISC_EXIT_OK), exit_status);
+		if (run_write_info(&m.rd, m.info, 0) < 0 && status == ISC_EXIT_OK)
+			status = ISC_EXIT_DATA;
 		cJSON_Delete(m.info);
 	}
 	run_dir_close(&m.rd);

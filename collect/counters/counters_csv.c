@@ -10,19 +10,19 @@
 FILE *counters_csv_open(int dirfd, const char *dirpath, const struct cnt_set *s)
 {
 	if (unlinkat(dirfd, "counters.csv", 0) < 0 && errno != ENOENT) {
-		is_err("%s/counters.csv: %s", dirpath, strerror(errno));
+		isc_err("%s/counters.csv: %s", dirpath, strerror(errno));
 		return NULL;
 	}
 	int fd = openat(dirfd, "counters.csv", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		is_err("%s/counters.csv: %s", dirpath, strerror(errno));
+		isc_err("%s/counters.csv: %s", dirpath, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return NULL;
 	}
 	if (cnt_csv_write_header(f, s) || fflush(f)) {
-		is_err("%s/counters.csv: %s", dirpath, strerror(errno));
+		isc_err("%s/counters.csv: %s", dirpath, strerror(errno));
 		fclose(f);
 		return NULL;
 	}
@@ -32,7 +32,7 @@ FILE *counters_csv_open(int dirfd, const char *dirpath, const struct cnt_set *s)
 int counters_csv_snapshot(FILE *f, struct cnt_set *s, const char *dirpath)
 {
 	if (cnt_snapshot(s) || cnt_csv_write_rows(f, s) || fflush(f)) {
-		is_err("%s/counters.csv: %s", dirpath, strerror(errno));
+		isc_err("%s/counters.csv: %s", dirpath, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -44,7 +44,7 @@ int counters_csv_close(FILE *f, const char *dirpath)
 		return 0;
 	bool bad = ferror(f);
 	if (fclose(f) || bad) {
-		is_err("%s/counters.csv: write failed: %s", dirpath, strerror(errno));
+		isc_err("%s/counters.csv: write failed: %s", dirpath, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -78,18 +78,18 @@ static void warn_partial(const struct cnt_set *set)
 				break;
 			}
 	if (n)
-		is_warn("counter snapshots without %s on some CPUs (info.json counters.partial)", list);
+		isc_warn("counter snapshots without %s on some CPUs (info.json counters.partial)", list);
 }
 
 struct counters_sampler *counters_sampler_start(const char *rundir, double interval_s, cJSON *info)
 {
-	struct counters_sampler *s = is_xcalloc(1, sizeof(*s));
+	struct counters_sampler *s = isc_xcalloc(1, sizeof(*s));
 	struct cnt_opts o = { .quiet = true, .avoid_ipi = true };
 	s->dirfd = -1;
-	s->dir = is_xstrdup(rundir);
+	s->dir = isc_xstrdup(rundir);
 	s->interval_s = interval_s;
 	if (cnt_set_open(&o, &s->set)) {
-		is_warn("no counter snapshots for this run");
+		isc_warn("no counter snapshots for this run");
 		goto fail;
 	}
 	s->set->migrate = false;
@@ -98,12 +98,12 @@ struct counters_sampler *counters_sampler_start(const char *rundir, double inter
 		size_t n = 0;
 		for (size_t i = 0; i < s->set->nmissing && n < sizeof(list); i++)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? "; " : "", s->set->missing[i].group);
-		is_warn("counter snapshots without %s (reasons: info.json counters.missing)", list);
+		isc_warn("counter snapshots without %s (reasons: info.json counters.missing)", list);
 	}
 	warn_partial(s->set);
 	s->dirfd = open(rundir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->dirfd < 0) {
-		is_warn("%s: %s: no counter snapshots", rundir, strerror(errno));
+		isc_warn("%s: %s: no counter snapshots", rundir, strerror(errno));
 		goto fail;
 	}
 	if (!(s->csv = counters_csv_open(s->dirfd, rundir, s->set)) ||
@@ -116,7 +116,7 @@ struct counters_sampler *counters_sampler_start(const char *rundir, double inter
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&s->lock, NULL);
 	if (pthread_create(&s->thread, NULL, sampler_thread, s)) {
-		is_warn("cannot start the counter sampler thread");
+		isc_warn("cannot start the counter sampler thread");
 		pthread_cond_destroy(&s->wake);
 		pthread_mutex_destroy(&s->lock);
 		goto fail;

@@ -51,7 +51,7 @@ cJSON *experiment_json_new(const struct plan *p, const struct exp_opts *x, int a
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
 	cJSON_AddItemToObject(e, "design", design_json(p, x));
 	cJSON_AddItemToObject(e, "settings_before", settings_before);
-	is_iso_time(ts, sizeof(ts));
+	isc_iso_time(ts, sizeof(ts));
 	cJSON_AddStringToObject(e, "start_time", ts);
 	cJSON_AddNullToObject(e, "end_time");
 	cJSON_AddArrayToObject(e, "runs");
@@ -97,6 +97,6 @@ int experiment_json_write(int dirfd, const cJSON *e)
 	ok = ok && renameat(dirfd, ".experiment.json.tmp", dirfd, "experiment.json") == 0;
 	free(text);
 	if (!ok)
-		is_err("experiment.json: cannot write it: %m");
+		isc_err("experiment.json: cannot write it: %m");
 	return ok ? 0 : -1;
 }

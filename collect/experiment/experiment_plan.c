@@ -18,27 +18,27 @@ const char *plan_order_name(enum exp_order o)
 static int parse_factor(const char *arg, bool single, struct factor *f)
 {
 	const char *eq = strchr(arg, '=');
-	f->name = is_xstrndup(arg, (size_t)(eq - arg));
+	f->name = isc_xstrndup(arg, (size_t)(eq - arg));
 	f->values = NULL;
 	f->nvalues = 0;
-	char *copy = is_xstrdup(eq + 1), *p = copy;
+	char *copy = isc_xstrdup(eq + 1), *p = copy;
 	for (;;) {
 		char *c = single ? NULL : strchr(p, ',');
 		if (c)
 			*c = '\0';
 		for (size_t i = 0; i < f->nvalues; i++)
 			if (!strcmp(f->values[i], p)) {
-				is_err("--matrix %s: value '%s' given twice", f->name, p);
+				isc_err("--matrix %s: value '%s' given twice", f->name, p);
 				free(copy);
-				return IS_EXIT_USAGE;
+				return ISC_EXIT_USAGE;
 			}
 		if (!*p) {
-			is_err("--%s %s: empty value", single ? "set" : "matrix", arg);
+			isc_err("--%s %s: empty value", single ? "set" : "matrix", arg);
 			free(copy);
-			return IS_EXIT_USAGE;
+			return ISC_EXIT_USAGE;
 		}
-		f->values = is_xrealloc(f->values, (f->nvalues + 1) * sizeof(*f->values));
-		f->values[f->nvalues++] = is_xstrdup(p);
+		f->values = isc_xrealloc(f->values, (f->nvalues + 1) * sizeof(*f->values));
+		f->values[f->nvalues++] = isc_xstrdup(p);
 		if (!c)
 			break;
 		p = c + 1;
@@ -60,7 +60,7 @@ static void order_runs(struct plan *p)
 {
 	size_t k = 0;
 	p->nruns = p->nconfigs * p->repeat;
-	p->runs = is_xcalloc(p->nruns, sizeof(*p->runs));
+	p->runs = isc_xcalloc(p->nruns, sizeof(*p->runs));
 	if (p->order == ORDER_BLOCKED) {
 		for (size_t c = 0; c < p->nconfigs; c++)
 			for (unsigned r = 1; r <= p->repeat; r++)
@@ -81,7 +81,7 @@ static void order_runs(struct plan *p)
 	}
 	for (size_t i = 0; i < p->nruns; i++) {
 		char *cfg = plan_config_name(p, p->runs[i].config);
-		p->runs[i].dir = is_xasprintf("%s-r%u", cfg, p->runs[i].replicate);
+		p->runs[i].dir = isc_xasprintf("%s-r%u", cfg, p->runs[i].replicate);
 		free(cfg);
 	}
 }
@@ -89,22 +89,22 @@ static void order_runs(struct plan *p)
 int plan_build(const struct exp_opts *x, struct plan *p)
 {
 	*p = (struct plan){ .repeat = x->nmatrix ? (x->repeat ? x->repeat : 3) : 1, .order = x->order, .seed = x->seed };
-	p->factors = is_xcalloc(x->nmatrix + 1, sizeof(*p->factors));
-	p->fixed = is_xcalloc(x->nsets + 1, sizeof(*p->fixed));
+	p->factors = isc_xcalloc(x->nmatrix + 1, sizeof(*p->factors));
+	p->fixed = isc_xcalloc(x->nsets + 1, sizeof(*p->fixed));
 	p->nconfigs = 1;
 	for (size_t i = 0; i < x->nmatrix; i++) {
 		if (parse_factor(x->matrix[i], false, &p->factors[p->nfactors++]))
-			return IS_EXIT_USAGE;
+			return ISC_EXIT_USAGE;
 		p->nconfigs *= p->factors[i].nvalues;
 		if (p->nconfigs * p->repeat > MAX_RUNS) {
-			is_err("--matrix: %zu configurations x %u repeats is more than %d runs", p->nconfigs, p->repeat,
+			isc_err("--matrix: %zu configurations x %u repeats is more than %d runs", p->nconfigs, p->repeat,
 			       MAX_RUNS);
-			return IS_EXIT_USAGE;
+			return ISC_EXIT_USAGE;
 		}
 	}
 	for (size_t i = 0; i < x->nsets; i++)
 		if (parse_factor(x->sets[i], true, &p->fixed[p->nfixed++]))
-			return IS_EXIT_USAGE;
+			return ISC_EXIT_USAGE;
 	order_runs(p);
 	return 0;
 }
@@ -143,15 +143,15 @@ const char *plan_value(const struct plan *p, size_t c, size_t f)
  * report ('/' would make a path: '_' too). */
 char *plan_config_name(const struct plan *p, size_t c)
 {
-	char *s = is_xstrdup("");
+	char *s = isc_xstrdup("");
 	for (size_t f = 0; f < p->nfactors; f++) {
-		char *t = is_xasprintf("%s%s%s=%s", s, f ? "_" : "", p->factors[f].name, plan_value(p, c, f));
+		char *t = isc_xasprintf("%s%s%s=%s", s, f ? "_" : "", p->factors[f].name, plan_value(p, c, f));
 		free(s);
 		s = t;
 	}
 	if (!p->nfactors) {
 		free(s);
-		s = is_xstrdup("set");
+		s = isc_xstrdup("set");
 	}
 	for (char *q = s; *q; q++)
 		if (*q == '/' || *q == ',')

@@ -25,7 +25,7 @@ struct exp {
 	const struct exp_opts *x;
 	struct plan p;
 	struct collect_opts o;
-	struct is_settings *s;
+	struct isc_settings *s;
 	struct run_dir dir;   /* the experiment directory (--matrix) */
 	cJSON *e, *before;
 	int argc;
@@ -65,22 +65,22 @@ static int validate(struct exp *x)
 		const struct factor *f = i < p->nfactors ? &p->factors[i] : &p->fixed[i - p->nfactors];
 		bool dup = i < p->nfactors ? seen_name(p, i, 0, f->name) : seen_name(p, p->nfactors, i - p->nfactors, f->name);
 		if (dup) {
-			is_err("%s: given twice (each setting once, in --set or in --matrix)", f->name);
-			return IS_EXIT_USAGE;
+			isc_err("%s: given twice (each setting once, in --set or in --matrix)", f->name);
+			return ISC_EXIT_USAGE;
 		}
 		if (!strcmp(f->name, "pm-qos") && x->o.pm_qos_us >= 0) {
-			is_err("pm-qos: given twice (--pm-qos-us and --set/--matrix pm-qos)");
-			return IS_EXIT_USAGE;
+			isc_err("pm-qos: given twice (--pm-qos-us and --set/--matrix pm-qos)");
+			return ISC_EXIT_USAGE;
 		}
 		for (size_t v = 0; v < f->nvalues; v++)
-			if (is_settings_check(x->s, f->name, f->values[v], why, sizeof(why)) < 0) {
-				is_err("%s", why);
-				return IS_EXIT_USAGE;
+			if (isc_settings_check(x->s, f->name, f->values[v], why, sizeof(why)) < 0) {
+				isc_err("%s", why);
+				return ISC_EXIT_USAGE;
 			}
 	}
 	if (geteuid() != 0 && !x->x->sysroot) {
-		is_err("--set/--matrix: changing settings needs root");
-		return IS_EXIT_USAGE;
+		isc_err("--set/--matrix: changing settings needs root");
+		return ISC_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -104,11 +104,11 @@ static int apply_config(struct exp *x, size_t c, cJSON *changed)
 	for (size_t i = 0; i < x->p.nfactors + x->p.nfixed; i++) {
 		const char *name = i < x->p.nfactors ? x->p.factors[i].name : x->p.fixed[i - x->p.nfactors].name;
 		const char *v = value_in(&x->p, c, name);
-		if (is_settings_apply(x->s, name, v, err, sizeof(err)) < 0) {
-			is_err("%s", err);
+		if (isc_settings_apply(x->s, name, v, err, sizeof(err)) < 0) {
+			isc_err("%s", err);
 			return -1;
 		}
-		char *after = is_settings_is_held(name) ? is_xstrdup(v) : is_settings_read(x->s, name);
+		char *after = isc_settings_is_held(name) ? isc_xstrdup(v) : isc_settings_read(x->s, name);
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(x->before, name);
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "before", cJSON_IsString(b) ? b->valuestring : "");
@@ -121,8 +121,8 @@ static int apply_config(struct exp *x, size_t c, cJSON *changed)
 
 static void sleep_s(double s)
 {
-	double end = is_now_sec() + s;
-	while (!child_caught_signal() && is_now_sec() < end) {
+	double end = isc_now_sec() + s;
+	while (!child_caught_signal() && isc_now_sec() < end) {
 		struct timespec ts = { 0, 100 * 1000000 };
 		nanosleep(&ts, NULL);
 	}
@@ -150,7 +150,7 @@ static void progress(struct exp *x, size_t k, uint64_t rows, double t0)
 {
 	if (x->o.quiet || !isatty(STDERR_FILENO) || !x->dir.path)
 		return;
-	double el = is_now_sec() - t0, left = (double)(x->p.nruns - k) * (x->x->settle_s + plan_run_estimate_s(&x->o));
+	double el = isc_now_sec() - t0, left = (double)(x->p.nruns - k) * (x->x->settle_s + plan_run_estimate_s(&x->o));
 	if (k)
 		left = el / (double)k * (double)(x->p.nruns - k);
 	fprintf(stderr, "\rrun %zu of %zu %s: %llu datapoints, ETA %.0f s   ", k + 1, x->p.nruns, x->p.runs[k].dir,
@@ -186,7 +186,7 @@ static void relay(struct err_relay *r)
 static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, double t0, bool *lock_busy)
 {
 	const char *qos = value_in(&x->p, x->p.runs[k].config, "pm-qos");
-	char **av = is_xcalloc((size_t)x->argc + 8, sizeof(*av));
+	char **av = isc_xcalloc((size_t)x->argc + 8, sizeof(*av));
 	int n = 0;
 	for (int i = 0; i < x->argc; i++)
 		av[n++] = x->argv[i];
@@ -217,10 +217,10 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	if (pid < 0) {
 		if (er.fd >= 0)
 			close(er.fd);
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
 	struct row_counter rc = { -1, 0 };
-	char *csv = dir ? is_xasprintf("%s/datapoints.csv", dir) : NULL;
+	char *csv = dir ? isc_xasprintf("%s/datapoints.csv", dir) : NULL;
 	int st = 0;
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
@@ -242,13 +242,13 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	if (rc.fd >= 0)
 		close(rc.fd);
 	free(csv);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : IS_EXIT_DATA;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : ISC_EXIT_DATA;
 }
 
 static cJSON *read_info(const char *dir)
 {
-	char err[512], *path = is_xasprintf("%s/info.json", dir);
-	char *text = is_read_regular_file(path, 1 << 24, NULL, err, sizeof(err));
+	char err[512], *path = isc_xasprintf("%s/info.json", dir);
+	char *text = isc_read_regular_file(path, 1 << 24, NULL, err, sizeof(err));
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	free(path);
@@ -280,8 +280,8 @@ static int take_run(struct exp *x, size_t k, double t0)
 	cJSON *changed = cJSON_CreateObject();
 	if (apply_config(x, x->p.runs[k].config, changed) < 0) {
 		cJSON_Delete(changed);
-		x->stop_reason = is_xstrdup("error: a setting could not be written");
-		return IS_EXIT_DATA;
+		x->stop_reason = isc_xstrdup("error: a setting could not be written");
+		return ISC_EXIT_DATA;
 	}
 	sleep_s(x->x->settle_s);
 	if (child_caught_signal()) {
@@ -289,14 +289,14 @@ static int take_run(struct exp *x, size_t k, double t0)
 		return -1;
 	}
 	cJSON *ctx = run_context(x, k, changed);
-	char *dir = x->dir.path ? is_xasprintf("%s/%s", x->dir.path, x->p.runs[k].dir) : NULL;
+	char *dir = x->dir.path ? isc_xasprintf("%s/%s", x->dir.path, x->p.runs[k].dir) : NULL;
 	const char *out = dir ? dir : x->o.outdir;
 	int st;
 	for (int tries = 0;; tries++) {
 		bool busy = false;
 		st = run_child(x, k, dir, ctx, t0, &busy);
 		/* Another collector held the CPU: wait for it (up to 10 minutes) and try again. */
-		if (st != IS_EXIT_DATA || !busy || child_caught_signal() || tries >= 600 || (out && access(out, F_OK) == 0))
+		if (st != ISC_EXIT_DATA || !busy || child_caught_signal() || tries >= 600 || (out && access(out, F_OK) == 0))
 			break;
 		sleep_s(1);
 	}
@@ -319,13 +319,13 @@ static void finish(struct exp *x, int restore_failed)
 	char ts[64];
 	if (!x->e)
 		return;
-	is_iso_time(ts, sizeof(ts));
+	isc_iso_time(ts, sizeof(ts));
 	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "end_time", cJSON_CreateString(ts));
 	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "complete", cJSON_CreateBool(x->all_complete));
 	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "stop_reason",
 					       cJSON_CreateString(x->stop_reason ? x->stop_reason : "done"));
 	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "restored", cJSON_CreateBool(restore_failed == 0));
-	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "settings_after", is_settings_record(x->s));
+	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "settings_after", isc_settings_record(x->s));
 	experiment_json_write(x->dir.dirfd, x->e);
 }
 
@@ -333,44 +333,44 @@ static void finish(struct exp *x, int restore_failed)
 static int run_all(struct exp *x, int argc_all, char **argv_all)
 {
 	char err[2048];
-	int status = IS_EXIT_OK;
+	int status = ISC_EXIT_OK;
 	if (x->p.nfactors) {
-		char *def = x->o.outdir ? NULL : is_run_name(NULL, "experiment");
+		char *def = x->o.outdir ? NULL : isc_run_name(NULL, "experiment");
 		int rc = run_dir_create(x->o.outdir ? x->o.outdir : def, x->o.force, &x->dir);
 		free(def);
 		if (rc < 0)
-			return rc == -2 ? IS_EXIT_USAGE : IS_EXIT_DATA;
+			return rc == -2 ? ISC_EXIT_USAGE : ISC_EXIT_DATA;
 	}
-	if (is_settings_begin(x->s, err, sizeof(err)) < 0) {
-		is_err("%s", err);
-		return IS_EXIT_DATA;
+	if (isc_settings_begin(x->s, err, sizeof(err)) < 0) {
+		isc_err("%s", err);
+		return ISC_EXIT_DATA;
 	}
 	install_signals();
 	if (x->dir.path) {
 		x->e = experiment_json_new(&x->p, x->x, argc_all, argv_all, cJSON_Duplicate(x->before, 1));
 		experiment_json_write(x->dir.dirfd, x->e);
 	}
-	double t0 = is_now_sec();
+	double t0 = isc_now_sec();
 	x->all_complete = true;
-	for (size_t k = 0; k < x->p.nruns && !child_caught_signal() && status == IS_EXIT_OK; k++) {
+	for (size_t k = 0; k < x->p.nruns && !child_caught_signal() && status == ISC_EXIT_OK; k++) {
 		int st = take_run(x, k, t0);
 		if (st != 0)
-			status = st < 0 ? IS_EXIT_DATA : st;
+			status = st < 0 ? ISC_EXIT_DATA : st;
 	}
 	if (child_caught_signal() && !x->stop_reason)
-		x->stop_reason = is_xasprintf("signal SIG%s", signal_abbrev(child_caught_signal()));
+		x->stop_reason = isc_xasprintf("signal SIG%s", signal_abbrev(child_caught_signal()));
 	else if (status && !x->stop_reason)
-		x->stop_reason = is_xasprintf("error: a run failed (exit %d)", status);
+		x->stop_reason = isc_xasprintf("error: a run failed (exit %d)", status);
 	x->all_complete = status == 0 && !child_caught_signal();
 	if (child_caught_signal())
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	size_t n;
-	int failed = is_settings_restore(x->s, &n);
+	int failed = isc_settings_restore(x->s, &n);
 	if (failed)
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	finish(x, failed);
 	if (child_caught_signal())
-		is_warn("stopped by SIG%s; settings restored%s", signal_abbrev(child_caught_signal()),
+		isc_warn("stopped by SIG%s; settings restored%s", signal_abbrev(child_caught_signal()),
 			x->dir.path ? "; experiment.json says which runs are complete" : "");
 	return status;
 }
@@ -387,25 +387,25 @@ int experiment_main(const struct exp_opts *xo, int argc, char **argv)
 	rc = collect_parse_options(argc, argv, &x.o);
 	optind = 0;
 	if (rc)
-		return rc == 1 ? IS_EXIT_OK : IS_EXIT_USAGE;
+		return rc == 1 ? ISC_EXIT_OK : ISC_EXIT_USAGE;
 	if (plan_build(&o2, &x.p)) {
 		plan_free(&x.p);
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	}
-	x.s = is_settings_open(o2.sysroot, x.o.cpu, !o2.measured_only);
+	x.s = isc_settings_open(o2.sysroot, x.o.cpu, !o2.measured_only);
 	rc = validate(&x);
 	if (!rc && o2.dry_run) {
 		plan_print(&x.p, &x.o, stdout);
 		printf("estimated duration: %.0f s\n", (double)x.p.nruns * (o2.settle_s + plan_run_estimate_s(&x.o)));
 	} else if (!rc) {
-		x.before = is_settings_record(x.s);
+		x.before = isc_settings_record(x.s);
 		rc = run_all(&x, xo->orig_argc, xo->orig_argv);
 	}
 	cJSON_Delete(x.e);
 	cJSON_Delete(x.before);
 	free(x.stop_reason);
 	run_dir_close(&x.dir);
-	is_settings_close(x.s);
+	isc_settings_close(x.s);
 	plan_free(&x.p);
 	return rc;
 }

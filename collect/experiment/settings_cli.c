@@ -27,20 +27,20 @@ static const struct { const char *name; int id; bool arg; } xopts[] = {
 static int bad(const char *opt, const char *arg, const char *why)
 {
 	char q[128];
-	is_quote_for_msg(arg, strlen(arg), q, sizeof(q));
-	is_err("--%s '%s': %s", opt, q, why);
-	return IS_EXIT_USAGE;
+	isc_quote_for_msg(arg, strlen(arg), q, sizeof(q));
+	isc_err("--%s '%s': %s", opt, q, why);
+	return ISC_EXIT_USAGE;
 }
 
 static int only(const char *opt, const char *with)
 {
-	is_err("--%s: only %s", opt, with);
-	return IS_EXIT_USAGE;
+	isc_err("--%s: only %s", opt, with);
+	return ISC_EXIT_USAGE;
 }
 
 static void push(const char ***list, size_t *n, const char *v)
 {
-	*list = is_xrealloc(*list, (*n + 1) * sizeof(**list));
+	*list = isc_xrealloc(*list, (*n + 1) * sizeof(**list));
 	(*list)[(*n)++] = v;
 }
 
@@ -80,7 +80,7 @@ static int apply_x(struct exp_opts *x, int id, const char *opt, const char *arg)
 		x->seed_set = true;
 		return 0;
 	case X_SETTLE:
-		if (!is_parse_double(arg, strlen(arg), &d) || d < 0 || d > 3600)
+		if (!isc_parse_double(arg, strlen(arg), &d) || d < 0 || d > 3600)
 			return bad(opt, arg, "expected seconds, 0 to 3600");
 		x->settle_s = d;
 		x->settle_given = true;
@@ -100,7 +100,7 @@ static int apply_x(struct exp_opts *x, int id, const char *opt, const char *arg)
 		x->cpus_given = true;
 		return 0;
 	}
-	return IS_EXIT_USAGE;
+	return ISC_EXIT_USAGE;
 }
 
 /* Take our options out of argv (--name VALUE and --name=VALUE); the rest keeps its order. */
@@ -128,8 +128,8 @@ static int extract(int *argc, char **argv, struct exp_opts *x, bool *any)
 		if (xopts[k].arg) {
 			arg = strchr(a, '=') ? strchr(a, '=') + 1 : i + 1 < *argc ? argv[++i] : NULL;
 			if (!arg) {
-				is_err("option '--%s' needs an argument; try 'collect --help'", xopts[k].name);
-				return IS_EXIT_USAGE;
+				isc_err("option '--%s' needs an argument; try 'collect --help'", xopts[k].name);
+				return ISC_EXIT_USAGE;
 			}
 		}
 		*any = true;
@@ -157,29 +157,29 @@ static int measured_cpu(int argc, char **argv)
 
 static int list_settings(const struct exp_opts *x, int cpu)
 {
-	struct is_settings *s = is_settings_open(x->sysroot, cpu, !x->measured_only);
-	is_settings_list(s, stdout);
-	is_settings_close(s);
-	return IS_EXIT_OK;
+	struct isc_settings *s = isc_settings_open(x->sysroot, cpu, !x->measured_only);
+	isc_settings_list(s, stdout);
+	isc_settings_close(s);
+	return ISC_EXIT_OK;
 }
 
 static int restore(const struct exp_opts *x)
 {
 	size_t n;
 	if (geteuid() != 0 && !x->sysroot) {
-		is_err("--restore: restoring settings needs root");
-		return IS_EXIT_USAGE;
+		isc_err("--restore: restoring settings needs root");
+		return ISC_EXIT_USAGE;
 	}
-	struct is_settings *s = is_settings_open(x->sysroot, 0, true);
-	int failed = is_settings_restore(s, &n);
-	is_settings_close(s);
+	struct isc_settings *s = isc_settings_open(x->sysroot, 0, true);
+	int failed = isc_settings_restore(s, &n);
+	isc_settings_close(s);
 	if (failed == 0)
-		printf("%s: %zu journalled value%s restored%s\n", is_progname(), n, n == 1 ? "" : "s",
+		printf("%s: %zu journalled value%s restored%s\n", isc_progname(), n, n == 1 ? "" : "s",
 		       n ? "" : " (no journal was pending)");
 	else if (failed > 0)
-		is_err("--restore: %d journalled value%s could not be restored; the journal is kept", failed,
+		isc_err("--restore: %d journalled value%s could not be restored; the journal is kept", failed,
 		       failed == 1 ? "" : "s");
-	return failed == 0 ? IS_EXIT_OK : IS_EXIT_DATA;
+	return failed == 0 ? ISC_EXIT_OK : ISC_EXIT_DATA;
 }
 
 static bool pending_check_wanted;
@@ -196,23 +196,23 @@ int settings_cli_check_pending(void)
 		return -1;
 	char jp[4096];
 	long pid;
-	enum is_journal_state st = is_settings_journal_state(sysroot, &pid, jp, sizeof(jp));
-	if (st == IS_JOURNAL_STALE) {
-		is_err("settings left changed by collect pid %ld are pending (%s): run 'collect --restore%s%s' first",
+	enum isc_journal_state st = isc_settings_journal_state(sysroot, &pid, jp, sizeof(jp));
+	if (st == ISC_JOURNAL_STALE) {
+		isc_err("settings left changed by collect pid %ld are pending (%s): run 'collect --restore%s%s' first",
 		       pid, jp, sysroot ? " --sysroot " : "", sysroot ? sysroot : "");
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
-	if (st == IS_JOURNAL_UNREADABLE)
-		is_warn("a settings journal is pending (%s): an experiment is changing settings, or one that was killed "
+	if (st == ISC_JOURNAL_UNREADABLE)
+		isc_warn("a settings journal is pending (%s): an experiment is changing settings, or one that was killed "
 			"left them changed ('collect --restore' as root); this run records them as they are", jp);
-	if (st == IS_JOURNAL_ACTIVE && pid != (long)getppid())
-		is_warn("collect pid %ld is changing settings (an experiment?); this run records them as they are", pid);
+	if (st == ISC_JOURNAL_ACTIVE && pid != (long)getppid())
+		isc_warn("collect pid %ld is changing settings (an experiment?); this run records them as they are", pid);
 	return -1;
 }
 
 int settings_cli_main(int *argc, char **argv)
 {
-	struct exp_opts x = { .orig_argc = *argc, .orig_argv = is_xcalloc((size_t)*argc + 1, sizeof(char *)) };
+	struct exp_opts x = { .orig_argc = *argc, .orig_argv = isc_xcalloc((size_t)*argc + 1, sizeof(char *)) };
 	bool any = false;
 	memcpy(x.orig_argv, argv, (size_t)*argc * sizeof(char *));
 	int rc = extract(argc, argv, &x, &any);

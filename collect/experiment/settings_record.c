@@ -33,9 +33,9 @@ void collect_settings_record(cJSON *info, int cpu)
 	const char *sysroot = cJSON_IsString(root) ? root->valuestring : rec_sysroot;
 	bool measured = cJSON_IsString(cpus) ? !strcmp(cpus->valuestring, "measured") : rec_measured;
 
-	struct is_settings *s = is_settings_open(sysroot, cpu, !measured);
-	cJSON_AddItemToObject(info, "settings", is_settings_record(s));
-	is_settings_close(s);
+	struct isc_settings *s = isc_settings_open(sysroot, cpu, !measured);
+	cJSON_AddItemToObject(info, "settings", isc_settings_record(s));
+	isc_settings_close(s);
 	cJSON_AddStringToObject(info, "settings_cpus", measured ? "measured" : "all");
 	cJSON *changed = cJSON_DetachItemFromObjectCaseSensitive(ctx, "settings_changed");
 	cJSON_AddItemToObject(info, "settings_changed", cJSON_IsObject(changed) ? changed : cJSON_CreateObject());

@@ -64,7 +64,7 @@ static int on_record(void *p, void *data, size_t size)
 	if (size < sizeof(*r))
 		return 0;
 	/* A gap in r->seq means lost records; those are counted on the BPF side ("lost"). */
-	ctx->last_progress_ns = is_mono_ns();
+	ctx->last_progress_ns = isc_mono_ns();
 	if (r->kind == WAKE_REC_DISCARD) {
 		if (r->reason < DISCARD_LOST)
 			ctx->pending[r->reason]++;
@@ -112,11 +112,11 @@ static int kick(struct method_ctx *ctx)
 
 	err = bpf_run_on_cpu(ctx->cpu, bpf_program__fd(ctx->skel->progs.wake_arm), &retval);
 	if (err) {
-		is_err("bpf: cannot arm the timer on CPU %d: %s", ctx->cpu, strerror(-err));
+		isc_err("bpf: cannot arm the timer on CPU %d: %s", ctx->cpu, strerror(-err));
 		return -1;
 	}
 	if (retval != 0) {
-		is_err("bpf: bpf_timer_start() failed on CPU %d: %s", ctx->cpu,
+		isc_err("bpf: bpf_timer_start() failed on CPU %d: %s", ctx->cpu,
 		       strerror((int)-ctx->skel->bss->arm_err));
 		return -1;
 	}
@@ -127,7 +127,7 @@ static int kick(struct method_ctx *ctx)
  * or the queue ran dry), fail if the event thread died. */
 static int check_stall(struct method_ctx *ctx)
 {
-	uint64_t now = is_mono_ns();
+	uint64_t now = isc_mono_ns();
 
 	if (wake_thread_failed(ctx->thread))
 		return -1;
@@ -168,7 +168,7 @@ static int bpf_next(struct method_ctx *ctx, struct dp_raw *dp, uint64_t discards
 		if (n == 0)
 			n = ring_buffer__consume(ctx->rb);
 		if (n < 0 && n != -EINTR) {
-			is_err("bpf: reading the ring buffer failed: %s", strerror(-n));
+			isc_err("bpf: reading the ring buffer failed: %s", strerror(-n));
 			return -1;
 		}
 		if (n <= 0 && check_stall(ctx) != 0)
@@ -250,7 +250,7 @@ static int setup_bpf_timer(struct method_ctx *ctx, char *why, size_t whylen)
 	int err = bpf_run_on_cpu(ctx->cpu, bpf_program__fd(ctx->skel->progs.wake_timer_setup), &retval);
 
 	if (err) {
-		is_err("bpf: cannot run the timer setup on CPU %d: %s", ctx->cpu, strerror(-err));
+		isc_err("bpf: cannot run the timer setup on CPU %d: %s", ctx->cpu, strerror(-err));
 		return -1;
 	}
 	if (retval == -EINVAL) {
@@ -283,7 +283,7 @@ static int load_for_source(struct method_ctx *ctx, char *why, size_t whylen)
 	} else {
 		ctx->skel = load_programs(ctx->cpu, WAKE_SRC_BPF_TIMER, err, sizeof(err));
 		if (!ctx->skel) {
-			is_err("bpf: %s", err);
+			isc_err("bpf: %s", err);
 			return -1;
 		}
 		r = setup_bpf_timer(ctx, why, whylen);
@@ -294,7 +294,7 @@ static int load_for_source(struct method_ctx *ctx, char *why, size_t whylen)
 	}
 	ctx->skel = load_programs(ctx->cpu, WAKE_SRC_THREAD, err, sizeof(err));
 	if (!ctx->skel) {
-		is_err("bpf: %s", err);
+		isc_err("bpf: %s", err);
 		return -1;
 	}
 	return 0;
@@ -324,26 +324,26 @@ static int start_measuring(struct method_ctx *ctx, cJSON *info_method)
 	char why[512];
 
 	if (bpf_check_privileges(why, sizeof(why)) || bpf_check_btf(why, sizeof(why))) {
-		is_err("bpf: %s", why);
+		isc_err("bpf: %s", why);
 		return -1;
 	}
 	if (load_for_source(ctx, why, sizeof(why)) != 0)
 		return -1;
 	if (wake_bpf__attach(ctx->skel) != 0) {
-		is_err("bpf: cannot attach the eBPF programs (%s): use --method timer",
+		isc_err("bpf: cannot attach the eBPF programs (%s): use --method timer",
 		       bpf_last_libbpf_msg());
 		return -1;
 	}
 	ctx->rb = ring_buffer__new(bpf_map__fd(ctx->skel->maps.wake_events), on_record, ctx, NULL);
 	if (!ctx->rb) {
-		is_err("bpf: cannot open the ring buffer: %s", strerror(errno));
+		isc_err("bpf: cannot open the ring buffer: %s", strerror(errno));
 		return -1;
 	}
 	ctx->pinned = bpf_pin_away_from(ctx->cpu, &ctx->saved_affinity) == 1;
 	describe(ctx, why, info_method);
 	ctx->info_method = info_method;
 	refill_ldists(ctx);
-	ctx->last_progress_ns = is_mono_ns();
+	ctx->last_progress_ns = isc_mono_ns();
 	if (ctx->source == WAKE_SRC_BPF_TIMER)
 		return kick(ctx);
 	ctx->thread = wake_thread_start(ctx->cpu, bpf_program__fd(ctx->skel->progs.wake_arm),
@@ -353,11 +353,11 @@ static int start_measuring(struct method_ctx *ctx, cJSON *info_method)
 
 static int bpf_start(struct method_ctx **out, const struct collect_cfg *cfg, cJSON *info_method)
 {
-	struct method_ctx *ctx = is_xcalloc(1, sizeof(*ctx));
+	struct method_ctx *ctx = isc_xcalloc(1, sizeof(*ctx));
 
 	ctx->cpu = cfg->cpu;
 	ctx->ldist_max = cfg->ldist_max;
-	ctx->recs = is_xcalloc(REC_QUEUE_CAP, sizeof(*ctx->recs));
+	ctx->recs = isc_xcalloc(REC_QUEUE_CAP, sizeof(*ctx->recs));
 	if (start_measuring(ctx, info_method) != 0) {
 		bpf_stop(ctx);	/* unpins, detaches, frees: the core's stop() gets NULL */
 		*out = NULL;

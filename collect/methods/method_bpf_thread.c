@@ -34,7 +34,7 @@ static int arm_one(struct wake_thread *t)
 	int err = bpf_prog_test_run_opts(t->arm_fd, &opts);
 
 	if (err) {
-		is_err("bpf: running the arm program failed: %s", strerror(-err));
+		isc_err("bpf: running the arm program failed: %s", strerror(-err));
 		return -1;
 	}
 	return 0;
@@ -49,14 +49,14 @@ static int sleep_until(struct wake_thread *t, uint64_t ltime)
 	uint64_t ticks;
 
 	if (timerfd_settime(t->tfd, TFD_TIMER_ABSTIME, &its, NULL) != 0) {
-		is_err("bpf: timerfd_settime: %s", strerror(errno));
+		isc_err("bpf: timerfd_settime: %s", strerror(errno));
 		return -1;
 	}
 	for (;;) {
 		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			is_err("bpf: poll: %s", strerror(errno));
+			isc_err("bpf: poll: %s", strerror(errno));
 			return -1;
 		}
 		if (pfd[1].revents)
@@ -97,7 +97,7 @@ fail:
 struct wake_thread *wake_thread_start(int cpu, int arm_fd, volatile __u64 *ltime_out,
 				      volatile __u64 *armed)
 {
-	struct wake_thread *t = is_xcalloc(1, sizeof(*t));
+	struct wake_thread *t = isc_xcalloc(1, sizeof(*t));
 	pthread_attr_t attr;
 	cpu_set_t set;
 	int err;
@@ -109,7 +109,7 @@ struct wake_thread *wake_thread_start(int cpu, int arm_fd, volatile __u64 *ltime
 	t->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	t->stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (t->tfd < 0 || t->stop_fd < 0) {
-		is_err("bpf: cannot create the event source's timerfd/eventfd: %s", strerror(errno));
+		isc_err("bpf: cannot create the event source's timerfd/eventfd: %s", strerror(errno));
 		goto fail;
 	}
 	CPU_ZERO(&set);
@@ -120,7 +120,7 @@ struct wake_thread *wake_thread_start(int cpu, int arm_fd, volatile __u64 *ltime
 		err = pthread_create(&t->th, &attr, wake_thread_main, t);
 	pthread_attr_destroy(&attr);
 	if (err) {
-		is_err("bpf: cannot start the event thread on CPU %d: %s", cpu, strerror(err));
+		isc_err("bpf: cannot start the event thread on CPU %d: %s", cpu, strerror(err));
 		goto fail;
 	}
 	return t;
@@ -140,7 +140,7 @@ void wake_thread_stop(struct wake_thread *t)
 	if (!t)
 		return;
 	if (write(t->stop_fd, &one, sizeof(one)) != sizeof(one))
-		is_warn("bpf: cannot signal the event thread to stop: %s", strerror(errno));
+		isc_warn("bpf: cannot signal the event thread to stop: %s", strerror(errno));
 	pthread_join(t->th, NULL);
 	close(t->tfd);
 	close(t->stop_fd);

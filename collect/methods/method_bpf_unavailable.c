@@ -23,7 +23,7 @@ static int unavailable_start(struct method_ctx **ctx, const struct collect_cfg *
 	(void)info;
 	*ctx = NULL;
 	unavailable_probe(cfg, why, sizeof(why));
-	is_err("bpf: %s", why);
+	isc_err("bpf: %s", why);
 	return -1;
 }
 

@@ -177,12 +177,12 @@ static int open_device(struct method_ctx *c, const struct collect_cfg *cfg, char
 	path[0] = '\0';
 	if (!kmod_is_loaded()) {
 		if (kmod_find(cfg->kmod_path, path, plen, why, sizeof(why)) < 0) {
-			is_err("%s", why);
+			isc_err("%s", why);
 			return -1;
 		}
 		int rc = kmod_load(path, why, sizeof(why));
 		if (rc < 0) {
-			is_err("%s", why);
+			isc_err("%s", why);
 			return -1;
 		}
 		c->loaded_by_us = rc == 0;
@@ -190,9 +190,9 @@ static int open_device(struct method_ctx *c, const struct collect_cfg *cfg, char
 	c->fd = open(KMOD_DEV, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0) {
 		if (errno == EBUSY)
-			is_err("%s is in use by another collector: wait for it to finish", KMOD_DEV);
+			isc_err("%s is in use by another collector: wait for it to finish", KMOD_DEV);
 		else
-			is_err("%s: %s", KMOD_DEV, strerror(errno));
+			isc_err("%s: %s", KMOD_DEV, strerror(errno));
 		return -1;
 	}
 	return check_module_info(c);
@@ -224,7 +224,7 @@ static void read_module_version(struct method_ctx *c)
 		fclose(f);
 	}
 	if (strcmp(c->version, IDLESCOPE_VERSION) != 0)
-		is_warn("the loaded idlescope module is version '%s', collect %s: the same interface, but "
+		isc_warn("the loaded idlescope module is version '%s', collect %s: the same interface, but "
 			"reload the module of this release (idlescope-dkms, or make -C kmod) for its fixes",
 			c->version[0] ? c->version : "(none)", IDLESCOPE_VERSION);
 }
@@ -240,18 +240,18 @@ static int check_module_info(struct method_ctx *c)
 			read_module_version(c);
 			return 0;
 		}
-		is_err("%s: the loaded idlescope module is of another version (ABI %u, record %u bytes; expected "
+		isc_err("%s: the loaded idlescope module is of another version (ABI %u, record %u bytes; expected "
 		       "ABI %u, %zu bytes): reload the module built from this tree", KMOD_DEV, c->info.abi_version,
 		       c->info.record_size, IDLESCOPE_ABI_VERSION, sizeof(struct idlescope_record));
 		return -1;
 	}
 	if (errno != ENOTTY) {
-		is_err("%s: reading the module's info: %s", KMOD_DEV, strerror(errno));
+		isc_err("%s: reading the module's info: %s", KMOD_DEV, strerror(errno));
 		return -1;
 	}
 	if ((other = info_size_of_module(c->fd)))
 		snprintf(size, sizeof(size), "%u", other);
-	is_err("%s: the loaded idlescope module is of another version (info size %s, expected %zu): reload "
+	isc_err("%s: the loaded idlescope module is of another version (info size %s, expected %zu): reload "
 	       "the module built from this tree", KMOD_DEV, size, sizeof(struct idlescope_info));
 	return -1;
 }
@@ -314,7 +314,7 @@ static uint64_t find_poll_states(int cpu)
 
 static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJSON *info, int method)
 {
-	struct method_ctx *c = is_xcalloc(1, sizeof(*c));
+	struct method_ctx *c = isc_xcalloc(1, sizeof(*c));
 	char path[4096], buf[512];
 
 	c->fd = -1;
@@ -333,15 +333,15 @@ static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJ
 		int err = errno;
 		if (err == EOPNOTSUPP)   /* the reason may be about the measured CPU: ask again */
 			ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info);
-		is_err("%s: %s", KMOD_DEV, config_error(err, c, cfg, buf, sizeof(buf)));
+		isc_err("%s: %s", KMOD_DEV, config_error(err, c, cfg, buf, sizeof(buf)));
 		return -1;
 	}
 	if (ioctl(c->fd, IDLESCOPE_IOC_INFO, &c->info) < 0 || ioctl(c->fd, IDLESCOPE_IOC_ENABLE) < 0) {
-		is_err("%s: cannot start measuring: %s", KMOD_DEV, strerror(errno));
+		isc_err("%s: cannot start measuring: %s", KMOD_DEV, strerror(errno));
 		return -1;
 	}
 	describe(c, path, info);
-	c->last_rec_ns = is_mono_ns();
+	c->last_rec_ns = isc_mono_ns();
 	return 0;
 }
 
@@ -428,7 +428,7 @@ static int fill(struct method_ctx *c)
 	if (n < 0)
 		return errno == EINTR ? 0 : -1;
 	if (n == 0)
-		return is_mono_ns() - c->last_rec_ns > c->silence_ns ? -2 : 0;
+		return isc_mono_ns() - c->last_rec_ns > c->silence_ns ? -2 : 0;
 	ssize_t got = read(c->fd, c->rec, sizeof(c->rec));
 	if (got < 0)
 		return errno == EINTR || errno == EAGAIN ? 0 : -1;
@@ -438,7 +438,7 @@ static int fill(struct method_ctx *c)
 	}
 	c->nrec = (size_t)got / sizeof(c->rec[0]);
 	c->pos = 0;
-	c->last_rec_ns = is_mono_ns();
+	c->last_rec_ns = isc_mono_ns();
 	return 0;
 }
 
@@ -474,9 +474,9 @@ static int silence_error(const struct method_ctx *c)
 	char counts[160];
 
 	module_counts(c, &st, counts, sizeof(counts));
-	is_err("%s: no record from the module for %.1f s (LDist max %.3f ms + 1 s)%s%s, collect received %llu "
+	isc_err("%s: no record from the module for %.1f s (LDist max %.3f ms + 1 s)%s%s, collect received %llu "
 	       "datapoints and %llu discards: CPU %d is kept busy (a real-time task?) or the module is stuck",
-	       KMOD_DEV, (double)(is_mono_ns() - c->last_rec_ns) / 1e9, (double)c->ldist_max / 1e6,
+	       KMOD_DEV, (double)(isc_mono_ns() - c->last_rec_ns) / 1e9, (double)c->ldist_max / 1e6,
 	       counts[0] ? "; " : "", counts, (unsigned long long)c->got[DISCARD_NR],
 	       (unsigned long long)sum_discards(c->got), c->cpu);
 	return -1;
@@ -504,7 +504,7 @@ static int drain_read(struct method_ctx *c)
 		got = read(c->fd, c->rec, sizeof(c->rec));
 	while (got < 0 && errno == EINTR);
 	if (got < 0 && errno != EAGAIN)
-		is_warn("%s: reading the last records after the stop: %s", KMOD_DEV, strerror(errno));
+		isc_warn("%s: reading the last records after the stop: %s", KMOD_DEV, strerror(errno));
 	if (got < (ssize_t)sizeof(c->rec[0]))
 		return -1;
 	c->nrec = (size_t)got / sizeof(c->rec[0]);
@@ -528,7 +528,7 @@ static void count_trailing_loss(struct method_ctx *c, uint64_t discards[DISCARD_
 	uint64_t module = st.datapoints + module_discards(&st);
 	uint64_t arrived = c->got[DISCARD_NR] + sum_discards(c->got) + st.overflow;
 	if (module != arrived)
-		is_warn("%s: %s, collect received %llu datapoints and %llu discards (%llu lost to overflow): "
+		isc_warn("%s: %s, collect received %llu datapoints and %llu discards (%llu lost to overflow): "
 			"%lld record(s) missing%s", KMOD_DEV, counts, (unsigned long long)c->got[DISCARD_NR],
 			(unsigned long long)sum_discards(c->got), (unsigned long long)st.overflow,
 			(long long)(module - arrived), module > arrived ? ", counted as lost" : "");
@@ -556,7 +556,7 @@ static int take_record(struct method_ctx *c, const struct idlescope_record *r, s
 
 static int reading_error(void)
 {
-	is_err("%s: reading records: %s", KMOD_DEV,
+	isc_err("%s: reading records: %s", KMOD_DEV,
 	       errno == ENODATA ? "the module stopped measuring" :
 	       errno == ENODEV ? "the measured CPU went offline" : strerror(errno));
 	return -1;
@@ -600,7 +600,7 @@ static void kmod_stop(struct method_ctx *c)
 		close(c->fd);
 	}
 	if (c->loaded_by_us && kmod_unload(why, sizeof(why)) < 0)
-		is_warn("%s (unload it with rmmod " KMOD_NAME ")", why);
+		isc_warn("%s (unload it with rmmod " KMOD_NAME ")", why);
 	free(c);
 }
 

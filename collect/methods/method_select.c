@@ -39,7 +39,7 @@ static const struct method_ops *select_auto(const struct collect_cfg *cfg, char 
 		snprintf(why_chosen, len, "auto: hrt unavailable (%s); bpf unavailable (%s)", why_hrt, why_bpf);
 		return &method_timer;
 	}
-	is_err("no method can run here: hrt: %s; bpf: %s; timer: %s", why_hrt, why_bpf, why_timer);
+	isc_err("no method can run here: hrt: %s; bpf: %s; timer: %s", why_hrt, why_bpf, why_timer);
 	return NULL;
 }
 
@@ -51,18 +51,18 @@ const struct method_ops *collect_select_method(const char *name, const struct co
 	if (!strcmp(name, "auto")) {
 		m = select_auto(cfg, why_chosen, len);
 		if (m && !cfg->quiet)
-			is_info("using method %s (%s)", m->name, why_chosen);
+			isc_info("using method %s (%s)", m->name, why_chosen);
 		return m;
 	}
 	m = collect_find_method(name);
 	if (!m) {
 		char q[64];
-		is_quote_for_msg(name, strlen(name), q, sizeof(q));
-		is_err("--method '%s': unknown method; choose auto, hrt, tdt, bpf or timer", q);
+		isc_quote_for_msg(name, strlen(name), q, sizeof(q));
+		isc_err("--method '%s': unknown method; choose auto, hrt, tdt, bpf or timer", q);
 		return NULL;
 	}
 	if (m->probe(cfg, why, sizeof(why)) < 0) {
-		is_err("method %s cannot run here: %s", m->name, why);
+		isc_err("method %s cannot run here: %s", m->name, why);
 		return NULL;
 	}
 	snprintf(why_chosen, len, "asked for with --method %s", m->name);

@@ -157,14 +157,14 @@ static int measure_one(struct method_ctx *c, struct dp_raw *dp)
 
 	*dp = (struct dp_raw){ .req_state = -1, .intr_off = -1, .smi_cnt = -1, .nmi_cnt = -1 };
 	dp->ldist = collect_next_ldist();
-	dp->ltime = is_mono_ns() + dp->ldist;
+	dp->ltime = isc_mono_ns() + dp->ldist;
 	struct timespec ts = { .tv_sec = (time_t)(dp->ltime / NSEC_PER_SEC),
 			       .tv_nsec = (long)(dp->ltime % NSEC_PER_SEC) };
-	dp->tbi = is_mono_ns();
+	dp->tbi = isc_mono_ns();
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 	int r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	dp->tai = is_mono_ns();
+	dp->tai = isc_mono_ns();
 	if (r == EINTR)
 		return DISCARD_LOST;     /* signals are blocked here; kept for safety */
 	if (r) {
@@ -251,7 +251,7 @@ static void describe(struct method_ctx *c, cJSON *info, const char *mlock_res)
 
 static int timer_start(struct method_ctx **ctxp, const struct collect_cfg *cfg, cJSON *info)
 {
-	struct method_ctx *c = is_xcalloc(1, sizeof(*c));
+	struct method_ctx *c = isc_xcalloc(1, sizeof(*c));
 	pthread_attr_t attr;
 	sigset_t all, old;
 	char mlock_res[160];
@@ -271,7 +271,7 @@ static int timer_start(struct method_ctx **ctxp, const struct collect_cfg *cfg, 
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (e) {
-		is_err("timer: cannot start the timer thread: %s", strerror(e));
+		isc_err("timer: cannot start the timer thread: %s", strerror(e));
 		return -1;
 	}
 	c->thr_started = true;
@@ -281,7 +281,7 @@ static int timer_start(struct method_ctx **ctxp, const struct collect_cfg *cfg, 
 	bool failed = c->failed;
 	pthread_mutex_unlock(&c->mu);
 	if (failed) {
-		is_err("timer: %s", c->err);
+		isc_err("timer: %s", c->err);
 		return -1;
 	}
 #ifdef __SANITIZE_ADDRESS__
@@ -315,7 +315,7 @@ static int timer_next(struct method_ctx *c, struct dp_raw *dp, uint64_t discards
 			break;
 		}
 		if (c->failed) {
-			is_err("timer: %s", c->err);
+			isc_err("timer: %s", c->err);
 			ret = -1;
 			break;
 		}

@@ -93,7 +93,7 @@ static void stop_child(struct agent *a)
 
 static char *dir_path(const struct agent *a, const struct rdir *d, const char *file)
 {
-	return d->name[0] ? is_xasprintf("%s/%s/%s", a->rundir, d->name, file) : is_xasprintf("%s/%s", a->rundir, file);
+	return d->name[0] ? isc_xasprintf("%s/%s/%s", a->rundir, d->name, file) : isc_xasprintf("%s/%s", a->rundir, file);
 }
 
 /* Send what the file has gained, up to its last newline (a row is sent whole or not yet). */
@@ -131,7 +131,7 @@ static void pump_whole(struct agent *a, struct rdir *d, struct whole *w)
 				  st.st_mtim.tv_nsec != w->st.st_mtim.tv_nsec ||
 				  st.st_mtim.tv_sec != w->st.st_mtim.tv_sec || st.st_size != w->st.st_size)) {
 		size_t len;
-		char *text = is_read_regular_file(p, 16u << 20, &len, err, sizeof(err));
+		char *text = isc_read_regular_file(p, 16u << 20, &len, err, sizeof(err));
 		if (text) {
 			w->st = st;
 			w->seen = true;
@@ -148,8 +148,8 @@ static void add_dir(struct agent *a, const char *name)
 	for (size_t i = 0; i < a->ndirs; i++)
 		if (!strcmp(a->dirs[i].name, name))
 			return;
-	a->dirs = is_xrealloc(a->dirs, (a->ndirs + 1) * sizeof(*a->dirs));
-	a->dirs[a->ndirs++] = (struct rdir){ .name = is_xstrdup(name),
+	a->dirs = isc_xrealloc(a->dirs, (a->ndirs + 1) * sizeof(*a->dirs));
+	a->dirs[a->ndirs++] = (struct rdir){ .name = isc_xstrdup(name),
 		.dp = { "datapoints.csv", FRAME_DP, -1, 0 }, .ctr = { "counters.csv", FRAME_CTR, -1, 0 },
 		.info = { .name = "info.json", .type = FRAME_INFO }, .exp = { .name = "experiment.json", .type = FRAME_EXP } };
 }
@@ -165,7 +165,7 @@ static void scan_dirs(struct agent *a)
 		struct stat st;
 		bool is_dir = e->d_type == DT_DIR;
 		if (e->d_type == DT_UNKNOWN && e->d_name[0] != '.') {
-			char *p = is_xasprintf("%s/%s", a->rundir, e->d_name);
+			char *p = isc_xasprintf("%s/%s", a->rundir, e->d_name);
 			is_dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
 			free(p);
 		}
@@ -205,7 +205,7 @@ static void free_dirs(struct agent *a)
  * (a counters command follows it). */
 static pid_t start_child(const char *rundir, int argc, char **argv)
 {
-	char **cargv = is_xcalloc((size_t)argc + 4, sizeof(*cargv));
+	char **cargv = isc_xcalloc((size_t)argc + 4, sizeof(*cargv));
 	int n = 0, i = 3;
 	cargv[n++] = "collect";
 	for (; i < argc && strcmp(argv[i], "--"); i++)
@@ -245,7 +245,7 @@ static void remove_files(const char *dir)
 	static const char *const files[] = { "datapoints.csv", "counters.csv", "info.json", ".info.json.tmp",
 					     "experiment.json", ".experiment.json.tmp" };
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char *p = is_xasprintf("%s/%s", dir, files[i]);
+		char *p = isc_xasprintf("%s/%s", dir, files[i]);
 		unlink(p);
 		free(p);
 	}
@@ -256,7 +256,7 @@ static void remove_run(const struct agent *a)
 {
 	for (size_t i = 0; i < a->ndirs; i++)
 		if (a->dirs[i].name[0]) {
-			char *p = is_xasprintf("%s/%s", a->rundir, a->dirs[i].name);
+			char *p = isc_xasprintf("%s/%s", a->rundir, a->dirs[i].name);
 			remove_files(p);
 			free(p);
 		}
@@ -290,15 +290,15 @@ static int agent_send(struct agent *a)
 	struct stat st;
 	int e = stat(a->rundir, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 	if (e) {
-		is_err("%s: the SUT has no such run directory: %s", a->rundir, strerror(e));
-		return IS_EXIT_DATA;
+		isc_err("%s: the SUT has no such run directory: %s", a->rundir, strerror(e));
+		return ISC_EXIT_DATA;
 	}
 	send_frame(a, FRAME_HELLO, a->rundir, strlen(a->rundir));
 	pump_all(a);
 	send_end(a, 0);
 	wait_fetched(a, true, false, 3000);
 	free_dirs(a);
-	return a->lost ? IS_EXIT_DATA : IS_EXIT_OK;
+	return a->lost ? ISC_EXIT_DATA : ISC_EXIT_OK;
 }
 
 int remote_agent_main(int argc, char **argv)
@@ -307,8 +307,8 @@ int remote_agent_main(int argc, char **argv)
 	bool in_open = true, fetched = false;
 	int st = 0;
 	if (!a.rundir) {
-		is_err("%s: needs the run directory", argv[1]);
-		return IS_EXIT_USAGE;
+		isc_err("%s: needs the run directory", argv[1]);
+		return ISC_EXIT_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
@@ -318,7 +318,7 @@ int remote_agent_main(int argc, char **argv)
 	send_frame(&a, FRAME_HELLO, a.rundir, strlen(a.rundir));
 	a.child = start_child(a.rundir, argc, argv);
 	if (a.child < 0)
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	for (;;) {
 		struct pollfd pf = { in_open ? 0 : -1, POLLIN, 0 };
 		poll(&pf, 1, 100);

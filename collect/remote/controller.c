@@ -26,10 +26,10 @@ static void install(void)
 
 static int deploy_all(const struct remote_opts *ro)
 {
-	int status = IS_EXIT_OK;
+	int status = ISC_EXIT_OK;
 	for (size_t i = 0; i < ro->nhosts && !remote_stop; i++)
 		if (remote_deploy(ro, ro->hosts[i], true, NULL) || remote_deploy_kmod(ro, ro->hosts[i]))
-			status = IS_EXIT_DATA;
+			status = ISC_EXIT_DATA;
 	return status;
 }
 
@@ -39,7 +39,7 @@ int remote_main(int argc, char **argv)
 	int rc = remote_parse(argc, argv, &ro);
 	if (rc) {
 		remote_opts_free(&ro);
-		return rc == 1 ? IS_EXIT_OK : IS_EXIT_USAGE;
+		return rc == 1 ? ISC_EXIT_OK : ISC_EXIT_USAGE;
 	}
 	install();
 	if (ro.deploy_only) {
@@ -49,7 +49,7 @@ int remote_main(int argc, char **argv)
 		rc = remote_fetch_host(&ro, ro.hosts[0], ro.outdir, &res);
 	} else if (ro.nhosts == 1) {
 		struct host_result res;
-		char *def = ro.outdir ? NULL : is_run_name(ro.hosts[0], ro.method);
+		char *def = ro.outdir ? NULL : isc_run_name(ro.hosts[0], ro.method);
 		rc = remote_run_host(&ro, ro.hosts[0], ro.outdir ? ro.outdir : def, true, &res);
 		free(def);
 	} else {

@@ -25,7 +25,7 @@ struct payload {
 
 char *remote_base(const struct remote_opts *ro)
 {
-	return ro->remote_dir ? sh_quote(ro->remote_dir) : is_xstrdup("\"$HOME\"/.cache/idlescope");
+	return ro->remote_dir ? sh_quote(ro->remote_dir) : isc_xstrdup("\"$HOME\"/.cache/idlescope");
 }
 
 static char *find_payload_dir(void)
@@ -34,13 +34,13 @@ static char *find_payload_dir(void)
 	char exe[PATH_MAX], *slash;
 	struct stat st;
 	if (env && env[0])
-		return is_xstrdup(env);
+		return isc_xstrdup(env);
 	if (!realpath("/proc/self/exe", exe) || !(slash = strrchr(exe, '/')))
 		return NULL;
 	*slash = '\0';
 	const char *tries[] = { "%s/deploy", "%s/../lib/idlescope/deploy" };
 	for (size_t i = 0; i < 2; i++) {
-		char *d = is_xasprintf(tries[i], exe), *f = is_xasprintf("%s/collect", d);
+		char *d = isc_xasprintf(tries[i], exe), *f = isc_xasprintf("%s/collect", d);
 		bool ok = stat(f, &st) == 0 && S_ISREG(st.st_mode);
 		free(f);
 		if (ok)
@@ -62,18 +62,18 @@ static int load_payload(struct payload *p)
 	struct dirent *e;
 	*p = (struct payload){ .dir = find_payload_dir() };
 	if (!p->dir || !(d = opendir(p->dir))) {
-		is_err("no deployable collect found (build target collect-deploy puts it into deploy/ beside "
+		isc_err("no deployable collect found (build target collect-deploy puts it into deploy/ beside "
 		       "collect; or set IDLESCOPE_DEPLOY_DIR)");
 		return -1;
 	}
 	while ((e = readdir(d)) && p->n < MAX_FILES)
 		if (e->d_name[0] != '.' && !strpbrk(e->d_name, "'\n "))
-			p->name[p->n++] = is_xstrdup(e->d_name);
+			p->name[p->n++] = isc_xstrdup(e->d_name);
 	closedir(d);
 	qsort(p->name, p->n, sizeof(p->name[0]), cmp_str);
 	for (size_t i = 0; i < p->n; i++) {
 		char *qd = sh_quote(p->dir);
-		char *cmd = is_xasprintf("cd %s && sha256sum -- '%s'", qd, p->name[i]);
+		char *cmd = isc_xasprintf("cd %s && sha256sum -- '%s'", qd, p->name[i]);
 		FILE *f = popen(cmd, "r");
 		free(cmd);
 		free(qd);
@@ -81,7 +81,7 @@ static int load_payload(struct payload *p)
 		if (f)
 			ok = pclose(f) == 0 && ok;
 		if (!ok) {
-			is_err("%s/%s: cannot compute its SHA-256 (sha256sum)", p->dir, p->name[i]);
+			isc_err("%s/%s: cannot compute its SHA-256 (sha256sum)", p->dir, p->name[i]);
 			return -1;
 		}
 	}
@@ -102,7 +102,7 @@ int remote_payload_hash(const char *name, char **hash)
 	*hash = NULL;
 	for (size_t i = 0; rc == 0 && i < p.n && !*hash; i++)
 		if (!strcmp(p.name[i], name))
-			*hash = is_xstrdup(p.hash[i]);
+			*hash = isc_xstrdup(p.hash[i]);
 	free_payload(&p);
 	return *hash ? 0 : -1;
 }
@@ -111,13 +111,13 @@ int remote_payload_hash(const char *name, char **hash)
 static int probe(const struct remote_opts *ro, const char *host, const char *vdir, const struct payload *p,
 		 char *arch, size_t archlen, bool *same)
 {
-	char *names = is_xstrdup(""), *out, *err, why[400];
+	char *names = isc_xstrdup(""), *out, *err, why[400];
 	for (size_t i = 0; i < p->n; i++) {
-		char *t = is_xasprintf("%s '%s'", names, p->name[i]);
+		char *t = isc_xasprintf("%s '%s'", names, p->name[i]);
 		free(names);
 		names = t;
 	}
-	char *cmd = is_xasprintf("uname -m; cd %s 2>/dev/null && sha256sum --%s 2>/dev/null; exit 0", vdir, names);
+	char *cmd = isc_xasprintf("uname -m; cd %s 2>/dev/null && sha256sum --%s 2>/dev/null; exit 0", vdir, names);
 	int rc = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
 	free(cmd);
 	free(names);
@@ -135,7 +135,7 @@ static int probe(const struct remote_opts *ro, const char *host, const char *vdi
 	snprintf(arch, archlen, "%.*s", (int)n, out);
 	*same = true;
 	for (size_t i = 0; i < p->n; i++) {
-		char *line = is_xasprintf("%s  %s\n", p->hash[i], p->name[i]);
+		char *line = isc_xasprintf("%s  %s\n", p->hash[i], p->name[i]);
 		if (!strstr(out, line))
 			*same = false;
 		free(line);
@@ -148,15 +148,15 @@ static int probe(const struct remote_opts *ro, const char *host, const char *vdi
 static int upload(const struct remote_opts *ro, const char *host, const char *vdir, const struct payload *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		char *path = is_xasprintf("%s/%s", p->dir, p->name[i]), rerr[300], why[400];
+		char *path = isc_xasprintf("%s/%s", p->dir, p->name[i]), rerr[300], why[400];
 		size_t len;
-		char *data = is_read_regular_file(path, 256u << 20, &len, rerr, sizeof(rerr));
+		char *data = isc_read_regular_file(path, 256u << 20, &len, rerr, sizeof(rerr));
 		free(path);
 		if (!data) {
-			is_err("%s", rerr);
+			isc_err("%s", rerr);
 			return -1;
 		}
-		char *cmd = is_xasprintf("umask 022; mkdir -p %s && cd %s && { cat > '.%s.tmp' && "
+		char *cmd = isc_xasprintf("umask 022; mkdir -p %s && cd %s && { cat > '.%s.tmp' && "
 					 "echo '%s  .%s.tmp' | sha256sum -c --status && chmod 755 '.%s.tmp' && "
 					 "mv -f '.%s.tmp' '%s' || { rm -f '.%s.tmp'; exit 1; }; }",
 					 vdir, vdir, p->name[i], p->hash[i], p->name[i], p->name[i], p->name[i],
@@ -186,7 +186,7 @@ static int upload(const struct remote_opts *ro, const char *host, const char *vd
 /* The copy on the SUT must start there (libc version, loader). */
 static int try_run(const struct remote_opts *ro, const char *host, const char *vdir)
 {
-	char *cmd = is_xasprintf("%s/collect --help >/dev/null", vdir), *out, *err, why[300];
+	char *cmd = isc_xasprintf("%s/collect --help >/dev/null", vdir), *out, *err, why[300];
 	int rc = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
 	if (rc) {
 		last_line(err, why, sizeof(why));
@@ -205,25 +205,25 @@ int remote_deploy(const struct remote_opts *ro, const char *host, bool verbose, 
 	char arch[64];
 	bool same = false;
 	int ret = 1;
-	char *base = remote_base(ro), *vdir = is_xasprintf("%s/collect-%s", base, IDLESCOPE_VERSION);
+	char *base = remote_base(ro), *vdir = isc_xasprintf("%s/collect-%s", base, IDLESCOPE_VERSION);
 	free(base);
 	if (load_payload(&p) < 0 || probe(ro, host, vdir, &p, arch, sizeof(arch), &same) < 0)
 		goto out;
 	uname(&u);
 	if (strcmp(arch, u.machine)) {
 		char q[80];
-		is_quote_for_msg(arch, strlen(arch), q, sizeof(q));
+		isc_quote_for_msg(arch, strlen(arch), q, sizeof(q));
 		remote_err(host, "the SUT is %s; this collect is built for %s (build idlescope for %s to measure it)", q, u.machine, q);
 		goto out;
 	}
 	if (!same && (upload(ro, host, vdir, &p) < 0 || try_run(ro, host, vdir) < 0))
 		goto out;
 	if (verbose)
-		is_info("%s: %s collect %s in %s/collect-%s", host, same ? "already has" : "deployed", IDLESCOPE_VERSION,
+		isc_info("%s: %s collect %s in %s/collect-%s", host, same ? "already has" : "deployed", IDLESCOPE_VERSION,
 			ro->remote_dir ? ro->remote_dir : "~/.cache/idlescope", IDLESCOPE_VERSION);
 	ret = 0;
 	if (collect_cmd)
-		*collect_cmd = is_xasprintf("%s/collect", vdir);
+		*collect_cmd = isc_xasprintf("%s/collect", vdir);
 out:
 	free_payload(&p);
 	free(vdir);

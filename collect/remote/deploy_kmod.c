@@ -43,7 +43,7 @@ static void field(const char *line, int n, char *buf, size_t len)
 	size_t k = p ? strcspn(p, "\t\n") : 0;
 	char raw[512];
 	snprintf(raw, sizeof(raw), "%.*s", (int)k, p ? p : "");
-	is_quote_for_msg(raw, strlen(raw), buf, len);
+	isc_quote_for_msg(raw, strlen(raw), buf, len);
 }
 
 /* make failed: the compiler's first error (the second line) into msg; the log's last lines
@@ -55,7 +55,7 @@ static void make_failed(const char *out, const char *first, char *msg, size_t le
 	field(first, 2, log, sizeof(log));
 	const char *e = strchr(out, '\n') ? strchr(out, '\n') + 1 : "";
 	size_t n = strcspn(e, "\n");
-	is_quote_for_msg(e, n < 250 ? n : 250, err, sizeof(err));
+	isc_quote_for_msg(e, n < 250 ? n : 250, err, sizeof(err));
 	*tail = e[n] ? e + n + 1 : "";
 	snprintf(msg, len, "the idlescope module does not build against %.250s%s%.250s (log: %.250s)", kdir,
 		 err[0] ? ": " : "", err, log);
@@ -66,8 +66,8 @@ static void print_tail(const char *host, const char *tail)
 	for (const char *l = tail; *l; ) {
 		char q[300];
 		size_t n = strcspn(l, "\n");
-		is_quote_for_msg(l, n < 250 ? n : 250, q, sizeof(q));
-		is_info("%s: make: %s", host, q);
+		isc_quote_for_msg(l, n < 250 ? n : 250, q, sizeof(q));
+		isc_info("%s: make: %s", host, q);
 		l += n + (l[n] ? 1 : 0);
 	}
 }
@@ -90,8 +90,8 @@ static int verdict(const struct remote_opts *ro, const char *host, const char *o
 	}
 	if (!strncmp(first, "kept\t", 5) || !strncmp(first, "built\t", 6)) {
 		if (verbose)
-			is_info("%s: %s the idlescope module for %s: %s", host, first[0] == 'k' ? "has" : "built", b, a);
-		*ko = is_xstrdup(a);
+			isc_info("%s: %s the idlescope module for %s: %s", host, first[0] == 'k' ? "has" : "built", b, a);
+		*ko = isc_xstrdup(a);
 		return 0;
 	}
 	if (!strncmp(first, "noheaders\t", 10) && ro->ksrc)
@@ -114,7 +114,7 @@ static int verdict(const struct remote_opts *ro, const char *host, const char *o
 static int kmod_build(const struct remote_opts *ro, const char *host, bool use_loaded, bool verbose, bool needed,
 		      char **ko)
 {
-	char *base = remote_base(ro), *vdir = is_xasprintf("%s/collect-%s", base, IDLESCOPE_VERSION);
+	char *base = remote_base(ro), *vdir = isc_xasprintf("%s/collect-%s", base, IDLESCOPE_VERSION);
 	char *ksrc = sh_quote(ro->ksrc ? ro->ksrc : ""), *src = NULL, *out, *err, why[400];
 	int rc = -1;
 	*ko = NULL;
@@ -122,7 +122,7 @@ static int kmod_build(const struct remote_opts *ro, const char *host, bool use_l
 		remote_err(host, "no %s beside the deployable collect (build target collect-deploy)", KMOD_TAR);
 		goto out;
 	}
-	char *cmd = is_xasprintf(build_script, vdir, ksrc, use_loaded ? 1 : 0, src);
+	char *cmd = isc_xasprintf(build_script, vdir, ksrc, use_loaded ? 1 : 0, src);
 	int st = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
 	free(cmd);
 	if (st) {
@@ -138,7 +138,7 @@ static int kmod_build(const struct remote_opts *ro, const char *host, bool use_l
 		if (rc && needed)
 			remote_err(host, "%s", msg);
 		else if (rc)
-			is_note("%s: %s; hrt/tdt need the module, the other methods do not", host, msg);
+			isc_note("%s: %s; hrt/tdt need the module, the other methods do not", host, msg);
 		if (rc)
 			print_tail(host, tail);
 	}
@@ -184,7 +184,7 @@ char *remote_add_kmod_path(char *cmd, const char *ko)
 {
 	if (!ko)
 		return cmd;
-	char *q = sh_quote(ko), *c = is_xasprintf("%s --kmod-path %s", cmd, q);
+	char *q = sh_quote(ko), *c = isc_xasprintf("%s --kmod-path %s", cmd, q);
 	free(q);
 	free(cmd);
 	return c;

@@ -33,9 +33,9 @@ static cJSON *read_remote(const char *dir, cJSON **doc, const char **file)
 	static const char *const names[] = { "info.json", "experiment.json" };
 	char err[600];
 	for (size_t i = 0; i < 2; i++) {
-		char *p = is_xasprintf("%s/%s", dir, names[i]);
+		char *p = isc_xasprintf("%s/%s", dir, names[i]);
 		size_t len;
-		char *text = is_read_regular_file(p, 16u << 20, &len, err, sizeof(err));
+		char *text = isc_read_regular_file(p, 16u << 20, &len, err, sizeof(err));
 		free(p);
 		if (!text)
 			continue;
@@ -57,15 +57,15 @@ static char *sut_leaf(const char *host, const char *dir, const char *file, const
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "sut_run_dir");
 	const cJSON *kept = cJSON_GetObjectItemCaseSensitive(r, "sut_copy_kept");
 	if (!cJSON_IsString(h) || !cJSON_IsString(p)) {
-		is_err("%s/%s: remote.host, remote.sut_run_dir: missing (not a remote run?)", dir, file);
+		isc_err("%s/%s: remote.host, remote.sut_run_dir: missing (not a remote run?)", dir, file);
 		return NULL;
 	}
 	if (strcmp(h->valuestring, host)) {
-		is_err("%s/%s: remote.host: '%s' measured this run, not '%s'", dir, file, h->valuestring, host);
+		isc_err("%s/%s: remote.host: '%s' measured this run, not '%s'", dir, file, h->valuestring, host);
 		return NULL;
 	}
 	if (!cJSON_IsTrue(kept)) {
-		is_err("%s/%s: remote.sut_copy_kept: false: nothing to fetch (the run %s)", dir, file,
+		isc_err("%s/%s: remote.sut_copy_kept: false: nothing to fetch (the run %s)", dir, file,
 		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fetched")) ? "was fetched already"
 										: "arrived whole");
 		return NULL;
@@ -73,10 +73,10 @@ static char *sut_leaf(const char *host, const char *dir, const char *file, const
 	const char *leaf = strrchr(p->valuestring, '/');
 	leaf = leaf ? leaf + 1 : p->valuestring;
 	if (!leaf[0] || leaf[0] == '.' || strpbrk(leaf, "\n'")) {
-		is_err("%s/%s: remote.sut_run_dir: '%s' is not a run directory of the SUT", dir, file, p->valuestring);
+		isc_err("%s/%s: remote.sut_run_dir: '%s' is not a run directory of the SUT", dir, file, p->valuestring);
 		return NULL;
 	}
-	return is_xstrdup(leaf);
+	return isc_xstrdup(leaf);
 }
 
 /* Is a's content the start of b's? 1 yes, 0 no, -1 a cannot be read; a missing a is empty. */
@@ -112,13 +112,13 @@ static int is_prefix(const char *a, const char *b)
 static int check_dir(const struct fetch *f, const char *sub)
 {
 	for (size_t i = 0; i < 2; i++) {
-		char *a = is_xasprintf("%s%s%s/%s", f->dir, sub[0] ? "/" : "", sub, row_files[i]);
-		char *b = is_xasprintf("%s%s%s/%s", f->tmp, sub[0] ? "/" : "", sub, row_files[i]);
+		char *a = isc_xasprintf("%s%s%s/%s", f->dir, sub[0] ? "/" : "", sub, row_files[i]);
+		char *b = isc_xasprintf("%s%s%s/%s", f->tmp, sub[0] ? "/" : "", sub, row_files[i]);
 		int r = is_prefix(a, b);
 		if (r < 0)
-			is_err("%s: %s", a, strerror(errno));
+			isc_err("%s: %s", a, strerror(errno));
 		else if (!r)
-			is_err("%s: the SUT's copy does not begin with the rows received here; nothing changed, "
+			isc_err("%s: the SUT's copy does not begin with the rows received here; nothing changed, "
 			       "the SUT keeps its copy", a);
 		free(a);
 		free(b);
@@ -137,7 +137,7 @@ static int check_all(const struct fetch *f)
 		return -1;
 	while (rc == 0 && (e = readdir(d))) {
 		struct stat st;
-		char *p = is_xasprintf("%s/%s", f->dir, e->d_name);
+		char *p = isc_xasprintf("%s/%s", f->dir, e->d_name);
 		if (e->d_name[0] != '.' && lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
 			rc = check_dir(f, e->d_name);
 		free(p);
@@ -153,10 +153,10 @@ static void remove_run_files(const char *dir)
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
 		struct stat st;
-		char *p = is_xasprintf("%s/%s", dir, e->d_name);
+		char *p = isc_xasprintf("%s/%s", dir, e->d_name);
 		if (e->d_name[0] != '.' && lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			for (size_t i = 0; i < sizeof(run_files) / sizeof(run_files[0]); i++) {
-				char *q = is_xasprintf("%s/%s", p, run_files[i]);
+				char *q = isc_xasprintf("%s/%s", p, run_files[i]);
 				unlink(q);
 				free(q);
 			}
@@ -167,7 +167,7 @@ static void remove_run_files(const char *dir)
 	if (d)
 		closedir(d);
 	for (size_t i = 0; i < sizeof(run_files) / sizeof(run_files[0]); i++) {
-		char *q = is_xasprintf("%s/%s", dir, run_files[i]);
+		char *q = isc_xasprintf("%s/%s", dir, run_files[i]);
 		unlink(q);
 		free(q);
 	}
@@ -199,36 +199,36 @@ int remote_fetch_host(const struct remote_opts *ro, const char *host, const char
 	cJSON *r = read_remote(dir, &doc, &file);
 	if (!file) {
 		remote_err(host, "%s: no info.json or experiment.json (give the run's directory with -o)", dir);
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
 	leaf = r ? sut_leaf(host, dir, file, r) : NULL;
 	if (!r)
-		is_err("%s/%s: remote: missing (not a remote run)", dir, file);
+		isc_err("%s/%s: remote: missing (not a remote run)", dir, file);
 	cJSON_Delete(doc);
 	if (!leaf) {
 		snprintf(res->status, sizeof(res->status), "failed: nothing to fetch");
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
-	char *tmp = is_xasprintf("%.*s.fetch-%d", (int)n, dir, (int)getpid());
+	char *tmp = isc_xasprintf("%.*s.fetch-%d", (int)n, dir, (int)getpid());
 	struct fetch f = { .host = host, .dir = dir, .tmp = tmp };
-	int status = IS_EXIT_DATA;
+	int status = ISC_EXIT_DATA;
 	if (remote_deploy(ro, host, false, &collect) == 0) {
 		char *base = remote_base(ro), *qleaf = sh_quote(leaf);
-		char *cmd = is_xasprintf("exec %s --remote-agent-send %s/runs/%s", collect, base, qleaf);
+		char *cmd = isc_xasprintf("exec %s --remote-agent-send %s/runs/%s", collect, base, qleaf);
 		status = remote_receive_fetch(ro, host, tmp, dir, cmd, commit, &f, res);
 		free(cmd);
 		free(base);
 		free(qleaf);
-		if (status == IS_EXIT_OK && !ro->quiet)
-			is_info("%s: fetched %s into %s (%llu datapoints); the SUT's copy removed", host, leaf, dir,
+		if (status == ISC_EXIT_OK && !ro->quiet)
+			isc_info("%s: fetched %s into %s (%llu datapoints); the SUT's copy removed", host, leaf, dir,
 				(unsigned long long)res->datapoints);
 	} else {
 		snprintf(res->status, sizeof(res->status), "failed: %.140s", remote_last_error);
 	}
-	if (status != IS_EXIT_OK && access(tmp, F_OK) == 0)
+	if (status != ISC_EXIT_OK && access(tmp, F_OK) == 0)
 		remove_run_files(tmp);   /* a fetch that failed leaves DIR as it was */
 	free(collect);
 	free(leaf);

@@ -36,7 +36,7 @@ static pid_t start_host(const struct remote_opts *ro, const char *dir, size_t i,
 		setpgid(0, 0);   /* ^C reaches the parent, which passes it on once */
 		close(p[0]);
 		remote_progress_fd = p[1];
-		char *out = is_xasprintf("%s/%s", dir, ro->hosts[i]);
+		char *out = isc_xasprintf("%s/%s", dir, ro->hosts[i]);
 		int st = ro->fetch ? remote_fetch_host(ro, ro->hosts[i], out, &m.res)
 				   : remote_run_host(ro, ro->hosts[i], out, false, &m.res);
 		m.rows = m.res.datapoints;
@@ -83,7 +83,7 @@ static void reap(struct slot *slots, size_t n, pid_t pid, int st)
 		while (slots[i].fd >= 0)   /* the rest of its messages: the writer is gone, no blocking */
 			read_msgs(&slots[i]);
 		slots[i].done = true;
-		slots[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : IS_EXIT_DATA;
+		slots[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : ISC_EXIT_DATA;
 		if (!slots[i].got_result)
 			snprintf(slots[i].res.status, sizeof(slots[i].res.status), "failed (no result)");
 	}
@@ -102,7 +102,7 @@ static void show_progress(const struct remote_opts *ro, const struct slot *slots
 {
 	static char shown[4096];
 	char line[4096];
-	size_t len = (size_t)snprintf(line, sizeof(line), "\r%s:", is_progname());
+	size_t len = (size_t)snprintf(line, sizeof(line), "\r%s:", isc_progname());
 	for (size_t i = 0; i < n && len < sizeof(line); i++) {
 		const struct slot *s = &slots[i];
 		const char *state = !s->started ? (s->done ? "not started" : "waiting")
@@ -120,7 +120,7 @@ static void show_progress(const struct remote_opts *ro, const struct slot *slots
 /* Wait up to 250 ms for messages or a child's end; reap what ended. */
 static void wait_some(struct slot *slots, size_t n, size_t *running)
 {
-	struct pollfd *pf = is_xcalloc(n, sizeof(*pf));
+	struct pollfd *pf = isc_xcalloc(n, sizeof(*pf));
 	for (size_t i = 0; i < n; i++)
 		pf[i] = (struct pollfd){ slots[i].started && !slots[i].done ? slots[i].fd : -1, POLLIN, 0 };
 	if (poll(pf, n, 250) > 0)
@@ -139,26 +139,26 @@ static void wait_some(struct slot *slots, size_t n, size_t *running)
 int remote_fleet(const struct remote_opts *ro)
 {
 	char date[32], *dir;
-	is_name_stamp(date, sizeof(date));
-	dir = ro->outdir ? is_xstrdup(ro->outdir) : is_xasprintf("fleet-%s", date);
+	isc_name_stamp(date, sizeof(date));
+	dir = ro->outdir ? isc_xstrdup(ro->outdir) : isc_xasprintf("fleet-%s", date);
 	if (!ro->fetch && mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		is_err("%s: %s", dir, strerror(errno));
+		isc_err("%s: %s", dir, strerror(errno));
 		free(dir);
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
 	size_t n = ro->nhosts, next = 0, running = 0, jobs = ro->jobs ? ro->jobs : n;
-	struct slot *slots = is_xcalloc(n, sizeof(*slots));
+	struct slot *slots = isc_xcalloc(n, sizeof(*slots));
 	int passed = 0;
 	bool progress = ro->progress > 0 || (ro->progress < 0 && !ro->quiet && isatty(STDERR_FILENO) &&
 					     !getenv("IDLESCOPE_NO_PROGRESS"));
 	if (!ro->quiet)
-		is_info("%s %zu hosts, %zu at a time, into %s/<host>", ro->fetch ? "fetching from" : "measuring", n,
+		isc_info("%s %zu hosts, %zu at a time, into %s/<host>", ro->fetch ? "fetching from" : "measuring", n,
 			jobs < n ? jobs : n, dir);
 	while (next < n || running) {
 		while (next < n && running < jobs && !remote_stop) {
 			if (start_host(ro, dir, next, &slots[next]) < 0) {
 				slots[next].done = true;
-				slots[next].status = IS_EXIT_DATA;
+				slots[next].status = ISC_EXIT_DATA;
 				snprintf(slots[next].res.status, sizeof(slots[next].res.status), "not started: %s", strerror(errno));
 			} else {
 				running++;
@@ -168,7 +168,7 @@ int remote_fleet(const struct remote_opts *ro)
 		if (remote_stop && next < n) {
 			for (; next < n; next++) {
 				slots[next].done = true;
-				slots[next].status = IS_EXIT_DATA;
+				slots[next].status = ISC_EXIT_DATA;
 				snprintf(slots[next].res.status, sizeof(slots[next].res.status), "not started (stopped)");
 			}
 		}
@@ -179,7 +179,7 @@ int remote_fleet(const struct remote_opts *ro)
 	}
 	if (progress)
 		show_progress(ro, slots, n, true);
-	int status = IS_EXIT_OK;
+	int status = ISC_EXIT_OK;
 	size_t bad = 0;
 	for (size_t i = 0; i < n; i++) {
 		printf("%s: %llu %s, %llu discards, %s (%s/%s)\n", ro->hosts[i],
@@ -187,13 +187,13 @@ int remote_fleet(const struct remote_opts *ro)
 		       (unsigned long long)slots[i].res.discards,
 		       slots[i].status ? slots[i].res.status : "ok", dir, ro->hosts[i]);
 		if (slots[i].status) {
-			status = IS_EXIT_DATA;
+			status = ISC_EXIT_DATA;
 			bad++;
 		}
 	}
 	fflush(stdout);
 	if (bad)
-		is_err("%zu of %zu hosts failed", bad, n);
+		isc_err("%zu of %zu hosts failed", bad, n);
 	free(slots);
 	free(dir);
 	return status;

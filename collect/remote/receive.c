@@ -75,9 +75,9 @@ static int make_dir(struct rx *x)
 
 static struct rxd *add_rxd(struct rx *x, const char *name)
 {
-	x->dirs = is_xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
+	x->dirs = isc_xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
 	struct rxd *d = &x->dirs[x->ndirs++];
-	*d = (struct rxd){ .name = is_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1 };
+	*d = (struct rxd){ .name = isc_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1 };
 	return d;
 }
 
@@ -113,7 +113,7 @@ static int open_sub(struct rx *x, struct rxd *d)
 		remote_err(x->host, "%s/%s: %s", x->rd.path, d->name, strerror(errno));
 		return -1;
 	}
-	d->rd.path = is_xasprintf("%s/%s", x->rd.path, d->name);
+	d->rd.path = isc_xasprintf("%s/%s", x->rd.path, d->name);
 	return 0;
 }
 
@@ -121,7 +121,7 @@ static int open_sub(struct rx *x, struct rxd *d)
  * so that an experiment of many runs does not hold many descriptors). */
 static void on_subdir(struct rx *x, const char *p, size_t n)
 {
-	char *name = is_xstrndup(p, n);
+	char *name = isc_xstrndup(p, n);
 	size_t i;
 	if (memchr(p, '\0', n) || strchr(name, '/') || name[0] == '.' || strchr(name, '\n')) {
 		remote_err(x->host, "garbled data from the SUT (a run subdirectory named '%.60s')", name);
@@ -147,7 +147,7 @@ static int open_out(struct rx *x, struct rxd *d, int *fd, bool *made, const char
 		return -1;
 	*fd = openat(d->rd.dirfd, name, O_WRONLY | O_CREAT | (*made ? O_APPEND : O_TRUNC) | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (*fd < 0) {
-		is_err("%s/%s: %s", d->rd.path, name, strerror(errno));
+		isc_err("%s/%s: %s", d->rd.path, name, strerror(errno));
 		return -1;
 	}
 	*made = true;
@@ -191,7 +191,7 @@ static cJSON *remote_object(const struct rx *x, const char *connection)
 	cJSON_AddBoolToObject(r, "sut_copy_kept", strcmp(connection, "complete") != 0 && !x->fetched);
 	if (x->fetched) {
 		char ts[64];
-		is_iso_time(ts, sizeof(ts));
+		isc_iso_time(ts, sizeof(ts));
 		cJSON_AddBoolToObject(r, "fetched", true);
 		cJSON_AddStringToObject(r, "fetch_time", ts);
 	}
@@ -207,14 +207,14 @@ static int write_info(struct rx *x, struct rxd *d, const char *connection)
 	cJSON *sys = cJSON_GetObjectItemCaseSensitive(d->info, "system");
 	if (!x->ro->reportid && !d->name[0]) {   /* as for a local run: the run directory's name, not the SUT's */
 		const char *base = strrchr(x->report_dir, '/');
-		is_json_set(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
+		isc_json_set(d->info, "reportid", cJSON_CreateString(base ? base + 1 : x->report_dir));
 	}
 	if (cJSON_IsObject(sys))
-		is_json_set(sys, "ssh_host", cJSON_CreateString(x->host));
+		isc_json_set(sys, "ssh_host", cJSON_CreateString(x->host));
 	cJSON *r = remote_object(x, connection);
 	cJSON_AddNumberToObject(r, "received_datapoints", (double)dir_rows(d));
 	cJSON_AddNumberToObject(r, "received_counter_rows", (double)dir_ctr_rows(d));
-	is_json_set(d->info, "remote", r);
+	isc_json_set(d->info, "remote", r);
 	if (run_write_info(&d->rd, d->info, INFO_RESERVE) < 0) {
 		x->failed_write = true;
 		return -1;
@@ -229,7 +229,7 @@ static int write_exp(struct rx *x, const char *connection)
 		return 0;
 	cJSON *r = remote_object(x, connection);
 	cJSON_AddNumberToObject(r, "received_datapoints", (double)received_rows(x));
-	is_json_set(x->exp, "remote", r);
+	isc_json_set(x->exp, "remote", r);
 	if (experiment_json_write(x->rd.dirfd, x->exp) < 0) {
 		x->failed_write = true;
 		return -1;
@@ -257,7 +257,7 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 		x->exp = j;
 		write_exp(x, "open");
 		if (first && !x->ro->quiet && !x->hold)
-			is_info("%s: experiment into %s", x->host, x->rd.path);
+			isc_info("%s: experiment into %s", x->host, x->rd.path);
 		return;
 	}
 	bool first = !d->info && !x->exp;
@@ -267,14 +267,14 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "method");
 	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(j, "mode");
 	if (first && !x->ro->quiet && !x->hold && (cJSON_IsString(m) || cJSON_IsString(mode)))
-		is_info("%s: %s %s into %s", x->host, cJSON_IsString(m) ? "measuring with method" : "counter snapshots,",
+		isc_info("%s: %s %s into %s", x->host, cJSON_IsString(m) ? "measuring with method" : "counter snapshots,",
 			cJSON_IsString(m) ? m->valuestring : mode->valuestring, x->rd.path);
 }
 
 /* Fleet: rows received so far to the parent, at most every 250 ms. */
 static void report_rows(struct rx *x, bool force)
 {
-	uint64_t now = is_mono_ns();
+	uint64_t now = isc_mono_ns();
 	if (remote_progress_fd < 0 || (!force && now - x->last_report_ns < 250000000ull))
 		return;
 	x->last_report_ns = now;
@@ -312,7 +312,7 @@ static void on_frame(struct rx *x, char type, const char *p, size_t n)
 	case FRAME_HELLO:
 		x->hello = true;
 		free(x->sut_dir);
-		x->sut_dir = is_xstrndup(p, n);
+		x->sut_dir = isc_xstrndup(p, n);
 		break;
 	case FRAME_SUBDIR: on_subdir(x, p, n); break;
 	case FRAME_INFO:
@@ -356,7 +356,7 @@ static int read_out(struct rx *x)
 {
 	if (x->fcap - x->flen < 65536) {
 		x->fcap = x->fcap * 2 + 65536;
-		x->fbuf = is_xrealloc(x->fbuf, x->fcap);
+		x->fbuf = isc_xrealloc(x->fbuf, x->fcap);
 	}
 	ssize_t r = read(x->sp.out, x->fbuf + x->flen, x->fcap - x->flen);
 	if (r < 0 && errno == EINTR)
@@ -376,7 +376,7 @@ static int read_out(struct rx *x)
 static void err_line(struct rx *x, const char *s, size_t n)
 {
 	if (!x->hello) {
-		x->early_err = is_xrealloc(x->early_err, x->early_len + n + 2);
+		x->early_err = isc_xrealloc(x->early_err, x->early_len + n + 2);
 		memcpy(x->early_err + x->early_len, s, n);
 		x->early_len += n;
 		x->early_err[x->early_len++] = '\n';
@@ -385,8 +385,8 @@ static void err_line(struct rx *x, const char *s, size_t n)
 	}
 	if (!n)
 		return;
-	char *line = is_xstrndup(s, n), *safe = is_text_dup(line, IS_TEXT_LINE);
-	fprintf(stderr, "%s: %s: %s\n", is_progname(), x->host, safe);
+	char *line = isc_xstrndup(s, n), *safe = isc_text_dup(line, ISC_TEXT_LINE);
+	fprintf(stderr, "%s: %s: %s\n", isc_progname(), x->host, safe);
 	snprintf(remote_last_error, sizeof(remote_last_error), "%s", safe);
 	free(safe);
 	free(line);
@@ -467,17 +467,17 @@ static void pump_loop(struct rx *x)
 static char *agent_command(const struct remote_opts *ro, const char *collect, const char *outdir)
 {
 	char date[32], *base = remote_base(ro);
-	is_name_stamp(date, sizeof(date));
+	isc_name_stamp(date, sizeof(date));
 	const char *name = strrchr(outdir, '/') ? strrchr(outdir, '/') + 1 : outdir;
-	char *leaf = is_xasprintf("%s-%s-%d", name[0] ? name : "run", date, (int)getpid());
+	char *leaf = isc_xasprintf("%s-%s-%d", name[0] ? name : "run", date, (int)getpid());
 	char *qleaf = sh_quote(leaf);
-	char *cmd = is_xasprintf("umask 022; mkdir -p %s/runs && exec %s --remote-agent %s/runs/%s", base,
+	char *cmd = isc_xasprintf("umask 022; mkdir -p %s/runs && exec %s --remote-agent %s/runs/%s", base,
 				 collect, base, qleaf);
 	free(leaf);
 	free(qleaf);
 	free(base);
 	for (int i = 1; i < ro->npass; i++) {
-		char *q = sh_quote(ro->pass[i]), *c = is_xasprintf("%s %s", cmd, q);
+		char *q = sh_quote(ro->pass[i]), *c = isc_xasprintf("%s %s", cmd, q);
 		free(q);
 		free(cmd);
 		cmd = c;
@@ -494,12 +494,12 @@ static void mark_lost(struct rxd *d, const char *now)
 	bool counters = cJSON_HasObjectItem(d->info, "snapshots");
 	if (!cJSON_IsNull(end) && end && (counters || (cJSON_IsNumber(dps) && (uint64_t)dps->valuedouble == dir_rows(d))))
 		return;
-	is_json_set(d->info, "complete", cJSON_CreateBool(false));
-	is_json_set(d->info, "stop_reason", cJSON_CreateString("connection lost"));
+	isc_json_set(d->info, "complete", cJSON_CreateBool(false));
+	isc_json_set(d->info, "stop_reason", cJSON_CreateString("connection lost"));
 	if (!counters)
-		is_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
+		isc_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
 	if (cJSON_IsNull(end) || !end)
-		is_json_set(d->info, "end_time", cJSON_CreateString(now));
+		isc_json_set(d->info, "end_time", cJSON_CreateString(now));
 }
 
 static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
@@ -511,7 +511,7 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 		snprintf(res->status, sizeof(res->status), "connection lost");
 		return;
 	}
-	is_iso_time(now, sizeof(now));
+	isc_iso_time(now, sizeof(now));
 	for (size_t i = 0; i < x->ndirs; i++)
 		if (x->dirs[i].info) {
 			mark_lost(&x->dirs[i], now);
@@ -520,9 +520,9 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 	if (x->exp) {
 		const cJSON *end = cJSON_GetObjectItemCaseSensitive(x->exp, "end_time");
 		if (!end || cJSON_IsNull(end)) {
-			is_json_set(x->exp, "end_time", cJSON_CreateString(now));
-			is_json_set(x->exp, "complete", cJSON_CreateBool(false));
-			is_json_set(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
+			isc_json_set(x->exp, "end_time", cJSON_CreateString(now));
+			isc_json_set(x->exp, "complete", cJSON_CreateBool(false));
+			isc_json_set(x->exp, "stop_reason", cJSON_CreateString("connection lost"));
 		}
 		write_exp(x, "lost");
 	}
@@ -537,15 +537,15 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 {
 	char why[600];
-	int status = IS_EXIT_OK;
+	int status = ISC_EXIT_OK;
 	res->datapoints = x->ro->counters ? received_ctr_rows(x) : received_rows(x);
 	if (x->ended) {
-		status = x->remote_status ? IS_EXIT_DATA : IS_EXIT_OK;
+		status = x->remote_status ? ISC_EXIT_DATA : ISC_EXIT_OK;
 		for (size_t i = 0; i < x->ndirs; i++)
 			if (write_info(x, &x->dirs[i], x->fetched ? "lost" : "complete") < 0)
-				status = IS_EXIT_DATA;
+				status = ISC_EXIT_DATA;
 		if (write_exp(x, x->fetched ? "lost" : "complete") < 0)
-			status = IS_EXIT_DATA;
+			status = ISC_EXIT_DATA;
 		if (x->remote_status && !x->remote_msg)
 			remote_err(x->host, "collect on the SUT failed (exit %d)", x->remote_status);
 		bool any_info = x->exp || (x->ndirs && x->dirs[0].info);
@@ -561,14 +561,14 @@ static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 			last_line(x->early_err ? x->early_err : "", why, sizeof(why));
 		remote_err(x->host, "%s", why[0] ? why : "the SUT's collect did not start");
 		snprintf(res->status, sizeof(res->status), "failed: %.140s", why);
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	} else {
 		conclude_lost(x, ssh_rc, res);
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	}
 	if (x->failed_write) {
 		snprintf(res->status, sizeof(res->status), "local write failed");
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	}
 	for (size_t i = 0; i < x->ndirs; i++) {
 		const cJSON *info = x->dirs[i].info;
@@ -617,7 +617,7 @@ static int receive(struct rx *x, const char *cmd, bool progress, struct host_res
 	add_rxd(x, "");
 	if (ssh_start(x->ro, x->host, cmd, &x->sp) < 0) {
 		rx_free(x);
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
 	x->prog = progress_start(x->ro->count, x->ro->time_limit_ns, !progress || x->ro->quiet);
 	pump_loop(x);
@@ -627,10 +627,10 @@ static int receive(struct rx *x, const char *cmd, bool progress, struct host_res
 		x->fetched = true;
 		status = conclude(x, 0, res);
 		rx_close(x);
-		if (status == IS_EXIT_OK && !x->failed_write && commit(arg, res) == 0)
+		if (status == ISC_EXIT_OK && !x->failed_write && commit(arg, res) == 0)
 			(void)!write(x->sp.in, "fetched\n", 8);
 		else
-			status = IS_EXIT_DATA;
+			status = ISC_EXIT_DATA;
 		ssh_wait(&x->sp);
 	} else {
 		int ssh_rc = ssh_wait(&x->sp);
@@ -638,7 +638,7 @@ static int receive(struct rx *x, const char *cmd, bool progress, struct host_res
 		rx_close(x);
 	}
 	if (x->failed_write)
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	report_rows(x, true);
 	rx_free(x);
 	return status;
@@ -653,13 +653,13 @@ int remote_run_host(const struct remote_opts *ro, const char *host, const char *
 	*res = (struct host_result){ .status = "failed" };
 	/* the local directory first: a name already taken is found before the SUT is touched */
 	if ((rc = run_dir_create(outdir, ro->force, &x.rd)) < 0)
-		return rc == -2 ? IS_EXIT_USAGE : IS_EXIT_DATA;
+		return rc == -2 ? ISC_EXIT_USAGE : ISC_EXIT_DATA;
 	x.dir_made = true;
 	if (remote_deploy_run(ro, host, &collect, &ko)) {
 		snprintf(res->status, sizeof(res->status), "failed: %.140s", remote_last_error);
 		run_dir_close(&x.rd);
 		rmdir(outdir);   /* nothing in it: no empty run is left behind */
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	}
 	char *cmd = remote_add_kmod_path(agent_command(ro, collect, outdir), ko);
 	free(collect);

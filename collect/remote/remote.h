@@ -79,7 +79,7 @@ void last_line(const char *text, char *buf, size_t len);
  * agent's frames and the receiver's run files both go through it. */
 int remote_write_all(int fd, const char *p, size_t n);
 
-/* remote_err.c: is_err("HOST: ...") that also keeps the text for the fleet's summary line. */
+/* remote_err.c: isc_err("HOST: ...") that also keeps the text for the fleet's summary line. */
 extern char remote_last_error[1024];
 void remote_err(const char *host, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

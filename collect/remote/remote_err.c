@@ -13,5 +13,5 @@ void remote_err(const char *host, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(remote_last_error, sizeof(remote_last_error), fmt, ap);
 	va_end(ap);
-	is_err("%s: %s", host, remote_last_error);
+	isc_err("%s: %s", host, remote_last_error);
 }

@@ -84,11 +84,11 @@ static int check_host(const char *h, const char *where)
 	else if (strpbrk(h, "/ \t'\"\\"))
 		bad = "a host must not contain '/', blanks, quotes or backslashes";
 	else
-		bad = is_name_problem(h, why, sizeof(why));
+		bad = isc_name_problem(h, why, sizeof(why));
 	if (!bad)
 		return 0;
-	is_quote_for_msg(h, strlen(h), q, sizeof(q));
-	is_err("%s '%s': %s", where, q, bad);
+	isc_quote_for_msg(h, strlen(h), q, sizeof(q));
+	isc_err("%s '%s': %s", where, q, bad);
 	return 2;
 }
 
@@ -98,17 +98,17 @@ static int add_host(struct remote_opts *ro, const char *h, const char *where)
 		return 2;
 	for (size_t i = 0; i < ro->nhosts; i++)
 		if (!strcmp(ro->hosts[i], h)) {
-			is_err("%s '%s': host given twice (each host gets one run directory)", where, h);
+			isc_err("%s '%s': host given twice (each host gets one run directory)", where, h);
 			return 2;
 		}
-	ro->hosts = is_xrealloc(ro->hosts, (ro->nhosts + 1) * sizeof(*ro->hosts));
-	ro->hosts[ro->nhosts++] = is_xstrdup(h);
+	ro->hosts = isc_xrealloc(ro->hosts, (ro->nhosts + 1) * sizeof(*ro->hosts));
+	ro->hosts[ro->nhosts++] = isc_xstrdup(h);
 	return 0;
 }
 
 static int add_host_list(struct remote_opts *ro, const char *list)
 {
-	char *copy = is_xstrdup(list), *save = NULL;
+	char *copy = isc_xstrdup(list), *save = NULL;
 	int rc = 0;
 	if (!list[0])
 		rc = check_host(list, "-H");
@@ -123,9 +123,9 @@ static int read_hosts_file(struct remote_opts *ro, const char *path)
 {
 	char err[300], where[300];
 	size_t len;
-	char *text = is_read_regular_file(path, 1 << 20, &len, err, sizeof(err));
+	char *text = isc_read_regular_file(path, 1 << 20, &len, err, sizeof(err));
 	if (!text) {
-		is_err("--hosts %s", err);
+		isc_err("--hosts %s", err);
 		return 2;
 	}
 	int rc = 0, line = 0;
@@ -149,7 +149,7 @@ static int read_hosts_file(struct remote_opts *ro, const char *path)
 	}
 	free(text);
 	if (!rc && !ro->nhosts) {
-		is_err("--hosts %s: no host in the file", path);
+		isc_err("--hosts %s: no host in the file", path);
 		rc = 2;
 	}
 	return rc;
@@ -162,8 +162,8 @@ static int parse_uint(const char *opt, const char *v, unsigned lo, unsigned hi, 
 	unsigned long n = v[0] >= '0' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
 	if (v[0] < '0' || v[0] > '9' || errno || *end || n < lo || n > hi) {
 		char q[64];
-		is_quote_for_msg(v, strlen(v), q, sizeof(q));
-		is_err("%s '%s': expected a whole number from %u to %u", opt, q, lo, hi);
+		isc_quote_for_msg(v, strlen(v), q, sizeof(q));
+		isc_err("%s '%s': expected a whole number from %u to %u", opt, q, lo, hi);
 		return 2;
 	}
 	*out = (unsigned)n;
@@ -195,21 +195,21 @@ static int apply(struct remote_opts *ro, int k, const char *v)
 	case 3: ro->ssh_config = v; return 0;
 	case 4:
 		if (!v[0] || strchr(v, '\n')) {
-			is_err("--ssh-opt '%s': expected an ssh option such as 'Port=2222'", v);
+			isc_err("--ssh-opt '%s': expected an ssh option such as 'Port=2222'", v);
 			return 2;
 		}
 		if (weakens_host_keys(v)) {
-			is_err("--ssh-opt '%s': collect does not turn host key checking off; add the SUT's key "
+			isc_err("--ssh-opt '%s': collect does not turn host key checking off; add the SUT's key "
 			       "to known_hosts (or use StrictHostKeyChecking=accept-new for a first contact)", v);
 			return 2;
 		}
-		ro->ssh_opts = is_xrealloc(ro->ssh_opts, (ro->nssh_opts + 1) * sizeof(*ro->ssh_opts));
+		ro->ssh_opts = isc_xrealloc(ro->ssh_opts, (ro->nssh_opts + 1) * sizeof(*ro->ssh_opts));
 		ro->ssh_opts[ro->nssh_opts++] = v;
 		return 0;
 	case 5: return parse_uint("--connect-timeout", v, 1, 3600, &ro->connect_timeout);
 	case 6:
 		if (!v[0] || strchr(v, '\n')) {
-			is_err("--remote-dir: expected a directory on the SUT");
+			isc_err("--remote-dir: expected a directory on the SUT");
 			return 2;
 		}
 		ro->remote_dir = v;
@@ -219,7 +219,7 @@ static int apply(struct remote_opts *ro, int k, const char *v)
 	case 9: ro->progress = 1; return 0;
 	case 10:
 		if (!v[0] || strchr(v, '\n')) {
-			is_err("--ksrc: expected the SUT's kernel build directory (e.g. /usr/src/linux-headers-6.1.0-56-amd64)");
+			isc_err("--ksrc: expected the SUT's kernel build directory (e.g. /usr/src/linux-headers-6.1.0-56-amd64)");
 			return 2;
 		}
 		ro->ksrc = v;
@@ -246,7 +246,7 @@ static int experiment_opt(struct remote_opts *ro, char **rest, int nrest, int i)
 		if (strncmp(a, "--", 2) || strncmp(a + 2, xopts[k].name, n) || (a[2 + n] && a[2 + n] != '='))
 			continue;
 		if (!xopts[k].arg) {
-			is_err("--%s: not with -H (run 'collect --%s' on the SUT)", xopts[k].name, xopts[k].name);
+			isc_err("--%s: not with -H (run 'collect --%s' on the SUT)", xopts[k].name, xopts[k].name);
 			return -1;
 		}
 		if (!strcmp(xopts[k].name, "set") || !strcmp(xopts[k].name, "matrix"))
@@ -260,7 +260,7 @@ static int experiment_opt(struct remote_opts *ro, char **rest, int nrest, int i)
 static int check_rest(struct remote_opts *ro, char **rest, int nrest)
 {
 	struct collect_opts o;
-	char **plain = is_xcalloc((size_t)nrest + 1, sizeof(*plain));
+	char **plain = isc_xcalloc((size_t)nrest + 1, sizeof(*plain));
 	const char *outdir = NULL;
 	int np = 0, rc;
 	for (int i = 0; i < nrest; i++) {
@@ -308,7 +308,7 @@ static int check_rest(struct remote_opts *ro, char **rest, int nrest)
 int remote_parse(int argc, char **argv, struct remote_opts *ro)
 {
 	*ro = (struct remote_opts){ .connect_timeout = DEFAULT_CONNECT_TIMEOUT };
-	char **rest = is_xcalloc((size_t)argc + 1, sizeof(*rest));
+	char **rest = isc_xcalloc((size_t)argc + 1, sizeof(*rest));
 	int nrest = 0, rc = 0;
 	rest[nrest++] = argv[0];
 	for (int i = 1; i < argc && !rc; ) {
@@ -319,7 +319,7 @@ int remote_parse(int argc, char **argv, struct remote_opts *ro)
 			continue;
 		}
 		if (ropts[k].arg && !v) {
-			is_err("option '%s' needs an argument; try 'collect --help'", argv[i]);
+			isc_err("option '%s' needs an argument; try 'collect --help'", argv[i]);
 			rc = 2;
 			break;
 		}
@@ -327,7 +327,7 @@ int remote_parse(int argc, char **argv, struct remote_opts *ro)
 		i += used;
 	}
 	if (!rc && !ro->nhosts) {
-		is_err("no host: give -H HOST[,HOST...] or --hosts FILE");
+		isc_err("no host: give -H HOST[,HOST...] or --hosts FILE");
 		rc = 2;
 	}
 	if (!rc && ro->progress == 0)
@@ -335,7 +335,7 @@ int remote_parse(int argc, char **argv, struct remote_opts *ro)
 	if (!rc)
 		rc = check_rest(ro, rest, nrest);
 	if (!rc && ro->fetch && (ro->deploy_only || nrest > 4 || !ro->outdir)) {
-		is_err("--fetch: only -H HOST -o DIR (the run directory, or the fleet's) and the ssh options");
+		isc_err("--fetch: only -H HOST -o DIR (the run directory, or the fleet's) and the ssh options");
 		rc = 2;
 	}
 	ro->pass = rest;

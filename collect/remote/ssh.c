@@ -15,7 +15,7 @@
 
 char *sh_quote(const char *s)
 {
-	char *q = is_xmalloc(4 * strlen(s) + 3), *o = q;
+	char *q = isc_xmalloc(4 * strlen(s) + 3), *o = q;
 	*o++ = '\'';
 	for (; *s; s++) {
 		if (*s == '\'') {
@@ -33,27 +33,27 @@ char *sh_quote(const char *s)
 static char **ssh_argv(const struct remote_opts *ro, const char *host, const char *command)
 {
 	size_t n = 0, max = 16 + 2 * ro->nssh_opts;
-	char **a = is_xcalloc(max, sizeof(*a));
-	a[n++] = is_xstrdup("ssh");
-	a[n++] = is_xstrdup("-T");          /* no terminal: a clean byte stream */
-	a[n++] = is_xstrdup("-o");
-	a[n++] = is_xstrdup("BatchMode=yes");   /* never ask for a password or a host key */
+	char **a = isc_xcalloc(max, sizeof(*a));
+	a[n++] = isc_xstrdup("ssh");
+	a[n++] = isc_xstrdup("-T");          /* no terminal: a clean byte stream */
+	a[n++] = isc_xstrdup("-o");
+	a[n++] = isc_xstrdup("BatchMode=yes");   /* never ask for a password or a host key */
 	if (ro->ssh_config) {
-		a[n++] = is_xstrdup("-F");
-		a[n++] = is_xstrdup(ro->ssh_config);
+		a[n++] = isc_xstrdup("-F");
+		a[n++] = isc_xstrdup(ro->ssh_config);
 	}
 	/* ssh keeps the first value of an option: the user's --ssh-opt beat our defaults below */
 	for (size_t i = 0; i < ro->nssh_opts; i++) {
-		a[n++] = is_xstrdup("-o");
-		a[n++] = is_xstrdup(ro->ssh_opts[i]);
+		a[n++] = isc_xstrdup("-o");
+		a[n++] = isc_xstrdup(ro->ssh_opts[i]);
 	}
-	a[n++] = is_xstrdup("-o");
-	a[n++] = is_xasprintf("ConnectTimeout=%u", ro->connect_timeout);
-	a[n++] = is_xstrdup("-o");
-	a[n++] = is_xstrdup("ServerAliveInterval=5");   /* a dead connection ends within ~15 s */
-	a[n++] = is_xstrdup("--");
-	a[n++] = is_xstrdup(host);
-	a[n++] = is_xstrdup(command);
+	a[n++] = isc_xstrdup("-o");
+	a[n++] = isc_xasprintf("ConnectTimeout=%u", ro->connect_timeout);
+	a[n++] = isc_xstrdup("-o");
+	a[n++] = isc_xstrdup("ServerAliveInterval=5");   /* a dead connection ends within ~15 s */
+	a[n++] = isc_xstrdup("--");
+	a[n++] = isc_xstrdup(host);
+	a[n++] = isc_xstrdup(command);
 	return a;
 }
 
@@ -68,7 +68,7 @@ int ssh_start(const struct remote_opts *ro, const char *host, const char *comman
 {
 	int pin[2], pout[2], perr[2];
 	if (pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 || pipe2(perr, O_CLOEXEC) < 0) {
-		is_err("%s: pipe: %s", host, strerror(errno));
+		isc_err("%s: pipe: %s", host, strerror(errno));
 		return -1;
 	}
 	char **a = ssh_argv(ro, host, command);
@@ -88,7 +88,7 @@ int ssh_start(const struct remote_opts *ro, const char *host, const char *comman
 	close(pout[1]);
 	close(perr[1]);
 	if (pid < 0) {
-		is_err("%s: fork: %s", host, strerror(errno));
+		isc_err("%s: fork: %s", host, strerror(errno));
 		close(pin[1]);
 		close(pout[0]);
 		close(perr[0]);
@@ -123,7 +123,7 @@ static void buf_add(struct buf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		b->cap = (b->len + n + 1) * 2;
-		b->p = is_xrealloc(b->p, b->cap);
+		b->p = isc_xrealloc(b->p, b->cap);
 	}
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
@@ -193,7 +193,7 @@ void last_line(const char *text, char *buf, size_t len)
 	size_t n = (size_t)(end - start);
 	if (n >= len)
 		n = len - 1;
-	is_quote_for_msg(start, n, buf, len);
+	isc_quote_for_msg(start, n, buf, len);
 }
 
 void ssh_explain(const char *err, char *buf, size_t len)

@@ -32,14 +32,14 @@ struct cpu_lock {
 
 int collect_check_cpu(int cpu)
 {
-	int possible = is_sysinfo_cpus_possible();
+	int possible = isc_sysinfo_cpus_possible();
 	if (possible > 0 && cpu >= possible) {
-		is_err("--cpu %d: no such CPU (this machine has CPUs 0-%d)", cpu, possible - 1);
+		isc_err("--cpu %d: no such CPU (this machine has CPUs 0-%d)", cpu, possible - 1);
 		return -1;
 	}
-	int online = is_sysinfo_cpu_online(cpu);
+	int online = isc_sysinfo_cpu_online(cpu);
 	if (online == 0) {
-		is_err("--cpu %d: CPU %d is offline; bring it online (echo 1 > /sys/devices/system/cpu/cpu%d/online) "
+		isc_err("--cpu %d: CPU %d is offline; bring it online (echo 1 > /sys/devices/system/cpu/cpu%d/online) "
 		       "or choose an online CPU", cpu, cpu, cpu);
 		return -1;
 	}
@@ -114,14 +114,14 @@ static void report_holder(int fd, int cpu)
 {
 	long pid = collect_lock_holder(fd);
 	if (pid > 0)
-		is_err("another collector is measuring CPU %d (pid %ld); wait for it or choose another --cpu", cpu, pid);
+		isc_err("another collector is measuring CPU %d (pid %ld); wait for it or choose another --cpu", cpu, pid);
 	else
-		is_err("another collector is measuring CPU %d; wait for it or choose another --cpu", cpu);
+		isc_err("another collector is measuring CPU %d; wait for it or choose another --cpu", cpu);
 }
 
 struct cpu_lock *cpu_lock_take(int cpu)
 {
-	struct cpu_lock *l = is_xcalloc(1, sizeof(*l));
+	struct cpu_lock *l = isc_xcalloc(1, sizeof(*l));
 	char name[32];
 	int taken = 0;
 	snprintf(name, sizeof(name), "cpu%d.lock", cpu);
@@ -139,7 +139,7 @@ struct cpu_lock *cpu_lock_take(int cpu)
 			if (errno == EWOULDBLOCK)
 				report_holder(fd, cpu);
 			else
-				is_err("%s/%s: %s", lock_dirs[i], name, strerror(errno));
+				isc_err("%s/%s: %s", lock_dirs[i], name, strerror(errno));
 			close(fd);
 			cpu_lock_release(l);
 			return NULL;
@@ -148,7 +148,7 @@ struct cpu_lock *cpu_lock_take(int cpu)
 		taken++;
 	}
 	if (!taken)
-		is_warn("cannot use %s or %s: running without the one-collector-per-CPU lock",
+		isc_warn("cannot use %s or %s: running without the one-collector-per-CPU lock",
 			lock_dirs[0], lock_dirs[1]);
 	return l;
 }

@@ -124,7 +124,7 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 	r->info = info;
 	cJSON_AddStringToObject(info, "toolname", "idlescope");
 	cJSON_AddStringToObject(info, "toolver", IDLESCOPE_VERSION);
-	cJSON_AddStringToObject(info, "format_version", IS_FORMAT_VERSION);
+	cJSON_AddStringToObject(info, "format_version", ISC_FORMAT_VERSION);
 	cJSON_AddStringToObject(info, "reportid", r->o.reportid ? r->o.reportid : base ? base + 1 : r->rd.path);
 	cJSON_AddStringToObject(info, "method", r->m->name);
 	cJSON_AddStringToObject(info, "method_why", why_method);
@@ -151,7 +151,7 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 	cJSON_AddItemToObject(info, "discards", discards_json(r->discards));
 	cJSON_AddBoolToObject(info, "complete", false);
 	cJSON_AddStringToObject(info, "stop_reason", "running");
-	is_iso_time(ts, sizeof(ts));
+	isc_iso_time(ts, sizeof(ts));
 	cJSON_AddStringToObject(info, "start_time", ts);
 	cJSON_AddNumberToObject(info, "start_monotonic_ns", (double)r->start_ns);
 	cJSON_AddNullToObject(info, "end_time");
@@ -162,23 +162,23 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
 	cJSON_AddItemToObject(info, "pm_qos", r->pm_qos_info);
 	r->pm_qos_info = NULL;
-	cJSON_AddItemToObject(info, "system", is_sysinfo_collect(r->cfg.cpu));
+	cJSON_AddItemToObject(info, "system", isc_sysinfo_collect(r->cfg.cpu));
 	collect_settings_record(info, r->cfg.cpu);
 }
 
 static void finish_info(struct run *r)
 {
 	char ts[64];
-	uint64_t end = is_mono_ns();
+	uint64_t end = isc_mono_ns();
 	cJSON *info = r->info;
-	is_json_set(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
-	is_json_set(info, "discards", discards_json(r->discards));
-	is_json_set(info, "complete", cJSON_CreateBool(r->why_stopped == STOP_COUNT || r->why_stopped == STOP_TIME));
-	is_json_set(info, "stop_reason", cJSON_CreateString(reason_name(r)));
-	is_iso_time(ts, sizeof(ts));
-	is_json_set(info, "end_time", cJSON_CreateString(ts));
-	is_json_set(info, "end_monotonic_ns", cJSON_CreateNumber((double)end));
-	is_json_set(info, "duration_s", cJSON_CreateNumber((double)(end - r->start_ns) / 1e9));
+	isc_json_set(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
+	isc_json_set(info, "discards", discards_json(r->discards));
+	isc_json_set(info, "complete", cJSON_CreateBool(r->why_stopped == STOP_COUNT || r->why_stopped == STOP_TIME));
+	isc_json_set(info, "stop_reason", cJSON_CreateString(reason_name(r)));
+	isc_iso_time(ts, sizeof(ts));
+	isc_json_set(info, "end_time", cJSON_CreateString(ts));
+	isc_json_set(info, "end_monotonic_ns", cJSON_CreateNumber((double)end));
+	isc_json_set(info, "duration_s", cJSON_CreateNumber((double)(end - r->start_ns) / 1e9));
 }
 
 /* A state's name as a datapoints.csv field. The kernel's names are plain words ("C6",
@@ -187,10 +187,10 @@ static void finish_info(struct run *r)
  * (RFC 4180), so that the row keeps its fields. malloc'd. */
 static char *state_field(const char *name)
 {
-	char *safe = is_text_dup(name, IS_TEXT_LINE), *q, *o;
+	char *safe = isc_text_dup(name, ISC_TEXT_LINE), *q, *o;
 	if (!strpbrk(safe, ",\""))
 		return safe;
-	q = o = is_xmalloc(2 * strlen(safe) + 3);
+	q = o = isc_xmalloc(2 * strlen(safe) + 3);
 	*o++ = '"';
 	for (const char *p = safe; *p; p++) {
 		if (*p == '"')
@@ -211,7 +211,7 @@ static void take_state_names(struct run *r)
 	const cJSON *ci = cJSON_GetObjectItemCaseSensitive(sys, "cpuidle");
 	const cJSON *states = cJSON_GetObjectItemCaseSensitive(ci, "states"), *s;
 	r->nstates = (size_t)cJSON_GetArraySize(states);
-	r->state_names = is_xcalloc(r->nstates + 1, sizeof(*r->state_names));
+	r->state_names = isc_xcalloc(r->nstates + 1, sizeof(*r->state_names));
 	size_t i = 0;
 	cJSON_ArrayForEach(s, states) {
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(s, "name");
@@ -228,7 +228,7 @@ static int measure(struct run *r)
 
 	struct nothing_kept *nk = collect_nothing_kept();
 	arm_time_limit(r->o.time_limit_ns);
-	nothing_kept_reset(nk, r->discards, is_mono_ns());
+	nothing_kept_reset(nk, r->discards, isc_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
 	while (r->why_stopped != STOP_COUNT) {
 		int got = r->m->next(r->ctx, &dp, r->discards);
@@ -239,7 +239,7 @@ static int measure(struct run *r)
 		if (got == 0)
 			break;
 		if (!nk->tripped)
-			nothing_kept_reset(nk, r->discards, is_mono_ns());
+			nothing_kept_reset(nk, r->discards, isc_mono_ns());
 		if (dp_writer_add(r->w, &dp) < 0) {
 			ret = -1;
 			break;
@@ -255,7 +255,7 @@ static int measure(struct run *r)
 		progress_update(p, dp_writer_rows(r->w), nd, r->summary, false);
 	}
 	progress_end(p);
-	r->end_ns = is_mono_ns();
+	r->end_ns = isc_mono_ns();
 	arm_time_limit(0);
 	if (ret < 0)
 		r->why_stopped = STOP_ERROR;
@@ -264,8 +264,8 @@ static int measure(struct run *r)
 				 : nk->tripped ? STOP_NOTHING_KEPT : STOP_ERROR;
 	if (r->why_stopped == STOP_NOTHING_KEPT) {
 		char msg[512];
-		nothing_kept_message(nk, r->discards, is_mono_ns(), msg, sizeof(msg));
-		is_err("CPU %d, -l %s: %s", r->cfg.cpu, r->o.ldist_arg ? r->o.ldist_arg : "default", msg);
+		nothing_kept_message(nk, r->discards, isc_mono_ns(), msg, sizeof(msg));
+		isc_err("CPU %d, -l %s: %s", r->cfg.cpu, r->o.ldist_arg ? r->o.ldist_arg : "default", msg);
 	}
 	return ret;
 }
@@ -278,54 +278,54 @@ static int prepare(struct run *r, int argc, char **argv)
 
 	rc = collect_parse_options(argc, argv, &r->o);
 	if (rc)
-		return rc == 1 ? IS_EXIT_OK : IS_EXIT_USAGE;
+		return rc == 1 ? ISC_EXIT_OK : ISC_EXIT_USAGE;
 	if ((rc = settings_cli_check_pending()) >= 0)
 		return rc;
 	if (r->o.cpu_list)
 		return collect_multi_cpu(argc, argv, &r->o);
 	if (strcmp(r->o.method, "auto") && !collect_find_method(r->o.method)) {
 		char q[64];
-		is_quote_for_msg(r->o.method, strlen(r->o.method), q, sizeof(q));
-		is_err("--method '%s': unknown method; choose auto, hrt, tdt, bpf or timer", q);
-		return IS_EXIT_USAGE;
+		isc_quote_for_msg(r->o.method, strlen(r->o.method), q, sizeof(q));
+		isc_err("--method '%s': unknown method; choose auto, hrt, tdt, bpf or timer", q);
+		return ISC_EXIT_USAGE;
 	}
 	if (collect_check_cpu(r->o.cpu) < 0)
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	r->cfg = (struct collect_cfg){ .cpu = r->o.cpu, .ldist_min = r->o.ldist_min, .ldist_max = r->o.ldist_max,
 				       .seed = r->o.seed_set ? r->o.seed : collect_random_seed(),
 				       .quiet = r->o.quiet, .priority = r->o.priority,
 				       .kmod_path = r->o.kmod_path };
 	if (!(r->lock = cpu_lock_take(r->cfg.cpu)))
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	if (!(r->m = collect_select_method(r->o.method, &r->cfg, why_method, sizeof(why_method))))
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	r->pm_qos_info = cJSON_CreateObject();
 	if (!(r->qos = pm_qos_start(r->o.pm_qos_us, r->cfg.cpu, r->pm_qos_info)))
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	install_signals();
 	collect_ldist_init(r->cfg.ldist_min, r->cfg.ldist_max, r->cfg.seed);
-	r->start_ns = is_mono_ns();
+	r->start_ns = isc_mono_ns();
 	r->method_info = cJSON_CreateObject();
 	r->started = true;
 	if (r->m->start(&r->ctx, &r->cfg, r->method_info) < 0)
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	move_off_cpu(r->cfg.cpu);
 
-	char *def = r->o.outdir ? NULL : is_run_name(NULL, r->m->name);
+	char *def = r->o.outdir ? NULL : isc_run_name(NULL, r->m->name);
 	rc = run_dir_create(r->o.outdir ? r->o.outdir : def, r->o.force, &r->rd);
 	free(def);
 	if (rc < 0)
-		return rc == -2 ? IS_EXIT_USAGE : IS_EXIT_DATA;
+		return rc == -2 ? ISC_EXIT_USAGE : ISC_EXIT_DATA;
 	build_info(r, argc, argv, why_method);
 	take_state_names(r);
 	if (!(r->w = dp_writer_open(&r->rd, r->o.keep_raw, r->state_names, r->nstates)))
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	if (r->o.counters_interval > 0)
 		r->sampler = counters_sampler_start(r->rd.path, r->o.counters_interval, r->info);
 	if (run_write_info(&r->rd, r->info, INFO_RESERVE) < 0)
-		return IS_EXIT_DATA;
+		return ISC_EXIT_DATA;
 	if (!r->o.quiet)
-		is_info("measuring CPU %d with method %s into %s", r->cfg.cpu, r->m->name, r->rd.path);
+		isc_info("measuring CPU %d with method %s into %s", r->cfg.cpu, r->m->name, r->rd.path);
 	return -1;
 }
 
@@ -336,12 +336,12 @@ static int cleanup(struct run *r, int status)
 	r->ctx = NULL;
 	counters_sampler_stop(r->sampler);
 	if (r->w && dp_writer_close(r->w, &r->ndone) < 0)
-		status = IS_EXIT_DATA;
+		status = ISC_EXIT_DATA;
 	r->w = NULL;
 	if (r->info && r->rd.dirfd >= 0) {
 		finish_info(r);
 		if (run_write_info(&r->rd, r->info, 0) < 0)
-			status = IS_EXIT_DATA;
+			status = ISC_EXIT_DATA;
 	}
 	pm_qos_stop(r->qos);
 	cpu_lock_release(r->lock);
@@ -379,13 +379,13 @@ int measure_main(int argc, char **argv)
 	status = prepare(&r, argc, argv);
 	if (status < 0) {
 		int ok = measure(&r) == 0;
-		status = ok && (r.why_stopped == STOP_COUNT || r.why_stopped == STOP_TIME) ? IS_EXIT_OK : IS_EXIT_DATA;
+		status = ok && (r.why_stopped == STOP_COUNT || r.why_stopped == STOP_TIME) ? ISC_EXIT_OK : ISC_EXIT_DATA;
 	}
 	status = cleanup(&r, status);
 	print_summary(&r);
 	summary_free(r.summary);
 	if (r.why_stopped == STOP_SIGNAL)
-		is_warn("stopped by SIG%s after %llu datapoints; info.json says \"complete\": false",
+		isc_warn("stopped by SIG%s after %llu datapoints; info.json says \"complete\": false",
 			sigabbrev_np(stop_signal) ? sigabbrev_np(stop_signal) : "?", (unsigned long long)r.ndone);
 	return status;
 }

@@ -23,17 +23,17 @@ static int nchildren;
 static int check(const struct collect_opts *o, int *cpus, int *n)
 {
 	if (strcmp(o->method, "timer")) {
-		is_err("--cpu %s: several CPUs at once need --method timer (bpf, hrt and tdt measure "
+		isc_err("--cpu %s: several CPUs at once need --method timer (bpf, hrt and tdt measure "
 		       "one CPU; run one collect per CPU)", o->cpu_list);
 		return -1;
 	}
 	if (!o->outdir) {
-		is_err("--cpu %s: needs -o DIR (each CPU's run goes to DIR/cpuN)", o->cpu_list);
+		isc_err("--cpu %s: needs -o DIR (each CPU's run goes to DIR/cpuN)", o->cpu_list);
 		return -1;
 	}
 	*n = collect_parse_cpu_list(o->cpu_list, cpus, MAX_MULTI);
 	if (*n < 1 || *n > MAX_MULTI) {
-		is_err("--cpu '%s': expected CPU numbers and ranges without repeats (0,2-3), at most %d",
+		isc_err("--cpu '%s': expected CPU numbers and ranges without repeats (0,2-3), at most %d",
 		       o->cpu_list, MAX_MULTI);
 		return -1;
 	}
@@ -45,10 +45,10 @@ static int check(const struct collect_opts *o, int *cpus, int *n)
 
 static pid_t start_child(int argc, char **argv, const struct collect_opts *o, int cpu)
 {
-	char **av = is_xcalloc((size_t)argc + 8, sizeof(char *));
-	char *name = is_xasprintf("collect[cpu%d]", cpu), *cpus = is_xasprintf("%d", cpu);
-	char *out = is_xasprintf("%s/cpu%d", o->outdir, cpu);
-	char *rid = o->reportid ? is_xasprintf("%s-cpu%d", o->reportid, cpu) : NULL;
+	char **av = isc_xcalloc((size_t)argc + 8, sizeof(char *));
+	char *name = isc_xasprintf("collect[cpu%d]", cpu), *cpus = isc_xasprintf("%d", cpu);
+	char *out = isc_xasprintf("%s/cpu%d", o->outdir, cpu);
+	char *rid = o->reportid ? isc_xasprintf("%s-cpu%d", o->reportid, cpu) : NULL;
 	int k = 0;
 	av[k++] = name;
 	for (int i = 1; i < argc; i++)
@@ -75,18 +75,18 @@ static pid_t start_child(int argc, char **argv, const struct collect_opts *o, in
 
 int collect_multi_cpu(int argc, char **argv, const struct collect_opts *o)
 {
-	int cpus[MAX_MULTI], n, worst = IS_EXIT_OK;
+	int cpus[MAX_MULTI], n, worst = ISC_EXIT_OK;
 	if (check(o, cpus, &n) < 0)
-		return IS_EXIT_USAGE;
+		return ISC_EXIT_USAGE;
 	child_forward_signals((const int[]){ SIGTERM }, 1);
 	signal(SIGINT, SIG_IGN);  /* the terminal's ^C reaches the children themselves */
 	if (!o->quiet)
-		is_info("measuring CPUs %s at once with method timer into %s/cpuN", o->cpu_list, o->outdir);
+		isc_info("measuring CPUs %s at once with method timer into %s/cpuN", o->cpu_list, o->outdir);
 	for (int i = 0; i < n; i++) {
 		children[nchildren] = start_child(argc, argv, o, cpus[i]);
 		if (children[nchildren] < 0) {
 			child_signal_all(SIGTERM);
-			worst = IS_EXIT_DATA;
+			worst = ISC_EXIT_DATA;
 			break;
 		}
 		nchildren++;
@@ -96,10 +96,10 @@ int collect_multi_cpu(int argc, char **argv, const struct collect_opts *o)
 		while (waitpid(children[i], &st, 0) < 0 && errno == EINTR)
 			;
 		child_done(children[i]);
-		int rc = WIFEXITED(st) ? WEXITSTATUS(st) : IS_EXIT_DATA;
+		int rc = WIFEXITED(st) ? WEXITSTATUS(st) : ISC_EXIT_DATA;
 		worst = rc > worst ? rc : worst;
 		if (!o->quiet || rc)
-			is_info("%s/cpu%d: %s (exit %d)", o->outdir, cpus[i], rc ? "failed" : "done", rc);
+			isc_info("%s/cpu%d: %s (exit %d)", o->outdir, cpus[i], rc ? "failed" : "done", rc);
 	}
 	return worst;
 }

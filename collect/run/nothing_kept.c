@@ -51,6 +51,6 @@ struct nothing_kept *collect_nothing_kept(void)
 
 void collect_watch_discards(const uint64_t discards[DISCARD_NR])
 {
-	if (!watch.tripped && nothing_kept_check(&watch, discards, is_mono_ns()))
+	if (!watch.tripped && nothing_kept_check(&watch, discards, isc_mono_ns()))
 		collect_stop_requested = 1;
 }

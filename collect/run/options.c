@@ -140,7 +140,7 @@ static int parse_scaled(const char *s, size_t n, const struct unit *units, doubl
 			break;
 		}
 	}
-	if (!numlen || s[0] == '-' || s[0] == '+' || !is_parse_double(s, numlen, &v) || v < 0)
+	if (!numlen || s[0] == '-' || s[0] == '+' || !isc_parse_double(s, numlen, &v) || v < 0)
 		return -1;
 	*ns = v * mul;
 	return 0;
@@ -232,8 +232,8 @@ int collect_parse_duration(const char *s, uint64_t *ns, char *why, size_t whylen
 static int usage_err(const char *opt, const char *val, const char *why)
 {
 	char q[96];
-	is_quote_for_msg(val, strlen(val), q, sizeof(q));
-	is_err("%s '%s': %s", opt, q, why);
+	isc_quote_for_msg(val, strlen(val), q, sizeof(q));
+	isc_err("%s '%s': %s", opt, q, why);
 	return 2;
 }
 
@@ -246,11 +246,11 @@ int collect_check_name(const char *opt, const char *arg, bool dir)
 	if (dir) {  /* the directory's own name: what follows the last '/' */
 		while (n > 1 && arg[n - 1] == '/')
 			n--;
-		copy = is_xstrndup(arg, n);
+		copy = isc_xstrndup(arg, n);
 		name = strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy;
 	}
 	int rc = 0;
-	if (is_name_problem(name, why, sizeof(why))) {
+	if (isc_name_problem(name, why, sizeof(why))) {
 		snprintf(msg, sizeof(msg), "%s in the run's %s; it must be valid UTF-8 without control "
 			 "characters", why, dir ? "directory name" : "report ID");
 		rc = usage_err(opt, arg, msg);
@@ -333,7 +333,7 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 		return 0;
 	case OPT_COUNTERS_INTERVAL: {
 		double d;
-		if (!is_parse_double(arg, strlen(arg), &d) || d < 0 || (d > 0 && d < 0.01) || d > 86400)
+		if (!isc_parse_double(arg, strlen(arg), &d) || d < 0 || (d > 0 && d < 0.01) || d > 86400)
 			return usage_err("--counters-interval", arg, "expected seconds: 0 (off) or 0.01 to 86400");
 		o->counters_interval = d;
 		o->counters_interval_set = true;
@@ -353,7 +353,7 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 		printf("collect (idlescope) %s\n", IDLESCOPE_VERSION);
 		return 1;
 	}
-	is_err("try 'collect --help'");
+	isc_err("try 'collect --help'");
 	return 2;
 }
 
@@ -405,21 +405,21 @@ int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 		if (c == '?' || c == ':') {
 			char q[64];
 			const char *bad = argv[optind - 1];
-			is_quote_for_msg(bad, strlen(bad), q, sizeof(q));
+			isc_quote_for_msg(bad, strlen(bad), q, sizeof(q));
 			if (c == ':')
-				is_err("option '%s' needs an argument; try 'collect --help'", q);
+				isc_err("option '%s' needs an argument; try 'collect --help'", q);
 			else if (optopt > 0 && optopt < 128)
-				is_err("unknown option '-%c'; try 'collect --help'", optopt);
+				isc_err("unknown option '-%c'; try 'collect --help'", optopt);
 			else
-				is_err("unknown option '%s'; try 'collect --help'", q);
+				isc_err("unknown option '%s'; try 'collect --help'", q);
 			return 2;
 		}
 		if (optarg && optarg == argv[optind - 1] && optarg[0] == '-' && optarg[1] && !isdigit((unsigned char)optarg[1])) {
 			/* "--report -q": getopt took the next option as --reportid's value */
 			char q[64], opt[64];
-			is_quote_for_msg(optarg, strlen(optarg), q, sizeof(q));
-			is_quote_for_msg(argv[optind - 2], strlen(argv[optind - 2]), opt, sizeof(opt));
-			is_err("option '%s' needs a value, got the option '%s' (write %s%s%s if it is meant);"
+			isc_quote_for_msg(optarg, strlen(optarg), q, sizeof(q));
+			isc_quote_for_msg(argv[optind - 2], strlen(argv[optind - 2]), opt, sizeof(opt));
+			isc_err("option '%s' needs a value, got the option '%s' (write %s%s%s if it is meant);"
 			       " try 'collect --help'", opt, q, opt, opt[1] == '-' ? "=" : "", q);
 			return 2;
 		}
@@ -431,7 +431,7 @@ int collect_parse_options(int argc, char **argv, struct collect_opts *o)
 			return rc;
 	}
 	if (optind < argc) {
-		is_err("unexpected argument '%s'; try 'collect --help'", argv[optind]);
+		isc_err("unexpected argument '%s'; try 'collect --help'", argv[optind]);
 		return 2;
 	}
 	if (!count_set)

@@ -30,7 +30,7 @@ static int read_limit(int32_t *v)
 
 struct pm_qos *pm_qos_start(long req_us, int cpu, cJSON *info)
 {
-	struct pm_qos *q = is_xcalloc(1, sizeof(*q));
+	struct pm_qos *q = isc_xcalloc(1, sizeof(*q));
 	int32_t before;
 	char path[128];
 	q->fd = -1;
@@ -61,7 +61,7 @@ struct pm_qos *pm_qos_start(long req_us, int cpu, cJSON *info)
 	int32_t v = (int32_t)req_us;
 	q->fd = open(CPU_DMA_LATENCY, O_RDWR | O_CLOEXEC);
 	if (q->fd < 0 || write(q->fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
-		is_err("--pm-qos-us %ld: %s: %s%s", req_us, CPU_DMA_LATENCY, strerror(errno),
+		isc_err("--pm-qos-us %ld: %s: %s%s", req_us, CPU_DMA_LATENCY, strerror(errno),
 		       errno == EACCES || errno == EPERM ? " (needs root; or leave PM QoS alone)" : "");
 		pm_qos_stop(q);
 		return NULL;

@@ -20,8 +20,8 @@ struct progress *progress_start(uint64_t count, uint64_t time_limit_ns, bool qui
 {
 	if (quiet || !isatty(STDERR_FILENO) || getenv("IDLESCOPE_NO_PROGRESS"))
 		return NULL;  /* (set by collect --cpu LIST for its children) */
-	struct progress *p = is_xcalloc(1, sizeof(*p));
-	p->start_ns = p->last_ns = is_mono_ns();
+	struct progress *p = isc_xcalloc(1, sizeof(*p));
+	p->start_ns = p->last_ns = isc_mono_ns();
 	p->count = count;
 	p->time_limit_ns = time_limit_ns;
 	return p;
@@ -43,7 +43,7 @@ void progress_update(struct progress *p, uint64_t dps, uint64_t discards,
 {
 	if (!p)
 		return;
-	uint64_t now = is_mono_ns();
+	uint64_t now = isc_mono_ns();
 	if (!force && now - p->last_ns < PROGRESS_EVERY_NS)
 		return;
 	p->last_ns = now;
@@ -68,7 +68,7 @@ void progress_update(struct progress *p, uint64_t dps, uint64_t discards,
 	if (sum && summary_running(sum, &name, &med, &p99) == 0)
 		snprintf(lat, sizeof(lat), ", %s med %.3f us, 99%% %.3f us", name, med, p99);
 	fprintf(stderr, "\r%s: %" PRIu64 " datapoints, %.1f/s, %" PRIu64 " discarded, %s elapsed, ETA %s%s\033[K",
-		is_progname(), dps, rate, discards, e, t, lat);
+		isc_progname(), dps, rate, discards, e, t, lat);
 	p->shown = true;
 }
 

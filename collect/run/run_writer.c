@@ -59,21 +59,21 @@ static int follow_link(int dirfd, const char *name, const char *shown, struct pa
 	int fd = -1, lfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
 	if (lfd < 0 || fstat(lfd, &st) < 0) {
-		is_err("%s: %s", shown, strerror(errno));
+		isc_err("%s: %s", shown, strerror(errno));
 	} else if (!S_ISLNK(st.st_mode)) {
-		is_err("%s: exists and is not a directory", shown);
+		isc_err("%s: exists and is not a directory", shown);
 		pw->refused = true;
 	} else if (!link_is_trusted(&st)) {
-		is_err("%s: is a symbolic link owned by uid %u (neither root nor you); refusing to follow it "
+		isc_err("%s: is a symbolic link owned by uid %u (neither root nor you); refusing to follow it "
 		       "(give the real directory)", shown, (unsigned)st.st_uid);
 		pw->refused = true;
 	} else if (++pw->links > MAX_LINKS) {
-		is_err("%s: %s", shown, strerror(ELOOP));
+		isc_err("%s: %s", shown, strerror(ELOOP));
 	} else if ((n = readlinkat(lfd, "", target, sizeof(target) - 1)) < 0) {
-		is_err("%s: %s", shown, strerror(errno));
+		isc_err("%s: %s", shown, strerror(errno));
 	} else {
 		target[n] = '\0';
-		char *label = is_xasprintf("%s -> ", shown);
+		char *label = isc_xasprintf("%s -> ", shown);
 		fd = walk_path(dirfd, target, label, pw);
 		free(label);
 	}
@@ -89,7 +89,7 @@ static int walk_step(int dirfd, const char *name, const char *shown, struct path
 
 	if (fd < 0 && errno == ENOENT) {
 		if (mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST) {
-			is_err("%s: %s", shown, strerror(errno));
+			isc_err("%s: %s", shown, strerror(errno));
 			return -1;
 		}
 		fd = openat(dirfd, name, DIR_FLAGS);
@@ -98,7 +98,7 @@ static int walk_step(int dirfd, const char *name, const char *shown, struct path
 		return fd;
 	if (errno == ENOTDIR || errno == ELOOP)
 		return follow_link(dirfd, name, shown, pw);
-	is_err("%s: %s", shown, strerror(errno));
+	isc_err("%s: %s", shown, strerror(errno));
 	return -1;
 }
 
@@ -110,12 +110,12 @@ static int walk_path(int dirfd, const char *path, const char *label, struct path
 	size_t i = 0;
 
 	if (fd < 0)
-		is_err("%s%s: %s", label, path[0] == '/' ? "/" : ".", strerror(errno));
+		isc_err("%s%s: %s", label, path[0] == '/' ? "/" : ".", strerror(errno));
 	while (fd >= 0 && path[i]) {
 		size_t len = strcspn(path + i, "/");
 		if (len && !(len == 1 && path[i] == '.')) {
-			char *name = is_xstrndup(path + i, len);
-			char *shown = is_xasprintf("%s%.*s", label, (int)(i + len), path);
+			char *name = isc_xstrndup(path + i, len);
+			char *shown = isc_xasprintf("%s%.*s", label, (int)(i + len), path);
 			int next = walk_step(fd, name, shown, pw);
 			close(fd);
 			fd = next;
@@ -159,7 +159,7 @@ static int remove_stats_files(int dirfd, const char *path)
 		return 0;
 	for (size_t i = 0; i < sizeof(stats_files) / sizeof(stats_files[0]); i++)
 		if (unlinkat(sfd, stats_files[i], 0) < 0 && errno != ENOENT) {
-			is_err("%s/stats/%s: cannot remove the previous run's file: %s", path, stats_files[i],
+			isc_err("%s/stats/%s: cannot remove the previous run's file: %s", path, stats_files[i],
 			       strerror(errno));
 			close(sfd);
 			return -1;
@@ -173,7 +173,7 @@ static int remove_run_files(int dirfd, const char *path)
 {
 	for (size_t i = 0; i < sizeof(run_files) / sizeof(run_files[0]); i++)
 		if (unlinkat(dirfd, run_files[i], 0) < 0 && errno != ENOENT) {
-			is_err("%s/%s: cannot remove the previous run's file: %s", path, run_files[i], strerror(errno));
+			isc_err("%s/%s: cannot remove the previous run's file: %s", path, run_files[i], strerror(errno));
 			return -1;
 		}
 	return remove_stats_files(dirfd, path);
@@ -185,34 +185,34 @@ static int open_run_dir(int pfd, const char *base, const char *path, bool force)
 	struct stat st;
 
 	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
-		is_err("%s: is a symbolic link; refusing to write through it (give the real directory)", path);
+		isc_err("%s: is a symbolic link; refusing to write through it (give the real directory)", path);
 		return -2;
 	}
 	bool created = mkdirat(pfd, base, 0755) == 0;
 	if (!created && errno != EEXIST) {
-		is_err("%s: %s", path, strerror(errno));
+		isc_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	int fd = openat(pfd, base, DIR_FLAGS);
 	if (fd < 0) {
 		bool refused = errno == ENOTDIR || errno == ELOOP;
-		is_err("%s: %s", path, refused ? "exists and is not a directory" : strerror(errno));
+		isc_err("%s: %s", path, refused ? "exists and is not a directory" : strerror(errno));
 		return refused ? -2 : -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int e = errno;
 		long pid = e == EWOULDBLOCK ? collect_lock_holder(fd) : 0;
 		if (e != EWOULDBLOCK)
-			is_err("%s: cannot lock it: %s", path, strerror(e));
+			isc_err("%s: cannot lock it: %s", path, strerror(e));
 		else if (pid > 0)
-			is_err("%s: another collector (pid %ld) is writing into it; choose another -o", path, pid);
+			isc_err("%s: another collector (pid %ld) is writing into it; choose another -o", path, pid);
 		else
-			is_err("%s: another collector is writing into it; choose another -o", path);
+			isc_err("%s: another collector is writing into it; choose another -o", path);
 		close(fd);
 		return -1;
 	}
 	if (!created && !force && dir_is_empty(fd) != 1) {
-		is_err("%s: directory is not empty; use --force to write into it or choose another -o", path);
+		isc_err("%s: directory is not empty; use --force to write into it or choose another -o", path);
 		close(fd);
 		return -2;
 	}
@@ -226,7 +226,7 @@ static int open_run_dir(int pfd, const char *base, const char *path, bool force)
 int run_dir_create(const char *path, bool force, struct run_dir *rd)
 {
 	struct path_walk pw = { 0 };
-	char *copy = is_xstrdup(path), *c1, *c2;
+	char *copy = isc_xstrdup(path), *c1, *c2;
 	size_t n = strlen(copy);
 	int pfd, fd = -1;
 
@@ -234,11 +234,11 @@ int run_dir_create(const char *path, bool force, struct run_dir *rd)
 	rd->path = NULL;
 	while (n > 1 && copy[n - 1] == '/')
 		copy[--n] = '\0';
-	c1 = is_xstrdup(copy);
-	c2 = is_xstrdup(copy);
+	c1 = isc_xstrdup(copy);
+	c2 = isc_xstrdup(copy);
 	const char *parent = dirname(c1), *base = basename(c2);
 	if (!strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, "..")) {
-		is_err("%s: give a directory name for the run", path);
+		isc_err("%s: give a directory name for the run", path);
 		fd = -2;
 	} else if ((pfd = walk_path(AT_FDCWD, parent, "", &pw)) < 0) {
 		fd = pw.refused ? -2 : -1;
@@ -248,7 +248,7 @@ int run_dir_create(const char *path, bool force, struct run_dir *rd)
 	}
 	if (fd >= 0) {
 		rd->dirfd = fd;
-		rd->path = is_xstrdup(copy);
+		rd->path = isc_xstrdup(copy);
 	}
 	free(c1);
 	free(c2);
@@ -306,7 +306,7 @@ static int rewrite_in_place(const struct run_dir *rd, const char *text)
 		errno = ENOSPC;
 		return -1;
 	}
-	char *buf = is_xmalloc((size_t)st.st_size);
+	char *buf = isc_xmalloc((size_t)st.st_size);
 	memcpy(buf, text, len);
 	memset(buf + len, ' ', (size_t)st.st_size - len);
 	buf[st.st_size - 1] = '\n';
@@ -321,16 +321,16 @@ static int rewrite_in_place(const struct run_dir *rd, const char *text)
 int run_write_info(const struct run_dir *rd, const cJSON *info, size_t reserve)
 {
 	static const char tmp[] = ".info.json.tmp";
-	char *text = is_json_render(info, true);
+	char *text = isc_json_render(info, true);
 	size_t done, len;
 	int fd = -1, ret = -1;
 
 	if (!text) {
-		is_err("%s/info.json: cannot render JSON (out of memory)", rd->path);
+		isc_err("%s/info.json: cannot render JSON (out of memory)", rd->path);
 		return -1;
 	}
 	len = strlen(text);
-	text = is_xrealloc(text, len + reserve + 2);
+	text = isc_xrealloc(text, len + reserve + 2);
 	memset(text + len, ' ', reserve);
 	text[len + reserve] = '\n';
 	text[len + reserve + 1] = '\0';
@@ -357,7 +357,7 @@ fail:
 		if (e == ENOSPC && rewrite_in_place(rd, text) == 0)
 			ret = 0;
 		else
-			is_err("%s/info.json: %s", rd->path, strerror(e));
+			isc_err("%s/info.json: %s", rd->path, strerror(e));
 	}
 out:
 	if (fd >= 0)
@@ -389,17 +389,17 @@ struct dp_writer *dp_writer_open(const struct run_dir *rd, bool keep_raw,
 {
 	int fd = create_file(rd, "datapoints.csv");
 	if (fd < 0) {
-		is_err("%s/datapoints.csv: %s", rd->path, strerror(errno));
+		isc_err("%s/datapoints.csv: %s", rd->path, strerror(errno));
 		return NULL;
 	}
-	struct dp_writer *w = is_xcalloc(1, sizeof(*w));
+	struct dp_writer *w = isc_xcalloc(1, sizeof(*w));
 	w->fd = fd;
-	w->path = is_xasprintf("%s/datapoints.csv", rd->path);
-	w->buf = is_xmalloc(DP_BLOCK + DP_ROW_MAX);
+	w->path = isc_xasprintf("%s/datapoints.csv", rd->path);
+	w->buf = isc_xmalloc(DP_BLOCK + DP_ROW_MAX);
 	w->cols.keep_raw = keep_raw;
 	w->cols.state_names = state_names;
 	w->cols.nstates = nstates;
-	w->last_flush_ns = is_mono_ns();
+	w->last_flush_ns = isc_mono_ns();
 	return w;
 }
 
@@ -414,7 +414,7 @@ static void put_header(struct dp_writer *w, const struct dp_raw *first)
 	if (first) {
 		c->nres = first->nres > DP_MAX_RES ? DP_MAX_RES : first->nres;
 		for (size_t i = 0; i < c->nres && o < DP_ROW_MAX - 64; i++) {
-			w->res_names[i] = is_xstrdup(first->res[i].name);
+			w->res_names[i] = isc_xstrdup(first->res[i].name);
 			o += (size_t)snprintf(p + o, DP_ROW_MAX - o, ",%.40s", w->res_names[i]);
 		}
 		c->smi = first->smi_cnt >= 0;
@@ -490,7 +490,7 @@ int dp_writer_flush(struct dp_writer *w)
 		w->buffered = 0;
 		w->header_buffered = false;
 		w->len = 0;
-		w->last_flush_ns = is_mono_ns();
+		w->last_flush_ns = isc_mono_ns();
 		return 0;
 	}
 	int e = errno;
@@ -499,7 +499,7 @@ int dp_writer_flush(struct dp_writer *w)
 	while (whole && w->buf[whole - 1] != '\n')
 		whole--;
 	if (whole < done && ftruncate(w->fd, w->on_disk + (off_t)whole) < 0)
-		is_warn("%s: cannot cut the partial last row: %s", w->path, strerror(errno));
+		isc_warn("%s: cannot cut the partial last row: %s", w->path, strerror(errno));
 	w->on_disk += (off_t)whole;
 	uint64_t lines = 0;
 	for (size_t i = 0; i < whole; i++)
@@ -510,7 +510,7 @@ int dp_writer_flush(struct dp_writer *w)
 	w->buffered = 0;
 	w->len = 0;
 	w->failed = true;
-	is_err("%s: %s; the %" PRIu64 " datapoints written before are kept", w->path, strerror(e), w->rows);
+	isc_err("%s: %s; the %" PRIu64 " datapoints written before are kept", w->path, strerror(e), w->rows);
 	return -1;
 }
 
@@ -522,12 +522,12 @@ int dp_writer_add(struct dp_writer *w, const struct dp_raw *dp)
 		put_header(w, dp);
 	size_t n = dp_format_row(w->buf + w->len, DP_ROW_MAX, dp, &w->cols);
 	if (!n) {
-		is_err("%s: datapoint row longer than %d bytes", w->path, DP_ROW_MAX);
+		isc_err("%s: datapoint row longer than %d bytes", w->path, DP_ROW_MAX);
 		return -1;
 	}
 	w->len += n;
 	w->buffered++;
-	if (w->len >= DP_BLOCK || is_mono_ns() - w->last_flush_ns >= DP_FLUSH_NS)
+	if (w->len >= DP_BLOCK || isc_mono_ns() - w->last_flush_ns >= DP_FLUSH_NS)
 		return dp_writer_flush(w);
 	return 0;
 }
@@ -546,11 +546,11 @@ int dp_writer_close(struct dp_writer *w, uint64_t *rows)
 	int ret = dp_writer_flush(w);
 	*rows = w->rows;
 	if (!w->failed && fsync(w->fd) < 0 && errno != EINVAL) {
-		is_err("%s: %s", w->path, strerror(errno));
+		isc_err("%s: %s", w->path, strerror(errno));
 		ret = -1;
 	}
 	if (close(w->fd) < 0 && !w->failed) {
-		is_err("%s: %s", w->path, strerror(errno));
+		isc_err("%s: %s", w->path, strerror(errno));
 		ret = -1;
 	}
 	for (size_t i = 0; i < w->cols.nres; i++)

@@ -15,7 +15,7 @@ struct run_summary {
 
 struct run_summary *summary_new(void)
 {
-	return is_xcalloc(1, sizeof(struct run_summary));
+	return isc_xcalloc(1, sizeof(struct run_summary));
 }
 
 void summary_free(struct run_summary *s)
@@ -31,7 +31,7 @@ static void push(double **v, size_t *n, size_t *cap, double x)
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 4096;
-		*v = is_xrealloc(*v, *cap * sizeof(**v));
+		*v = isc_xrealloc(*v, *cap * sizeof(**v));
 	}
 	(*v)[(*n)++] = x;
 }
@@ -126,7 +126,7 @@ int summary_running(const struct run_summary *s, const char **name, double *med,
 	size_t n = s->nwake ? s->nwake : s->nintr;
 	if (!n)
 		return -1;
-	double *v = is_xmalloc(n * sizeof(*v));
+	double *v = isc_xmalloc(n * sizeof(*v));
 	memcpy(v, src, n * sizeof(*v));
 	*name = s->nwake ? "WakeLatency" : "IntrLatency";
 	*med = quantile_select(v, n, 0.5);
@@ -151,7 +151,7 @@ static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discar
 	uint64_t attempts = x->kept + discarded;
 	char dur[32];
 	fmt_duration(dur, sizeof(dur), x->duration_s);
-	fprintf(f, "%s: %" PRIu64 " datapoints kept in %s (%.1f/s)", is_progname(), x->kept, dur,
+	fprintf(f, "%s: %" PRIu64 " datapoints kept in %s (%.1f/s)", isc_progname(), x->kept, dur,
 		x->duration_s > 0 ? (double)x->kept / x->duration_s : 0.0);
 	if (!discarded) {
 		fputs(", none discarded\n", f);
@@ -173,7 +173,7 @@ static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discar
 static void print_latency(FILE *f, const char *name, double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
-	fprintf(f, "%s: %s (us, %zu values): min %.3f, med %.3f, 99%% %.3f, max %.3f\n", is_progname(),
+	fprintf(f, "%s: %s (us, %zu values): min %.3f, med %.3f, 99%% %.3f, max %.3f\n", isc_progname(),
 		name, n, v[0], quantile(v, n, 0.5), quantile(v, n, 0.99), v[n - 1]);
 }
 
@@ -185,7 +185,7 @@ static void print_warning(FILE *f, const struct summary_facts *x, uint64_t disca
 		if (x->discards[i] > x->discards[top])
 			top = i;
 	fprintf(f, "%s: warning: %.1f%% of the attempts were discarded, most as %s (%.1f%%), so the"
-		" kept datapoints may be biased: ", is_progname(),
+		" kept datapoints may be biased: ", isc_progname(),
 		100.0 * (double)discarded / (double)(x->kept + discarded), discard_reason_names[top],
 		100.0 * (double)x->discards[top] / (double)(x->kept + discarded));
 	switch (top) {

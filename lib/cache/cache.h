@@ -14,21 +14,21 @@
 #include "stats/stats.h"
 #include "table/table.h"
 
-#define IS_CACHE_FORMAT 1
-#define IS_CACHE_DEFAULT_MAX (1ull << 30)  /* IDLESCOPE_CACHE_MAX default: 1 GiB */
+#define ISC_CACHE_FORMAT 1
+#define ISC_CACHE_DEFAULT_MAX (1ull << 30)  /* IDLESCOPE_CACHE_MAX default: 1 GiB */
 
 /* Turn the cache off for this process (--no-cache); IDLESCOPE_NO_CACHE=1 does the same. */
-void is_cache_disable(void);
-bool is_cache_enabled(void);
+void isc_cache_disable(void);
+bool isc_cache_enabled(void);
 /* The cache directory (malloc'd), or NULL when neither XDG_CACHE_HOME nor HOME says. */
-char *is_cache_dir(void);
+char *isc_cache_dir(void);
 /* IDLESCOPE_CACHE_MAX in bytes (K, M, G suffixes), else the default; -1 printed error. */
-int is_cache_max(uint64_t *max);
+int isc_cache_max(uint64_t *max);
 
 /* What the reader would do without the cache: how to read the file. */
-struct is_cache_src {
+struct isc_cache_src {
 	const char *path;                  /* the datapoints file */
-	const struct is_table_opts *opts;  /* want, known_complete, known_rows */
+	const struct isc_table_opts *opts;  /* want, known_complete, known_rows */
 };
 
 /*
@@ -37,41 +37,41 @@ struct is_cache_src {
  * cache cannot serve this file (then the caller reads it as before), -1 after an error
  * message about the data (the same one the reader prints).
  */
-int is_cache_load(const struct is_cache_src *src, struct is_table **out);
+int isc_cache_load(const struct isc_cache_src *src, struct isc_table **out);
 
 /* Before threads load runs (a fork is only safe while single-threaded): start the
- * background builder of src's entry when it is missing; silent. is_cache_load in a
+ * background builder of src's entry when it is missing; silent. isc_cache_load in a
  * multi-threaded process starts none. */
-void is_cache_prepare(const struct is_cache_src *src);
+void isc_cache_prepare(const struct isc_cache_src *src);
 
 /* Before filtering rows of a cached table in place: its pages become private, writable
  * copies, and the sorted data no longer applies. -1 after an error message. */
-int is_cache_table_modified(struct is_table *t);
+int isc_cache_table_modified(struct isc_table *t);
 
 /*
  * The statistics f[0..nf) of metric over all rows (group NULL) or the group with that label
  * of the default grouping group_col, from the sorted values of a cached, unmodified table:
- * true with out filled, bit for bit what is_stats_compute gives; false when the cache does
+ * true with out filled, bit for bit what isc_stats_compute gives; false when the cache does
  * not have them.
  */
-bool is_cache_stats(const struct is_table *t, const char *group_col, const char *group,
-		    const char *metric, const struct is_func *f, size_t nf, double *out);
+bool isc_cache_stats(const struct isc_table *t, const char *group_col, const char *group,
+		    const char *metric, const struct isc_func *f, size_t nf, double *out);
 
 /* A metric's values in a part of a cached, unmodified table, sorted (NaN left out), with
- * count, min, max, avg and std as is_stats_compute gives them over the part's rows in row
+ * count, min, max, avg and std as isc_stats_compute gives them over the part's rows in row
  * order (empty cells included: rows > n when the part has some). */
-struct is_cache_sample {
+struct isc_cache_sample {
 	const double *x;
 	size_t n, rows;
 	double mom[5];   /* count, min, max, avg, std */
 };
 /* The sample of metric over all rows (group NULL) or a group of group_col: true when the
  * cache has it. */
-bool is_cache_sample(const struct is_table *t, const char *group_col, const char *group,
-		     const char *metric, struct is_cache_sample *out);
+bool isc_cache_sample(const struct isc_table *t, const char *group_col, const char *group,
+		     const char *metric, struct isc_cache_sample *out);
 
 /* analyze cache: where the cache is, its entries and total size; remove every entry. */
-int is_cache_info(FILE *f);
-int is_cache_clear(FILE *f);
+int isc_cache_info(FILE *f);
+int isc_cache_clear(FILE *f);
 
 #endif

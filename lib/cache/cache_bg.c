@@ -27,7 +27,7 @@ int cache_build_mode(bool *background)
 		*background = false;
 		return 0;
 	}
-	is_err("IDLESCOPE_CACHE_BUILD: expected 'background' or 'foreground', got '%s'", e);
+	isc_err("IDLESCOPE_CACHE_BUILD: expected 'background' or 'foreground', got '%s'", e);
 	return -1;
 }
 
@@ -74,7 +74,7 @@ static void wait_caller(bool have_pidfd, pid_t caller)
 }
 
 /* The builder: one per entry (a lock file beside it); gone when the entry is there. */
-static void builder(const struct is_cache_src *src, const struct stat *st, const char *dir,
+static void builder(const struct isc_cache_src *src, const struct stat *st, const char *dir,
 		    const char *entry, uint64_t max, int pidfd, pid_t caller)
 {
 	detach(pidfd);
@@ -113,7 +113,7 @@ static long thread_count(void)
 	return n;
 }
 
-void cache_build_background(const struct is_cache_src *src, const struct stat *st,
+void cache_build_background(const struct isc_cache_src *src, const struct stat *st,
 			    const char *dir, const char *entry, uint64_t max)
 {
 	/* single-threaded here (analyze, report): fork copies the whole process safely, and the

@@ -15,29 +15,29 @@
 
 static bool disabled;
 
-void is_cache_disable(void)
+void isc_cache_disable(void)
 {
 	disabled = true;
 }
 
-bool is_cache_enabled(void)
+bool isc_cache_enabled(void)
 {
 	const char *e = getenv("IDLESCOPE_NO_CACHE");
 	return !disabled && !(e && *e && strcmp(e, "0") != 0);
 }
 
-char *is_cache_dir(void)
+char *isc_cache_dir(void)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	if (x && x[0] == '/')  /* the XDG spec: a relative path is to be ignored */
-		return is_xasprintf("%s/idlescope", x);
-	return home && home[0] == '/' ? is_xasprintf("%s/.cache/idlescope", home) : NULL;
+		return isc_xasprintf("%s/idlescope", x);
+	return home && home[0] == '/' ? isc_xasprintf("%s/.cache/idlescope", home) : NULL;
 }
 
-int is_cache_max(uint64_t *max)
+int isc_cache_max(uint64_t *max)
 {
 	const char *e = getenv("IDLESCOPE_CACHE_MAX");
-	*max = IS_CACHE_DEFAULT_MAX;
+	*max = ISC_CACHE_DEFAULT_MAX;
 	if (!e || !*e)
 		return 0;
 	size_t len = strlen(e);
@@ -48,8 +48,8 @@ int is_cache_max(uint64_t *max)
 	case 'G': case 'g': mul = 1024.0 * 1024 * 1024; break;
 	default: len++; break;
 	}
-	if (!is_parse_double(e, len - 1, &v) || !(v >= 0) || v * mul > 1e18 || v != (double)(uint64_t)v) {
-		is_err("IDLESCOPE_CACHE_MAX: expected a whole number of bytes (K, M, G suffixes), got '%s'", e);
+	if (!isc_parse_double(e, len - 1, &v) || !(v >= 0) || v * mul > 1e18 || v != (double)(uint64_t)v) {
+		isc_err("IDLESCOPE_CACHE_MAX: expected a whole number of bytes (K, M, G suffixes), got '%s'", e);
 		return -1;
 	}
 	*max = (uint64_t)(v * mul);
@@ -66,11 +66,11 @@ uint64_t cache_sum(const void *p, size_t n)
 	return h;
 }
 
-void cache_key(struct cache_hdr *h, const struct stat *st, const struct is_table_opts *o)
+void cache_key(struct cache_hdr *h, const struct stat *st, const struct isc_table_opts *o)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, CACHE_MAGIC, sizeof(CACHE_MAGIC));
-	h->format = IS_CACHE_FORMAT;
+	h->format = ISC_CACHE_FORMAT;
 	h->bom = CACHE_BOM;
 	snprintf(h->version, sizeof(h->version), "%s", IDLESCOPE_VERSION);
 	h->dev = (uint64_t)st->st_dev;
@@ -84,14 +84,14 @@ void cache_key(struct cache_hdr *h, const struct stat *st, const struct is_table
 
 char *cache_entry_path(const char *dir, const struct stat *st)
 {
-	return is_xasprintf("%s/%016llx-%016llx" CACHE_SUFFIX, dir, (unsigned long long)st->st_dev,
+	return isc_xasprintf("%s/%016llx-%016llx" CACHE_SUFFIX, dir, (unsigned long long)st->st_dev,
 			    (unsigned long long)st->st_ino);
 }
 
 char *cache_lock_path(const char *dir, const char *entry)
 {
 	const char *base = strrchr(entry, '/');
-	return is_xasprintf("%s/.%s.lock", dir, base ? base + 1 : entry);
+	return isc_xasprintf("%s/.%s.lock", dir, base ? base + 1 : entry);
 }
 
 void cache_note_once(const char *fmt, ...)
@@ -105,7 +105,7 @@ void cache_note_once(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	is_note("%s", msg);
+	isc_note("%s", msg);
 }
 
 struct entry {
@@ -139,7 +139,7 @@ static int list_entries(const char *dir, struct entry **out, size_t *n)
 		return -1;
 	while ((de = readdir(d))) {
 		struct stat st;
-		char *p = is_xasprintf("%s/%s", dir, de->d_name);
+		char *p = isc_xasprintf("%s/%s", dir, de->d_name);
 		bool entry = lstat(p, &st) == 0 && S_ISREG(st.st_mode) && is_entry_name(de->d_name);
 		if (!entry && S_ISREG(st.st_mode) && is_stale_tmp(de->d_name, &st))
 			unlink(p);
@@ -147,7 +147,7 @@ static int list_entries(const char *dir, struct entry **out, size_t *n)
 			free(p);
 			continue;
 		}
-		*out = is_xrealloc(*out, (*n + 1) * sizeof(**out));
+		*out = isc_xrealloc(*out, (*n + 1) * sizeof(**out));
 		(*out)[(*n)++] = (struct entry){ p, (uint64_t)st.st_size, st.st_mtim };
 	}
 	closedir(d);
@@ -185,13 +185,13 @@ void cache_evict(const char *dir, uint64_t max, const char *keep)
 	free_entries(e, n);
 }
 
-int is_cache_info(FILE *f)
+int isc_cache_info(FILE *f)
 {
-	char *dir = is_cache_dir();
+	char *dir = isc_cache_dir();
 	uint64_t max, total = 0;
 	struct entry *e = NULL;
 	size_t n = 0;
-	if (is_cache_max(&max) < 0) {
+	if (isc_cache_max(&max) < 0) {
 		free(dir);
 		return -1;
 	}
@@ -202,27 +202,27 @@ int is_cache_info(FILE *f)
 		total += e[i].size;
 	fprintf(f, "entries: %zu\nsize: %llu bytes\nlimit: %llu bytes (IDLESCOPE_CACHE_MAX)\n", n,
 		(unsigned long long)total, (unsigned long long)max);
-	fprintf(f, "enabled: %s\n", is_cache_enabled() ? "yes" : "no (IDLESCOPE_NO_CACHE)");
+	fprintf(f, "enabled: %s\n", isc_cache_enabled() ? "yes" : "no (IDLESCOPE_NO_CACHE)");
 	free_entries(e, n);
 	free(dir);
 	return 0;
 }
 
-int is_cache_clear(FILE *f)
+int isc_cache_clear(FILE *f)
 {
-	char *dir = is_cache_dir();
+	char *dir = isc_cache_dir();
 	struct entry *e = NULL;
 	size_t n = 0, removed = 0;
 	int rc = 0;
 	if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT) {
-		is_err("cache: %s: %s", dir, strerror(errno));
+		isc_err("cache: %s: %s", dir, strerror(errno));
 		rc = -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (unlink(e[i].path) == 0 || errno == ENOENT) {
 			removed++;
 		} else {
-			is_err("cache: %s: %s", e[i].path, strerror(errno));
+			isc_err("cache: %s: %s", e[i].path, strerror(errno));
 			rc = -1;
 		}
 	}

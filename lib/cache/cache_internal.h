@@ -51,7 +51,7 @@ struct cache_map {
 	size_t ncols;
 	char **names;
 	struct strpool colids;        /* names -> column index (names are unique) */
-	enum is_coltype *types;
+	enum isc_coltype *types;
 	uint64_t *offs;
 	char *group_col;              /* "" without groups */
 	size_t ngroups;
@@ -63,25 +63,25 @@ struct cache_map {
 };
 
 uint64_t cache_sum(const void *p, size_t n);
-void cache_key(struct cache_hdr *h, const struct stat *st, const struct is_table_opts *o);
+void cache_key(struct cache_hdr *h, const struct stat *st, const struct isc_table_opts *o);
 /* The entry's file name for a datapoints file (malloc'd). */
 char *cache_entry_path(const char *dir, const struct stat *st);
 
 /* Write the entry for table t (every column, read from the file st describes). 0 done,
  * -1 not written (a note was printed at most once per process). */
-int cache_write(const char *dir, const char *path, const struct is_table *t,
-		const struct stat *st, const struct is_table_opts *o, uint64_t max);
+int cache_write(const char *dir, const char *path, const struct isc_table *t,
+		const struct stat *st, const struct isc_table_opts *o, uint64_t max);
 /* Whether path is a marker, written in place of an entry above the bound, that says the entry
  * would still not fit under max. */
-bool cache_too_big(const char *path, const struct stat *src, const struct is_table_opts *o,
+bool cache_too_big(const char *path, const struct stat *src, const struct isc_table_opts *o,
 		   uint64_t max);
 /* Map and check an entry: NULL when missing, foreign, stale or corrupt. */
 struct cache_map *cache_map_open(const char *path, const struct stat *src,
-				 const struct is_table_opts *o);
+				 const struct isc_table_opts *o);
 void cache_map_free(void *m);
 /* A table with the wanted columns of the mapping (which it then owns). */
-struct is_table *cache_map_table(struct cache_map *m, const char *src_path,
-				 const struct is_table_opts *o);
+struct isc_table *cache_map_table(struct cache_map *m, const char *src_path,
+				 const struct isc_table_opts *o);
 /* The entries' total size after the newest, evicting the least recently used above max. */
 void cache_evict(const char *dir, uint64_t max, const char *keep);
 /* One note per process about a cache directory that cannot be used. */
@@ -89,12 +89,12 @@ void cache_note_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 
 /* Read the whole file (every column) silently and write its entry: 1 written, 0 not (the
  * file is better read as before). */
-int cache_build_entry(const struct is_cache_src *src, const struct stat *st, const char *dir,
+int cache_build_entry(const struct isc_cache_src *src, const struct stat *st, const char *dir,
 		      const char *entry, uint64_t max);
 /* IDLESCOPE_CACHE_BUILD: background (default) or foreground; -1 printed error. */
 int cache_build_mode(bool *background);
 /* Start a detached builder of entry (nice 19, SCHED_IDLE, one per entry) and return at once. */
-void cache_build_background(const struct is_cache_src *src, const struct stat *st,
+void cache_build_background(const struct isc_cache_src *src, const struct stat *st,
 			    const char *dir, const char *entry, uint64_t max);
 /* The lock file a builder of entry holds (malloc'd). */
 char *cache_lock_path(const char *dir, const char *entry);

@@ -19,7 +19,7 @@ static bool same_source(const struct stat *a, const struct stat *b)
 /* mkdir -p of the cache directory (0700: what was read stays private). */
 static int make_dir(const char *dir)
 {
-	char *p = is_xstrdup(dir);
+	char *p = isc_xstrdup(dir);
 	int rc = 0;
 	for (char *s = p + 1; rc == 0; s++) {
 		char c = *s;
@@ -50,38 +50,38 @@ static int usable_dir(const char *dir)
  * better read as before (it does not read cleanly, it changed while it was read, or the
  * entry could not be written).
  */
-int cache_build_entry(const struct is_cache_src *src, const struct stat *st, const char *dir,
+int cache_build_entry(const struct isc_cache_src *src, const struct stat *st, const char *dir,
 		      const char *entry, uint64_t max)
 {
-	struct is_table_opts all = *src->opts;
-	struct is_table *t = NULL;
+	struct isc_table_opts all = *src->opts;
+	struct isc_table *t = NULL;
 	struct stat after;
-	unsigned warned = is_warn_count();
+	unsigned warned = isc_warn_count();
 	all.want = NULL;
-	is_msg_mute(true);
-	int rc = is_table_read(src->path, &all, &t);
-	is_msg_mute(false);
-	rc = rc == 0 && is_warn_count() == warned && stat(src->path, &after) == 0 &&
+	isc_msg_mute(true);
+	int rc = isc_table_read(src->path, &all, &t);
+	isc_msg_mute(false);
+	rc = rc == 0 && isc_warn_count() == warned && stat(src->path, &after) == 0 &&
 	     same_source(st, &after) && cache_write(dir, entry, t, st, src->opts, max) == 0;
-	is_table_free(t);
+	isc_table_free(t);
 	if (rc)
 		cache_evict(dir, max, entry);
 	return rc;
 }
 
-int is_cache_load(const struct is_cache_src *src, struct is_table **out)
+int isc_cache_load(const struct isc_cache_src *src, struct isc_table **out)
 {
 	struct stat st;
 	uint64_t max;
 	*out = NULL;
-	if (!is_cache_enabled())
+	if (!isc_cache_enabled())
 		return 0;
 	bool background;
-	if (is_cache_max(&max) < 0 || cache_build_mode(&background) < 0)
+	if (isc_cache_max(&max) < 0 || cache_build_mode(&background) < 0)
 		return -1;
 	if (stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
-	char *dir = is_cache_dir();
+	char *dir = isc_cache_dir();
 	if (!dir)
 		return 0;
 	char *entry = cache_entry_path(dir, &st);
@@ -109,15 +109,15 @@ int is_cache_load(const struct is_cache_src *src, struct is_table **out)
 	return rc;
 }
 
-void is_cache_prepare(const struct is_cache_src *src)
+void isc_cache_prepare(const struct isc_cache_src *src)
 {
 	struct stat st;
 	uint64_t max;
 	bool background;
-	if (!is_cache_enabled() || is_cache_max(&max) < 0 || cache_build_mode(&background) < 0 ||
+	if (!isc_cache_enabled() || isc_cache_max(&max) < 0 || cache_build_mode(&background) < 0 ||
 	    !background || stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
 		return;  /* (an error here is printed again when the run is loaded) */
-	char *dir = is_cache_dir();
+	char *dir = isc_cache_dir();
 	char *entry = dir ? cache_entry_path(dir, &st) : NULL;
 	struct cache_map *m = entry ? cache_map_open(entry, &st, src->opts) : NULL;
 	if (m)
@@ -128,19 +128,19 @@ void is_cache_prepare(const struct is_cache_src *src)
 	free(dir);
 }
 
-static struct cache_map *map_of(const struct is_table *t)
+static struct cache_map *map_of(const struct isc_table *t)
 {
 	return t && t->release == cache_map_free ? t->release_arg : NULL;
 }
 
-int is_cache_table_modified(struct is_table *t)
+int isc_cache_table_modified(struct isc_table *t)
 {
 	struct cache_map *m = map_of(t);
 	if (!m || m->modified)
 		return 0;
 	/* private pages: a write copies the page, the file is never written */
 	if (mprotect(m->base, m->len, PROT_READ | PROT_WRITE) < 0) {
-		is_err("%s: cannot filter the cached columns: %s (try --no-cache)", t->path,
+		isc_err("%s: cannot filter the cached columns: %s (try --no-cache)", t->path,
 		       strerror(errno));
 		return -1;
 	}
@@ -148,8 +148,8 @@ int is_cache_table_modified(struct is_table *t)
 	return 0;
 }
 
-bool is_cache_sample(const struct is_table *t, const char *group_col, const char *group,
-		     const char *metric, struct is_cache_sample *out)
+bool isc_cache_sample(const struct isc_table *t, const char *group_col, const char *group,
+		     const char *metric, struct isc_cache_sample *out)
 {
 	const struct cache_map *m = map_of(t);
 	if (!m || m->modified || m->nrows != t->nrows)
@@ -164,31 +164,31 @@ bool is_cache_sample(const struct is_table *t, const char *group_col, const char
 			return false;
 	}
 	c = strpool_find(&m->colids, metric, strlen(metric));
-	if (c >= m->ncols || m->types[c] != IS_COL_NUM)
+	if (c >= m->ncols || m->types[c] != ISC_COL_NUM)
 		return false;
 	struct cache_stat s;
 	memcpy(&s, m->stats + (m->num_of_col[c] * (1 + m->ngroups) + g) * sizeof(s), sizeof(s));
-	*out = (struct is_cache_sample){ (const double *)((const char *)m->base + s.sorted_off),
+	*out = (struct isc_cache_sample){ (const double *)((const char *)m->base + s.sorted_off),
 					 (size_t)s.count, (size_t)s.rows,
 					 { (double)s.count, s.min, s.max, s.avg, s.std } };
 	return true;
 }
 
-bool is_cache_stats(const struct is_table *t, const char *group_col, const char *group,
-		    const char *metric, const struct is_func *f, size_t nf, double *out)
+bool isc_cache_stats(const struct isc_table *t, const char *group_col, const char *group,
+		    const char *metric, const struct isc_func *f, size_t nf, double *out)
 {
-	struct is_cache_sample s;
-	if (!is_cache_sample(t, group_col, group, metric, &s))
+	struct isc_cache_sample s;
+	if (!isc_cache_sample(t, group_col, group, metric, &s))
 		return false;
 	for (size_t i = 0; i < nf; i++) {
 		switch (f[i].kind) {
-		case IS_F_COUNT: out[i] = s.mom[0]; break;
-		case IS_F_MIN: out[i] = s.n ? s.mom[1] : NAN; break;
-		case IS_F_MAX: out[i] = s.n ? s.mom[2] : NAN; break;
-		case IS_F_AVG: out[i] = s.mom[3]; break;
-		case IS_F_STD: out[i] = s.mom[4]; break;
-		case IS_F_MED: out[i] = s.n ? is_quantile_sorted(s.x, s.n, 0.5) : NAN; break;
-		case IS_F_PCT: out[i] = s.n ? is_quantile_sorted(s.x, s.n, f[i].pct / 100.0) : NAN; break;
+		case ISC_F_COUNT: out[i] = s.mom[0]; break;
+		case ISC_F_MIN: out[i] = s.n ? s.mom[1] : NAN; break;
+		case ISC_F_MAX: out[i] = s.n ? s.mom[2] : NAN; break;
+		case ISC_F_AVG: out[i] = s.mom[3]; break;
+		case ISC_F_STD: out[i] = s.mom[4]; break;
+		case ISC_F_MED: out[i] = s.n ? isc_quantile_sorted(s.x, s.n, 0.5) : NAN; break;
+		case ISC_F_PCT: out[i] = s.n ? isc_quantile_sorted(s.x, s.n, f[i].pct / 100.0) : NAN; break;
 		}
 	}
 	return true;

@@ -38,7 +38,7 @@ static char *get_str(struct cur *c)
 	c->off += sizeof(len);
 	if (c->n - c->off < len || memchr(c->p + c->off, 0, len))
 		return c->bad = true, NULL;
-	char *s = is_xmalloc((size_t)len + 1);
+	char *s = isc_xmalloc((size_t)len + 1);
 	memcpy(s, c->p + c->off, len);
 	s[len] = '\0';
 	c->off += len;
@@ -85,17 +85,17 @@ static bool in_data(const struct cache_hdr *h, uint64_t off, uint64_t n, uint64_
 static bool parse_columns(struct cache_map *m, const struct cache_hdr *h, struct cur *c)
 {
 	m->ncols = get_count(c, 20);
-	m->names = is_xcalloc(m->ncols + 1, sizeof(char *));
-	m->types = is_xcalloc(m->ncols + 1, sizeof(*m->types));
-	m->offs = is_xcalloc(m->ncols + 1, sizeof(uint64_t));
-	m->num_of_col = is_xcalloc(m->ncols + 1, sizeof(size_t));
+	m->names = isc_xcalloc(m->ncols + 1, sizeof(char *));
+	m->types = isc_xcalloc(m->ncols + 1, sizeof(*m->types));
+	m->offs = isc_xcalloc(m->ncols + 1, sizeof(uint64_t));
+	m->num_of_col = isc_xcalloc(m->ncols + 1, sizeof(size_t));
 	for (size_t i = 0; i < m->ncols && !c->bad; i++) {
 		m->names[i] = get_str(c);
 		if (m->names[i] && strpool_intern(&m->colids, m->names[i], strlen(m->names[i])) != i)
 			c->bad = true;  /* a name twice */
 		uint64_t type = get_u64(c);
 		m->offs[i] = get_u64(c);
-		m->types[i] = type ? IS_COL_TEXT : IS_COL_NUM;
+		m->types[i] = type ? ISC_COL_TEXT : ISC_COL_NUM;
 		m->num_of_col[i] = m->nnum;
 		m->nnum += !type;
 		if (type > 1 || !in_data(h, m->offs[i], h->nrows, type ? 4 : 8))
@@ -104,7 +104,7 @@ static bool parse_columns(struct cache_map *m, const struct cache_hdr *h, struct
 	if (m->ncols == 0 && h->nrows)
 		c->bad = true;  /* rows of nothing: the reader never makes them */
 	m->ngroups = get_count(c, 4);
-	m->labels = is_xcalloc(m->ngroups + 1, sizeof(char *));
+	m->labels = isc_xcalloc(m->ngroups + 1, sizeof(char *));
 	for (size_t k = 0; k < m->ngroups && !c->bad; k++)
 		m->labels[k] = get_str(c);
 	size_t nstat = m->nnum * (1 + m->ngroups);
@@ -122,7 +122,7 @@ static bool parse_columns(struct cache_map *m, const struct cache_hdr *h, struct
 }
 
 static bool check_header(const struct cache_hdr *h, const struct stat *src, size_t len,
-			 const struct is_table_opts *o)
+			 const struct isc_table_opts *o)
 {
 	struct cache_hdr want, got = *h;
 	cache_key(&want, src, o);
@@ -134,17 +134,17 @@ static bool check_header(const struct cache_hdr *h, const struct stat *src, size
 
 /* The strings, file column names and group column: the table gets its own copies. */
 static bool parse_index(struct cache_map *m, const struct cache_hdr *h, struct cur *c,
-			struct is_table *t)
+			struct isc_table *t)
 {
 	m->group_col = get_str(c);
 	t->file_ncols = get_count(c, 4);
-	t->file_colnames = is_xcalloc(t->file_ncols + 1, sizeof(char *));
+	t->file_colnames = isc_xcalloc(t->file_ncols + 1, sizeof(char *));
 	for (size_t i = 0; i < t->file_ncols && !c->bad; i++)
 		t->file_colnames[i] = get_str(c);
 	size_t nstrs = get_count(c, 4);
 	for (size_t i = 0; i < nstrs && !c->bad; i++) {
 		char *s = get_str(c);
-		if (s && is_table_intern(t, s) != i)
+		if (s && isc_table_intern(t, s) != i)
 			c->bad = true;  /* a string twice */
 		free(s);
 	}
@@ -152,15 +152,15 @@ static bool parse_index(struct cache_map *m, const struct cache_hdr *h, struct c
 }
 
 /* Every string id of the text columns names a string (the reader would index by them). */
-static bool text_ids_ok(const struct cache_map *m, const struct is_table *t)
+static bool text_ids_ok(const struct cache_map *m, const struct isc_table *t)
 {
 	for (size_t i = 0; i < m->ncols; i++) {
-		if (m->types[i] != IS_COL_TEXT)
+		if (m->types[i] != ISC_COL_TEXT)
 			continue;
 		const uint32_t *id = (const uint32_t *)((const char *)m->base + m->offs[i]);
 		uint32_t bad = 0;
 		for (size_t r = 0; r < m->nrows; r++)
-			bad |= id[r] >= t->nstrs && id[r] != IS_TEXT_EMPTY;
+			bad |= id[r] >= t->nstrs && id[r] != ISC_TEXT_EMPTY;
 		if (bad)
 			return false;
 	}
@@ -168,7 +168,7 @@ static bool text_ids_ok(const struct cache_map *m, const struct is_table *t)
 }
 
 struct cache_map *cache_map_open(const char *path, const struct stat *src,
-				 const struct is_table_opts *o)
+				 const struct isc_table_opts *o)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -183,7 +183,7 @@ struct cache_map *cache_map_open(const char *path, const struct stat *src,
 	close(fd);
 	if (base == MAP_FAILED)
 		return NULL;
-	struct cache_map *m = is_xcalloc(1, sizeof(*m));
+	struct cache_map *m = isc_xcalloc(1, sizeof(*m));
 	struct cache_hdr h;
 	strpool_init(&m->colids);
 	m->base = base;
@@ -198,15 +198,15 @@ struct cache_map *cache_map_open(const char *path, const struct stat *src,
 	return m;
 }
 
-struct is_table *cache_map_table(struct cache_map *m, const char *src_path,
-				 const struct is_table_opts *o)
+struct isc_table *cache_map_table(struct cache_map *m, const char *src_path,
+				 const struct isc_table_opts *o)
 {
 	struct cache_hdr h;
 	memcpy(&h, m->base, sizeof(h));
 	struct cur c = { (const unsigned char *)m->base + h.index_off, h.index_len, 0, false };
-	struct is_table *t = is_table_new(src_path);
+	struct isc_table *t = isc_table_new(src_path);
 	if (!parse_index(m, &h, &c, t) || !text_ids_ok(m, t)) {
-		is_table_free(t);
+		isc_table_free(t);
 		cache_map_free(m);
 		return NULL;
 	}
@@ -214,10 +214,10 @@ struct is_table *cache_map_table(struct cache_map *m, const char *src_path,
 	for (size_t i = 0; i < m->ncols; i++) {
 		if (o->want && !o->want(m->names[i], o->want_arg))
 			continue;
-		struct is_column *col = is_table_add_col(t, m->names[i], m->types[i]);
+		struct isc_column *col = isc_table_add_col(t, m->names[i], m->types[i]);
 		void *p = (char *)m->base + m->offs[i];
 		col->borrowed = true;
-		if (m->types[i] == IS_COL_NUM)
+		if (m->types[i] == ISC_COL_NUM)
 			col->num = p;
 		else
 			col->text = p;

@@ -24,7 +24,7 @@ static void put(struct wbuf *b, const void *d, size_t n)
 {
 	if (b->n + n > b->cap) {
 		b->cap = (b->n + n) * 2 + 256;
-		b->p = is_xrealloc(b->p, b->cap);
+		b->p = isc_xrealloc(b->p, b->cap);
 	}
 	memcpy(b->p + b->n, d, n);
 	b->n += n;
@@ -62,9 +62,9 @@ static uint64_t emit(struct writer *w, const void *d, size_t n)
 }
 
 struct build {
-	const struct is_table *t;
+	const struct isc_table *t;
 	const char *group_col;   /* NULL: no groups */
-	struct is_groups g;
+	struct isc_groups g;
 	double *buf, *sorted, *tmp;
 };
 
@@ -72,14 +72,14 @@ struct build {
 static void put_stat(struct build *b, struct writer *w, struct wbuf *ix, double *vals, size_t n,
 		     bool inplace)
 {
-	static const struct is_func f[] = { { .kind = IS_F_COUNT }, { .kind = IS_F_MIN },
-		{ .kind = IS_F_MAX }, { .kind = IS_F_AVG }, { .kind = IS_F_STD } };
+	static const struct isc_func f[] = { { .kind = ISC_F_COUNT }, { .kind = ISC_F_MIN },
+		{ .kind = ISC_F_MAX }, { .kind = ISC_F_AVG }, { .kind = ISC_F_STD } };
 	double out[5];
 	size_t m = 0;
 	if (inplace)
-		is_stats_compute_inplace(vals, n, f, 5, out);
+		isc_stats_compute_inplace(vals, n, f, 5, out);
 	else
-		is_stats_compute(vals, n, f, 5, out, b->tmp);
+		isc_stats_compute(vals, n, f, 5, out, b->tmp);
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(vals[i]))
 			b->sorted[m++] = vals[i];
@@ -91,11 +91,11 @@ static void put_stat(struct build *b, struct writer *w, struct wbuf *ix, double 
 
 static void put_columns(struct build *b, struct writer *w, struct wbuf *ix)
 {
-	const struct is_table *t = b->t;
+	const struct isc_table *t = b->t;
 	put_u64(ix, t->ncols);
 	for (size_t c = 0; c < t->ncols; c++) {
-		const struct is_column *col = &t->cols[c];
-		bool num = col->type == IS_COL_NUM;
+		const struct isc_column *col = &t->cols[c];
+		bool num = col->type == ISC_COL_NUM;
 		put_str(ix, col->name);
 		put_u64(ix, num ? 0 : 1);
 		put_u64(ix, emit(w, num ? (const void *)col->num : (const void *)col->text,
@@ -105,17 +105,17 @@ static void put_columns(struct build *b, struct writer *w, struct wbuf *ix)
 	for (size_t k = 0; b->group_col && k < b->g.ngroups; k++)
 		put_str(ix, b->g.labels[k]);
 	for (size_t c = 0; c < t->ncols; c++) {
-		if (t->cols[c].type != IS_COL_NUM)
+		if (t->cols[c].type != ISC_COL_NUM)
 			continue;
 		put_stat(b, w, ix, t->cols[c].num, t->nrows, false);
 		for (size_t k = 0; b->group_col && k < b->g.ngroups; k++) {
-			is_gather(t->cols[c].num, b->g.rows[k], b->g.counts[k], b->buf);
+			isc_gather(t->cols[c].num, b->g.rows[k], b->g.counts[k], b->buf);
 			put_stat(b, w, ix, b->buf, b->g.counts[k], true);
 		}
 	}
 }
 
-static void put_names(const struct is_table *t, const char *group_col, struct wbuf *ix)
+static void put_names(const struct isc_table *t, const char *group_col, struct wbuf *ix)
 {
 	put_str(ix, group_col ? group_col : "");
 	put_u64(ix, t->file_ncols);
@@ -127,11 +127,11 @@ static void put_names(const struct is_table *t, const char *group_col, struct wb
 }
 
 /* The bytes the entry will take, about (the index aside). */
-static uint64_t entry_size(const struct is_table *t)
+static uint64_t entry_size(const struct isc_table *t)
 {
 	uint64_t s = sizeof(struct cache_hdr);
 	for (size_t c = 0; c < t->ncols; c++)
-		s += (t->cols[c].type == IS_COL_NUM ? 24 : 4) * (uint64_t)t->nrows + 16;
+		s += (t->cols[c].type == ISC_COL_NUM ? 24 : 4) * (uint64_t)t->nrows + 16;
 	return s;
 }
 
@@ -156,30 +156,30 @@ static int write_body(struct build *b, FILE *f, struct cache_hdr *h)
 	return 0;
 }
 
-static int build_and_write(const struct is_table *t, FILE *f, struct cache_hdr *h)
+static int build_and_write(const struct isc_table *t, FILE *f, struct cache_hdr *h)
 {
 	struct build b = { .t = t };
 	size_t n = t->nrows ? t->nrows : 1;
-	if (is_table_col_has_value(t, "ReqCState")) {
-		if (is_group_rows(t, "ReqCState", &b.g) < 0)
+	if (isc_table_col_has_value(t, "ReqCState")) {
+		if (isc_group_rows(t, "ReqCState", &b.g) < 0)
 			return -1;
 		b.group_col = "ReqCState";
 	}
-	b.buf = is_xmalloc(n * sizeof(double));
-	b.sorted = is_xmalloc(n * sizeof(double));
-	b.tmp = is_xmalloc(n * sizeof(double));
+	b.buf = isc_xmalloc(n * sizeof(double));
+	b.sorted = isc_xmalloc(n * sizeof(double));
+	b.tmp = isc_xmalloc(n * sizeof(double));
 	int rc = write_body(&b, f, h);
 	free(b.buf);
 	free(b.sorted);
 	free(b.tmp);
 	if (b.group_col)
-		is_groups_free(&b.g);
+		isc_groups_free(&b.g);
 	return rc;
 }
 
 /* In place of an entry above the bound, its header alone: the next look at the file reads it
  * as without the cache straight away, instead of reading it whole first. */
-static void write_marker(const char *path, const struct stat *st, const struct is_table_opts *o,
+static void write_marker(const char *path, const struct stat *st, const struct isc_table_opts *o,
 			 uint64_t need)
 {
 	struct cache_hdr h;
@@ -188,7 +188,7 @@ static void write_marker(const char *path, const struct stat *st, const struct i
 	h.nrows = need;
 	h.index_off = h.file_len = sizeof(h);
 	h.hdr_sum = cache_sum(&h, sizeof(h));
-	char *tmp = is_xasprintf("%s.tmp.XXXXXX", path);
+	char *tmp = isc_xasprintf("%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp);
 	bool ok = fd >= 0 && write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h);
 	if (fd >= 0)
@@ -198,7 +198,7 @@ static void write_marker(const char *path, const struct stat *st, const struct i
 	free(tmp);
 }
 
-bool cache_too_big(const char *path, const struct stat *src, const struct is_table_opts *o,
+bool cache_too_big(const char *path, const struct stat *src, const struct isc_table_opts *o,
 		   uint64_t max)
 {
 	struct cache_hdr h, want;
@@ -216,15 +216,15 @@ bool cache_too_big(const char *path, const struct stat *src, const struct is_tab
 	       h.nrows > max;
 }
 
-int cache_write(const char *dir, const char *path, const struct is_table *t,
-		const struct stat *st, const struct is_table_opts *o, uint64_t max)
+int cache_write(const char *dir, const char *path, const struct isc_table *t,
+		const struct stat *st, const struct isc_table_opts *o, uint64_t max)
 {
 	if (entry_size(t) > max) {  /* bigger than the whole cache may be */
 		write_marker(path, st, o, entry_size(t));
 		return -1;
 	}
 	const char *base = strrchr(path, '/');
-	char *tmp = is_xasprintf("%s/.%s.tmp.XXXXXX", dir, base ? base + 1 : path);
+	char *tmp = isc_xasprintf("%s/.%s.tmp.XXXXXX", dir, base ? base + 1 : path);
 	int fd = mkstemp(tmp), rc = -1;
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {

@@ -146,8 +146,8 @@ int cli_refuse_abbreviations(int argc, char *const *argv, const char *shorts, co
 		char cand[256];
 		if (long_match(a, lo, &takes_next, cand, sizeof(cand)) > 0) {
 			char q[64];
-			is_quote_for_msg(a, strcspn(a, "="), q, sizeof(q));
-			is_err("%sunknown option '%s' (long options are never abbreviated: %s?); try '%s --help'",
+			isc_quote_for_msg(a, strcspn(a, "="), q, sizeof(q));
+			isc_err("%sunknown option '%s' (long options are never abbreviated: %s?); try '%s --help'",
 			       prefix, q, cand, help);
 			return -1;
 		}

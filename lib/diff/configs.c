@@ -8,32 +8,32 @@
 
 #include "text/util.h"
 
-static struct is_config_arg *add_config(struct is_config_list *l, char *name)
+static struct isc_config_arg *add_config(struct isc_config_list *l, char *name)
 {
-	l->v = is_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-	struct is_config_arg *c = &l->v[l->n++];
-	*c = (struct is_config_arg){ .name = name };
+	l->v = isc_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	struct isc_config_arg *c = &l->v[l->n++];
+	*c = (struct isc_config_arg){ .name = name };
 	return c;
 }
 
-static void add_path(struct is_config_arg *c, char *path)
+static void add_path(struct isc_config_arg *c, char *path)
 {
-	c->paths = is_xrealloc(c->paths, (c->npaths + 1) * sizeof(char *));
+	c->paths = isc_xrealloc(c->paths, (c->npaths + 1) * sizeof(char *));
 	c->paths[c->npaths++] = path;
 }
 
 /* "a1,a2,a3": one configuration of three runs. */
-static int parse_list(const char *arg, struct is_config_list *l)
+static int parse_list(const char *arg, struct isc_config_list *l)
 {
-	struct is_config_arg *c = add_config(l, NULL);
+	struct isc_config_arg *c = add_config(l, NULL);
 	for (const char *s = arg;;) {
 		const char *comma = strchr(s, ',');
 		size_t len = comma ? (size_t)(comma - s) : strlen(s);
 		if (len == 0) {
-			is_err("'%s': an empty run in a comma-separated list", arg);
+			isc_err("'%s': an empty run in a comma-separated list", arg);
 			return -1;
 		}
-		add_path(c, is_xstrndup(s, len));
+		add_path(c, isc_xstrndup(s, len));
 		if (!comma)
 			return 0;
 		s = comma + 1;
@@ -43,7 +43,7 @@ static int parse_list(const char *arg, struct is_config_list *l)
 static bool is_experiment(const char *arg, char **json_path)
 {
 	struct stat st;
-	*json_path = is_xasprintf("%s/experiment.json", arg);
+	*json_path = isc_xasprintf("%s/experiment.json", arg);
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode) && stat(*json_path, &st) == 0)
 		return true;
 	free(*json_path);
@@ -66,9 +66,9 @@ static const char *factor_name(const cJSON *f)
 static char *value_text(const cJSON *v)
 {
 	if (cJSON_IsString(v))
-		return is_xstrdup(v->valuestring);
+		return isc_xstrdup(v->valuestring);
 	char *s = cJSON_PrintUnformatted(v);
-	char *out = is_xstrdup(s ? s : "");
+	char *out = isc_xstrdup(s ? s : "");
 	free(s);
 	return out;
 }
@@ -76,14 +76,14 @@ static char *value_text(const cJSON *v)
 /* "cstates=POLL,idle-governor=menu" in factor order (the config object's order without). */
 static char *config_name(const cJSON *config, const cJSON *factors)
 {
-	char *name = is_xstrdup("");
+	char *name = isc_xstrdup("");
 	const cJSON *f, *list = factors ? factors : config;
 	cJSON_ArrayForEach(f, list) {
 		const char *fname = factors ? factor_name(f) : f->string;
 		const cJSON *v = fname ? cJSON_GetObjectItemCaseSensitive(config, fname) : NULL;
 		if (!v)
 			continue;
-		char *val = value_text(v), *next = is_xasprintf("%s%s%s=%s", name, *name ? "," : "",
+		char *val = value_text(v), *next = isc_xasprintf("%s%s%s=%s", name, *name ? "," : "",
 							     fname, val);
 		free(val);
 		free(name);
@@ -119,7 +119,7 @@ static long design_rank(const cJSON *config, const cJSON *factors)
 struct exp_config {
 	char *name;
 	long rank, first;
-	struct is_config_arg arg;
+	struct isc_config_arg arg;
 };
 
 static int cmp_exp(const void *x, const void *y)
@@ -128,13 +128,13 @@ static int cmp_exp(const void *x, const void *y)
 	return a->rank != b->rank ? (a->rank < b->rank ? -1 : 1) : (a->first > b->first) - (a->first < b->first);
 }
 
-static void add_varied(struct is_config_list *l, const char *name)
+static void add_varied(struct isc_config_list *l, const char *name)
 {
 	for (size_t i = 0; i < l->nvaried; i++)
 		if (!strcmp(l->varied[i], name))
 			return;
-	l->varied = is_xrealloc(l->varied, (l->nvaried + 1) * sizeof(char *));
-	l->varied[l->nvaried++] = is_xstrdup(name);
+	l->varied = isc_xrealloc(l->varied, (l->nvaried + 1) * sizeof(char *));
+	l->varied[l->nvaried++] = isc_xstrdup(name);
 }
 
 static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const cJSON *factors,
@@ -147,7 +147,7 @@ static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const
 		const cJSON *config = cJSON_GetObjectItemCaseSensitive(run, "config");
 		const cJSON *complete = cJSON_GetObjectItemCaseSensitive(run, "complete");
 		if (!cJSON_IsString(path) || !cJSON_IsObject(config)) {
-			is_err("%s: runs[%zu]: expected \"path\" (text) and \"config\" (an object)",
+			isc_err("%s: runs[%zu]: expected \"path\" (text) and \"config\" (an object)",
 			       jpath, i);
 			return -1;
 		}
@@ -161,17 +161,17 @@ static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const
 		while (k < *nout && strcmp((*out)[k].name, name))
 			k++;
 		if (k == *nout) {
-			*out = is_xrealloc(*out, (*nout + 1) * sizeof(**out));
+			*out = isc_xrealloc(*out, (*nout + 1) * sizeof(**out));
 			(*out)[k] = (struct exp_config){ .name = name, .first = (long)k,
 							 .rank = factors ? design_rank(config, factors) : 0 };
 			(*nout)++;
 		} else {
 			free(name);
 		}
-		add_path(&(*out)[k].arg, is_xasprintf("%s/%s", dir, path->valuestring));
+		add_path(&(*out)[k].arg, isc_xasprintf("%s/%s", dir, path->valuestring));
 	}
 	if (skipped)
-		is_warn("%s: %zu incomplete run%s left out", jpath, skipped, skipped > 1 ? "s" : "");
+		isc_warn("%s: %zu incomplete run%s left out", jpath, skipped, skipped > 1 ? "s" : "");
 	return 0;
 }
 
@@ -179,18 +179,18 @@ static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const
  * all-3 (incomplete)"; after 40 runs, how many more. */
 static char *runs_taken(const cJSON *runs)
 {
-	char *s = is_xstrdup("");
+	char *s = isc_xstrdup("");
 	const cJSON *run;
 	int i = 0, n = cJSON_GetArraySize(runs);
 	cJSON_ArrayForEach(run, runs) {
 		if (i == 40) {
-			char *t = is_xasprintf("%s, and %d more", s, n - i);
+			char *t = isc_xasprintf("%s, and %d more", s, n - i);
 			free(s);
 			return t;
 		}
 		const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "path"));
 		bool cut = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "complete"));
-		char *t = is_xasprintf("%s%s%s%s", s, i ? ", " : "", path ? path : "?",
+		char *t = isc_xasprintf("%s%s%s%s", s, i ? ", " : "", path ? path : "?",
 				       cut ? " (incomplete)" : "");
 		free(s);
 		s = t;
@@ -199,13 +199,13 @@ static char *runs_taken(const cJSON *runs)
 	return s;
 }
 
-static int parse_experiment(const char *dir, const char *jpath, struct is_config_list *l)
+static int parse_experiment(const char *dir, const char *jpath, struct isc_config_list *l)
 {
 	char err[256];
 	size_t len;
-	char *text = is_read_regular_file(jpath, 64 << 20, &len, err, sizeof(err));
+	char *text = isc_read_regular_file(jpath, 64 << 20, &len, err, sizeof(err));
 	if (!text) {
-		is_err("%s", err);
+		isc_err("%s", err);
 		return -1;
 	}
 	cJSON *root = cJSON_ParseWithLength(text, len);
@@ -217,19 +217,19 @@ static int parse_experiment(const char *dir, const char *jpath, struct is_config
 	size_t n = 0;
 	int rc = -1;
 	if (!cJSON_IsArray(runs)) {
-		is_err("%s: %s", jpath, root ? "no \"runs\" array" : "not valid JSON");
+		isc_err("%s: %s", jpath, root ? "no \"runs\" array" : "not valid JSON");
 		goto out;
 	}
 	factors = cJSON_IsArray(factors) || cJSON_IsObject(factors) ? factors : NULL;
 	if (exp_runs(dir, jpath, runs, factors, &cfg, &n) < 0)
 		goto out;
 	if (n == 0) {
-		is_err("%s: no complete run", jpath);
+		isc_err("%s: no complete run", jpath);
 		goto out;
 	}
 	qsort(cfg, n, sizeof(*cfg), cmp_exp);
 	for (size_t k = 0; k < n; k++) {
-		struct is_config_arg *c = add_config(l, cfg[k].name);
+		struct isc_config_arg *c = add_config(l, cfg[k].name);
 		c->paths = cfg[k].arg.paths;
 		c->npaths = cfg[k].arg.npaths;
 		cfg[k].name = NULL;
@@ -240,12 +240,12 @@ static int parse_experiment(const char *dir, const char *jpath, struct is_config
 			add_varied(l, factor_name(f));
 	order = cJSON_GetObjectItemCaseSensitive(design, "order");
 	char *taken = runs_taken(runs);
-	char *line = is_xasprintf("%s%s: %zu configuration%s, %d runs%s%s, taken in this order: %s",
+	char *line = isc_xasprintf("%s%s: %zu configuration%s, %d runs%s%s, taken in this order: %s",
 				  l->design ? "; " : "", dir, n, n > 1 ? "s" : "",
 				  cJSON_GetArraySize(runs), cJSON_IsString(order) ? ", order " : "",
 				  cJSON_IsString(order) ? order->valuestring : "", taken);
 	free(taken);
-	char *all = is_xasprintf("%s%s", l->design ? l->design : "", line);
+	char *all = isc_xasprintf("%s%s", l->design ? l->design : "", line);
 	free(line);
 	free(l->design);
 	l->design = all;
@@ -258,7 +258,7 @@ out:
 	return rc;
 }
 
-int is_configs_parse(char **args, size_t nargs, struct is_config_list *out)
+int isc_configs_parse(char **args, size_t nargs, struct isc_config_list *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < nargs; i++) {
@@ -271,19 +271,19 @@ int is_configs_parse(char **args, size_t nargs, struct is_config_list *out)
 			rc = parse_list(args[i], out);
 		}
 		if (rc < 0) {
-			is_configs_free(out);
+			isc_configs_free(out);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-char **is_configs_paths(const struct is_config_list *l, size_t *n)
+char **isc_configs_paths(const struct isc_config_list *l, size_t *n)
 {
 	size_t total = 0;
 	for (size_t c = 0; c < l->n; c++)
 		total += l->v[c].npaths;
-	char **p = is_xcalloc(total + 1, sizeof(char *));
+	char **p = isc_xcalloc(total + 1, sizeof(char *));
 	*n = 0;
 	for (size_t c = 0; c < l->n; c++)
 		for (size_t i = 0; i < l->v[c].npaths; i++)
@@ -291,7 +291,7 @@ char **is_configs_paths(const struct is_config_list *l, size_t *n)
 	return p;
 }
 
-void is_configs_free(struct is_config_list *l)
+void isc_configs_free(struct isc_config_list *l)
 {
 	for (size_t c = 0; c < l->n; c++) {
 		for (size_t i = 0; i < l->v[c].npaths; i++)
@@ -308,7 +308,7 @@ void is_configs_free(struct is_config_list *l)
 }
 
 /* The runs' common name prefix without trailing separators, else their names joined by '+'. */
-static char *group_name(struct is_run **runs, size_t n)
+static char *group_name(struct isc_run **runs, size_t n)
 {
 	size_t len = strlen(runs[0]->name);
 	for (size_t i = 1; i < n; i++) {
@@ -320,17 +320,17 @@ static char *group_name(struct is_run **runs, size_t n)
 	while (len > 0 && strchr("-_.,:+ ", runs[0]->name[len - 1]))
 		len--;
 	if (n == 1 || len > 0)
-		return is_xstrndup(runs[0]->name, n == 1 ? strlen(runs[0]->name) : len);
-	char *s = is_xstrdup(runs[0]->name);
+		return isc_xstrndup(runs[0]->name, n == 1 ? strlen(runs[0]->name) : len);
+	char *s = isc_xstrdup(runs[0]->name);
 	for (size_t i = 1; i < n; i++) {
-		char *next = is_xasprintf("%s+%s", s, runs[i]->name);
+		char *next = isc_xasprintf("%s+%s", s, runs[i]->name);
 		free(s);
 		s = next;
 	}
 	return s;
 }
 
-static void uniquify(struct is_diff_config *c, size_t n)
+static void uniquify(struct isc_diff_config *c, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
 		for (int k = 2;; k++) {
@@ -339,26 +339,26 @@ static void uniquify(struct is_diff_config *c, size_t n)
 				taken = !strcmp(c[j].name, c[i].name);
 			if (!taken)
 				break;
-			char *base = is_xstrdup(c[i].name), *dash = strrchr(base, '-');
+			char *base = isc_xstrdup(c[i].name), *dash = strrchr(base, '-');
 			if (k > 2 && dash)
 				*dash = '\0';
 			free((char *)c[i].name);
-			c[i].name = is_xasprintf("%s-%d", base, k);
+			c[i].name = isc_xasprintf("%s-%d", base, k);
 			free(base);
 		}
 }
 
-int is_configs_for_diff(const struct is_config_list *l, struct is_run **runs, const char *ref,
-			struct is_diff_config **out, size_t *n)
+int isc_configs_for_diff(const struct isc_config_list *l, struct isc_run **runs, const char *ref,
+			struct isc_diff_config **out, size_t *n)
 {
-	struct is_diff_config *c = is_xcalloc(l->n + 1, sizeof(*c));
+	struct isc_diff_config *c = isc_xcalloc(l->n + 1, sizeof(*c));
 	size_t at = 0, refidx = 0;
 	for (size_t k = 0; k < l->n; k++) {
 		c[k].nruns = l->v[k].npaths;
-		c[k].runs = is_xmalloc((c[k].nruns + 1) * sizeof(size_t));
+		c[k].runs = isc_xmalloc((c[k].nruns + 1) * sizeof(size_t));
 		for (size_t i = 0; i < c[k].nruns; i++)
 			c[k].runs[i] = at + i;
-		c[k].name = l->v[k].name ? is_xstrdup(l->v[k].name) : group_name(runs + at, c[k].nruns);
+		c[k].name = l->v[k].name ? isc_xstrdup(l->v[k].name) : group_name(runs + at, c[k].nruns);
 		at += c[k].nruns;
 	}
 	uniquify(c, l->n);
@@ -374,16 +374,16 @@ int is_configs_for_diff(const struct is_config_list *l, struct is_run **runs, co
 		for (size_t k = 0; k < l->n && len < sizeof(names); k++)
 			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s'%s'", k ? ", " : "",
 						c[k].name);
-		is_err("--ref: no configuration named '%s' (there are %s)", ref, names);
+		isc_err("--ref: no configuration named '%s' (there are %s)", ref, names);
 		return -1;
 	}
-	struct is_diff_config r = c[refidx];
+	struct isc_diff_config r = c[refidx];
 	memmove(c + 1, c, refidx * sizeof(*c));
 	c[0] = r;
 	return 0;
 }
 
-void is_configs_free_diff(struct is_diff_config *c, size_t n)
+void isc_configs_free_diff(struct isc_diff_config *c, size_t n)
 {
 	for (size_t k = 0; c && k < n; k++) {
 		free((char *)c[k].name);

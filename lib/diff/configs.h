@@ -11,14 +11,14 @@
 #include "diff/diff.h"
 #include "run/run.h"
 
-struct is_config_arg {
+struct isc_config_arg {
 	char *name;        /* from experiment.json ("cstates=POLL"); NULL: named after its runs */
 	char **paths;
 	size_t npaths;
 };
 
-struct is_config_list {
-	struct is_config_arg *v;
+struct isc_config_list {
+	struct isc_config_arg *v;
 	size_t n;
 	char **varied;     /* the experiment's factor names (what differs on purpose) */
 	size_t nvaried;
@@ -27,19 +27,19 @@ struct is_config_list {
 };
 
 /* Expand the arguments. -1 after an error message (empty list item, bad experiment.json). */
-int is_configs_parse(char **args, size_t nargs, struct is_config_list *out);
+int isc_configs_parse(char **args, size_t nargs, struct isc_config_list *out);
 /* Every path, in order (pointers into the list; free the array only). */
-char **is_configs_paths(const struct is_config_list *l, size_t *n);
+char **isc_configs_paths(const struct isc_config_list *l, size_t *n);
 /*
- * The configurations of the loaded runs (runs in is_configs_paths order), named: an
+ * The configurations of the loaded runs (runs in isc_configs_paths order), named: an
  * experiment's name, a single run's name, else the runs' common name prefix ("aa-1,aa-2" ->
  * "aa"), else the names joined by '+'; equal names get -2, -3. With ref (--ref), that
  * configuration goes first (-1 with a message listing the names when there is none).
- * Free with is_configs_free_diff.
+ * Free with isc_configs_free_diff.
  */
-int is_configs_for_diff(const struct is_config_list *l, struct is_run **runs, const char *ref,
-			struct is_diff_config **out, size_t *n);
-void is_configs_free_diff(struct is_diff_config *c, size_t n);
-void is_configs_free(struct is_config_list *l);
+int isc_configs_for_diff(const struct isc_config_list *l, struct isc_run **runs, const char *ref,
+			struct isc_diff_config **out, size_t *n);
+void isc_configs_free_diff(struct isc_diff_config *c, size_t n);
+void isc_configs_free(struct isc_config_list *l);
 
 #endif

@@ -12,14 +12,14 @@
 #include "diff/diff_internal.h"
 #include "table/strpool.h"
 
-static bool is_numeric_col(const struct is_run *r, const char *name)
+static bool is_numeric_col(const struct isc_run *r, const char *name)
 {
-	const struct is_column *c = is_table_col(r->dp, name);
-	return c && c->type == IS_COL_NUM;
+	const struct isc_column *c = isc_table_col(r->dp, name);
+	return c && c->type == ISC_COL_NUM;
 }
 
 /* Where a metric is missing: "b, c (not numeric)"; empty when every run has it. */
-static char *missing_where(const char *metric, struct is_run **runs, size_t nruns)
+static char *missing_where(const char *metric, struct isc_run **runs, size_t nruns)
 {
 	char where[512] = "";
 	size_t len = 0;
@@ -27,9 +27,9 @@ static char *missing_where(const char *metric, struct is_run **runs, size_t nrun
 		if (is_numeric_col(runs[r], metric))
 			continue;
 		len += (size_t)snprintf(where + len, sizeof(where) - len, "%s%s%s", len ? ", " : "",
-					runs[r]->name, is_table_col(runs[r]->dp, metric) ? " (not numeric)" : "");
+					runs[r]->name, isc_table_col(runs[r]->dp, metric) ? " (not numeric)" : "");
 	}
-	return is_xstrdup(where);
+	return isc_xstrdup(where);
 }
 
 /* One warning per set of runs, naming the metrics they lack. */
@@ -52,13 +52,13 @@ static void warn_missing(const char **names, char **where, size_t n)
 				where[j] = NULL;
 			}
 		}
-		is_warn("metric%s %s %s missing in %s; left out (only metrics every run has are "
+		isc_warn("metric%s %s %s missing in %s; left out (only metrics every run has are "
 			"compared)", count > 1 ? "s" : "", list, count > 1 ? "are" : "is", where[i]);
 	}
 }
 
 /* Metrics of the reference (by regex) that every run has; warnings for the rest. */
-static bool skipped(const struct is_diff_opts *o, const char *name)
+static bool skipped(const struct isc_diff_opts *o, const char *name)
 {
 	for (size_t i = 0; i < o->nskip; i++)
 		if (!strcmp(o->skip[i], name))
@@ -66,7 +66,7 @@ static bool skipped(const struct is_diff_opts *o, const char *name)
 	return false;
 }
 
-static int shared_metrics(struct is_diff *d, const struct is_diff_opts *o)
+static int shared_metrics(struct isc_diff *d, const struct isc_diff_opts *o)
 {
 	const char *re = o->metrics_re;
 	const char **all = NULL;
@@ -76,24 +76,24 @@ static int shared_metrics(struct is_diff *d, const struct is_diff_opts *o)
 	for (size_t r = 0; r < d->nruns; r++) {  /* every candidate, in first-seen order */
 		const char **names;
 		size_t n;
-		if (is_select_metrics(d->runs[r]->dp, re, &names, &n) < 0) {
+		if (isc_select_metrics(d->runs[r]->dp, re, &names, &n) < 0) {
 			free(all);
 			strpool_free(&seen);
 			return -1;
 		}
-		all = is_xrealloc(all, (nall + n + 1) * sizeof(char *));
+		all = isc_xrealloc(all, (nall + n + 1) * sizeof(char *));
 		for (size_t i = 0; i < n; i++) {
 			size_t had = seen.n;
 			strpool_intern(&seen, names[i], strlen(names[i]));
 			/* raw timestamps' change says nothing about the runs: only when named */
-			if (seen.n != had && (re || !is_raw_timestamp(names[i])) && !skipped(o, names[i]))
+			if (seen.n != had && (re || !isc_is_raw_timestamp(names[i])) && !skipped(o, names[i]))
 				all[nall++] = names[i];
 		}
 		free(names);
 	}
 	strpool_free(&seen);
-	d->metrics = is_xcalloc(nall + 1, sizeof(char *));
-	char **where = is_xcalloc(nall + 1, sizeof(char *));
+	d->metrics = isc_xcalloc(nall + 1, sizeof(char *));
+	char **where = isc_xcalloc(nall + 1, sizeof(char *));
 	for (size_t i = 0; i < nall; i++) {
 		where[i] = missing_where(all[i], d->runs, d->nruns);
 		if (!where[i][0])
@@ -105,30 +105,30 @@ static int shared_metrics(struct is_diff *d, const struct is_diff_opts *o)
 	free(where);
 	free(all);
 	if (d->nmetrics == 0) {
-		is_err("no metric%s is numeric in every run", re ? " matching --metrics" : "");
+		isc_err("no metric%s is numeric in every run", re ? " matching --metrics" : "");
 		return -1;
 	}
 	return 0;
 }
 
-static void check_tools_and_units(struct is_diff *d)
+static void check_tools_and_units(struct isc_diff *d)
 {
-	const struct is_run *ref = d->runs[d->configs[0].runs[0]];
+	const struct isc_run *ref = d->runs[d->configs[0].runs[0]];
 	for (size_t r = 0; r < d->nruns; r++) {
 		const char *t = d->runs[r]->toolname;
 		if (d->runs[r] == ref)
 			continue;
 		if (strcmp(t, ref->toolname) && strcmp(t, "unknown") && strcmp(ref->toolname, "unknown"))
-			is_warn("%s was measured by %s, the reference %s by %s: the numbers may not "
+			isc_warn("%s was measured by %s, the reference %s by %s: the numbers may not "
 				"mean the same", d->runs[r]->name, t, ref->name, ref->toolname);
 	}
-	d->units = is_xcalloc(d->nmetrics + 1, sizeof(char *));
+	d->units = isc_xcalloc(d->nmetrics + 1, sizeof(char *));
 	for (size_t m = 0; m < d->nmetrics; m++) {
-		d->units[m] = is_metric_unit(ref, d->metrics[m]);
+		d->units[m] = isc_metric_unit(ref, d->metrics[m]);
 		for (size_t r = 0; r < d->nruns; r++) {
-			const char *u = is_metric_unit(d->runs[r], d->metrics[m]);
+			const char *u = isc_metric_unit(d->runs[r], d->metrics[m]);
 			if (strcmp(u, d->units[m]))
-				is_warn("%s: unit '%s' in %s but '%s' in the reference %s: values are "
+				isc_warn("%s: unit '%s' in %s but '%s' in the reference %s: values are "
 					"compared as they are", d->metrics[m], u, d->runs[r]->name,
 					d->units[m], ref->name);
 		}
@@ -138,11 +138,11 @@ static void check_tools_and_units(struct is_diff *d)
 /* Natural order, then bytes, so that labels equal only in natural order stay apart. */
 static int label_cmp(const char *a, const char *b)
 {
-	int c = is_natural_cmp(a, b);
+	int c = isc_natural_cmp(a, b);
 	return c ? c : strcmp(a, b);
 }
 
-static const struct is_groups *sort_rg;  /* qsort has no context argument */
+static const struct isc_groups *sort_rg;  /* qsort has no context argument */
 
 static int cmp_group_idx(const void *x, const void *y)
 {
@@ -152,10 +152,10 @@ static int cmp_group_idx(const void *x, const void *y)
 /* Each run's groups in label order (indices into rg[r]). */
 static size_t **order_groups(const struct diff_priv *pv, size_t nr)
 {
-	size_t **order = is_xcalloc(nr, sizeof(size_t *));
+	size_t **order = isc_xcalloc(nr, sizeof(size_t *));
 	for (size_t r = 0; r < nr; r++) {
 		size_t n = pv->rg[r].ngroups;
-		order[r] = is_xmalloc((n + 1) * sizeof(size_t));
+		order[r] = isc_xmalloc((n + 1) * sizeof(size_t));
 		for (size_t k = 0; k < n; k++)
 			order[r][k] = k;
 		sort_rg = &pv->rg[r];
@@ -165,15 +165,15 @@ static size_t **order_groups(const struct diff_priv *pv, size_t nr)
 }
 
 /* Each row's group and each group's place in a buffer: lets one pass over a column split it. */
-static void index_rows(const struct is_diff *d, struct diff_priv *pv)
+static void index_rows(const struct isc_diff *d, struct diff_priv *pv)
 {
-	pv->row_group = is_xcalloc(d->nruns, sizeof(uint32_t *));
-	pv->seg_off = is_xcalloc(d->nruns, sizeof(size_t *));
+	pv->row_group = isc_xcalloc(d->nruns, sizeof(uint32_t *));
+	pv->seg_off = isc_xcalloc(d->nruns, sizeof(size_t *));
 	for (size_t r = 0; r < d->nruns; r++) {
-		const struct is_groups *g = &pv->rg[r];
+		const struct isc_groups *g = &pv->rg[r];
 		size_t nrows = d->runs[r]->dp->nrows, off = 0;
-		pv->row_group[r] = is_xmalloc((nrows + 1) * sizeof(uint32_t));
-		pv->seg_off[r] = is_xmalloc((g->ngroups + 1) * sizeof(size_t));
+		pv->row_group[r] = isc_xmalloc((nrows + 1) * sizeof(uint32_t));
+		pv->seg_off[r] = isc_xmalloc((g->ngroups + 1) * sizeof(size_t));
 		for (size_t k = 0; k < g->ngroups; k++) {
 			pv->seg_off[r][k] = off;
 			off += g->counts[k];
@@ -185,18 +185,18 @@ static void index_rows(const struct is_diff *d, struct diff_priv *pv)
 
 /* The union of every run's groups by one merge of the sorted label lists (linear in groups,
  * which matters for --by a column with many values). */
-static int build_groups(struct is_diff *d, struct diff_priv *pv)
+static int build_groups(struct isc_diff *d, struct diff_priv *pv)
 {
 	size_t nr = d->nruns, total = 0;
-	pv->rg = is_xcalloc(nr, sizeof(*pv->rg));
+	pv->rg = isc_xcalloc(nr, sizeof(*pv->rg));
 	for (size_t r = 0; r < nr; r++) {
-		if (is_group_rows(d->runs[r]->dp, d->group_col, &pv->rg[r]) < 0)
+		if (isc_group_rows(d->runs[r]->dp, d->group_col, &pv->rg[r]) < 0)
 			return -1;
 		total += pv->rg[r].ngroups;
 	}
-	size_t **order = order_groups(pv, nr), *pos = is_xcalloc(nr, sizeof(size_t));
-	pv->labels = is_xcalloc(total + 1, sizeof(char *));
-	pv->gmap = is_xmalloc((total * nr + 1) * sizeof(long));
+	size_t **order = order_groups(pv, nr), *pos = isc_xcalloc(nr, sizeof(size_t));
+	pv->labels = isc_xcalloc(total + 1, sizeof(char *));
+	pv->gmap = isc_xmalloc((total * nr + 1) * sizeof(long));
 	for (;;) {
 		const char *min = NULL;
 		for (size_t r = 0; r < nr; r++) {
@@ -223,19 +223,19 @@ static int build_groups(struct is_diff *d, struct diff_priv *pv)
 	return 0;
 }
 
-static void part_alloc(struct is_diff_part *p, const struct is_diff *d)
+static void part_alloc(struct isc_diff_part *p, const struct isc_diff *d)
 {
 	size_t cells = d->nmetrics * d->nconfigs;
-	p->rows = is_xcalloc(d->nconfigs, sizeof(size_t));
-	p->nvals = is_xcalloc(cells, sizeof(size_t));
-	p->medians = is_xcalloc(cells, sizeof(double));
-	p->values = is_xcalloc(cells * d->nfuncs + 1, sizeof(double));
-	p->tests = is_xcalloc(cells, sizeof(struct is_diff_test));
-	p->run_rows = is_xcalloc(d->nruns, sizeof(size_t));
-	p->run_q = is_xcalloc(d->nmetrics * d->nruns * IS_DIFF_NQ + 1, sizeof(double));
+	p->rows = isc_xcalloc(d->nconfigs, sizeof(size_t));
+	p->nvals = isc_xcalloc(cells, sizeof(size_t));
+	p->medians = isc_xcalloc(cells, sizeof(double));
+	p->values = isc_xcalloc(cells * d->nfuncs + 1, sizeof(double));
+	p->tests = isc_xcalloc(cells, sizeof(struct isc_diff_test));
+	p->run_rows = isc_xcalloc(d->nruns, sizeof(size_t));
+	p->run_q = isc_xcalloc(d->nmetrics * d->nruns * ISC_DIFF_NQ + 1, sizeof(double));
 }
 
-static void part_free(struct is_diff_part *p)
+static void part_free(struct isc_diff_part *p)
 {
 	free(p->rows);
 	free(p->nvals);
@@ -249,7 +249,7 @@ static void part_free(struct is_diff_part *p)
 static void priv_free(struct diff_priv *pv, size_t nruns)
 {
 	for (size_t r = 0; pv->rg && r < nruns; r++)
-		is_groups_free(&pv->rg[r]);
+		isc_groups_free(&pv->rg[r]);
 	for (size_t r = 0; pv->row_group && r < nruns; r++) {
 		free(pv->row_group[r]);
 		free(pv->seg_off[r]);
@@ -262,23 +262,23 @@ static void priv_free(struct diff_priv *pv, size_t nruns)
 }
 
 /* Copy the configurations (or make one per run); every run must be in exactly one. */
-static int set_configs(struct is_diff *d, const struct is_diff_opts *o)
+static int set_configs(struct isc_diff *d, const struct isc_diff_opts *o)
 {
 	size_t n = o->configs ? o->nconfigs : d->nruns;
-	d->configs = is_xcalloc(n + 1, sizeof(*d->configs));
-	d->config_of = is_xmalloc((d->nruns + 1) * sizeof(size_t));
+	d->configs = isc_xcalloc(n + 1, sizeof(*d->configs));
+	d->config_of = isc_xmalloc((d->nruns + 1) * sizeof(size_t));
 	for (size_t r = 0; r < d->nruns; r++)
 		d->config_of[r] = SIZE_MAX;
 	for (size_t c = 0; c < n; c++, d->nconfigs++) {
-		struct is_diff_config *k = &d->configs[c];
-		const struct is_diff_config *src = o->configs ? &o->configs[c] : NULL;
-		k->name = is_xstrdup(src ? src->name : d->runs[c]->name);
+		struct isc_diff_config *k = &d->configs[c];
+		const struct isc_diff_config *src = o->configs ? &o->configs[c] : NULL;
+		k->name = isc_xstrdup(src ? src->name : d->runs[c]->name);
 		k->nruns = src ? src->nruns : 1;
-		k->runs = is_xmalloc((k->nruns + 1) * sizeof(size_t));
+		k->runs = isc_xmalloc((k->nruns + 1) * sizeof(size_t));
 		for (size_t i = 0; i < k->nruns; i++) {
 			size_t r = src ? src->runs[i] : c;
 			if (r >= d->nruns || d->config_of[r] != SIZE_MAX) {
-				is_err("configuration %s: run index %zu is out of range or taken twice",
+				isc_err("configuration %s: run index %zu is out of range or taken twice",
 				       k->name, r);
 				return -1;
 			}
@@ -288,18 +288,18 @@ static int set_configs(struct is_diff *d, const struct is_diff_opts *o)
 	}
 	for (size_t r = 0; r < d->nruns; r++)
 		if (d->config_of[r] == SIZE_MAX) {
-			is_err("run %s is in no configuration", d->runs[r]->name);
+			isc_err("run %s is in no configuration", d->runs[r]->name);
 			return -1;
 		}
 	if (d->nconfigs < 2) {
-		is_err("need at least two configurations to compare (the first is the reference)");
+		isc_err("need at least two configurations to compare (the first is the reference)");
 		return -1;
 	}
 	return 0;
 }
 
-int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
-		    const struct is_diff_opts *o)
+int isc_diff_compute(struct isc_diff *d, struct isc_run **runs, size_t nruns,
+		    const struct isc_diff_opts *o)
 {
 	struct diff_priv pv = { 0 };
 	memset(d, 0, sizeof(*d));
@@ -311,12 +311,12 @@ int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 	if (set_configs(d, o) < 0)
 		goto fail;
 	if (o->nfuncs > 64) {
-		is_err("too many functions (%zu, at most 64)", o->nfuncs);
+		isc_err("too many functions (%zu, at most 64)", o->nfuncs);
 		goto fail;
 	}
 	for (size_t r = 0; r < nruns; r++)
 		if (runs[r]->dp->nrows == 0) {
-			is_err("%s: no datapoints to compare", runs[r]->dp_path);
+			isc_err("%s: no datapoints to compare", runs[r]->dp_path);
 			goto fail;
 		}
 	if (shared_metrics(d, o) < 0)
@@ -325,21 +325,21 @@ int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
 	if (d->group_col && build_groups(d, &pv) < 0)
 		goto fail;
 	part_alloc(&d->overall, d);
-	d->groups = is_xcalloc(d->ngroups + 1, sizeof(*d->groups));
+	d->groups = isc_xcalloc(d->ngroups + 1, sizeof(*d->groups));
 	for (size_t g = 0; g < d->ngroups; g++) {
 		part_alloc(&d->groups[g], d);
-		d->groups[g].label = is_xstrdup(pv.labels[g]);
+		d->groups[g].label = isc_xstrdup(pv.labels[g]);
 	}
 	diff_compute_all(d, &pv, o->nthreads);
 	priv_free(&pv, nruns);
 	return 0;
 fail:
 	priv_free(&pv, nruns);
-	is_diff_free(d);
+	isc_diff_free(d);
 	return -1;
 }
 
-void is_diff_free(struct is_diff *d)
+void isc_diff_free(struct isc_diff *d)
 {
 	if (d->overall.rows)
 		part_free(&d->overall);
@@ -359,29 +359,29 @@ void is_diff_free(struct is_diff *d)
 	memset(d, 0, sizeof(*d));
 }
 
-void is_diff_even_up(struct is_run **runs, size_t nruns)
+void isc_diff_even_up(struct isc_run **runs, size_t nruns)
 {
 	size_t least = (size_t)-1;
 	for (size_t r = 0; r < nruns; r++)
 		least = runs[r]->dp->nrows < least ? runs[r]->dp->nrows : least;
 	for (size_t r = 0; r < nruns; r++)
 		if (runs[r]->dp->nrows > least)
-			is_table_truncate(runs[r]->dp, least);
+			isc_table_truncate(runs[r]->dp, least);
 }
 
-double is_diff_value(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+double isc_diff_value(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t r,
 		     size_t f)
 {
 	return p->values[(m * d->nconfigs + r) * d->nfuncs + f];
 }
 
-double is_diff_change(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+double isc_diff_change(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t r,
 		      size_t f)
 {
-	return is_diff_value(d, p, m, r, f) - is_diff_value(d, p, m, 0, f);
+	return isc_diff_value(d, p, m, r, f) - isc_diff_value(d, p, m, 0, f);
 }
 
-double is_pct_change(double val, double ref)
+double isc_pct_change(double val, double ref)
 {
 	double pct = 100 * (val - ref) / fabs(ref);
 	if (ref == 0 || !isfinite(ref) || isnan(val))
@@ -392,26 +392,26 @@ double is_pct_change(double val, double ref)
 	return isfinite(val - ref) ? (val - ref) / fabs(ref) * 100 : (val / fabs(ref) - copysign(1, ref)) * 100;
 }
 
-double is_diff_pct(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+double isc_diff_pct(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t r,
 		   size_t f)
 {
-	return is_pct_change(is_diff_value(d, p, m, r, f), is_diff_value(d, p, m, 0, f));
+	return isc_pct_change(isc_diff_value(d, p, m, r, f), isc_diff_value(d, p, m, 0, f));
 }
 
-const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struct is_diff_part *p,
+const struct isc_diff_test *isc_diff_get_test(const struct isc_diff *d, const struct isc_diff_part *p,
 					    size_t m, size_t r)
 {
-	const struct is_diff_test *t = &p->tests[m * d->nconfigs + r];
+	const struct isc_diff_test *t = &p->tests[m * d->nconfigs + r];
 	return r > 0 && t->valid ? t : NULL;
 }
 
-const char *is_diff_config_name(const struct is_diff *d, size_t c)
+const char *isc_diff_config_name(const struct isc_diff *d, size_t c)
 {
 	return d->configs[c].name;
 }
 
-double is_diff_run_q(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t run,
+double isc_diff_run_q(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t run,
 		     size_t k)
 {
-	return p->run_q[(m * d->nruns + run) * IS_DIFF_NQ + k];
+	return p->run_q[(m * d->nruns + run) * ISC_DIFF_NQ + k];
 }

@@ -4,16 +4,16 @@
  * KS test and a 95% CI for the difference of medians - overall and per group (idle state).
  * Used by `analyze diff` and by `report`.
  *
- * Typical use (runs loaded with is_load_run(), filters applied):
- *	struct is_diff_opts o = { .funcs = f, .nfuncs = nf, .group_col = "ReqCState" };
- *	struct is_diff d;
- *	if (is_diff_compute(&d, runs, nruns, &o) < 0) ...error already printed...
+ * Typical use (runs loaded with isc_load_run(), filters applied):
+ *	struct isc_diff_opts o = { .funcs = f, .nfuncs = nf, .group_col = "ReqCState" };
+ *	struct isc_diff d;
+ *	if (isc_diff_compute(&d, runs, nruns, &o) < 0) ...error already printed...
  *	for (size_t m = 0; m < d.nmetrics; m++)
  *		for (size_t r = 1; r < d.nruns; r++) {
- *			is_diff_verdict(&d, &d.overall, m, r, buf, sizeof(buf));
- *			... is_diff_change(&d, &d.overall, m, r, f) ...
+ *			isc_diff_verdict(&d, &d.overall, m, r, buf, sizeof(buf));
+ *			... isc_diff_change(&d, &d.overall, m, r, f) ...
  *		}
- *	is_diff_free(&d);
+ *	isc_diff_free(&d);
  */
 #ifndef IDLESCOPE_DIFF_H
 #define IDLESCOPE_DIFF_H
@@ -25,40 +25,40 @@
 #include "stats/stats.h"
 
 /* Decision rules. Level run (2+ runs in both configurations): significant when Welch's t on
- * the run medians has p < IS_DIFF_ALPHA (its 95% CI excludes 0). Level datapoint (one run):
- * never "significant"; "differs in these runs" when the Mann-Whitney p < IS_DIFF_ALPHA and the
+ * the run medians has p < ISC_DIFF_ALPHA (its 95% CI excludes 0). Level datapoint (one run):
+ * never "significant"; "differs in these runs" when the Mann-Whitney p < ISC_DIFF_ALPHA and the
  * block-bootstrap 95% CI of the median difference excludes 0. */
-#define IS_DIFF_ALPHA 0.05
-#define IS_DIFF_CI_LEVEL 0.95
+#define ISC_DIFF_ALPHA 0.05
+#define ISC_DIFF_CI_LEVEL 0.95
 /* The end of every verdict on configurations of one run. */
-#define IS_DIFF_ONE_RUN_NOTE \
+#define ISC_DIFF_ONE_RUN_NOTE \
 	"one run per configuration, so run-to-run variation is unknown: for a verdict, repeat " \
 	"the runs (collect --matrix ... --repeat 3)"
 
 /* The level a verdict stands on. Run: two or more runs in both configurations, the runs are
  * the replicates. Datapoint: a configuration of one run, run-to-run variation unknown. */
-enum is_diff_level { IS_LEVEL_DATAPOINT, IS_LEVEL_RUN };
+enum isc_diff_level { ISC_LEVEL_DATAPOINT, ISC_LEVEL_RUN };
 
 /* The functions tested at run level: med, 99%, 99.9% of each run. A run needs at least
- * IS_DIFF_TAIL_MIN / (1 - q) values for the q-th percentile (10 beyond it). */
-#define IS_DIFF_NQ 3
-#define IS_DIFF_TAIL_MIN 10
-extern const double is_diff_q[IS_DIFF_NQ];          /* 0.5, 0.99, 0.999 */
-extern const char *const is_diff_q_name[IS_DIFF_NQ]; /* "med", "99%", "99.9%" */
+ * ISC_DIFF_TAIL_MIN / (1 - q) values for the q-th percentile (10 beyond it). */
+#define ISC_DIFF_NQ 3
+#define ISC_DIFF_TAIL_MIN 10
+extern const double isc_diff_q[ISC_DIFF_NQ];          /* 0.5, 0.99, 0.999 */
+extern const char *const isc_diff_q_name[ISC_DIFF_NQ]; /* "med", "99%", "99.9%" */
 
 /* Welch's t on per-run values of one function (level run only). */
-struct is_diff_qtest {
+struct isc_diff_qtest {
 	bool valid;            /* every run of both configurations has the value */
 	double diff;           /* mean of the runs' values minus the reference's mean */
 	double ci_lo, ci_hi;   /* 95% CI of diff (Welch t, Welch-Satterthwaite df) */
 	double p, df;
-	bool significant;      /* p < IS_DIFF_ALPHA */
+	bool significant;      /* p < ISC_DIFF_ALPHA */
 };
 
 /* One configuration against the reference, one metric, one part (overall or a group). */
-struct is_diff_test {
+struct isc_diff_test {
 	bool valid;            /* both samples non-empty; false for the reference itself */
-	enum is_diff_level level;
+	enum isc_diff_level level;
 	size_t rep_ref, rep;   /* runs in the reference configuration and in this one */
 	const char *method;    /* "welch-run-summaries" or "block-bootstrap" (static text) */
 	double mw_u, mw_p;     /* Mann-Whitney U of the pooled datapoints against the reference's */
@@ -70,39 +70,39 @@ struct is_diff_test {
 				* if a sample has < 2 values (runs at level run) */
 	bool differs;          /* datapoint level: mw_p < alpha and the CI excludes 0 */
 	bool significant;      /* run level only: Welch p of the run medians < alpha */
-	struct is_diff_qtest q[IS_DIFF_NQ];  /* level run: med, 99%, 99.9% */
+	struct isc_diff_qtest q[ISC_DIFF_NQ];  /* level run: med, 99%, 99.9% */
 };
 
 /* The numbers of one part: all rows, or the rows of one group. Arrays indexed [config] hold
  * the configuration's pooled datapoints (all its runs together). */
-struct is_diff_part {
+struct isc_diff_part {
 	const char *label;     /* NULL for the overall part; the group's value ("C6", "" = empty) */
 	size_t *rows;          /* [config] datapoints in this part */
 	size_t *nvals;         /* [metric * nconfigs + config] non-empty values of the metric */
 	double *medians;       /* [metric * nconfigs + config]; NaN without values */
 	double *values;        /* [(metric * nconfigs + config) * nfuncs + func]; NaN if undefined */
-	struct is_diff_test *tests;  /* [metric * nconfigs + config]; config 0 is never valid */
+	struct isc_diff_test *tests;  /* [metric * nconfigs + config]; config 0 is never valid */
 	size_t *run_rows;      /* [run] datapoints of each run in this part */
-	double *run_q;         /* [(metric * nruns + run) * IS_DIFF_NQ + k]: each run's med, 99%,
+	double *run_q;         /* [(metric * nruns + run) * ISC_DIFF_NQ + k]: each run's med, 99%,
 				* 99.9%; NaN with too few values */
 };
 
 /* A configuration: replicate runs of one setting (indices into the runs array). */
-struct is_diff_config {
+struct isc_diff_config {
 	const char *name;
 	size_t *runs;
 	size_t nruns;
 };
 
-struct is_diff_opts {
-	const struct is_func *funcs;   /* functions for the value table (e.g. IS_DEFAULT_FUNCS) */
+struct isc_diff_opts {
+	const struct isc_func *funcs;   /* functions for the value table (e.g. ISC_DEFAULT_FUNCS) */
 	size_t nfuncs;
 	const char *metrics_re;        /* POSIX ERE choosing metrics; NULL = every numeric column */
 	const char *group_col;         /* column to group by (every run must have it); NULL = none */
 	int nthreads;                  /* 0 = online CPUs */
 	/* configurations (copied; configs[0] is the reference), each run in exactly one;
 	 * NULL = every run its own configuration, named after it */
-	const struct is_diff_config *configs;
+	const struct isc_diff_config *configs;
 	size_t nconfigs;
 	/* columns that are not metrics here (0/1 flags, columns without values): left out
 	 * silently (the caller says why) */
@@ -110,20 +110,20 @@ struct is_diff_opts {
 	size_t nskip;
 };
 
-struct is_diff {
-	struct is_run **runs;          /* borrowed; every run of every configuration */
+struct isc_diff {
+	struct isc_run **runs;          /* borrowed; every run of every configuration */
 	size_t nruns;
-	struct is_diff_config *configs;  /* configs[0] is the reference */
+	struct isc_diff_config *configs;  /* configs[0] is the reference */
 	size_t nconfigs;
 	size_t *config_of;             /* [run] its configuration */
-	const struct is_func *funcs;   /* borrowed */
+	const struct isc_func *funcs;   /* borrowed */
 	size_t nfuncs;
 	const char **metrics;          /* numeric in every run, reference's column order */
 	size_t nmetrics;
 	const char **units;            /* [metric] "us", "ns", "%" or "" */
 	const char *group_col;         /* NULL: no groups */
-	struct is_diff_part overall;
-	struct is_diff_part *groups;   /* union of every run's groups, natural order */
+	struct isc_diff_part overall;
+	struct isc_diff_part *groups;   /* union of every run's groups, natural order */
 	size_t ngroups;
 };
 
@@ -133,33 +133,33 @@ struct is_diff {
  * Returns -1 after printing an error: no metric shared by all runs, a run with no datapoints,
  * a bad regex, a group column missing in a run, fewer than two runs.
  */
-int is_diff_compute(struct is_diff *d, struct is_run **runs, size_t nruns,
-		    const struct is_diff_opts *o);
-void is_diff_free(struct is_diff *d);
+int isc_diff_compute(struct isc_diff *d, struct isc_run **runs, size_t nruns,
+		    const struct isc_diff_opts *o);
+void isc_diff_free(struct isc_diff *d);
 
 /* The configuration's name (configs[c].name). */
-const char *is_diff_config_name(const struct is_diff *d, size_t c);
-/* Each run's value of quantile k (is_diff_q) of metric m in part p. */
-double is_diff_run_q(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t run,
+const char *isc_diff_config_name(const struct isc_diff *d, size_t c);
+/* Each run's value of quantile k (isc_diff_q) of metric m in part p. */
+double isc_diff_run_q(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t run,
 		     size_t k);
 
 /* Truncate every run's datapoints to the smallest count (wult's --even-up-dp-count). */
-void is_diff_even_up(struct is_run **runs, size_t nruns);
+void isc_diff_even_up(struct isc_run **runs, size_t nruns);
 
 /* Value of function f of metric m for configuration c (its pooled datapoints); change = value -
  * reference's value;
  * pct = 100 * change / |reference's value| (NaN when that is 0 or undefined). */
-double is_diff_value(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+double isc_diff_value(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t r,
 		     size_t f);
-double is_diff_change(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+double isc_diff_change(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t r,
 		      size_t f);
-double is_diff_pct(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t r,
+double isc_diff_pct(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t r,
 		   size_t f);
 /* 100 * (val - ref) / |ref|, also where val - ref overflows while the percentage does not
  * (1e308 against -1e308: -200%); NaN when ref is 0 or not finite, or val is NaN. */
-double is_pct_change(double val, double ref);
+double isc_pct_change(double val, double ref);
 /* The tests of configuration c (>= 1) against the reference; NULL when not computable. */
-const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struct is_diff_part *p,
+const struct isc_diff_test *isc_diff_get_test(const struct isc_diff *d, const struct isc_diff_part *p,
 					    size_t m, size_t r);
 
 /*
@@ -171,7 +171,7 @@ const struct is_diff_test *is_diff_get_test(const struct is_diff *d, const struc
  *   differs in these runs (Mann-Whitney p < 1e-300); run-to-run variation unknown ...
  * (one line). Returns the length snprintf would write.
  */
-int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
+int isc_diff_verdict(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t c,
 		    char *buf, size_t len);
 
 /*
@@ -191,11 +191,11 @@ int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_
  * Numbers are raw items (cJSON_IsRaw: text that reads back as the same double, json_num.h):
  * print the tree, don't read valuedouble.
  */
-cJSON *is_diff_to_json(const struct is_diff *d);
+cJSON *isc_diff_to_json(const struct isc_diff *d);
 
 /* Confounders: machine load differing by more than this between configurations. */
-#define IS_CONFOUND_BUSY_POINTS 5.0   /* Busy%, OS_Busy%: percentage points */
-#define IS_CONFOUND_IRQ_RATIO 0.5     /* IRQ/s: by more than half the reference's */
+#define ISC_CONFOUND_BUSY_POINTS 5.0   /* Busy%, OS_Busy%: percentage points */
+#define ISC_CONFOUND_IRQ_RATIO 0.5     /* IRQ/s: by more than half the reference's */
 /*
  * What differs between the configurations besides the varied settings (varied[0..nvaried),
  * setting names as in info.json "settings"): the system description and every recorded
@@ -203,13 +203,13 @@ cJSON *is_diff_to_json(const struct is_diff *d);
  * and the machine load from counters.csv ("machine load: OS_Busy% 22.6 in a (22.6), 51.0 in b
  * (51.0)"). *out gets malloc'd lines; returns how many.
  */
-size_t is_diff_confounders(const struct is_diff *d, const char *const *varied, size_t nvaried,
+size_t isc_diff_confounders(const struct isc_diff *d, const char *const *varied, size_t nvaried,
 			   char ***out);
 
 /* The unit of a metric by wult's naming: "us" for latencies and times, "ns" for the raw
  * timestamps, "%" for residencies, "" otherwise; info.json "units" overrides. */
-const char *is_metric_unit(const struct is_run *r, const char *metric);
+const char *isc_metric_unit(const struct isc_run *r, const char *metric);
 /* A raw timestamp column (ns since boot: LTime, TBI, TAI, TIntr, and wult's TBI1, TAI1). */
-bool is_raw_timestamp(const char *name);
+bool isc_is_raw_timestamp(const char *name);
 
 #endif

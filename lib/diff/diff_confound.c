@@ -34,7 +34,7 @@ struct warnings {
 
 static void add(struct warnings *w, char *msg)
 {
-	w->v = is_xrealloc(w->v, (w->n + 1) * sizeof(char *));
+	w->v = isc_xrealloc(w->v, (w->n + 1) * sizeof(char *));
 	w->v[w->n++] = msg;
 }
 
@@ -51,26 +51,26 @@ static bool varied_key(const char *key, const char *const *varied, size_t nvarie
 }
 
 /* A field as one line of text; "(none)" when absent. */
-static char *field_text(const struct is_run *r, const char *key)
+static char *field_text(const struct isc_run *r, const char *key)
 {
-	const cJSON *v = is_run_info_item(r, key);
+	const cJSON *v = isc_run_info_item(r, key);
 	if (!v || cJSON_IsNull(v))
-		return is_xstrdup("(none)");
+		return isc_xstrdup("(none)");
 	if (cJSON_IsString(v))
-		return is_xstrdup(v->valuestring);
-	char *s = cJSON_PrintUnformatted(v), *out = is_xstrdup(s ? s : "?");
+		return isc_xstrdup(v->valuestring);
+	char *s = cJSON_PrintUnformatted(v), *out = isc_xstrdup(s ? s : "?");
 	free(s);
 	return out;
 }
 
 /* "a: x; b: y" with every distinct value of each configuration ("x | y" within one). Returns
  * NULL when every run has the same value. */
-static char *compare_field(const struct is_diff *d, const char *key)
+static char *compare_field(const struct isc_diff *d, const char *key)
 {
-	char *first = field_text(d->runs[0], key), *line = is_xstrdup("");
+	char *first = field_text(d->runs[0], key), *line = isc_xstrdup("");
 	bool differ = false;
 	for (size_t c = 0; c < d->nconfigs; c++) {
-		char *vals = is_xstrdup("");
+		char *vals = isc_xstrdup("");
 		for (size_t i = 0; i < d->configs[c].nruns; i++) {
 			char *v = field_text(d->runs[d->configs[c].runs[i]], key);
 			differ |= strcmp(v, first) != 0;
@@ -80,13 +80,13 @@ static char *compare_field(const struct is_diff *d, const char *key)
 				seen = !strcmp(u, v);
 				free(u);
 			}
-			char *next = seen ? is_xstrdup(vals)
-					  : is_xasprintf("%s%s%s", vals, *vals ? " | " : "", v);
+			char *next = seen ? isc_xstrdup(vals)
+					  : isc_xasprintf("%s%s%s", vals, *vals ? " | " : "", v);
 			free(vals);
 			free(v);
 			vals = next;
 		}
-		char *next = is_xasprintf("%s%s%s: %.200s", line, c ? "; " : "", d->configs[c].name,
+		char *next = isc_xasprintf("%s%s%s: %.200s", line, c ? "; " : "", d->configs[c].name,
 					  vals);
 		free(vals);
 		free(line);
@@ -97,12 +97,12 @@ static char *compare_field(const struct is_diff *d, const char *key)
 		free(line);
 		return NULL;
 	}
-	char *msg = is_xasprintf("%s differs: %s", key, line);
+	char *msg = isc_xasprintf("%s differs: %s", key, line);
 	free(line);
 	return msg;
 }
 
-static void info_warnings(const struct is_diff *d, const char *const *varied, size_t nvaried,
+static void info_warnings(const struct isc_diff *d, const char *const *varied, size_t nvaried,
 			  struct warnings *w)
 {
 	for (size_t k = 0; k < sizeof(info_keys) / sizeof(info_keys[0]); k++) {
@@ -121,13 +121,13 @@ static void info_warnings(const struct is_diff *d, const char *const *varied, si
 			for (size_t i = 0; i < n && !have; i++)
 				have = !strcmp(names[i], it->string);
 			if (!have) {
-				names = is_xrealloc(names, (n + 1) * sizeof(char *));
+				names = isc_xrealloc(names, (n + 1) * sizeof(char *));
 				names[n++] = it->string;
 			}
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		char *key = is_xasprintf("settings.%s", names[i]);
+		char *key = isc_xasprintf("settings.%s", names[i]);
 		char *msg = varied_key(key, varied, nvaried) ? NULL : compare_field(d, key);
 		if (msg)
 			add(w, msg);
@@ -137,7 +137,7 @@ static void info_warnings(const struct is_diff *d, const char *const *varied, si
 }
 
 /* Each configuration's mean of a counter column over its runs that have it. */
-static double config_mean(const struct is_diff *d, cJSON **sum, size_t c, const char *col,
+static double config_mean(const struct isc_diff *d, cJSON **sum, size_t c, const char *col,
 			   char *runs, size_t len)
 {
 	double total = 0;
@@ -156,11 +156,11 @@ static double config_mean(const struct is_diff *d, cJSON **sum, size_t c, const 
 	return n ? total / (double)n : NAN;
 }
 
-static void load_warnings(const struct is_diff *d, cJSON **sum, struct warnings *w)
+static void load_warnings(const struct isc_diff *d, cJSON **sum, struct warnings *w)
 {
 	static const struct { const char *col; double points, ratio; } load[] = {
-		{ "Busy%", IS_CONFOUND_BUSY_POINTS, 0 }, { "OS_Busy%", IS_CONFOUND_BUSY_POINTS, 0 },
-		{ "IRQ/s", 0, IS_CONFOUND_IRQ_RATIO },
+		{ "Busy%", ISC_CONFOUND_BUSY_POINTS, 0 }, { "OS_Busy%", ISC_CONFOUND_BUSY_POINTS, 0 },
+		{ "IRQ/s", 0, ISC_CONFOUND_IRQ_RATIO },
 	};
 	char rr[256], rc[256];
 	for (size_t k = 0; k < sizeof(load) / sizeof(load[0]); k++) {
@@ -171,22 +171,22 @@ static void load_warnings(const struct is_diff *d, cJSON **sum, struct warnings 
 						  : fabs(v - ref) > load[k].ratio * fabs(ref);
 			if (isnan(v) || !off)
 				continue;
-			add(w, is_xasprintf("machine load: %s %.1f in %s (%s), %.1f in %s (%s)",
+			add(w, isc_xasprintf("machine load: %s %.1f in %s (%s), %.1f in %s (%s)",
 					    load[k].col, ref, d->configs[0].name, rr, v,
 					    d->configs[c].name, rc));
 		}
 	}
 }
 
-size_t is_diff_confounders(const struct is_diff *d, const char *const *varied, size_t nvaried,
+size_t isc_diff_confounders(const struct isc_diff *d, const char *const *varied, size_t nvaried,
 			   char ***out)
 {
 	struct warnings w = { 0 };
 	info_warnings(d, varied, nvaried, &w);
-	cJSON **sum = is_xcalloc(d->nruns + 1, sizeof(cJSON *));
+	cJSON **sum = isc_xcalloc(d->nruns + 1, sizeof(cJSON *));
 	bool any = false;
 	for (size_t r = 0; r < d->nruns; r++)
-		any |= is_counters_summary(d->runs[r]->dir, &sum[r], NULL) > 0;
+		any |= isc_counters_summary(d->runs[r]->dir, &sum[r], NULL) > 0;
 	if (any)
 		load_warnings(d, sum, &w);
 	for (size_t r = 0; r < d->nruns; r++)

@@ -22,24 +22,24 @@ static bool listed(char **list, size_t n, const char *name)
 
 static void append(char **s, const char *fmt, const char *a, const char *b)
 {
-	char *t = is_xasprintf(fmt, *s ? *s : "", *s ? ", " : "", a, b);
+	char *t = isc_xasprintf(fmt, *s ? *s : "", *s ? ", " : "", a, b);
 	free(*s);
 	*s = t;
 }
 
 /* One column: left out (no values in some run: noted), a flag in every run, or a metric. */
-static void classify(struct is_diff_flags *fl, struct is_run **runs, size_t nruns, const char *name,
+static void classify(struct isc_diff_flags *fl, struct isc_run **runs, size_t nruns, const char *name,
 		     char **note)
 {
 	size_t have = 0, flags = 0, empty = 0, last_empty = 0;
 	for (size_t r = 0; r < nruns; r++) {
-		const struct is_column *c = is_table_col(runs[r]->dp, name);
-		if (!c || c->type != IS_COL_NUM)
+		const struct isc_column *c = isc_table_col(runs[r]->dp, name);
+		if (!c || c->type != ISC_COL_NUM)
 			continue;
 		have++;
-		if (runs[r]->dp->nrows && !is_table_col_has_value(runs[r]->dp, name))
+		if (runs[r]->dp->nrows && !isc_table_col_has_value(runs[r]->dp, name))
 			empty++, last_empty = r;
-		flags += is_flag_column(runs[r]->dp, name);
+		flags += isc_is_flag_column(runs[r]->dp, name);
 	}
 	if (empty) {
 		if (empty == have)
@@ -47,65 +47,65 @@ static void classify(struct is_diff_flags *fl, struct is_run **runs, size_t nrun
 		else
 			append(note, "%s%s%s (in %s)", name, runs[last_empty]->name);
 	} else if (have == nruns && flags == nruns) {
-		fl->names = is_xrealloc(fl->names, (fl->n + 1) * sizeof(char *));
-		fl->names[fl->n++] = is_xstrdup(name);
+		fl->names = isc_xrealloc(fl->names, (fl->n + 1) * sizeof(char *));
+		fl->names[fl->n++] = isc_xstrdup(name);
 	} else {
 		return;
 	}
-	fl->skip = is_xrealloc(fl->skip, (fl->nskip + 1) * sizeof(char *));
-	fl->skip[fl->nskip++] = is_xstrdup(name);
+	fl->skip = isc_xrealloc(fl->skip, (fl->nskip + 1) * sizeof(char *));
+	fl->skip[fl->nskip++] = isc_xstrdup(name);
 }
 
-void is_diff_flags_columns(struct is_diff_flags *fl, struct is_run **runs, size_t nruns, const char *re)
+void isc_diff_flags_columns(struct isc_diff_flags *fl, struct isc_run **runs, size_t nruns, const char *re)
 {
 	char *note = NULL;
 	memset(fl, 0, sizeof(*fl));
 	for (size_t r = 0; r < nruns; r++) {
 		const char **names;
 		size_t n;
-		if (is_select_metrics(runs[r]->dp, re, &names, &n) < 0)
+		if (isc_select_metrics(runs[r]->dp, re, &names, &n) < 0)
 			continue;  /* diff itself reports the regex */
 		for (size_t i = 0; i < n; i++)
-			if (!listed(fl->skip, fl->nskip, names[i]) && (r == 0 || !is_table_col(runs[0]->dp, names[i])))
+			if (!listed(fl->skip, fl->nskip, names[i]) && (r == 0 || !isc_table_col(runs[0]->dp, names[i])))
 				classify(fl, runs, nruns, names[i], &note);
 		free(names);
 	}
 	if (note)
-		is_note("no values in %s; left out", note);
+		isc_note("no values in %s; left out", note);
 	fl->empty = note;
 }
 
-static size_t *cell(size_t *a, const struct is_diff_flags *fl, size_t p, size_t k, size_t r)
+static size_t *cell(size_t *a, const struct isc_diff_flags *fl, size_t p, size_t k, size_t r)
 {
 	return &a[(p * fl->n + k) * fl->nruns + r];
 }
 
 /* Values and ones of every flag in rows[0..n) of run r, into part p. */
-static void count_rows(struct is_diff_flags *fl, const struct is_table *t, size_t p, size_t r,
+static void count_rows(struct isc_diff_flags *fl, const struct isc_table *t, size_t p, size_t r,
 		       const size_t *rows, size_t n)
 {
 	for (size_t k = 0; k < fl->n; k++) {
 		size_t values, set;
-		is_flag_counts(is_table_col(t, fl->names[k])->num, rows, n, &values, &set);
+		isc_flag_counts(isc_table_col(t, fl->names[k])->num, rows, n, &values, &set);
 		*cell(fl->values, fl, p, k, r) = values;
 		*cell(fl->set, fl, p, k, r) = set;
 	}
 }
 
-static int count_groups(struct is_diff_flags *fl, const struct is_diff *d, size_t r)
+static int count_groups(struct isc_diff_flags *fl, const struct isc_diff *d, size_t r)
 {
-	struct is_groups g;
-	if (is_group_rows(d->runs[r]->dp, d->group_col, &g) < 0)
+	struct isc_groups g;
+	if (isc_group_rows(d->runs[r]->dp, d->group_col, &g) < 0)
 		return -1;
 	for (size_t i = 0; i < g.ngroups; i++)
 		for (size_t p = 0; p < d->ngroups; p++)
 			if (!strcmp(g.labels[i], d->groups[p].label))
 				count_rows(fl, d->runs[r]->dp, p + 1, r, g.rows[i], g.counts[i]);
-	is_groups_free(&g);
+	isc_groups_free(&g);
 	return 0;
 }
 
-void is_diff_flag_counts(const struct is_diff_flags *fl, const struct is_diff *d, size_t p, size_t k,
+void isc_diff_flag_counts(const struct isc_diff_flags *fl, const struct isc_diff *d, size_t p, size_t k,
 		      size_t c, size_t *values, size_t *set)
 {
 	*values = *set = 0;
@@ -116,7 +116,7 @@ void is_diff_flag_counts(const struct is_diff_flags *fl, const struct is_diff *d
 }
 
 /* The runs' shares of configuration c; false when a run has no value. */
-static bool run_shares(const struct is_diff_flags *fl, const struct is_diff *d, size_t p, size_t k,
+static bool run_shares(const struct isc_diff_flags *fl, const struct isc_diff *d, size_t p, size_t k,
 		       size_t c, double *out)
 {
 	for (size_t i = 0; i < d->configs[c].nruns; i++) {
@@ -128,38 +128,38 @@ static bool run_shares(const struct is_diff_flags *fl, const struct is_diff *d, 
 	return true;
 }
 
-static struct is_diff_flag_test flag_test(const struct is_diff_flags *fl, const struct is_diff *d,
+static struct isc_diff_flag_test flag_test(const struct isc_diff_flags *fl, const struct isc_diff *d,
 				       size_t p, size_t k, size_t c)
 {
-	struct is_diff_flag_test t = { .diff = NAN, .p = NAN };
+	struct isc_diff_flag_test t = { .diff = NAN, .p = NAN };
 	size_t na = d->configs[0].nruns, nb = d->configs[c].nruns;
-	double *a = is_xcalloc(na + nb, sizeof(double)), *b = a + na;
+	double *a = isc_xcalloc(na + nb, sizeof(double)), *b = a + na;
 	if (na >= 2 && nb >= 2 && run_shares(fl, d, p, k, 0, a) && run_shares(fl, d, p, k, c, b)) {
-		struct is_welch w;
-		t.valid = is_welch_test(a, na, b, nb, IS_DIFF_CI_LEVEL, &w) == 0;
-		t = (struct is_diff_flag_test){ t.valid, IS_LEVEL_RUN, "welch-run-shares", w.diff, w.p,
-					     false, t.valid && w.p < IS_DIFF_ALPHA };
+		struct isc_welch w;
+		t.valid = isc_welch_test(a, na, b, nb, ISC_DIFF_CI_LEVEL, &w) == 0;
+		t = (struct isc_diff_flag_test){ t.valid, ISC_LEVEL_RUN, "welch-run-shares", w.diff, w.p,
+					     false, t.valid && w.p < ISC_DIFF_ALPHA };
 	} else {
 		size_t v0, s0, v1, s1;
-		struct is_prop pr;
-		is_diff_flag_counts(fl, d, p, k, 0, &v0, &s0);
-		is_diff_flag_counts(fl, d, p, k, c, &v1, &s1);
-		t.valid = is_prop_test(s0, v0, s1, v1, &pr) == 0;
-		t = (struct is_diff_flag_test){ t.valid, IS_LEVEL_DATAPOINT, pr.method, pr.diff, pr.p,
-					     t.valid && pr.p < IS_DIFF_ALPHA, false };
+		struct isc_prop pr;
+		isc_diff_flag_counts(fl, d, p, k, 0, &v0, &s0);
+		isc_diff_flag_counts(fl, d, p, k, c, &v1, &s1);
+		t.valid = isc_prop_test(s0, v0, s1, v1, &pr) == 0;
+		t = (struct isc_diff_flag_test){ t.valid, ISC_LEVEL_DATAPOINT, pr.method, pr.diff, pr.p,
+					     t.valid && pr.p < ISC_DIFF_ALPHA, false };
 	}
 	free(a);
 	return t;
 }
 
-int is_diff_flags_compute(struct is_diff_flags *fl, const struct is_diff *d)
+int isc_diff_flags_compute(struct isc_diff_flags *fl, const struct isc_diff *d)
 {
 	fl->nparts = 1 + d->ngroups;
 	fl->nruns = d->nruns;
 	fl->nconfigs = d->nconfigs;
-	fl->values = is_xcalloc(fl->nparts * fl->n * fl->nruns + 1, sizeof(size_t));
-	fl->set = is_xcalloc(fl->nparts * fl->n * fl->nruns + 1, sizeof(size_t));
-	fl->tests = is_xcalloc(fl->nparts * fl->n * fl->nconfigs + 1, sizeof(*fl->tests));
+	fl->values = isc_xcalloc(fl->nparts * fl->n * fl->nruns + 1, sizeof(size_t));
+	fl->set = isc_xcalloc(fl->nparts * fl->n * fl->nruns + 1, sizeof(size_t));
+	fl->tests = isc_xcalloc(fl->nparts * fl->n * fl->nconfigs + 1, sizeof(*fl->tests));
 	for (size_t r = 0; fl->n && r < d->nruns; r++) {
 		count_rows(fl, d->runs[r]->dp, 0, r, NULL, d->runs[r]->dp->nrows);
 		if (d->ngroups && count_groups(fl, d, r) < 0)
@@ -172,7 +172,7 @@ int is_diff_flags_compute(struct is_diff_flags *fl, const struct is_diff *d)
 	return 0;
 }
 
-void is_diff_flags_free(struct is_diff_flags *fl)
+void isc_diff_flags_free(struct isc_diff_flags *fl)
 {
 	for (size_t i = 0; i < fl->n; i++)
 		free(fl->names[i]);
@@ -187,16 +187,16 @@ void is_diff_flags_free(struct is_diff_flags *fl)
 	memset(fl, 0, sizeof(*fl));
 }
 
-const struct is_diff_flag_test *is_diff_flag_test_of(const struct is_diff_flags *fl, size_t p,
+const struct isc_diff_flag_test *isc_diff_flag_test_of(const struct isc_diff_flags *fl, size_t p,
 						     size_t k, size_t c)
 {
-	const struct is_diff_flag_test *t = &fl->tests[(p * fl->n + k) * fl->nconfigs + c];
+	const struct isc_diff_flag_test *t = &fl->tests[(p * fl->n + k) * fl->nconfigs + c];
 	return c && t->valid ? t : NULL;
 }
 
-const char *is_diff_flag_words(const struct is_diff_flag_test *t)
+const char *isc_diff_flag_words(const struct isc_diff_flag_test *t)
 {
-	if (t->level == IS_LEVEL_RUN)
+	if (t->level == ISC_LEVEL_RUN)
 		return t->significant ? "significant" : "not significant";
 	return t->differs ? "differs in these runs" : "no difference found";
 }

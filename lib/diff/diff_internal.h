@@ -6,9 +6,9 @@
 
 #include "table/select.h"
 
-/* Private state behind is_diff: each run's groups and where every union group sits in them. */
+/* Private state behind isc_diff: each run's groups and where every union group sits in them. */
 struct diff_priv {
-	struct is_groups *rg;    /* [run] */
+	struct isc_groups *rg;    /* [run] */
 	long *gmap;              /* [group * nruns + run]: index in rg[run], or -1 */
 	char **labels;           /* union labels (pointers into rg) */
 	uint32_t **row_group;    /* [run][row]: the row's group, an index in rg[run] */
@@ -25,11 +25,11 @@ struct diff_sample {
 enum { MOM_COUNT, MOM_MIN, MOM_MAX, MOM_AVG, MOM_STD, NMOM };
 
 /* diff_pool.c: k runs' moments as one sample's (variance: within-run plus between-run sums of
- * squares), and is_quantile_sorted of the union of k sorted samples of n values together. */
+ * squares), and isc_quantile_sorted of the union of k sorted samples of n values together. */
 void diff_combine_moments(const double *const *mom, size_t k, double *out);
 double diff_union_quantile(const struct diff_sample *s, size_t k, size_t n, double q);
 
 /* Fill every part's rows, values, medians and tests, on up to nthreads threads (0 = CPUs). */
-void diff_compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads);
+void diff_compute_all(struct isc_diff *d, struct diff_priv *pv, int nthreads);
 
 #endif

@@ -5,18 +5,18 @@
 /* Numbers read back as the same double; NaN and infinities are null. */
 static cJSON *num_or_null(double v)
 {
-	return is_json_num(v);
+	return isc_json_num(v);
 }
 
-static cJSON *func_json(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t f)
+static cJSON *func_json(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t f)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *vals = cJSON_AddArrayToObject(o, "values"), *chg = cJSON_AddArrayToObject(o, "change");
 	cJSON *pct = cJSON_AddArrayToObject(o, "pct");
 	for (size_t r = 0; r < d->nconfigs; r++) {
-		cJSON_AddItemToArray(vals, num_or_null(is_diff_value(d, p, m, r, f)));
-		cJSON_AddItemToArray(chg, num_or_null(is_diff_change(d, p, m, r, f)));
-		cJSON_AddItemToArray(pct, num_or_null(is_diff_pct(d, p, m, r, f)));
+		cJSON_AddItemToArray(vals, num_or_null(isc_diff_value(d, p, m, r, f)));
+		cJSON_AddItemToArray(chg, num_or_null(isc_diff_change(d, p, m, r, f)));
+		cJSON_AddItemToArray(pct, num_or_null(isc_diff_pct(d, p, m, r, f)));
 	}
 	return o;
 }
@@ -30,18 +30,18 @@ static cJSON *ci_json(double lo, double hi)
 }
 
 /* {"med": {"diff", "ci95", "p", "df", "significant"}, "99%": .., "99.9%": ..} */
-static cJSON *run_level_json(const struct is_diff_test *t)
+static cJSON *run_level_json(const struct isc_diff_test *t)
 {
-	if (t->level != IS_LEVEL_RUN)
+	if (t->level != ISC_LEVEL_RUN)
 		return cJSON_CreateNull();
 	cJSON *o = cJSON_CreateObject();
-	for (size_t k = 0; k < IS_DIFF_NQ; k++) {
-		const struct is_diff_qtest *q = &t->q[k];
+	for (size_t k = 0; k < ISC_DIFF_NQ; k++) {
+		const struct isc_diff_qtest *q = &t->q[k];
 		if (!q->valid) {
-			cJSON_AddNullToObject(o, is_diff_q_name[k]);
+			cJSON_AddNullToObject(o, isc_diff_q_name[k]);
 			continue;
 		}
-		cJSON *qo = cJSON_AddObjectToObject(o, is_diff_q_name[k]);
+		cJSON *qo = cJSON_AddObjectToObject(o, isc_diff_q_name[k]);
 		cJSON_AddItemToObject(qo, "diff", num_or_null(q->diff));
 		cJSON_AddItemToObject(qo, "ci95", ci_json(q->ci_lo, q->ci_hi));
 		cJSON_AddItemToObject(qo, "p", num_or_null(q->p));
@@ -51,15 +51,15 @@ static cJSON *run_level_json(const struct is_diff_test *t)
 	return o;
 }
 
-static cJSON *test_json(const struct is_diff_test *t)
+static cJSON *test_json(const struct isc_diff_test *t)
 {
 	if (!t)
 		return cJSON_CreateNull();
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "level", t->level == IS_LEVEL_RUN ? "run" : "datapoint");
+	cJSON_AddStringToObject(o, "level", t->level == ISC_LEVEL_RUN ? "run" : "datapoint");
 	cJSON *rep = cJSON_AddArrayToObject(o, "replicates");
-	cJSON_AddItemToArray(rep, is_json_num((double)t->rep_ref));
-	cJSON_AddItemToArray(rep, is_json_num((double)t->rep));
+	cJSON_AddItemToArray(rep, isc_json_num((double)t->rep_ref));
+	cJSON_AddItemToArray(rep, isc_json_num((double)t->rep));
 	cJSON_AddStringToObject(o, "method", t->method);
 	cJSON_AddItemToObject(o, "mw_u", num_or_null(t->mw_u));
 	cJSON_AddItemToObject(o, "mw_p", num_or_null(t->mw_p));
@@ -75,7 +75,7 @@ static cJSON *test_json(const struct is_diff_test *t)
 	return o;
 }
 
-static cJSON *metrics_json(const struct is_diff *d, const struct is_diff_part *p)
+static cJSON *metrics_json(const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	cJSON *o = cJSON_CreateObject();
 	char line[1024];
@@ -87,20 +87,20 @@ static cJSON *metrics_json(const struct is_diff *d, const struct is_diff_part *p
 		cJSON *runs = cJSON_AddArrayToObject(mo, "runs");  /* an array: objects are funcs */
 		for (size_t r = 0; r < d->nruns; r++) {
 			cJSON *ro = cJSON_CreateObject();
-			for (size_t k = 0; k < IS_DIFF_NQ; k++)
-				cJSON_AddItemToObject(ro, is_diff_q_name[k],
-						      num_or_null(is_diff_run_q(d, p, m, r, k)));
+			for (size_t k = 0; k < ISC_DIFF_NQ; k++)
+				cJSON_AddItemToObject(ro, isc_diff_q_name[k],
+						      num_or_null(isc_diff_run_q(d, p, m, r, k)));
 			cJSON_AddItemToArray(runs, ro);
 		}
 		cJSON *tests = cJSON_AddArrayToObject(mo, "tests");
 		cJSON *verdicts = cJSON_AddArrayToObject(mo, "verdict");
 		for (size_t r = 0; r < d->nconfigs; r++) {
-			cJSON_AddItemToArray(tests, test_json(is_diff_get_test(d, p, m, r)));
+			cJSON_AddItemToArray(tests, test_json(isc_diff_get_test(d, p, m, r)));
 			if (r == 0) {
 				cJSON_AddItemToArray(verdicts, cJSON_CreateNull());
 				continue;
 			}
-			is_diff_verdict(d, p, m, r, line, sizeof(line));
+			isc_diff_verdict(d, p, m, r, line, sizeof(line));
 			cJSON_AddItemToArray(verdicts, cJSON_CreateString(line));
 		}
 	}
@@ -111,11 +111,11 @@ static cJSON *counts_json(const size_t *v, size_t n)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, is_json_num((double)v[i]));
+		cJSON_AddItemToArray(a, isc_json_num((double)v[i]));
 	return a;
 }
 
-static cJSON *configs_json(const struct is_diff *d)
+static cJSON *configs_json(const struct isc_diff *d)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (size_t c = 0; c < d->nconfigs; c++) {
@@ -125,13 +125,13 @@ static cJSON *configs_json(const struct is_diff *d)
 		for (size_t i = 0; i < d->configs[c].nruns; i++)
 			cJSON_AddItemToArray(runs,
 					     cJSON_CreateString(d->runs[d->configs[c].runs[i]]->name));
-		is_json_add_num(co, "rows", (double)d->overall.rows[c]);
+		isc_json_add_num(co, "rows", (double)d->overall.rows[c]);
 		cJSON_AddItemToArray(a, co);
 	}
 	return a;
 }
 
-cJSON *is_diff_to_json(const struct is_diff *d)
+cJSON *isc_diff_to_json(const struct isc_diff *d)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "reference", d->configs[0].name);
@@ -142,8 +142,8 @@ cJSON *is_diff_to_json(const struct is_diff *d)
 		cJSON_AddStringToObject(ro, "reportid", d->runs[r]->name);
 		cJSON_AddStringToObject(ro, "path", d->runs[r]->path);
 		cJSON_AddStringToObject(ro, "toolname", d->runs[r]->toolname);
-		is_json_add_num(ro, "rows", (double)d->overall.run_rows[r]);
-		is_json_add_num(ro, "config", (double)d->config_of[r]);
+		isc_json_add_num(ro, "rows", (double)d->overall.run_rows[r]);
+		isc_json_add_num(ro, "config", (double)d->config_of[r]);
 		cJSON_AddItemToArray(runs, ro);
 	}
 	cJSON_AddItemToObject(o, "metrics", metrics_json(d, &d->overall));

@@ -71,11 +71,11 @@ static double select_union(const struct diff_sample *s, size_t k, size_t rank)
 	return NAN;
 }
 
-/* is_quantile_sorted of the union of sorted samples, term for term, without merging them. */
+/* isc_quantile_sorted of the union of sorted samples, term for term, without merging them. */
 double diff_union_quantile(const struct diff_sample *s, size_t k, size_t n, double q)
 {
 	size_t lhs = 0;
-	double delta = n ? is_quantile_rank(q, n, &lhs) : 0;
+	double delta = n ? isc_quantile_rank(q, n, &lhs) : 0;
 	if (!n || lhs >= n - 1)
 		return n ? select_union(s, k, n - 1) : NAN;
 	return (1 - delta) * select_union(s, k, lhs) + delta * select_union(s, k, lhs + 1);

@@ -5,7 +5,7 @@
 
 #include "diff/diff.h"
 
-bool is_raw_timestamp(const char *name)
+bool isc_is_raw_timestamp(const char *name)
 {
 	static const char *const raw[] = { "LTime", "TBI", "TAI", "TIntr", "TBI1", "TAI1" };
 	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++)
@@ -14,7 +14,7 @@ bool is_raw_timestamp(const char *name)
 	return false;
 }
 
-const char *is_metric_unit(const struct is_run *r, const char *metric)
+const char *isc_metric_unit(const struct isc_run *r, const char *metric)
 {
 	const cJSON *units = r->info ? cJSON_GetObjectItemCaseSensitive(r->info, "units") : NULL;
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(units, metric);
@@ -23,7 +23,7 @@ const char *is_metric_unit(const struct is_run *r, const char *metric)
 		return u->valuestring;
 	if (len && metric[len - 1] == '%')
 		return "%";
-	if (is_raw_timestamp(metric))
+	if (isc_is_raw_timestamp(metric))
 		return "ns";
 	if (strstr(metric, "Latency") || !strcmp(metric, "SilentTime") || !strcmp(metric, "LDist"))
 		return "us";
@@ -61,8 +61,8 @@ static void fmt_p(char *buf, size_t len, double p)
 }
 
 /* "median +8.8 us (+11.9%)" at the CI's resolution, and "95% CI [+8.5, +9.1]". */
-static void change_and_ci(const struct is_diff *d, const struct is_diff_part *p, size_t m,
-			  const struct is_diff_test *t, size_t nmin, char *chg, size_t clen,
+static void change_and_ci(const struct isc_diff *d, const struct isc_diff_part *p, size_t m,
+			  const struct isc_diff_test *t, size_t nmin, char *chg, size_t clen,
 			  char *ci, size_t cilen)
 {
 	const char *unit = d->units[m];
@@ -86,8 +86,8 @@ static void change_and_ci(const struct is_diff *d, const struct is_diff_part *p,
 }
 
 /* Replicated: the verdict is Welch's t on the runs' medians. */
-static int run_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m,
-		       const struct is_diff_test *t, char *buf, size_t len)
+static int run_verdict(const struct isc_diff *d, const struct isc_diff_part *p, size_t m,
+		       const struct isc_diff_test *t, char *buf, size_t len)
 {
 	const char *metric = d->metrics[m], *ref = d->configs[0].name;
 	char chg[96], ci[96], pv[32];
@@ -101,24 +101,24 @@ static int run_verdict(const struct is_diff *d, const struct is_diff_part *p, si
 			t->significant ? "significant" : "no significant change", pv);
 }
 
-int is_diff_verdict(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
+int isc_diff_verdict(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t c,
 		    char *buf, size_t len)
 {
 	const char *metric = d->metrics[m], *ref = d->configs[0].name;
-	const struct is_diff_test *t = is_diff_get_test(d, p, m, c);
+	const struct isc_diff_test *t = isc_diff_get_test(d, p, m, c);
 	size_t nref = p->nvals[m * d->nconfigs], n = p->nvals[m * d->nconfigs + c];
 	if (!t)
 		return snprintf(buf, len, "%s: no comparison vs %s (no values in %s)", metric, ref,
 				nref ? d->configs[c].name : ref);
-	if (t->level == IS_LEVEL_RUN)
+	if (t->level == ISC_LEVEL_RUN)
 		return run_verdict(d, p, m, t, buf, len);
 	char chg[96], ci[96], pv[32];
 	change_and_ci(d, p, m, t, nref < n ? nref : n, chg, sizeof(chg), ci, sizeof(ci));
 	fmt_p(pv, sizeof(pv), t->mw_p);
 	const char *word = t->differs ? "differs in these runs" : "no difference in these runs";
-	const char *why = t->differs || t->mw_p >= IS_DIFF_ALPHA ? ""
+	const char *why = t->differs || t->mw_p >= ISC_DIFF_ALPHA ? ""
 			  : isnan(t->ci_lo) ? ", but too few values for a CI" : ", but the CI includes 0";
 	return snprintf(buf, len, "%s: %s vs %s, %s%s, %s (Mann\u2013Whitney %s%s); %s",
 			metric, chg, ref, ci, isnan(t->ci_lo) ? "" : " (block bootstrap)", word, pv,
-			why, IS_DIFF_ONE_RUN_NOTE);
+			why, ISC_DIFF_ONE_RUN_NOTE);
 }

@@ -23,7 +23,7 @@
 #define MAX_MERGE_GROUPS 16
 
 struct diff_job {
-	struct is_diff *d;
+	struct isc_diff *d;
 	struct diff_priv *pv;
 	size_t maxrows;          /* the largest run */
 	size_t maxcrows;         /* the largest configuration (all its runs) */
@@ -55,25 +55,25 @@ static size_t gather(const double *col, size_t n, double *out)
 	return m;
 }
 
-static bool is_order_stat(const struct is_func *f)
+static bool is_order_stat(const struct isc_func *f)
 {
-	return f->kind == IS_F_MED || f->kind == IS_F_PCT;
+	return f->kind == ISC_F_MED || f->kind == ISC_F_PCT;
 }
 
 /* The moments every run gets, whatever --funcs asks (diff_internal.h's MOM_*). */
-static const struct is_func moments[NMOM] = {
-	{ .kind = IS_F_COUNT }, { .kind = IS_F_MIN }, { .kind = IS_F_MAX }, { .kind = IS_F_AVG },
-	{ .kind = IS_F_STD },
+static const struct isc_func moments[NMOM] = {
+	{ .kind = ISC_F_COUNT }, { .kind = ISC_F_MIN }, { .kind = ISC_F_MAX }, { .kind = ISC_F_AVG },
+	{ .kind = ISC_F_STD },
 };
 
 /* The functions that need no order statistics, from the moments. */
 static void plain_from_moments(const struct diff_job *j, const double *mom, double *out)
 {
 	for (size_t f = 0; f < j->d->nfuncs; f++) {
-		enum is_func_kind k = j->d->funcs[f].kind;
+		enum isc_func_kind k = j->d->funcs[f].kind;
 		if (!is_order_stat(&j->d->funcs[f]))
-			out[f] = mom[k == IS_F_COUNT ? MOM_COUNT : k == IS_F_MIN ? MOM_MIN
-				     : k == IS_F_MAX ? MOM_MAX : k == IS_F_AVG ? MOM_AVG : MOM_STD];
+			out[f] = mom[k == ISC_F_COUNT ? MOM_COUNT : k == ISC_F_MIN ? MOM_MIN
+				     : k == ISC_F_MAX ? MOM_MAX : k == ISC_F_AVG ? MOM_AVG : MOM_STD];
 	}
 }
 
@@ -82,16 +82,16 @@ static void plain_from_moments(const struct diff_job *j, const double *mom, doub
 static void plain_values(const struct diff_job *j, const double *x, size_t n, double *scratch,
 			 double *mom, double *out)
 {
-	is_stats_compute(x, n, moments, NMOM, mom, scratch);
+	isc_stats_compute(x, n, moments, NMOM, mom, scratch);
 	plain_from_moments(j, mom, out);
 }
 
 static void order_values(const struct diff_job *j, const double *sorted, size_t n, double *out)
 {
 	for (size_t f = 0; f < j->d->nfuncs; f++) {
-		const struct is_func *fn = &j->d->funcs[f];
+		const struct isc_func *fn = &j->d->funcs[f];
 		if (is_order_stat(fn))
-			out[f] = n ? is_quantile_sorted(sorted, n, fn->kind == IS_F_MED ? 0.5
+			out[f] = n ? isc_quantile_sorted(sorted, n, fn->kind == ISC_F_MED ? 0.5
 										: fn->pct / 100)
 				   : NAN;
 	}
@@ -140,12 +140,12 @@ static void merge_all(const struct diff_sample *s, size_t k, double *out, double
  * order, run after run, NaN left out. Returns how many. */
 static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c, double *out)
 {
-	const struct is_diff *d = j->d;
-	const struct is_diff_config *k = &d->configs[c];
+	const struct isc_diff *d = j->d;
+	const struct isc_diff_config *k = &d->configs[c];
 	size_t n = 0;
 	for (size_t i = 0; i < k->nruns; i++) {
 		size_t r = k->runs[i];
-		const double *col = is_table_col(d->runs[r]->dp, d->metrics[m])->num;
+		const double *col = isc_table_col(d->runs[r]->dp, d->metrics[m])->num;
 		if (part == 0) {
 			n += gather(col, d->runs[r]->dp->nrows, out + n);
 			continue;
@@ -153,7 +153,7 @@ static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c,
 		long g = j->pv->gmap[(part - 1) * d->nruns + r];
 		if (g < 0)
 			continue;
-		const struct is_groups *rg = &j->pv->rg[r];
+		const struct isc_groups *rg = &j->pv->rg[r];
 		for (size_t x = 0; x < rg->counts[g]; x++) {
 			double v = col[rg->rows[g][x]];
 			if (!isnan(v))
@@ -164,25 +164,25 @@ static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c,
 }
 
 /* Welch's t on each run's med, 99%, 99.9% (a function some run lacks is not tested). */
-static void run_level(const struct is_diff *d, const struct is_diff_part *p, size_t m, size_t c,
-		      struct is_diff_test *t)
+static void run_level(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t c,
+		      struct isc_diff_test *t)
 {
-	const struct is_diff_config *ref = &d->configs[0], *x = &d->configs[c];
-	double *a = is_xmalloc((ref->nruns + x->nruns) * sizeof(double)), *b = a + ref->nruns;
-	for (size_t k = 0; k < IS_DIFF_NQ; k++) {
-		struct is_diff_qtest *q = &t->q[k];
-		struct is_welch w;
+	const struct isc_diff_config *ref = &d->configs[0], *x = &d->configs[c];
+	double *a = isc_xmalloc((ref->nruns + x->nruns) * sizeof(double)), *b = a + ref->nruns;
+	for (size_t k = 0; k < ISC_DIFF_NQ; k++) {
+		struct isc_diff_qtest *q = &t->q[k];
+		struct isc_welch w;
 		bool all = true;
 		for (size_t i = 0; i < ref->nruns; i++)
-			all &= !isnan(a[i] = is_diff_run_q(d, p, m, ref->runs[i], k));
+			all &= !isnan(a[i] = isc_diff_run_q(d, p, m, ref->runs[i], k));
 		for (size_t i = 0; i < x->nruns; i++)
-			all &= !isnan(b[i] = is_diff_run_q(d, p, m, x->runs[i], k));
-		if (!all || is_welch_test(a, ref->nruns, b, x->nruns, IS_DIFF_CI_LEVEL, &w) < 0) {
-			*q = (struct is_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
+			all &= !isnan(b[i] = isc_diff_run_q(d, p, m, x->runs[i], k));
+		if (!all || isc_welch_test(a, ref->nruns, b, x->nruns, ISC_DIFF_CI_LEVEL, &w) < 0) {
+			*q = (struct isc_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
 						     .df = NAN };
 			continue;
 		}
-		*q = (struct is_diff_qtest){ true, w.diff, w.lo, w.hi, w.p, w.df, w.p < IS_DIFF_ALPHA };
+		*q = (struct isc_diff_qtest){ true, w.diff, w.lo, w.hi, w.p, w.df, w.p < ISC_DIFF_ALPHA };
 	}
 	free(a);
 	t->med_diff = t->q[0].diff;
@@ -193,12 +193,12 @@ static void run_level(const struct is_diff *d, const struct is_diff_part *p, siz
 
 static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct bufs *b)
 {
-	struct is_diff *d = j->d;
-	struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
-	struct is_diff_test *t = &p->tests[m * d->nconfigs + c];
+	struct isc_diff *d = j->d;
+	struct isc_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
+	struct isc_diff_test *t = &p->tests[m * d->nconfigs + c];
 	struct diff_sample ref = b->cviews[part * d->nconfigs], x = b->cviews[part * d->nconfigs + c];
-	struct is_mw mw;
-	struct is_ks ks;
+	struct isc_mw mw;
+	struct isc_ks ks;
 	memset(t, 0, sizeof(*t));
 	if (ref.n == 0 || x.n == 0)
 		return;
@@ -207,41 +207,41 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 	t->rep = d->configs[c].nruns;
 	if (t->rep_ref >= 2 && t->rep >= 2) {
 		/* the pooled datapoints are not independent: no datapoint-level tests on them */
-		t->level = IS_LEVEL_RUN;
+		t->level = ISC_LEVEL_RUN;
 		t->method = "welch-run-summaries";
 		t->mw_u = t->mw_p = t->ks_d = t->ks_p = NAN;
 		run_level(d, p, m, c, t);
 		return;
 	}
-	is_two_sample_tests(ref.x, ref.n, x.x, x.n, &mw, &ks);
+	isc_two_sample_tests(ref.x, ref.n, x.x, x.n, &mw, &ks);
 	t->mw_u = mw.u;
 	t->mw_p = mw.p;
 	t->mw_exact = mw.exact;
 	t->ks_d = ks.d;
 	t->ks_p = ks.p;
 	t->ks_exact = ks.exact;
-	t->level = IS_LEVEL_DATAPOINT;
+	t->level = ISC_LEVEL_DATAPOINT;
 	t->method = "block-bootstrap";
-	for (size_t k = 0; k < IS_DIFF_NQ; k++)
-		t->q[k] = (struct is_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
+	for (size_t k = 0; k < ISC_DIFF_NQ; k++)
+		t->q[k] = (struct isc_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
 						  .df = NAN };
-	t->med_diff = is_quantile_sorted(x.x, x.n, 0.5) - is_quantile_sorted(ref.x, ref.n, 0.5);
+	t->med_diff = isc_quantile_sorted(x.x, x.n, 0.5) - isc_quantile_sorted(ref.x, ref.n, 0.5);
 	size_t na = rows_of(j, part, m, 0, b->rows_a), nb = rows_of(j, part, m, c, b->rows_b);
-	is_block_boot_median_ci(b->rows_a, ref.x, na, b->rows_b, x.x, nb, IS_DIFF_CI_LEVEL, b->tmp,
+	isc_block_boot_median_ci(b->rows_a, ref.x, na, b->rows_b, x.x, nb, ISC_DIFF_CI_LEVEL, b->tmp,
 				&t->ci_lo, &t->ci_hi);
-	t->differs = t->mw_p < IS_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
+	t->differs = t->mw_p < ISC_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
 }
 
 /* Every group of run r for metric m: split off the column in one pass (NaN dropped, row order
  * kept), described into b->rvals, sorted in place in b->seg[r]. */
 static void group_samples(struct diff_job *j, size_t r, const double *col, struct bufs *b)
 {
-	struct is_diff *d = j->d;
-	const struct is_groups *rg = &j->pv->rg[r];
+	struct isc_diff *d = j->d;
+	const struct isc_groups *rg = &j->pv->rg[r];
 	const uint32_t *row_group = j->pv->row_group[r];
 	const size_t *off = j->pv->seg_off[r];
 	size_t nr = d->nruns, nrows = d->runs[r]->dp->nrows;
-	size_t *fill = is_xmalloc((rg->ngroups + 1) * sizeof(size_t));
+	size_t *fill = isc_xmalloc((rg->ngroups + 1) * sizeof(size_t));
 	double *seg = b->seg[r];
 	memcpy(fill, off, rg->ngroups * sizeof(size_t));
 	for (size_t i = 0; i < nrows; i++) {
@@ -255,7 +255,7 @@ static void group_samples(struct diff_job *j, size_t r, const double *col, struc
 		size_t n = k >= 0 ? fill[k] - off[k] : 0;
 		double *out = b->rvals + ((g + 1) * nr + r) * d->nfuncs;
 		plain_values(j, x, n, b->tmp, b->rmom + ((g + 1) * nr + r) * NMOM, out);
-		is_sort_doubles(x, n, b->tmp);
+		isc_sort_doubles(x, n, b->tmp);
 		order_values(j, x, n, out);
 		b->views[(g + 1) * nr + r] = (struct diff_sample){ x, n };
 	}
@@ -266,26 +266,26 @@ static void group_samples(struct diff_job *j, size_t r, const double *col, struc
  * sorted values and moments. A group with some empty cells is not taken: its moments here
  * are over the values alone, the cache's over the rows. */
 static bool cached_part(const struct diff_job *j, size_t m, size_t r, size_t part,
-			struct is_cache_sample *s)
+			struct isc_cache_sample *s)
 {
-	const struct is_diff *d = j->d;
+	const struct isc_diff *d = j->d;
 	long k = part ? j->pv->gmap[(part - 1) * d->nruns + r] : 0;
 	static const double none[1];
 	if (k < 0) {  /* not in this run */
-		*s = (struct is_cache_sample){ .x = none, .mom = { 0, NAN, NAN, NAN, NAN } };
+		*s = (struct isc_cache_sample){ .x = none, .mom = { 0, NAN, NAN, NAN, NAN } };
 		return true;
 	}
 	const char *label = part ? j->pv->rg[r].labels[k] : NULL;
-	return is_cache_sample(d->runs[r]->dp, d->group_col, label, d->metrics[m], s) &&
+	return isc_cache_sample(d->runs[r]->dp, d->group_col, label, d->metrics[m], s) &&
 	       (!part || s->n == s->rows || s->n == 0);
 }
 
 /* Run r's samples of metric m from the run cache, when it has every part of them. */
 static bool cached_samples(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 {
-	struct is_diff *d = j->d;
+	struct isc_diff *d = j->d;
 	size_t nr = d->nruns;
-	struct is_cache_sample s;
+	struct isc_cache_sample s;
 	for (size_t part = 0; part <= d->ngroups; part++)
 		if (!cached_part(j, m, r, part, &s))
 			return false;
@@ -303,11 +303,11 @@ static bool cached_samples(struct diff_job *j, size_t m, size_t r, struct bufs *
 /* Run r's whole sample of metric m, sorted (the merge of its groups when there are few). */
 static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 {
-	struct is_diff *d = j->d;
+	struct isc_diff *d = j->d;
 	if (cached_samples(j, m, r, b))
 		return;
 	size_t nr = d->nruns, ng = d->ngroups, nrows = d->runs[r]->dp->nrows, n = 0;
-	const double *col = is_table_col(d->runs[r]->dp, d->metrics[m])->num;
+	const double *col = isc_table_col(d->runs[r]->dp, d->metrics[m])->num;
 	double *out = b->rvals + r * d->nfuncs;
 	if (ng)
 		group_samples(j, r, col, b);
@@ -321,24 +321,24 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 		merge_all(groups, ng, b->all[r], b->tmp);
 	} else {
 		n = gather(col, nrows, b->all[r]);
-		is_sort_doubles(b->all[r], n, b->tmp);
+		isc_sort_doubles(b->all[r], n, b->tmp);
 	}
 	order_values(j, b->all[r], n, out);
 	b->views[r] = (struct diff_sample){ b->all[r], n };
 }
 
 /* Each run's med, 99%, 99.9% in every part; NaN when the run has too few values for it. */
-static void record_run_q(struct is_diff *d, size_t m, const struct bufs *b)
+static void record_run_q(struct isc_diff *d, size_t m, const struct bufs *b)
 {
 	for (size_t part = 0; part <= d->ngroups; part++) {
-		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
+		struct isc_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
 		for (size_t r = 0; r < d->nruns; r++) {
 			struct diff_sample v = b->views[part * d->nruns + r];
-			for (size_t k = 0; k < IS_DIFF_NQ; k++) {
-				double q = is_diff_q[k];
-				size_t need = k ? (size_t)llround(IS_DIFF_TAIL_MIN / (1 - q)) : 1;
-				p->run_q[(m * d->nruns + r) * IS_DIFF_NQ + k] =
-					v.n >= need ? is_quantile_sorted(v.x, v.n, q) : NAN;
+			for (size_t k = 0; k < ISC_DIFF_NQ; k++) {
+				double q = isc_diff_q[k];
+				size_t need = k ? (size_t)llround(ISC_DIFF_TAIL_MIN / (1 - q)) : 1;
+				p->run_q[(m * d->nruns + r) * ISC_DIFF_NQ + k] =
+					v.n >= need ? isc_quantile_sorted(v.x, v.n, q) : NAN;
 			}
 		}
 	}
@@ -358,13 +358,13 @@ static size_t pool(const struct diff_sample *s, size_t k, double *out, double *t
 	}
 	for (size_t i = 0, at = 0; i < k; at += s[i].n, i++)
 		memcpy(out + at, s[i].x, s[i].n * sizeof(double));
-	is_sort_doubles(out, n, tmp);
+	isc_sort_doubles(out, n, tmp);
 	return n;
 }
 
 /* Whether configuration c's runs must be pooled into one sorted sample: for a datapoint-level
  * comparison (the Mann-Whitney and KS tests walk the pooled samples). */
-static bool needs_pool(const struct is_diff *d, size_t c)
+static bool needs_pool(const struct isc_diff *d, size_t c)
 {
 	if (d->configs[c].nruns < 2)
 		return false;
@@ -381,11 +381,11 @@ static bool needs_pool(const struct is_diff *d, size_t c)
 static struct diff_sample pool_part(struct diff_job *j, size_t part, size_t c, struct bufs *b,
 			       double *dst, double *out, double *median)
 {
-	const struct is_diff *d = j->d;
-	const struct is_diff_config *k = &d->configs[c];
+	const struct isc_diff *d = j->d;
+	const struct isc_diff_config *k = &d->configs[c];
 	size_t nr = d->nruns, n = 0;
-	struct diff_sample *runs = is_xmalloc((k->nruns + 1) * sizeof(struct diff_sample));
-	const double **mom = is_xmalloc((k->nruns + 1) * sizeof(double *));
+	struct diff_sample *runs = isc_xmalloc((k->nruns + 1) * sizeof(struct diff_sample));
+	const double **mom = isc_xmalloc((k->nruns + 1) * sizeof(double *));
 	double pooled[NMOM];
 	for (size_t i = 0; i < k->nruns; i++) {
 		runs[i] = b->views[part * nr + k->runs[i]];
@@ -399,12 +399,12 @@ static struct diff_sample pool_part(struct diff_job *j, size_t part, size_t c, s
 		pool(runs, k->nruns, dst, b->tmp);
 		v.x = dst;
 		order_values(j, dst, n, out);
-		*median = is_quantile_sorted(dst, n, 0.5);
+		*median = isc_quantile_sorted(dst, n, 0.5);
 	} else {
 		*median = diff_union_quantile(runs, k->nruns, n, 0.5);
 		for (size_t f = 0; f < d->nfuncs; f++)
 			if (is_order_stat(&d->funcs[f]))
-				out[f] = diff_union_quantile(runs, k->nruns, n, d->funcs[f].kind == IS_F_MED
+				out[f] = diff_union_quantile(runs, k->nruns, n, d->funcs[f].kind == ISC_F_MED
 						       ? 0.5 : d->funcs[f].pct / 100);
 	}
 	free(runs);
@@ -415,12 +415,12 @@ static struct diff_sample pool_part(struct diff_job *j, size_t part, size_t c, s
 /* Configuration c in every part: its one run's numbers, or its runs pooled. */
 static void config_samples(struct diff_job *j, size_t m, size_t c, struct bufs *b)
 {
-	struct is_diff *d = j->d;
-	const struct is_diff_config *k = &d->configs[c];
+	struct isc_diff *d = j->d;
+	const struct isc_diff_config *k = &d->configs[c];
 	size_t nr = d->nruns, nc = d->nconfigs, at = 0;
 	bool merge = needs_pool(d, c);
 	for (size_t part = 0; part <= d->ngroups; part++) {
-		struct is_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
+		struct isc_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
 		size_t cell = m * nc + c;
 		double *out = p->values + cell * d->nfuncs;
 		struct diff_sample v;
@@ -429,7 +429,7 @@ static void config_samples(struct diff_job *j, size_t m, size_t c, struct bufs *
 			v = b->views[part * nr + k->runs[0]];
 			memcpy(out, b->rvals + (part * nr + k->runs[0]) * d->nfuncs,
 			       d->nfuncs * sizeof(double));
-			median = v.n ? is_quantile_sorted(v.x, v.n, 0.5) : NAN;
+			median = v.n ? isc_quantile_sorted(v.x, v.n, 0.5) : NAN;
 		} else {
 			double *dst = !merge ? NULL : part ? b->pseg[c] + at : b->pall[c];
 			v = pool_part(j, part, c, b, dst, out, &median);
@@ -443,7 +443,7 @@ static void config_samples(struct diff_job *j, size_t m, size_t c, struct bufs *
 
 static void metric_task(struct diff_job *j, size_t m, struct bufs *b)
 {
-	struct is_diff *d = j->d;
+	struct isc_diff *d = j->d;
 	for (size_t r = 0; r < d->nruns; r++)
 		run_sample(j, m, r, b);
 	record_run_q(d, m, b);
@@ -456,25 +456,25 @@ static void metric_task(struct diff_job *j, size_t m, struct bufs *b)
 
 static struct bufs bufs_alloc(const struct diff_job *j)
 {
-	const struct is_diff *d = j->d;
+	const struct isc_diff *d = j->d;
 	size_t nr = d->nruns, nc = d->nconfigs, parts = d->ngroups + 1;
 	size_t cap = j->maxrows ? j->maxrows : 1, ccap = j->maxcrows ? j->maxcrows : 1;
 	struct bufs b = {
-		.seg = is_xcalloc(nr, sizeof(double *)),
-		.all = is_xcalloc(nr, sizeof(double *)),
-		.pseg = is_xcalloc(nc, sizeof(double *)),
-		.pall = is_xcalloc(nc, sizeof(double *)),
-		.tmp = is_xmalloc(ccap * sizeof(double)),
-		.rows_a = is_xmalloc(ccap * sizeof(double)),
-		.rows_b = is_xmalloc(ccap * sizeof(double)),
-		.rvals = is_xcalloc(parts * nr * d->nfuncs + 1, sizeof(double)),
-		.rmom = is_xcalloc(parts * nr * NMOM, sizeof(double)),
-		.views = is_xcalloc(parts * nr, sizeof(struct diff_sample)),
-		.cviews = is_xcalloc(parts * nc, sizeof(struct diff_sample)),
+		.seg = isc_xcalloc(nr, sizeof(double *)),
+		.all = isc_xcalloc(nr, sizeof(double *)),
+		.pseg = isc_xcalloc(nc, sizeof(double *)),
+		.pall = isc_xcalloc(nc, sizeof(double *)),
+		.tmp = isc_xmalloc(ccap * sizeof(double)),
+		.rows_a = isc_xmalloc(ccap * sizeof(double)),
+		.rows_b = isc_xmalloc(ccap * sizeof(double)),
+		.rvals = isc_xcalloc(parts * nr * d->nfuncs + 1, sizeof(double)),
+		.rmom = isc_xcalloc(parts * nr * NMOM, sizeof(double)),
+		.views = isc_xcalloc(parts * nr, sizeof(struct diff_sample)),
+		.cviews = isc_xcalloc(parts * nc, sizeof(struct diff_sample)),
 	};
 	for (size_t r = 0; r < nr; r++) {
-		b.all[r] = is_xmalloc(cap * sizeof(double));
-		b.seg[r] = d->ngroups ? is_xmalloc(cap * sizeof(double)) : NULL;
+		b.all[r] = isc_xmalloc(cap * sizeof(double));
+		b.seg[r] = d->ngroups ? isc_xmalloc(cap * sizeof(double)) : NULL;
 	}
 	for (size_t c = 0; c < nc; c++) {
 		size_t rows = 0;
@@ -482,8 +482,8 @@ static struct bufs bufs_alloc(const struct diff_job *j)
 			rows += d->runs[d->configs[c].runs[i]]->dp->nrows;
 		if (!needs_pool(d, c))
 			continue;
-		b.pall[c] = is_xmalloc(rows * sizeof(double));
-		b.pseg[c] = d->ngroups ? is_xmalloc(rows * sizeof(double)) : NULL;
+		b.pall[c] = isc_xmalloc(rows * sizeof(double));
+		b.pseg[c] = d->ngroups ? isc_xmalloc(rows * sizeof(double)) : NULL;
 	}
 	return b;
 }
@@ -514,7 +514,7 @@ static void bufs_free(struct bufs *b, size_t nr, size_t nc)
 static void *worker(void *arg)
 {
 	struct diff_job *j = arg;
-	is_oom_context("comparing %zu runs", j->d->nruns);
+	isc_oom_context("comparing %zu runs", j->d->nruns);
 	struct bufs b = bufs_alloc(j);
 	for (size_t m; (m = atomic_fetch_add(&j->next, 1)) < j->d->nmetrics;)
 		metric_task(j, m, &b);
@@ -539,11 +539,11 @@ static void run_workers(struct diff_job *j, int nthreads)
 		pthread_join(tid[i], NULL);
 }
 
-const double is_diff_q[IS_DIFF_NQ] = { 0.5, 0.99, 0.999 };
-const char *const is_diff_q_name[IS_DIFF_NQ] = { "med", "99%", "99.9%" };
+const double isc_diff_q[ISC_DIFF_NQ] = { 0.5, 0.99, 0.999 };
+const char *const isc_diff_q_name[ISC_DIFF_NQ] = { "med", "99%", "99.9%" };
 
 /* Datapoints per part of every run and every configuration. */
-static void count_rows(struct is_diff *d, const struct diff_priv *pv)
+static void count_rows(struct isc_diff *d, const struct diff_priv *pv)
 {
 	for (size_t r = 0; r < d->nruns; r++) {
 		size_t c = d->config_of[r];
@@ -557,7 +557,7 @@ static void count_rows(struct is_diff *d, const struct diff_priv *pv)
 	}
 }
 
-void diff_compute_all(struct is_diff *d, struct diff_priv *pv, int nthreads)
+void diff_compute_all(struct isc_diff *d, struct diff_priv *pv, int nthreads)
 {
 	struct diff_job j = { .d = d, .pv = pv };
 	count_rows(d, pv);

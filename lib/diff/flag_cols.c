@@ -6,13 +6,13 @@
 
 static const char *const flag_names[] = { "IntrOff" };
 
-bool is_flag_column(const struct is_table *t, const char *name)
+bool isc_is_flag_column(const struct isc_table *t, const char *name)
 {
 	bool known = false;
 	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
 		known = known || !strcmp(name, flag_names[i]);
-	const struct is_column *c = known ? is_table_col(t, name) : NULL;
-	if (!c || c->type != IS_COL_NUM)
+	const struct isc_column *c = known ? isc_table_col(t, name) : NULL;
+	if (!c || c->type != ISC_COL_NUM)
 		return false;
 	const double *v = c->num;
 	for (size_t i = 0; i < t->nrows; i++)
@@ -21,7 +21,7 @@ bool is_flag_column(const struct is_table *t, const char *name)
 	return true;
 }
 
-void is_flag_counts(const double *v, const size_t *rows, size_t n, size_t *values, size_t *set)
+void isc_flag_counts(const double *v, const size_t *rows, size_t n, size_t *values, size_t *set)
 {
 	*values = *set = 0;
 	for (size_t i = 0; i < n; i++) {

@@ -11,22 +11,22 @@
 #include "table/table.h"
 
 /* A known flag column of t whose values are all 0 or 1. */
-bool is_flag_column(const struct is_table *t, const char *name);
+bool isc_is_flag_column(const struct isc_table *t, const char *name);
 /* Rows with a value and rows that are 1, of v at rows[0..n) (v[0..n) when rows is NULL). */
-void is_flag_counts(const double *v, const size_t *rows, size_t n, size_t *values, size_t *set);
+void isc_flag_counts(const double *v, const size_t *rows, size_t n, size_t *values, size_t *set);
 
 /* One flag against the reference in one part: level run when both configurations have two or
  * more runs with values (Welch's t on the runs' shares), else datapoint (proptest.h). */
-struct is_diff_flag_test {
+struct isc_diff_flag_test {
 	bool valid;
-	enum is_diff_level level;
+	enum isc_diff_level level;
 	const char *method;      /* "welch-run-shares", "fisher-exact" or "two-proportion-z" */
 	double diff, p;          /* share minus the reference's share; two-sided p */
-	bool differs;            /* level datapoint: p < IS_DIFF_ALPHA */
-	bool significant;        /* level run: p < IS_DIFF_ALPHA */
+	bool differs;            /* level datapoint: p < ISC_DIFF_ALPHA */
+	bool significant;        /* level run: p < ISC_DIFF_ALPHA */
 };
 
-struct is_diff_flags {
+struct isc_diff_flags {
 	size_t n;
 	char **names;
 	char **skip;             /* the flags and the columns without values: not metrics */
@@ -34,24 +34,24 @@ struct is_diff_flags {
 	char *empty;             /* the columns without values, "IntrLatency, IntrOff (in b)", or NULL */
 	size_t nparts, nruns, nconfigs;  /* parts: all datapoints, then d->groups in order */
 	size_t *values, *set;    /* [(part * n + flag) * nruns + run] */
-	struct is_diff_flag_test *tests;  /* [(part * n + flag) * nconfigs + config] */
+	struct isc_diff_flag_test *tests;  /* [(part * n + flag) * nconfigs + config] */
 };
 
-/* Before is_diff_compute: which columns (chosen by re, NULL = all) are flags and which have no
- * values in some run (one note naming them); fl->skip lists both for is_diff_opts. */
-void is_diff_flags_columns(struct is_diff_flags *fl, struct is_run **runs, size_t nruns,
+/* Before isc_diff_compute: which columns (chosen by re, NULL = all) are flags and which have no
+ * values in some run (one note naming them); fl->skip lists both for isc_diff_opts. */
+void isc_diff_flags_columns(struct isc_diff_flags *fl, struct isc_run **runs, size_t nruns,
 			   const char *re);
 /* After it: the counts per part and run, and the tests. */
-int is_diff_flags_compute(struct is_diff_flags *fl, const struct is_diff *d);
-void is_diff_flags_free(struct is_diff_flags *fl);
+int isc_diff_flags_compute(struct isc_diff_flags *fl, const struct isc_diff *d);
+void isc_diff_flags_free(struct isc_diff_flags *fl);
 
 /* Counts of flag k in part p for configuration c (its runs summed). */
-void is_diff_flag_counts(const struct is_diff_flags *fl, const struct is_diff *d, size_t p,
+void isc_diff_flag_counts(const struct isc_diff_flags *fl, const struct isc_diff *d, size_t p,
 			 size_t k, size_t c, size_t *values, size_t *set);
 /* The test of flag k in part p for configuration c >= 1, NULL when there is none. */
-const struct is_diff_flag_test *is_diff_flag_test_of(const struct is_diff_flags *fl, size_t p,
+const struct isc_diff_flag_test *isc_diff_flag_test_of(const struct isc_diff_flags *fl, size_t p,
 						     size_t k, size_t c);
 /* "significant", "not significant", "differs in these runs" or "no difference found". */
-const char *is_diff_flag_words(const struct is_diff_flag_test *t);
+const char *isc_diff_flag_words(const struct isc_diff_flag_test *t);
 
 #endif

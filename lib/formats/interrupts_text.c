@@ -55,8 +55,8 @@ static char *next_field(char **p)
 static int bad(const struct irq_file *s, const char *field, const char *what, const char *got)
 {
 	char q[64];
-	is_quote_for_msg(got, strlen(got), q, sizeof(q));
-	is_err("%s:%zu: field '%s': %s, got '%s'", s->path, s->lineno, field, what, q);
+	isc_quote_for_msg(got, strlen(got), q, sizeof(q));
+	isc_err("%s:%zu: field '%s': %s, got '%s'", s->path, s->lineno, field, what, q);
 	return -1;
 }
 
@@ -95,9 +95,9 @@ static struct irq_row *find_row(struct irq_file *s, const char *name)
 	if (i == s->nrows) {
 		if (s->nrows == s->cap) {
 			s->cap = s->cap ? s->cap * 2 : 64;
-			s->rows = is_xrealloc(s->rows, s->cap * sizeof(*s->rows));
+			s->rows = isc_xrealloc(s->rows, s->cap * sizeof(*s->rows));
 		}
-		s->rows[s->nrows++] = (struct irq_row){ .name = is_xstrdup(name), .kind = kind_of(name) };
+		s->rows[s->nrows++] = (struct irq_row){ .name = isc_xstrdup(name), .kind = kind_of(name) };
 	}
 	s->hint = i + 1;
 	return &s->rows[i];
@@ -142,7 +142,7 @@ static int take_timestamp(struct irq_file *s, char *val)
 	val += strspn(val, " \t");
 	for (size_t n = strlen(val); n && (val[n - 1] == ' ' || val[n - 1] == '\t');)
 		val[--n] = '\0';
-	if (!is_parse_double(val, strlen(val), &t) || !isfinite(t))
+	if (!isc_parse_double(val, strlen(val), &t) || !isfinite(t))
 		return bad(s, "timestamp", "expected seconds since the epoch", val);
 	if (s->in_snap && s->cur_last >= 0 && take_snapshot(s))
 		return -1;
@@ -242,12 +242,12 @@ static int read_snapshots(FILE *in, struct irq_file *s)
 	return rc;
 }
 
-int is_interrupts_summary(const char *path, long cpu, cJSON *summary)
+int isc_interrupts_summary(const char *path, long cpu, cJSON *summary)
 {
 	struct irq_file s = { .path = path, .cpu = cpu, .col = -1, .cur_last = -1, .prev_last = -1 };
 	FILE *in = fopen(path, "r");
 	if (!in) {
-		is_err("%s: %s", path, strerror(errno));
+		isc_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	int rc = read_snapshots(in, &s);

@@ -18,6 +18,6 @@
  * 0 when the file has fewer than two complete snapshots or no time between them, -1 after a
  * one-line error "path:line: field 'NAME': ..." for text that is not that format.
  */
-int is_interrupts_summary(const char *path, long cpu, cJSON *summary);
+int isc_interrupts_summary(const char *path, long cpu, cJSON *summary);
 
 #endif

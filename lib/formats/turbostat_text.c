@@ -76,7 +76,7 @@ static int take_heading(struct ts_table *t, char *line, const char *path, size_t
 		for (size_t i = 0; same && i < n; i++)
 			same = !strcmp(names[i], t->names[i]);
 		if (!same) {
-			is_err("%s:%zu: the columns differ from the first table's", path, lineno);
+			isc_err("%s:%zu: the columns differ from the first table's", path, lineno);
 			return -1;
 		}
 		return 0;
@@ -84,7 +84,7 @@ static int take_heading(struct ts_table *t, char *line, const char *path, size_t
 	t->ncols = n;
 	t->time_col = -1;
 	for (size_t i = 0; i < n; i++) {
-		t->names[i] = is_xstrdup(names[i]);
+		t->names[i] = isc_xstrdup(names[i]);
 		t->kind[i] = kind_of(names[i]);
 		if (!strcmp(names[i], "Time_Of_Day_Seconds"))
 			t->time_col = (int)i;
@@ -97,7 +97,7 @@ static int take_summary(struct ts_table *t, char *line, const char *path, size_t
 {
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
-		t->vals = is_xrealloc(t->vals, t->cap * t->ncols * sizeof(double));
+		t->vals = isc_xrealloc(t->vals, t->cap * t->ncols * sizeof(double));
 	}
 	double *row = t->vals + t->nrows * t->ncols;
 	char *f;
@@ -105,10 +105,10 @@ static int take_summary(struct ts_table *t, char *line, const char *path, size_t
 	for (; (f = next_field(&line)) && i < t->ncols; i++) {
 		if (!strcmp(f, "-")) {
 			row[i] = NAN;
-		} else if (!is_parse_double(f, strlen(f), &row[i])) {
+		} else if (!isc_parse_double(f, strlen(f), &row[i])) {
 			char q[64];
-			is_quote_for_msg(f, strlen(f), q, sizeof(q));
-			is_err("%s:%zu: field '%s': expected a number, got '%s'", path, lineno, t->names[i], q);
+			isc_quote_for_msg(f, strlen(f), q, sizeof(q));
+			isc_err("%s:%zu: field '%s': expected a number, got '%s'", path, lineno, t->names[i], q);
 			return -1;
 		}
 	}
@@ -138,7 +138,7 @@ static int read_tables(FILE *in, struct ts_table *t, const char *path)
 	}
 	free(line);
 	if (rc == 0 && !t->nrows) {
-		is_err("%s: no turbostat table (a heading with Avg_MHz, Busy%% and Bzy_MHz and a row)", path);
+		isc_err("%s: no turbostat table (a heading with Avg_MHz, Busy%% and Bzy_MHz and a row)", path);
 		rc = -1;
 	}
 	return rc;
@@ -197,7 +197,7 @@ static cJSON *make_series(const struct ts_table *t)
 	return s;
 }
 
-int is_turbostat_summary(const char *path, cJSON **summary, cJSON **series)
+int isc_turbostat_summary(const char *path, cJSON **summary, cJSON **series)
 {
 	struct ts_table t = { .time_col = -1 };
 	FILE *in = fopen(path, "r");
@@ -205,7 +205,7 @@ int is_turbostat_summary(const char *path, cJSON **summary, cJSON **series)
 	if (series)
 		*series = NULL;
 	if (!in) {
-		is_err("%s: %s", path, strerror(errno));
+		isc_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	int rc = read_tables(in, &t, path);

@@ -17,6 +17,6 @@
  * per interval when the times are known, else NULL.
  * Returns 1, or -1 after "path:line: ..." for text that is not turbostat's.
  */
-int is_turbostat_summary(const char *path, cJSON **summary, cJSON **series);
+int isc_turbostat_summary(const char *path, cJSON **summary, cJSON **series);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * YAML (wult's info.yml) to a cJSON tree, built from libyaml's event stream. The limits
- * (IS_META_MAX_DEPTH levels, IS_META_MAX_NODES nodes with aliases expanded) are checked at
+ * (ISC_META_MAX_DEPTH levels, ISC_META_MAX_NODES nodes with aliases expanded) are checked at
  * each event, so a hostile file stops the parser there: loading the whole document first
  * let 100,000 nested '[' keep libyaml's scanner busy for a minute.
  */
@@ -29,7 +29,7 @@ struct anchor {
 
 struct yconv {
 	const char *path;
-	struct frame stack[IS_META_MAX_DEPTH + 1];
+	struct frame stack[ISC_META_MAX_DEPTH + 1];
 	int depth;          /* open containers */
 	size_t nodes;
 	struct strpool names;   /* anchor names -> ids into anchors */
@@ -55,8 +55,8 @@ static char *scalar_text(struct yconv *c, const yaml_event_t *e)
 	for (size_t i = 0; i < len; i++)
 		nul += s[i] == '\0';
 	if (!nul)
-		return is_xstrndup(s, len);
-	char *out = is_xmalloc(len + 2 * nul + 1), *o = out;
+		return isc_xstrndup(s, len);
+	char *out = isc_xmalloc(len + 2 * nul + 1), *o = out;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i]) {
 			*o++ = s[i];
@@ -67,7 +67,7 @@ static char *scalar_text(struct yconv *c, const yaml_event_t *e)
 	}
 	*o = '\0';
 	if (!c->nul_warned++)
-		is_warn("%s:%zu:%zu: NUL character in a string replaced by U+FFFD", c->path,
+		isc_warn("%s:%zu:%zu: NUL character in a string replaced by U+FFFD", c->path,
 			e->start_mark.line + 1, e->start_mark.column + 1);
 	return out;
 }
@@ -77,7 +77,7 @@ static cJSON *scalar_value(const yaml_event_t *e, const char *s)
 	size_t len = e->data.scalar.length;
 	double d;
 	if (e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
-		if (is_parse_double(s, len, &d))
+		if (isc_parse_double(s, len, &d))
 			return cJSON_CreateNumber(d);
 		if (!strcmp(s, "true") || !strcmp(s, "false"))
 			return cJSON_CreateBool(s[0] == 't');
@@ -91,12 +91,12 @@ static cJSON *scalar_value(const yaml_event_t *e, const char *s)
 static int admit(struct yconv *c, const yaml_mark_t *m, size_t n, int height)
 {
 	char what[96];
-	if (c->depth + height > IS_META_MAX_DEPTH) {
-		snprintf(what, sizeof(what), "more than %d levels of nesting", IS_META_MAX_DEPTH);
+	if (c->depth + height > ISC_META_MAX_DEPTH) {
+		snprintf(what, sizeof(what), "more than %d levels of nesting", ISC_META_MAX_DEPTH);
 		return yfail(c, m, what);
 	}
-	if (n > IS_META_MAX_NODES - c->nodes) {
-		snprintf(what, sizeof(what), "more than %d nodes (with aliases expanded)", IS_META_MAX_NODES);
+	if (n > ISC_META_MAX_NODES - c->nodes) {
+		snprintf(what, sizeof(what), "more than %d nodes (with aliases expanded)", ISC_META_MAX_NODES);
 		return yfail(c, m, what);
 	}
 	c->nodes += n;
@@ -111,7 +111,7 @@ static struct anchor *anchor_slot(struct yconv *c, const char *name)
 	size_t had = c->names.n;
 	uint32_t id = strpool_intern(&c->names, name, strlen(name));
 	if (c->names.n != had) {
-		c->anchors = is_xrealloc(c->anchors, c->names.n * sizeof(*c->anchors));
+		c->anchors = isc_xrealloc(c->anchors, c->names.n * sizeof(*c->anchors));
 		c->anchors[id].copy = NULL;
 	}
 	return &c->anchors[id];
@@ -146,7 +146,7 @@ static int attach(struct yconv *c, cJSON *item, const char *key_text)
 	if (cJSON_IsArray(f->node)) {
 		cJSON_AddItemToArray(f->node, item);
 	} else if (!f->key) {
-		f->key = is_xstrdup(key_text ? key_text : "?");
+		f->key = isc_xstrdup(key_text ? key_text : "?");
 		cJSON_Delete(item);
 	} else {
 		cJSON_AddItemToObject(f->node, f->key, item);
@@ -183,11 +183,11 @@ static int on_alias(struct yconv *c, const yaml_event_t *e)
 static int on_start(struct yconv *c, const yaml_event_t *e, int mapping)
 {
 	const yaml_char_t *anchor = mapping ? e->data.mapping_start.anchor : e->data.sequence_start.anchor;
-	if (admit(c, &e->start_mark, 1, 0) < 0)  /* at most IS_META_MAX_DEPTH open below the root */
+	if (admit(c, &e->start_mark, 1, 0) < 0)  /* at most ISC_META_MAX_DEPTH open below the root */
 		return -1;
 	struct frame *f = &c->stack[c->depth++];
 	*f = (struct frame){ .node = mapping ? cJSON_CreateObject() : cJSON_CreateArray(),
-			     .anchor = anchor ? is_xstrdup((const char *)anchor) : NULL,
+			     .anchor = anchor ? isc_xstrdup((const char *)anchor) : NULL,
 			     .nodes_at = c->nodes - 1 };
 	return 0;
 }
@@ -251,12 +251,12 @@ static int parse_events(struct yconv *c, yaml_parser_t *parser)
 	return rc < 0 ? -1 : 0;
 }
 
-cJSON *is_yaml_load(const char *path, char *err, size_t errlen)
+cJSON *isc_yaml_load(const char *path, char *err, size_t errlen)
 {
 	yaml_parser_t parser;
 	size_t len;
 	struct yconv c = { .path = path, .err = err, .errlen = errlen };
-	char *buf = is_read_regular_file(path, IS_META_MAX_BYTES, &len, err, errlen);
+	char *buf = isc_read_regular_file(path, ISC_META_MAX_BYTES, &len, err, errlen);
 	if (!buf)
 		return NULL;
 	strpool_init(&c.names);

@@ -1,7 +1,7 @@
 /*
  * A JSON object file (info.json) to a cJSON tree. cJSON has no limits of its own that fit
  * metadata (it nests 1000 deep and takes any number of values), so one linear pass checks
- * depth and value count first and stops at the limit (IS_META_* in formats/yaml_json.h).
+ * depth and value count first and stops at the limit (ISC_META_* in formats/yaml_json.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +38,7 @@ static void replace_nul_escape(const char *path, char *s, const char *end, const
 		return;
 	memcpy(s + 2, "FFFD", 4);
 	if (!(*warned)++)
-		is_warn("%s:%zu:%zu: \\u0000 (NUL) in a string replaced by U+FFFD", path, p->line, p->col);
+		isc_warn("%s:%zu:%zu: \\u0000 (NUL) in a string replaced by U+FFFD", path, p->line, p->col);
 }
 
 /* Depth and value count, outside strings; 0, or -1 with err set. */
@@ -65,12 +65,12 @@ static int json_limits(const char *path, char *buf, size_t len, char *err, size_
 			in_str = 1;
 		else if (ch == '}' || ch == ']')
 			depth -= depth > 0;
-		else if ((ch == '{' || ch == '[') && ++depth > IS_META_MAX_DEPTH + 1) {
-			snprintf(what, sizeof(what), "more than %d levels of nesting", IS_META_MAX_DEPTH);
+		else if ((ch == '{' || ch == '[') && ++depth > ISC_META_MAX_DEPTH + 1) {
+			snprintf(what, sizeof(what), "more than %d levels of nesting", ISC_META_MAX_DEPTH);
 			return jfail(path, &p, what, err, errlen);
 		}
-		if ((ch == '{' || ch == '[' || ch == ',') && ++nodes > IS_META_MAX_NODES) {
-			snprintf(what, sizeof(what), "more than %d values", IS_META_MAX_NODES);
+		if ((ch == '{' || ch == '[' || ch == ',') && ++nodes > ISC_META_MAX_NODES) {
+			snprintf(what, sizeof(what), "more than %d values", ISC_META_MAX_NODES);
 			return jfail(path, &p, what, err, errlen);
 		}
 	}
@@ -86,11 +86,11 @@ static struct jpos offset_pos(const char *buf, size_t off)
 	return p;
 }
 
-cJSON *is_json_load(const char *path, char *err, size_t errlen)
+cJSON *isc_json_load(const char *path, char *err, size_t errlen)
 {
 	size_t len;
 	const char *end = NULL;
-	char *buf = is_read_regular_file(path, IS_META_MAX_BYTES, &len, err, errlen);
+	char *buf = isc_read_regular_file(path, ISC_META_MAX_BYTES, &len, err, errlen);
 	if (!buf)
 		return NULL;
 	if (json_limits(path, buf, len, err, errlen) < 0) {

@@ -9,18 +9,18 @@
 #include "cache/cache.h"
 #include "text/util.h"
 
-static struct is_expr *parse_filter(const char *opt, const char *src)
+static struct isc_expr *parse_filter(const char *opt, const char *src)
 {
 	char err[200];
-	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
+	struct isc_expr *e = isc_expr_parse(src, err, sizeof(err));
 	size_t len = strlen(src);
 	if (!e)  /* a long expression is quoted by its first 77 bytes */
-		is_err("%s: %s (in '%.*s%s')", opt, err, len > 80 ? 77 : (int)len, src,
+		isc_err("%s: %s (in '%.*s%s')", opt, err, len > 80 ? 77 : (int)len, src,
 		       len > 80 ? "..." : "");
 	return e;
 }
 
-int is_load_prepare(struct is_load_ctx *ctx, const struct is_load_spec *spec)
+int isc_load_prepare(struct isc_load_ctx *ctx, const struct isc_load_spec *spec)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->spec = spec;
@@ -29,12 +29,12 @@ int is_load_prepare(struct is_load_ctx *ctx, const struct is_load_spec *spec)
 	if (spec->exclude && !(ctx->exclude = parse_filter("--exclude", spec->exclude)))
 		return -1;
 	if (spec->metrics_re) {
-		regex_t *rx = is_xmalloc(sizeof(*rx));
+		regex_t *rx = isc_xmalloc(sizeof(*rx));
 		int rc = regcomp(rx, spec->metrics_re, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
 			char msg[128];
 			regerror(rc, rx, msg, sizeof(msg));
-			is_err("--metrics: bad regular expression '%s': %s", spec->metrics_re, msg);
+			isc_err("--metrics: bad regular expression '%s': %s", spec->metrics_re, msg);
 			free(rx);
 			return -1;
 		}
@@ -43,10 +43,10 @@ int is_load_prepare(struct is_load_ctx *ctx, const struct is_load_spec *spec)
 	return 0;
 }
 
-void is_load_release(struct is_load_ctx *ctx)
+void isc_load_release(struct isc_load_ctx *ctx)
 {
-	is_expr_free(ctx->include);
-	is_expr_free(ctx->exclude);
+	isc_expr_free(ctx->include);
+	isc_expr_free(ctx->exclude);
 	if (ctx->regex) {
 		regfree(ctx->regex);
 		free(ctx->regex);
@@ -54,18 +54,18 @@ void is_load_release(struct is_load_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 }
 
-static bool expr_uses(const struct is_expr *e, const char *name)
+static bool expr_uses(const struct isc_expr *e, const char *name)
 {
-	for (size_t i = 0; e && i < is_expr_nvars(e); i++)
-		if (!strcmp(is_expr_var(e, i), name))
+	for (size_t i = 0; e && i < isc_expr_nvars(e); i++)
+		if (!strcmp(isc_expr_var(e, i), name))
 			return true;
 	return false;
 }
 
 static bool want_column(const char *name, void *arg)
 {
-	const struct is_load_ctx *ctx = arg;
-	const struct is_load_spec *s = ctx->spec;
+	const struct isc_load_ctx *ctx = arg;
+	const struct isc_load_spec *s = ctx->spec;
 	if (!ctx->regex || regexec(ctx->regex, name, 0, NULL, 0) == 0)
 		return true;
 	if (!s->no_group && !strcmp(name, s->group_by ? s->group_by : "ReqCState"))
@@ -74,72 +74,72 @@ static bool want_column(const char *name, void *arg)
 }
 
 /* The datapoints through the run cache (lib/cache), else read as they are. */
-static int load_dp(struct is_run *r, struct is_table_opts *opts)
+static int load_dp(struct isc_run *r, struct isc_table_opts *opts)
 {
-	is_run_dp_opts(r, opts);
-	struct is_cache_src src = { r->dp_path, opts };
-	is_table_free(r->dp);
+	isc_run_dp_opts(r, opts);
+	struct isc_cache_src src = { r->dp_path, opts };
+	isc_table_free(r->dp);
 	r->dp = NULL;
-	int rc = is_cache_load(&src, &r->dp);
-	return rc != 0 ? (rc > 0 ? 0 : -1) : is_run_load_dp(r, opts);
+	int rc = isc_cache_load(&src, &r->dp);
+	return rc != 0 ? (rc > 0 ? 0 : -1) : isc_run_load_dp(r, opts);
 }
 
-void is_load_prepare_run(const char *path)
+void isc_load_prepare_run(const char *path)
 {
-	struct is_run *r;
-	struct is_table_opts opts = { 0 };
-	if (!is_cache_enabled())
+	struct isc_run *r;
+	struct isc_table_opts opts = { 0 };
+	if (!isc_cache_enabled())
 		return;
-	is_msg_mute(true);  /* the run's warnings come when it is loaded */
-	if (is_run_open(path, &r) == 0) {
-		is_run_dp_opts(r, &opts);
-		struct is_cache_src src = { r->dp_path, &opts };
+	isc_msg_mute(true);  /* the run's warnings come when it is loaded */
+	if (isc_run_open(path, &r) == 0) {
+		isc_run_dp_opts(r, &opts);
+		struct isc_cache_src src = { r->dp_path, &opts };
 		if (r->dp_path)
-			is_cache_prepare(&src);
-		is_run_free(r);
+			isc_cache_prepare(&src);
+		isc_run_free(r);
 	}
-	is_msg_mute(false);
+	isc_msg_mute(false);
 }
 
-int is_load_datapoints(struct is_load_ctx *ctx, struct is_run *r)
+int isc_load_datapoints(struct isc_load_ctx *ctx, struct isc_run *r)
 {
-	struct is_table_opts opts = { .want = want_column, .want_arg = ctx };
+	struct isc_table_opts opts = { .want = want_column, .want_arg = ctx };
 	if (load_dp(r, &opts) < 0)
 		return -1;
-	if ((ctx->include || ctx->exclude) && is_cache_table_modified(r->dp) < 0)
+	if ((ctx->include || ctx->exclude) && isc_cache_table_modified(r->dp) < 0)
 		return -1;
-	return is_table_filter(r->dp, ctx->include, ctx->exclude) < 0 ? -1 : 0;
+	return isc_table_filter(r->dp, ctx->include, ctx->exclude) < 0 ? -1 : 0;
 }
 
-int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out)
+int isc_load_run(struct isc_load_ctx *ctx, const char *path, struct isc_run **out)
 {
-	struct is_run *r;
+	struct isc_run *r;
 	*out = NULL;
-	is_oom_context("loading %s", path);
-	if (is_run_open(path, &r) < 0)
+	isc_oom_context("loading %s", path);
+	if (isc_run_open(path, &r) < 0)
 		return -1;
-	is_oom_context("loading %s", r->dp_path);
-	if (is_load_datapoints(ctx, r) < 0) {
-		is_run_free(r);
+	isc_oom_context("loading %s", r->dp_path);
+	if (isc_load_datapoints(ctx, r) < 0) {
+		isc_run_free(r);
 		return -1;
 	}
-	is_oom_context("after loading %s", r->dp_path);
+	isc_oom_context("after loading %s", r->dp_path);
 	*out = r;
 	return 0;
 }
 
-int is_load_group_col(const struct is_load_ctx *ctx, const struct is_run *r, const char **col)
+int isc_load_group_col(const struct isc_load_ctx *ctx, const struct isc_run *r, const char **col)
 {
-	const struct is_load_spec *s = ctx->spec;
+	const struct isc_load_spec *s = ctx->spec;
 	*col = NULL;
 	if (s->no_group)
 		return 0;
 	if (!s->group_by) {
-		*col = is_table_col_has_value(r->dp, "ReqCState") ? "ReqCState" : NULL;
+		*col = isc_table_col_has_value(r->dp, "ReqCState") ? "ReqCState" : NULL;
 		return 0;
 	}
-	if (!is_table_col(r->dp, s->group_by)) {
-		is_err("%s: --by: no column '%s'", r->dp_path, s->group_by);
+	if (!isc_table_col(r->dp, s->group_by)) {
+		isc_err("%s: --by: no column '%s'", r->dp_path, s->group_by);
 		return -1;
 	}
 	*col = s->group_by;
@@ -153,13 +153,13 @@ static int dp_file_id(const char *path, struct stat *st)
 		return -1;
 	if (!S_ISDIR(st->st_mode))
 		return 0;
-	char *dp = is_xasprintf("%s/datapoints.csv", path);
+	char *dp = isc_xasprintf("%s/datapoints.csv", path);
 	int rc = stat(dp, st);
 	free(dp);
 	return rc;
 }
 
-bool is_same_run(const char *a, const char *b)
+bool isc_is_same_run(const char *a, const char *b)
 {
 	struct stat sa, sb;
 	return dp_file_id(a, &sa) == 0 && dp_file_id(b, &sb) == 0 && sa.st_dev == sb.st_dev &&

@@ -7,7 +7,7 @@
 #include "table/expr.h"
 #include "run/run.h"
 
-struct is_load_spec {
+struct isc_load_spec {
 	const char *metrics_re;  /* --metrics (POSIX ERE); NULL = every numeric column */
 	const char *include;     /* --include expression source, or NULL */
 	const char *exclude;     /* --exclude expression source, or NULL */
@@ -16,32 +16,32 @@ struct is_load_spec {
 };
 
 /* Parsed filters and the regex, checked once for all runs. */
-struct is_load_ctx {
-	const struct is_load_spec *spec;
-	struct is_expr *include, *exclude;
+struct isc_load_ctx {
+	const struct isc_load_spec *spec;
+	struct isc_expr *include, *exclude;
 	void *regex;             /* regex_t * or NULL */
 };
 
 /* Check the spec: returns -1 after printing "--include: expected ')' at column 17". */
-int is_load_prepare(struct is_load_ctx *ctx, const struct is_load_spec *spec);
-void is_load_release(struct is_load_ctx *ctx);
+int isc_load_prepare(struct isc_load_ctx *ctx, const struct isc_load_spec *spec);
+void isc_load_release(struct isc_load_ctx *ctx);
 
 /* Read an opened run's datapoints (the columns it needs) and apply the filters. -1 on error. */
-int is_load_datapoints(struct is_load_ctx *ctx, struct is_run *r);
+int isc_load_datapoints(struct isc_load_ctx *ctx, struct isc_run *r);
 
 /* Open a run, read the columns it needs and apply the filters. Returns -1 on error. */
-int is_load_run(struct is_load_ctx *ctx, const char *path, struct is_run **out);
+int isc_load_run(struct isc_load_ctx *ctx, const char *path, struct isc_run **out);
 /* Before loading runs in threads: start the run cache's background builder for the run at
  * path when its entry is missing (docs/cache.md); silent, nothing loaded. */
-void is_load_prepare_run(const char *path);
+void isc_load_prepare_run(const char *path);
 
 /* The column to group by for this run, or NULL for no grouping. An explicit --by column
  * that the run lacks is an error (-1 with a message); *col is set otherwise. The default,
  * ReqCState, is not used when every cell of it is empty (a CPU without a cpuidle driver). */
-int is_load_group_col(const struct is_load_ctx *ctx, const struct is_run *r, const char **col);
+int isc_load_group_col(const struct isc_load_ctx *ctx, const struct isc_run *r, const char **col);
 
 /* Whether two run paths name the same datapoints file (a directory stands for its
  * datapoints.csv; links and different spellings of one path are the same). */
-bool is_same_run(const char *a, const char *b);
+bool isc_is_same_run(const char *a, const char *b);
 
 #endif

@@ -14,16 +14,16 @@
 
 static char *path_join(const char *dir, const char *name)
 {
-	return is_xasprintf("%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	return isc_xasprintf("%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", name);
 }
 
 static char *base_name(const char *path)
 {
-	char *copy = is_xstrdup(path);
+	char *copy = isc_xstrdup(path);
 	size_t n = strlen(copy);
 	while (n > 1 && copy[n - 1] == '/')
 		copy[--n] = '\0';
-	char *b = is_xstrdup(basename(copy));
+	char *b = isc_xstrdup(basename(copy));
 	free(copy);
 	return b;
 }
@@ -36,11 +36,11 @@ static cJSON *load_info(const char *dir)
 	struct stat st;
 	cJSON *info = NULL;
 	if (lstat(json, &st) == 0)
-		info = is_json_load(json, err, sizeof(err));
+		info = isc_json_load(json, err, sizeof(err));
 	else if (lstat(yml, &st) == 0)
-		info = is_yaml_load(yml, err, sizeof(err));
+		info = isc_yaml_load(yml, err, sizeof(err));
 	if (!info && err[0])
-		is_warn("%s; going on without run metadata", err);
+		isc_warn("%s; going on without run metadata", err);
 	free(json);
 	free(yml);
 	return info ? info : cJSON_CreateObject();
@@ -59,25 +59,25 @@ static int no_datapoints(const char *dir, const char *dp)
 	int e = errno;
 	struct stat st;
 	if (e == ENOENT && lstat(dp, &st) == 0 && S_ISLNK(st.st_mode))
-		is_err("%s: dangling symbolic link (its target: %s)", dp, strerror(e));
+		isc_err("%s: dangling symbolic link (its target: %s)", dp, strerror(e));
 	else if (e == ENOENT)
-		is_err("%s: not a run directory (no datapoints.csv)%s", dir, is_counter_only_dir(dir) ?
+		isc_err("%s: not a run directory (no datapoints.csv)%s", dir, isc_is_counter_only_dir(dir) ?
 		       "; it is a counter-only run: 'analyze counters' reads it, and 'analyze diff'"
 		       " and 'report' take it with other counter-only runs" : "");
 	else
-		is_err("%s: %s", dp, strerror(e));
+		isc_err("%s: %s", dp, strerror(e));
 	return -1;
 }
 
-static int locate(struct is_run *r, const char *path, bool counters_only)
+static int locate(struct isc_run *r, const char *path, bool counters_only)
 {
 	struct stat st;
 	if (stat(path, &st) < 0) {
-		is_err("%s: %s", path, strerror(errno));
+		isc_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		r->dir = is_xstrdup(path);
+		r->dir = isc_xstrdup(path);
 		r->dp_path = path_join(path, "datapoints.csv");
 		if (counters_only) {  /* collect --counters: counters.csv without datapoints */
 			char *c = path_join(path, "counters.csv");
@@ -92,13 +92,13 @@ static int locate(struct is_run *r, const char *path, bool counters_only)
 		return stat(r->dp_path, &st) < 0 ? no_datapoints(path, r->dp_path) : 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		is_err("%s: not a run directory or a CSV file", path);
+		isc_err("%s: not a run directory or a CSV file", path);
 		return -1;
 	}
-	char *copy = is_xstrdup(path);
-	r->dir = is_xstrdup(dirname(copy));
+	char *copy = isc_xstrdup(path);
+	r->dir = isc_xstrdup(dirname(copy));
 	free(copy);
-	r->dp_path = is_xstrdup(path);
+	r->dp_path = isc_xstrdup(path);
 	return 0;
 }
 
@@ -111,68 +111,68 @@ static char *stop_part(const cJSON *info)
 		if (!cJSON_IsString(v))
 			continue;
 		char q[80];
-		is_quote_for_msg(v->valuestring, strlen(v->valuestring), q, sizeof(q));
-		return is_xasprintf(", \"%s\": \"%s\"%s", keys[i], q, strcmp(v->valuestring, "running") ? ""
+		isc_quote_for_msg(v->valuestring, strlen(v->valuestring), q, sizeof(q));
+		return isc_xasprintf(", \"%s\": \"%s\"%s", keys[i], q, strcmp(v->valuestring, "running") ? ""
 				    : " (the collector was killed, or is still running)");
 	}
-	return is_xstrdup("");
+	return isc_xstrdup("");
 }
 
-char *is_info_incomplete(const cJSON *info)
+char *isc_info_incomplete(const cJSON *info)
 {
 	if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(info, "complete")))
 		return NULL;
 	char *stop = stop_part(info), *why;
-	why = is_xasprintf("info.json says \"complete\": false%s", stop);
+	why = isc_xasprintf("info.json says \"complete\": false%s", stop);
 	free(stop);
 	return why;
 }
 
-void is_info_warn_incomplete(const cJSON *info, const char *path)
+void isc_info_warn_incomplete(const cJSON *info, const char *path)
 {
-	char *why = is_info_incomplete(info);
+	char *why = isc_info_incomplete(info);
 	if (why)
-		is_warn("%s: incomplete run: %s", path, why);
+		isc_warn("%s: incomplete run: %s", path, why);
 	free(why);
 }
 
-static int run_open(const char *path, bool counters_only, struct is_run **out)
+static int run_open(const char *path, bool counters_only, struct isc_run **out)
 {
-	struct is_run *r = is_xcalloc(1, sizeof(*r));
+	struct isc_run *r = isc_xcalloc(1, sizeof(*r));
 	*out = NULL;
-	r->path = is_xstrdup(path);
+	r->path = isc_xstrdup(path);
 	if (locate(r, path, counters_only) < 0) {
-		is_run_free(r);
+		isc_run_free(r);
 		return -1;
 	}
 	r->info = load_info(r->dir);
-	is_info_warn_incomplete(r->info, path);
+	isc_info_warn_incomplete(r->info, path);
 	const char *id = str_field(r->info, "reportid");
 	/* Without a reportid: the directory's name, or the file's for a bare CSV in "." The
 	 * name is a label in every output: control characters and invalid UTF-8 in it are written
 	 * as \xNN here, once, so that it reads the same in text, CSV, JSON and HTML. */
-	char *raw = id ? is_xstrdup(id) : base_name(strcmp(r->dir, ".") ? r->dir : path);
-	r->name = is_text_dup(raw, IS_TEXT_LINE);
+	char *raw = id ? isc_xstrdup(id) : base_name(strcmp(r->dir, ".") ? r->dir : path);
+	r->name = isc_text_dup(raw, ISC_TEXT_LINE);
 	free(raw);
 	r->toolname = str_field(r->info, "toolname");
 	if (!r->toolname)
 		r->toolname = "unknown";
-	is_run_compat(r);
+	isc_run_compat(r);
 	*out = r;
 	return 0;
 }
 
-int is_run_open(const char *path, struct is_run **out)
+int isc_run_open(const char *path, struct isc_run **out)
 {
 	return run_open(path, false, out);
 }
 
-int is_run_open_counters(const char *path, struct is_run **out)
+int isc_run_open_counters(const char *path, struct isc_run **out)
 {
 	return run_open(path, true, out);
 }
 
-void is_run_dp_opts(const struct is_run *r, struct is_table_opts *o)
+void isc_run_dp_opts(const struct isc_run *r, struct isc_table_opts *o)
 {
 	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r->info, "complete");
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r->info, "datapoints");
@@ -184,20 +184,20 @@ void is_run_dp_opts(const struct is_run *r, struct is_table_opts *o)
 	}
 }
 
-int is_run_load_dp(struct is_run *r, const struct is_table_opts *opts)
+int isc_run_load_dp(struct isc_run *r, const struct isc_table_opts *opts)
 {
-	struct is_table_opts o = opts ? *opts : (struct is_table_opts){ 0 };
-	is_run_dp_opts(r, &o);
-	is_table_free(r->dp);
+	struct isc_table_opts o = opts ? *opts : (struct isc_table_opts){ 0 };
+	isc_run_dp_opts(r, &o);
+	isc_table_free(r->dp);
 	r->dp = NULL;
-	return is_table_read(r->dp_path, &o, &r->dp);
+	return isc_table_read(r->dp_path, &o, &r->dp);
 }
 
-void is_run_free(struct is_run *r)
+void isc_run_free(struct isc_run *r)
 {
 	if (!r)
 		return;
-	is_table_free(r->dp);
+	isc_table_free(r->dp);
 	cJSON_Delete(r->info);
 	free(r->path);
 	free(r->dir);
@@ -206,14 +206,14 @@ void is_run_free(struct is_run *r)
 	free(r);
 }
 
-void is_runs_uniquify_names(struct is_run **runs, size_t n)
+void isc_runs_uniquify_names(struct isc_run **runs, size_t n)
 {
 	for (size_t i = 1; i < n; i++) {
 		int dup = 0;
 		for (size_t k = 0; k < i; k++)
 			dup += strcmp(runs[k]->name, runs[i]->name) == 0;
 		for (int suffix = 2; dup; suffix++) {
-			char *cand = is_xasprintf("%s-%d", runs[i]->name, suffix);
+			char *cand = isc_xasprintf("%s-%d", runs[i]->name, suffix);
 			dup = 0;
 			for (size_t k = 0; k < n; k++)
 				dup += k != i && strcmp(runs[k]->name, cand) == 0;
@@ -227,7 +227,7 @@ void is_runs_uniquify_names(struct is_run **runs, size_t n)
 	}
 }
 
-const cJSON *is_run_info_item(const struct is_run *r, const char *key)
+const cJSON *isc_run_info_item(const struct isc_run *r, const char *key)
 {
 	const cJSON *v = r->info;
 	char part[128];
@@ -244,10 +244,10 @@ const cJSON *is_run_info_item(const struct is_run *r, const char *key)
 	return v;
 }
 
-const char *is_run_info_str(const struct is_run *r, const char *key)
+const char *isc_run_info_str(const struct isc_run *r, const char *key)
 {
 	static __thread char num[64];
-	const cJSON *v = is_run_info_item(r, key);
+	const cJSON *v = isc_run_info_item(r, key);
 	if (cJSON_IsString(v))
 		return v->valuestring;
 	if (cJSON_IsNumber(v)) {

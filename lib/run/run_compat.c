@@ -19,11 +19,11 @@ static bool known_version(const char *tool, const char *v)
 		return false;
 	}
 	/* idlescope: any minor version of major 1 (docs/format.md, Versioning) */
-	size_t major = strlen(IS_FORMAT_VERSION) - strlen(strchr(IS_FORMAT_VERSION, '.'));
-	return !strncmp(v, IS_FORMAT_VERSION, major + 1) && v[major + 1] >= '0' && v[major + 1] <= '9';
+	size_t major = strlen(ISC_FORMAT_VERSION) - strlen(strchr(ISC_FORMAT_VERSION, '.'));
+	return !strncmp(v, ISC_FORMAT_VERSION, major + 1) && v[major + 1] >= '0' && v[major + 1] <= '9';
 }
 
-void is_run_compat(struct is_run *r)
+void isc_run_compat(struct isc_run *r)
 {
 	const cJSON *fv = cJSON_GetObjectItemCaseSensitive(r->info, "format_version");
 	const char *tool = r->toolname;
@@ -33,20 +33,20 @@ void is_run_compat(struct is_run *r)
 		cJSON_AddItemToObject(r->info, "cpu", cJSON_Duplicate(cpunum, 1));
 	if (!fv || (strcmp(tool, "wult") && strcmp(tool, "idlescope")))
 		return;
-	const char *v = is_run_info_str(r, "format_version");
-	char *json = is_xasprintf("%s/info.json", r->dir);
+	const char *v = isc_run_info_str(r, "format_version");
+	char *json = isc_xasprintf("%s/info.json", r->dir);
 	const char *info_name = access(json, F_OK) == 0 ? "info.json" : "info.yml";
 	free(json);
 	if (!known_version(tool, v))
-		is_warn("%s/%s: format_version '%s' is not one this reader knows (%s); reading it as "
+		isc_warn("%s/%s: format_version '%s' is not one this reader knows (%s); reading it as "
 			"the newest known, some columns or keys may be misread", r->dir, info_name, v,
-			strcmp(tool, "wult") ? "idlescope " IS_FORMAT_VERSION " and other 1.x" : "wult 1.0 to 1.3");
+			strcmp(tool, "wult") ? "idlescope " ISC_FORMAT_VERSION " and other 1.x" : "wult 1.0 to 1.3");
 }
 
-bool is_counter_only_dir(const char *path)
+bool isc_is_counter_only_dir(const char *path)
 {
 	struct stat st;
-	char *dp = is_xasprintf("%s/datapoints.csv", path), *cnt = is_xasprintf("%s/counters.csv", path);
+	char *dp = isc_xasprintf("%s/datapoints.csv", path), *cnt = isc_xasprintf("%s/counters.csv", path);
 	bool yes = stat(path, &st) == 0 && S_ISDIR(st.st_mode) && stat(dp, &st) < 0 && stat(cnt, &st) == 0;
 	free(dp);
 	free(cnt);

@@ -111,7 +111,7 @@ static cJSON *kernel_description(void)
 	return o;
 }
 
-cJSON *is_sysinfo_idle_states(int cpu)
+cJSON *isc_sysinfo_idle_states(int cpu)
 {
 	cJSON *arr = cJSON_CreateArray();
 	for (int i = 0;; i++) {
@@ -149,7 +149,7 @@ static cJSON *cpuidle_description(int cpu)
 	else
 		add_file_str(o, "governor", CPU_SYSFS "/cpuidle/current_governor_ro");
 	cJSON_AddNumberToObject(o, "cpu", cpu);
-	cJSON_AddItemToObject(o, "states", is_sysinfo_idle_states(cpu));
+	cJSON_AddItemToObject(o, "states", isc_sysinfo_idle_states(cpu));
 	return o;
 }
 
@@ -181,7 +181,7 @@ static int scan_cpu_list(const char *s, int cpu, int *has)
 	return n;
 }
 
-int is_sysinfo_cpu_online(int cpu)
+int isc_sysinfo_cpu_online(int cpu)
 {
 	char buf[1024];
 	if (read_line(CPU_SYSFS "/online", buf, sizeof(buf)) < 0)
@@ -190,7 +190,7 @@ int is_sysinfo_cpu_online(int cpu)
 	return scan_cpu_list(buf, cpu, &has) < 0 ? -1 : has;
 }
 
-int is_sysinfo_cpus_possible(void)
+int isc_sysinfo_cpus_possible(void)
 {
 	char buf[1024];
 	if (read_line(CPU_SYSFS "/possible", buf, sizeof(buf)) < 0)
@@ -223,7 +223,7 @@ static cJSON *pm_qos_description(int cpu)
 	return o;
 }
 
-cJSON *is_sysinfo_collect(int cpu)
+cJSON *isc_sysinfo_collect(int cpu)
 {
 	cJSON *o = cJSON_CreateObject();
 	char buf[1024];

@@ -18,18 +18,18 @@
  * }
  * The idle states are those of CPU `cpu` (the measured one; use 0 if none).
  */
-cJSON *is_sysinfo_collect(int cpu);
+cJSON *isc_sysinfo_collect(int cpu);
 
 /*
  * Idle states of one CPU: [{"index", "name", "desc", "latency_us", "residency_us",
  * "disabled", "default_status"}], in index order; an empty array when the CPU has no
  * cpuidle directory (no driver). NULL never.
  */
-cJSON *is_sysinfo_idle_states(int cpu);
+cJSON *isc_sysinfo_idle_states(int cpu);
 
 /* Online CPUs from /sys/devices/system/cpu/online: 1 online, 0 offline or absent, -1 unknown. */
-int is_sysinfo_cpu_online(int cpu);
+int isc_sysinfo_cpu_online(int cpu);
 /* Number of possible CPUs (highest possible index + 1), or -1. */
-int is_sysinfo_cpus_possible(void);
+int isc_sysinfo_cpus_possible(void);
 
 #endif

@@ -27,7 +27,7 @@ static const struct word_file *word_file(const char *name)
 	return NULL;
 }
 
-static int word_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int word_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	const struct word_file *w = word_file(name);
 	char *p = st_path(s, w->file, s->measured_cpu);
@@ -46,7 +46,7 @@ static const struct { const char *name; unsigned v; } epb_names[] = {
 };
 #define NEPB (sizeof(epb_names) / sizeof(epb_names[0]))
 
-static char *word_read(struct is_settings *s, const char *name, int cpu)
+static char *word_read(struct isc_settings *s, const char *name, int cpu)
 {
 	char *p = st_path(s, word_file(name)->file, cpu), *v = st_read(p);
 	free(p);
@@ -54,12 +54,12 @@ static char *word_read(struct is_settings *s, const char *name, int cpu)
 		for (size_t i = 0; i < NEPB; i++)
 			if ((unsigned)atoi(v) == epb_names[i].v && v[0] >= '0' && v[0] <= '9') {
 				free(v);
-				return is_xstrdup(epb_names[i].name);
+				return isc_xstrdup(epb_names[i].name);
 			}
 	return v;
 }
 
-static void word_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+static void word_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	const struct word_file *w = word_file(name);
 	if (!w->list) {
@@ -82,7 +82,7 @@ static bool whole_in(const char *v, unsigned max)
 	return !errno && !*end && x <= max;
 }
 
-static int word_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+static int word_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	const struct word_file *w = word_file(name);
 	if (!strcmp(name, "epb")) {
@@ -103,7 +103,7 @@ static int word_check(struct is_settings *s, const char *name, const char *value
 	return -1;
 }
 
-static int word_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int word_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	char *p = st_path(s, word_file(name)->file, cpu), *old = st_read(p);
 	int r = st_write_changed(s, name, p, old, value, err, len);
@@ -117,7 +117,7 @@ struct limits {
 	uint64_t min, max, cur_min, cur_max, base;   /* base 0: unknown */
 };
 
-static int read_limits(struct is_settings *s, int cpu, struct limits *l)
+static int read_limits(struct isc_settings *s, int cpu, struct limits *l)
 {
 	static const char *const files[] = { "cpuinfo_min_freq", "cpuinfo_max_freq", "scaling_min_freq",
 					     "scaling_max_freq" };
@@ -137,7 +137,7 @@ static int read_limits(struct is_settings *s, int cpu, struct limits *l)
 	return 0;
 }
 
-static int freq_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int freq_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	(void)name;
 	struct limits l;
@@ -151,33 +151,33 @@ static int freq_have(struct is_settings *s, const char *name, char *why, size_t 
 
 static char *mhz(uint64_t khz)
 {
-	return khz % 1000 ? is_xasprintf("%.3fMHz", (double)khz / 1000) : is_xasprintf("%lluMHz", (unsigned long long)(khz / 1000));
+	return khz % 1000 ? isc_xasprintf("%.3fMHz", (double)khz / 1000) : isc_xasprintf("%lluMHz", (unsigned long long)(khz / 1000));
 }
 
-static char *freq_read(struct is_settings *s, const char *name, int cpu)
+static char *freq_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)name;
 	struct limits l;
 	if (read_limits(s, cpu, &l) < 0)
 		return NULL;
 	if (l.cur_min == l.min && l.cur_max == l.max)
-		return is_xstrdup("unl");
+		return isc_xstrdup("unl");
 	if (l.cur_min == l.cur_max) {
 		if (l.cur_min == l.min)
-			return is_xstrdup("min");
+			return isc_xstrdup("min");
 		if (l.cur_min == l.max)
-			return is_xstrdup("max");
+			return isc_xstrdup("max");
 		if (l.cur_min == l.base)
-			return is_xstrdup("base");
+			return isc_xstrdup("base");
 		return mhz(l.cur_min);
 	}
-	char *a = mhz(l.cur_min), *b = mhz(l.cur_max), *v = is_xasprintf("%s-%s", a, b);
+	char *a = mhz(l.cur_min), *b = mhz(l.cur_max), *v = isc_xasprintf("%s-%s", a, b);
 	free(a);
 	free(b);
 	return v;
 }
 
-static void freq_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+static void freq_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	(void)name;
 	struct limits l = { 0 };
@@ -187,7 +187,7 @@ static void freq_accepts(struct is_settings *s, const char *name, char *buf, siz
 }
 
 /* The [lo, hi] kHz a value asks for on cpu. */
-static int freq_target(struct is_settings *s, int cpu, const char *v, uint64_t *lo, uint64_t *hi, char *why, size_t len)
+static int freq_target(struct isc_settings *s, int cpu, const char *v, uint64_t *lo, uint64_t *hi, char *why, size_t len)
 {
 	struct limits l;
 	double x;
@@ -211,7 +211,7 @@ static int freq_target(struct is_settings *s, int cpu, const char *v, uint64_t *
 		return 0;
 	}
 	double mul = n > 3 && !strcasecmp(v + n - 3, "GHz") ? 1e6 : n > 3 && !strcasecmp(v + n - 3, "MHz") ? 1e3 : 0;
-	if (!mul || !is_parse_double(v, n - 3, &x) || x <= 0) {
+	if (!mul || !isc_parse_double(v, n - 3, &x) || x <= 0) {
 		snprintf(why, len, "not a frequency (min, base, max, unl, 2000MHz, 2.1GHz)");
 		return -1;
 	}
@@ -224,7 +224,7 @@ static int freq_target(struct is_settings *s, int cpu, const char *v, uint64_t *
 	return 0;
 }
 
-static int freq_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+static int freq_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	(void)name;
 	uint64_t lo, hi;
@@ -234,7 +234,7 @@ static int freq_check(struct is_settings *s, const char *name, const char *value
 	return 0;
 }
 
-static int write_limit(struct is_settings *s, int cpu, const char *file, uint64_t old, uint64_t v, char *err, size_t len)
+static int write_limit(struct isc_settings *s, int cpu, const char *file, uint64_t old, uint64_t v, char *err, size_t len)
 {
 	if (old == v)
 		return 0;
@@ -247,7 +247,7 @@ static int write_limit(struct is_settings *s, int cpu, const char *file, uint64_
 	return r;
 }
 
-static int freq_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int freq_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	(void)name;
 	struct limits l;
@@ -263,7 +263,7 @@ static int freq_write(struct is_settings *s, const char *name, const char *value
 }
 
 /* turbo: intel_pstate/no_turbo (1 = off) or cpufreq/boost (1 = on). */
-static char *turbo_file(struct is_settings *s, bool *inverted)
+static char *turbo_file(struct isc_settings *s, bool *inverted)
 {
 	char *p = st_path(s, "/sys/devices/system/cpu/intel_pstate/no_turbo");
 	*inverted = true;
@@ -278,7 +278,7 @@ static char *turbo_file(struct is_settings *s, bool *inverted)
 	return NULL;
 }
 
-static int turbo_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int turbo_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	(void)name;
 	bool inv;
@@ -289,7 +289,7 @@ static int turbo_have(struct is_settings *s, const char *name, char *why, size_t
 	return p ? 0 : -1;
 }
 
-static char *turbo_read(struct is_settings *s, const char *name, int cpu)
+static char *turbo_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)name, (void)cpu;
 	bool inv;
@@ -297,10 +297,10 @@ static char *turbo_read(struct is_settings *s, const char *name, int cpu)
 	char *p = turbo_file(s, &inv);
 	int r = p ? st_read_u64(p, &v) : -1;
 	free(p);
-	return r < 0 ? NULL : is_xstrdup((v != 0) != inv ? "on" : "off");
+	return r < 0 ? NULL : isc_xstrdup((v != 0) != inv ? "on" : "off");
 }
 
-static int turbo_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int turbo_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	bool inv;
 	char *p = turbo_file(s, &inv), *old = p ? st_read(p) : NULL;

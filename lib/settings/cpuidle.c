@@ -8,7 +8,7 @@
 #define MAX_STATES 32
 
 /* Names of cpu's idle states in index order; returns how many. */
-static size_t state_names(struct is_settings *s, int cpu, char **names)
+static size_t state_names(struct isc_settings *s, int cpu, char **names)
 {
 	size_t n = 0;
 	for (; n < MAX_STATES; n++) {
@@ -27,7 +27,7 @@ static void free_names(char **names, size_t n)
 		free(names[i]);
 }
 
-static int cstates_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int cstates_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	(void)name;
 	char *p = st_path(s, "/sys/devices/system/cpu/cpu%d/cpuidle/state0/disable", s->measured_cpu);
@@ -38,10 +38,10 @@ static int cstates_have(struct is_settings *s, const char *name, char *why, size
 	return ok ? 0 : -1;
 }
 
-static char *cstates_read(struct is_settings *s, const char *name, int cpu)
+static char *cstates_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)name;
-	char *names[MAX_STATES], *out = is_xstrdup("");
+	char *names[MAX_STATES], *out = isc_xstrdup("");
 	size_t n = state_names(s, cpu, names), on = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t dis = 1;
@@ -54,23 +54,23 @@ static char *cstates_read(struct is_settings *s, const char *name, int cpu)
 			break;
 		}
 		if (!dis) {
-			char *t = is_xasprintf("%s%s%s", out, on++ ? "+" : "", names[i]);
+			char *t = isc_xasprintf("%s%s%s", out, on++ ? "+" : "", names[i]);
 			free(out);
 			out = t;
 		}
 	}
 	if (out && on == n) {
 		free(out);
-		out = is_xstrdup("all");
+		out = isc_xstrdup("all");
 	} else if (out && !on) {
 		free(out);
-		out = is_xstrdup("none");
+		out = isc_xstrdup("none");
 	}
 	free_names(names, n);
 	return out;
 }
 
-static void cstates_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+static void cstates_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	(void)name;
 	char *names[MAX_STATES];
@@ -82,7 +82,7 @@ static void cstates_accepts(struct is_settings *s, const char *name, char *buf, 
 }
 
 /* Enabled states as a bit mask over cpu's states, from the value; -1 with why if bad. */
-static int wanted_mask(struct is_settings *s, int cpu, const char *value, uint64_t *mask, char *why, size_t len)
+static int wanted_mask(struct isc_settings *s, int cpu, const char *value, uint64_t *mask, char *why, size_t len)
 {
 	char *names[MAX_STATES];
 	size_t n = state_names(s, cpu, names);
@@ -100,7 +100,7 @@ static int wanted_mask(struct is_settings *s, int cpu, const char *value, uint64
 		}
 		*mask = (2ull << i) - 1;
 	} else {
-		char *copy = is_xstrdup(value);
+		char *copy = isc_xstrdup(value);
 		for (char *save = NULL, *t = strtok_r(copy, "+", &save); t && !r; t = strtok_r(NULL, "+", &save)) {
 			size_t i = 0;
 			while (i < n && strcmp(names[i], t))
@@ -124,7 +124,7 @@ static int wanted_mask(struct is_settings *s, int cpu, const char *value, uint64
 	return r;
 }
 
-static int cstates_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+static int cstates_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	(void)name;
 	uint64_t m;
@@ -134,7 +134,7 @@ static int cstates_check(struct is_settings *s, const char *name, const char *va
 	return 0;
 }
 
-static int cstates_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int cstates_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	uint64_t m;
 	char *names[MAX_STATES];
@@ -152,12 +152,12 @@ static int cstates_write(struct is_settings *s, const char *name, const char *va
 	return r;
 }
 
-static char *gov_path(struct is_settings *s, const char *file)
+static char *gov_path(struct isc_settings *s, const char *file)
 {
 	return st_path(s, "/sys/devices/system/cpu/cpuidle/%s", file);
 }
 
-static int gov_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int gov_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	(void)name;
 	char *p = gov_path(s, "current_governor"), *a = gov_path(s, "available_governors");
@@ -169,7 +169,7 @@ static int gov_have(struct is_settings *s, const char *name, char *why, size_t l
 	return ok ? 0 : -1;
 }
 
-static char *gov_read(struct is_settings *s, const char *name, int cpu)
+static char *gov_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)name, (void)cpu;
 	char *p = gov_path(s, "current_governor"), *v = st_read(p);
@@ -177,7 +177,7 @@ static char *gov_read(struct is_settings *s, const char *name, int cpu)
 	return v;
 }
 
-static void gov_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+static void gov_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	(void)name;
 	char *p = gov_path(s, "available_governors"), *v = st_read(p);
@@ -186,7 +186,7 @@ static void gov_accepts(struct is_settings *s, const char *name, char *buf, size
 	free(v);
 }
 
-static int gov_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+static int gov_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	char acc[512];
 	gov_accepts(s, name, acc, sizeof(acc));
@@ -196,7 +196,7 @@ static int gov_check(struct is_settings *s, const char *name, const char *value,
 	return -1;
 }
 
-static int gov_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int gov_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	char *p = gov_path(s, "current_governor"), *old = gov_read(s, name, cpu);
 	int r = st_write_changed(s, name, p, old, value, err, len);

@@ -11,7 +11,7 @@
 #include "text/util.h"
 #include "settings/settings_internal.h"
 
-char *st_path(const struct is_settings *s, const char *fmt, ...)
+char *st_path(const struct isc_settings *s, const char *fmt, ...)
 {
 	va_list ap;
 	char *rel, *p;
@@ -19,7 +19,7 @@ char *st_path(const struct is_settings *s, const char *fmt, ...)
 	if (vasprintf(&rel, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	p = is_xasprintf("%s%s", s->sysroot, rel);
+	p = isc_xasprintf("%s%s", s->sysroot, rel);
 	free(rel);
 	return p;
 }
@@ -48,7 +48,7 @@ char *st_read(const char *path)
 	close(fd);
 	while (got && (buf[got - 1] == '\n' || buf[got - 1] == ' ' || buf[got - 1] == '\t'))
 		got--;
-	return is_xstrndup(buf, got);
+	return isc_xstrndup(buf, got);
 }
 
 int st_read_u64(const char *path, uint64_t *v)
@@ -89,7 +89,7 @@ static int write_file(const char *path, const char *value)
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
 	if (fd < 0)
 		return -1;
-	char *line = is_xasprintf("%s\n", value);
+	char *line = isc_xasprintf("%s\n", value);
 	ssize_t n = write(fd, line, strlen(line));
 	int e = errno;
 	free(line);
@@ -101,7 +101,7 @@ static int write_file(const char *path, const char *value)
 	return n < 0 ? -1 : 0;
 }
 
-int st_write(struct is_settings *s, const char *setting, const char *path, const char *old,
+int st_write(struct isc_settings *s, const char *setting, const char *path, const char *old,
 	     const char *value, char *err, size_t len)
 {
 	if (st_journal_file(s, setting, path, old, err, len) < 0)
@@ -113,7 +113,7 @@ int st_write(struct is_settings *s, const char *setting, const char *path, const
 	return 0;
 }
 
-int st_write_changed(struct is_settings *s, const char *setting, const char *path, const char *old,
+int st_write_changed(struct isc_settings *s, const char *setting, const char *path, const char *old,
 		     const char *value, char *err, size_t len)
 {
 	if (!old) {
@@ -157,7 +157,7 @@ static int msr_rw(const char *path, uint32_t msr, uint64_t *v, bool wr)
 	return e ? -1 : 0;
 }
 
-int st_msr_read(const struct is_settings *s, int cpu, uint32_t msr, uint64_t *v)
+int st_msr_read(const struct isc_settings *s, int cpu, uint32_t msr, uint64_t *v)
 {
 	char *path = st_path(s, "/dev/cpu/%d/msr", cpu);
 	int r = msr_rw(path, msr, v, false);
@@ -170,7 +170,7 @@ int st_msr_write_raw(const char *path, uint32_t msr, uint64_t v)
 	return msr_rw(path, msr, &v, true);
 }
 
-int st_msr_write(struct is_settings *s, const char *setting, int cpu, uint32_t msr, uint64_t mask,
+int st_msr_write(struct isc_settings *s, const char *setting, int cpu, uint32_t msr, uint64_t mask,
 		 uint64_t bits, char *err, size_t len)
 {
 	uint64_t old;

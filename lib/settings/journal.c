@@ -34,12 +34,12 @@ struct st_journal {
 
 static char *journal_dir(const char *sysroot)
 {
-	return is_xasprintf("%s/run/idlescope", sysroot ? sysroot : "");
+	return isc_xasprintf("%s/run/idlescope", sysroot ? sysroot : "");
 }
 
 static char *journal_path(const char *sysroot)
 {
-	return is_xasprintf("%s/run/idlescope/settings.journal", sysroot ? sysroot : "");
+	return isc_xasprintf("%s/run/idlescope/settings.journal", sysroot ? sysroot : "");
 }
 
 static long journal_pid(int fd)
@@ -51,27 +51,27 @@ static long journal_pid(int fd)
 	return p ? strtol(p + 5, NULL, 10) : -1;
 }
 
-enum is_journal_state is_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len)
+enum isc_journal_state isc_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len)
 {
 	char *jp = journal_path(sysroot);
 	struct stat st;
-	enum is_journal_state r = IS_JOURNAL_NONE;
+	enum isc_journal_state r = ISC_JOURNAL_NONE;
 	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 
 	snprintf(path, len, "%s", jp);
 	free(jp);
 	*pid = -1;
 	if (fd < 0 && errno == EACCES)
-		return IS_JOURNAL_UNREADABLE;
+		return ISC_JOURNAL_UNREADABLE;
 	if (fd < 0)
-		return IS_JOURNAL_NONE;
+		return ISC_JOURNAL_NONE;
 	/* On the real machine only root's journal counts: /run/idlescope is world-writable. */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_uid == 0 || (sysroot && *sysroot))) {
 		*pid = journal_pid(fd);
 		if (flock(fd, LOCK_SH | LOCK_NB) < 0)
-			r = IS_JOURNAL_ACTIVE;
+			r = ISC_JOURNAL_ACTIVE;
 		else
-			r = IS_JOURNAL_STALE;
+			r = ISC_JOURNAL_STALE;
 	}
 	close(fd);
 	return r;
@@ -80,7 +80,7 @@ enum is_journal_state is_settings_journal_state(const char *sysroot, long *pid, 
 static int make_dirs(const char *sysroot)
 {
 	char *d = journal_dir(sysroot);
-	char *run = is_xasprintf("%s/run", sysroot ? sysroot : "");
+	char *run = isc_xasprintf("%s/run", sysroot ? sysroot : "");
 	mkdir(run, 0755);
 	if (mkdir(d, 01777) == 0)
 		chmod(d, 01777);   /* as cpu_lock.c makes it: shared with the lock files */
@@ -91,18 +91,18 @@ static int make_dirs(const char *sysroot)
 	return ok ? 0 : -1;
 }
 
-int is_settings_begin(struct is_settings *s, char *err, size_t len)
+int isc_settings_begin(struct isc_settings *s, char *err, size_t len)
 {
 	char jp[4096];
 	long pid;
-	enum is_journal_state st = is_settings_journal_state(s->sysroot, &pid, jp, sizeof(jp));
+	enum isc_journal_state st = isc_settings_journal_state(s->sysroot, &pid, jp, sizeof(jp));
 
-	if (st == IS_JOURNAL_STALE) {
+	if (st == ISC_JOURNAL_STALE) {
 		snprintf(err, len, "settings left changed by collect pid %ld are pending in %s: run 'collect --restore' first",
 			 pid, jp);
 		return -1;
 	}
-	if (st == IS_JOURNAL_ACTIVE) {
+	if (st == ISC_JOURNAL_ACTIVE) {
 		snprintf(err, len, "collect pid %ld is changing settings (journal %s); wait until it ends", pid, jp);
 		return -1;
 	}
@@ -111,7 +111,7 @@ int is_settings_begin(struct is_settings *s, char *err, size_t len)
 		return -1;
 	}
 	/* Written and locked under a temporary name, then linked: never seen unlocked. */
-	char *tmp = is_xasprintf("%s.%ld", jp, (long)getpid());
+	char *tmp = isc_xasprintf("%s.%ld", jp, (long)getpid());
 	unlink(tmp);
 	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0 || dprintf(fd, JOURNAL_HEAD "\npid %ld\n", (long)getpid()) < 0 ||
@@ -126,9 +126,9 @@ int is_settings_begin(struct is_settings *s, char *err, size_t len)
 	}
 	unlink(tmp);
 	free(tmp);
-	s->j = is_xcalloc(1, sizeof(*s->j));
+	s->j = isc_xcalloc(1, sizeof(*s->j));
 	s->j->fd = fd;
-	s->j->path = is_xstrdup(jp);
+	s->j->path = isc_xstrdup(jp);
 	return 0;
 }
 
@@ -137,12 +137,12 @@ static bool seen(struct st_journal *j, const char *key)
 	for (size_t i = 0; i < j->nkeys; i++)
 		if (!strcmp(j->keys[i], key))
 			return true;
-	j->keys = is_xrealloc(j->keys, (j->nkeys + 1) * sizeof(*j->keys));
-	j->keys[j->nkeys++] = is_xstrdup(key);
+	j->keys = isc_xrealloc(j->keys, (j->nkeys + 1) * sizeof(*j->keys));
+	j->keys[j->nkeys++] = isc_xstrdup(key);
 	return false;
 }
 
-static int append(struct is_settings *s, const char *key, const char *line, char *err, size_t len)
+static int append(struct isc_settings *s, const char *key, const char *line, char *err, size_t len)
 {
 	if (!s->j) {
 		snprintf(err, len, "internal error: a setting written before the journal was made");
@@ -163,24 +163,24 @@ static bool clean(const char *v)
 	return !strpbrk(v, "\t\n\r");
 }
 
-int st_journal_file(struct is_settings *s, const char *setting, const char *path, const char *old,
+int st_journal_file(struct isc_settings *s, const char *setting, const char *path, const char *old,
 		    char *err, size_t len)
 {
 	if (!clean(setting) || !clean(path) || !clean(old)) {
 		snprintf(err, len, "%s: %s holds a value with a tab or newline; not changed", setting, path);
 		return -1;
 	}
-	char *line = is_xasprintf("file\t%s\t%s\t%s\n", setting, path, old);
+	char *line = isc_xasprintf("file\t%s\t%s\t%s\n", setting, path, old);
 	int r = append(s, path, line, err, len);
 	free(line);
 	return r;
 }
 
-int st_journal_msr(struct is_settings *s, const char *setting, const char *path, uint32_t msr,
+int st_journal_msr(struct isc_settings *s, const char *setting, const char *path, uint32_t msr,
 		   uint64_t mask, uint64_t old, char *err, size_t len)
 {
-	char *key = is_xasprintf("%s#%" PRIx32 "#%" PRIx64, path, msr, mask);   /* one per field of an MSR */
-	char *line = is_xasprintf("msr\t%s\t%s\t%" PRIx32 "\t%" PRIx64 "\t%" PRIx64 "\n", setting, path, msr,
+	char *key = isc_xasprintf("%s#%" PRIx32 "#%" PRIx64, path, msr, mask);   /* one per field of an MSR */
+	char *line = isc_xasprintf("msr\t%s\t%s\t%" PRIx32 "\t%" PRIx64 "\t%" PRIx64 "\n", setting, path, msr,
 				  mask, old);
 	int r = append(s, key, line, err, len);
 	free(key);
@@ -211,7 +211,7 @@ static int restore_entry(char *line, size_t lineno, const char *jp, bool report)
 		if (st_write_plain(f[2], f[3]) == 0)
 			return 0;
 		int e = errno;
-		char *cur = st_read(f[2]), *br = is_xasprintf("[%s]", f[3]);
+		char *cur = st_read(f[2]), *br = isc_xasprintf("[%s]", f[3]);
 		/* Refused, but holding the old value (a write the kernel refused in the first place) */
 		bool same = cur && (!strcmp(cur, f[3]) || strstr(cur, br));
 		free(br);
@@ -219,7 +219,7 @@ static int restore_entry(char *line, size_t lineno, const char *jp, bool report)
 			free(cur);
 			return same ? 0 : -1;
 		}
-		is_err("restore: %s left changed: %s holds '%s' (was '%s'): %s", f[1], f[2], cur ? cur : "(unreadable)", f[3],
+		isc_err("restore: %s left changed: %s holds '%s' (was '%s'): %s", f[1], f[2], cur ? cur : "(unreadable)", f[3],
 		       strerror(e));
 		free(cur);
 		return -1;
@@ -239,12 +239,12 @@ static int restore_entry(char *line, size_t lineno, const char *jp, bool report)
 			return 0;
 		if (!report)
 			return -1;
-		is_err("restore: %s left changed: MSR 0x%" PRIX32 " in %s holds 0x%" PRIx64 " (bits 0x%" PRIx64
+		isc_err("restore: %s left changed: MSR 0x%" PRIX32 " in %s holds 0x%" PRIx64 " (bits 0x%" PRIx64
 		       " were 0x%" PRIx64 "): %s", f[1], msr, f[2], cur, mask, old & mask, strerror(errno));
 		return -1;
 	}
 	if (report)
-		is_err("restore: %s:%zu: not a journal entry; fix or remove it by hand", jp, lineno);
+		isc_err("restore: %s:%zu: not a journal entry; fix or remove it by hand", jp, lineno);
 	return -1;
 }
 
@@ -253,7 +253,7 @@ static char *read_all(int fd)
 	struct stat st;
 	if (fstat(fd, &st) < 0 || st.st_size > (1 << 24))
 		return NULL;
-	char *buf = is_xmalloc((size_t)st.st_size + 1);
+	char *buf = isc_xmalloc((size_t)st.st_size + 1);
 	ssize_t n = pread(fd, buf, (size_t)st.st_size, 0);
 	buf[n > 0 ? n : 0] = '\0';
 	return buf;
@@ -268,15 +268,15 @@ static int replay(char *text, const char *jp, size_t *nrestored)
 		k++;
 		if (k <= 2)
 			continue;   /* head and pid */
-		lines = is_xrealloc(lines, (n + 1) * sizeof(*lines));
-		lineno = is_xrealloc(lineno, (n + 1) * sizeof(*lineno));
+		lines = isc_xrealloc(lines, (n + 1) * sizeof(*lines));
+		lineno = isc_xrealloc(lineno, (n + 1) * sizeof(*lineno));
 		lines[n] = l;
 		lineno[n++] = k;
 	}
 	int failed = 0;
-	bool *bad = is_xcalloc(n + 1, sizeof(*bad));
+	bool *bad = isc_xcalloc(n + 1, sizeof(*bad));
 	for (size_t i = n; i-- > 0;) {
-		char *copy = is_xstrdup(lines[i]);   /* strtok_r cuts it; the second pass needs it whole */
+		char *copy = isc_xstrdup(lines[i]);   /* strtok_r cuts it; the second pass needs it whole */
 		bad[i] = restore_entry(copy, lineno[i], jp, false) < 0;
 		free(copy);
 	}
@@ -292,7 +292,7 @@ static int replay(char *text, const char *jp, size_t *nrestored)
 	return failed;
 }
 
-int is_settings_restore(struct is_settings *s, size_t *nrestored)
+int isc_settings_restore(struct isc_settings *s, size_t *nrestored)
 {
 	char jp[4096];
 	int fd;
@@ -302,16 +302,16 @@ int is_settings_restore(struct is_settings *s, size_t *nrestored)
 		snprintf(jp, sizeof(jp), "%s", s->j->path);
 	} else {
 		long pid;
-		enum is_journal_state st = is_settings_journal_state(s->sysroot, &pid, jp, sizeof(jp));
-		if (st == IS_JOURNAL_NONE)
+		enum isc_journal_state st = isc_settings_journal_state(s->sysroot, &pid, jp, sizeof(jp));
+		if (st == ISC_JOURNAL_NONE)
 			return 0;
-		if (st == IS_JOURNAL_ACTIVE) {
-			is_err("restore: collect pid %ld is running and restores its own settings (journal %s)", pid, jp);
+		if (st == ISC_JOURNAL_ACTIVE) {
+			isc_err("restore: collect pid %ld is running and restores its own settings (journal %s)", pid, jp);
 			return -1;
 		}
 		fd = open(jp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			is_err("restore: %s: %s", jp, strerror(errno));
+			isc_err("restore: %s: %s", jp, strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			return -1;
@@ -320,7 +320,7 @@ int is_settings_restore(struct is_settings *s, size_t *nrestored)
 	char *text = read_all(fd);
 	int failed = -1;
 	if (!text || strncmp(text, JOURNAL_HEAD "\n", strlen(JOURNAL_HEAD) + 1))
-		is_err("restore: %s: not an idlescope settings journal; nothing restored", jp);
+		isc_err("restore: %s: not an idlescope settings journal; nothing restored", jp);
 	else
 		failed = replay(text, jp, nrestored);
 	free(text);

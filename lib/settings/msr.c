@@ -38,7 +38,7 @@ static const struct msr_bit *bit_of(const char *name)
 	return NULL;
 }
 
-static int msr_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int msr_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	uint64_t v;
 	char *cpuinfo = st_path(s, "/proc/cpuinfo"), *t = st_read(cpuinfo);
@@ -58,19 +58,19 @@ static int msr_have(struct is_settings *s, const char *name, char *why, size_t l
 	return -1;
 }
 
-static char *msr_read(struct is_settings *s, const char *name, int cpu)
+static char *msr_read(struct isc_settings *s, const char *name, int cpu)
 {
 	const struct msr_bit *b = bit_of(name);
 	uint64_t v;
 	if (st_msr_read(s, cpu, b->msr, &v) < 0)
 		return NULL;
 	if (b->mask != 0xf)
-		return is_xstrdup(v & b->mask ? "on" : "off");
+		return isc_xstrdup(v & b->mask ? "on" : "off");
 	v &= 0xf;
-	return v < NLIMITS ? is_xstrdup(limit_names[v]) : is_xasprintf("raw:%u", (unsigned)v);
+	return v < NLIMITS ? isc_xstrdup(limit_names[v]) : isc_xasprintf("raw:%u", (unsigned)v);
 }
 
-static void msr_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+static void msr_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	(void)s;
 	if (bit_of(name)->mask != 0xf) {
@@ -98,7 +98,7 @@ static int limit_code(const char *v)
 	return -1;
 }
 
-static int msr_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+static int msr_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	const struct msr_bit *b = bit_of(name);
 	if (b->mask != 0xf)
@@ -118,7 +118,7 @@ static int msr_check(struct is_settings *s, const char *name, const char *value,
 	return 0;
 }
 
-static int msr_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int msr_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	const struct msr_bit *b = bit_of(name);
 	uint64_t want = b->mask == 0xf ? (uint64_t)limit_code(value) : !strcmp(value, "on") ? b->mask : 0;

@@ -8,7 +8,7 @@
 
 #define POLICY "/sys/module/pcie_aspm/parameters/policy"
 
-static int policy_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int policy_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	(void)name;
 	char *p = st_path(s, POLICY);
@@ -20,21 +20,21 @@ static int policy_have(struct is_settings *s, const char *name, char *why, size_
 }
 
 /* "[default] performance powersave" -> "default" */
-static char *policy_read(struct is_settings *s, const char *name, int cpu)
+static char *policy_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)name, (void)cpu;
 	char *p = st_path(s, POLICY), *v = st_read(p), *out = NULL;
 	char *a = v ? strchr(v, '[') : NULL, *b = a ? strchr(a, ']') : NULL;
 	if (a && b)
-		out = is_xstrndup(a + 1, (size_t)(b - a - 1));
+		out = isc_xstrndup(a + 1, (size_t)(b - a - 1));
 	else if (v && *v && !strchr(v, ' '))
-		out = is_xstrdup(v);   /* a fixture file holds what was written */
+		out = isc_xstrdup(v);   /* a fixture file holds what was written */
 	free(p);
 	free(v);
 	return out;
 }
 
-static void policy_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+static void policy_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	(void)s, (void)name;
 	snprintf(buf, len, "default, performance, powersave, powersupersave");
@@ -43,7 +43,7 @@ static void policy_accepts(struct is_settings *s, const char *name, char *buf, s
 /* The kernel refuses every policy change when the firmware keeps ASPM (ACPI FADT) or with
  * pcie_aspm=off; the only way to know is to write the value in force back, which changes nothing
  * (not under a fixture sysroot). */
-static int policy_writable(struct is_settings *s, char *why, size_t len)
+static int policy_writable(struct isc_settings *s, char *why, size_t len)
 {
 	if (*s->sysroot)
 		return 0;   /* a fixture file takes any write: the probe would only rewrite it */
@@ -57,7 +57,7 @@ static int policy_writable(struct is_settings *s, char *why, size_t len)
 	return r;
 }
 
-static int policy_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+static int policy_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	(void)name;
 	char *p = st_path(s, POLICY), *v = st_read(p);
@@ -65,7 +65,7 @@ static int policy_check(struct is_settings *s, const char *name, const char *val
 	bool known = false;
 	for (size_t i = 0; i < 4; i++)
 		known = known || !strcmp(value, ok[i]);
-	char *br = is_xasprintf("[%s]", value);
+	char *br = isc_xasprintf("[%s]", value);
 	/* A fixture file that was written holds one word, not the kernel's list: any policy goes. */
 	bool offered = v && (st_word_in(v, value) || st_word_in(v, br) || !strchr(v, ' '));
 	free(br);
@@ -77,7 +77,7 @@ static int policy_check(struct is_settings *s, const char *name, const char *val
 	return -1;
 }
 
-static int policy_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int policy_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	char *p = st_path(s, POLICY), *old = policy_read(s, name, cpu);
 	int r = st_write_changed(s, name, p, old, value, err, len);
@@ -87,7 +87,7 @@ static int policy_write(struct is_settings *s, const char *name, const char *val
 }
 
 /* aspm@BDF: /sys/bus/pci/devices/BDF/link/l1_aspm (1 on, 0 off). */
-static char *l1_path(struct is_settings *s, const char *name)
+static char *l1_path(struct isc_settings *s, const char *name)
 {
 	const char *bdf = strchr(name, '@') + 1;
 	if (!*bdf || strchr(bdf, '/') || !strcmp(bdf, ".") || !strcmp(bdf, ".."))
@@ -95,7 +95,7 @@ static char *l1_path(struct is_settings *s, const char *name)
 	return st_path(s, "/sys/bus/pci/devices/%s/link/l1_aspm", bdf);
 }
 
-static int l1_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int l1_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	char *p = l1_path(s, name);
 	int ok = p && st_exists(p);
@@ -108,17 +108,17 @@ static int l1_have(struct is_settings *s, const char *name, char *why, size_t le
 	return ok ? 0 : -1;
 }
 
-static char *l1_read(struct is_settings *s, const char *name, int cpu)
+static char *l1_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)cpu;
 	uint64_t v;
 	char *p = l1_path(s, name);
 	int r = p ? st_read_u64(p, &v) : -1;
 	free(p);
-	return r < 0 ? NULL : is_xstrdup(v ? "on" : "off");
+	return r < 0 ? NULL : isc_xstrdup(v ? "on" : "off");
 }
 
-static int l1_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int l1_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	char *p = l1_path(s, name), *old = p ? st_read(p) : NULL;
 	const char *want = strcmp(value, "on") ? "0" : "1";

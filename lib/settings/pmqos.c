@@ -1,5 +1,5 @@
 /* pm-qos: a CPU wake latency limit in us, held through /dev/cpu_dma_latency while the
- * collector keeps it open (collect holds it itself: is_settings_is_held). Nothing to write or
+ * collector keeps it open (collect holds it itself: isc_settings_is_held). Nothing to write or
  * restore: the kernel drops the request when the file is closed. */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include "text/util.h"
 #include "settings/settings_internal.h"
 
-static int qos_have(struct is_settings *s, const char *name, char *why, size_t len)
+static int qos_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	(void)name;
 	char *p = st_path(s, "/dev/cpu_dma_latency");
@@ -23,7 +23,7 @@ static int qos_have(struct is_settings *s, const char *name, char *why, size_t l
 }
 
 /* The device reads as a binary s32; a fixture file may hold it as text. */
-static char *qos_read(struct is_settings *s, const char *name, int cpu)
+static char *qos_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)name, (void)cpu;
 	char *p = st_path(s, "/dev/cpu_dma_latency"), buf[32];
@@ -36,22 +36,22 @@ static char *qos_read(struct is_settings *s, const char *name, int cpu)
 	if (n == 4) {
 		int32_t v;
 		memcpy(&v, buf, 4);
-		return is_xasprintf("%ld", (long)v);
+		return isc_xasprintf("%ld", (long)v);
 	}
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	return is_xstrdup(buf);
+	return isc_xstrdup(buf);
 }
 
-static void qos_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+static void qos_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	(void)s, (void)name;
 	snprintf(buf, len, "0 to 2147483647 (us; held while the run lasts)");
 }
 
-static int qos_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+static int qos_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	(void)s, (void)name;
 	char *end;
@@ -63,7 +63,7 @@ static int qos_check(struct is_settings *s, const char *name, const char *value,
 	return -1;
 }
 
-static int qos_write(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
+static int qos_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	(void)s, (void)name, (void)value, (void)cpu, (void)err, (void)len;
 	return 0;   /* held by the collector (--pm-qos-us) */

@@ -26,13 +26,13 @@ static const struct st_def *find(const char *name)
 	return NULL;
 }
 
-bool is_settings_is_held(const char *name)
+bool isc_settings_is_held(const char *name)
 {
 	return !strcmp(name, "pm-qos");
 }
 
 /* Online CPUs from "0-3,6" in <sysroot>/sys/devices/system/cpu/online. */
-static void read_cpus(struct is_settings *s)
+static void read_cpus(struct isc_settings *s)
 {
 	char *path = st_path(s, "/sys/devices/system/cpu/online");
 	char *t = st_read(path);
@@ -45,7 +45,7 @@ static void read_cpus(struct is_settings *s)
 		if (*end == '-')
 			b = strtol(end + 1, &end, 10);
 		for (long c = a; c <= b && c - a < 65536; c++) {
-			s->cpus = is_xrealloc(s->cpus, (s->ncpus + 1) * sizeof(*s->cpus));
+			s->cpus = isc_xrealloc(s->cpus, (s->ncpus + 1) * sizeof(*s->cpus));
 			s->cpus[s->ncpus++] = (int)c;
 		}
 		p = *end == ',' ? end + 1 : end + strlen(end);
@@ -53,10 +53,10 @@ static void read_cpus(struct is_settings *s)
 	free(t);
 }
 
-struct is_settings *is_settings_open(const char *sysroot, int measured_cpu, bool all_cpus)
+struct isc_settings *isc_settings_open(const char *sysroot, int measured_cpu, bool all_cpus)
 {
-	struct is_settings *s = is_xcalloc(1, sizeof(*s));
-	s->sysroot = is_xstrdup(sysroot ? sysroot : "");
+	struct isc_settings *s = isc_xcalloc(1, sizeof(*s));
+	s->sysroot = isc_xstrdup(sysroot ? sysroot : "");
 	for (size_t n = strlen(s->sysroot); n > 0 && s->sysroot[n - 1] == '/'; n--)
 		s->sysroot[n - 1] = '\0';
 	s->measured_cpu = measured_cpu;
@@ -64,13 +64,13 @@ struct is_settings *is_settings_open(const char *sysroot, int measured_cpu, bool
 	if (all_cpus)
 		read_cpus(s);
 	if (!s->ncpus) {
-		s->cpus = is_xmalloc(sizeof(*s->cpus));
+		s->cpus = isc_xmalloc(sizeof(*s->cpus));
 		s->cpus[s->ncpus++] = measured_cpu;
 	}
 	return s;
 }
 
-void is_settings_close(struct is_settings *s)
+void isc_settings_close(struct isc_settings *s)
 {
 	if (!s)
 		return;
@@ -81,7 +81,7 @@ void is_settings_close(struct is_settings *s)
 }
 
 /* Per-CPU value: the measured CPU's when every CPU agrees, else "mixed: cpu0=A cpu1=B". */
-static char *read_def(struct is_settings *s, const struct st_def *d, const char *name)
+static char *read_def(struct isc_settings *s, const struct st_def *d, const char *name)
 {
 	if (d->scope != ST_CPU)
 		return d->read(s, name, -1);
@@ -94,9 +94,9 @@ static char *read_def(struct is_settings *s, const struct st_def *d, const char 
 	}
 	if (same || !first)
 		return first;
-	char *all = is_xstrdup("mixed:");
+	char *all = isc_xstrdup("mixed:");
 	for (size_t i = 0; i < s->ncpus; i++) {
-		char *v = d->read(s, name, s->cpus[i]), *n = is_xasprintf("%s cpu%d=%s", all, s->cpus[i], v ? v : "?");
+		char *v = d->read(s, name, s->cpus[i]), *n = isc_xasprintf("%s cpu%d=%s", all, s->cpus[i], v ? v : "?");
 		free(v);
 		free(all);
 		all = n;
@@ -106,7 +106,7 @@ static char *read_def(struct is_settings *s, const struct st_def *d, const char 
 }
 
 /* The per-device names this machine has for a PCI entry ("aspm@" -> every BDF with the file). */
-static char **pci_names(struct is_settings *s, const struct st_def *d, size_t *n)
+static char **pci_names(struct isc_settings *s, const struct st_def *d, size_t *n)
 {
 	char *dir = st_path(s, "/sys/bus/pci/devices");
 	DIR *dp = opendir(dir);
@@ -116,10 +116,10 @@ static char **pci_names(struct is_settings *s, const struct st_def *d, size_t *n
 	while (dp && (e = readdir(dp))) {
 		if (e->d_name[0] == '.')
 			continue;
-		char *name = is_xasprintf("%s%s", d->name, e->d_name);
+		char *name = isc_xasprintf("%s%s", d->name, e->d_name);
 		char why[64];
 		if (d->have(s, name, why, sizeof(why)) == 0) {
-			names = is_xrealloc(names, (*n + 1) * sizeof(*names));
+			names = isc_xrealloc(names, (*n + 1) * sizeof(*names));
 			names[(*n)++] = name;
 		} else {
 			free(name);
@@ -138,7 +138,7 @@ static char **pci_names(struct is_settings *s, const struct st_def *d, size_t *n
 }
 
 /* Calls fn for every concrete setting name of every entry. */
-static void for_each(struct is_settings *s, void (*fn)(struct is_settings *, const struct st_def *, const char *, void *),
+static void for_each(struct isc_settings *s, void (*fn)(struct isc_settings *, const struct st_def *, const char *, void *),
 		     void *arg)
 {
 	for (size_t t = 0; t < NTABLES; t++)
@@ -159,7 +159,7 @@ static void for_each(struct is_settings *s, void (*fn)(struct is_settings *, con
 		}
 }
 
-static void record_one(struct is_settings *s, const struct st_def *d, const char *name, void *arg)
+static void record_one(struct isc_settings *s, const struct st_def *d, const char *name, void *arg)
 {
 	char why[256];
 	if (d->have(s, name, why, sizeof(why)) < 0)
@@ -170,14 +170,14 @@ static void record_one(struct is_settings *s, const struct st_def *d, const char
 	free(v);
 }
 
-cJSON *is_settings_record(struct is_settings *s)
+cJSON *isc_settings_record(struct isc_settings *s)
 {
 	cJSON *o = cJSON_CreateObject();
 	for_each(s, record_one, o);
 	return o;
 }
 
-char *is_settings_read(struct is_settings *s, const char *name)
+char *isc_settings_read(struct isc_settings *s, const char *name)
 {
 	const struct st_def *d = find(name);
 	char why[256];
@@ -191,7 +191,7 @@ struct list_arg {
 	bool missing;   /* this pass prints the missing ones */
 };
 
-static void list_one(struct is_settings *s, const struct st_def *d, const char *name, void *arg)
+static void list_one(struct isc_settings *s, const struct st_def *d, const char *name, void *arg)
 {
 	struct list_arg *a = arg;
 	char why[512], acc[1024];
@@ -209,7 +209,7 @@ static void list_one(struct is_settings *s, const struct st_def *d, const char *
 	free(v);
 }
 
-void is_settings_list(struct is_settings *s, FILE *out)
+void isc_settings_list(struct isc_settings *s, FILE *out)
 {
 	struct list_arg a = { out, false };
 	fprintf(out, "Settings of this machine%s%s (name, value, accepted values):\n", *s->sysroot ? " under " : "",
@@ -230,7 +230,7 @@ static void names_of(char *buf, size_t len)
 					      d->scope == ST_PCI ? "BDF" : "");
 }
 
-int is_settings_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+int isc_settings_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	const struct st_def *d = find(name);
 	char r[512], acc[1024];
@@ -251,10 +251,10 @@ int is_settings_check(struct is_settings *s, const char *name, const char *value
 	return 0;
 }
 
-int is_settings_apply(struct is_settings *s, const char *name, const char *value, char *err, size_t len)
+int isc_settings_apply(struct isc_settings *s, const char *name, const char *value, char *err, size_t len)
 {
 	const struct st_def *d = find(name);
-	if (!d || is_settings_is_held(name))
+	if (!d || isc_settings_is_held(name))
 		return 0;
 	if (d->scope != ST_CPU)
 		return d->write(s, name, value, -1, err, len);
@@ -264,13 +264,13 @@ int is_settings_apply(struct is_settings *s, const char *name, const char *value
 	return 0;
 }
 
-void st_onoff_accepts(struct is_settings *s, const char *name, char *buf, size_t len)
+void st_onoff_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	(void)s, (void)name;
 	snprintf(buf, len, "on, off");
 }
 
-int st_onoff_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len)
+int st_onoff_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	(void)s, (void)name;
 	if (!strcmp(value, "on") || !strcmp(value, "off"))

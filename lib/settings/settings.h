@@ -14,47 +14,47 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-struct is_settings;
+struct isc_settings;
 
 /* sysroot: NULL or "" for the real machine, else a fixture tree (/sys, /dev, /run under it).
  * all_cpus: per-CPU settings apply to every online CPU (else only measured_cpu). */
-struct is_settings *is_settings_open(const char *sysroot, int measured_cpu, bool all_cpus);
-void is_settings_close(struct is_settings *s);
+struct isc_settings *isc_settings_open(const char *sysroot, int measured_cpu, bool all_cpus);
+void isc_settings_close(struct isc_settings *s);
 
 /* {"name": "value", ...}: every setting this machine has, in the syntax it is set with. */
-cJSON *is_settings_record(struct is_settings *s);
+cJSON *isc_settings_record(struct isc_settings *s);
 /* The current value of one setting (malloc'd), or NULL if the machine lacks it. */
-char *is_settings_read(struct is_settings *s, const char *name);
+char *isc_settings_read(struct isc_settings *s, const char *name);
 
 /* Print every setting: present ones with value and accepted values, then the missing ones
  * with the reason (collect --list-settings). */
-void is_settings_list(struct is_settings *s, FILE *out);
+void isc_settings_list(struct isc_settings *s, FILE *out);
 
 /* Check NAME=VALUE without writing: unknown name, a setting this machine lacks, a value it
  * does not accept. Returns 0, or -1 with one line (naming the setting and what is accepted)
  * in why. */
-int is_settings_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len);
+int isc_settings_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len);
 /* Settings that the collector holds itself rather than writing (pm-qos: an open fd). */
-bool is_settings_is_held(const char *name);
+bool isc_settings_is_held(const char *name);
 
 /* The journal. begin: create it (refused if one is pending); every write after that journals
  * the old value first. Returns 0 or -1 with the reason in err. */
-int is_settings_begin(struct is_settings *s, char *err, size_t len);
+int isc_settings_begin(struct isc_settings *s, char *err, size_t len);
 /* Write one (checked) setting. Returns 0 or -1 with the reason in err. */
-int is_settings_apply(struct is_settings *s, const char *name, const char *value, char *err, size_t len);
+int isc_settings_apply(struct isc_settings *s, const char *name, const char *value, char *err, size_t len);
 /* Put back every journalled value (in reverse order), then remove the journal if all went
  * back. Each failure is reported on stderr as one line naming the setting, the file, what it
  * holds and what it held. Returns the number of failures (0: all restored), -1 if the journal
  * cannot be read. nrestored gets the number of entries written back. */
-int is_settings_restore(struct is_settings *s, size_t *nrestored);
+int isc_settings_restore(struct isc_settings *s, size_t *nrestored);
 
-enum is_journal_state {
-	IS_JOURNAL_NONE,       /* no journal: nothing pending */
-	IS_JOURNAL_STALE,      /* left by a collector that is gone: run collect --restore */
-	IS_JOURNAL_ACTIVE,     /* held by a live collector (pid) */
-	IS_JOURNAL_UNREADABLE, /* root's journal, seen by a user who cannot open it */
+enum isc_journal_state {
+	ISC_JOURNAL_NONE,       /* no journal: nothing pending */
+	ISC_JOURNAL_STALE,      /* left by a collector that is gone: run collect --restore */
+	ISC_JOURNAL_ACTIVE,     /* held by a live collector (pid) */
+	ISC_JOURNAL_UNREADABLE, /* root's journal, seen by a user who cannot open it */
 };
 /* Whether a journal is pending; *pid = the collector that wrote it. path gets its file name. */
-enum is_journal_state is_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len);
+enum isc_journal_state isc_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len);
 
 #endif

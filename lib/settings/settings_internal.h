@@ -10,13 +10,13 @@ enum st_scope { ST_SYSTEM, ST_CPU, ST_PCI };
 
 struct st_journal;
 
-struct is_settings {
+struct isc_settings {
 	char *sysroot;          /* "" for the real machine */
 	int measured_cpu;
 	bool all_cpus;
 	int *cpus;              /* the CPUs per-CPU settings touch */
 	size_t ncpus;
-	struct st_journal *j;   /* NULL before is_settings_begin */
+	struct st_journal *j;   /* NULL before isc_settings_begin */
 };
 
 /* One setting. cpu is -1 for system and PCI scope. name is the full name as typed
@@ -26,15 +26,15 @@ struct st_def {
 	enum st_scope scope;
 	const char *syntax;    /* the values in words, for --list-settings and messages */
 	/* 0 if this machine has it, else -1 with the reason. */
-	int (*have)(struct is_settings *s, const char *name, char *why, size_t len);
+	int (*have)(struct isc_settings *s, const char *name, char *why, size_t len);
 	/* Current value in the syntax it is set with (malloc'd), NULL if unreadable. */
-	char *(*read)(struct is_settings *s, const char *name, int cpu);
+	char *(*read)(struct isc_settings *s, const char *name, int cpu);
 	/* The values this machine accepts, for messages. */
-	void (*accepts)(struct is_settings *s, const char *name, char *buf, size_t len);
+	void (*accepts)(struct isc_settings *s, const char *name, char *buf, size_t len);
 	/* 0 if value is accepted, else -1 with the reason. */
-	int (*check)(struct is_settings *s, const char *name, const char *value, char *why, size_t len);
+	int (*check)(struct isc_settings *s, const char *name, const char *value, char *why, size_t len);
 	/* Write a checked value (through st_write / st_msr_write, which journal first). */
-	int (*write)(struct is_settings *s, const char *name, const char *value, int cpu, char *err, size_t len);
+	int (*write)(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len);
 };
 
 /* Each file of settings contributes its entries through one of these (NULL-name ended). */
@@ -42,37 +42,37 @@ extern const struct st_def st_cpuidle_defs[], st_cpufreq_defs[], st_pci_defs[], 
 	st_pmqos_defs[];
 
 /* "<sysroot><abs path>" (malloc'd). */
-char *st_path(const struct is_settings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *st_path(const struct isc_settings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A sysfs-like file's content, trailing whitespace cut (malloc'd); NULL with errno set. */
 char *st_read(const char *path);
 int st_read_u64(const char *path, uint64_t *v);
 bool st_exists(const char *path);
 /* Write value to path after journalling old (what restore writes back) under setting. */
-int st_write(struct is_settings *s, const char *setting, const char *path, const char *old,
+int st_write(struct isc_settings *s, const char *setting, const char *path, const char *old,
 	     const char *value, char *err, size_t len);
 /* The same, from old as just read: nothing when it already holds value; old NULL (the file
  * could not be read) is an error naming setting and path. */
-int st_write_changed(struct is_settings *s, const char *setting, const char *path, const char *old,
+int st_write_changed(struct isc_settings *s, const char *setting, const char *path, const char *old,
 		     const char *value, char *err, size_t len);
 /* Write value (and a newline) to path, not journalled: restore, and the ASPM probe. */
 int st_write_plain(const char *path, const char *value);
 /* The accepts and check of an on/off setting: "on, off"; anything else is "not on or off". */
-void st_onoff_accepts(struct is_settings *s, const char *name, char *buf, size_t len);
-int st_onoff_check(struct is_settings *s, const char *name, const char *value, char *why, size_t len);
+void st_onoff_accepts(struct isc_settings *s, const char *name, char *buf, size_t len);
+int st_onoff_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len);
 /* true if word is one of the space-separated words of list. */
 bool st_word_in(const char *list, const char *word);
 
 /* MSR a of CPU cpu: /dev/cpu/N/msr, or a regular fixture file with MSR a at byte 8*a. */
-int st_msr_read(const struct is_settings *s, int cpu, uint32_t msr, uint64_t *v);
+int st_msr_read(const struct isc_settings *s, int cpu, uint32_t msr, uint64_t *v);
 /* Set the bits of mask to bits (journalled first). */
-int st_msr_write(struct is_settings *s, const char *setting, int cpu, uint32_t msr, uint64_t mask,
+int st_msr_write(struct isc_settings *s, const char *setting, int cpu, uint32_t msr, uint64_t mask,
 		 uint64_t bits, char *err, size_t len);
 int st_msr_write_raw(const char *path, uint32_t msr, uint64_t v);
 
 /* journal.c */
-int st_journal_file(struct is_settings *s, const char *setting, const char *path, const char *old,
+int st_journal_file(struct isc_settings *s, const char *setting, const char *path, const char *old,
 		    char *err, size_t len);
-int st_journal_msr(struct is_settings *s, const char *setting, const char *path, uint32_t msr,
+int st_journal_msr(struct isc_settings *s, const char *setting, const char *path, uint32_t msr,
 		   uint64_t mask, uint64_t old, char *err, size_t len);
 void st_journal_close(struct st_journal *j);
 

@@ -8,7 +8,7 @@ static double log_choose(double n, double k)
 	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
 }
 
-double is_fisher_exact_p(size_t x1, size_t n1, size_t x2, size_t n2)
+double isc_fisher_exact_p(size_t x1, size_t n1, size_t x2, size_t n2)
 {
 	double k = (double)x1 + (double)x2, a = (double)n1, b = (double)n2;
 	double lnorm = log_choose(a + b, k);
@@ -22,7 +22,7 @@ double is_fisher_exact_p(size_t x1, size_t n1, size_t x2, size_t n2)
 	return fmin(p, 1);
 }
 
-double is_two_prop_z_p(size_t x1, size_t n1, size_t x2, size_t n2)
+double isc_two_prop_z_p(size_t x1, size_t n1, size_t x2, size_t n2)
 {
 	double a = (double)n1, b = (double)n2, pooled = ((double)x1 + (double)x2) / (a + b);
 	double se = sqrt(pooled * (1 - pooled) * (1 / a + 1 / b));
@@ -32,20 +32,20 @@ double is_two_prop_z_p(size_t x1, size_t n1, size_t x2, size_t n2)
 	return erfc(fabs(z) / sqrt(2));
 }
 
-int is_prop_test(size_t x1, size_t n1, size_t x2, size_t n2, struct is_prop *out)
+int isc_prop_test(size_t x1, size_t n1, size_t x2, size_t n2, struct isc_prop *out)
 {
-	*out = (struct is_prop){ NAN, NAN, NULL };
+	*out = (struct isc_prop){ NAN, NAN, NULL };
 	if (!n1 || !n2 || x1 > n1 || x2 > n2)
 		return -1;
 	double a = (double)n1, b = (double)n2, k = (double)x1 + (double)x2, n = a + b;
 	double least = fmin(fmin(a, b) * fmin(k, n - k) / n, INFINITY);
 	out->diff = (double)x2 / b - (double)x1 / a;
-	if (least < IS_PROP_FISHER_MIN) {
+	if (least < ISC_PROP_FISHER_MIN) {
 		out->method = "fisher-exact";
-		out->p = is_fisher_exact_p(x1, n1, x2, n2);
+		out->p = isc_fisher_exact_p(x1, n1, x2, n2);
 	} else {
 		out->method = "two-proportion-z";
-		out->p = is_two_prop_z_p(x1, n1, x2, n2);
+		out->p = isc_two_prop_z_p(x1, n1, x2, n2);
 	}
 	return 0;
 }

@@ -99,7 +99,7 @@ static void msel(double *a, size_t n, const size_t *idx, size_t ni, unsigned dep
 		const size_t *ridx = idx + ng;
 		/* shift the right side's positions to be relative to a + gt */
 		size_t tmp[64];
-		size_t *shifted = nr <= 64 ? tmp : is_xmalloc(nr * sizeof(size_t));
+		size_t *shifted = nr <= 64 ? tmp : isc_xmalloc(nr * sizeof(size_t));
 		for (size_t i = 0; i < nr; i++)
 			shifted[i] = ridx[i] - gt;
 		msel(a + gt, n - gt, shifted, nr, depth + 1);
@@ -109,7 +109,7 @@ static void msel(double *a, size_t n, const size_t *idx, size_t ni, unsigned dep
 	}
 }
 
-void is_multiselect(double *a, size_t n, const size_t *idx, size_t nidx)
+void isc_multiselect(double *a, size_t n, const size_t *idx, size_t nidx)
 {
 	msel(a, n, idx, nidx, 0);
 }
@@ -168,7 +168,7 @@ int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
 	br->owned = !arena || need > arena_n;
 	for (size_t j = 0; j < br->nb; j++) {
 		struct bracket *b = &br->b[j];
-		b->buf = br->owned ? is_xmalloc((b->cap + BRACKET_SLACK) * sizeof(double)) : arena;
+		b->buf = br->owned ? isc_xmalloc((b->cap + BRACKET_SLACK) * sizeof(double)) : arena;
 		arena += b->cap + BRACKET_SLACK;
 	}
 	return 0;
@@ -245,7 +245,7 @@ static void bracket_ranks(struct bracket *b, const size_t *idx, size_t ni, size_
 	}
 	if (k == 0)
 		return;
-	is_multiselect(b->buf, b->n, sel, k);
+	isc_multiselect(b->buf, b->n, sel, k);
 	for (size_t r = 0; r < k; r++)
 		vals[at[r]] = b->buf[sel[r]];
 }

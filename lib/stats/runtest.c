@@ -22,11 +22,11 @@ static void mean_var(const double *x, size_t n, double *mean, double *var)
 	*var = ss / (double)(n - 1);
 }
 
-int is_welch_test(const double *a, size_t na, const double *b, size_t nb, double level,
-		  struct is_welch *out)
+int isc_welch_test(const double *a, size_t na, const double *b, size_t nb, double level,
+		  struct isc_welch *out)
 {
 	double ma, va, mb, vb;
-	*out = (struct is_welch){ NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	*out = (struct isc_welch){ NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 	if (na < 2 || nb < 2)
 		return -1;
 	mean_var(a, na, &ma, &va);
@@ -64,8 +64,8 @@ struct blocks {
 	const double *sorted;    /* every value, ascending */
 	size_t n, k;
 	size_t first, last;      /* the window, positions in sorted */
-	size_t off[IS_BOOT_BLOCKS + 1];
-	size_t size[IS_BOOT_BLOCKS], nin[IS_BOOT_BLOCKS], below[IS_BOOT_BLOCKS];
+	size_t off[ISC_BOOT_BLOCKS + 1];
+	size_t size[ISC_BOOT_BLOCKS], nin[ISC_BOOT_BLOCKS], below[ISC_BOOT_BLOCKS];
 	/* A grid over the window, every GRID positions (and its last): cnt[g * k + j] is how many
 	 * of block j's window values are <= the grid point's value, so that a replicate's search
 	 * narrows to GRID positions, and each block's count to a short stretch, at once. */
@@ -81,7 +81,7 @@ struct blocks {
 static void cut_offsets(size_t n, struct blocks *b)
 {
 	b->n = n;
-	b->k = n < IS_BOOT_BLOCKS ? n : IS_BOOT_BLOCKS;
+	b->k = n < ISC_BOOT_BLOCKS ? n : ISC_BOOT_BLOCKS;
 	for (size_t j = 0; j <= b->k; j++)
 		b->off[j] = j * n / b->k;
 	for (size_t j = 0; j < b->k; j++)
@@ -99,7 +99,7 @@ static void whole_window(double *rows, const double *sorted, size_t n, double *t
 	for (size_t j = 0; j < b->k; j++) {
 		b->nin[j] = b->size[j];
 		b->below[j] = 0;
-		is_sort_doubles(rows + b->off[j], b->nin[j], tmp);
+		isc_sort_doubles(rows + b->off[j], b->nin[j], tmp);
 	}
 }
 
@@ -156,7 +156,7 @@ static void median_window(const double *rows, const double *sorted, size_t n, do
 		b->off[j] = start;
 		b->nin[j] = at - start;
 		b->below[j] = below;
-		is_sort_doubles(tmp + start, at - start, tmp + n / 2);
+		isc_sort_doubles(tmp + start, at - start, tmp + n / 2);
 	}
 }
 
@@ -182,7 +182,7 @@ static size_t grid_pos(const struct blocks *b, size_t g)
 static void make_grid(struct blocks *b)
 {
 	b->ngrid = (b->last - b->first) / GRID + 2;
-	b->cnt = is_xmalloc(b->ngrid * b->k * sizeof(size_t));
+	b->cnt = isc_xmalloc(b->ngrid * b->k * sizeof(size_t));
 	for (size_t g = 0; g < b->ngrid; g++) {
 		double v = b->sorted[grid_pos(b, g)];
 		for (size_t j = 0; j < b->k; j++)
@@ -255,13 +255,13 @@ static uint64_t splitmix64(uint64_t *s)
 }
 
 /* Every replicate's block weights: replicate i draws a's blocks, then b's. */
-static void draw_weights(size_t ka, size_t kb, unsigned (*wa)[IS_BOOT_BLOCKS],
-			 unsigned (*wb)[IS_BOOT_BLOCKS])
+static void draw_weights(size_t ka, size_t kb, unsigned (*wa)[ISC_BOOT_BLOCKS],
+			 unsigned (*wb)[ISC_BOOT_BLOCKS])
 {
-	uint64_t seed = IS_BOOT_SEED;
-	memset(wa, 0, IS_BOOT_REPS * sizeof(*wa));
-	memset(wb, 0, IS_BOOT_REPS * sizeof(*wb));
-	for (size_t i = 0; i < IS_BOOT_REPS; i++) {
+	uint64_t seed = ISC_BOOT_SEED;
+	memset(wa, 0, ISC_BOOT_REPS * sizeof(*wa));
+	memset(wb, 0, ISC_BOOT_REPS * sizeof(*wb));
+	for (size_t i = 0; i < ISC_BOOT_REPS; i++) {
 		for (size_t j = 0; j < ka; j++)
 			wa[i][splitmix64(&seed) % ka]++;
 		for (size_t j = 0; j < kb; j++)
@@ -271,7 +271,7 @@ static void draw_weights(size_t ka, size_t kb, unsigned (*wa)[IS_BOOT_BLOCKS],
 
 /* The median of every replicate of one sample into med[]. */
 static void sample_medians(double *rows, const double *sorted, size_t n, double *tmp,
-			   unsigned (*w)[IS_BOOT_BLOCKS], double *med)
+			   unsigned (*w)[ISC_BOOT_BLOCKS], double *med)
 {
 	struct blocks b;
 	size_t i = 0;
@@ -279,37 +279,37 @@ static void sample_medians(double *rows, const double *sorted, size_t n, double 
 		median_window(rows, sorted, n, tmp, &b);
 		if (b.last < n) {
 			make_grid(&b);
-			for (; i < IS_BOOT_REPS && union_median(&b, w[i], &med[i]) == 0; i++)
+			for (; i < ISC_BOOT_REPS && union_median(&b, w[i], &med[i]) == 0; i++)
 				;
 			free(b.cnt);
 		}
 	}
-	if (i == IS_BOOT_REPS)
+	if (i == ISC_BOOT_REPS)
 		return;
 	whole_window(rows, sorted, n, tmp, &b);
 	make_grid(&b);
-	for (; i < IS_BOOT_REPS; i++)
+	for (; i < ISC_BOOT_REPS; i++)
 		(void)union_median(&b, w[i], &med[i]);  /* the whole sample holds every median */
 	free(b.cnt);
 }
 
-int is_block_boot_median_ci(double *a_rows, const double *a_sorted, size_t na, double *b_rows,
+int isc_block_boot_median_ci(double *a_rows, const double *a_sorted, size_t na, double *b_rows,
 			    const double *b_sorted, size_t nb, double level, double *tmp,
 			    double *lo, double *hi)
 {
-	unsigned wa[IS_BOOT_REPS][IS_BOOT_BLOCKS], wb[IS_BOOT_REPS][IS_BOOT_BLOCKS];  /* 80 KB */
-	double ma[IS_BOOT_REPS], diffs[IS_BOOT_REPS], dtmp[IS_BOOT_REPS];
+	unsigned wa[ISC_BOOT_REPS][ISC_BOOT_BLOCKS], wb[ISC_BOOT_REPS][ISC_BOOT_BLOCKS];  /* 80 KB */
+	double ma[ISC_BOOT_REPS], diffs[ISC_BOOT_REPS], dtmp[ISC_BOOT_REPS];
 	*lo = *hi = NAN;
 	if (na < 2 || nb < 2)
 		return -1;
-	draw_weights(na < IS_BOOT_BLOCKS ? na : IS_BOOT_BLOCKS, nb < IS_BOOT_BLOCKS ? nb : IS_BOOT_BLOCKS,
+	draw_weights(na < ISC_BOOT_BLOCKS ? na : ISC_BOOT_BLOCKS, nb < ISC_BOOT_BLOCKS ? nb : ISC_BOOT_BLOCKS,
 		     wa, wb);
 	sample_medians(a_rows, a_sorted, na, tmp, wa, ma);
 	sample_medians(b_rows, b_sorted, nb, tmp, wb, diffs);
-	for (size_t i = 0; i < IS_BOOT_REPS; i++)
+	for (size_t i = 0; i < ISC_BOOT_REPS; i++)
 		diffs[i] -= ma[i];
-	is_sort_doubles(diffs, IS_BOOT_REPS, dtmp);
-	*lo = is_quantile_sorted(diffs, IS_BOOT_REPS, (1 - level) / 2);
-	*hi = is_quantile_sorted(diffs, IS_BOOT_REPS, 1 - (1 - level) / 2);
+	isc_sort_doubles(diffs, ISC_BOOT_REPS, dtmp);
+	*lo = isc_quantile_sorted(diffs, ISC_BOOT_REPS, (1 - level) / 2);
+	*hi = isc_quantile_sorted(diffs, ISC_BOOT_REPS, 1 - (1 - level) / 2);
 	return 0;
 }

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* Welch's two-sample t test of mean(b) - mean(a). */
-struct is_welch {
+struct isc_welch {
 	double diff;       /* mean(b) - mean(a) */
 	double se, df, t;  /* standard error, Welch-Satterthwaite df, t = diff / se */
 	double p;          /* two-sided p-value */
@@ -19,17 +19,17 @@ struct is_welch {
 
 /* Needs na, nb >= 2 (else -1, out set to NaN). Zero spread in both samples: p = 1 and the CI
  * is [diff, diff] when diff == 0, else p = 0. level e.g. 0.95. */
-int is_welch_test(const double *a, size_t na, const double *b, size_t nb, double level,
-		  struct is_welch *out);
+int isc_welch_test(const double *a, size_t na, const double *b, size_t nb, double level,
+		  struct isc_welch *out);
 
 /* Block bootstrap: blocks per sample, replicates and the fixed seed (deterministic output). */
-#define IS_BOOT_BLOCKS 20
-#define IS_BOOT_REPS 499
-#define IS_BOOT_SEED 0x1d1e5c09eULL
+#define ISC_BOOT_BLOCKS 20
+#define ISC_BOOT_REPS 499
+#define ISC_BOOT_SEED 0x1d1e5c09eULL
 
 /*
  * Percentile CI (level) of median(b) - median(a) by a non-overlapping block bootstrap
- * (Carlstein 1986; Kuensch 1989): each sample is cut into min(IS_BOOT_BLOCKS, n) contiguous
+ * (Carlstein 1986; Kuensch 1989): each sample is cut into min(ISC_BOOT_BLOCKS, n) contiguous
  * blocks of its collection order; a replicate draws that many blocks with replacement per
  * sample and takes the median (order statistic ceil(N/2)) of their union. a_rows/b_rows are the
  * samples in collection order (they may be reordered: each block sorted); a_sorted/b_sorted the
@@ -38,7 +38,7 @@ int is_welch_test(const double *a, size_t na, const double *b, size_t nb, double
  * the same as from whole blocks). Returns -1 (NaN) when a sample has < 2
  * values.
  */
-int is_block_boot_median_ci(double *a_rows, const double *a_sorted, size_t na, double *b_rows,
+int isc_block_boot_median_ci(double *a_rows, const double *a_sorted, size_t na, double *b_rows,
 			    const double *b_sorted, size_t nb, double level, double *tmp,
 			    double *lo, double *hi);
 

@@ -80,19 +80,19 @@ static void scan(const double *a, size_t na, const double *b, size_t nb, struct 
 }
 
 static void mw_finish(const struct scan *s, const double *a, size_t na, const double *b,
-		      size_t nb, struct is_mw *out)
+		      size_t nb, struct isc_mw *out)
 {
 	double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
 	out->u = s->u;
 	out->z = 0;
-	if (s->tie_sum == 0 && na < IS_MW_EXACT_MAX && nb < IS_MW_EXACT_MAX) {
+	if (s->tie_sum == 0 && na < ISC_MW_EXACT_MAX && nb < ISC_MW_EXACT_MAX) {
 		out->exact = true;
-		out->p = is_mw_exact_p(na, nb, s->u);
+		out->p = isc_mw_exact_p(na, nb, s->u);
 		return;
 	}
-	if (s->tie_sum > 0 && (na < nb ? na : nb) * (na + nb) <= IS_MW_EXACT_TIES_MAX) {
+	if (s->tie_sum > 0 && (na < nb ? na : nb) * (na + nb) <= ISC_MW_EXACT_TIES_MAX) {
 		out->exact = true;
-		out->p = is_mw_exact_ties_p(a, na, b, nb);
+		out->p = isc_mw_exact_ties_p(a, na, b, nb);
 		return;
 	}
 	out->exact = false;
@@ -107,19 +107,19 @@ static void mw_finish(const struct scan *s, const double *a, size_t na, const do
 	out->p = fmin(1, 2 * gsl_cdf_ugaussian_Q(fabs(out->z)));
 }
 
-static void ks_finish(const struct scan *s, size_t na, size_t nb, struct is_ks *out)
+static void ks_finish(const struct scan *s, size_t na, size_t nb, struct isc_ks *out)
 {
 	out->d = (double)s->gap / ((double)na * (double)nb);
-	out->exact = (double)na * (double)nb <= IS_KS_EXACT_MAX_CELLS;
+	out->exact = (double)na * (double)nb <= ISC_KS_EXACT_MAX_CELLS;
 	if (out->exact) {
-		out->p = is_ks_exact_p(na, nb, out->d);
+		out->p = isc_ks_exact_p(na, nb, out->d);
 	} else {
 		double ne = (double)na * (double)nb / (double)(na + nb), sq = sqrt(ne);
-		out->p = is_kolmogorov_q((sq + 0.12 + 0.11 / sq) * out->d);
+		out->p = isc_kolmogorov_q((sq + 0.12 + 0.11 / sq) * out->d);
 	}
 }
 
-int is_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct is_mw *out)
+int isc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct isc_mw *out)
 {
 	struct scan s;
 	if (!na || !nb)
@@ -129,7 +129,7 @@ int is_mann_whitney(const double *a, size_t na, const double *b, size_t nb, stru
 	return 0;
 }
 
-int is_ks_test(const double *a, size_t na, const double *b, size_t nb, struct is_ks *out)
+int isc_ks_test(const double *a, size_t na, const double *b, size_t nb, struct isc_ks *out)
 {
 	struct scan s;
 	if (!na || !nb)
@@ -139,8 +139,8 @@ int is_ks_test(const double *a, size_t na, const double *b, size_t nb, struct is
 	return 0;
 }
 
-int is_two_sample_tests(const double *a, size_t na, const double *b, size_t nb,
-			struct is_mw *mw, struct is_ks *ks)
+int isc_two_sample_tests(const double *a, size_t na, const double *b, size_t nb,
+			struct isc_mw *mw, struct isc_ks *ks)
 {
 	struct scan s;
 	if (!na || !nb)
@@ -156,10 +156,10 @@ int is_two_sample_tests(const double *a, size_t na, const double *b, size_t nb,
  * value with probability j / (i + j) (beating all i a values), else an a value. Probabilities
  * rather than counts keep every term positive and in range.
  */
-double is_mw_exact_p(size_t na, size_t nb, double u)
+double isc_mw_exact_p(size_t na, size_t nb, double u)
 {
 	size_t width = na * nb + 1;
-	double *p = is_xcalloc((na + 1) * width, sizeof(double));  /* p[i * width + k] */
+	double *p = isc_xcalloc((na + 1) * width, sizeof(double));  /* p[i * width + k] */
 	for (size_t i = 0; i <= na; i++)
 		p[i * width] = 1;  /* j = 0: U = 0 */
 	for (size_t j = 1; j <= nb; j++) {
@@ -195,8 +195,8 @@ struct tie_blocks {
 static void tie_blocks(const double *x, size_t nx, const double *y, size_t ny, struct tie_blocks *t)
 {
 	size_t i = 0, j = 0;
-	t->size = is_xmalloc((nx + ny) * sizeof(uint32_t));
-	t->from_x = is_xmalloc((nx + ny) * sizeof(uint32_t));
+	t->size = isc_xmalloc((nx + ny) * sizeof(uint32_t));
+	t->from_x = isc_xmalloc((nx + ny) * sizeof(uint32_t));
 	t->n = 0;
 	while (i < nx || j < ny) {
 		double v = j >= ny || (i < nx && x[i] <= y[j]) ? x[i] : y[j];
@@ -239,7 +239,7 @@ static void rank_sum_counts(const struct tie_blocks *t, size_t m, size_t width, 
 	}
 }
 
-double is_mw_exact_ties_p(const double *a, size_t na, const double *b, size_t nb)
+double isc_mw_exact_ties_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	bool swap = nb < na;  /* the smaller sample's rank sum: the fewer picks, the cheaper */
 	const double *x = swap ? b : a, *y = swap ? a : b;
@@ -247,7 +247,7 @@ double is_mw_exact_ties_p(const double *a, size_t na, const double *b, size_t nb
 	struct tie_blocks t;
 	tie_blocks(x, m, y, n - m, &t);
 	size_t width = m * (2 * n - m + 1) + 1;  /* doubled rank sum of the m largest, plus one */
-	double *dist = is_xcalloc((m + 1) * width, sizeof(double));
+	double *dist = isc_xcalloc((m + 1) * width, sizeof(double));
 	rank_sum_counts(&t, m, width, dist);
 	int64_t obs = 0, mean2 = (int64_t)(m * (n + 1)), before = 0;  /* doubled sums */
 	for (size_t k = 0; k < t.n; k++) {
@@ -268,7 +268,7 @@ double is_mw_exact_ties_p(const double *a, size_t na, const double *b, size_t nb
 	return fmin(1, hit / all);
 }
 
-double is_kolmogorov_q(double lambda)
+double isc_kolmogorov_q(double lambda)
 {
 	if (!(lambda > 0))
 		return 1;
@@ -296,11 +296,11 @@ double is_kolmogorov_q(double lambda)
  * recursion carries the share of paths into (i, j) that have already left the band, so small
  * p-values keep their precision.
  */
-double is_ks_exact_p(size_t na, size_t nb, double d)
+double isc_ks_exact_p(size_t na, size_t nb, double d)
 {
 	double limit_d = d * (double)na * (double)nb;
 	int64_t limit = llround(limit_d);
-	double *row = is_xmalloc((nb + 1) * sizeof(double));
+	double *row = isc_xmalloc((nb + 1) * sizeof(double));
 	for (size_t i = 0; i <= na; i++) {
 		for (size_t j = 0; j <= nb; j++) {
 			int64_t dist = (int64_t)(i * nb) - (int64_t)(j * na);
@@ -335,7 +335,7 @@ static double median_se(const double *y, size_t n)
 	return (y[n - k] - y[k - 1]) / (2 * z);
 }
 
-int is_median_diff_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+int isc_median_diff_ci(const double *a, size_t na, const double *b, size_t nb, double level,
 		      double *lo, double *hi)
 {
 	*lo = *hi = NAN;
@@ -344,7 +344,7 @@ int is_median_diff_ci(const double *a, size_t na, const double *b, size_t nb, do
 	double se_a = median_se(a, na), se_b = median_se(b, nb);
 	if (isnan(se_a) || isnan(se_b))
 		return -1;
-	double diff = is_quantile_sorted(b, nb, 0.5) - is_quantile_sorted(a, na, 0.5);
+	double diff = isc_quantile_sorted(b, nb, 0.5) - isc_quantile_sorted(a, na, 0.5);
 	/* hypot: se_a^2 overflows from 1e154 on (values near 1e200 gave [-inf, +inf]) */
 	double half = gsl_cdf_ugaussian_Pinv((1 + level) / 2) * hypot(se_a, se_b);
 	*lo = diff - half;
@@ -404,7 +404,7 @@ static int decimal_keys(const double *a, size_t n, key_t32 *keys, double *kmin)
 static void counting_sort_decimal(double *a, size_t n, const key_t32 *keys, uint32_t range,
 				  double kmin)
 {
-	uint32_t *count = is_xcalloc((size_t)range + 1, sizeof(uint32_t));
+	uint32_t *count = isc_xcalloc((size_t)range + 1, sizeof(uint32_t));
 	for (size_t i = 0; i < n; i++)
 		count[keys[i]]++;
 	for (size_t k = 0, i = 0; k <= range; k++) {
@@ -486,7 +486,7 @@ static inline double from_key(uint64_t k)
  * (common for the top bytes: one metric's sign and exponent hardly vary) is skipped. */
 static void sort_keys64(double *a, size_t n, double *tmp)
 {
-	uint32_t (*count)[RADIX_SIZE] = is_xcalloc(8, sizeof(*count));
+	uint32_t (*count)[RADIX_SIZE] = isc_xcalloc(8, sizeof(*count));
 	key_t64 *src = (key_t64 *)(void *)a, *dst = (key_t64 *)(void *)tmp;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k = to_key(a[i]);
@@ -510,7 +510,7 @@ static void sort_keys64(double *a, size_t n, double *tmp)
 	free(count);
 }
 
-void is_sort_doubles(double *a, size_t n, double *tmp)
+void isc_sort_doubles(double *a, size_t n, double *tmp)
 {
 	size_t i = 1;  /* sorted already (a constant, say)? random data stops this at once */
 	while (i < n && a[i - 1] <= a[i])

@@ -10,16 +10,16 @@
 #include "text/util.h"
 #include "stats/rank_select.h"
 
-double is_quantile_sorted(const double *sorted, size_t n, double q)
+double isc_quantile_sorted(const double *sorted, size_t n, double q)
 {
 	size_t lhs = 0;
-	double delta = n ? is_quantile_rank(q, n, &lhs) : 0;
+	double delta = n ? isc_quantile_rank(q, n, &lhs) : 0;
 	if (!n || lhs >= n - 1)
 		return n ? sorted[n - 1] : NAN;
 	return (1 - delta) * sorted[lhs] + delta * sorted[lhs + 1];
 }
 
-double is_quantile_rank(double q, size_t n, size_t *lhs)
+double isc_quantile_rank(double q, size_t n, size_t *lhs)
 {
 	/* GSL's gsl_stats_quantile_from_sorted_data, term for term. */
 	double delta = q * (double)(n - 1);
@@ -27,17 +27,17 @@ double is_quantile_rank(double q, size_t n, size_t *lhs)
 	return delta - (double)*lhs;
 }
 
-static double func_quantile(const struct is_func *f)
+static double func_quantile(const struct isc_func *f)
 {
-	return f->kind == IS_F_MED ? 0.5 : f->pct / 100.0;
+	return f->kind == ISC_F_MED ? 0.5 : f->pct / 100.0;
 }
 
 /* Positions whose sorted values the quantiles need, ascending and unique. */
-static size_t needed_ranks(const struct is_func *f, size_t nf, size_t m, size_t *idx)
+static size_t needed_ranks(const struct isc_func *f, size_t nf, size_t m, size_t *idx)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < nf; i++) {
-		if (f[i].kind != IS_F_MED && f[i].kind != IS_F_PCT)
+		if (f[i].kind != ISC_F_MED && f[i].kind != ISC_F_PCT)
 			continue;
 		size_t lhs = (size_t)(func_quantile(&f[i]) * (double)(m - 1));
 		idx[k++] = lhs;
@@ -219,7 +219,7 @@ static void select_ranks(const double *a, size_t n, size_t m, const size_t *idx,
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(a[i]))
 			work[k++] = a[i];
-	is_multiselect(work, m, idx, ni);
+	isc_multiselect(work, m, idx, ni);
 	for (size_t i = 0; i < ni; i++)
 		vals[i] = work[idx[i]];
 }
@@ -298,7 +298,7 @@ static void mean_std(const double *a, size_t n, const struct moments *mo, double
 
 /* work: n doubles for a selection on a copy, or a itself (then the brackets allocate their
  * collections; else they use work, free until a selection needs it). */
-static void compute(const double *a, size_t n, const struct is_func *f, size_t nf, double *out,
+static void compute(const double *a, size_t n, const struct isc_func *f, size_t nf, double *out,
 		    double *work)
 {
 	struct moments mo = { .min = INFINITY, .max = -INFINITY };
@@ -307,8 +307,8 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 	size_t m = mo.m;
 	double min = mo.min, max = mo.max, avg, std;
 
-	size_t stack_idx[64], *idx = 2 * nf <= 64 ? stack_idx : is_xmalloc(2 * nf * sizeof(size_t));
-	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : is_xmalloc(2 * nf * sizeof(double));
+	size_t stack_idx[64], *idx = 2 * nf <= 64 ? stack_idx : isc_xmalloc(2 * nf * sizeof(size_t));
+	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : isc_xmalloc(2 * nf * sizeof(double));
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
 	struct brackets br;
 	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni, work == a ? NULL : work, n) == 0;
@@ -319,13 +319,13 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 		select_ranks(a, n, m, idx, ni, vals, work, &br, have_br);
 	for (size_t i = 0; i < nf; i++) {
 		switch (f[i].kind) {
-		case IS_F_COUNT: out[i] = (double)m; break;
-		case IS_F_MIN: out[i] = m ? min : NAN; break;
-		case IS_F_MAX: out[i] = m ? max : NAN; break;
-		case IS_F_AVG: out[i] = avg; break;
-		case IS_F_STD: out[i] = std; break;
-		case IS_F_MED:
-		case IS_F_PCT:
+		case ISC_F_COUNT: out[i] = (double)m; break;
+		case ISC_F_MIN: out[i] = m ? min : NAN; break;
+		case ISC_F_MAX: out[i] = m ? max : NAN; break;
+		case ISC_F_AVG: out[i] = avg; break;
+		case ISC_F_STD: out[i] = std; break;
+		case ISC_F_MED:
+		case ISC_F_PCT:
 			out[i] = m ? quantile_from_ranks(idx, vals, ni, m, func_quantile(&f[i])) : NAN;
 			break;
 		}
@@ -336,27 +336,27 @@ static void compute(const double *a, size_t n, const struct is_func *f, size_t n
 	}
 }
 
-void is_stats_compute_inplace(double *a, size_t n, const struct is_func *f, size_t nf, double *out)
+void isc_stats_compute_inplace(double *a, size_t n, const struct isc_func *f, size_t nf, double *out)
 {
 	compute(a, n, f, nf, out, a);
 }
 
-void is_stats_compute(const double *vals, size_t n, const struct is_func *f, size_t nf,
+void isc_stats_compute(const double *vals, size_t n, const struct isc_func *f, size_t nf,
 		      double *out, double *scratch)
 {
 	compute(vals, n, f, nf, out, scratch);
 }
 
-static int parse_one_func(const char *s, size_t len, struct is_func *f, char *err, size_t errlen)
+static int parse_one_func(const char *s, size_t len, struct isc_func *f, char *err, size_t errlen)
 {
-	static const struct { const char *name; enum is_func_kind kind; } named[] = {
-		{ "count", IS_F_COUNT }, { "min", IS_F_MIN }, { "max", IS_F_MAX },
-		{ "avg", IS_F_AVG }, { "std", IS_F_STD }, { "med", IS_F_MED },
+	static const struct { const char *name; enum isc_func_kind kind; } named[] = {
+		{ "count", ISC_F_COUNT }, { "min", ISC_F_MIN }, { "max", ISC_F_MAX },
+		{ "avg", ISC_F_AVG }, { "std", ISC_F_STD }, { "med", ISC_F_MED },
 	};
 	char q[40];
 	memset(f, 0, sizeof(*f));
 	if (len == 0 || len >= sizeof(f->name)) {
-		is_quote_for_msg(s, len, q, sizeof(q));
+		isc_quote_for_msg(s, len, q, sizeof(q));
 		snprintf(err, errlen, "bad function '%s'", q);
 		return -1;
 	}
@@ -367,21 +367,21 @@ static int parse_one_func(const char *s, size_t len, struct is_func *f, char *er
 			return 0;
 		}
 	}
-	if (len > 1 && s[len - 1] == '%' && is_parse_double(s, len - 1, &f->pct) &&
+	if (len > 1 && s[len - 1] == '%' && isc_parse_double(s, len - 1, &f->pct) &&
 	    f->pct > 0 && f->pct < 100) {
-		f->kind = IS_F_PCT;
+		f->kind = ISC_F_PCT;
 		return 0;
 	}
-	is_quote_for_msg(s, len, q, sizeof(q));
+	isc_quote_for_msg(s, len, q, sizeof(q));
 	snprintf(err, errlen, "unknown function '%s' (expected count, min, max, avg, std, med,"
 		 " or N%% with 0 < N < 100)", q);
 	return -1;
 }
 
-int is_funcs_parse(const char *list, struct is_func **out, size_t *nout, char *err, size_t errlen)
+int isc_funcs_parse(const char *list, struct isc_func **out, size_t *nout, char *err, size_t errlen)
 {
 	size_t n = 0, cap = 8;
-	struct is_func *f = is_xmalloc(cap * sizeof(*f));
+	struct isc_func *f = isc_xmalloc(cap * sizeof(*f));
 	const char *p = list;
 	for (;;) {
 		const char *comma = strchr(p, ',');
@@ -391,7 +391,7 @@ int is_funcs_parse(const char *list, struct is_func **out, size_t *nout, char *e
 		while (len && p[len - 1] == ' ')
 			len--;
 		if (n == cap)
-			f = is_xrealloc(f, (cap *= 2) * sizeof(*f));
+			f = isc_xrealloc(f, (cap *= 2) * sizeof(*f));
 		if (parse_one_func(p, len, &f[n++], err, errlen) < 0) {
 			free(f);
 			return -1;
@@ -405,18 +405,18 @@ int is_funcs_parse(const char *list, struct is_func **out, size_t *nout, char *e
 	return 0;
 }
 
-void is_hist_init(struct is_hist *h, double lo, double hi, size_t nbins)
+void isc_hist_init(struct isc_hist *h, double lo, double hi, size_t nbins)
 {
 	memset(h, 0, sizeof(*h));
 	h->lo = lo;
 	h->hi = hi;
 	h->nbins = nbins ? nbins : 1;
-	h->counts = is_xcalloc(h->nbins, sizeof(*h->counts));
+	h->counts = isc_xcalloc(h->nbins, sizeof(*h->counts));
 }
 
 /* Where v lies in [lo, hi] as a fraction, where hi - lo overflows (-1e308 to 1e308) or the bin
  * width underflows to 0 (a range of a few subnormals). */
-static double span_fraction(const struct is_hist *h, double v)
+static double span_fraction(const struct isc_hist *h, double v)
 {
 	double span = h->hi - h->lo;
 	if (isfinite(span))
@@ -424,7 +424,7 @@ static double span_fraction(const struct is_hist *h, double v)
 	return (v / 2 - h->lo / 2) / (h->hi / 2 - h->lo / 2);
 }
 
-double is_hist_edge(const struct is_hist *h, size_t b)
+double isc_hist_edge(const struct isc_hist *h, size_t b)
 {
 	const double width = (h->hi - h->lo) / (double)h->nbins, t = (double)b / (double)h->nbins;
 	if (width > 0 && isfinite(width))
@@ -432,7 +432,7 @@ double is_hist_edge(const struct is_hist *h, size_t b)
 	return h->hi > h->lo ? h->lo * (1 - t) + h->hi * t : h->lo;
 }
 
-void is_hist_add(struct is_hist *h, const double *vals, size_t n)
+void isc_hist_add(struct isc_hist *h, const double *vals, size_t n)
 {
 	const double width = (h->hi - h->lo) / (double)h->nbins;
 	const int plain = (width > 0 && isfinite(width)) || !(h->hi > h->lo);
@@ -454,7 +454,7 @@ void is_hist_add(struct is_hist *h, const double *vals, size_t n)
 	}
 }
 
-void is_hist_free(struct is_hist *h)
+void isc_hist_free(struct isc_hist *h)
 {
 	free(h->counts);
 	h->counts = NULL;

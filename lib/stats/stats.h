@@ -4,19 +4,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum is_func_kind { IS_F_COUNT, IS_F_MIN, IS_F_MAX, IS_F_AVG, IS_F_STD, IS_F_MED, IS_F_PCT };
+enum isc_func_kind { ISC_F_COUNT, ISC_F_MIN, ISC_F_MAX, ISC_F_AVG, ISC_F_STD, ISC_F_MED, ISC_F_PCT };
 
-struct is_func {
-	enum is_func_kind kind;
-	double pct;        /* IS_F_PCT: 0 < pct < 100 */
+struct isc_func {
+	enum isc_func_kind kind;
+	double pct;        /* ISC_F_PCT: 0 < pct < 100 */
 	char name[24];     /* as the user wrote it: "max", "99.9%" */
 };
 
 /* wult's default: max, 99.999%, 99.99%, 99.9%, 99%, med, avg, std, min */
-#define IS_DEFAULT_FUNCS "max,99.999%,99.99%,99.9%,99%,med,avg,std,min"
+#define ISC_DEFAULT_FUNCS "max,99.999%,99.99%,99.9%,99%,med,avg,std,min"
 
 /* Parse a comma-separated function list. On error fills err and returns -1. */
-int is_funcs_parse(const char *list, struct is_func **out, size_t *nout, char *err, size_t errlen);
+int isc_funcs_parse(const char *list, struct isc_func **out, size_t *nout, char *err, size_t errlen);
 
 /*
  * Compute every function in f over vals (NaN values are skipped). out[i] gets f[i]'s value;
@@ -24,26 +24,26 @@ int is_funcs_parse(const char *list, struct is_func **out, size_t *nout, char *e
  * between closest ranks (numpy's default, GSL's gsl_stats_quantile_from_sorted_data).
  * scratch must hold n doubles; vals is not modified.
  */
-void is_stats_compute(const double *vals, size_t n, const struct is_func *f, size_t nf,
+void isc_stats_compute(const double *vals, size_t n, const struct isc_func *f, size_t nf,
 		      double *out, double *scratch);
 
 /* The same, working in a[0..n) itself (its order is lost). */
-void is_stats_compute_inplace(double *a, size_t n, const struct is_func *f, size_t nf, double *out);
+void isc_stats_compute_inplace(double *a, size_t n, const struct isc_func *f, size_t nf, double *out);
 
 /* Quantile q (0..1) of ascending data, linear interpolation (GSL's definition). */
-double is_quantile_sorted(const double *sorted, size_t n, double q);
+double isc_quantile_sorted(const double *sorted, size_t n, double q);
 /* Its rank q * (n - 1), n > 0: *lhs the whole part, the fraction returned. Where *lhs >= n - 1
  * the quantile is the largest value; else it lies between ranks *lhs and *lhs + 1. */
-double is_quantile_rank(double q, size_t n, size_t *lhs);
+double isc_quantile_rank(double q, size_t n, size_t *lhs);
 
 /*
  * Rearrange a[0..n) so that for every index in idx[0..nidx) (ascending),
  * a[idx] holds the value it would hold if a were sorted. Expected O(n log nidx).
  */
-void is_multiselect(double *a, size_t n, const size_t *idx, size_t nidx);
+void isc_multiselect(double *a, size_t n, const size_t *idx, size_t nidx);
 
 /* Linear histogram with out-of-range accounting. */
-struct is_hist {
+struct isc_hist {
 	double lo, hi;       /* bins cover [lo, hi) ; the last bin includes hi */
 	size_t nbins;
 	uint64_t *counts;
@@ -51,10 +51,10 @@ struct is_hist {
 	uint64_t total;      /* values counted, in range or not (NaN skipped) */
 };
 /* Bins over [lo, hi]; lo == hi makes one bin. */
-void is_hist_init(struct is_hist *h, double lo, double hi, size_t nbins);
-void is_hist_add(struct is_hist *h, const double *vals, size_t n);
+void isc_hist_init(struct isc_hist *h, double lo, double hi, size_t nbins);
+void isc_hist_add(struct isc_hist *h, const double *vals, size_t n);
 /* The lower edge of bin b (b = nbins: hi), also where hi - lo overflows a double. */
-double is_hist_edge(const struct is_hist *h, size_t b);
-void is_hist_free(struct is_hist *h);
+double isc_hist_edge(const struct isc_hist *h, size_t b);
+void isc_hist_free(struct isc_hist *h);
 
 #endif

@@ -10,7 +10,7 @@
 #include "text/util.h"
 
 struct copier {
-	const struct is_csv_copy *c;
+	const struct isc_csv_copy *c;
 	FILE *out;
 	bool *col_on;        /* per header field: written */
 	size_t nfields;
@@ -38,7 +38,7 @@ static void write_field(FILE *out, const char *s, size_t n)
 static int write_selected(struct copier *k, const char *line, size_t len)
 {
 	if (csv_split_line(line, len, &k->fl) < 0 || k->fl.n != k->nfields) {
-		is_err("%s:%zu: %s (the file changed while it was copied?)", k->c->path, k->line,
+		isc_err("%s:%zu: %s (the file changed while it was copied?)", k->c->path, k->line,
 		       k->fl.n != k->nfields ? "wrong number of fields" : k->fl.err);
 		return -1;
 	}
@@ -61,14 +61,14 @@ static int take_header(struct copier *k, char *line, size_t len)
 	if (len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
 		line += 3, len -= 3;
 	if (csv_split_line(line, len, &k->fl) < 0) {
-		is_err("%s:1: header: %s", k->c->path, k->fl.err);
+		isc_err("%s:1: header: %s", k->c->path, k->fl.err);
 		return -1;
 	}
 	k->nfields = k->fl.n;
-	k->col_on = is_xcalloc(k->nfields, sizeof(*k->col_on));
+	k->col_on = isc_xcalloc(k->nfields, sizeof(*k->col_on));
 	k->all = true;
 	for (size_t i = 0; i < k->nfields; i++) {
-		char *name = is_xstrndup(k->fl.ptr[i], k->fl.len[i]);
+		char *name = isc_xstrndup(k->fl.ptr[i], k->fl.len[i]);
 		k->col_on[i] = !k->c->want || k->c->want(name, k->c->want_arg);
 		k->all = k->all && k->col_on[i];
 		free(name);
@@ -112,10 +112,10 @@ static int copy_lines(struct copier *k, FILE *in, size_t *written)
 		row++;
 	}
 	if (rc == 0 && k->line == 0) {
-		is_err("%s: empty file (no header row)", k->c->path);
+		isc_err("%s: empty file (no header row)", k->c->path);
 		rc = -1;
 	} else if (rc == 0 && row < k->c->nrows) {
-		is_err("%s:%zu: %s", k->c->path, k->line,
+		isc_err("%s:%zu: %s", k->c->path, k->line,
 		       ferror(in) ? strerror(errno) : "fewer rows than when it was read (the file changed?)");
 		rc = -1;
 	}
@@ -123,13 +123,13 @@ static int copy_lines(struct copier *k, FILE *in, size_t *written)
 	return rc;
 }
 
-int is_csv_copy_rows(const struct is_csv_copy *c, FILE *out, size_t *written)
+int isc_csv_copy_rows(const struct isc_csv_copy *c, FILE *out, size_t *written)
 {
 	struct copier k = { .c = c, .out = out };
 	*written = 0;
 	FILE *in = fopen(c->path, "r");
 	if (!in) {
-		is_err("%s: %s", c->path, strerror(errno));
+		isc_err("%s: %s", c->path, strerror(errno));
 		return -1;
 	}
 	int rc = copy_lines(&k, in, written);

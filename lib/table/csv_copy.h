@@ -1,6 +1,6 @@
 /*
  * Copying a CSV file's rows, streamed: the rows a keep mask selects, with a subset of the
- * columns. Rows are counted as is_table_read counts them (header skipped, blank lines
+ * columns. Rows are counted as isc_table_read counts them (header skipped, blank lines
  * skipped, a UTF-8 byte order mark and CRLF line ends accepted), so row i here is row i of
  * the table that reader returns for the same file.
  */
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct is_csv_copy {
+struct isc_csv_copy {
 	const char *path;            /* the source file */
 	const unsigned char *keep;   /* keep[row] != 0: write the row; NULL = every row */
 	size_t nrows;                /* rows to consider: the reader's row count (a cut-off
@@ -25,6 +25,6 @@ struct is_csv_copy {
  * (RFC 4180). *written gets the rows written. Returns -1 after "<path>:<line>: ..." on a
  * read error or a line that is not what the reader saw (the file changed meanwhile).
  */
-int is_csv_copy_rows(const struct is_csv_copy *c, FILE *out, size_t *written);
+int isc_csv_copy_rows(const struct isc_csv_copy *c, FILE *out, size_t *written);
 
 #endif

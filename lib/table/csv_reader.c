@@ -1,7 +1,7 @@
 /*
- * Reading a CSV file into an is_table, fast: the file is split at a line boundary into one
+ * Reading a CSV file into an isc_table, fast: the file is split at a line boundary into one
  * range per thread; each thread reads its range in blocks with pread, splits lines and
- * fields, and converts only the wanted columns (numbers with is_parse_double, text into a
+ * fields, and converts only the wanted columns (numbers with isc_parse_double, text into a
  * local string pool). The ranges are then joined. Lines with a '"' go through libcsv, so
  * quoted fields work; everything else takes the fast path.
  */
@@ -32,7 +32,7 @@ struct layout {
 	int *out_of_field;       /* header index -> loaded column index, or -1 */
 	size_t nout;
 	char **out_names;        /* loaded column names */
-	enum is_coltype *types;  /* loaded column types */
+	enum isc_coltype *types;  /* loaded column types */
 };
 
 struct chunk {
@@ -65,14 +65,14 @@ static void chunk_grow(struct chunk *c)
 {
 	size_t cap = c->cap ? c->cap + c->cap / 2 : (c->est_rows ? c->est_rows : 1024);
 	for (size_t k = 0; k < c->lay->nout; k++) {
-		if (c->lay->types[k] == IS_COL_NUM && c->in_shared) {
-			double *own = is_xmalloc(cap * sizeof(double));
+		if (c->lay->types[k] == ISC_COL_NUM && c->in_shared) {
+			double *own = isc_xmalloc(cap * sizeof(double));
 			memcpy(own, c->num[k], c->nrows * sizeof(double));
 			c->num[k] = own;
-		} else if (c->lay->types[k] == IS_COL_NUM) {
-			c->num[k] = is_xrealloc(c->num[k], cap * sizeof(double));
+		} else if (c->lay->types[k] == ISC_COL_NUM) {
+			c->num[k] = isc_xrealloc(c->num[k], cap * sizeof(double));
 		} else {
-			c->text[k] = is_xrealloc(c->text[k], cap * sizeof(uint32_t));
+			c->text[k] = isc_xrealloc(c->text[k], cap * sizeof(uint32_t));
 		}
 	}
 	c->in_shared = 0;
@@ -105,13 +105,13 @@ static int store_fields(struct chunk *c, const struct fields *fl)
 			continue;
 		const char *s = fl->ptr[f];
 		size_t len = fl->len[f];
-		if (lay->types[k] == IS_COL_TEXT) {
+		if (lay->types[k] == ISC_COL_TEXT) {
 			c->text[k][c->nrows] = intern_text(c, (size_t)k, s, len);
 			continue;
 		}
 		if (len == 0) {
 			c->num[k][c->nrows] = NAN;
-		} else if (!is_parse_double(s, len, &c->num[k][c->nrows])) {
+		} else if (!isc_parse_double(s, len, &c->num[k][c->nrows])) {
 			return number_error(c, (size_t)k, s, s + len);
 		}
 	}
@@ -124,8 +124,8 @@ static uint32_t intern_text(struct chunk *c, size_t k, const char *s, size_t len
 {
 	uint32_t last = c->last_id[k];
 	if (len == 0)
-		return IS_TEXT_EMPTY;
-	if (last != IS_TEXT_EMPTY && c->last_len[k] == len && memcmp(c->pool.strs[last], s, len) == 0)
+		return ISC_TEXT_EMPTY;
+	if (last != ISC_TEXT_EMPTY && c->last_len[k] == len && memcmp(c->pool.strs[last], s, len) == 0)
 		return last;
 	c->last_len[k] = len;
 	return c->last_id[k] = strpool_intern(&c->pool, s, len);
@@ -144,8 +144,8 @@ static int number_error(struct chunk *c, size_t k, const char *p, const char *en
 {
 	char got[64];
 	double d;
-	is_quote_for_msg(p, (size_t)(end - p), got, sizeof(got));
-	if (is_number_out_of_range(p, (size_t)(end - p), &d))
+	isc_quote_for_msg(p, (size_t)(end - p), got, sizeof(got));
+	if (isc_is_number_out_of_range(p, (size_t)(end - p), &d))
 		chunk_fail(c, "field '%s': '%s' is out of the range of a double", c->lay->out_names[k], got);
 	else if (memchr(p, ',', (size_t)(end - p)))  /* quoted, or it would be two fields */
 		chunk_fail(c, "field '%s': expected a number, got '%s' (numbers use '.', not ',')",
@@ -165,8 +165,8 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 	for (;; f++) {
 		const char *comma;
 		int k = f < lay->nfields ? lay->out_of_field[f] : -1;
-		if (k >= 0 && lay->types[k] == IS_COL_NUM && p < end && *p != ',') {
-			comma = is_parse_double_prefix(p, end, &c->num[k][c->nrows]);
+		if (k >= 0 && lay->types[k] == ISC_COL_NUM && p < end && *p != ',') {
+			comma = isc_parse_double_prefix(p, end, &c->num[k][c->nrows]);
 			if (!comma || (comma != end && *comma != ',')) {
 				const char *field_end = memchr(p, ',', (size_t)(end - p));
 				return number_error(c, (size_t)k, p, field_end ? field_end : end);
@@ -174,7 +174,7 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 		} else {
 			comma = memchr(p, ',', (size_t)(end - p));
 			comma = comma ? comma : end;
-			if (k >= 0 && lay->types[k] == IS_COL_NUM)
+			if (k >= 0 && lay->types[k] == ISC_COL_NUM)
 				c->num[k][c->nrows] = NAN;
 			else if (k >= 0)
 				c->text[k][c->nrows] = intern_text(c, (size_t)k, p, (size_t)(comma - p));
@@ -273,7 +273,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		memmove(buf, p, have);
 		if (have == bufsize) {  /* a line longer than the buffer: grow it */
 			bufsize *= 2;
-			buf = *heap = is_xrealloc(*heap, bufsize);
+			buf = *heap = isc_xrealloc(*heap, bufsize);
 		}
 	}
 	return 0;
@@ -282,8 +282,8 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 static void *chunk_run(void *arg)
 {
 	struct chunk *c = arg;
-	is_oom_context("loading %s", c->lay->path);  /* this thread's own, for is_xmalloc */
-	char *buf = is_xmalloc(BLOCK_SIZE);
+	isc_oom_context("loading %s", c->lay->path);  /* this thread's own, for isc_xmalloc */
+	char *buf = isc_xmalloc(BLOCK_SIZE);
 	read_range(c, buf, BLOCK_SIZE, &buf);
 	free(buf);
 	return NULL;
@@ -293,7 +293,7 @@ static void *chunk_run(void *arg)
 
 static int header_error(const char *path, const char *msg, const char *a)
 {
-	is_err("%s:1: header: %s%s", path, msg, a);
+	isc_err("%s:1: header: %s%s", path, msg, a);
 	return -1;
 }
 
@@ -312,7 +312,7 @@ static int check_name(const char *path, const struct fields *fl, size_t i)
 	}
 	for (size_t j = 0; j < fl->len[i]; j++) {
 		if (s[j] < 0x20 || s[j] == 0x7f) {
-			is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
+			isc_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
 			snprintf(msg, sizeof(msg), "column %zu name '%s' has a control byte"
 				 " (not a CSV file?)", i + 1, q);
 			return header_error(path, msg, "");
@@ -338,8 +338,8 @@ static void hint_spaces(const char *path, const struct fields *fl)
 	char more[48] = "";
 	if (n > 1)
 		snprintf(more, sizeof(more), " (and %zu more names)", n - 1);
-	is_quote_for_msg(fl->ptr[first], fl->len[first], q, sizeof(q));
-	is_warn("%s:1: header: column %zu name '%s' has a space at its %s%s; names are used as they "
+	isc_quote_for_msg(fl->ptr[first], fl->len[first], q, sizeof(q));
+	isc_warn("%s:1: header: column %zu name '%s' has a space at its %s%s; names are used as they "
 		"are, not trimmed", path, first + 1, q,
 		fl->ptr[first][0] == ' ' || fl->ptr[first][0] == '\t' ? "start" : "end", more);
 }
@@ -350,8 +350,8 @@ static int check_names(const char *path, const struct fields *fl)
 	char q[64], msg[160];
 	struct strpool seen;
 	int rc = 0;
-	if (fl->n > IS_TABLE_MAX_COLS) {
-		snprintf(msg, sizeof(msg), "%zu columns, more than the %d supported", fl->n, IS_TABLE_MAX_COLS);
+	if (fl->n > ISC_TABLE_MAX_COLS) {
+		snprintf(msg, sizeof(msg), "%zu columns, more than the %d supported", fl->n, ISC_TABLE_MAX_COLS);
 		return header_error(path, msg, "");
 	}
 	strpool_init(&seen);
@@ -360,7 +360,7 @@ static int check_names(const char *path, const struct fields *fl)
 		size_t had = seen.n;
 		uint32_t first = strpool_intern(&seen, fl->ptr[i], fl->len[i]);
 		if (rc == 0 && seen.n == had) {  /* ids are column indexes while names are unique */
-			is_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
+			isc_quote_for_msg(fl->ptr[i], fl->len[i], q, sizeof(q));
 			snprintf(msg, sizeof(msg), "duplicate column name '%s' (columns %u and %zu)",
 				 q, first + 1, i + 1);
 			rc = header_error(path, msg, "");
@@ -375,15 +375,15 @@ static int check_names(const char *path, const struct fields *fl)
 /* Read and check the header; returns the byte offset of the first data line, or -1. */
 static off_t read_header(const char *path, int fd, struct fields *fl, char **hdrbuf)
 {
-	char *buf = is_xmalloc(HEADER_MAX);
+	char *buf = isc_xmalloc(HEADER_MAX);
 	ssize_t got = pread(fd, buf, HEADER_MAX, 0);
 	*hdrbuf = buf;
 	if (got < 0) {
-		is_err("%s: cannot read: %s", path, strerror(errno));
+		isc_err("%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
 	if (got == 0) {
-		is_err("%s: empty file (no header row)", path);
+		isc_err("%s: empty file (no header row)", path);
 		return -1;
 	}
 	char *nl = memchr(buf, '\n', (size_t)got);
@@ -405,24 +405,24 @@ static off_t read_header(const char *path, int fd, struct fields *fl, char **hdr
 	return nl ? (off_t)(nl - buf) + 1 : (off_t)got;
 }
 
-static void layout_init(struct layout *lay, const struct fields *fl, const struct is_table_opts *o,
-			struct is_table *t)
+static void layout_init(struct layout *lay, const struct fields *fl, const struct isc_table_opts *o,
+			struct isc_table *t)
 {
 	lay->nfields = fl->n;
-	lay->out_of_field = is_xmalloc(fl->n * sizeof(int));
-	lay->out_names = is_xcalloc(fl->n, sizeof(char *));
-	lay->types = is_xcalloc(fl->n, sizeof(enum is_coltype));
+	lay->out_of_field = isc_xmalloc(fl->n * sizeof(int));
+	lay->out_names = isc_xcalloc(fl->n, sizeof(char *));
+	lay->types = isc_xcalloc(fl->n, sizeof(enum isc_coltype));
 	t->file_ncols = fl->n;
-	t->file_colnames = is_xcalloc(fl->n, sizeof(char *));
+	t->file_colnames = isc_xcalloc(fl->n, sizeof(char *));
 	for (size_t i = 0; i < fl->n; i++) {
-		char *name = is_xstrndup(fl->ptr[i], fl->len[i]);
+		char *name = isc_xstrndup(fl->ptr[i], fl->len[i]);
 		t->file_colnames[i] = name;
 		lay->out_of_field[i] = -1;
 		if (o && o->want && !o->want(name, o->want_arg))
 			continue;
 		lay->out_of_field[i] = (int)lay->nout;
 		lay->out_names[lay->nout] = name;
-		lay->types[lay->nout] = is_known_text_column(name) ? IS_COL_TEXT : IS_COL_NUM;
+		lay->types[lay->nout] = isc_is_known_text_column(name) ? ISC_COL_TEXT : ISC_COL_NUM;
 		lay->nout++;
 	}
 }
@@ -432,7 +432,7 @@ static void layout_init(struct layout *lay, const struct fields *fl, const struc
 static void infer_types(struct layout *lay, const char *buf, size_t len)
 {
 	struct fields fl = { 0 };
-	unsigned char *decided = is_xcalloc(lay->nout, 1);
+	unsigned char *decided = isc_xcalloc(lay->nout, 1);
 	const char *p = buf, *end = buf + len, *nl;
 	double d;
 
@@ -443,11 +443,11 @@ static void infer_types(struct layout *lay, const char *buf, size_t len)
 		if (csv_split_line(p, l, &fl) == 0 && fl.n == lay->nfields) {
 			for (size_t f = 0; f < fl.n; f++) {
 				int k = lay->out_of_field[f];
-				if (k < 0 || decided[k] || fl.len[f] == 0 || lay->types[k] == IS_COL_TEXT)
+				if (k < 0 || decided[k] || fl.len[f] == 0 || lay->types[k] == ISC_COL_TEXT)
 					continue;
 				decided[k] = 1;
-				if (!is_parse_double(fl.ptr[f], fl.len[f], &d))
-					lay->types[k] = IS_COL_TEXT;
+				if (!isc_parse_double(fl.ptr[f], fl.len[f], &d))
+					lay->types[k] = ISC_COL_TEXT;
 			}
 		}
 		p = nl + 1;
@@ -495,12 +495,12 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 	c->end = end;
 	c->is_last = is_last;
 	c->est_rows = (size_t)((double)(end - start) / bytes_per_line * 1.05) + 64;
-	c->num = is_xcalloc(lay->nout, sizeof(double *));
-	c->text = is_xcalloc(lay->nout, sizeof(uint32_t *));
-	c->last_id = is_xmalloc((lay->nout + 1) * sizeof(uint32_t));
-	c->last_len = is_xcalloc(lay->nout + 1, sizeof(size_t));
+	c->num = isc_xcalloc(lay->nout, sizeof(double *));
+	c->text = isc_xcalloc(lay->nout, sizeof(uint32_t *));
+	c->last_id = isc_xmalloc((lay->nout + 1) * sizeof(uint32_t));
+	c->last_len = isc_xcalloc(lay->nout + 1, sizeof(size_t));
 	for (size_t k = 0; k < lay->nout; k++)
-		c->last_id[k] = IS_TEXT_EMPTY;
+		c->last_id[k] = ISC_TEXT_EMPTY;
 	strpool_init(&c->pool);
 }
 
@@ -510,10 +510,10 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 static void chunk_use_shared(struct chunk *c, double **shared, size_t offset)
 {
 	for (size_t k = 0; k < c->lay->nout; k++)
-		if (c->lay->types[k] == IS_COL_NUM)
+		if (c->lay->types[k] == ISC_COL_NUM)
 			c->num[k] = shared[k] + offset;
 		else
-			c->text[k] = is_xmalloc(c->est_rows * sizeof(uint32_t));
+			c->text[k] = isc_xmalloc(c->est_rows * sizeof(uint32_t));
 	c->in_shared = 1;
 	c->cap = c->est_rows;
 }
@@ -534,11 +534,11 @@ static void chunk_free(struct chunk *c)
 }
 
 /* Chunk-local string ids -> the table's ids. */
-static uint32_t *map_strings(struct is_table *t, const struct chunk *c)
+static uint32_t *map_strings(struct isc_table *t, const struct chunk *c)
 {
-	uint32_t *map = is_xmalloc((c->pool.n + 1) * sizeof(uint32_t));
+	uint32_t *map = isc_xmalloc((c->pool.n + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < c->pool.n; i++)
-		map[i] = is_table_intern(t, c->pool.strs[i]);
+		map[i] = isc_table_intern(t, c->pool.strs[i]);
 	return map;
 }
 
@@ -549,9 +549,9 @@ static double *join_num(double *shared, struct chunk *ch, size_t nch, size_t k, 
 	if (ch[0].in_shared && (nch == 1 || ch[1].in_shared)) {
 		if (n1)
 			memmove(shared + n0, ch[1].num[k], n1 * sizeof(double));
-		return is_xrealloc(shared, (total ? total : 1) * sizeof(double));  /* shrinks */
+		return isc_xrealloc(shared, (total ? total : 1) * sizeof(double));  /* shrinks */
 	}
-	double *col = is_xmalloc((total ? total : 1) * sizeof(double));
+	double *col = isc_xmalloc((total ? total : 1) * sizeof(double));
 	memcpy(col, ch[0].num[k], n0 * sizeof(double));
 	if (n1)
 		memcpy(col + n0, ch[1].num[k], n1 * sizeof(double));
@@ -564,7 +564,7 @@ static double *join_num(double *shared, struct chunk *ch, size_t nch, size_t k, 
 
 /* Move the chunks' columns into t: number columns from the shared arrays; text columns
  * grow chunk 0's arrays in place, the other chunk's ids mapped and appended. */
-static void join_chunks(struct is_table *t, const struct layout *lay, struct chunk *ch, size_t nch,
+static void join_chunks(struct isc_table *t, const struct layout *lay, struct chunk *ch, size_t nch,
 			double **shared)
 {
 	size_t total = 0;
@@ -575,20 +575,20 @@ static void join_chunks(struct is_table *t, const struct layout *lay, struct chu
 	}
 	t->nrows = total;
 	for (size_t k = 0; k < lay->nout; k++) {
-		struct is_column *col = is_table_add_col(t, lay->out_names[k], lay->types[k]);
-		if (col->type == IS_COL_NUM) {
+		struct isc_column *col = isc_table_add_col(t, lay->out_names[k], lay->types[k]);
+		if (col->type == ISC_COL_NUM) {
 			col->num = join_num(shared[k], ch, nch, k, total);
 			shared[k] = NULL;
 			for (size_t i = 0; i < nch; i++)
 				ch[i].num[k] = NULL;
 			continue;
 		}
-		col->text = is_xrealloc(ch[0].text[k], (total ? total : 1) * sizeof(uint32_t));
+		col->text = isc_xrealloc(ch[0].text[k], (total ? total : 1) * sizeof(uint32_t));
 		ch[0].text[k] = NULL;
 		for (size_t i = 0, at = 0; i < nch; at += ch[i].nrows, i++) {
 			for (size_t r = 0; col->text && r < ch[i].nrows; r++) {
 				uint32_t id = i ? ch[i].text[k][r] : col->text[r];
-				col->text[at + r] = id == IS_TEXT_EMPTY ? id : map[i][id];
+				col->text[at + r] = id == ISC_TEXT_EMPTY ? id : map[i][id];
 			}
 			if (i) {
 				free(ch[i].text[k]);
@@ -601,7 +601,7 @@ static void join_chunks(struct is_table *t, const struct layout *lay, struct chu
 }
 
 /* Whether the run's metadata says the file is complete with exactly `rows` rows. */
-static int known_complete(const struct is_table_opts *o, size_t rows)
+static int known_complete(const struct isc_table_opts *o, size_t rows)
 {
 	return o && o->known_complete && o->known_rows == rows;
 }
@@ -609,17 +609,17 @@ static int known_complete(const struct is_table_opts *o, size_t rows)
 /* A last line without its newline: a cut row is an error in a file known to be complete with
  * it, else dropped with a warning; a whole row is kept only in a file known to be complete. */
 static int check_last_line(const char *path, struct chunk *last, size_t line, size_t total,
-			   const struct is_table_opts *o, struct is_table *t)
+			   const struct isc_table_opts *o, struct isc_table *t)
 {
 	if (last->cut && known_complete(o, total + 1)) {
-		is_err("%s:%zu: %s", path, line, last->err);
+		isc_err("%s:%zu: %s", path, line, last->err);
 		return -1;
 	}
 	if (last->cut) {
-		is_warn("%s:%zu: %s", path, line, last->cut_msg);
+		isc_warn("%s:%zu: %s", path, line, last->cut_msg);
 		t->dropped_rows = 1;
 	} else if (last->open_row && !known_complete(o, total)) {
-		is_warn("%s:%zu: last line has no end of line (cut off?) and the run is not known to be "
+		isc_warn("%s:%zu: last line has no end of line (cut off?) and the run is not known to be "
 			"complete; dropped it", path, line);
 		last->nrows--;
 		t->dropped_rows = 1;
@@ -627,14 +627,14 @@ static int check_last_line(const char *path, struct chunk *last, size_t line, si
 	return 0;
 }
 
-static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct is_table *t,
-			 const struct is_table_opts *o)
+static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct isc_table *t,
+			 const struct isc_table_opts *o)
 {
 	size_t line = 2;  /* the header is line 1 */
 	size_t blank = 0, first_blank = 0, total = 0;
 	for (size_t i = 0; i < nch; i++) {
 		if (ch[i].failed) {
-			is_err("%s:%zu: %s", path, line + ch[i].err_line - 1, ch[i].err);
+			isc_err("%s:%zu: %s", path, line + ch[i].err_line - 1, ch[i].err);
 			return -1;
 		}
 		if (ch[i].blank && !blank)
@@ -646,7 +646,7 @@ static int report_chunks(const char *path, struct chunk *ch, size_t nch, struct 
 	if (check_last_line(path, &ch[nch - 1], line - 1, total, o, t) < 0)
 		return -1;
 	if (blank)  /* not rows: a blank line is no datapoint, not even one of empty cells */
-		is_warn("%s:%zu: %zu blank line%s skipped", path, first_blank, blank, blank > 1 ? "s" : "");
+		isc_warn("%s:%zu: %zu blank line%s skipped", path, first_blank, blank, blank > 1 ? "s" : "");
 	return 0;
 }
 
@@ -655,11 +655,11 @@ static int open_regular(const char *path, off_t *size)
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		is_err("%s: cannot open: %s", path, strerror(errno));
+		isc_err("%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		is_err("%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory, expected a CSV file"
+		isc_err("%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory, expected a CSV file"
 						       : "not a regular file");
 		close(fd);
 		return -1;
@@ -668,7 +668,7 @@ static int open_regular(const char *path, off_t *size)
 	return fd;
 }
 
-static int nthreads_for(const struct is_table_opts *o, off_t bytes)
+static int nthreads_for(const struct isc_table_opts *o, off_t bytes)
 {
 	long n = o && o->nthreads > 0 ? o->nthreads : sysconf(_SC_NPROCESSORS_ONLN);
 	return bytes >= (off_t)SPLIT_MIN_BYTES && n >= 2 ? 2 : 1;
@@ -678,10 +678,10 @@ static int nthreads_for(const struct is_table_opts *o, off_t bytes)
 static char *read_first_line(int fd, off_t data, off_t size, size_t *len)
 {
 	size_t cap = 4u << 20, have = 0;
-	char *buf = is_xmalloc(cap + 1);
+	char *buf = isc_xmalloc(cap + 1);
 	while ((off_t)have < size - data) {
 		if (have == cap)
-			buf = is_xrealloc(buf, (cap *= 2) + 1);
+			buf = isc_xrealloc(buf, (cap *= 2) + 1);
 		ssize_t got = pread(fd, buf + have, cap - have, data + (off_t)have);
 		if (got <= 0)
 			break;
@@ -697,8 +697,8 @@ static char *read_first_line(int fd, off_t data, off_t size, size_t *len)
 	return buf;
 }
 
-static int read_body(struct is_table *t, struct layout *lay, off_t data, off_t size,
-		     const char *hdrbuf, size_t hdrlen, const struct is_table_opts *o)
+static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t size,
+		     const char *hdrbuf, size_t hdrlen, const struct isc_table_opts *o)
 {
 	size_t sample = hdrlen > (size_t)data ? hdrlen - (size_t)data : 0;
 	const char *last_nl = sample ? memrchr(hdrbuf + data, '\n', sample) : NULL;
@@ -716,8 +716,8 @@ static int read_body(struct is_table *t, struct layout *lay, off_t data, off_t s
 		free(first);
 	}
 	for (size_t k = 0; k < lay->nout; k++)
-		if (lay->types[k] == IS_COL_TEXT && known_numeric(lay->out_names[k]))
-			lay->types[k] = IS_COL_NUM;
+		if (lay->types[k] == ISC_COL_TEXT && known_numeric(lay->out_names[k]))
+			lay->types[k] = ISC_COL_NUM;
 
 	struct chunk ch[2];
 	int nch = nthreads_for(o, size - data);
@@ -728,10 +728,10 @@ static int read_body(struct is_table *t, struct layout *lay, off_t data, off_t s
 	if (nch == 2)
 		chunk_init(&ch[1], lay, mid, size, 1, bpl);
 	size_t rows = ch[0].est_rows + (nch == 2 ? ch[1].est_rows : 0);
-	double **shared = is_xcalloc(lay->nout, sizeof(double *));
+	double **shared = isc_xcalloc(lay->nout, sizeof(double *));
 	for (size_t k = 0; k < lay->nout; k++)
-		if (lay->types[k] == IS_COL_NUM)
-			shared[k] = is_xmalloc(rows * sizeof(double));
+		if (lay->types[k] == ISC_COL_NUM)
+			shared[k] = isc_xmalloc(rows * sizeof(double));
 	for (int i = 0; i < nch; i++)
 		chunk_use_shared(&ch[i], shared, i ? ch[0].est_rows : 0);
 	pthread_t tid;
@@ -752,11 +752,11 @@ static int read_body(struct is_table *t, struct layout *lay, off_t data, off_t s
 	return rc;
 }
 
-int is_table_read(const char *path, const struct is_table_opts *o, struct is_table **out)
+int isc_table_read(const char *path, const struct isc_table_opts *o, struct isc_table **out)
 {
 	struct layout lay = { .path = path };
 	struct fields hdr = { 0 };
-	struct is_table *t = NULL;
+	struct isc_table *t = NULL;
 	char *hdrbuf = NULL;
 	off_t size, data;
 	int rc = -1;
@@ -769,7 +769,7 @@ int is_table_read(const char *path, const struct is_table_opts *o, struct is_tab
 	data = read_header(path, lay.fd, &hdr, &hdrbuf);
 	if (data < 0)
 		goto cleanup;
-	t = is_table_new(path);
+	t = isc_table_new(path);
 	layout_init(&lay, &hdr, o, t);
 	size_t hdrlen = (size_t)(size < (off_t)HEADER_MAX ? size : (off_t)HEADER_MAX);
 	if (size > (off_t)HEADER_MAX)
@@ -779,7 +779,7 @@ cleanup:
 	if (rc == 0)
 		*out = t;
 	else
-		is_table_free(t);
+		isc_table_free(t);
 	free(lay.out_of_field);
 	free(lay.out_names);
 	free(lay.types);

@@ -11,8 +11,8 @@ static void push(struct fields *fl, const char *p, size_t len)
 {
 	if (fl->n == fl->cap) {
 		fl->cap = fl->cap ? fl->cap * 2 : 32;
-		fl->ptr = is_xrealloc(fl->ptr, fl->cap * sizeof(*fl->ptr));
-		fl->len = is_xrealloc(fl->len, fl->cap * sizeof(*fl->len));
+		fl->ptr = isc_xrealloc(fl->ptr, fl->cap * sizeof(*fl->ptr));
+		fl->len = isc_xrealloc(fl->len, fl->cap * sizeof(*fl->len));
 	}
 	fl->ptr[fl->n] = p;
 	fl->len[fl->n] = len;
@@ -32,13 +32,13 @@ static void on_field(void *s, size_t len, void *arg)
 	struct fields *fl = q->fl;
 	if (q->used + len + 1 > fl->unq_cap) {
 		fl->unq_cap = (q->used + len + 1) * 2;
-		fl->unq = is_xrealloc(fl->unq, fl->unq_cap);
+		fl->unq = isc_xrealloc(fl->unq, fl->unq_cap);
 	}
 	if (len)
 		memcpy(fl->unq + q->used, s, len);
 	if (q->noffs == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 32;
-		q->offs = is_xrealloc(q->offs, q->cap * sizeof(*q->offs));
+		q->offs = isc_xrealloc(q->offs, q->cap * sizeof(*q->offs));
 	}
 	q->offs[q->noffs++] = q->used;
 	push(fl, NULL, len);

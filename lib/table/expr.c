@@ -33,7 +33,7 @@ struct node {
 	size_t nt, cap;      /* or 2 and more (N_AND, N_OR, N_ARITH) */
 };
 
-struct is_expr {
+struct isc_expr {
 	struct node *root;
 	char **vars;
 	size_t nvars;
@@ -53,7 +53,7 @@ struct parser {
 	size_t errlen;
 	int failed;
 	int depth;           /* parentheses, "-" and "not" open */
-	struct is_expr *e;
+	struct isc_expr *e;
 };
 
 static void fail(struct parser *p, const char *what)
@@ -78,7 +78,7 @@ static void lex_string(struct parser *p, size_t i)
 		return;
 	}
 	p->tok = T_STR;
-	p->text = is_xstrndup(p->src + start, i - start);
+	p->text = isc_xstrndup(p->src + start, i - start);
 	p->next = i + 1;
 }
 
@@ -96,7 +96,7 @@ static void lex_number(struct parser *p, size_t i)
 	}
 	p->tok = T_NUM;
 	p->next = i;
-	if (!is_parse_double(p->src + start, i - start, &p->num))
+	if (!isc_parse_double(p->src + start, i - start, &p->num))
 		fail(p, "bad number");
 }
 
@@ -122,11 +122,11 @@ static void lex(struct parser *p)
 		while (is_name_char((unsigned char)p->src[i]))
 			i++;
 		p->tok = T_NAME;
-		p->text = is_xstrndup(p->src + start, i - start);
+		p->text = isc_xstrndup(p->src + start, i - start);
 		p->next = i;
 	} else if (c == '&' || c == '|' || c == '~') {  /* wult's (pandas') spellings */
 		p->tok = T_NAME;
-		p->text = is_xstrdup(c == '&' ? "and" : c == '|' ? "or" : "not");
+		p->text = isc_xstrdup(c == '&' ? "and" : c == '|' ? "or" : "not");
 		p->next = i + 1;
 	} else {
 		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
@@ -158,7 +158,7 @@ static int is_kw(const struct parser *p, const char *kw)
 
 static struct node *mk(enum node_kind kind, size_t pos)
 {
-	struct node *n = is_xcalloc(1, sizeof(*n));
+	struct node *n = isc_xcalloc(1, sizeof(*n));
 	n->kind = kind;
 	n->pos = pos;
 	return n;
@@ -168,7 +168,7 @@ static void add_term(struct node *n, struct node *kid, char op, size_t pos)
 {
 	if (n->nt == n->cap) {
 		n->cap = n->cap ? 2 * n->cap : 2;
-		n->t = is_xrealloc(n->t, n->cap * sizeof(*n->t));
+		n->t = isc_xrealloc(n->t, n->cap * sizeof(*n->t));
 	}
 	n->t[n->nt++] = (struct term){ .n = kid, .op = op, .pos = pos };
 }
@@ -192,13 +192,13 @@ static void node_free(struct node *n)
 	free(n);
 }
 
-static size_t var_index(struct is_expr *e, const char *name)
+static size_t var_index(struct isc_expr *e, const char *name)
 {
 	for (size_t i = 0; i < e->nvars; i++)
 		if (strcmp(e->vars[i], name) == 0)
 			return i;
-	e->vars = is_xrealloc(e->vars, (e->nvars + 1) * sizeof(*e->vars));
-	e->vars[e->nvars] = is_xstrdup(name);
+	e->vars = isc_xrealloc(e->vars, (e->nvars + 1) * sizeof(*e->vars));
+	e->vars[e->nvars] = isc_xstrdup(name);
 	return e->nvars++;
 }
 
@@ -207,10 +207,10 @@ static int enter(struct parser *p)
 {
 	if (p->failed)
 		return 0;
-	if (++p->depth <= IS_EXPR_MAX_DEPTH)
+	if (++p->depth <= ISC_EXPR_MAX_DEPTH)
 		return 1;
 	char msg[64];
-	snprintf(msg, sizeof(msg), "expression nested too deeply (more than %d levels)", IS_EXPR_MAX_DEPTH);
+	snprintf(msg, sizeof(msg), "expression nested too deeply (more than %d levels)", ISC_EXPR_MAX_DEPTH);
 	fail(p, msg);
 	return 0;
 }
@@ -237,7 +237,7 @@ static struct node *parse_leaf(struct parser *p, enum node_kind kind)
 	if (kind == N_NUM)
 		n->num = p->num;
 	else if (kind == N_STR)
-		n->str = is_xstrdup(p->text);
+		n->str = isc_xstrdup(p->text);
 	else
 		n->var = var_index(p->e, p->text);
 	lex(p);
@@ -393,9 +393,9 @@ static struct node *parse_or(struct parser *p)
 	return parse_chain(p, parse_and, N_OR, ops, 1);
 }
 
-struct is_expr *is_expr_parse(const char *src, char *err, size_t errlen)
+struct isc_expr *isc_expr_parse(const char *src, char *err, size_t errlen)
 {
-	struct is_expr *e = is_xcalloc(1, sizeof(*e));
+	struct isc_expr *e = isc_xcalloc(1, sizeof(*e));
 	struct parser p = { .src = src, .err = err, .errlen = errlen, .e = e };
 	lex(&p);
 	e->root = parse_or(&p);
@@ -406,13 +406,13 @@ struct is_expr *is_expr_parse(const char *src, char *err, size_t errlen)
 	}
 	free(p.text);
 	if (p.failed) {
-		is_expr_free(e);
+		isc_expr_free(e);
 		return NULL;
 	}
 	return e;
 }
 
-void is_expr_free(struct is_expr *e)
+void isc_expr_free(struct isc_expr *e)
 {
 	if (!e)
 		return;
@@ -423,24 +423,24 @@ void is_expr_free(struct is_expr *e)
 	free(e);
 }
 
-size_t is_expr_nvars(const struct is_expr *e) { return e->nvars; }
-const char *is_expr_var(const struct is_expr *e, size_t i) { return e->vars[i]; }
+size_t isc_expr_nvars(const struct isc_expr *e) { return e->nvars; }
+const char *isc_expr_var(const struct isc_expr *e, size_t i) { return e->vars[i]; }
 
 /* --- type check --- */
 
 struct tcheck {
-	const struct is_expr *e;
-	const enum is_expr_type *types;
+	const struct isc_expr *e;
+	const enum isc_expr_type *types;
 	char *err;
 	size_t errlen;
 	int failed;
 };
 
 /* n as the subject of a message ("column 'X' is text,", "text 'x'") or its object. */
-static void describe(const struct tcheck *c, const struct node *n, enum is_expr_type t, bool subject,
+static void describe(const struct tcheck *c, const struct node *n, enum isc_expr_type t, bool subject,
 		     char *buf, size_t len)
 {
-	const char *tn = t == IS_EXPR_TEXT ? "text" : "numeric";
+	const char *tn = t == ISC_EXPR_TEXT ? "text" : "numeric";
 	if (n->kind == N_VAR && subject)
 		snprintf(buf, len, "column '%.60s' is %s,", c->e->vars[n->var], tn);
 	else if (n->kind == N_VAR)
@@ -453,32 +453,32 @@ static void describe(const struct tcheck *c, const struct node *n, enum is_expr_
 		snprintf(buf, len, "a number");
 }
 
-static enum is_expr_type type_of(struct tcheck *c, const struct node *n);
+static enum isc_expr_type type_of(struct tcheck *c, const struct node *n);
 
-static enum is_expr_type check_arith(struct tcheck *c, const struct node *n)
+static enum isc_expr_type check_arith(struct tcheck *c, const struct node *n)
 {
 	for (size_t i = 0; i < n->nt && !c->failed; i++) {
-		if (type_of(c, n->t[i].n) != IS_EXPR_TEXT || c->failed)
+		if (type_of(c, n->t[i].n) != ISC_EXPR_TEXT || c->failed)
 			continue;
 		const struct term *op = &n->t[i || n->kind == N_NEG ? i : 1];
 		char what[128];
-		describe(c, n->t[i].n, IS_EXPR_TEXT, true, what, sizeof(what));
+		describe(c, n->t[i].n, ISC_EXPR_TEXT, true, what, sizeof(what));
 		snprintf(c->err, c->errlen, "%s used in arithmetic ('%c') at column %zu", what, op->op,
 			 op->pos + 1);
 		c->failed = 1;
 	}
-	return IS_EXPR_NUM;
+	return ISC_EXPR_NUM;
 }
 
-static enum is_expr_type check_cmp(struct tcheck *c, const struct node *n)
+static enum isc_expr_type check_cmp(struct tcheck *c, const struct node *n)
 {
 	const struct node *l = n->t[0].n, *r = n->t[1].n;
-	enum is_expr_type tl = type_of(c, l), tr = type_of(c, r);
-	if (c->failed || tl == IS_EXPR_ANY || tr == IS_EXPR_ANY || tl == tr)
-		return IS_EXPR_NUM;
+	enum isc_expr_type tl = type_of(c, l), tr = type_of(c, r);
+	if (c->failed || tl == ISC_EXPR_ANY || tr == ISC_EXPR_ANY || tl == tr)
+		return ISC_EXPR_NUM;
 	if (r->kind == N_VAR && l->kind != N_VAR) {  /* name the column first */
 		const struct node *sn = l;
-		enum is_expr_type st = tl;
+		enum isc_expr_type st = tl;
 		l = r, tl = tr;
 		r = sn, tr = st;
 	}
@@ -487,15 +487,15 @@ static enum is_expr_type check_cmp(struct tcheck *c, const struct node *n)
 	describe(c, r, tr, false, obj, sizeof(obj));
 	snprintf(c->err, c->errlen, "%s compared with %s at column %zu", subj, obj, n->pos + 1);
 	c->failed = 1;
-	return IS_EXPR_NUM;
+	return ISC_EXPR_NUM;
 }
 
 /* The type of n's value, after checking its operands. */
-static enum is_expr_type type_of(struct tcheck *c, const struct node *n)
+static enum isc_expr_type type_of(struct tcheck *c, const struct node *n)
 {
 	switch (n->kind) {
-	case N_NUM: return IS_EXPR_NUM;
-	case N_STR: return IS_EXPR_TEXT;
+	case N_NUM: return ISC_EXPR_NUM;
+	case N_STR: return ISC_EXPR_TEXT;
 	case N_VAR: return c->types[n->var];
 	case N_NEG:
 	case N_ARITH: return check_arith(c, n);
@@ -505,10 +505,10 @@ static enum is_expr_type type_of(struct tcheck *c, const struct node *n)
 		return check_cmp(c, n);
 	for (size_t i = 0; i < n->nt && !c->failed; i++)
 		type_of(c, n->t[i].n);  /* not, and, or, emptiness: operands of any type */
-	return IS_EXPR_NUM;
+	return ISC_EXPR_NUM;
 }
 
-int is_expr_check(const struct is_expr *e, const enum is_expr_type *types, char *err, size_t errlen)
+int isc_expr_check(const struct isc_expr *e, const enum isc_expr_type *types, char *err, size_t errlen)
 {
 	struct tcheck c = { .e = e, .types = types, .err = err, .errlen = errlen };
 	type_of(&c, e->root);
@@ -517,19 +517,19 @@ int is_expr_check(const struct is_expr *e, const enum is_expr_type *types, char 
 
 /* --- evaluation --- */
 
-static struct is_value num_value(double d) { return (struct is_value){ .num = d }; }
+static struct isc_value num_value(double d) { return (struct isc_value){ .num = d }; }
 
-static int truthy(struct is_value v)
+static int truthy(struct isc_value v)
 {
 	return v.is_str ? v.str && *v.str : (!isnan(v.num) && v.num != 0);
 }
 
-static bool no_value(struct is_value v)
+static bool no_value(struct isc_value v)
 {
 	return v.is_str ? !v.str || !*v.str : isnan(v.num);
 }
 
-static struct is_value compare(enum node_kind k, struct is_value a, struct is_value b)
+static struct isc_value compare(enum node_kind k, struct isc_value a, struct isc_value b)
 {
 	int c;
 	if (a.is_str != b.is_str)
@@ -561,13 +561,13 @@ static double arith(char op, double a, double b)
 	}
 }
 
-static struct is_value eval(const struct node *n, is_expr_getter get, void *arg);
+static struct isc_value eval(const struct node *n, isc_expr_getter get, void *arg);
 
-static struct is_value eval_arith(const struct node *n, is_expr_getter get, void *arg)
+static struct isc_value eval_arith(const struct node *n, isc_expr_getter get, void *arg)
 {
 	double acc = 0;
 	for (size_t i = 0; i < n->nt; i++) {
-		struct is_value v = eval(n->t[i].n, get, arg);
+		struct isc_value v = eval(n->t[i].n, get, arg);
 		if (v.is_str)
 			return num_value(NAN);
 		acc = i ? arith(n->t[i].op, acc, v.num) : v.num;
@@ -576,7 +576,7 @@ static struct is_value eval_arith(const struct node *n, is_expr_getter get, void
 }
 
 /* and/or, short-circuit: the first term that is false (and) or true (or) decides. */
-static struct is_value eval_logic(const struct node *n, is_expr_getter get, void *arg)
+static struct isc_value eval_logic(const struct node *n, isc_expr_getter get, void *arg)
 {
 	int decides = n->kind == N_OR;
 	for (size_t i = 0; i < n->nt; i++)
@@ -585,12 +585,12 @@ static struct is_value eval_logic(const struct node *n, is_expr_getter get, void
 	return num_value(!decides);
 }
 
-static struct is_value eval(const struct node *n, is_expr_getter get, void *arg)
+static struct isc_value eval(const struct node *n, isc_expr_getter get, void *arg)
 {
-	struct is_value a;
+	struct isc_value a;
 	switch (n->kind) {
 	case N_NUM: return num_value(n->num);
-	case N_STR: return (struct is_value){ .is_str = true, .str = n->str };
+	case N_STR: return (struct isc_value){ .is_str = true, .str = n->str };
 	case N_VAR: return get(arg, n->var);
 	case N_NOT: return num_value(!truthy(eval(n->t[0].n, get, arg)));
 	case N_EMPTY: return num_value(no_value(eval(n->t[0].n, get, arg)));
@@ -606,12 +606,12 @@ static struct is_value eval(const struct node *n, is_expr_getter get, void *arg)
 	}
 }
 
-struct is_value is_expr_eval(const struct is_expr *e, is_expr_getter get, void *arg)
+struct isc_value isc_expr_eval(const struct isc_expr *e, isc_expr_getter get, void *arg)
 {
 	return eval(e->root, get, arg);
 }
 
-bool is_expr_truthy(struct is_value v)
+bool isc_expr_truthy(struct isc_value v)
 {
 	return truthy(v);
 }

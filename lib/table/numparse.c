@@ -263,7 +263,7 @@ static inline __attribute__((always_inline)) const char *fast_decimal(const char
 	return p;
 }
 
-const char *is_parse_double_prefix(const char *s, const char *end, double *out)
+const char *isc_parse_double_prefix(const char *s, const char *end, double *out)
 {
 	const char *quick = fast_decimal(s, end, out);
 	if (quick)
@@ -291,20 +291,20 @@ const char *is_parse_double_prefix(const char *s, const char *end, double *out)
 	return stop;
 }
 
-bool is_parse_double(const char *s, size_t n, double *out)
+bool isc_parse_double(const char *s, size_t n, double *out)
 {
 	double d;
-	if (is_parse_double_prefix(s, s + n, &d) != s + n)
+	if (isc_parse_double_prefix(s, s + n, &d) != s + n)
 		return false;
 	*out = d;
 	return true;
 }
 
-bool is_number_out_of_range(const char *s, size_t n, double *out)
+bool isc_is_number_out_of_range(const char *s, size_t n, double *out)
 {
 	struct scan sc;
 	double d;
-	if (scan_number(s, s + n, &sc) != s + n || is_parse_double(s, n, &d))
+	if (scan_number(s, s + n, &sc) != s + n || isc_parse_double(s, n, &d))
 		return false;
 	*out = sc.neg ? -HUGE_VAL : HUGE_VAL;
 	if (sc.exp10 < 0)  /* too small rather than too large */

@@ -11,14 +11,14 @@
  * or a value beyond the doubles (overflow to infinity, or underflow to zero from digits
  * that are not all zero: 1e-400; subnormals such as 5e-324 are fine).
  */
-bool is_parse_double(const char *s, size_t n, double *out);
+bool isc_parse_double(const char *s, size_t n, double *out);
 
 /* Whether s[0..n) is a decimal number by its form that is beyond the range of a double
  * (1e400, or 1e-400, which is not 0); *out is then +-inf or +-0 to say which way. */
-bool is_number_out_of_range(const char *s, size_t n, double *out);
+bool isc_is_number_out_of_range(const char *s, size_t n, double *out);
 
 /* The same for the longest number at the start of [s, end): returns where it stops, or
  * NULL when s does not start with a number (or it overflows). */
-const char *is_parse_double_prefix(const char *s, const char *end, double *out);
+const char *isc_parse_double_prefix(const char *s, const char *end, double *out);
 
 #endif

@@ -11,7 +11,7 @@
 #include "text/util.h"
 #include "table/strpool.h"
 
-int is_select_metrics(const struct is_table *t, const char *re, const char ***names, size_t *n)
+int isc_select_metrics(const struct isc_table *t, const char *re, const char ***names, size_t *n)
 {
 	regex_t rx;
 	if (re) {
@@ -19,21 +19,21 @@ int is_select_metrics(const struct is_table *t, const char *re, const char ***na
 		if (rc) {
 			char msg[128];
 			regerror(rc, &rx, msg, sizeof(msg));
-			is_err("bad --metrics regular expression '%s': %s", re, msg);
+			isc_err("bad --metrics regular expression '%s': %s", re, msg);
 			return -1;
 		}
 	}
-	*names = is_xcalloc(t->ncols + 1, sizeof(char *));
+	*names = isc_xcalloc(t->ncols + 1, sizeof(char *));
 	*n = 0;
 	for (size_t i = 0; i < t->ncols; i++)
-		if (t->cols[i].type == IS_COL_NUM && (!re || regexec(&rx, t->cols[i].name, 0, NULL, 0) == 0))
+		if (t->cols[i].type == ISC_COL_NUM && (!re || regexec(&rx, t->cols[i].name, 0, NULL, 0) == 0))
 			(*names)[(*n)++] = t->cols[i].name;
 	if (re)
 		regfree(&rx);
 	return 0;
 }
 
-int is_natural_cmp(const char *a, const char *b)
+int isc_natural_cmp(const char *a, const char *b)
 {
 	while (*a && *b) {
 		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
@@ -69,48 +69,48 @@ static int cmp_ids(const void *x, const void *y, void *arg)
 			return isnan(vb) - isnan(va);
 		return (va > vb) - (va < vb);
 	}
-	return is_natural_cmp(o->labels[a], o->labels[b]);
+	return isc_natural_cmp(o->labels[a], o->labels[b]);
 }
 
 
-static void label_of(const struct is_table *t, const struct is_column *c, size_t row, char *buf, size_t len)
+static void label_of(const struct isc_table *t, const struct isc_column *c, size_t row, char *buf, size_t len)
 {
-	if (c->type == IS_COL_TEXT) {
-		const char *s = is_table_str(t, c->text[row]);
+	if (c->type == ISC_COL_TEXT) {
+		const char *s = isc_table_str(t, c->text[row]);
 		snprintf(buf, len, "%s", s ? s : "");
 	} else if (isnan(c->num[row])) {
 		buf[0] = '\0';
 	} else {
-		is_num_str(buf, c->num[row]);  /* reads back as the value, as in JSON */
+		isc_num_str(buf, c->num[row]);  /* reads back as the value, as in JSON */
 	}
 }
 
-int is_group_rows(const struct is_table *t, const char *colname, struct is_groups *g)
+int isc_group_rows(const struct isc_table *t, const char *colname, struct isc_groups *g)
 {
-	const struct is_column *c = is_table_col(t, colname);
+	const struct isc_column *c = isc_table_col(t, colname);
 	struct strpool pool;
 	char buf[64];
 	memset(g, 0, sizeof(*g));
 	if (!c) {
-		is_err("%s: no column '%s' to group by", t->path, colname);
+		isc_err("%s: no column '%s' to group by", t->path, colname);
 		return -1;
 	}
 	strpool_init(&pool);
-	uint32_t *gid = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*gid));
+	uint32_t *gid = isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*gid));
 	/* A text column's rows share few string ids: intern each id's label once. */
-	size_t ncache = c->type == IS_COL_TEXT ? t->nstrs + 1 : 0;
-	uint32_t *cache = is_xmalloc((ncache ? ncache : 1) * sizeof(*cache));
+	size_t ncache = c->type == ISC_COL_TEXT ? t->nstrs + 1 : 0;
+	uint32_t *cache = isc_xmalloc((ncache ? ncache : 1) * sizeof(*cache));
 	for (size_t i = 0; i < ncache; i++)
 		cache[i] = UINT32_MAX;
 	for (size_t r = 0; r < t->nrows; r++) {
-		size_t key = ncache && c->text[r] != IS_TEXT_EMPTY ? c->text[r] : t->nstrs;
+		size_t key = ncache && c->text[r] != ISC_TEXT_EMPTY ? c->text[r] : t->nstrs;
 		if (ncache && cache[key] != UINT32_MAX) {
 			gid[r] = cache[key];
 			continue;
 		}
 		const char *s = buf;
-		if (ncache && c->text[r] != IS_TEXT_EMPTY)
-			s = is_table_str(t, c->text[r]);
+		if (ncache && c->text[r] != ISC_TEXT_EMPTY)
+			s = isc_table_str(t, c->text[r]);
 		else
 			label_of(t, c, r, buf, sizeof(buf));
 		gid[r] = strpool_intern(&pool, s, strlen(s));
@@ -122,17 +122,17 @@ int is_group_rows(const struct is_table *t, const char *colname, struct is_group
 	size_t n;
 	char **labels = strpool_release(&pool, &n);
 	struct label_order order = { labels, NULL };
-	if (c->type != IS_COL_TEXT) {
-		order.value = is_xmalloc((n ? n : 1) * sizeof(double));
+	if (c->type != ISC_COL_TEXT) {
+		order.value = isc_xmalloc((n ? n : 1) * sizeof(double));
 		for (size_t i = 0; i < n; i++)
 			order.value[i] = labels[i][0] ? strtod(labels[i], NULL) : NAN;
 	}
-	uint32_t *ids = is_xmalloc((n ? n : 1) * sizeof(uint32_t));
+	uint32_t *ids = isc_xmalloc((n ? n : 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < n; i++)
 		ids[i] = (uint32_t)i;
 	qsort_r(ids, n, sizeof(uint32_t), cmp_ids, &order);
-	char **sorted = is_xmalloc((n ? n : 1) * sizeof(char *));
-	size_t *rank = is_xmalloc((n ? n : 1) * sizeof(size_t));
+	char **sorted = isc_xmalloc((n ? n : 1) * sizeof(char *));
+	size_t *rank = isc_xmalloc((n ? n : 1) * sizeof(size_t));
 	for (size_t k = 0; k < n; k++) {
 		sorted[k] = labels[ids[k]];
 		rank[ids[k]] = k;
@@ -141,13 +141,13 @@ int is_group_rows(const struct is_table *t, const char *colname, struct is_group
 	free(order.value);
 	g->ngroups = n;
 	g->labels = sorted;
-	g->counts = is_xcalloc(n ? n : 1, sizeof(size_t));
-	g->rows = is_xcalloc(n ? n : 1, sizeof(size_t *));
+	g->counts = isc_xcalloc(n ? n : 1, sizeof(size_t));
+	g->rows = isc_xcalloc(n ? n : 1, sizeof(size_t *));
 	for (size_t r = 0; r < t->nrows; r++)
 		g->counts[rank[gid[r]]]++;
 	for (size_t k = 0; k < n; k++)
-		g->rows[k] = is_xmalloc((g->counts[k] ? g->counts[k] : 1) * sizeof(size_t));
-	size_t *fill = is_xcalloc(n ? n : 1, sizeof(size_t));
+		g->rows[k] = isc_xmalloc((g->counts[k] ? g->counts[k] : 1) * sizeof(size_t));
+	size_t *fill = isc_xcalloc(n ? n : 1, sizeof(size_t));
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t k = rank[gid[r]];
 		g->rows[k][fill[k]++] = r;
@@ -159,7 +159,7 @@ int is_group_rows(const struct is_table *t, const char *colname, struct is_group
 	return 0;
 }
 
-void is_groups_free(struct is_groups *g)
+void isc_groups_free(struct isc_groups *g)
 {
 	for (size_t k = 0; k < g->ngroups; k++) {
 		free(g->labels[k]);
@@ -171,7 +171,7 @@ void is_groups_free(struct is_groups *g)
 	memset(g, 0, sizeof(*g));
 }
 
-void is_gather(const double *col, const size_t *rows, size_t n, double *out)
+void isc_gather(const double *col, const size_t *rows, size_t n, double *out)
 {
 	for (size_t i = 0; i < n; i++)
 		out[i] = col[rows[i]];

@@ -6,10 +6,10 @@
 
 /* Numeric columns whose name matches regex (POSIX extended, NULL = all), in table order.
  * Returns -1 with a message on a bad regex. *names is malloc'd (pointers into t). */
-int is_select_metrics(const struct is_table *t, const char *regex, const char ***names, size_t *n);
+int isc_select_metrics(const struct isc_table *t, const char *regex, const char ***names, size_t *n);
 
 /* Row groups by a column's value (text or number). */
-struct is_groups {
+struct isc_groups {
 	size_t ngroups;
 	char **labels;       /* "C6", "POLL", or a number as text; "" for empty cells */
 	size_t *counts;      /* rows per group */
@@ -17,12 +17,12 @@ struct is_groups {
 };
 /* Group rows of t by column col (must exist). Groups are sorted by label (natural order:
  * "C1" < "C1E" < "C6" < "C10"; numbers numerically). */
-int is_group_rows(const struct is_table *t, const char *col, struct is_groups *g);
-void is_groups_free(struct is_groups *g);
+int isc_group_rows(const struct isc_table *t, const char *col, struct isc_groups *g);
+void isc_groups_free(struct isc_groups *g);
 /* That natural order: digit runs compare as numbers ("C6" < "C10"), the rest byte by byte. */
-int is_natural_cmp(const char *a, const char *b);
+int isc_natural_cmp(const char *a, const char *b);
 
 /* Copy the values of rows[0..n) of a numeric column into out. */
-void is_gather(const double *col, const size_t *rows, size_t n, double *out);
+void isc_gather(const double *col, const size_t *rows, size_t n, double *out);
 
 #endif

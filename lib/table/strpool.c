@@ -22,7 +22,7 @@ void strpool_init(struct strpool *p)
 static void rehash(struct strpool *p, size_t nslots)
 {
 	free(p->slots);
-	p->slots = is_xcalloc(nslots, sizeof(*p->slots));
+	p->slots = isc_xcalloc(nslots, sizeof(*p->slots));
 	p->nslots = nslots;
 	for (size_t id = 0; id < p->n; id++) {
 		size_t i = hash_bytes(p->strs[id], strlen(p->strs[id])) & (nslots - 1);
@@ -57,9 +57,9 @@ uint32_t strpool_intern(struct strpool *p, const char *s, size_t len)
 	}
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 16;
-		p->strs = is_xrealloc(p->strs, p->cap * sizeof(*p->strs));
+		p->strs = isc_xrealloc(p->strs, p->cap * sizeof(*p->strs));
 	}
-	p->strs[p->n] = is_xstrndup(s, len);
+	p->strs[p->n] = isc_xstrndup(s, len);
 	p->slots[i] = (uint32_t)p->n + 1;
 	return (uint32_t)p->n++;
 }

@@ -14,60 +14,60 @@ struct colindex {
 	size_t *col_of;
 };
 
-struct is_table *is_table_new(const char *path)
+struct isc_table *isc_table_new(const char *path)
 {
-	struct is_table *t = is_xcalloc(1, sizeof(*t));
-	struct strpool *pool = is_xmalloc(sizeof(*pool));
-	struct colindex *ci = is_xcalloc(1, sizeof(*ci));
+	struct isc_table *t = isc_xcalloc(1, sizeof(*t));
+	struct strpool *pool = isc_xmalloc(sizeof(*pool));
+	struct colindex *ci = isc_xcalloc(1, sizeof(*ci));
 	strpool_init(pool);
 	strpool_init(&ci->names);
 	t->pool = pool;
 	t->colindex = ci;
-	t->path = is_xstrdup(path ? path : "");
+	t->path = isc_xstrdup(path ? path : "");
 	return t;
 }
 
-struct is_column *is_table_add_col(struct is_table *t, const char *name, enum is_coltype type)
+struct isc_column *isc_table_add_col(struct isc_table *t, const char *name, enum isc_coltype type)
 {
 	struct colindex *ci = t->colindex;
 	if ((t->ncols & (t->ncols - 1)) == 0)  /* 0, 1, 2, 4 ...: room doubles */
-		t->cols = is_xrealloc(t->cols, (t->ncols < 4 ? 8 : 2 * t->ncols) * sizeof(*t->cols));
+		t->cols = isc_xrealloc(t->cols, (t->ncols < 4 ? 8 : 2 * t->ncols) * sizeof(*t->cols));
 	size_t had = ci->names.n;
 	uint32_t id = strpool_intern(&ci->names, name, strlen(name));
 	if (ci->names.n != had) {
 		if ((had & (had - 1)) == 0)
-			ci->col_of = is_xrealloc(ci->col_of, (had < 4 ? 8 : 2 * had) * sizeof(size_t));
+			ci->col_of = isc_xrealloc(ci->col_of, (had < 4 ? 8 : 2 * had) * sizeof(size_t));
 		ci->col_of[id] = t->ncols;
 	}
-	struct is_column *c = &t->cols[t->ncols++];
+	struct isc_column *c = &t->cols[t->ncols++];
 	memset(c, 0, sizeof(*c));
-	c->name = is_xstrdup(name);
+	c->name = isc_xstrdup(name);
 	c->type = type;
 	return c;
 }
 
-struct is_column *is_table_col(const struct is_table *t, const char *name)
+struct isc_column *isc_table_col(const struct isc_table *t, const char *name)
 {
 	const struct colindex *ci = t->colindex;
 	uint32_t id = strpool_find(&ci->names, name, strlen(name));
 	return id == UINT32_MAX ? NULL : &t->cols[ci->col_of[id]];
 }
 
-bool is_table_col_has_value(const struct is_table *t, const char *name)
+bool isc_table_col_has_value(const struct isc_table *t, const char *name)
 {
-	const struct is_column *c = is_table_col(t, name);
+	const struct isc_column *c = isc_table_col(t, name);
 	for (size_t i = 0; c && i < t->nrows; i++)
-		if (c->type == IS_COL_TEXT ? c->text[i] != IS_TEXT_EMPTY : !isnan(c->num[i]))
+		if (c->type == ISC_COL_TEXT ? c->text[i] != ISC_TEXT_EMPTY : !isnan(c->num[i]))
 			return true;
 	return false;
 }
 
-const char *is_table_str(const struct is_table *t, uint32_t id)
+const char *isc_table_str(const struct isc_table *t, uint32_t id)
 {
 	return id < t->nstrs ? t->strs[id] : NULL;
 }
 
-uint32_t is_table_intern(struct is_table *t, const char *s)
+uint32_t isc_table_intern(struct isc_table *t, const char *s)
 {
 	struct strpool *pool = t->pool;
 	uint32_t id = strpool_intern(pool, s, strlen(s));
@@ -76,14 +76,14 @@ uint32_t is_table_intern(struct is_table *t, const char *s)
 	return id;
 }
 
-void is_table_keep_rows(struct is_table *t, const unsigned char *keep)
+void isc_table_keep_rows(struct isc_table *t, const unsigned char *keep)
 {
 	size_t out = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (!keep[r])
 			continue;
 		for (size_t c = 0; c < t->ncols; c++) {
-			struct is_column *col = &t->cols[c];
+			struct isc_column *col = &t->cols[c];
 			if (col->num)
 				col->num[out] = col->num[r];
 			if (col->text)
@@ -94,13 +94,13 @@ void is_table_keep_rows(struct is_table *t, const unsigned char *keep)
 	t->nrows = out;
 }
 
-void is_table_truncate(struct is_table *t, size_t n)
+void isc_table_truncate(struct isc_table *t, size_t n)
 {
 	if (n < t->nrows)
 		t->nrows = n;
 }
 
-void is_table_free(struct is_table *t)
+void isc_table_free(struct isc_table *t)
 {
 	if (!t)
 		return;
@@ -127,7 +127,7 @@ void is_table_free(struct is_table *t)
 	free(t);
 }
 
-bool is_known_text_column(const char *name)
+bool isc_is_known_text_column(const char *name)
 {
 	static const char *const text_cols[] = { "ReqCState", "ReqCStateName", "Method", "Label" };
 	for (size_t i = 0; i < sizeof(text_cols) / sizeof(text_cols[0]); i++)

@@ -5,32 +5,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define IS_TEXT_EMPTY UINT32_MAX  /* text cell with no value */
+#define ISC_TEXT_EMPTY UINT32_MAX  /* text cell with no value */
 
-enum is_coltype { IS_COL_NUM, IS_COL_TEXT };
+enum isc_coltype { ISC_COL_NUM, ISC_COL_TEXT };
 
-struct is_column {
+struct isc_column {
 	char *name;
-	enum is_coltype type;
-	double *num;     /* IS_COL_NUM: one value per row, NaN for an empty cell */
-	uint32_t *text;  /* IS_COL_TEXT: string id per row (is_table_str), IS_TEXT_EMPTY if empty */
+	enum isc_coltype type;
+	double *num;     /* ISC_COL_NUM: one value per row, NaN for an empty cell */
+	uint32_t *text;  /* ISC_COL_TEXT: string id per row (isc_table_str), ISC_TEXT_EMPTY if empty */
 	bool borrowed;   /* num/text point into memory the table does not own (a mapped cache
-			  * entry): is_table_free leaves them; columns added later are owned */
+			  * entry): isc_table_free leaves them; columns added later are owned */
 };
 
-struct is_table {
+struct isc_table {
 	char *path;              /* file it was read from */
 	size_t nrows;
 	size_t ncols;            /* loaded columns only */
-	struct is_column *cols;
+	struct isc_column *cols;
 	char **strs;             /* interned text values, indexed by id */
 	size_t nstrs;
 	size_t file_ncols;       /* columns in the file header */
 	char **file_colnames;    /* every header name, loaded or not */
 	size_t dropped_rows;     /* a cut-off last line dropped while reading (0 or 1) */
 	void *pool;              /* private: the string pool behind strs */
-	void *colindex;          /* private: column names -> column, for is_table_col */
-	/* Set when some columns are borrowed (a mapped cache file, lib/cache): is_table_free
+	void *colindex;          /* private: column names -> column, for isc_table_col */
+	/* Set when some columns are borrowed (a mapped cache file, lib/cache): isc_table_free
 	 * calls release(release_arg) after freeing the columns it owns. */
 	void (*release)(void *arg);
 	void *release_arg;
@@ -39,9 +39,9 @@ struct is_table {
 /* Columns a CSV header may have (docs/format.md): far above any real file (wult's have
  * about 30, counters.csv a few hundred), and every step per column is linear, so that a file
  * at the limit is read and analysed in well under a second. */
-#define IS_TABLE_MAX_COLS 100000
+#define ISC_TABLE_MAX_COLS 100000
 
-struct is_table_opts {
+struct isc_table_opts {
 	/* Which columns to keep; NULL keeps all. Called once per header name. */
 	bool (*want)(const char *name, void *arg);
 	void *want_arg;
@@ -58,27 +58,27 @@ struct is_table_opts {
  * and returns -1. A last line without its newline is dropped with a warning (a killed
  * writer leaves one), unless opts say the file is complete with that many rows.
  */
-int is_table_read(const char *path, const struct is_table_opts *opts, struct is_table **out);
-void is_table_free(struct is_table *t);
+int isc_table_read(const char *path, const struct isc_table_opts *opts, struct isc_table **out);
+void isc_table_free(struct isc_table *t);
 
-/* An empty table with the given column layout, to be filled with is_table_append_*. */
-struct is_table *is_table_new(const char *path);
-struct is_column *is_table_add_col(struct is_table *t, const char *name, enum is_coltype type);
+/* An empty table with the given column layout, to be filled with isc_table_append_*. */
+struct isc_table *isc_table_new(const char *path);
+struct isc_column *isc_table_add_col(struct isc_table *t, const char *name, enum isc_coltype type);
 
 /* Column by name (the first of that name), or NULL; a hash lookup. */
-struct is_column *is_table_col(const struct is_table *t, const char *name);
+struct isc_column *isc_table_col(const struct isc_table *t, const char *name);
 /* Whether the column exists and has at least one non-empty cell. */
-bool is_table_col_has_value(const struct is_table *t, const char *name);
-const char *is_table_str(const struct is_table *t, uint32_t id);
+bool isc_table_col_has_value(const struct isc_table *t, const char *name);
+const char *isc_table_str(const struct isc_table *t, uint32_t id);
 /* Intern a string, returning its id. */
-uint32_t is_table_intern(struct is_table *t, const char *s);
+uint32_t isc_table_intern(struct isc_table *t, const char *s);
 
 /* Keep only rows with keep[row] != 0 (in place, order kept). */
-void is_table_keep_rows(struct is_table *t, const unsigned char *keep);
+void isc_table_keep_rows(struct isc_table *t, const unsigned char *keep);
 /* Keep the first n rows. */
-void is_table_truncate(struct is_table *t, size_t n);
+void isc_table_truncate(struct isc_table *t, size_t n);
 
 /* Column names that idlescope and wult always treat as text. */
-bool is_known_text_column(const char *name);
+bool isc_is_known_text_column(const char *name);
 
 #endif

@@ -8,13 +8,13 @@
 #include "text/json_num.h"
 #include "text/util.h"
 
-char *is_bin_label(double lo, double hi, int last)
+char *isc_bin_label(double lo, double hi, int last)
 {
-	char a[IS_NUM_STR_LEN], b[IS_NUM_STR_LEN];
-	return is_xasprintf("[%s, %s%c", is_num_str(a, lo), is_num_str(b, hi), last ? ']' : ')');
+	char a[ISC_NUM_STR_LEN], b[ISC_NUM_STR_LEN];
+	return isc_xasprintf("[%s, %s%c", isc_num_str(a, lo), isc_num_str(b, hi), last ? ']' : ')');
 }
 
-size_t is_bin_of(double v, double lo, double width, size_t nbins)
+size_t isc_bin_of(double v, double lo, double width, size_t nbins)
 {
 	double k = width > 0 ? floor((v - lo) / width) : 0;
 	return k < 0 ? 0 : k >= (double)nbins ? nbins - 1 : (size_t)k;
@@ -44,98 +44,98 @@ static struct bin_edges edges_of(double lo, double hi, size_t nbins)
 static char *edge_label(const struct bin_edges *e, size_t b)
 {
 	bool last = b + 1 == e->nbins;
-	return is_bin_label(e->lo + e->width * (double)b, last ? e->hi : e->lo + e->width * (double)(b + 1),
+	return isc_bin_label(e->lo + e->width * (double)b, last ? e->hi : e->lo + e->width * (double)(b + 1),
 			    last);
 }
 
-void is_bin_tables(struct is_table **t, size_t n, const char *col, size_t nbins, const char *name)
+void isc_bin_tables(struct isc_table **t, size_t n, const char *col, size_t nbins, const char *name)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t k = 0; k < n; k++)
-		widen_range(is_table_col(t[k], col)->num, t[k]->nrows, &lo, &hi);
+		widen_range(isc_table_col(t[k], col)->num, t[k]->nrows, &lo, &hi);
 	struct bin_edges e = edges_of(lo, hi, nbins);
-	uint32_t *ids = is_xmalloc(nbins * sizeof(uint32_t));
+	uint32_t *ids = isc_xmalloc(nbins * sizeof(uint32_t));
 	for (size_t k = 0; k < n; k++) {
 		for (size_t b = 0; b < nbins; b++) {  /* ids are per table */
 			char *label = edge_label(&e, b);
-			ids[b] = is_table_intern(t[k], label);
+			ids[b] = isc_table_intern(t[k], label);
 			free(label);
 		}
-		const double *v = is_table_col(t[k], col)->num;
-		struct is_column *c = is_table_add_col(t[k], name, IS_COL_TEXT);
-		c->text = is_xmalloc((t[k]->nrows ? t[k]->nrows : 1) * sizeof(uint32_t));
+		const double *v = isc_table_col(t[k], col)->num;
+		struct isc_column *c = isc_table_add_col(t[k], name, ISC_COL_TEXT);
+		c->text = isc_xmalloc((t[k]->nrows ? t[k]->nrows : 1) * sizeof(uint32_t));
 		for (size_t i = 0; i < t[k]->nrows; i++)
-			c->text[i] = isnan(v[i]) ? IS_TEXT_EMPTY : ids[is_bin_of(v[i], e.lo, e.width, nbins)];
+			c->text[i] = isnan(v[i]) ? ISC_TEXT_EMPTY : ids[isc_bin_of(v[i], e.lo, e.width, nbins)];
 	}
 	free(ids);
 }
 
 /* Values of numeric column c grouped by value, counting "" (no value) out. */
-static size_t distinct_values(const struct is_table *t, const char *col, struct is_groups *g)
+static size_t distinct_values(const struct isc_table *t, const char *col, struct isc_groups *g)
 {
-	if (is_group_rows(t, col, g) < 0)
+	if (isc_group_rows(t, col, g) < 0)
 		return 0;
 	return g->ngroups - (g->ngroups && !g->labels[0][0]);
 }
 
-static int text_column_error(const struct is_table *t, const char *col, size_t nbins)
+static int text_column_error(const struct isc_table *t, const char *col, size_t nbins)
 {
-	is_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers", t->path, col, nbins, col);
+	isc_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers", t->path, col, nbins, col);
 	return -1;
 }
 
-int is_by_group_tables(struct is_table **t, size_t n, const char *col, size_t nbins,
+int isc_by_group_tables(struct isc_table **t, size_t n, const char *col, size_t nbins,
 		       const char **group)
 {
 	size_t most = 0;
 	*group = col;
 	for (size_t i = 0; i < n; i++) {
-		const struct is_column *c = is_table_col(t[i], col);
-		if (c->type != IS_COL_NUM)
+		const struct isc_column *c = isc_table_col(t[i], col);
+		if (c->type != ISC_COL_NUM)
 			return nbins ? text_column_error(t[i], col, nbins) : 0;
-		struct is_groups g;
+		struct isc_groups g;
 		if (!nbins) {
 			size_t values = distinct_values(t[i], col, &g);
 			most = values > most ? values : most;
-			is_groups_free(&g);
+			isc_groups_free(&g);
 		}
 	}
-	if (!nbins && most <= IS_BY_AUTO_LIMIT)
+	if (!nbins && most <= ISC_BY_AUTO_LIMIT)
 		return 0;
 	if (!nbins)
-		is_note("--by %s: up to %zu different values in a run; grouped into %d equal bins "
-			"(--by %s:N for N)", col, most, IS_BY_AUTO_BINS, col);
-	nbins = nbins ? nbins : IS_BY_AUTO_BINS;
-	char *name = is_xasprintf("%s:%zu", col, nbins);
-	is_bin_tables(t, n, col, nbins, name);
-	*group = is_table_col(t[0], name)->name;
+		isc_note("--by %s: up to %zu different values in a run; grouped into %d equal bins "
+			"(--by %s:N for N)", col, most, ISC_BY_AUTO_BINS, col);
+	nbins = nbins ? nbins : ISC_BY_AUTO_BINS;
+	char *name = isc_xasprintf("%s:%zu", col, nbins);
+	isc_bin_tables(t, n, col, nbins, name);
+	*group = isc_table_col(t[0], name)->name;
 	free(name);
 	return 0;
 }
 
 /* Groups of t's rows by the bins of v: rows without a value first (label ""), then the bins
  * that have rows, in order. */
-static void bin_rows(const struct is_table *t, const double *v, size_t nbins, struct is_groups *g)
+static void bin_rows(const struct isc_table *t, const double *v, size_t nbins, struct isc_groups *g)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	widen_range(v, t->nrows, &lo, &hi);
 	struct bin_edges e = edges_of(lo, hi, nbins);
-	size_t *bin = is_xmalloc((t->nrows ? t->nrows : 1) * sizeof(size_t));
-	size_t *count = is_xcalloc(nbins + 1, sizeof(size_t));
+	size_t *bin = isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(size_t));
+	size_t *count = isc_xcalloc(nbins + 1, sizeof(size_t));
 	for (size_t i = 0; i < t->nrows; i++)
-		count[bin[i] = isnan(v[i]) ? nbins : is_bin_of(v[i], e.lo, e.width, nbins)]++;
-	size_t *gidx = is_xcalloc(nbins + 1, sizeof(size_t));
+		count[bin[i] = isnan(v[i]) ? nbins : isc_bin_of(v[i], e.lo, e.width, nbins)]++;
+	size_t *gidx = isc_xcalloc(nbins + 1, sizeof(size_t));
 	memset(g, 0, sizeof(*g));
-	g->labels = is_xcalloc(nbins + 1, sizeof(char *));
-	g->counts = is_xcalloc(nbins + 1, sizeof(size_t));
-	g->rows = is_xcalloc(nbins + 1, sizeof(size_t *));
+	g->labels = isc_xcalloc(nbins + 1, sizeof(char *));
+	g->counts = isc_xcalloc(nbins + 1, sizeof(size_t));
+	g->rows = isc_xcalloc(nbins + 1, sizeof(size_t *));
 	for (size_t k = 0; k <= nbins; k++) {
 		size_t b = (k + nbins) % (nbins + 1);  /* nbins (no value), 0, 1, ... */
 		if (!count[b])
 			continue;
 		gidx[b] = g->ngroups;
-		g->labels[g->ngroups] = b == nbins ? is_xstrdup("") : edge_label(&e, b);
-		g->rows[g->ngroups] = is_xmalloc(count[b] * sizeof(size_t));
+		g->labels[g->ngroups] = b == nbins ? isc_xstrdup("") : edge_label(&e, b);
+		g->rows[g->ngroups] = isc_xmalloc(count[b] * sizeof(size_t));
 		g->ngroups++;
 	}
 	for (size_t i = 0; i < t->nrows; i++) {
@@ -147,21 +147,21 @@ static void bin_rows(const struct is_table *t, const double *v, size_t nbins, st
 	free(bin);
 }
 
-int is_by_group_rows(const struct is_table *t, const char *col, size_t nbins, struct is_groups *g)
+int isc_by_group_rows(const struct isc_table *t, const char *col, size_t nbins, struct isc_groups *g)
 {
-	const struct is_column *c = is_table_col(t, col);
-	if (c && nbins && c->type != IS_COL_NUM)
+	const struct isc_column *c = isc_table_col(t, col);
+	if (c && nbins && c->type != ISC_COL_NUM)
 		return text_column_error(t, col, nbins);
 	if (c && nbins) {
 		bin_rows(t, c->num, nbins, g);
 		return 0;
 	}
 	size_t nvalues = distinct_values(t, col, g);
-	if (!c || c->type != IS_COL_NUM || nvalues <= IS_BY_AUTO_LIMIT)
+	if (!c || c->type != ISC_COL_NUM || nvalues <= ISC_BY_AUTO_LIMIT)
 		return c ? 0 : -1;
-	is_note("%s: --by %s: %zu different values; grouped into %d equal bins (--by %s:N for N)",
-		t->path, col, nvalues, IS_BY_AUTO_BINS, col);
-	is_groups_free(g);
-	bin_rows(t, c->num, IS_BY_AUTO_BINS, g);
+	isc_note("%s: --by %s: %zu different values; grouped into %d equal bins (--by %s:N for N)",
+		t->path, col, nvalues, ISC_BY_AUTO_BINS, col);
+	isc_groups_free(g);
+	bin_rows(t, c->num, ISC_BY_AUTO_BINS, g);
 	return 0;
 }

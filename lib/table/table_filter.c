@@ -8,27 +8,27 @@
 #include "text/util.h"
 
 struct row_ctx {
-	const struct is_table *t;
-	const struct is_column **cols;  /* per expression variable */
+	const struct isc_table *t;
+	const struct isc_column **cols;  /* per expression variable */
 	size_t row;
 };
 
 /* Stands for "index", the row number, when the table has no column of that name. */
-static const struct is_column index_col = { .name = "index", .type = IS_COL_NUM };
+static const struct isc_column index_col = { .name = "index", .type = ISC_COL_NUM };
 
-static struct is_value row_get(void *arg, size_t var)
+static struct isc_value row_get(void *arg, size_t var)
 {
 	struct row_ctx *c = arg;
-	const struct is_column *col = c->cols[var];
+	const struct isc_column *col = c->cols[var];
 	if (col == &index_col)
-		return (struct is_value){ .num = (double)c->row };
-	if (col->type == IS_COL_NUM)
-		return (struct is_value){ .num = col->num[c->row] };
-	return (struct is_value){ .is_str = true, .str = is_table_str(c->t, col->text[c->row]) };
+		return (struct isc_value){ .num = (double)c->row };
+	if (col->type == ISC_COL_NUM)
+		return (struct isc_value){ .num = col->num[c->row] };
+	return (struct isc_value){ .is_str = true, .str = isc_table_str(c->t, col->text[c->row]) };
 }
 
 /* Every column of the file, loaded or not ("A, B, C", cut with "..." to fit). */
-static void list_columns(const struct is_table *t, char *buf, size_t len)
+static void list_columns(const struct isc_table *t, char *buf, size_t len)
 {
 	size_t o = 0, n = t->file_ncols ? t->file_ncols : t->ncols;
 	buf[0] = '\0';
@@ -42,35 +42,35 @@ static void list_columns(const struct is_table *t, char *buf, size_t len)
 }
 
 /* A text column is text; a numeric one without any value may be anything. */
-static enum is_expr_type col_type(const struct is_table *t, const struct is_column *c)
+static enum isc_expr_type col_type(const struct isc_table *t, const struct isc_column *c)
 {
-	if (c->type == IS_COL_TEXT)
-		return IS_EXPR_TEXT;
-	return is_table_col_has_value(t, c->name) ? IS_EXPR_NUM : IS_EXPR_ANY;
+	if (c->type == ISC_COL_TEXT)
+		return ISC_EXPR_TEXT;
+	return isc_table_col_has_value(t, c->name) ? ISC_EXPR_NUM : ISC_EXPR_ANY;
 }
 
 /* The column of each variable of e (opt: "--include" or "--exclude"), its types checked. */
-static const struct is_column **bind(const struct is_table *t, const struct is_expr *e, const char *opt)
+static const struct isc_column **bind(const struct isc_table *t, const struct isc_expr *e, const char *opt)
 {
-	size_t n = is_expr_nvars(e);
-	const struct is_column **cols = is_xcalloc(n + 1, sizeof(*cols));
-	enum is_expr_type *types = is_xcalloc(n + 1, sizeof(*types));
+	size_t n = isc_expr_nvars(e);
+	const struct isc_column **cols = isc_xcalloc(n + 1, sizeof(*cols));
+	enum isc_expr_type *types = isc_xcalloc(n + 1, sizeof(*types));
 	char msg[1024];
 	int ok = 1;
 	for (size_t i = 0; i < n && ok; i++) {
-		cols[i] = is_table_col(t, is_expr_var(e, i));
-		if (!cols[i] && !strcmp(is_expr_var(e, i), "index"))
+		cols[i] = isc_table_col(t, isc_expr_var(e, i));
+		if (!cols[i] && !strcmp(isc_expr_var(e, i), "index"))
 			cols[i] = &index_col;
 		if (cols[i]) {
-			types[i] = cols[i] == &index_col ? IS_EXPR_NUM : col_type(t, cols[i]);
+			types[i] = cols[i] == &index_col ? ISC_EXPR_NUM : col_type(t, cols[i]);
 			continue;
 		}
 		list_columns(t, msg, sizeof(msg));
-		is_err("%s: filter: unknown column '%s' (columns: %s)", t->path, is_expr_var(e, i), msg);
+		isc_err("%s: filter: unknown column '%s' (columns: %s)", t->path, isc_expr_var(e, i), msg);
 		ok = 0;
 	}
-	if (ok && is_expr_check(e, types, msg, sizeof(msg)) < 0) {
-		is_err("%s: %s: %s", t->path, opt, msg);
+	if (ok && isc_expr_check(e, types, msg, sizeof(msg)) < 0) {
+		isc_err("%s: %s: %s", t->path, opt, msg);
 		ok = 0;
 	}
 	free(types);
@@ -81,8 +81,8 @@ static const struct is_column **bind(const struct is_table *t, const struct is_e
 	return cols;
 }
 
-int is_table_filter_mask(const struct is_table *t, const struct is_expr *include,
-			 const struct is_expr *exclude, unsigned char *keep)
+int isc_table_filter_mask(const struct isc_table *t, const struct isc_expr *include,
+			 const struct isc_expr *exclude, unsigned char *keep)
 {
 	struct row_ctx inc = { .t = t }, exc = { .t = t };
 	int rc = -1;
@@ -91,8 +91,8 @@ int is_table_filter_mask(const struct is_table *t, const struct is_expr *include
 		goto cleanup;
 	for (size_t r = 0; r < t->nrows; r++) {
 		inc.row = exc.row = r;
-		keep[r] = (!include || is_expr_truthy(is_expr_eval(include, row_get, &inc))) &&
-			  (!exclude || !is_expr_truthy(is_expr_eval(exclude, row_get, &exc)));
+		keep[r] = (!include || isc_expr_truthy(isc_expr_eval(include, row_get, &inc))) &&
+			  (!exclude || !isc_expr_truthy(isc_expr_eval(exclude, row_get, &exc)));
 	}
 	rc = 0;
 cleanup:
@@ -101,14 +101,14 @@ cleanup:
 	return rc;
 }
 
-int is_table_filter(struct is_table *t, const struct is_expr *include, const struct is_expr *exclude)
+int isc_table_filter(struct isc_table *t, const struct isc_expr *include, const struct isc_expr *exclude)
 {
 	if (!include && !exclude)
 		return 0;
-	unsigned char *keep = is_xmalloc(t->nrows ? t->nrows : 1);
-	int rc = is_table_filter_mask(t, include, exclude, keep);
+	unsigned char *keep = isc_xmalloc(t->nrows ? t->nrows : 1);
+	int rc = isc_table_filter_mask(t, include, exclude, keep);
 	if (rc == 0)
-		is_table_keep_rows(t, keep);
+		isc_table_keep_rows(t, keep);
 	free(keep);
 	return rc;
 }

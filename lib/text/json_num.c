@@ -6,40 +6,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-char *is_num_str(char *buf, double v)
+char *isc_num_str(char *buf, double v)
 {
 	if (!isfinite(v)) {
-		snprintf(buf, IS_NUM_STR_LEN, "%g", v);
+		snprintf(buf, ISC_NUM_STR_LEN, "%g", v);
 		return buf;
 	}
 	/* Every double of magnitude below 1e17 that is a whole number has at most 17 digits,
 	 * which %.0f writes exactly. */
 	if (fabs(v) < 1e17 && v == floor(v)) {
-		snprintf(buf, IS_NUM_STR_LEN, "%.0f", v);
+		snprintf(buf, ISC_NUM_STR_LEN, "%.0f", v);
 		return buf;
 	}
 	/* A normal double's shortest text, when it has 15 digits or fewer, is what %.15g writes;
 	 * a subnormal one has fewer digits of precision, and may need as few as one (5e-324). */
 	for (int prec = fabs(v) < DBL_MIN ? 1 : 15; prec < 17; prec++) {
-		snprintf(buf, IS_NUM_STR_LEN, "%.*g", prec, v);
+		snprintf(buf, ISC_NUM_STR_LEN, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			return buf;
 	}
-	snprintf(buf, IS_NUM_STR_LEN, "%.17g", v);
+	snprintf(buf, ISC_NUM_STR_LEN, "%.17g", v);
 	return buf;
 }
 
-cJSON *is_json_num(double v)
+cJSON *isc_json_num(double v)
 {
-	char buf[IS_NUM_STR_LEN];
+	char buf[ISC_NUM_STR_LEN];
 	if (!isfinite(v))
 		return cJSON_CreateNull();
-	return cJSON_CreateRaw(is_num_str(buf, v));
+	return cJSON_CreateRaw(isc_num_str(buf, v));
 }
 
-cJSON *is_json_add_num(cJSON *obj, const char *key, double v)
+cJSON *isc_json_add_num(cJSON *obj, const char *key, double v)
 {
-	cJSON *item = is_json_num(v);
+	cJSON *item = isc_json_num(v);
 	cJSON_AddItemToObject(obj, key, item);
 	return item;
 }

@@ -10,8 +10,8 @@
 #define IDLESCOPE_JSON_NUM_H
 #include <cjson/cJSON.h>
 
-/* Enough for any text is_num_str() writes, with the terminating NUL. */
-#define IS_NUM_STR_LEN 32
+/* Enough for any text isc_num_str() writes, with the terminating NUL. */
+#define ISC_NUM_STR_LEN 32
 
 /*
  * v as the shortest of %.15g, %.16g and %.17g that strtod() reads back as v exactly (for a
@@ -19,15 +19,15 @@
  * numbers below 1e17 in magnitude are written in plain digits ("200", "10000000000000000",
  * the same text %.17g gives them), larger ones as %g does ("1e+17"). NaN and the infinities
  * as printf writes them ("nan", "inf", "-inf"): callers that must not print them check first.
- * buf holds IS_NUM_STR_LEN bytes. Returns buf.
+ * buf holds ISC_NUM_STR_LEN bytes. Returns buf.
  */
-char *is_num_str(char *buf, double v);
+char *isc_num_str(char *buf, double v);
 
-/* A cJSON item for v: the number as is_num_str() writes it (a raw item), or null for NaN and
+/* A cJSON item for v: the number as isc_num_str() writes it (a raw item), or null for NaN and
  * the infinities, which JSON cannot hold. NULL only when out of memory. */
-cJSON *is_json_num(double v);
+cJSON *isc_json_num(double v);
 
-/* is_json_num(v) added to obj under key (as cJSON_AddNumberToObject). Returns the item. */
-cJSON *is_json_add_num(cJSON *obj, const char *key, double v);
+/* isc_json_num(v) added to obj under key (as cJSON_AddNumberToObject). Returns the item. */
+cJSON *isc_json_add_num(cJSON *obj, const char *key, double v);
 
 #endif

@@ -5,17 +5,17 @@
 
 #include "text/textsafe.h"
 
-char *is_json_render(const cJSON *item, bool formatted)
+char *isc_json_render(const cJSON *item, bool formatted)
 {
 	char *raw = formatted ? cJSON_Print(item) : cJSON_PrintUnformatted(item);
 	if (!raw)
 		return NULL;
-	char *safe = is_text_dup(raw, IS_TEXT_JSON);
+	char *safe = isc_text_dup(raw, ISC_TEXT_JSON);
 	free(raw);
 	return safe;
 }
 
-void is_json_set(cJSON *o, const char *key, cJSON *v)
+void isc_json_set(cJSON *o, const char *key, cJSON *v)
 {
 	if (cJSON_HasObjectItem(o, key))
 		cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);

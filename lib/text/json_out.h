@@ -1,4 +1,4 @@
-/* JSON for files: cJSON's rendering made valid UTF-8 (textsafe.h, IS_TEXT_JSON); setting a key. */
+/* JSON for files: cJSON's rendering made valid UTF-8 (textsafe.h, ISC_TEXT_JSON); setting a key. */
 #ifndef IDLESCOPE_JSON_OUT_H
 #define IDLESCOPE_JSON_OUT_H
 #include <stdbool.h>
@@ -6,8 +6,8 @@
 
 /* item as JSON text (indented when formatted): invalid UTF-8 in its strings and keys becomes
  * U+FFFD, DEL and C1 characters \u007f ... \u009f. malloc'd; NULL when out of memory. */
-char *is_json_render(const cJSON *item, bool formatted);
+char *isc_json_render(const cJSON *item, bool formatted);
 /* Set o[key] to v: replaces the item of that key (case-sensitive) if there is one, else adds it. */
-void is_json_set(cJSON *o, const char *key, cJSON *v);
+void isc_json_set(cJSON *o, const char *key, cJSON *v);
 
 #endif

@@ -49,7 +49,7 @@ static int scan(const unsigned char *s, size_t n)
 	return len;
 }
 
-size_t is_utf8_char(const char *s, size_t n)
+size_t isc_utf8_char(const char *s, size_t n)
 {
 	int len = n ? scan((const unsigned char *)s, n) : 0;
 	return len > 0 ? (size_t)len : 0;
@@ -75,29 +75,29 @@ static bool is_bidi(uint32_t cp)
 	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-static bool keep(uint32_t cp, enum is_text_mode mode)
+static bool keep(uint32_t cp, enum isc_text_mode mode)
 {
 	switch (mode) {
-	case IS_TEXT_LINE:
+	case ISC_TEXT_LINE:
 		return !is_control(cp) && !is_bidi(cp);
-	case IS_TEXT_TERM:
+	case ISC_TEXT_TERM:
 		return cp == '\n' || cp == '\t' || (!is_control(cp) && !is_bidi(cp));
-	case IS_TEXT_DATA:
+	case ISC_TEXT_DATA:
 		return cp == '\t' || cp == '\n' || cp == '\r' || !is_control(cp);
-	case IS_TEXT_JSON:
+	case ISC_TEXT_JSON:
 		return cp < 0x7f || cp > 0x9f;
 	}
 	return false;
 }
 
 /* s[0..n) is one character not kept (len > 0) or one invalid byte (len 0). */
-static void replace(struct sink *k, const unsigned char *s, int len, enum is_text_mode mode)
+static void replace(struct sink *k, const unsigned char *s, int len, enum isc_text_mode mode)
 {
 	char hex[8];
-	if (mode == IS_TEXT_JSON && len > 0) {  /* DEL or C1: JSON can carry it escaped */
+	if (mode == ISC_TEXT_JSON && len > 0) {  /* DEL or C1: JSON can carry it escaped */
 		snprintf(hex, sizeof(hex), "\\u%04x", (unsigned)decode(s, len));
 		put(k, hex, 6);
-	} else if (mode == IS_TEXT_JSON) {      /* inside a JSON string: the text \xNN */
+	} else if (mode == ISC_TEXT_JSON) {      /* inside a JSON string: the text \xNN */
 		snprintf(hex, sizeof(hex), "\\\\x%02x", s[0]);
 		put(k, hex, 5);
 	} else {
@@ -110,7 +110,7 @@ static void replace(struct sink *k, const unsigned char *s, int len, enum is_tex
 
 /* Write s[0..n) made safe. A character that n cuts off counts as invalid bytes (the filter
  * stream passes only whole characters). */
-static void emit(struct sink *k, const unsigned char *s, size_t n, enum is_text_mode mode)
+static void emit(struct sink *k, const unsigned char *s, size_t n, enum isc_text_mode mode)
 {
 	size_t i = 0, run = 0;
 	while (i < n) {
@@ -130,23 +130,23 @@ static void emit(struct sink *k, const unsigned char *s, size_t n, enum is_text_
 	put(k, s + run, i - run);
 }
 
-void is_text_write(FILE *f, const char *s, size_t n, enum is_text_mode mode)
+void isc_text_write(FILE *f, const char *s, size_t n, enum isc_text_mode mode)
 {
 	struct sink k = { .f = f };
 	emit(&k, (const unsigned char *)s, n, mode);
 }
 
-char *is_text_dup(const char *s, enum is_text_mode mode)
+char *isc_text_dup(const char *s, enum isc_text_mode mode)
 {
 	size_t n = strlen(s);
 	/* At most 5 bytes out per byte in: \\xNN in JSON text. */
-	struct sink k = { .buf = is_xmalloc(5 * n + 1) };
+	struct sink k = { .buf = isc_xmalloc(5 * n + 1) };
 	emit(&k, (const unsigned char *)s, n, mode);
 	k.buf[k.len] = '\0';
 	return k.buf;
 }
 
-const char *is_name_problem(const char *s, char *buf, size_t len)
+const char *isc_name_problem(const char *s, char *buf, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t n = strlen(s);
@@ -160,7 +160,7 @@ const char *is_name_problem(const char *s, char *buf, size_t len)
 		if (is_control(cp) || is_bidi(cp)) {
 			char q[16];
 			struct sink k = { .buf = q };
-			replace(&k, u + i, l, IS_TEXT_LINE);
+			replace(&k, u + i, l, ISC_TEXT_LINE);
 			q[k.len] = '\0';
 			snprintf(buf, len, "a %s character (%s) at byte %zu",
 				 is_control(cp) ? "control" : "bidi control", q, i + 1);

@@ -2,7 +2,7 @@
  * Strings from inputs (run names, column names, cells, metadata, paths) written safely: valid
  * UTF-8 in every output, and no control character that a terminal would act on.
  *
- * Every writer of such strings goes through is_text_write(), directly or through a filter
+ * Every writer of such strings goes through isc_text_write(), directly or through a filter
  * stream; the rules per output are in docs/format.md ("Strings from inputs").
  */
 #ifndef IDLESCOPE_TEXTSAFE_H
@@ -13,41 +13,41 @@
 
 /* A byte that is not valid UTF-8 is the text \xNN in every mode, so a string reads the same
  * in every output and two different ones stay different. */
-enum is_text_mode {
+enum isc_text_mode {
 	/* One line on a terminal (messages): control characters (C0 including TAB and LF, DEL,
 	 * C1) and Unicode bidi controls become \xNN, byte by byte. The result is printable. */
-	IS_TEXT_LINE,
-	/* Text for a terminal (analyze's tables): as IS_TEXT_LINE, but LF and TAB are kept. */
-	IS_TEXT_TERM,
+	ISC_TEXT_LINE,
+	/* Text for a terminal (analyze's tables): as ISC_TEXT_LINE, but LF and TAB are kept. */
+	ISC_TEXT_TERM,
 	/* Data files (CSV, HTML): control characters other than TAB, LF and CR become \xNN. */
-	IS_TEXT_DATA,
+	ISC_TEXT_DATA,
 	/* JSON text as cJSON prints it (control characters inside strings already escaped):
 	 * DEL and C1 characters become \u007f ... \u009f, an invalid byte (only ever inside a
 	 * string) the escaped text \\xNN, which reads back as \xNN. */
-	IS_TEXT_JSON,
+	ISC_TEXT_JSON,
 };
 
 /* Length (1 to 4) of the valid UTF-8 character at s[0..n), or 0 if s does not start with
  * one (a stray continuation byte, an overlong form, a surrogate, above U+10FFFF, or cut off
  * by n). */
-size_t is_utf8_char(const char *s, size_t n);
+size_t isc_utf8_char(const char *s, size_t n);
 
 /* Write s[0..n) to f, made safe for mode. */
-void is_text_write(FILE *f, const char *s, size_t n, enum is_text_mode mode);
+void isc_text_write(FILE *f, const char *s, size_t n, enum isc_text_mode mode);
 
 /* s made safe for mode, malloc'd. */
-char *is_text_dup(const char *s, enum is_text_mode mode);
+char *isc_text_dup(const char *s, enum isc_text_mode mode);
 
 /* NULL if s is acceptable as a name that collect writes (valid UTF-8, no control characters,
  * no bidi controls), else why not ("a control character (\x1b) at byte 2"), in buf. */
-const char *is_name_problem(const char *s, char *buf, size_t len);
+const char *isc_name_problem(const char *s, char *buf, size_t len);
 
 /*
- * A stream whose bytes reach `to` through is_text_write(mode); a UTF-8 character split
+ * A stream whose bytes reach `to` through isc_text_write(mode); a UTF-8 character split
  * between two writes is kept whole. Closing it flushes `to` (and closes it when own is true)
  * and fails if writing to `to` failed. Line-buffered when `to` is a terminal. NULL only when
  * out of memory.
  */
-FILE *is_text_filter(FILE *to, enum is_text_mode mode, bool own);
+FILE *isc_text_filter(FILE *to, enum isc_text_mode mode, bool own);
 
 #endif

@@ -1,4 +1,4 @@
-/* A stdio stream that passes everything written to it through is_text_write(). */
+/* A stdio stream that passes everything written to it through isc_text_write(). */
 #include "text/textsafe.h"
 
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 struct filter {
 	FILE *to;
-	enum is_text_mode mode;
+	enum isc_text_mode mode;
 	bool own;
 	unsigned char carry[4];   /* the start of a character cut off by the last write */
 	size_t ncarry;
@@ -46,12 +46,12 @@ static ssize_t filter_write(void *cookie, const char *buf, size_t n)
 			f->ncarry += take;
 			return (ssize_t)n;
 		}
-		is_text_write(f->to, (const char *)tmp, whole, f->mode);
+		isc_text_write(f->to, (const char *)tmp, whole, f->mode);
 		used = whole - f->ncarry;
 		f->ncarry = 0;
 	}
 	size_t whole = whole_prefix(u + used, n - used);
-	is_text_write(f->to, buf + used, whole, f->mode);
+	isc_text_write(f->to, buf + used, whole, f->mode);
 	f->ncarry = n - used - whole;
 	memcpy(f->carry, u + used + whole, f->ncarry);
 	return ferror(f->to) ? -1 : (ssize_t)n;
@@ -60,14 +60,14 @@ static ssize_t filter_write(void *cookie, const char *buf, size_t n)
 static int filter_close(void *cookie)
 {
 	struct filter *f = cookie;
-	is_text_write(f->to, (const char *)f->carry, f->ncarry, f->mode);
+	isc_text_write(f->to, (const char *)f->carry, f->ncarry, f->mode);
 	int bad = ferror(f->to);
 	int rc = f->own ? fclose(f->to) : fflush(f->to);
 	free(f);
 	return rc != 0 || bad ? -1 : 0;
 }
 
-FILE *is_text_filter(FILE *to, enum is_text_mode mode, bool own)
+FILE *isc_text_filter(FILE *to, enum isc_text_mode mode, bool own)
 {
 	struct filter *f = calloc(1, sizeof(*f));
 	FILE *s;

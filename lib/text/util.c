@@ -19,15 +19,15 @@ static const char *progname = "idlescope";
 
 /* The name is printed at the start of every message (and collect's progress line): control
  * characters in it (a symbolic link named with an escape sequence) as \xNN. */
-void is_set_progname(const char *name)
+void isc_set_progname(const char *name)
 {
 	static char *owned;
 	const char *slash = strrchr(name, '/');
 	free(owned);
-	progname = owned = is_text_dup(slash ? slash + 1 : name, IS_TEXT_LINE);
+	progname = owned = isc_text_dup(slash ? slash + 1 : name, ISC_TEXT_LINE);
 }
 
-const char *is_progname(void)
+const char *isc_progname(void)
 {
 	return progname;
 }
@@ -37,7 +37,7 @@ const char *is_progname(void)
 static atomic_bool muted;
 static atomic_uint nwarnings;
 
-void is_msg_mute(bool on)
+void isc_msg_mute(bool on)
 {
 	atomic_store(&muted, on);
 }
@@ -50,14 +50,14 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	int n = vasprintf(&msg, fmt, ap);
 	fprintf(stderr, "%s: %s", progname, kind);
 	if (n >= 0)
-		is_text_write(stderr, msg, (size_t)n, IS_TEXT_LINE);
+		isc_text_write(stderr, msg, (size_t)n, ISC_TEXT_LINE);
 	else
 		fputs("(message lost: out of memory)", stderr);
 	fputc('\n', stderr);
 	free(msg);
 }
 
-void is_err(const char *fmt, ...)
+void isc_err(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -66,12 +66,12 @@ void is_err(const char *fmt, ...)
 }
 
 
-unsigned is_warn_count(void)
+unsigned isc_warn_count(void)
 {
 	return atomic_load(&nwarnings);
 }
 
-void is_warn(const char *fmt, ...)
+void isc_warn(const char *fmt, ...)
 {
 	va_list ap;
 	atomic_fetch_add(&nwarnings, 1);
@@ -80,7 +80,7 @@ void is_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-void is_note(const char *fmt, ...)
+void isc_note(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -88,7 +88,7 @@ void is_note(const char *fmt, ...)
 	va_end(ap);
 }
 
-void is_info(const char *fmt, ...)
+void isc_info(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -96,13 +96,13 @@ void is_info(const char *fmt, ...)
 	va_end(ap);
 }
 
-void is_bad_option(char *const *argv, const char *prefix, const char *help)
+void isc_bad_option(char *const *argv, const char *prefix, const char *help)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
 	if (optopt > 0 && optopt < 0x7f && strncmp(arg, "--", 2))
-		is_err("%s-%c: unknown option or missing argument (see '%s --help')", prefix, optopt, help);
+		isc_err("%s-%c: unknown option or missing argument (see '%s --help')", prefix, optopt, help);
 	else
-		is_err("%s%s: unknown option or missing argument (see '%s --help')", prefix, arg, help);
+		isc_err("%s%s: unknown option or missing argument (see '%s --help')", prefix, arg, help);
 }
 
 /*
@@ -114,7 +114,7 @@ void is_bad_option(char *const *argv, const char *prefix, const char *help)
 static __thread char oom_what[1024];  /* per thread: diff loads two runs at once */
 static void (*oom_hook)(void);
 
-void is_oom_context(const char *fmt, ...)
+void isc_oom_context(const char *fmt, ...)
 {
 	va_list ap;
 	oom_what[0] = '\0';
@@ -125,7 +125,7 @@ void is_oom_context(const char *fmt, ...)
 	va_end(ap);
 }
 
-void is_oom_hook(void (*fn)(void))
+void isc_oom_hook(void (*fn)(void))
 {
 	oom_hook = fn;
 }
@@ -147,7 +147,7 @@ static void *oom(size_t n)
 		len = 0;  /* nowhere left to say it */
 	if (oom_hook)
 		oom_hook();
-	_exit(IS_EXIT_DATA);
+	_exit(ISC_EXIT_DATA);
 }
 
 /*
@@ -167,7 +167,7 @@ static void *advise_huge(void *p, size_t n)
 	return p;
 }
 
-void *is_xmalloc(size_t n)
+void *isc_xmalloc(size_t n)
 {
 	/* A large block starts on a 2 MiB boundary, so that only its tail is in small pages
 	 * (page faults went from 13,000 to 5,300 for a million rows); posix_memalign's blocks
@@ -180,32 +180,32 @@ void *is_xmalloc(size_t n)
 	return p ? advise_huge(p, n) : oom(n);
 }
 
-void *is_xcalloc(size_t n, size_t size)
+void *isc_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	return p ? p : oom(n * size);
 }
 
-void *is_xrealloc(void *p, size_t n)
+void *isc_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	return q ? advise_huge(q, n) : oom(n);
 }
 
-char *is_xstrdup(const char *s)
+char *isc_xstrdup(const char *s)
 {
-	return is_xstrndup(s, strlen(s));
+	return isc_xstrndup(s, strlen(s));
 }
 
-char *is_xstrndup(const char *s, size_t n)
+char *isc_xstrndup(const char *s, size_t n)
 {
-	char *p = is_xmalloc(n + 1);
+	char *p = isc_xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }
 
-char *is_xasprintf(const char *fmt, ...)
+char *isc_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -216,7 +216,7 @@ char *is_xasprintf(const char *fmt, ...)
 	return s;
 }
 
-void is_quote_for_msg(const char *s, size_t n, char *out, size_t outlen)
+void isc_quote_for_msg(const char *s, size_t n, char *out, size_t outlen)
 {
 	const size_t max = outlen > 8 ? outlen - 8 : 0;
 	size_t o = 0;
@@ -234,14 +234,14 @@ void is_quote_for_msg(const char *s, size_t n, char *out, size_t outlen)
 	out[o] = '\0';
 }
 
-double is_now_sec(void)
+double isc_now_sec(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-char *is_read_regular_file(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+char *isc_read_regular_file(const char *path, size_t max, size_t *len, char *err, size_t errlen)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -259,7 +259,7 @@ char *is_read_regular_file(const char *path, size_t max, size_t *len, char *err,
 		snprintf(err, errlen, "%s: too large (%lld bytes, at most %zu)", path, (long long)st.st_size, max);
 		goto fail;
 	}
-	buf = is_xmalloc((size_t)st.st_size + 1);
+	buf = isc_xmalloc((size_t)st.st_size + 1);
 	while (got < (size_t)st.st_size) {
 		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
 		if (r < 0 && errno == EINTR)

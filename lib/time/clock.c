@@ -5,19 +5,19 @@
 #include "text/util.h"
 #include "time/clock.h"
 
-uint64_t is_mono_ns(void)
+uint64_t isc_mono_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
-struct timespec is_ns_to_timespec(uint64_t ns)
+struct timespec isc_ns_to_timespec(uint64_t ns)
 {
 	return (struct timespec){ .tv_sec = (time_t)(ns / NSEC_PER_SEC), .tv_nsec = (long)(ns % NSEC_PER_SEC) };
 }
 
-void is_iso_time(char *buf, size_t len)
+void isc_iso_time(char *buf, size_t len)
 {
 	struct timespec ts;
 	struct tm tm;
@@ -27,7 +27,7 @@ void is_iso_time(char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%03ldZ", ts.tv_nsec / (long)NSEC_PER_MSEC);
 }
 
-void is_name_stamp(char *buf, size_t len)
+void isc_name_stamp(char *buf, size_t len)
 {
 	time_t t = time(NULL);
 	struct tm tm;
@@ -35,17 +35,17 @@ void is_name_stamp(char *buf, size_t len)
 	strftime(buf, len, "%Y%m%d-%H%M%S", &tm);
 }
 
-char *is_run_name(const char *host, const char *what)
+char *isc_run_name(const char *host, const char *what)
 {
 	char name[256] = "localhost", date[32];
-	is_name_stamp(date, sizeof(date));
+	isc_name_stamp(date, sizeof(date));
 	if (host)
-		return is_xasprintf("%s-%s-%s", host, what, date);
+		return isc_xasprintf("%s-%s-%s", host, what, date);
 	if (gethostname(name, sizeof(name)) < 0 || !name[0])
 		strcpy(name, "localhost");
 	name[sizeof(name) - 1] = '\0';
 	for (char *p = name; *p; p++)
 		if (*p == '/' || *p == ' ' || (unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
 			*p = '_';  /* a hostname is ASCII letters, digits and '-'; nothing else is kept */
-	return is_xasprintf("%s-%s-%s", name, what, date);
+	return isc_xasprintf("%s-%s-%s", name, what, date);
 }

@@ -13,16 +13,16 @@
 #define NSEC_PER_SEC UINT64_C(1000000000)
 
 /* CLOCK_MONOTONIC now, in ns. */
-uint64_t is_mono_ns(void);
+uint64_t isc_mono_ns(void);
 /* ns -> struct timespec. */
-struct timespec is_ns_to_timespec(uint64_t ns);
+struct timespec isc_ns_to_timespec(uint64_t ns);
 /* ISO 8601 UTC of CLOCK_REALTIME now, e.g. "2026-11-22T08:00:00.123Z". */
-void is_iso_time(char *buf, size_t len);
+void isc_iso_time(char *buf, size_t len);
 /* UTC now as a part of a file name, "YYYYMMDD-HHMMSS". */
-void is_name_stamp(char *buf, size_t len);
+void isc_name_stamp(char *buf, size_t len);
 /* "<host>-<what>-<YYYYMMDD-HHMMSS>" (UTC), as wult names its results. host: as given (a
  * checked -H name); NULL: this machine's hostname ("localhost" if it has none) with anything
  * but printable ASCII, '/' and ' ' made '_' (docs/collect.md). malloc'd. */
-char *is_run_name(const char *host, const char *what);
+char *isc_run_name(const char *host, const char *what);
 
 #endif

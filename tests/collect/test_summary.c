@@ -38,7 +38,7 @@ static double want_q(const double *v, size_t n, double q)
 
 int main(void)
 {
-	is_set_progname("collect");
+	isc_set_progname("collect");
 	struct run_summary *s = summary_new();
 	/* WakeLatency 1..100 µs (TAI - LTime), IntrLatency 2x that: med 50.5, 99% 99.01. */
 	for (int i = 100; i >= 1; i--) {

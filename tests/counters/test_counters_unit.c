@@ -1,6 +1,6 @@
 /*
  * Unit tests of the counter library: wraparound, the REF_XCLK scaling table, option parsing,
- * clamping, and is_counters_summary() over a multi-interval run whose energy counter wraps
+ * clamping, and isc_counters_summary() over a multi-interval run whose energy counter wraps
  * twice (so that only per-interval deltas give the right total).
  */
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
-	char *p = is_xasprintf("%s/%s", dir, name);
+	char *p = isc_xasprintf("%s/%s", dir, name);
 	FILE *f = fopen(p, "w");
 	CHECK(f != NULL);
 	if (f) {
@@ -80,7 +80,7 @@ static void test_summary(const char *dir)
 	write_file(dir, "counters.csv", wrap_csv);
 	write_file(dir, "info.json", "{\"counters\": {\"cpu\": {\"vendor\": \"GenuineIntel\", \"family\": 6, \"model\": 85}}}");
 	cJSON *sum = NULL, *series = NULL;
-	CHECK(is_counters_summary(dir, &sum, &series) == 1);
+	CHECK(isc_counters_summary(dir, &sum, &series) == 1);
 	if (!sum || !series)
 		return;
 	/* whole run: TSC 4000000, MPERF 3100000, APERF 3600000 over 2 s */
@@ -115,12 +115,12 @@ static void test_summary(const char *dir)
 /* IPC falls back to APERF (as turbostat computes it) when there is no cycles counter. */
 static void test_ipc_fallback(const char *dir)
 {
-	char *sub = is_xasprintf("%s/ipc", dir);
+	char *sub = isc_xasprintf("%s/ipc", dir);
 	mkdir(sub, 0755);
 	write_file(sub, "counters.csv", "Snapshot,Time,CPU,Core,Package,INST_RETIRED,APERF\n"
 				       "0,1,0,0,0,100,1000\n1,2,0,0,0,3100,3000\n");
 	cJSON *sum = NULL;
-	CHECK(is_counters_summary(sub, &sum, NULL) == 1);
+	CHECK(isc_counters_summary(sub, &sum, NULL) == 1);
 	CHECK(sum && cJSON_GetObjectItem(sum, "IPC") && cJSON_GetObjectItem(sum, "IPC")->valuedouble == 1.5);
 	cJSON_Delete(sum);
 	free(sub);
@@ -129,7 +129,7 @@ static void test_ipc_fallback(const char *dir)
 /* Energy read through perf: info.json gives the scale (J per count) and 64-bit width. */
 static void test_perf_energy(const char *dir)
 {
-	char *sub = is_xasprintf("%s/perf", dir);
+	char *sub = isc_xasprintf("%s/perf", dir);
 	mkdir(sub, 0755);
 	write_file(sub, "counters.csv", "Snapshot,Time,CPU,Core,Package,PKG_ENERGY\n"
 				       "0,5,0,0,0,4294967296\n1,7,0,0,0,90194313216\n");
@@ -137,7 +137,7 @@ static void test_perf_energy(const char *dir)
 				    "\"perf power/energy-pkg\", \"scope\": \"package\", \"width\": 64, "
 				    "\"scale\": 2.3283064365386962890625e-10}}}}");
 	cJSON *sum = NULL;
-	CHECK(is_counters_summary(sub, &sum, NULL) == 1);
+	CHECK(isc_counters_summary(sub, &sum, NULL) == 1);
 	/* (90194313216 - 4294967296) * 2^-32 J = 20 J over 2 s */
 	CHECK(sum && cJSON_GetObjectItem(sum, "PkgWatt") && cJSON_GetObjectItem(sum, "PkgWatt")->valuedouble == 10);
 	cJSON_Delete(sum);
@@ -148,7 +148,7 @@ static void test_perf_energy(const char *dir)
  * running backwards: the whole-run summary is over the measured steps only. */
 static void test_reset_left_out(const char *dir)
 {
-	char *sub = is_xasprintf("%s/reset", dir);
+	char *sub = isc_xasprintf("%s/reset", dir);
 	mkdir(sub, 0755);
 	write_file(sub, "counters.csv", "Snapshot,Time,CPU,Core,Package,TSC,APERF,MPERF\n"
 				       "0,1,0,0,0,1000000000000,10,20\n"
@@ -159,7 +159,7 @@ static void test_reset_left_out(const char *dir)
 	CHECK(cnt_max_rate("TSC") == 1e11 && cnt_max_rate("SMI_COUNT") == 1e6);
 	CHECK(cnt_max_rate("C6.time") == 1e7 && cnt_max_rate("MY_COUNTER") == 1e12);
 	cJSON *sum = NULL, *series = NULL;
-	CHECK(is_counters_summary(sub, &sum, &series) == 1);
+	CHECK(isc_counters_summary(sub, &sum, &series) == 1);
 	/* measured: snapshot 1 to 2 (TSC 2e9, APERF 1e9, MPERF 1e9 in 1 s) and 3 to 4 (TSC 4e9,
 	 * APERF 1, MPERF 1 in 1 s) */
 	CHECK(sum && cJSON_GetObjectItem(sum, "TSC_MHz") &&
@@ -178,20 +178,20 @@ static void test_reset_left_out(const char *dir)
 
 static void test_absent_and_bad(const char *dir)
 {
-	char *empty = is_xasprintf("%s/empty", dir), *bad = is_xasprintf("%s/bad", dir);
+	char *empty = isc_xasprintf("%s/empty", dir), *bad = isc_xasprintf("%s/bad", dir);
 	mkdir(empty, 0755);
 	mkdir(bad, 0755);
 	cJSON *sum = NULL;
-	CHECK(is_counters_summary(empty, &sum, NULL) == 0);
+	CHECK(isc_counters_summary(empty, &sum, NULL) == 0);
 	write_file(bad, "counters.csv", "Snapshot,Time,CPU,Core,Package,TSC\n0,1,0,0,0,abc\n1,2,0,0,0,5\n");
-	CHECK(is_counters_summary(bad, &sum, NULL) == -1);
+	CHECK(isc_counters_summary(bad, &sum, NULL) == -1);
 	free(empty);
 	free(bad);
 }
 
 int main(void)
 {
-	is_set_progname("test_counters_unit");
+	isc_set_progname("test_counters_unit");
 	char tmpl[] = "/tmp/counters-unit-XXXXXX";
 	const char *dir = mkdtemp(tmpl);
 	CHECK(dir != NULL);
@@ -205,7 +205,7 @@ int main(void)
 	test_perf_energy(dir);
 	test_reset_left_out(dir);
 	test_absent_and_bad(dir);
-	char *cmd = is_xasprintf("rm -rf '%s'", dir);
+	char *cmd = isc_xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
 	free(cmd);

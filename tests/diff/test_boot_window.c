@@ -1,5 +1,5 @@
 /*
- * The block bootstrap's median CI (is_block_boot_median_ci) against a naive one written from
+ * The block bootstrap's median CI (isc_block_boot_median_ci) against a naive one written from
  * its definition: per replicate the union of the drawn blocks is built and sorted, its
  * ceil(N/2)-th value taken. Samples large enough for the window around the median (4096+):
  * iid noise (every replicate inside the window), drift within the run (blocks far apart: some
@@ -34,7 +34,7 @@ static int cmp(const void *x, const void *y)
 /* One replicate's median of x[0..n): draws k blocks with replacement, sorts their union. */
 static double naive_median(const double *x, size_t n, uint64_t *seed, double *u)
 {
-	size_t k = n < IS_BOOT_BLOCKS ? n : IS_BOOT_BLOCKS, m = 0;
+	size_t k = n < ISC_BOOT_BLOCKS ? n : ISC_BOOT_BLOCKS, m = 0;
 	for (size_t d = 0; d < k; d++) {
 		size_t j = splitmix(seed) % k, from = j * n / k, to = (j + 1) * n / k;
 		memcpy(u + m, x + from, (to - from) * sizeof(double));
@@ -46,17 +46,17 @@ static double naive_median(const double *x, size_t n, uint64_t *seed, double *u)
 
 static void naive_ci(const double *a, size_t na, const double *b, size_t nb, double *lo, double *hi)
 {
-	uint64_t seed = IS_BOOT_SEED;
-	double diffs[IS_BOOT_REPS];
-	double *u = is_xmalloc(2 * (na > nb ? na : nb) * sizeof(double));
-	for (size_t i = 0; i < IS_BOOT_REPS; i++) {
+	uint64_t seed = ISC_BOOT_SEED;
+	double diffs[ISC_BOOT_REPS];
+	double *u = isc_xmalloc(2 * (na > nb ? na : nb) * sizeof(double));
+	for (size_t i = 0; i < ISC_BOOT_REPS; i++) {
 		double ma = naive_median(a, na, &seed, u);
 		diffs[i] = naive_median(b, nb, &seed, u) - ma;
 	}
 	free(u);
-	qsort(diffs, IS_BOOT_REPS, sizeof(double), cmp);
-	*lo = is_quantile_sorted(diffs, IS_BOOT_REPS, (1 - 0.95) / 2);  /* as the library spells it */
-	*hi = is_quantile_sorted(diffs, IS_BOOT_REPS, 1 - (1 - 0.95) / 2);
+	qsort(diffs, ISC_BOOT_REPS, sizeof(double), cmp);
+	*lo = isc_quantile_sorted(diffs, ISC_BOOT_REPS, (1 - 0.95) / 2);  /* as the library spells it */
+	*hi = isc_quantile_sorted(diffs, ISC_BOOT_REPS, 1 - (1 - 0.95) / 2);
 }
 
 /* kind 0: iid; 1: drift (a ramp over the run); 2: ties (10 values); 3: mostly one value */
@@ -73,19 +73,19 @@ static void fill(double *x, size_t n, int kind, double shift)
 
 static void compare(size_t na, size_t nb, int kind)
 {
-	double *a = is_xmalloc(na * sizeof(double)), *b = is_xmalloc(nb * sizeof(double));
-	double *as = is_xmalloc(na * sizeof(double)), *bs = is_xmalloc(nb * sizeof(double));
+	double *a = isc_xmalloc(na * sizeof(double)), *b = isc_xmalloc(nb * sizeof(double));
+	double *as = isc_xmalloc(na * sizeof(double)), *bs = isc_xmalloc(nb * sizeof(double));
 	size_t nt = na > nb ? na : nb;
-	double *tmp = is_xmalloc(nt * sizeof(double));
+	double *tmp = isc_xmalloc(nt * sizeof(double));
 	double lo, hi, nlo, nhi;
 	fill(a, na, kind, 0);
 	fill(b, nb, kind, 0.25);
 	naive_ci(a, na, b, nb, &nlo, &nhi);
 	memcpy(as, a, na * sizeof(double));
 	memcpy(bs, b, nb * sizeof(double));
-	is_sort_doubles(as, na, tmp);
-	is_sort_doubles(bs, nb, tmp);
-	CHECK(is_block_boot_median_ci(a, as, na, b, bs, nb, 0.95, tmp, &lo, &hi) == 0);
+	isc_sort_doubles(as, na, tmp);
+	isc_sort_doubles(bs, nb, tmp);
+	CHECK(isc_block_boot_median_ci(a, as, na, b, bs, nb, 0.95, tmp, &lo, &hi) == 0);
 	CHECK_EQ_DBL(lo, nlo);
 	CHECK_EQ_DBL(hi, nhi);
 	CHECK(nlo < nhi || kind >= 2);

@@ -32,21 +32,21 @@ static size_t binomial(size_t n, double p)
 
 static void values(void)
 {
-	struct is_prop pr;
-	CHECK_NEAR(is_fisher_exact_p(1, 12, 9, 12), 0.002759456185220083, 1e-9);
-	CHECK_NEAR(is_fisher_exact_p(3, 20, 10, 20), 0.040742395024931176, 1e-9);
-	CHECK_NEAR(is_fisher_exact_p(1, 12, 8, 12), 0.00942253331538565, 1e-9);
-	CHECK_NEAR(is_fisher_exact_p(0, 5, 0, 7), 1, 1e-12);
-	CHECK_NEAR(is_two_prop_z_p(120, 1000, 150, 1000), 0.04964038686536881, 1e-9);
-	CHECK_EQ_DBL(is_two_prop_z_p(0, 10, 0, 20), 1);
-	CHECK(is_prop_test(1, 12, 8, 12, &pr) == 0);
+	struct isc_prop pr;
+	CHECK_NEAR(isc_fisher_exact_p(1, 12, 9, 12), 0.002759456185220083, 1e-9);
+	CHECK_NEAR(isc_fisher_exact_p(3, 20, 10, 20), 0.040742395024931176, 1e-9);
+	CHECK_NEAR(isc_fisher_exact_p(1, 12, 8, 12), 0.00942253331538565, 1e-9);
+	CHECK_NEAR(isc_fisher_exact_p(0, 5, 0, 7), 1, 1e-12);
+	CHECK_NEAR(isc_two_prop_z_p(120, 1000, 150, 1000), 0.04964038686536881, 1e-9);
+	CHECK_EQ_DBL(isc_two_prop_z_p(0, 10, 0, 20), 1);
+	CHECK(isc_prop_test(1, 12, 8, 12, &pr) == 0);
 	CHECK_STR(pr.method, "fisher-exact");
 	CHECK_NEAR(pr.diff, 7.0 / 12, 1e-12);
-	CHECK(is_prop_test(120, 1000, 150, 1000, &pr) == 0);
+	CHECK(isc_prop_test(120, 1000, 150, 1000, &pr) == 0);
 	CHECK_STR(pr.method, "two-proportion-z");
 	CHECK_NEAR(pr.p, 0.04964038686536881, 1e-9);
-	CHECK(is_prop_test(1, 0, 1, 3, &pr) == -1 && isnan(pr.p) && !pr.method);
-	CHECK(is_prop_test(4, 3, 1, 3, &pr) == -1);
+	CHECK(isc_prop_test(1, 0, 1, 3, &pr) == -1 && isnan(pr.p) && !pr.method);
+	CHECK(isc_prop_test(4, 3, 1, 3, &pr) == -1);
 }
 
 /* Share of PAIRS independent pairs (p0 of n0 against p1 of n1) with p < 0.05. */
@@ -55,8 +55,8 @@ static double rejections(size_t n0, double p0, size_t n1, double p1, size_t *fis
 	size_t hits = 0;
 	*fisher = 0;
 	for (int i = 0; i < PAIRS; i++) {
-		struct is_prop pr;
-		CHECK(is_prop_test(binomial(n0, p0), n0, binomial(n1, p1), n1, &pr) == 0);
+		struct isc_prop pr;
+		CHECK(isc_prop_test(binomial(n0, p0), n0, binomial(n1, p1), n1, &pr) == 0);
 		hits += pr.p < 0.05;
 		*fisher += pr.method[0] == 'f';
 	}
@@ -94,10 +94,10 @@ static void aa_run_effect(void)
 			share[r] = (double)x / 1000;
 			set[r >= 3] += x;
 		}
-		struct is_welch w;
-		struct is_prop pr;
-		CHECK(is_welch_test(share, 3, share + 3, 3, 0.95, &w) == 0);
-		CHECK(is_prop_test(set[0], 3000, set[1], 3000, &pr) == 0);
+		struct isc_welch w;
+		struct isc_prop pr;
+		CHECK(isc_welch_test(share, 3, share + 3, 3, 0.95, &w) == 0);
+		CHECK(isc_prop_test(set[0], 3000, set[1], 3000, &pr) == 0);
 		welch += w.p < 0.05;
 		pooled += pr.p < 0.05;
 	}

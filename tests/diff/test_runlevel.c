@@ -1,6 +1,6 @@
 /*
  * Run-level inference by simulation (fixed seeds): experiments of replicate runs whose run
- * means carry a random run effect, compared through is_diff_compute as analyze diff does.
+ * means carry a random run effect, compared through isc_diff_compute as analyze diff does.
  *  - A/A, 3 vs 3 runs, run effect sd = within-run sd: "significant" in at most 7%; today's
  *    datapoint-level rule (Mann-Whitney p < 0.05 and the Price-Bonett CI excluding 0 on the
  *    pooled datapoints) in nearly all;
@@ -26,18 +26,18 @@
 
 /* A run in memory: WakeLatency = 100 + offset + noise; phi > 0 makes the noise AR(1) with
  * unit marginal sd (drift inside the run). */
-static struct is_run *mem_run(const char *name, double offset, double phi)
+static struct isc_run *mem_run(const char *name, double offset, double phi)
 {
-	struct is_run *r = is_xcalloc(1, sizeof(*r));
-	r->path = is_xstrdup(name);
-	r->dir = is_xstrdup("/nonexistent");
-	r->dp_path = is_xstrdup(name);
-	r->name = is_xstrdup(name);
+	struct isc_run *r = isc_xcalloc(1, sizeof(*r));
+	r->path = isc_xstrdup(name);
+	r->dir = isc_xstrdup("/nonexistent");
+	r->dp_path = isc_xstrdup(name);
+	r->name = isc_xstrdup(name);
 	r->toolname = "unknown";
 	r->info = cJSON_CreateObject();
-	r->dp = is_table_new(name);
-	struct is_column *c = is_table_add_col(r->dp, "WakeLatency", IS_COL_NUM);
-	c->num = is_xmalloc(ROWS * sizeof(double));
+	r->dp = isc_table_new(name);
+	struct isc_column *c = isc_table_add_col(r->dp, "WakeLatency", ISC_COL_NUM);
+	c->num = isc_xmalloc(ROWS * sizeof(double));
 	double e = normal(), s = sqrt(1 - phi * phi);
 	for (size_t i = 0; i < ROWS; i++) {
 		e = i ? phi * e + s * normal() : e;
@@ -55,9 +55,9 @@ struct outcome {
  * random run effect of sd 1 (sd_run) around its configuration's mean. */
 static struct outcome experiment(size_t na, size_t nb, double sd_run, double effect, double phi)
 {
-	struct is_run *runs[20];
+	struct isc_run *runs[20];
 	size_t ia[10], ib[10];
-	struct is_func med = { .kind = IS_F_MED, .name = "med" };
+	struct isc_func med = { .kind = ISC_F_MED, .name = "med" };
 	for (size_t i = 0; i < na + nb; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "%c%zu", i < na ? 'a' : 'b', i);
@@ -67,37 +67,37 @@ static struct outcome experiment(size_t na, size_t nb, double sd_run, double eff
 		else
 			ib[i - na] = i;
 	}
-	struct is_diff_config cf[2] = { { "a", ia, na }, { "b", ib, nb } };
-	struct is_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
+	struct isc_diff_config cf[2] = { { "a", ia, na }, { "b", ib, nb } };
+	struct isc_diff_opts o = { .funcs = &med, .nfuncs = 1, .nthreads = 1, .configs = cf,
 				  .nconfigs = 2 };
-	struct is_diff d;
+	struct isc_diff d;
 	struct outcome out = { 0 };
-	if (is_diff_compute(&d, runs, na + nb, &o) == 0) {
-		const struct is_diff_test *t = is_diff_get_test(&d, &d.overall, 0, 1);
+	if (isc_diff_compute(&d, runs, na + nb, &o) == 0) {
+		const struct isc_diff_test *t = isc_diff_get_test(&d, &d.overall, 0, 1);
 		out.significant = t && t->significant;
 		out.differs = t && t->differs;
 		out.p99_significant = t && t->q[1].valid && t->q[1].significant;
 		/* today's rule on the pooled datapoints, as if they were independent */
 		size_t n = na * ROWS, m = nb * ROWS;
-		double *a = is_xmalloc((n + m) * sizeof(double)), *b = a + n, *tmp = is_xmalloc((n + m) * sizeof(double));
+		double *a = isc_xmalloc((n + m) * sizeof(double)), *b = a + n, *tmp = isc_xmalloc((n + m) * sizeof(double));
 		for (size_t i = 0; i < na + nb; i++)
-			memcpy((i < na ? a + i * ROWS : b + (i - na) * ROWS), is_table_col(runs[i]->dp,
+			memcpy((i < na ? a + i * ROWS : b + (i - na) * ROWS), isc_table_col(runs[i]->dp,
 			       "WakeLatency")->num, ROWS * sizeof(double));
-		is_sort_doubles(a, n, tmp);
-		is_sort_doubles(b, m, tmp);
-		struct is_mw mw;
+		isc_sort_doubles(a, n, tmp);
+		isc_sort_doubles(b, m, tmp);
+		struct isc_mw mw;
 		double lo, hi;
-		is_mann_whitney(a, n, b, m, &mw);
-		is_median_diff_ci(a, n, b, m, 0.95, &lo, &hi);
+		isc_mann_whitney(a, n, b, m, &mw);
+		isc_median_diff_ci(a, n, b, m, 0.95, &lo, &hi);
 		out.old_rule = mw.p < 0.05 && (lo > 0 || hi < 0);
 		free(a);
 		free(tmp);
-		is_diff_free(&d);
+		isc_diff_free(&d);
 	} else {
-		CHECK(!"is_diff_compute failed");
+		CHECK(!"isc_diff_compute failed");
 	}
 	for (size_t i = 0; i < na + nb; i++)
-		is_run_free(runs[i]);
+		isc_run_free(runs[i]);
 	return out;
 }
 
@@ -164,30 +164,30 @@ static void units(void)
 	 * and quantile by numerical integration of the t density, not GSL): t = 4.0974761270725,
 	 * df = 3.1168743006573, p = 0.0244294635228, CI of b - a [0.50901005579, 3.74098994421] */
 	const double a[] = { 20.1, 21.3, 19.8 }, b[] = { 22.4, 23.0, 21.9, 22.8 };
-	struct is_welch w;
-	CHECK(is_welch_test(a, 3, b, 4, 0.95, &w) == 0);
+	struct isc_welch w;
+	CHECK(isc_welch_test(a, 3, b, 4, 0.95, &w) == 0);
 	CHECK_NEAR(w.diff, 22.525 - 20.4, 1e-12);
 	CHECK_NEAR(w.t, 4.0974761270725, 1e-12);
 	CHECK_NEAR(w.df, 3.1168743006573, 1e-12);
 	CHECK_NEAR(w.p, 0.0244294635228, 1e-9);
 	CHECK_NEAR(w.lo, 0.50901005579, 1e-9);
 	CHECK_NEAR(w.hi, 3.74098994421, 1e-9);
-	CHECK(is_welch_test(a, 1, b, 4, 0.95, &w) < 0 && isnan(w.p));
+	CHECK(isc_welch_test(a, 1, b, 4, 0.95, &w) < 0 && isnan(w.p));
 	const double same[] = { 5, 5, 5 }, other[] = { 6, 6 };
-	CHECK(is_welch_test(same, 3, same, 3, 0.95, &w) == 0 && w.p == 1 && w.lo == 0);
-	CHECK(is_welch_test(same, 3, other, 2, 0.95, &w) == 0 && w.p == 0 && w.lo == 1);
+	CHECK(isc_welch_test(same, 3, same, 3, 0.95, &w) == 0 && w.p == 1 && w.lo == 0);
+	CHECK(isc_welch_test(same, 3, other, 2, 0.95, &w) == 0 && w.p == 0 && w.lo == 1);
 
 	double x[500], y[500], xs[500], ys[500], tmp[500], lo1, hi1, lo2, hi2;
 	for (int i = 0; i < 500; i++)
 		x[i] = xs[i] = i % 25, y[i] = ys[i] = i % 25 + 10;
-	is_sort_doubles(xs, 500, tmp);
-	is_sort_doubles(ys, 500, tmp);
-	CHECK(is_block_boot_median_ci(x, xs, 500, y, ys, 500, 0.95, tmp, &lo1, &hi1) == 0);
-	CHECK(is_block_boot_median_ci(x, xs, 500, y, ys, 500, 0.95, tmp, &lo2, &hi2) == 0);
+	isc_sort_doubles(xs, 500, tmp);
+	isc_sort_doubles(ys, 500, tmp);
+	CHECK(isc_block_boot_median_ci(x, xs, 500, y, ys, 500, 0.95, tmp, &lo1, &hi1) == 0);
+	CHECK(isc_block_boot_median_ci(x, xs, 500, y, ys, 500, 0.95, tmp, &lo2, &hi2) == 0);
 	CHECK(lo1 == lo2 && hi1 == hi2);
 	/* every block (25 values) alike: every replicate's medians are 12 and 22 */
 	CHECK(lo1 == 10 && hi1 == 10);
-	CHECK(is_block_boot_median_ci(x, xs, 1, y, ys, 500, 0.95, tmp, &lo1, &hi1) < 0 && isnan(lo1));
+	CHECK(isc_block_boot_median_ci(x, xs, 1, y, ys, 500, 0.95, tmp, &lo1, &hi1) < 0 && isnan(lo1));
 }
 
 int main(void)

@@ -125,47 +125,47 @@ static double brute_ks_d(const double *a, size_t na, const double *b, size_t nb)
 static void test_hand_cases(void)
 {
 	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
-	struct is_mw mw;
-	struct is_ks ks;
-	CHECK(is_mann_whitney(a, 3, b, 3, &mw) == 0);
+	struct isc_mw mw;
+	struct isc_ks ks;
+	CHECK(isc_mann_whitney(a, 3, b, 3, &mw) == 0);
 	CHECK_EQ_DBL(mw.u, 9);
 	CHECK(mw.exact);
 	CHECK_NEAR(mw.p, 0.1, 1e-12);  /* 2 of the 20 splits are this extreme */
-	CHECK(is_ks_test(a, 3, b, 3, &ks) == 0);
+	CHECK(isc_ks_test(a, 3, b, 3, &ks) == 0);
 	CHECK_EQ_DBL(ks.d, 1);
 	CHECK(ks.exact);
 	CHECK_NEAR(ks.p, 0.1, 1e-12);
 
 	/* Interleaved: U = 4.5 of 9, D = 1/3 */
 	double c[] = { 1, 3, 5 }, e[] = { 2, 4, 6 };
-	CHECK(is_mann_whitney(c, 3, e, 3, &mw) == 0);
+	CHECK(isc_mann_whitney(c, 3, e, 3, &mw) == 0);
 	CHECK_EQ_DBL(mw.u, 6);
-	CHECK(is_ks_test(c, 3, e, 3, &ks) == 0);
+	CHECK(isc_ks_test(c, 3, e, 3, &ks) == 0);
 	CHECK_NEAR(ks.d, 1.0 / 3, 1e-15);
 	CHECK_NEAR(ks.p, 1, 1e-12);
 
 	/* Every value tied: no evidence */
 	double t1[] = { 7, 7, 7 }, t2[] = { 7, 7 };
-	CHECK(is_mann_whitney(t1, 3, t2, 2, &mw) == 0);
+	CHECK(isc_mann_whitney(t1, 3, t2, 2, &mw) == 0);
 	CHECK_EQ_DBL(mw.u, 3);
 	CHECK_EQ_DBL(mw.p, 1);
 	CHECK(mw.exact);  /* small with ties: the permutation distribution, one split value */
 
 	/* n = 1 each */
 	double one[] = { 1 }, two[] = { 2 };
-	CHECK(is_mann_whitney(one, 1, two, 1, &mw) == 0);
+	CHECK(isc_mann_whitney(one, 1, two, 1, &mw) == 0);
 	CHECK_EQ_DBL(mw.u, 1);
 	CHECK_EQ_DBL(mw.p, 1);
-	CHECK(is_ks_test(one, 1, two, 1, &ks) == 0);
+	CHECK(isc_ks_test(one, 1, two, 1, &ks) == 0);
 	CHECK_EQ_DBL(ks.d, 1);
 	CHECK_EQ_DBL(ks.p, 1);
 	double lo, hi;
-	CHECK(is_median_diff_ci(one, 1, two, 1, 0.95, &lo, &hi) == -1);
+	CHECK(isc_median_diff_ci(one, 1, two, 1, 0.95, &lo, &hi) == -1);
 	CHECK(isnan(lo) && isnan(hi));
 
 	/* empty samples are refused */
-	CHECK(is_mann_whitney(one, 0, two, 1, &mw) == -1);
-	CHECK(is_ks_test(one, 1, two, 0, &ks) == -1);
+	CHECK(isc_mann_whitney(one, 0, two, 1, &mw) == -1);
+	CHECK(isc_ks_test(one, 1, two, 0, &ks) == -1);
 }
 
 /* Random small samples from a few values (many ties): U, D and the normal p by brute force. */
@@ -181,17 +181,17 @@ static void test_random_ties(void)
 			b[j] = (double)(int)(uniform() * levels) + (iter % 3 == 0 ? 0.5 : 0);
 		sort(a, na);
 		sort(b, nb);
-		struct is_mw mw;
-		struct is_ks ks;
-		CHECK(is_mann_whitney(a, na, b, nb, &mw) == 0);
+		struct isc_mw mw;
+		struct isc_ks ks;
+		CHECK(isc_mann_whitney(a, na, b, nb, &mw) == 0);
 		CHECK_EQ_DBL(mw.u, brute_u(a, na, b, nb));
 		if (!mw.exact && na + nb > 2)
 			CHECK_NEAR(mw.p, brute_normal_p(a, na, b, nb), 1e-9);
-		CHECK(is_ks_test(a, na, b, nb, &ks) == 0);
+		CHECK(isc_ks_test(a, na, b, nb, &ks) == 0);
 		CHECK_NEAR(ks.d, brute_ks_d(a, na, b, nb), 1e-14);
-		struct is_mw mw2;
-		struct is_ks ks2;
-		CHECK(is_two_sample_tests(a, na, b, nb, &mw2, &ks2) == 0);
+		struct isc_mw mw2;
+		struct isc_ks ks2;
+		CHECK(isc_two_sample_tests(a, na, b, nb, &mw2, &ks2) == 0);
 		CHECK_EQ_DBL(mw2.p, mw.p);
 		CHECK_EQ_DBL(ks2.p, ks.p);
 	}
@@ -237,8 +237,8 @@ static void test_exact_ties(void)
 			b[j] = (double)(int)(uniform() * levels) + (iter % 4 == 0);
 		sort(a, na);
 		sort(b, nb);
-		struct is_mw mw;
-		CHECK(is_mann_whitney(a, na, b, nb, &mw) == 0);
+		struct isc_mw mw;
+		CHECK(isc_mann_whitney(a, na, b, nb, &mw) == 0);
 		CHECK(mw.exact);
 		CHECK_NEAR(mw.p, enum_mw_ties_p(a, na, b, nb), 1e-12);
 	}
@@ -248,8 +248,8 @@ static void test_exact_ties(void)
 		big[i] = i < 150 ? 0 : 1;
 	for (size_t j = 0; j < 9; j++)
 		few[j] = 1;
-	struct is_mw mw;
-	CHECK(is_mann_whitney(big, 200, few, 9, &mw) == 0);
+	struct isc_mw mw;
+	CHECK(isc_mann_whitney(big, 200, few, 9, &mw) == 0);
 	CHECK(mw.exact);
 	/* all 9 picks among the 59 ones (the only more extreme split): C(59, 9) / C(209, 9) */
 	double want = 1;
@@ -266,10 +266,10 @@ static void test_exact_enumeration(void)
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		size_t na = sizes[s][0], nb = sizes[s][1];
 		for (double u = 0; u <= (double)(na * nb); u++)
-			CHECK_NEAR(is_mw_exact_p(na, nb, u), enum_mw_p(na, nb, u), 1e-12);
+			CHECK_NEAR(isc_mw_exact_p(na, nb, u), enum_mw_p(na, nb, u), 1e-12);
 		for (size_t k = 1; k <= na * nb; k++) {
 			double d = (double)k / (double)(na * nb);
-			CHECK_NEAR(is_ks_exact_p(na, nb, d), enum_ks_p(na, nb, d), 1e-12);
+			CHECK_NEAR(isc_ks_exact_p(na, nb, d), enum_ks_p(na, nb, d), 1e-12);
 		}
 	}
 	/* through the test itself: continuous random samples take the exact path */
@@ -280,9 +280,9 @@ static void test_exact_enumeration(void)
 		b[j] = uniform() + 0.3;
 	sort(a, 6);
 	sort(b, 7);
-	struct is_mw mw;
-	struct is_ks ks;
-	is_two_sample_tests(a, 6, b, 7, &mw, &ks);
+	struct isc_mw mw;
+	struct isc_ks ks;
+	isc_two_sample_tests(a, 6, b, 7, &mw, &ks);
 	CHECK(mw.exact && ks.exact);
 	CHECK_NEAR(mw.p, enum_mw_p(6, 7, brute_u(a, 6, b, 7)), 1e-12);
 	CHECK_NEAR(ks.p, enum_ks_p(6, 7, brute_ks_d(a, 6, b, 7)), 1e-12);
@@ -295,11 +295,11 @@ static void test_kolmogorov(void)
 		double sum = 0;
 		for (int k = 1; k < 2000; k++)
 			sum += (k % 2 ? 2 : -2) * exp(-2.0 * k * k * lambda * lambda);
-		CHECK_NEAR(is_kolmogorov_q(lambda), fmin(1, sum), 1e-10);
+		CHECK_NEAR(isc_kolmogorov_q(lambda), fmin(1, sum), 1e-10);
 	}
-	CHECK_NEAR(is_kolmogorov_q(1.3580986), 0.05, 1e-5);  /* the textbook 5% point */
-	CHECK_EQ_DBL(is_kolmogorov_q(0), 1);
-	CHECK_EQ_DBL(is_kolmogorov_q(0.05), 1);
+	CHECK_NEAR(isc_kolmogorov_q(1.3580986), 0.05, 1e-5);  /* the textbook 5% point */
+	CHECK_EQ_DBL(isc_kolmogorov_q(0), 1);
+	CHECK_EQ_DBL(isc_kolmogorov_q(0.05), 1);
 }
 
 /*
@@ -315,10 +315,10 @@ static void test_median_ci_published(void)
 	double z2[] = { 36.8, 44.0, 47.1, 42.7, 49.0, 39.6, 46.2, 31.6, 33.1, 48.4 };
 	double lo, hi;
 	sort(y1, 10), sort(y2, 10), sort(z1, 10), sort(z2, 10);
-	CHECK(is_median_diff_ci(y2, 10, y1, 10, 0.95, &lo, &hi) == 0);  /* median(y1) - median(y2) */
+	CHECK(isc_median_diff_ci(y2, 10, y1, 10, 0.95, &lo, &hi) == 0);  /* median(y1) - median(y2) */
 	CHECK_NEAR(lo, -16.95977, 1e-6);
 	CHECK_NEAR(hi, -0.04022524, 1e-5);
-	CHECK(is_median_diff_ci(z2, 10, z1, 10, 0.95, &lo, &hi) == 0);
+	CHECK(isc_median_diff_ci(z2, 10, z1, 10, 0.95, &lo, &hi) == 0);
 	CHECK_NEAR(lo, -17.66002, 1e-6);
 	CHECK_NEAR(hi, -0.0399751, 1e-5);
 	/* the same data times 1e200 and 1e-200 (their standard errors squared overflow and
@@ -327,7 +327,7 @@ static void test_median_ci_published(void)
 		double s = e > 0 ? 1e200 : 1e-200, a[10], b[10];
 		for (int i = 0; i < 10; i++)
 			a[i] = y2[i] * s, b[i] = y1[i] * s;
-		CHECK(is_median_diff_ci(a, 10, b, 10, 0.95, &lo, &hi) == 0);
+		CHECK(isc_median_diff_ci(a, 10, b, 10, 0.95, &lo, &hi) == 0);
 		CHECK_NEAR(lo, -16.95977 * s, 1e-6);
 		CHECK_NEAR(hi, -0.04022524 * s, 1e-5);
 	}
@@ -345,19 +345,19 @@ static void test_identical_and_shifted(void)
 		c[i] = 4.3 - log(1 - uniform()) * 1.2;
 	}
 	sort(a, n), sort(b, n), sort(c, n);
-	struct is_mw mw;
-	struct is_ks ks;
+	struct isc_mw mw;
+	struct isc_ks ks;
 	double lo, hi;
-	is_two_sample_tests(a, n, b, n, &mw, &ks);
+	isc_two_sample_tests(a, n, b, n, &mw, &ks);
 	CHECK_NEAR(mw.p, 1, 1e-12);
 	CHECK_EQ_DBL(ks.d, 0);
 	CHECK_EQ_DBL(ks.p, 1);
-	CHECK(is_median_diff_ci(a, n, b, n, 0.95, &lo, &hi) == 0);
+	CHECK(isc_median_diff_ci(a, n, b, n, 0.95, &lo, &hi) == 0);
 	CHECK(lo < 0 && hi > 0 && fabs(lo + hi) < 1e-12);
-	is_two_sample_tests(a, n, c, n, &mw, &ks);
+	isc_two_sample_tests(a, n, c, n, &mw, &ks);
 	CHECK(mw.p < 1e-30 && !mw.exact && !ks.exact && ks.p < 1e-20);
 	CHECK(mw.u > (double)n * (double)n / 2);
-	CHECK(is_median_diff_ci(a, n, c, n, 0.95, &lo, &hi) == 0);
+	CHECK(isc_median_diff_ci(a, n, c, n, 0.95, &lo, &hi) == 0);
 	CHECK(lo > 0.2 && hi < 0.4 && hi - lo < 0.06);  /* one draw; coverage is tested below */
 	free(a), free(b), free(c);
 }
@@ -377,12 +377,12 @@ static void test_calibration(void)
 			b[i] = 4 - log(1 - uniform()) * 1.2;
 			c[i] = 4.3 - log(1 - uniform()) * 1.2;
 		}
-		is_sort_doubles(a, n, tmp), is_sort_doubles(b, n, tmp), is_sort_doubles(c, n, tmp);
+		isc_sort_doubles(a, n, tmp), isc_sort_doubles(b, n, tmp), isc_sort_doubles(c, n, tmp);
 		double lo, hi;
-		struct is_mw mw;
-		is_median_diff_ci(a, n, c, n, 0.95, &lo, &hi);
+		struct isc_mw mw;
+		isc_median_diff_ci(a, n, c, n, 0.95, &lo, &hi);
 		cover += lo <= 0.3 && hi >= 0.3;
-		is_mann_whitney(a, n, b, n, &mw);
+		isc_mann_whitney(a, n, b, n, &mw);
 		reject += mw.p < 0.05;
 	}
 	CHECK(cover >= 930 && cover <= 985);
@@ -415,7 +415,7 @@ static void test_sort_shapes(void)
 	for (int kind = 0; kind < 7; kind++) {
 		for (size_t i = 0; i < n; i++)
 			a[i] = b[i] = shaped(kind, i);
-		is_sort_doubles(a, n, tmp);
+		isc_sort_doubles(a, n, tmp);
 		sort(b, n);
 		size_t bad = 0, zeros = 0, negzeros = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -445,7 +445,7 @@ static void test_sort(void)
 			       : (u - 0.3) * pow(10, (int)(uniform() * 40) - 20);
 			b[i] = a[i];
 		}
-		is_sort_doubles(a, n, tmp);
+		isc_sort_doubles(a, n, tmp);
 		sort(b, n);
 		for (size_t i = 0; i < n; i++)
 			CHECK(a[i] == b[i]);

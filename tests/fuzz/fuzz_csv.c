@@ -18,15 +18,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data, 1, size, f);
 	fclose(f);
 	for (int threads = 1; threads <= 2; threads++) {
-		struct is_table *t = NULL;
-		struct is_table_opts o = { .nthreads = threads };
-		if (is_table_read(path, &o, &t) == 0) {
+		struct isc_table *t = NULL;
+		struct isc_table_opts o = { .nthreads = threads };
+		if (isc_table_read(path, &o, &t) == 0) {
 			for (size_t c = 0; c < t->ncols; c++)
 				for (size_t r = 0; r < t->nrows; r++)
-					if (t->cols[c].type == IS_COL_TEXT && t->cols[c].text[r] != IS_TEXT_EMPTY &&
-					    !is_table_str(t, t->cols[c].text[r]))
+					if (t->cols[c].type == ISC_COL_TEXT && t->cols[c].text[r] != ISC_TEXT_EMPTY &&
+					    !isc_table_str(t, t->cols[c].text[r]))
 						abort();
-			is_table_free(t);
+			isc_table_free(t);
 		}
 	}
 	return 0;

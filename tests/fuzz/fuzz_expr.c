@@ -6,10 +6,10 @@
 
 #include "table/expr.h"
 
-static struct is_value get(void *arg, size_t var)
+static struct isc_value get(void *arg, size_t var)
 {
 	(void)arg;
-	struct is_value v;
+	struct isc_value v;
 	memset(&v, 0, sizeof(v));
 	v.is_str = var % 2 == 0;
 	v.num = (double)var - 1.5;
@@ -22,17 +22,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *src = malloc(size + 1), err[256];
 	memcpy(src, data, size);
 	src[size] = '\0';
-	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
+	struct isc_expr *e = isc_expr_parse(src, err, sizeof(err));
 	if (e) {
-		size_t n = is_expr_nvars(e);
-		enum is_expr_type *types = malloc((n + 1) * sizeof(*types));
+		size_t n = isc_expr_nvars(e);
+		enum isc_expr_type *types = malloc((n + 1) * sizeof(*types));
 		for (size_t i = 0; i < n; i++)
-			types[i] = (enum is_expr_type)(i % 3);
-		if (is_expr_check(e, types, err, sizeof(err)) < 0 && !err[0])
+			types[i] = (enum isc_expr_type)(i % 3);
+		if (isc_expr_check(e, types, err, sizeof(err)) < 0 && !err[0])
 			abort();
 		free(types);
-		(void)is_expr_eval(e, get, NULL);
-		is_expr_free(e);
+		(void)isc_expr_eval(e, get, NULL);
+		isc_expr_free(e);
 	} else if (!err[0]) {
 		abort();  /* a refusal always says why */
 	}

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	for (long cpu = 0; cpu < 2; cpu++) {
 		cJSON *s = cJSON_CreateObject();
-		is_interrupts_summary(path, cpu, s);
+		isc_interrupts_summary(path, cpu, s);
 		cJSON_Delete(s);
 	}
 	return 0;

@@ -33,7 +33,7 @@ static void check(cJSON *(*load)(const char *, char *, size_t), const char *path
 {
 	char err[512] = "";
 	cJSON *j = load(path, err, sizeof(err));
-	if (j && (!cJSON_IsObject(j) || depth(j) > IS_META_MAX_DEPTH))
+	if (j && (!cJSON_IsObject(j) || depth(j) > ISC_META_MAX_DEPTH))
 		abort();
 	if (!j && (strncmp(err, path, strlen(path)) != 0 || strchr(err, '\n')))
 		abort();  /* a refusal names the file, on one line */
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	write_file(json, data, size);
 	write_file(yml, data, size);
-	check(is_json_load, json);
-	check(is_yaml_load, yml);
+	check(isc_json_load, json);
+	check(isc_yaml_load, yml);
 	return 0;
 }

@@ -316,10 +316,10 @@ static void call_next(void *arg)
 {
 	struct next_call *n = arg;
 	struct dp_raw dp;
-	uint64_t t0 = is_mono_ns();
+	uint64_t t0 = isc_mono_ns();
 
 	n->ret = kmod_next(n->c, &dp, n->discards);
-	n->took_s = (double)(is_mono_ns() - t0) / 1e9;
+	n->took_s = (double)(isc_mono_ns() - t0) / 1e9;
 }
 
 /* Nothing arrives: kmod_next() fails after LDist max + 1 s (here 0.3 s) and says what the
@@ -338,7 +338,7 @@ static void test_silence(void)
 		return;
 	}
 	c.fd = p[0];
-	c.last_rec_ns = is_mono_ns();
+	c.last_rec_ns = isc_mono_ns();
 	fake_stats = (struct idlescope_stats){ .datapoints = 1276, .discards = { 3, 1, 0, 0 } };
 	have_stats = 1;
 	alarm(10);
@@ -471,7 +471,7 @@ static void test_clockevent(void)
 
 int main(void)
 {
-	is_set_progname("kmod_records_test");
+	isc_set_progname("kmod_records_test");
 	test_residencies();
 	test_fields();
 	test_stream();

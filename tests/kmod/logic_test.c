@@ -22,7 +22,7 @@
 
 enum owner { NOBODY, OURS, KERNEL };
 
-static struct is_dev dev;
+static struct idlescope_dev dev;
 static u64 now, msr, our_intr[8];
 static enum owner msr_owner, pending;
 static int n_our_intr, wakeups, fail_write;
@@ -34,31 +34,31 @@ u64 rdtsc(void) { return now; }
 u64 ktime_get_ns(void) { return now; }
 int wake_up_process(struct task_struct *t) { (void)t; wakeups++; return 1; }
 
-void is_counters_read(u64 mask, bool smi, u64 *m, u64 *smi_cnt, u64 *nmi_cnt)
+void idlescope_counters_read(u64 mask, bool smi, u64 *m, u64 *smi_cnt, u64 *nmi_cnt)
 {
 	(void)mask, (void)smi, (void)m;
 	*smi_cnt = *nmi_cnt = 0;
 }
 
-int is_tdt_read_deadline(u64 *v)
+int idlescope_tdt_read_deadline(u64 *v)
 {
 	*v = msr;
 	return 0;
 }
 
-int is_tdt_write_deadline(struct is_dev *d, u64 v)
+int idlescope_tdt_write_deadline(struct idlescope_dev *d, u64 v)
 {
 	if (fail_write)
 		return -EIO;
 	msr = v;
 	msr_owner = OURS;
 	d->tdt_writing = true;   /* our own write goes through the write_msr tracepoint too */
-	is_on_msr_write(d, CPU, IS_MSR_TSC_DEADLINE);
+	idlescope_on_msr_write(d, CPU, IDLESCOPE_MSR_TSC_DEADLINE);
 	d->tdt_writing = false;
 	return 0;
 }
 
-bool is_tdt_timer_pending(void) { return pending != NOBODY; }
+bool idlescope_tdt_timer_pending(void) { return pending != NOBODY; }
 
 /* ---------------------------------------------------------------- the CPU model */
 
@@ -94,7 +94,7 @@ static void kernel_write(u64 v)
 {
 	msr = v;
 	msr_owner = KERNEL;
-	is_on_msr_write(&dev, CPU, IS_MSR_TSC_DEADLINE);
+	idlescope_on_msr_write(&dev, CPU, IDLESCOPE_MSR_TSC_DEADLINE);
 }
 
 /* A write the tracepoint did not show (a kernel that writes the MSR untraced). */
@@ -112,11 +112,11 @@ static void intr(void)
 	pending = NOBODY;
 	if (o == OURS && n_our_intr < 8)
 		our_intr[n_our_intr++] = now;
-	is_on_local_timer(&dev, CPU);
+	idlescope_on_local_timer(&dev, CPU);
 }
 
-static void enter(unsigned int state) { is_on_cpu_idle(&dev, state, CPU); }
-static void leave(void) { is_on_cpu_idle(&dev, IS_IDLE_EXIT, CPU); }
+static void enter(unsigned int state) { idlescope_on_cpu_idle(&dev, state, CPU); }
+static void leave(void) { idlescope_on_cpu_idle(&dev, IDLESCOPE_IDLE_EXIT, CPU); }
 
 /* The outcome: -2 still armed, -1 datapoint, else the discard reason. Every datapoint's TIntr
  * must be an interrupt our deadline raised. */
@@ -124,7 +124,7 @@ static int outcome(void)
 {
 	if (dev.ev.state != EV_DONE)
 		return -2;
-	if (dev.ev.discard < 0 && is_tdt(&dev)) {
+	if (dev.ev.discard < 0 && idlescope_is_tdt(&dev)) {
 		bool ours = false;
 		for (int i = 0; i < n_our_intr; i++)
 			ours |= our_intr[i] == dev.ev.tintr;
@@ -253,7 +253,7 @@ static void tdt_write_around_ltime(void)
 	kernel_write(5000);
 	at(100); enter(ST_HLT);
 	at(999); msr = 3000; msr_owner = KERNEL;
-	at(1001); is_on_msr_write(&dev, CPU, IS_MSR_TSC_DEADLINE);
+	at(1001); idlescope_on_msr_write(&dev, CPU, IDLESCOPE_MSR_TSC_DEADLINE);
 	CHECK_MSG(!dev.ev.tdt_ours, "replacement not noticed");
 	at(3000); intr();
 	at(3010); leave();
@@ -313,11 +313,11 @@ static void tdt_no_arm(void)
 
 	start("tdt: the guard, idle since before LTime", IDLESCOPE_METHOD_TDT);
 	at(100); enter(ST_MWAIT);
-	at(2000); is_event_guard(&dev);
+	at(2000); idlescope_event_guard(&dev);
 	expect_discard(IDLESCOPE_DISCARD_LOST);
 
 	start("tdt: the guard, never idle", IDLESCOPE_METHOD_TDT);
-	at(2000); is_event_guard(&dev);
+	at(2000); idlescope_event_guard(&dev);
 	expect_discard(IDLESCOPE_DISCARD_NOT_IDLE);
 
 	start("tdt: timer interrupt after LTime, never idle", IDLESCOPE_METHOD_TDT);
@@ -348,12 +348,12 @@ static void hrt(void)
 	start("hrt: handler after the idle exit", IDLESCOPE_METHOD_HRT);
 	at(100); enter(ST_MWAIT);
 	at(1010); leave();
-	at(1020); is_event_fired(&dev, now, now);
+	at(1020); idlescope_event_fired(&dev, now, now);
 	expect_datapoint(100, 1010, 1020);
 
 	start("hrt: handler inside idle", IDLESCOPE_METHOD_HRT);
 	at(100); enter(ST_HLT);
-	at(1005); is_on_local_timer(&dev, CPU); is_event_fired(&dev, now, now);
+	at(1005); idlescope_on_local_timer(&dev, CPU); idlescope_event_fired(&dev, now, now);
 	at(1015); leave();
 	expect_datapoint(100, 1015, 1005);
 
@@ -362,13 +362,13 @@ static void hrt(void)
 	at(300); leave();
 	at(400); enter(ST_MWAIT);
 	at(1010); leave();
-	at(1020); is_event_fired(&dev, now, now);
+	at(1020); idlescope_event_fired(&dev, now, now);
 	expect_datapoint(400, 1010, 1020);
 
 	start("hrt: early wake, busy at LTime", IDLESCOPE_METHOD_HRT);
 	at(100); enter(ST_MWAIT);
 	at(300); leave();
-	at(1020); is_event_fired(&dev, now, now);
+	at(1020); idlescope_event_fired(&dev, now, now);
 	expect_discard(IDLESCOPE_DISCARD_OTHER_WAKE);
 
 	start("hrt: woken after LTime by something else from an IRQs-on state", IDLESCOPE_METHOD_HRT);

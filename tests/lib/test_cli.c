@@ -93,7 +93,7 @@ static void check_refusals(void)
 
 int main(void)
 {
-	is_set_progname("test_cli");
+	isc_set_progname("test_cli");
 	check_build();
 	check_help();
 	check_refusals();

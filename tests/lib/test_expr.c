@@ -11,48 +11,48 @@
 
 struct vars {
 	const char *names[NVARS];
-	struct is_value vals[NVARS];
+	struct isc_value vals[NVARS];
 };
 
-static struct is_value by_index(void *arg, size_t var)
+static struct isc_value by_index(void *arg, size_t var)
 {
-	return ((struct is_value *)arg)[var];
+	return ((struct isc_value *)arg)[var];
 }
 
 /* Evaluate with variables bound by name from v (unbound ones are NaN). */
-static struct is_value eval_with(const char *src, const struct vars *v)
+static struct isc_value eval_with(const char *src, const struct vars *v)
 {
 	char err[128];
-	struct is_value bound[8], r = { .num = NAN };
-	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
+	struct isc_value bound[8], r = { .num = NAN };
+	struct isc_expr *e = isc_expr_parse(src, err, sizeof(err));
 	if (!e) {
 		fprintf(stderr, "parse '%s': %s\n", src, err);
 		check_failures++;
 		return r;
 	}
-	for (size_t i = 0; i < is_expr_nvars(e) && i < 8; i++) {
-		bound[i] = (struct is_value){ .num = NAN };
+	for (size_t i = 0; i < isc_expr_nvars(e) && i < 8; i++) {
+		bound[i] = (struct isc_value){ .num = NAN };
 		for (size_t k = 0; v && k < NVARS; k++)
-			if (v->names[k] && !strcmp(is_expr_var(e, i), v->names[k]))
+			if (v->names[k] && !strcmp(isc_expr_var(e, i), v->names[k]))
 				bound[i] = v->vals[k];
 	}
-	r = is_expr_eval(e, by_index, bound);
-	is_expr_free(e);
+	r = isc_expr_eval(e, by_index, bound);
+	isc_expr_free(e);
 	return r;
 }
 
 static double num(const char *src, const struct vars *v)
 {
-	struct is_value r = eval_with(src, v);
+	struct isc_value r = eval_with(src, v);
 	return r.is_str ? NAN : r.num;
 }
 
 static void parse_error(const char *src, const char *want)
 {
 	char err[128] = "";
-	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
+	struct isc_expr *e = isc_expr_parse(src, err, sizeof(err));
 	CHECK(e == NULL);
-	is_expr_free(e);
+	isc_expr_free(e);
 	if (strcmp(err, want)) {
 		check_failures++;
 		fprintf(stderr, "'%s': error '%s', expected '%s'\n", src, err, want);
@@ -80,7 +80,7 @@ static void basics(void)
 	CHECK_EQ_DBL(num("ReqCState != \"C6\"", &v), 0);
 	CHECK_EQ_DBL(num("ReqCState < 'C7'", &v), 1);
 	CHECK_EQ_DBL(num("WakeLatency > 0 or WakeLatency <= 0", &v), 0);  /* empty cell: NaN */
-	/* string vs number: not equal when evaluated (is_expr_check refuses it given the types) */
+	/* string vs number: not equal when evaluated (isc_expr_check refuses it given the types) */
 	CHECK_EQ_DBL(num("ReqCState == 6", &v), 0);
 	CHECK_EQ_DBL(num("ReqCState != 6", &v), 1);
 	CHECK(isnan(num("ReqCState + 1", &v)));
@@ -96,11 +96,11 @@ static void basics(void)
 	parse_error("not", "unexpected end of expression at column 4");
 
 	char err[64];
-	struct is_expr *e = is_expr_parse("a + b * a", err, sizeof(err));
-	CHECK(e && is_expr_nvars(e) == 2);
-	CHECK_STR(is_expr_var(e, 0), "a");
-	CHECK_STR(is_expr_var(e, 1), "b");
-	is_expr_free(e);
+	struct isc_expr *e = isc_expr_parse("a + b * a", err, sizeof(err));
+	CHECK(e && isc_expr_nvars(e) == 2);
+	CHECK_STR(isc_expr_var(e, 0), "a");
+	CHECK_STR(isc_expr_var(e, 1), "b");
+	isc_expr_free(e);
 }
 
 /* a repeated na times, mid, b repeated nb times, tail: a new string. */
@@ -195,24 +195,24 @@ static void no_values(void)
 	CHECK_EQ_DBL(num("LDist / 1000 != ''", &v), 1);
 }
 
-/* is_expr_check with LDist and CC6% numeric, ReqCState text, others unknown; want "" if fine. */
+/* isc_expr_check with LDist and CC6% numeric, ReqCState text, others unknown; want "" if fine. */
 static void type_check(const char *src, const char *want)
 {
 	char err[200] = "";
-	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
-	enum is_expr_type types[8];
+	struct isc_expr *e = isc_expr_parse(src, err, sizeof(err));
+	enum isc_expr_type types[8];
 	if (!e) {
 		check_failures++;
 		fprintf(stderr, "parse '%s': %s\n", src, err);
 		return;
 	}
-	for (size_t i = 0; i < is_expr_nvars(e) && i < 8; i++) {
-		const char *n = is_expr_var(e, i);
-		types[i] = !strcmp(n, "ReqCState") ? IS_EXPR_TEXT
-			 : !strcmp(n, "LDist") || !strcmp(n, "CC6%") ? IS_EXPR_NUM : IS_EXPR_ANY;
+	for (size_t i = 0; i < isc_expr_nvars(e) && i < 8; i++) {
+		const char *n = isc_expr_var(e, i);
+		types[i] = !strcmp(n, "ReqCState") ? ISC_EXPR_TEXT
+			 : !strcmp(n, "LDist") || !strcmp(n, "CC6%") ? ISC_EXPR_NUM : ISC_EXPR_ANY;
 	}
-	int rc = is_expr_check(e, types, err, sizeof(err));
-	is_expr_free(e);
+	int rc = isc_expr_check(e, types, err, sizeof(err));
+	isc_expr_free(e);
 	if ((rc < 0) != (want[0] != 0) || (rc < 0 && strcmp(err, want))) {
 		check_failures++;
 		fprintf(stderr, "check '%s': %d '%s', expected '%s'\n", src, rc, rc < 0 ? err : "", want);
@@ -250,22 +250,22 @@ static char csv[64];
 /* Load only LDist and the columns e uses, as with analyze's --metrics '^LDist$'. */
 static bool want(const char *name, void *arg)
 {
-	const struct is_expr *e = arg;
-	for (size_t i = 0; i < is_expr_nvars(e); i++)
-		if (!strcmp(name, is_expr_var(e, i)))
+	const struct isc_expr *e = arg;
+	for (size_t i = 0; i < isc_expr_nvars(e); i++)
+		if (!strcmp(name, isc_expr_var(e, i)))
 			return true;
 	return !strcmp(name, "LDist");
 }
 
-/* is_table_filter(t, inc, exc) with stderr kept in msg (without the last newline). */
-static int filter_capture(struct is_table *t, const struct is_expr *inc, const struct is_expr *exc,
+/* isc_table_filter(t, inc, exc) with stderr kept in msg (without the last newline). */
+static int filter_capture(struct isc_table *t, const struct isc_expr *inc, const struct isc_expr *exc,
 			  char *msg, size_t len)
 {
 	FILE *f = tmpfile();
 	fflush(stderr);
 	int saved = dup(2);
 	dup2(fileno(f), 2);
-	int rc = is_table_filter(t, inc, exc);
+	int rc = isc_table_filter(t, inc, exc);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -280,20 +280,20 @@ static int filter_capture(struct is_table *t, const struct is_expr *inc, const s
 static long filter(const char *src, bool exclude, char *msg, size_t len)
 {
 	char err[200];
-	struct is_expr *e = is_expr_parse(src, err, sizeof(err));
-	struct is_table_opts o = { .want = want, .want_arg = e };
-	struct is_table *t = NULL;
+	struct isc_expr *e = isc_expr_parse(src, err, sizeof(err));
+	struct isc_table_opts o = { .want = want, .want_arg = e };
+	struct isc_table *t = NULL;
 	msg[0] = '\0';
-	if (!e || is_table_read(csv, &o, &t) < 0) {
+	if (!e || isc_table_read(csv, &o, &t) < 0) {
 		check_failures++;
 		fprintf(stderr, "'%s': cannot parse or read %s\n", src, csv);
-		is_expr_free(e);
+		isc_expr_free(e);
 		return -2;
 	}
 	int rc = filter_capture(t, exclude ? NULL : e, exclude ? e : NULL, msg, len);
 	long rows = rc < 0 ? -1 : (long)t->nrows;
-	is_table_free(t);
-	is_expr_free(e);
+	isc_table_free(t);
+	isc_expr_free(e);
 	return rows;
 }
 

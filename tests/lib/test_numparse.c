@@ -1,4 +1,4 @@
-/* is_parse_double against strtod: edge cases and millions of random strings. */
+/* isc_parse_double against strtod: edge cases and millions of random strings. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@ static void same_as_strtod(const char *s)
 	int want_ok = *s && *end == '\0' && isfinite(want) && !(want == 0 && errno == ERANGE) && !strchr(s, 'x') && !strchr(s, 'X') &&
 		      !strchr(s, 'n') && !strchr(s, 'N') && !strchr(s, 'i') && !strchr(s, 'I') &&
 		      s[0] != ' ' && s[0] != '\t';
-	int ok = is_parse_double(s, strlen(s), &got);
+	int ok = isc_parse_double(s, strlen(s), &got);
 	if (ok != want_ok || (ok && memcmp(&got, &want, sizeof(got)) != 0)) {
 		check_failures++;
 		fprintf(stderr, "'%s': got %d %.17g, strtod %d %.17g\n", s, ok, got, want_ok, want);
@@ -106,23 +106,23 @@ int main(void)
 	/* the prefix form stops at the first byte that cannot continue a number */
 	double d;
 	const char *s = "12.5,7";
-	CHECK(is_parse_double_prefix(s, s + strlen(s), &d) == s + 4);
+	CHECK(isc_parse_double_prefix(s, s + strlen(s), &d) == s + 4);
 	CHECK_EQ_DBL(d, 12.5);
-	CHECK(is_parse_double_prefix("x1", "x1" + 2, &d) == NULL);
+	CHECK(isc_parse_double_prefix("x1", "x1" + 2, &d) == NULL);
 	/* out of range both ways is an error, and said so; subnormals and zeros are numbers */
 	static const char *const range[][2] = { { "1e400", "inf" }, { "-1e400", "-inf" },
 		{ "1e-400", "0" }, { "-2.5e-330", "-0" }, { "17976931348623159e292", "inf" } };
 	for (size_t i = 0; i < sizeof(range) / sizeof(range[0]); i++) {
 		const char *r = range[i][0];
-		CHECK(!is_parse_double(r, strlen(r), &d));
-		CHECK(is_number_out_of_range(r, strlen(r), &d));
+		CHECK(!isc_parse_double(r, strlen(r), &d));
+		CHECK(isc_is_number_out_of_range(r, strlen(r), &d));
 		snprintf(buf, sizeof(buf), "%g", d);
 		CHECK_STR(buf, range[i][1]);
 	}
-	CHECK(is_parse_double("5e-324", 6, &d) && d == 4.9406564584124654e-324);
-	CHECK(is_parse_double("0e-400", 6, &d) && d == 0);
-	CHECK(is_parse_double("0.000e-999", 10, &d) && d == 0);
-	CHECK(!is_number_out_of_range("abc", 3, &d) && !is_number_out_of_range("1e5x", 4, &d));
-	CHECK(!is_number_out_of_range("1.5", 3, &d));
+	CHECK(isc_parse_double("5e-324", 6, &d) && d == 4.9406564584124654e-324);
+	CHECK(isc_parse_double("0e-400", 6, &d) && d == 0);
+	CHECK(isc_parse_double("0.000e-999", 10, &d) && d == 0);
+	CHECK(!isc_is_number_out_of_range("abc", 3, &d) && !isc_is_number_out_of_range("1e5x", 4, &d));
+	CHECK(!isc_is_number_out_of_range("1.5", 3, &d));
 	return CHECK_DONE();
 }

@@ -42,32 +42,32 @@ static double ld_sd(const double *v, size_t n)
 
 #define FUNCS "count,min,max,avg,std,med,0.5%,1%,25%,50%,75%,99%,99.9%,99.99%,99.999%"
 
-/* Compare is_stats_compute over vals (NaN allowed) with GSL on the sorted non-NaN values. */
+/* Compare isc_stats_compute over vals (NaN allowed) with GSL on the sorted non-NaN values. */
 static void against_gsl(const double *vals, size_t n, const char *what)
 {
-	struct is_func *f;
+	struct isc_func *f;
 	size_t nf, m = 0;
 	char err[128];
-	CHECK(is_funcs_parse(FUNCS, &f, &nf, err, sizeof(err)) == 0);
-	double *sorted = is_xmalloc((n + 1) * sizeof(double)), *scratch = is_xmalloc((n + 1) * sizeof(double));
+	CHECK(isc_funcs_parse(FUNCS, &f, &nf, err, sizeof(err)) == 0);
+	double *sorted = isc_xmalloc((n + 1) * sizeof(double)), *scratch = isc_xmalloc((n + 1) * sizeof(double));
 	double out[32];
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(vals[i]))
 			sorted[m++] = vals[i];
 	gsl_sort(sorted, 1, m);
-	is_stats_compute(vals, n, f, nf, out, scratch);
+	isc_stats_compute(vals, n, f, nf, out, scratch);
 	for (size_t i = 0; i < nf; i++) {
 		double want;
 		switch (f[i].kind) {
-		case IS_F_COUNT: want = (double)m; break;
-		case IS_F_MIN: want = m ? sorted[0] : NAN; break;
-		case IS_F_MAX: want = m ? sorted[m - 1] : NAN; break;
-		case IS_F_AVG: want = m ? ld_mean(sorted, m) : NAN; break;
-		case IS_F_STD: want = m > 1 ? ld_sd(sorted, m) : NAN; break;
-		case IS_F_MED: want = m ? gsl_stats_median_from_sorted_data(sorted, 1, m) : NAN; break;
+		case ISC_F_COUNT: want = (double)m; break;
+		case ISC_F_MIN: want = m ? sorted[0] : NAN; break;
+		case ISC_F_MAX: want = m ? sorted[m - 1] : NAN; break;
+		case ISC_F_AVG: want = m ? ld_mean(sorted, m) : NAN; break;
+		case ISC_F_STD: want = m > 1 ? ld_sd(sorted, m) : NAN; break;
+		case ISC_F_MED: want = m ? gsl_stats_median_from_sorted_data(sorted, 1, m) : NAN; break;
 		default: want = m ? gsl_stats_quantile_from_sorted_data(sorted, 1, m, f[i].pct / 100) : NAN;
 		}
-		int exact = f[i].kind != IS_F_AVG && f[i].kind != IS_F_STD;
+		int exact = f[i].kind != ISC_F_AVG && f[i].kind != ISC_F_STD;
 		if (exact ? !((isnan(out[i]) && isnan(want)) || out[i] == want)
 			  : !((isnan(out[i]) && isnan(want)) || fabs(out[i] - want) <= 1e-12 * fabs(want) + 1e-300)) {
 			check_failures++;
@@ -81,13 +81,13 @@ static void against_gsl(const double *vals, size_t n, const char *what)
 
 static void hand_computed(void)
 {
-	struct is_func *f;
+	struct isc_func *f;
 	size_t nf;
 	char err[128];
 	double out[8], scratch[8];
-	CHECK(is_funcs_parse("count,min,max,avg,std,med,25%,90%", &f, &nf, err, sizeof(err)) == 0);
+	CHECK(isc_funcs_parse("count,min,max,avg,std,med,25%,90%", &f, &nf, err, sizeof(err)) == 0);
 	const double four[] = { 4, 1, 3, 2 };   /* sorted 1 2 3 4 */
-	is_stats_compute(four, 4, f, nf, out, scratch);
+	isc_stats_compute(four, 4, f, nf, out, scratch);
 	CHECK_EQ_DBL(out[0], 4);
 	CHECK_EQ_DBL(out[1], 1);
 	CHECK_EQ_DBL(out[2], 4);
@@ -97,19 +97,19 @@ static void hand_computed(void)
 	CHECK_EQ_DBL(out[6], 1.75);                   /* 0.25 * 3 = 0.75 between 1 and 2 */
 	CHECK_NEAR(out[7], 3.7, 1e-15);               /* 0.9 * 3 = 2.7 between 3 and 4 */
 	const double one[] = { 7 };
-	is_stats_compute(one, 1, f, nf, out, scratch);
+	isc_stats_compute(one, 1, f, nf, out, scratch);
 	CHECK_EQ_DBL(out[0], 1);
 	CHECK_EQ_DBL(out[5], 7);
 	CHECK_EQ_DBL(out[7], 7);
 	CHECK(isnan(out[4]));                         /* std needs n >= 2 */
 	const double none[] = { NAN, NAN };
-	is_stats_compute(none, 2, f, nf, out, scratch);
+	isc_stats_compute(none, 2, f, nf, out, scratch);
 	CHECK_EQ_DBL(out[0], 0);
 	CHECK(isnan(out[1]) && isnan(out[5]));
 	free(f);
-	CHECK(is_funcs_parse("max,100%", &f, &nf, err, sizeof(err)) < 0);
+	CHECK(isc_funcs_parse("max,100%", &f, &nf, err, sizeof(err)) < 0);
 	CHECK_STR(err, "unknown function '100%' (expected count, min, max, avg, std, med, or N% with 0 < N < 100)");
-	CHECK(is_funcs_parse("max,,min", &f, &nf, err, sizeof(err)) < 0);
+	CHECK(isc_funcs_parse("max,,min", &f, &nf, err, sizeof(err)) < 0);
 	CHECK_STR(err, "bad function ''");
 }
 
@@ -118,12 +118,12 @@ static void hand_computed(void)
  * once (Python's fractions and decimal); allowed error 2 ulps (64 on a long sum). */
 static void extreme_case(const double *v, size_t n, double avg, double std, double ulps, int line)
 {
-	struct is_func *f;
+	struct isc_func *f;
 	size_t nf;
 	char err[64];
 	double out[2], scratch[8];
-	CHECK(is_funcs_parse("avg,std", &f, &nf, err, sizeof(err)) == 0);
-	is_stats_compute(v, n, f, nf, out, scratch);
+	CHECK(isc_funcs_parse("avg,std", &f, &nf, err, sizeof(err)) == 0);
+	isc_stats_compute(v, n, f, nf, out, scratch);
 	for (int i = 0; i < 2; i++) {
 		double want = i ? std : avg, tol = ulps * (nextafter(fabs(want), INFINITY) - fabs(want));
 		if (!(out[i] == want || fabs(out[i] - want) <= tol)) {
@@ -155,7 +155,7 @@ static void extreme_values(void)
 
 	/* 100,000 values spread over [1e307, 1.7e308], with NaN holes, against long double. */
 	size_t n = 100000;
-	double *v = is_xmalloc(n * sizeof(double)), *dense = is_xmalloc(n * sizeof(double));
+	double *v = isc_xmalloc(n * sizeof(double)), *dense = isc_xmalloc(n * sizeof(double));
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		v[i] = i % 11 == 5 ? NAN : 1e307 + uniform() * 1.6e308;
@@ -169,34 +169,34 @@ static void extreme_values(void)
 
 static void histogram(void)
 {
-	struct is_hist h;
+	struct isc_hist h;
 	const double v[] = { 0, 0.5, 1, 9.99, 10, -1, 11, NAN };
-	is_hist_init(&h, 0, 10, 10);
-	is_hist_add(&h, v, 8);
+	isc_hist_init(&h, 0, 10, 10);
+	isc_hist_add(&h, v, 8);
 	CHECK(h.counts[0] == 2 && h.counts[1] == 1 && h.counts[9] == 2);
 	CHECK(h.under == 1 && h.over == 1 && h.total == 7);
-	CHECK_EQ_DBL(is_hist_edge(&h, 3), 3);
-	is_hist_free(&h);
+	CHECK_EQ_DBL(isc_hist_edge(&h, 3), 3);
+	isc_hist_free(&h);
 
 	/* hi - lo overflows: bins and edges as on a plain range */
 	const double big[] = { -1.5e308, -1e308, -1e307, 1e307, 1e308, 1.5e308 };
-	is_hist_init(&h, -1.5e308, 1.5e308, 4);
-	is_hist_add(&h, big, 6);
+	isc_hist_init(&h, -1.5e308, 1.5e308, 4);
+	isc_hist_add(&h, big, 6);
 	CHECK(h.counts[0] == 2 && h.counts[1] == 1 && h.counts[2] == 1 && h.counts[3] == 2);
 	CHECK(h.under == 0 && h.over == 0 && h.total == 6);
-	CHECK_EQ_DBL(is_hist_edge(&h, 0), -1.5e308);
-	CHECK_EQ_DBL(is_hist_edge(&h, 1), -7.5e307);
-	CHECK_EQ_DBL(is_hist_edge(&h, 2), 0);
-	CHECK_EQ_DBL(is_hist_edge(&h, 4), 1.5e308);
-	is_hist_free(&h);
+	CHECK_EQ_DBL(isc_hist_edge(&h, 0), -1.5e308);
+	CHECK_EQ_DBL(isc_hist_edge(&h, 1), -7.5e307);
+	CHECK_EQ_DBL(isc_hist_edge(&h, 2), 0);
+	CHECK_EQ_DBL(isc_hist_edge(&h, 4), 1.5e308);
+	isc_hist_free(&h);
 
 	/* a bin narrower than the smallest subnormal: 1..5 x 2^-1074 over 20 bins */
 	const double tiny[] = { 0x1p-1074, 0x2p-1074, 0x3p-1074, 0x4p-1074, 0x5p-1074 };
-	is_hist_init(&h, 0x1p-1074, 0x5p-1074, 20);
-	is_hist_add(&h, tiny, 5);
+	isc_hist_init(&h, 0x1p-1074, 0x5p-1074, 20);
+	isc_hist_add(&h, tiny, 5);
 	CHECK(h.counts[0] == 1 && h.counts[5] == 1 && h.counts[10] == 1 && h.counts[15] == 1 &&
 	      h.counts[19] == 1);
-	is_hist_free(&h);
+	isc_hist_free(&h);
 }
 
 /* The sample-bracket method holds where ties sit at a bracket's end (a column of 70 % zeros,
@@ -205,8 +205,8 @@ static void histogram(void)
 static void brackets_ties(void)
 {
 	const size_t n = 200000;
-	double *v = is_xmalloc(n * sizeof(double)), *sorted = is_xmalloc(n * sizeof(double));
-	double *arena = is_xmalloc(n * sizeof(double));
+	double *v = isc_xmalloc(n * sizeof(double)), *sorted = isc_xmalloc(n * sizeof(double));
+	double *arena = isc_xmalloc(n * sizeof(double));
 	for (int kind = 0; kind < 3; kind++) {
 		for (size_t i = 0; i < n; i++) {
 			double u = uniform();
@@ -238,7 +238,7 @@ int main(void)
 	histogram();
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		size_t n = sizes[s];
-		double *v = is_xmalloc(n * sizeof(double));
+		double *v = isc_xmalloc(n * sizeof(double));
 		for (size_t i = 0; i < n; i++)   /* continuous, with a heavy tail */
 			v[i] = -log(1 - uniform()) * 3 + (uniform() < 0.001 ? 100 * uniform() : 0);
 		against_gsl(v, n, "exponential");

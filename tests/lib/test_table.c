@@ -18,38 +18,38 @@ static const char *write_file(const char *name, const char *text, size_t len)
 	return path;
 }
 
-static struct is_table *read_text(const char *text)
+static struct isc_table *read_text(const char *text)
 {
-	struct is_table *t = NULL;
+	struct isc_table *t = NULL;
 	const char *p = write_file("t.csv", text, strlen(text));
-	if (is_table_read(p, NULL, &t) < 0)
+	if (isc_table_read(p, NULL, &t) < 0)
 		return NULL;
 	return t;
 }
 
 static void basic(void)
 {
-	struct is_table *t = read_text("A,B,ReqCState,N\r\n1.5,,C6,-2\r\n\r\n2,3e2,POLL,\r\n");
+	struct isc_table *t = read_text("A,B,ReqCState,N\r\n1.5,,C6,-2\r\n\r\n2,3e2,POLL,\r\n");
 	CHECK(t && t->nrows == 2 && t->ncols == 4);
 	if (!t)
 		return;
-	struct is_column *a = is_table_col(t, "A"), *b = is_table_col(t, "B"), *c = is_table_col(t, "ReqCState");
-	CHECK(a->type == IS_COL_NUM && b->type == IS_COL_NUM && c->type == IS_COL_TEXT);
+	struct isc_column *a = isc_table_col(t, "A"), *b = isc_table_col(t, "B"), *c = isc_table_col(t, "ReqCState");
+	CHECK(a->type == ISC_COL_NUM && b->type == ISC_COL_NUM && c->type == ISC_COL_TEXT);
 	CHECK_EQ_DBL(a->num[0], 1.5);
 	CHECK_EQ_DBL(a->num[1], 2);
 	CHECK(isnan(b->num[0]));
 	CHECK_EQ_DBL(b->num[1], 300);
-	CHECK_STR(is_table_str(t, c->text[0]), "C6");
-	CHECK_STR(is_table_str(t, c->text[1]), "POLL");
-	CHECK(isnan(is_table_col(t, "N")->num[1]));
-	is_table_free(t);
+	CHECK_STR(isc_table_str(t, c->text[0]), "C6");
+	CHECK_STR(isc_table_str(t, c->text[1]), "POLL");
+	CHECK(isnan(isc_table_col(t, "N")->num[1]));
+	isc_table_free(t);
 }
 
-static struct is_table *read_known(const char *text, bool complete, size_t rows, int *rc)
+static struct isc_table *read_known(const char *text, bool complete, size_t rows, int *rc)
 {
-	struct is_table *t = NULL;
-	struct is_table_opts o = { .known_complete = complete, .known_rows = rows };
-	*rc = is_table_read(write_file("k.csv", text, strlen(text)), &o, &t);
+	struct isc_table *t = NULL;
+	struct isc_table_opts o = { .known_complete = complete, .known_rows = rows };
+	*rc = isc_table_read(write_file("k.csv", text, strlen(text)), &o, &t);
 	return t;
 }
 
@@ -57,57 +57,57 @@ static void quoted_and_cut(void)
 {
 	int rc;
 	const char *quoted = "Name,V\n\"a,b\",1\n\"say \"\"hi\"\"\",2\nplain,3\nplain,4";
-	struct is_table *t = read_text(quoted);
+	struct isc_table *t = read_text(quoted);
 	CHECK(t && t->nrows == 3 && t->dropped_rows == 1);  /* no newline at the end: maybe cut */
 	if (t) {
-		CHECK_STR(is_table_str(t, is_table_col(t, "Name")->text[0]), "a,b");
-		CHECK_STR(is_table_str(t, is_table_col(t, "Name")->text[1]), "say \"hi\"");
-		CHECK_EQ_DBL(is_table_col(t, "V")->num[2], 3);
-		is_table_free(t);
+		CHECK_STR(isc_table_str(t, isc_table_col(t, "Name")->text[0]), "a,b");
+		CHECK_STR(isc_table_str(t, isc_table_col(t, "Name")->text[1]), "say \"hi\"");
+		CHECK_EQ_DBL(isc_table_col(t, "V")->num[2], 3);
+		isc_table_free(t);
 	}
 	t = read_known(quoted, true, 4, &rc);  /* known complete with 4 rows: the last one stays */
 	CHECK(rc == 0 && t && t->nrows == 4 && t->dropped_rows == 0);
 	if (t)
-		CHECK_EQ_DBL(is_table_col(t, "V")->num[3], 4);
-	is_table_free(t);
+		CHECK_EQ_DBL(isc_table_col(t, "V")->num[3], 4);
+	isc_table_free(t);
 	t = read_known(quoted, true, 5, &rc);  /* the count does not match: dropped */
 	CHECK(rc == 0 && t && t->nrows == 3 && t->dropped_rows == 1);
-	is_table_free(t);
+	isc_table_free(t);
 	t = read_known(quoted, false, 4, &rc);  /* not complete */
 	CHECK(rc == 0 && t && t->nrows == 3);
-	is_table_free(t);
+	isc_table_free(t);
 	t = read_text("A,B,C\n1,2,3\n4,5");  /* killed mid-row */
 	CHECK(t && t->nrows == 1 && t->dropped_rows == 1);
-	is_table_free(t);
+	isc_table_free(t);
 	t = read_known("A,B,C\n1,2,3\n4,5", true, 2, &rc);  /* complete with 2 rows: bad data */
 	CHECK(rc == -1 && !t);
 	/* cut inside the last field: "9" of "9xx.y" was kept as LDist 9 */
 	t = read_text("WakeLatency,LDist\n1.5,1000.25\n2.5,1000.5\n3.5,9");
 	CHECK(t && t->nrows == 2 && t->dropped_rows == 1);
 	if (t)
-		CHECK_EQ_DBL(is_table_col(t, "LDist")->num[1], 1000.5);
-	is_table_free(t);
+		CHECK_EQ_DBL(isc_table_col(t, "LDist")->num[1], 1000.5);
+	isc_table_free(t);
 	t = read_text("A,B\n1,2\n3,4.");  /* cut after the point */
 	CHECK(t && t->nrows == 1 && t->dropped_rows == 1);
-	is_table_free(t);
+	isc_table_free(t);
 	t = read_text("A,B\n1,2\n3,9999.\n");  /* a whole line: "9999." is 9999, as in C and Python */
 	CHECK(t && t->nrows == 2 && t->dropped_rows == 0);
 	if (t)
-		CHECK_EQ_DBL(is_table_col(t, "B")->num[1], 9999);
-	is_table_free(t);
+		CHECK_EQ_DBL(isc_table_col(t, "B")->num[1], 9999);
+	isc_table_free(t);
 }
 
 static void column_choice(void)
 {
-	struct is_table *t = NULL;
+	struct isc_table *t = NULL;
 	const char *p = write_file("w.csv", "X,Y,Z\n1,a,3\n4,b,6\n", 18);
 	bool only_z(const char *name, void *arg);
-	struct is_table_opts o = { .want = only_z };
-	CHECK(is_table_read(p, &o, &t) == 0);
+	struct isc_table_opts o = { .want = only_z };
+	CHECK(isc_table_read(p, &o, &t) == 0);
 	CHECK(t && t->ncols == 1 && t->file_ncols == 3 && t->nrows == 2);
 	if (t)
 		CHECK_EQ_DBL(t->cols[0].num[1], 6);
-	is_table_free(t);
+	isc_table_free(t);
 }
 
 bool only_z(const char *name, void *arg)
@@ -127,18 +127,18 @@ static void big_two_threads(void)
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%zu,%zu.25,%s\n", i, i * 3, i % 3 ? "C6" : (i % 2 ? "C1" : "POLL"));
 	fclose(f);
-	struct is_table *t = NULL;
-	struct is_table_opts o = { .nthreads = 2 };
-	CHECK(is_table_read(path, &o, &t) == 0);
+	struct isc_table *t = NULL;
+	struct isc_table_opts o = { .nthreads = 2 };
+	CHECK(isc_table_read(path, &o, &t) == 0);
 	CHECK(t && t->nrows == n);
 	size_t bad = 0;
 	for (size_t i = 0; t && i < n; i++) {
 		const char *want = i % 3 ? "C6" : (i % 2 ? "C1" : "POLL");
 		bad += t->cols[0].num[i] != (double)i || t->cols[1].num[i] != (double)(i * 3) + 0.25 ||
-		       strcmp(is_table_str(t, t->cols[2].text[i]), want) != 0;
+		       strcmp(isc_table_str(t, t->cols[2].text[i]), want) != 0;
 	}
 	CHECK(bad == 0);
-	is_table_free(t);
+	isc_table_free(t);
 }
 
 /* Row counts are estimated from the first lines' length; rows far shorter later on make the
@@ -154,32 +154,32 @@ static void misestimated_rows(size_t n, size_t long_from, size_t long_to)
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%zu,%s,%zu.5\n", i, i >= long_from && i < long_to ? pad : "s", n - i);
 	fclose(f);
-	struct is_table *t = NULL;
-	struct is_table_opts o = { .nthreads = 2 };
-	CHECK(is_table_read(path, &o, &t) == 0);
+	struct isc_table *t = NULL;
+	struct isc_table_opts o = { .nthreads = 2 };
+	CHECK(isc_table_read(path, &o, &t) == 0);
 	CHECK(t && t->nrows == n);
 	size_t bad = 0;
 	for (size_t i = 0; t && i < n; i++) {
 		const char *want = i >= long_from && i < long_to ? pad : "s";
 		bad += t->cols[0].num[i] != (double)i || t->cols[2].num[i] != (double)(n - i) + 0.5 ||
-		       strcmp(is_table_str(t, t->cols[1].text[i]), want) != 0;
+		       strcmp(isc_table_str(t, t->cols[1].text[i]), want) != 0;
 	}
 	CHECK(bad == 0);
-	is_table_free(t);
+	isc_table_free(t);
 }
 
 static void wult_run(void)
 {
-	struct is_run *r;
-	CHECK(is_run_open(SHARED_DATA "/wult-good", &r) == 0);
+	struct isc_run *r;
+	CHECK(isc_run_open(SHARED_DATA "/wult-good", &r) == 0);
 	CHECK_STR(r->name, "testdata");
 	CHECK_STR(r->toolname, "wult");
-	CHECK_STR(is_run_info_str(r, "format_version"), "1.2");
-	CHECK_STR(is_run_info_str(r, "cpu"), "0");
-	CHECK_STR(is_run_info_str(r, "devid"), "tdt");
-	CHECK(is_run_load_dp(r, NULL) == 0 && r->dp->nrows == 9);
-	CHECK_EQ_DBL(is_table_col(r->dp, "WakeLatency")->num[0], 4.1797981021053525);
-	is_run_free(r);
+	CHECK_STR(isc_run_info_str(r, "format_version"), "1.2");
+	CHECK_STR(isc_run_info_str(r, "cpu"), "0");
+	CHECK_STR(isc_run_info_str(r, "devid"), "tdt");
+	CHECK(isc_run_load_dp(r, NULL) == 0 && r->dp->nrows == 9);
+	CHECK_EQ_DBL(isc_table_col(r->dp, "WakeLatency")->num[0], 4.1797981021053525);
+	isc_run_free(r);
 }
 
 int main(void)

@@ -67,7 +67,7 @@ for f in "$SRC"/*.json "$TMP"/gen/*.json; do
 	same "$TMP/$n.ours" "$TMP/$n.real" "$n: parsed differently"
 	case $n in
 	bad-*)
-		# refused where a whole document is read (collect's files: is_json_load)
+		# refused where a whole document is read (collect's files: isc_json_load)
 		[ "$(sed -n 2p "$TMP/$n.ours")" = error ] || bad "$n: bad input accepted"
 		continue ;;
 	esac

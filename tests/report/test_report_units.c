@@ -41,7 +41,7 @@ static void test_quantiles(void)
 	qsort(sorted, m, sizeof(*sorted), cmp_double);
 	CHECK_MSG(quantiles(v, N, NULL, q, nq, out) == m, "count of non-NaN values");
 	for (size_t i = 0; i < nq; i++) {
-		double want = is_quantile_sorted(sorted, m, q[i]);
+		double want = isc_quantile_sorted(sorted, m, q[i]);
 		CHECK_MSG(fabs(out[i] - want) <= 1e-6 * fabs(want) + 1e-9, "q=%g: %.9g, want %.9g", q[i],
 		      out[i], want);
 	}

@@ -80,7 +80,7 @@ static void fill_system(const struct cnt_data *d, struct cnt_cpu_delta *cd, size
  * column over the CPUs sorted by (package, core). */
 static void propagate(const struct cnt_data *d, struct cnt_cpu_delta *cd, size_t n)
 {
-	struct cnt_cpu_delta **by = is_xmalloc((n ? n : 1) * sizeof(*by));
+	struct cnt_cpu_delta **by = isc_xmalloc((n ? n : 1) * sizeof(*by));
 	for (size_t i = 0; i < n; i++) {
 		memcpy(cd[i].all, cd[i].own, d->ncols * sizeof(double));
 		by[i] = &cd[i];
@@ -106,14 +106,14 @@ static void propagate(const struct cnt_data *d, struct cnt_cpu_delta *cd, size_t
 struct cnt_cpu_delta *cnt_deltas(const struct cnt_data *d, size_t s0, size_t s1, size_t *ncpus)
 {
 	size_t n = 0, first = d->snap_first[s0], end = d->snap_first[s0 + 1];
-	struct cnt_cpu_delta *cd = is_xcalloc(end - first, sizeof(*cd));
+	struct cnt_cpu_delta *cd = isc_xcalloc(end - first, sizeof(*cd));
 	for (size_t r = first; r < end; r++) {
 		struct cnt_cpu_delta *c = &cd[n++];
 		c->cpu = (int)d->cpu[r];
 		c->core = (int)d->core[r];
 		c->package = (int)d->pkg[r];
-		c->own = is_xmalloc(d->ncols * sizeof(double));
-		c->all = is_xmalloc(d->ncols * sizeof(double));
+		c->own = isc_xmalloc(d->ncols * sizeof(double));
+		c->all = isc_xmalloc(d->ncols * sizeof(double));
 	}
 	for (size_t s = s0; s < s1; s++)
 		add_pair(d, s, cd, n);

@@ -85,11 +85,11 @@ static void find_columns(struct ctx *c)
 static void add(struct ctx *c, struct cnt_result *r, const char *name, enum dcol_id id, int a,
 		enum cnt_agg agg, int prec, bool clamp)
 {
-	r->cols = is_xrealloc(r->cols, (r->ncols + 1) * sizeof(char *));
-	r->agg = is_xrealloc(r->agg, (r->ncols + 1) * sizeof(*r->agg));
-	r->prec = is_xrealloc(r->prec, (r->ncols + 1) * sizeof(int));
-	c->dc = is_xrealloc(c->dc, (r->ncols + 1) * sizeof(*c->dc));
-	r->cols[r->ncols] = is_xstrdup(name);
+	r->cols = isc_xrealloc(r->cols, (r->ncols + 1) * sizeof(char *));
+	r->agg = isc_xrealloc(r->agg, (r->ncols + 1) * sizeof(*r->agg));
+	r->prec = isc_xrealloc(r->prec, (r->ncols + 1) * sizeof(int));
+	c->dc = isc_xrealloc(c->dc, (r->ncols + 1) * sizeof(*c->dc));
+	r->cols[r->ncols] = isc_xstrdup(name);
 	r->agg[r->ncols] = agg;
 	r->prec[r->ncols] = prec;
 	c->dc[r->ncols] = (struct dcol){ id, a, clamp };
@@ -98,8 +98,8 @@ static void add(struct ctx *c, struct cnt_result *r, const char *name, enum dcol
 
 static void note(struct cnt_result *r, const char *col, const char *needs)
 {
-	r->notes = is_xrealloc(r->notes, (r->nnotes + 1) * sizeof(char *));
-	r->notes[r->nnotes++] = is_xasprintf("%s (needs %s)", col, needs);
+	r->notes = isc_xrealloc(r->notes, (r->nnotes + 1) * sizeof(char *));
+	r->notes[r->nnotes++] = isc_xasprintf("%s (needs %s)", col, needs);
 }
 
 static void add_or_note(struct ctx *c, struct cnt_result *r, bool ok, const char *name, enum dcol_id id,
@@ -123,7 +123,7 @@ static void plan_cpuidle(struct ctx *c, struct cnt_result *r)
 			const char *n = c->d->ci[j].name, *dot = strrchr(n, '.');
 			if (!dot || strcmp(dot + 1, fields[f]) || cnt_registry_find(n))
 				continue;
-			char *name = is_xasprintf("%.*s%s", (int)(dot - n), n, suffix[f]);
+			char *name = isc_xasprintf("%.*s%s", (int)(dot - n), n, suffix[f]);
 			add(c, r, name, ids[f], (int)j, f == 1 ? CNT_AGG_AVG : CNT_AGG_SUM, f == 1 ? 2 : 0, f == 1);
 			free(name);
 		}
@@ -286,8 +286,8 @@ static double clamp(struct cnt_result *r, size_t col, double v)
 static void summarize(struct ctx *c, struct cnt_result *r, struct cnt_out_interval *iv,
 		      const struct cnt_cpu_delta *cd, size_t n)
 {
-	iv->summary = is_xmalloc(r->ncols * sizeof(double));
-	double *tot = is_xmalloc((c->d->ncols ? c->d->ncols : 1) * sizeof(double)), dt = 0;
+	iv->summary = isc_xmalloc(r->ncols * sizeof(double));
+	double *tot = isc_xmalloc((c->d->ncols ? c->d->ncols : 1) * sizeof(double)), dt = 0;
 	for (size_t j = 0; j < c->d->ncols; j++) {
 		tot[j] = NAN;
 		for (size_t i = 0; i < n; i++) {
@@ -328,7 +328,7 @@ static void summarize(struct ctx *c, struct cnt_result *r, struct cnt_out_interv
 static void ht_split(struct ctx *c, struct cnt_result *r, struct cnt_out_interval *iv,
 		     const struct cnt_cpu_delta *cd, size_t n)
 {
-	iv->cores = is_xcalloc(n ? n : 1, sizeof(*iv->cores));
+	iv->cores = isc_xcalloc(n ? n : 1, sizeof(*iv->cores));
 	for (size_t i = 0; i < n; i++) {
 		size_t other = SIZE_MAX, nsib = 0;
 		bool first = true;
@@ -392,13 +392,13 @@ static void derive_interval(struct ctx *c, struct cnt_result *r, size_t s0, size
 	iv->t0 = c->d->time[c->d->snap_first[s0]] - t_first;
 	iv->t1 = c->d->time[c->d->snap_first[s1]] - t_first;
 	iv->ncpus = n;
-	iv->cpus = is_xcalloc(n ? n : 1, sizeof(*iv->cpus));
+	iv->cpus = isc_xcalloc(n ? n : 1, sizeof(*iv->cpus));
 	for (size_t i = 0; i < n; i++) {
 		struct cnt_out_row *row = &iv->cpus[i];
 		row->cpu = cd[i].cpu;
 		row->core = cd[i].core;
 		row->package = cd[i].package;
-		row->v = is_xmalloc((r->ncols ? r->ncols : 1) * sizeof(double));
+		row->v = isc_xmalloc((r->ncols ? r->ncols : 1) * sizeof(double));
 		for (size_t k = 0; k < r->ncols; k++) {
 			double v = value(c, &c->dc[k], &cd[i]);
 			row->v[k] = c->dc[k].clamp ? clamp(r, k, v) : v;
@@ -414,7 +414,7 @@ int cnt_derive(const struct cnt_data *d, const struct cnt_derive_opts *o, struct
 {
 	memset(r, 0, sizeof(*r));
 	if (d->nsnaps < 2) {
-		is_err("%s: %zu snapshot%s; at least two are needed for an interval", d->csv_path, d->nsnaps,
+		isc_err("%s: %zu snapshot%s; at least two are needed for an interval", d->csv_path, d->nsnaps,
 		       d->nsnaps == 1 ? "" : "s");
 		return -1;
 	}
@@ -422,10 +422,10 @@ int cnt_derive(const struct cnt_data *d, const struct cnt_derive_opts *o, struct
 	find_columns(&c);
 	plan(&c, r);
 	ht_plan(&c, r);
-	r->clamped = is_xcalloc(r->ncols ? r->ncols : 1, sizeof(size_t));
-	r->clamp_worst = is_xcalloc(r->ncols ? r->ncols : 1, sizeof(double));
+	r->clamped = isc_xcalloc(r->ncols ? r->ncols : 1, sizeof(size_t));
+	r->clamp_worst = isc_xcalloc(r->ncols ? r->ncols : 1, sizeof(double));
 	size_t niv = o->whole_run ? 1 : d->nsnaps - 1;
-	r->iv = is_xcalloc(niv, sizeof(*r->iv));
+	r->iv = isc_xcalloc(niv, sizeof(*r->iv));
 	if (o->whole_run)
 		derive_interval(&c, r, 0, d->nsnaps - 1);
 	else

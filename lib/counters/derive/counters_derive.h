@@ -30,7 +30,7 @@ struct cnt_colinfo {
 /* A loaded counters.csv (rows ordered by snapshot) with info.json's "counters" metadata. */
 struct cnt_data {
 	char *csv_path;
-	struct is_table *t;
+	struct isc_table *t;
 	cJSON *info;           /* the whole info.json, or an empty object */
 	char vendor[32];
 	int family, model;     /* -1 when unknown */
@@ -75,7 +75,7 @@ struct cnt_out_interval {
 
 struct cnt_metric {
 	char *name;
-	struct is_expr *expr;
+	struct isc_expr *expr;
 	size_t *var_col;       /* per expression variable: counter column, or SIZE_MAX = interval */
 };
 

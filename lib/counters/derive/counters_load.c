@@ -17,13 +17,13 @@ static const char *const meta_cols[] = { "Snapshot", "Time", "CPU", "Core", "Pac
 
 static cJSON *load_info(const char *dir)
 {
-	char *p = is_xasprintf("%s/info.json", dir), err[512];
+	char *p = isc_xasprintf("%s/info.json", dir), err[512];
 	struct stat st;
 	cJSON *info = NULL;
 	if (lstat(p, &st) == 0 || errno != ENOENT) {
-		info = is_json_load(p, err, sizeof(err));  /* the limits of every metadata file */
+		info = isc_json_load(p, err, sizeof(err));  /* the limits of every metadata file */
 		if (!info)
-			is_warn("%s; counters read without it", err);
+			isc_warn("%s; counters read without it", err);
 	}
 	free(p);
 	return info ? info : cJSON_CreateObject();
@@ -78,12 +78,12 @@ static void col_meta(struct cnt_colinfo *ci, const cJSON *m)
 static void info_columns(struct cnt_data *d, const size_t *ci_of)
 {
 	cJSON *cols = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d->info, "counters"), "columns");
-	unsigned char *seen = is_xcalloc(d->t->ncols ? d->t->ncols : 1, 1);
+	unsigned char *seen = isc_xcalloc(d->t->ncols ? d->t->ncols : 1, 1);
 	const cJSON *m;
 	if (!cJSON_IsObject(cols))
 		cols = NULL;
 	cJSON_ArrayForEach(m, cols) {
-		struct is_column *c = m->string ? is_table_col(d->t, m->string) : NULL;
+		struct isc_column *c = m->string ? isc_table_col(d->t, m->string) : NULL;
 		size_t i = c ? (size_t)(c - d->t->cols) : 0;
 		if (!c || ci_of[i] == SIZE_MAX || seen[i])
 			continue;
@@ -108,23 +108,23 @@ static void cpu_identity(struct cnt_data *d)
 /* Every value a non-negative integer; snapshots in order; every row has its meta fields. */
 static int check_rows(struct cnt_data *d)
 {
-	const struct is_table *t = d->t;
+	const struct isc_table *t = d->t;
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t m = 0; m < 5; m++) {
 			const double *v = m == 0 ? d->snap : m == 1 ? d->time : m == 2 ? d->cpu : m == 3 ? d->core : d->pkg;
 			if (isnan(v[r]) || v[r] < 0 || (m != 1 && v[r] != floor(v[r]))) {
-				is_err("%s:%zu: field '%s': expected a non-negative %s", d->csv_path, r + 2,
+				isc_err("%s:%zu: field '%s': expected a non-negative %s", d->csv_path, r + 2,
 				       meta_cols[m], m == 1 ? "number" : "integer");
 				return -1;
 			}
 			if (m >= 2 && v[r] > CNT_MAX_TOPOLOGY_ID) {  /* CPU, Core, Package: ints later */
-				is_err("%s:%zu: field '%s': %.15g is more than %d", d->csv_path, r + 2,
+				isc_err("%s:%zu: field '%s': %.15g is more than %d", d->csv_path, r + 2,
 				       meta_cols[m], v[r], CNT_MAX_TOPOLOGY_ID);
 				return -1;
 			}
 		}
 		if (r && d->snap[r] < d->snap[r - 1]) {
-			is_err("%s:%zu: snapshot %.0f after snapshot %.0f (rows must be in snapshot order)",
+			isc_err("%s:%zu: snapshot %.0f after snapshot %.0f (rows must be in snapshot order)",
 			       d->csv_path, r + 2, d->snap[r], d->snap[r - 1]);
 			return -1;
 		}
@@ -132,7 +132,7 @@ static int check_rows(struct cnt_data *d)
 			double v = d->ci[j].v[r];
 			/* 2^64: what the largest u64s, up to 18446744073709551615, read as */
 			if (!isnan(v) && (v < 0 || v != floor(v) || v > 0x1p64)) {
-				is_err("%s:%zu: field '%s': expected a raw counter value (an unsigned integer)",
+				isc_err("%s:%zu: field '%s': expected a raw counter value (an unsigned integer)",
 				       d->csv_path, r + 2, d->ci[j].name);
 				return -1;
 			}
@@ -191,19 +191,19 @@ size_t cnt_row_of(const struct cnt_data *d, size_t s, double cpu, size_t i)
 static int index_snapshots(struct cnt_data *d)
 {
 	size_t n = d->t->nrows;
-	d->snap_first = is_xmalloc((n + 1) * sizeof(size_t));
+	d->snap_first = isc_xmalloc((n + 1) * sizeof(size_t));
 	d->nsnaps = 0;
 	for (size_t r = 0; r < n; r++)
 		if (!r || d->snap[r] != d->snap[r - 1])
 			d->snap_first[d->nsnaps++] = r;
 	d->snap_first[d->nsnaps] = n;
-	struct cpu_row *buf = is_xmalloc((n ? n : 1) * sizeof(*buf));
-	d->by_cpu = is_xmalloc((n ? n : 1) * sizeof(size_t));
+	struct cpu_row *buf = isc_xmalloc((n ? n : 1) * sizeof(*buf));
+	d->by_cpu = isc_xmalloc((n ? n : 1) * sizeof(size_t));
 	int rc = 0;
 	for (size_t s = 0; s < d->nsnaps && !rc; s++) {
 		size_t b = sort_snapshot(d, d->snap_first[s], d->snap_first[s + 1], buf);
 		if (b < d->snap_first[s + 1]) {
-			is_err("%s:%zu: CPU %.0f appears twice in snapshot %.0f", d->csv_path, b + 2,
+			isc_err("%s:%zu: CPU %.0f appears twice in snapshot %.0f", d->csv_path, b + 2,
 			       d->cpu[b], d->snap[b]);
 			rc = -1;
 		}
@@ -213,39 +213,39 @@ static int index_snapshots(struct cnt_data *d)
 }
 
 /* A counter column the reader took for text: name the first cell that is not a number. */
-static void report_text_cell(const struct cnt_data *d, const struct is_column *c)
+static void report_text_cell(const struct cnt_data *d, const struct isc_column *c)
 {
 	for (size_t r = 0; r < d->t->nrows; r++) {
-		const char *v = c->text[r] == IS_TEXT_EMPTY ? NULL : is_table_str(d->t, c->text[r]);
+		const char *v = c->text[r] == ISC_TEXT_EMPTY ? NULL : isc_table_str(d->t, c->text[r]);
 		if (!v)
 			continue;
 		char q[64];
-		is_quote_for_msg(v, strlen(v), q, sizeof(q));
-		is_err("%s:%zu: field '%s': expected a raw counter value (an unsigned integer), got '%s'",
+		isc_quote_for_msg(v, strlen(v), q, sizeof(q));
+		isc_err("%s:%zu: field '%s': expected a raw counter value (an unsigned integer), got '%s'",
 		       d->csv_path, r + 2, c->name, q);
 		return;
 	}
-	is_err("%s: column '%s' holds text, not counter values", d->csv_path, c->name);
+	isc_err("%s: column '%s' holds text, not counter values", d->csv_path, c->name);
 }
 
 static char *csv_path_of(const char *path, char **dir)
 {
 	struct stat st;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		*dir = is_xstrdup(path);
-		return is_xasprintf("%s/counters.csv", path);
+		*dir = isc_xstrdup(path);
+		return isc_xasprintf("%s/counters.csv", path);
 	}
 	const char *slash = strrchr(path, '/');
-	*dir = slash ? is_xstrndup(path, (size_t)(slash - path) + (slash == path)) : is_xstrdup(".");
-	return is_xstrdup(path);
+	*dir = slash ? isc_xstrndup(path, (size_t)(slash - path) + (slash == path)) : isc_xstrdup(".");
+	return isc_xstrdup(path);
 }
 
 int cnt_data_load(const char *rundir, struct cnt_data **out)
 {
 	char *dir;
-	struct cnt_data *d = is_xcalloc(1, sizeof(*d));
+	struct cnt_data *d = isc_xcalloc(1, sizeof(*d));
 	d->csv_path = csv_path_of(rundir, &dir);
-	is_oom_context("loading %s", d->csv_path);
+	isc_oom_context("loading %s", d->csv_path);
 	struct stat st;
 	if (stat(d->csv_path, &st) && errno == ENOENT && strcmp(d->csv_path, rundir)) {
 		free(dir);
@@ -253,31 +253,31 @@ int cnt_data_load(const char *rundir, struct cnt_data **out)
 		return 0;
 	}
 	int rc = -1;
-	struct is_table_opts topts = { 0 };
-	if (is_table_read(d->csv_path, &topts, &d->t))
+	struct isc_table_opts topts = { 0 };
+	if (isc_table_read(d->csv_path, &topts, &d->t))
 		goto out;
 	const double **meta[] = { &d->snap, &d->time, &d->cpu, &d->core, &d->pkg };
 	for (size_t m = 0; m < 5; m++) {
-		struct is_column *c = is_table_col(d->t, meta_cols[m]);
-		if (!c || c->type != IS_COL_NUM) {
-			is_err("%s: %s column '%s'", d->csv_path, c ? "non-numeric" : "no", meta_cols[m]);
+		struct isc_column *c = isc_table_col(d->t, meta_cols[m]);
+		if (!c || c->type != ISC_COL_NUM) {
+			isc_err("%s: %s column '%s'", d->csv_path, c ? "non-numeric" : "no", meta_cols[m]);
 			goto out;
 		}
 		*meta[m] = c->num;
 	}
 	d->info = load_info(dir);
 	cpu_identity(d);
-	d->ci = is_xcalloc(d->t->ncols, sizeof(*d->ci));
-	size_t *ci_of = is_xmalloc((d->t->ncols ? d->t->ncols : 1) * sizeof(size_t));
+	d->ci = isc_xcalloc(d->t->ncols, sizeof(*d->ci));
+	size_t *ci_of = isc_xmalloc((d->t->ncols ? d->t->ncols : 1) * sizeof(size_t));
 	for (size_t i = 0; i < d->t->ncols; i++) {
-		struct is_column *c = &d->t->cols[i];
+		struct isc_column *c = &d->t->cols[i];
 		bool is_meta = false;
 		ci_of[i] = SIZE_MAX;
 		for (size_t m = 0; m < 5; m++)
 			is_meta |= !strcmp(c->name, meta_cols[m]);
 		if (is_meta)
 			continue;
-		if (c->type != IS_COL_NUM) {
+		if (c->type != ISC_COL_NUM) {
 			report_text_cell(d, c);
 			free(ci_of);
 			goto out;
@@ -307,7 +307,7 @@ void cnt_data_free(struct cnt_data *d)
 {
 	if (!d)
 		return;
-	is_table_free(d->t);
+	isc_table_free(d->t);
 	cJSON_Delete(d->info);
 	free(d->ci);
 	free(d->snap_first);

@@ -19,17 +19,17 @@ int cnt_metric_parse(const char *spec, const struct cnt_data *d, struct cnt_metr
 		snprintf(err, errlen, "'%s': expected NAME=EXPR", spec);
 		return -1;
 	}
-	m->name = is_xstrndup(spec, (size_t)(eq - spec));
+	m->name = isc_xstrndup(spec, (size_t)(eq - spec));
 	char perr[256];
-	m->expr = is_expr_parse(eq + 1, perr, sizeof(perr));
+	m->expr = isc_expr_parse(eq + 1, perr, sizeof(perr));
 	if (!m->expr) {
 		snprintf(err, errlen, "%s: %s", m->name, perr);
 		goto bad;
 	}
-	size_t n = is_expr_nvars(m->expr);
-	m->var_col = is_xcalloc(n ? n : 1, sizeof(size_t));
+	size_t n = isc_expr_nvars(m->expr);
+	m->var_col = isc_xcalloc(n ? n : 1, sizeof(size_t));
 	for (size_t i = 0; i < n; i++) {
-		const char *v = is_expr_var(m->expr, i);
+		const char *v = isc_expr_var(m->expr, i);
 		m->var_col[i] = SIZE_MAX;
 		if (!strcmp(v, INTERVAL_VAR))
 			continue;
@@ -53,7 +53,7 @@ bad:
 void cnt_metric_free(struct cnt_metric *m)
 {
 	free(m->name);
-	is_expr_free(m->expr);
+	isc_expr_free(m->expr);
 	free(m->var_col);
 	memset(m, 0, sizeof(*m));
 }
@@ -64,17 +64,17 @@ struct eval_arg {
 	double dt;
 };
 
-static struct is_value get_var(void *arg, size_t var)
+static struct isc_value get_var(void *arg, size_t var)
 {
 	const struct eval_arg *a = arg;
 	size_t col = a->m->var_col[var];
-	struct is_value v = { .is_str = false, .num = col == SIZE_MAX ? a->dt : a->vals[col] };
+	struct isc_value v = { .is_str = false, .num = col == SIZE_MAX ? a->dt : a->vals[col] };
 	return v;
 }
 
 double cnt_metric_eval(const struct cnt_metric *m, const double *vals, double dt)
 {
 	struct eval_arg a = { m, vals, dt };
-	struct is_value v = is_expr_eval(m->expr, get_var, &a);
+	struct isc_value v = isc_expr_eval(m->expr, get_var, &a);
 	return v.is_str || !isfinite(v.num) ? NAN : v.num;
 }

@@ -70,7 +70,7 @@ static void check_step(const struct cnt_data *d, size_t r0, size_t r1, char *why
 void cnt_check_steps(struct cnt_data *d)
 {
 	size_t bad = 0;
-	d->bad_step = is_xcalloc(d->t->nrows ? d->t->nrows : 1, 1);
+	d->bad_step = isc_xcalloc(d->t->nrows ? d->t->nrows : 1, 1);
 	for (size_t s = 1; s < d->nsnaps; s++)
 		for (size_t r1 = d->snap_first[s]; r1 < d->snap_first[s + 1]; r1++) {
 			size_t r0 = cnt_row_of(d, s - 1, d->cpu[r1], r1 - d->snap_first[s]);
@@ -82,9 +82,9 @@ void cnt_check_steps(struct cnt_data *d)
 				continue;
 			d->bad_step[r1] = 1;
 			if (++bad <= MAX_WARNINGS)
-				is_warn("%s:%zu: CPU %.0f: %s: snapshots %.0f to %.0f left out for this CPU",
+				isc_warn("%s:%zu: CPU %.0f: %s: snapshots %.0f to %.0f left out for this CPU",
 					d->csv_path, r1 + 2, d->cpu[r1], why, d->snap[r0], d->snap[r1]);
 		}
 	if (bad > MAX_WARNINGS)
-		is_warn("%s: %zu more such steps left out", d->csv_path, bad - MAX_WARNINGS);
+		isc_warn("%s: %zu more such steps left out", d->csv_path, bad - MAX_WARNINGS);
 }

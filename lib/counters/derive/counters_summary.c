@@ -75,21 +75,21 @@ static int counters_or_turbostat(const char *rundir, cJSON **summary, cJSON **se
 static int turbostat_fallback(const char *rundir, cJSON **summary, cJSON **series)
 {
 	struct stat st;
-	char *ts = is_xasprintf("%s/stats/turbostat.raw.txt", rundir);
-	int rc = stat(ts, &st) == 0 && S_ISREG(st.st_mode) ? is_turbostat_summary(ts, summary, series) : 0;
+	char *ts = isc_xasprintf("%s/stats/turbostat.raw.txt", rundir);
+	int rc = stat(ts, &st) == 0 && S_ISREG(st.st_mode) ? isc_turbostat_summary(ts, summary, series) : 0;
 	free(ts);
 	return rc;
 }
 
-long is_counters_measured_cpu(const char *rundir)
+long isc_counters_measured_cpu(const char *rundir)
 {
-	char err[256], *p = is_xasprintf("%s/info.json", rundir);
+	char err[256], *p = isc_xasprintf("%s/info.json", rundir);
 	struct stat st;
-	cJSON *info = stat(p, &st) == 0 ? is_json_load(p, err, sizeof(err)) : NULL;
+	cJSON *info = stat(p, &st) == 0 ? isc_json_load(p, err, sizeof(err)) : NULL;
 	free(p);
 	if (!info) {
-		p = is_xasprintf("%s/info.yml", rundir);
-		info = stat(p, &st) == 0 ? is_yaml_load(p, err, sizeof(err)) : NULL;
+		p = isc_xasprintf("%s/info.yml", rundir);
+		info = stat(p, &st) == 0 ? isc_yaml_load(p, err, sizeof(err)) : NULL;
 		free(p);
 	}
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(info, "cpu");
@@ -104,12 +104,12 @@ long is_counters_measured_cpu(const char *rundir)
 static int add_interrupts(const char *rundir, cJSON **summary)
 {
 	struct stat st;
-	char *p = is_xasprintf("%s/stats/interrupts.raw.txt", rundir);
-	long cpu = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? is_counters_measured_cpu(rundir) : -1;
+	char *p = isc_xasprintf("%s/stats/interrupts.raw.txt", rundir);
+	long cpu = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? isc_counters_measured_cpu(rundir) : -1;
 	int rc = 0;
 	if (cpu >= 0) {
 		cJSON *s = *summary ? *summary : cJSON_CreateObject();
-		rc = is_interrupts_summary(p, cpu, s);
+		rc = isc_interrupts_summary(p, cpu, s);
 		if (!*summary && rc > 0)
 			*summary = s;
 		else if (!*summary)
@@ -119,7 +119,7 @@ static int add_interrupts(const char *rundir, cJSON **summary)
 	return rc;
 }
 
-int is_counters_summary(const char *rundir, cJSON **summary, cJSON **series)
+int isc_counters_summary(const char *rundir, cJSON **summary, cJSON **series)
 {
 	*summary = NULL;
 	if (series)
@@ -166,7 +166,7 @@ static int counters_or_turbostat(const char *rundir, cJSON **summary, cJSON **se
 	return 1;
 }
 
-int is_counters_summary_cpu(const char *rundir, long cpu, cJSON **summary)
+int isc_counters_summary_cpu(const char *rundir, long cpu, cJSON **summary)
 {
 	struct cnt_data *d;
 	struct cnt_result r;

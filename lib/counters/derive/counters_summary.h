@@ -15,10 +15,10 @@
  * A second object *series (may be NULL) gets {"t": [...], "Busy%": [...], ...}: the summary
  * columns per interval, for plotting.
  */
-int is_counters_summary(const char *rundir, cJSON **summary, cJSON **series);
+int isc_counters_summary(const char *rundir, cJSON **summary, cJSON **series);
 
 /* The measured CPU of a run: info.json's "cpu" (else wult's info.yml "cpu" or "cpunum"); -1. */
-long is_counters_measured_cpu(const char *rundir);
+long isc_counters_measured_cpu(const char *rundir);
 
 /*
  * The same summary over the whole run for one CPU (the measured one): its own row of
@@ -26,6 +26,6 @@ long is_counters_measured_cpu(const char *rundir);
  * event counts per second. 1 and *summary; 0 when cpu < 0, there is no counters.csv or it has
  * no row of cpu; -1 after printing an error.
  */
-int is_counters_summary_cpu(const char *rundir, long cpu, cJSON **summary);
+int isc_counters_summary_cpu(const char *rundir, long cpu, cJSON **summary);
 
 #endif

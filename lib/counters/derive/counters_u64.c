@@ -54,8 +54,8 @@ static int check_line(const struct cnt_data *d, size_t r, size_t lineno, const s
 		if (k >= fl->n || fits_u64(fl->ptr[k], fl->len[k]))
 			continue;
 		char q[64];
-		is_quote_for_msg(fl->ptr[k], fl->len[k], q, sizeof(q));
-		is_err("%s:%zu: field '%s': expected a raw counter value of at most " U64_MAX_TEXT
+		isc_quote_for_msg(fl->ptr[k], fl->len[k], q, sizeof(q));
+		isc_err("%s:%zu: field '%s': expected a raw counter value of at most " U64_MAX_TEXT
 		       " (2^64 - 1), got '%s'", d->csv_path, lineno, d->ci[j].name, q);
 		return -1;
 	}

@@ -20,7 +20,7 @@ void cnt_sys_init(struct cnt_sys *sys, const char *root)
 
 char *cnt_path(const struct cnt_sys *sys, const char *abspath)
 {
-	return is_xasprintf("%s%s", sys->root, abspath);
+	return isc_xasprintf("%s%s", sys->root, abspath);
 }
 
 char *cnt_read_text(const struct cnt_sys *sys, const char *abspath, size_t max, size_t *len)
@@ -38,7 +38,7 @@ char *cnt_read_text(const struct cnt_sys *sys, const char *abspath, size_t max, 
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;
-	char *buf = is_xmalloc(cap + 1);
+	char *buf = isc_xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {
 			if (cap >= max) {
@@ -48,7 +48,7 @@ char *cnt_read_text(const struct cnt_sys *sys, const char *abspath, size_t max, 
 				return NULL;
 			}
 			cap *= 2;
-			buf = is_xrealloc(buf, cap + 1);
+			buf = isc_xrealloc(buf, cap + 1);
 		}
 		ssize_t r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)

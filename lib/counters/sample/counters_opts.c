@@ -43,7 +43,7 @@ int cnt_parse_cpu_list(const char *s, int **cpus, size_t *n)
 			goto bad;
 		if (hi < lo)
 			goto bad;
-		v = is_xrealloc(v, (len + (size_t)(hi - lo) + 1) * sizeof(*v));
+		v = isc_xrealloc(v, (len + (size_t)(hi - lo) + 1) * sizeof(*v));
 		for (int c = lo; c <= hi; c++)
 			v[len++] = c;
 		if (*p == ',')
@@ -99,7 +99,7 @@ static int add_field(const char *f, struct cnt_def *def, char **owned, bool *hav
 		def->src[0].vendor = CNT_ANY;
 		*have_src = true;
 	} else if (f[0] == '/') {
-		owned[0] = is_xstrdup(f);
+		owned[0] = isc_xstrdup(f);
 		def->src[0].type = SRC_SYSFS;
 		def->src[0].field = owned[0];
 		*have_src = true;
@@ -112,7 +112,7 @@ static int add_field(const char *f, struct cnt_def *def, char **owned, bool *hav
 	} else if (f[0] == 'u' && f[1] >= '0' && f[1] <= '9') {
 		return -1;   /* a width other than u32/u64 */
 	} else if (valid_name(f) && !*have_name) {
-		owned[1] = is_xstrdup(f);
+		owned[1] = isc_xstrdup(f);
 		def->name = owned[1];
 		*have_name = true;
 	} else {
@@ -132,7 +132,7 @@ int cnt_parse_add(const char *spec, struct cnt_def *def, char **owned, char *err
 	def->what = "added with --add";
 	def->src[0].width = 64;
 	bool have_src = false, have_name = false;
-	char *copy = is_xstrdup(spec), *save = NULL;
+	char *copy = isc_xstrdup(spec), *save = NULL;
 	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
 		if (add_field(f, def, owned, &have_src, &have_name)) {
 			snprintf(err, errlen, "'%s': unknown field '%.40s' (expected msr0xNNN or /path, "
@@ -146,7 +146,7 @@ int cnt_parse_add(const char *spec, struct cnt_def *def, char **owned, char *err
 	}
 	if (!have_name) {
 		if (def->src[0].type == SRC_MSR)
-			owned[1] = is_xasprintf("msr0x%X", def->src[0].msr);
+			owned[1] = isc_xasprintf("msr0x%X", def->src[0].msr);
 		else {
 			snprintf(err, errlen, "'%s': a path counter needs a NAME", spec);
 			goto bad;

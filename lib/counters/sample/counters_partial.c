@@ -60,12 +60,12 @@ void cnt_note_unreadable(const struct cnt_set *s, struct cnt_col *col, size_t ci
 		return;
 	char why[320];
 	cnt_unreadable_why(s, col, ci, why, sizeof(why));
-	is_warn("%s unreadable on CPU %d: %s", col->name, s->cpus[ci].cpu, why);
+	isc_warn("%s unreadable on CPU %d: %s", col->name, s->cpus[ci].cpu, why);
 }
 
 static void append(char **s, const char *sep, const char *item)
 {
-	char *t = is_xasprintf("%s%s%s", *s ? *s : "", *s ? sep : "", item);
+	char *t = isc_xasprintf("%s%s%s", *s ? *s : "", *s ? sep : "", item);
 	free(*s);
 	*s = t;
 }
@@ -102,7 +102,7 @@ void cnt_warn_partial(const struct cnt_set *s)
 	for (size_t j = 0; j < s->ncols && !s->quiet; j++) {
 		struct partial p = partial_of(s, &s->cols[j]);
 		if (p.n)
-			is_warn("%s unreadable on CPU%s %s: %s", s->cols[j].name, p.n > 1 ? "s" : "", p.cpus,
+			isc_warn("%s unreadable on CPU%s %s: %s", s->cols[j].name, p.n > 1 ? "s" : "", p.cpus,
 				p.reasons);
 		free(p.cpus);
 		free(p.reasons);

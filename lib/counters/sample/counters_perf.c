@@ -30,7 +30,7 @@ static int parse_format(const char *text, unsigned *lo, unsigned *hi)
 static int event_config(const struct cnt_sys *sys, const char *pmu, const char *desc,
 			uint64_t *config, char *why, size_t len)
 {
-	char *copy = is_xstrdup(desc), *save = NULL;
+	char *copy = isc_xstrdup(desc), *save = NULL;
 	int rc = -1;
 	*config = 0;
 	for (char *t = strtok_r(copy, ",\n", &save); t; t = strtok_r(NULL, ",\n", &save)) {
@@ -40,7 +40,7 @@ static int event_config(const struct cnt_sys *sys, const char *pmu, const char *
 			*eq = '\0';
 			val = strtoull(eq + 1, NULL, 0);
 		}
-		char *fpath = is_xasprintf("/sys/bus/event_source/devices/%s/format/%s", pmu, t);
+		char *fpath = isc_xasprintf("/sys/bus/event_source/devices/%s/format/%s", pmu, t);
 		char *fmt = cnt_read_text(sys, fpath, 256, NULL);
 		free(fpath);
 		unsigned lo, hi;
@@ -74,7 +74,7 @@ int cnt_perf_attr(const struct cnt_sys *sys, const struct cnt_src *src, struct p
 		attr->config = src->config;
 		return 0;
 	}
-	char *p = is_xasprintf("/sys/bus/event_source/devices/%s/type", src->pmu);
+	char *p = isc_xasprintf("/sys/bus/event_source/devices/%s/type", src->pmu);
 	uint64_t type;
 	int rc = cnt_read_u64(sys, p, &type);
 	free(p);
@@ -82,7 +82,7 @@ int cnt_perf_attr(const struct cnt_sys *sys, const struct cnt_src *src, struct p
 		snprintf(why, len, "no %s PMU", src->pmu);
 		return -1;
 	}
-	p = is_xasprintf("/sys/bus/event_source/devices/%s/events/%s", src->pmu, src->event);
+	p = isc_xasprintf("/sys/bus/event_source/devices/%s/events/%s", src->pmu, src->event);
 	char *desc = cnt_read_text(sys, p, 1024, NULL);
 	free(p);
 	if (!desc) {
@@ -96,7 +96,7 @@ int cnt_perf_attr(const struct cnt_sys *sys, const struct cnt_src *src, struct p
 	free(desc);
 	if (rc)
 		return -1;
-	p = is_xasprintf("/sys/bus/event_source/devices/%s/events/%s.scale", src->pmu, src->event);
+	p = isc_xasprintf("/sys/bus/event_source/devices/%s/events/%s.scale", src->pmu, src->event);
 	char *sc = cnt_read_text(sys, p, 256, NULL);
 	free(p);
 	if (sc)

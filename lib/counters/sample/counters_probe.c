@@ -36,13 +36,13 @@ static int choose_cpus(struct cnt_set *s, const struct cnt_opts *o)
 	int rc = 1;
 	if (!online || cnt_parse_cpu_list(online, &on, &non)) {
 		char *p = cnt_path(&s->sys, "/sys/devices/system/cpu/online");
-		is_err("%s: cannot read the online CPUs", p);
+		isc_err("%s: cannot read the online CPUs", p);
 		free(p);
 		goto out;
 	}
 	if (o->cpu_list) {
 		if (cnt_parse_cpu_list(o->cpu_list, &want, &nwant)) {
-			is_err("--cpu: bad CPU list '%s' (expected e.g. 0-3,8)", o->cpu_list);
+			isc_err("--cpu: bad CPU list '%s' (expected e.g. 0-3,8)", o->cpu_list);
 			rc = 2;
 			goto out;
 		}
@@ -51,7 +51,7 @@ static int choose_cpus(struct cnt_set *s, const struct cnt_opts *o)
 			for (size_t j = 0; j < non; j++)
 				found |= on[j] == want[i];
 			if (!found) {
-				is_err("--cpu: CPU %d is not online (online: %s)", want[i],
+				isc_err("--cpu: CPU %d is not online (online: %s)", want[i],
 				       strtok(online, "\n"));
 				rc = 2;
 				goto out;
@@ -63,7 +63,7 @@ static int choose_cpus(struct cnt_set *s, const struct cnt_opts *o)
 		on = NULL;
 	}
 	s->ncpus = nwant;
-	s->cpus = is_xcalloc(nwant, sizeof(*s->cpus));
+	s->cpus = isc_xcalloc(nwant, sizeof(*s->cpus));
 	bool warned = false;
 	for (size_t i = 0; i < nwant; i++) {
 		struct cnt_cpu *c = &s->cpus[i];
@@ -72,7 +72,7 @@ static int choose_cpus(struct cnt_set *s, const struct cnt_opts *o)
 		c->package = read_topology(&s->sys, c->cpu, "physical_package_id");
 		if (c->core < 0 || c->package < 0) {
 			if (!warned)
-				is_warn("no topology for CPU %d: each CPU counted as its own core", c->cpu);
+				isc_warn("no topology for CPU %d: each CPU counted as its own core", c->cpu);
 			warned = true;
 			c->core = c->cpu;
 			c->package = c->package < 0 ? 0 : c->package;
@@ -94,7 +94,7 @@ static int designate(struct cnt_set *s, const char *system_cpus)
 	int *sys_cpu = NULL;
 	size_t nsys = 0;
 	if (system_cpus && cnt_parse_cpu_list(system_cpus, &sys_cpu, &nsys)) {
-		is_err("--system-cpu: bad CPU list '%s'", system_cpus);
+		isc_err("--system-cpu: bad CPU list '%s'", system_cpus);
 		return 2;
 	}
 	for (size_t k = 0; k < nsys; k++) {
@@ -103,13 +103,13 @@ static int designate(struct cnt_set *s, const char *system_cpus)
 			if (s->cpus[i].cpu == sys_cpu[k])
 				c = &s->cpus[i];
 		if (!c) {
-			is_err("--system-cpu: CPU %d is not among the CPUs read", sys_cpu[k]);
+			isc_err("--system-cpu: CPU %d is not among the CPUs read", sys_cpu[k]);
 			free(sys_cpu);
 			return 2;
 		}
 		for (size_t i = 0; i < s->ncpus; i++)
 			if (s->cpus[i].package == c->package && s->cpus[i].reads_package) {
-				is_err("--system-cpu: CPUs %d and %d are in the same package",
+				isc_err("--system-cpu: CPUs %d and %d are in the same package",
 				       s->cpus[i].cpu, c->cpu);
 				free(sys_cpu);
 				return 2;
@@ -212,7 +212,7 @@ static int try_perf(struct cnt_set *s, struct cnt_col *col, char *why, size_t le
 	struct perf_event_attr attr;
 	if (cnt_perf_attr(&s->sys, &col->src, &attr, &col->scale, why, len))
 		return -1;
-	col->perf_fd = is_xmalloc(s->ncpus * sizeof(int));
+	col->perf_fd = isc_xmalloc(s->ncpus * sizeof(int));
 	size_t opened = 0;
 	int first_err = 0, first_cpu = -1;
 	for (size_t i = 0; i < s->ncpus; i++) {
@@ -256,23 +256,23 @@ static int try_procfs(struct cnt_set *s, const struct cnt_procfs *pf, struct cnt
 
 static void add_missing(struct cnt_set *s, const char *what, const char *reason)
 {
-	s->missing = is_xrealloc(s->missing, (s->nmissing + 1) * sizeof(*s->missing));
-	s->missing[s->nmissing].group = is_xstrdup(what);
-	s->missing[s->nmissing].reason = is_xstrdup(reason);
+	s->missing = isc_xrealloc(s->missing, (s->nmissing + 1) * sizeof(*s->missing));
+	s->missing[s->nmissing].group = isc_xstrdup(what);
+	s->missing[s->nmissing].reason = isc_xstrdup(reason);
 	s->nmissing++;
 }
 
 static struct cnt_col *new_col(struct cnt_set *s, const struct cnt_def *def)
 {
-	s->cols = is_xrealloc(s->cols, (s->ncols + 1) * sizeof(*s->cols));
+	s->cols = isc_xrealloc(s->cols, (s->ncols + 1) * sizeof(*s->cols));
 	struct cnt_col *c = &s->cols[s->ncols];
 	memset(c, 0, sizeof(*c));
-	c->name = is_xstrdup(def->name);
+	c->name = isc_xstrdup(def->name);
 	c->scope = def->scope;
 	c->kind = def->kind;
-	c->unit = is_xstrdup(def->unit);
-	c->group = is_xstrdup(def->group);
-	c->fail_errno = is_xcalloc(s->ncpus, sizeof(int));
+	c->unit = isc_xstrdup(def->unit);
+	c->group = isc_xstrdup(def->group);
+	c->fail_errno = isc_xcalloc(s->ncpus, sizeof(int));
 	return c;
 }
 
@@ -305,34 +305,34 @@ static bool choose_source(struct cnt_set *s, const struct cnt_procfs *pf, const 
 			rc = try_perf(s, col, r, sizeof(r));
 			if (!rc) {
 				char d[96];
-				col->source_desc = is_xstrdup(cnt_perf_desc(&col->src, d, sizeof(d)));
+				col->source_desc = isc_xstrdup(cnt_perf_desc(&col->src, d, sizeof(d)));
 			}
 			break;
 		case SRC_RDTSC:
 			rc = s->sys.rdtsc ? 0 : -1;
 			snprintf(r, sizeof(r), "rdtsc off (%s)", s->sys.perf ? "not x86" : "--sysroot");
 			if (!rc)
-				col->source_desc = is_xstrdup("rdtsc");
+				col->source_desc = isc_xstrdup("rdtsc");
 			break;
 		case SRC_MSR:
 			rc = try_msr(s, pf, col, r, sizeof(r));
 			if (!rc)
-				col->source_desc = is_xasprintf("msr 0x%X", col->src.msr);
+				col->source_desc = isc_xasprintf("msr 0x%X", col->src.msr);
 			break;
 		case SRC_INTERRUPTS:
 		case SRC_PROCSTAT:
 			rc = try_procfs(s, pf, col, r, sizeof(r));
 			if (!rc)
-				col->source_desc = is_xasprintf("%s %s", col->src.type == SRC_INTERRUPTS ?
+				col->source_desc = isc_xasprintf("%s %s", col->src.type == SRC_INTERRUPTS ?
 								"/proc/interrupts" : "/proc/stat", col->src.field);
 			break;
 		case SRC_SYSFS:
 			free(col->path);
-			col->path = is_xstrdup(col->src.field);   /* the spec's string is freed */
+			col->path = isc_xstrdup(col->src.field);   /* the spec's string is freed */
 			col->src.field = col->path;
 			rc = probe_readers(s, pf, col, r, sizeof(r)) ? 0 : -1;
 			if (!rc)
-				col->source_desc = is_xstrdup(col->src.field);
+				col->source_desc = isc_xstrdup(col->src.field);
 			break;
 		default:
 			break;
@@ -366,8 +366,8 @@ static const struct cnt_def *tsc_rdtsc_first(const struct cnt_def *def, struct c
  * per missing counter. */
 static void probe_registry(struct cnt_set *s, const struct cnt_procfs *pf, bool avoid_ipi)
 {
-	char (*why)[512] = is_xcalloc(cnt_registry_len, sizeof(*why));
-	bool *ok = is_xcalloc(cnt_registry_len, sizeof(bool));
+	char (*why)[512] = isc_xcalloc(cnt_registry_len, sizeof(*why));
+	bool *ok = isc_xcalloc(cnt_registry_len, sizeof(bool));
 	for (size_t i = 0; i < cnt_registry_len; i++) {
 		if (!strcmp(cnt_registry[i].name, "REF_XCLK_ANY") && !s->anythread) {
 			snprintf(why[i], sizeof(why[i]), "%s", s->anythread_why);
@@ -407,13 +407,13 @@ static void probe_registry(struct cnt_set *s, const struct cnt_procfs *pf, bool 
 
 static char *sanitize_state_name(const char *name, size_t index)
 {
-	char *out = is_xasprintf("%s%s", (name[0] >= '0' && name[0] <= '9') ? "_" : "", name);
+	char *out = isc_xasprintf("%s%s", (name[0] >= '0' && name[0] <= '9') ? "_" : "", name);
 	for (char *p = out; *p; p++)
 		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
 			*p = '_';
 	if (!*out) {
 		free(out);
-		out = is_xasprintf("state%zu", index);
+		out = isc_xasprintf("state%zu", index);
 	}
 	return out;
 }
@@ -445,7 +445,7 @@ static void probe_cpuidle(struct cnt_set *s, const struct cnt_procfs *pf)
 		for (size_t j = 0; j < s->ncols; j++)
 			if (s->cols[j].src.type == SRC_CPUIDLE && !strncmp(s->cols[j].name, clean, strlen(clean)) &&
 			    s->cols[j].name[strlen(clean)] == '.') {
-				char *c2 = is_xasprintf("%s_%zu", clean, st);
+				char *c2 = isc_xasprintf("%s_%zu", clean, st);
 				free(clean);
 				clean = c2;
 				break;
@@ -453,7 +453,7 @@ static void probe_cpuidle(struct cnt_set *s, const struct cnt_procfs *pf)
 		for (size_t f = 0; f < 4; f++) {
 			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpuidle/state%zu/%s", cpu, st, fields[f]);
 			uint64_t v;
-			char *cname = is_xasprintf("%s.%s", clean, fields[f]);
+			char *cname = isc_xasprintf("%s.%s", clean, fields[f]);
 			if (cnt_read_u64(&s->sys, p, &v)) {
 				char r[256];
 				snprintf(r, sizeof(r), "%s: %s", p, strerror(errno));
@@ -465,8 +465,8 @@ static void probe_cpuidle(struct cnt_set *s, const struct cnt_procfs *pf)
 					       .unit = units[f], .group = "cpuidle" };
 			struct cnt_col *c = new_col(s, &def);
 			c->src = (struct cnt_src){ .type = SRC_CPUIDLE, .field = fields[f], .width = 64 };
-			c->path = is_xasprintf("state%zu", st);
-			c->source_desc = is_xasprintf("cpuidle state%zu/%s (%s)", st, fields[f], name);
+			c->path = isc_xasprintf("state%zu", st);
+			c->source_desc = isc_xasprintf("cpuidle state%zu/%s (%s)", st, fields[f], name);
 			char why[320];
 			(void)probe_readers(s, pf, c, why, sizeof(why));
 			s->ncols++;
@@ -484,12 +484,12 @@ static int probe_adds(struct cnt_set *s, const struct cnt_opts *o, const struct 
 		struct cnt_def def;
 		char *owned[2], err[256], why[512];
 		if (cnt_parse_add(o->adds[i], &def, owned, err, sizeof(err))) {
-			is_err("--add %s", err);
+			isc_err("--add %s", err);
 			return 2;
 		}
 		for (size_t j = 0; j < s->ncols; j++)
 			if (!strcmp(s->cols[j].name, def.name)) {
-				is_err("--add '%s': a counter named '%s' exists already", o->adds[i], def.name);
+				isc_err("--add '%s': a counter named '%s' exists already", o->adds[i], def.name);
 				free(owned[0]);
 				free(owned[1]);
 				return 2;
@@ -497,7 +497,7 @@ static int probe_adds(struct cnt_set *s, const struct cnt_opts *o, const struct 
 		if (!choose_source(s, pf, &def, why, sizeof(why))) {
 			add_missing(s, def.name, why);
 			if (o->quiet)  /* asked for by name: said even with -q (the others are not) */
-				is_warn("%s unavailable: %s", def.name, why);
+				isc_warn("%s unavailable: %s", def.name, why);
 		}
 		free(owned[0]);
 		free(owned[1]);
@@ -526,14 +526,14 @@ static void enable_msr_counters(struct cnt_set *s)
 		if (c->msr.fd < 0)
 			continue;
 		if (global & 1 && c->reads_core && cnt_msr_write(&c->msr, MSR_PERFEVTSEL0, EVTSEL_REF_XCLK_ANY))
-			is_warn("CPU %d: cannot program IA32_PERFEVTSEL0: %s", c->cpu, strerror(errno));
+			isc_warn("CPU %d: cannot program IA32_PERFEVTSEL0: %s", c->cpu, strerror(errno));
 		if (fixed && !cnt_msr_read(&c->msr, MSR_FIXED_CTR_CTRL, &v) && (v & fixed) != fixed &&
 		    cnt_msr_write(&c->msr, MSR_FIXED_CTR_CTRL, v | fixed))
-			is_warn("CPU %d: cannot enable the fixed counters: %s", c->cpu, strerror(errno));
+			isc_warn("CPU %d: cannot enable the fixed counters: %s", c->cpu, strerror(errno));
 		uint64_t g = global & ~(uint64_t)(c->reads_core ? 0 : 1);
 		if (!cnt_msr_read(&c->msr, MSR_PERF_GLOBAL_CTRL, &v) && (v & g) != g &&
 		    cnt_msr_write(&c->msr, MSR_PERF_GLOBAL_CTRL, v | g))
-			is_warn("CPU %d: cannot enable IA32_PERF_GLOBAL_CTRL: %s", c->cpu, strerror(errno));
+			isc_warn("CPU %d: cannot enable IA32_PERF_GLOBAL_CTRL: %s", c->cpu, strerror(errno));
 	}
 }
 
@@ -570,14 +570,14 @@ static void check_anythread(struct cnt_set *s)
 
 int cnt_set_open(const struct cnt_opts *o, struct cnt_set **out)
 {
-	struct cnt_set *s = is_xcalloc(1, sizeof(*s));
+	struct cnt_set *s = isc_xcalloc(1, sizeof(*s));
 	s->quiet = o->quiet;
-	s->sysroot = o->sysroot && *o->sysroot ? is_xstrdup(o->sysroot) : NULL;
+	s->sysroot = o->sysroot && *o->sysroot ? isc_xstrdup(o->sysroot) : NULL;
 	for (size_t n = s->sysroot ? strlen(s->sysroot) : 0; n > 1 && s->sysroot[n - 1] == '/'; n--)
 		s->sysroot[n - 1] = '\0';
 	cnt_sys_init(&s->sys, s->sysroot);
 	if (s->sysroot && access(s->sysroot, F_OK)) {
-		is_err("--sysroot %s: %s", s->sysroot, strerror(errno));
+		isc_err("--sysroot %s: %s", s->sysroot, strerror(errno));
 		cnt_set_close(s);
 		return 2;
 	}
@@ -592,7 +592,7 @@ int cnt_set_open(const struct cnt_opts *o, struct cnt_set **out)
 	const char *why;
 	s->tsc_invariant = cnt_tsc_invariant(&s->sys);
 	s->anythread = cnt_anythread_supported(&s->sys, s->vendor, s->family, s->model, &why);
-	s->anythread_why = why ? is_xstrdup(why) : NULL;
+	s->anythread_why = why ? isc_xstrdup(why) : NULL;
 	for (size_t i = 0; i < s->ncpus; i++)
 		if (cnt_msr_open(&s->sys, s->cpus[i].cpu, &s->cpus[i].msr))
 			s->cpus[i].msr_errno = errno;
@@ -610,17 +610,17 @@ int cnt_set_open(const struct cnt_opts *o, struct cnt_set **out)
 	enable_msr_counters(s);
 	if (!o->quiet)
 		for (size_t i = 0; i < s->nmissing; i++)
-			is_warn("%s unavailable: %s", s->missing[i].group, s->missing[i].reason);
+			isc_warn("%s unavailable: %s", s->missing[i].group, s->missing[i].reason);
 	cnt_warn_partial(s);
 	if (!s->ncols) {
-		is_err("no counter can be read on this system");
+		isc_err("no counter can be read on this system");
 		cnt_set_close(s);
 		return 1;
 	}
 	s->migrate = true;
-	s->values = is_xcalloc(s->ncpus * s->ncols, sizeof(uint64_t));
-	s->have = is_xcalloc(s->ncpus * s->ncols, 1);
-	s->times_ns = is_xcalloc(s->ncpus, sizeof(uint64_t));
+	s->values = isc_xcalloc(s->ncpus * s->ncols, sizeof(uint64_t));
+	s->have = isc_xcalloc(s->ncpus * s->ncols, 1);
+	s->times_ns = isc_xcalloc(s->ncpus, sizeof(uint64_t));
 	*out = s;
 	return 0;
 }

@@ -15,16 +15,16 @@ static void parse_interrupts(char *text, struct cnt_procfs *p)
 	if (!line)
 		return;
 	for (char *t = line; (t = strstr(t, "CPU")); t += 3) {
-		p->irq_cpu = is_xrealloc(p->irq_cpu, (p->irq_ncpus + 1) * sizeof(int));
+		p->irq_cpu = isc_xrealloc(p->irq_cpu, (p->irq_ncpus + 1) * sizeof(int));
 		p->irq_cpu[p->irq_ncpus++] = atoi(t + 3);
 	}
 	size_t n = p->irq_ncpus;
 	if (!n)
 		return;
-	p->irq_sum = is_xcalloc(n, sizeof(uint64_t));
-	p->irq_nmi = is_xcalloc(n, sizeof(uint64_t));
-	p->irq_loc = is_xcalloc(n, sizeof(uint64_t));
-	uint64_t *row = is_xcalloc(n, sizeof(uint64_t));
+	p->irq_sum = isc_xcalloc(n, sizeof(uint64_t));
+	p->irq_nmi = isc_xcalloc(n, sizeof(uint64_t));
+	p->irq_loc = isc_xcalloc(n, sizeof(uint64_t));
+	uint64_t *row = isc_xcalloc(n, sizeof(uint64_t));
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		char *colon = strchr(line, ':');
 		if (!colon)
@@ -73,9 +73,9 @@ static void parse_stat(char *text, struct cnt_procfs *p)
 		char *q;
 		long cpu = strtol(line + 3, &q, 10);
 		size_t i = p->stat_ncpus++;
-		p->stat_cpu = is_xrealloc(p->stat_cpu, p->stat_ncpus * sizeof(int));
-		p->stat_vals = is_xrealloc(p->stat_vals, p->stat_ncpus * sizeof(*p->stat_vals));
-		p->stat_nvals = is_xrealloc(p->stat_nvals, p->stat_ncpus * sizeof(size_t));
+		p->stat_cpu = isc_xrealloc(p->stat_cpu, p->stat_ncpus * sizeof(int));
+		p->stat_vals = isc_xrealloc(p->stat_vals, p->stat_ncpus * sizeof(*p->stat_vals));
+		p->stat_nvals = isc_xrealloc(p->stat_nvals, p->stat_ncpus * sizeof(size_t));
 		p->stat_cpu[i] = (int)cpu;
 		size_t k = 0;
 		for (; k < 8; k++) {

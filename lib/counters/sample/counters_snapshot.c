@@ -19,7 +19,7 @@ char *cnt_subst_cpu(const char *pattern, int cpu)
 	size_t n = 0;
 	for (const char *p = pattern; (p = strstr(p, "%d")); p += 2)
 		n++;
-	char *out = is_xmalloc(strlen(pattern) + n * 8 + 1), *o = out;
+	char *out = isc_xmalloc(strlen(pattern) + n * 8 + 1), *o = out;
 	for (const char *p = pattern; *p;) {
 		if (p[0] == '%' && p[1] == 'd') {
 			o += sprintf(o, "%d", cpu);
@@ -105,7 +105,7 @@ int cnt_snapshot(struct cnt_set *s)
 			CPU_SET(s->cpus[i].cpu, &one);
 			(void)sched_setaffinity(0, sizeof(one), &one);
 		}
-		s->times_ns[i] = is_mono_ns();
+		s->times_ns[i] = isc_mono_ns();
 		for (size_t j = 0; j < s->ncols; j++)
 			read_cell(s, &pf, i, j);
 	}
@@ -147,7 +147,7 @@ int cnt_csv_write_rows(FILE *f, const struct cnt_set *s)
 static char *cpu_list_string(const struct cnt_set *s, bool (*pick)(const struct cnt_cpu *))
 {
 	size_t cap = 16, n = 0;
-	char *out = is_xmalloc(cap);
+	char *out = isc_xmalloc(cap);
 	out[0] = '\0';
 	for (size_t i = 0; i < s->ncpus; i++) {
 		if (pick && !pick(&s->cpus[i]))
@@ -160,7 +160,7 @@ static char *cpu_list_string(const struct cnt_set *s, bool (*pick)(const struct 
 				: snprintf(item, sizeof(item), "%s%d", n ? "," : "", s->cpus[i].cpu);
 		if (n + (size_t)len + 1 > cap) {
 			cap = 2 * (n + (size_t)len + 1);
-			out = is_xrealloc(out, cap);
+			out = isc_xrealloc(out, cap);
 		}
 		memcpy(out + n, item, (size_t)len + 1);
 		n += (size_t)len;

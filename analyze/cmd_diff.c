@@ -30,25 +30,41 @@ static const char diff_help[] =
 "The run is the unit of replication: datapoints of one run are not independent replicates\n"
 "of a configuration, and with many datapoints every difference between two runs passes a\n"
 "datapoint-level test.\n"
-"  - Two or more runs in both configurations (level \"run\"): Welch's t test on the runs'\n"
-"    medians (and on their 99% and 99.9% percentiles where every run has at least 1000 and\n"
-"    10000 values); the 95% CI of the change is Welch's, so it reflects the run-to-run\n"
-"    spread. A change is significant when p < 0.05 (the CI excludes 0):\n"
-"      WakeLatency: median +8.8 us (+11.9%) vs base (3 vs 3 runs), 95% CI [+8.5, +9.1],\n"
-"      significant (Welch t on run medians, p = 0.0021)\n"
+"  - Two or more runs in both configurations (level \"run\"): the runs' medians (and their\n"
+"    99% and 99.9% percentiles where every run has at least 1000 and 10000 values) are\n"
+"    combined per configuration by a random-effects meta-analysis (runs weighted by their\n"
+"    within-run precision, Hartung-Knapp variance; Welch's t when the runs are alike) and\n"
+"    compared. Every such comparison of a call is one family of verdicts, adjusted by\n"
+"    Holm's method; each verdict is one of three answers:\n"
+"      changed: significant (Holm-adjusted p < 0.05), with the 95% CI of the change;\n"
+"      no change larger than X (equivalence: two one-sided tests against --margin);\n"
+"      inconclusive: this design detects only changes larger than X (80% power), with\n"
+"      the runs per configuration that would detect the margin.\n"
+"    Runs that tie exactly (no run-to-run spread) get no test. With groups (idle states)\n"
+"    the verdicts are per group, with each group's share of the runs' datapoints tested\n"
+"    too; the all-datapoints line is then descriptive (a mixture of the states).\n"
 "  - One run in a configuration (level \"datapoint\"): run-to-run variation is unknown, so\n"
 "    nothing is called significant. The verdict says whether the runs differ: Mann-Whitney\n"
-"    p < 0.05 and a 95% CI of the median difference that excludes 0, the CI from a block\n"
-"    bootstrap (20 contiguous blocks of collection order per run, 499 replicates, fixed\n"
-"    seed) so that drift inside a run widens it:\n"
-"      WakeLatency: median -11 us (-15.6%) vs a, 95% CI [-12, -10] (block bootstrap),\n"
-"      differs in these runs (Mann-Whitney p = 3.3e-26); one run per configuration, ...\n"
+"    p < 0.05 and a within-run 95% interval of the median difference that excludes 0,\n"
+"    from a block bootstrap (20 contiguous blocks of collection order per run, 499\n"
+"    replicates, fixed seed) so that drift inside a run widens it:\n"
+"      WakeLatency: median -11 us (-15.6%) vs a, within-run 95% interval [-12, -10] (block\n"
+"      bootstrap; run-to-run variation unknown), differs in these runs (Mann-Whitney\n"
+"      p = 3.3e-26); one run per configuration, ...\n"
 "    Repeat the runs (collect --matrix ... --repeat 3) for a verdict.\n"
 "  Also given, on the pooled datapoints: Mann-Whitney U (exact for small samples) and the\n"
 "  two-sample Kolmogorov-Smirnov D and p. See docs/diff.md for the methods and references.\n"
 "Before the verdicts, a warning block lists what differs between the configurations besides\n"
-"what was varied: system description and settings in info.json, and machine load from\n"
-"counters (Busy%/OS_Busy% by more than 5 points, IRQ/s by more than half).\n"
+"what was varied: system description (CPU vendor, family, model, stepping, architecture,\n"
+"...) and settings in info.json, machine load from counters (Busy%/OS_Busy% by more than 5\n"
+"points, IRQ/s by more than half), and, in an experiment, a drift of the runs' medians\n"
+"over the order they were taken in (a trend test).\n"
+"Outcomes (WakeLatency, IntrLatency, residencies) get verdicts; inputs the collector sets\n"
+"(LDist, SilentTime, LTime: each method declares them) do not: a 'significant' LDist is a\n"
+"false positive by construction. For them diff checks the design instead: each\n"
+"configuration's kept values against the reference's (two-sample KS D above both its\n"
+"alpha = 0.001 critical value and 0.05 is a warning). Runs that discarded more than half of\n"
+"their attempts, and discard shares more than 10 points apart, are warnings too.\n"
 "Runs with a counters.csv also get their counter summaries (analyze counters) compared.\n"
 "A 0/1 flag (IntrOff) is shown as values, set and share and compared as a proportion:\n"
 "Fisher's exact test when an expected cell is below 5, else the two-proportion z test; with\n"
@@ -62,7 +78,7 @@ static const char diff_help[] =
 "\n"
 "options:\n";
 
-enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS };
+enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS, OPT_PRIMARY, OPT_MARGIN, OPT_COMPARE_INPUTS };
 
 static const struct cli_opt diff_opts[] = {
 	{ "ref", 'r', 'r', "NAME",
@@ -93,10 +109,21 @@ static const struct cli_opt diff_opts[] = {
 	{ "no-cache", 0, LOAD_OPT_NO_CACHE, NULL,
 	  "read the runs without the run cache (docs/cache.md; also\n"
 	  "IDLESCOPE_NO_CACHE=1)" },
+	{ "primary", 0, OPT_PRIMARY, "METRIC:FUNC[:GROUP]",
+	  "test this comparison alone (FUNC med, 99% or 99.9%; GROUP a\n"
+	  "group's value, default the tested part): the family is it, in\n"
+	  "each configuration against the reference; the rest is descriptive" },
+	{ "margin", 0, OPT_MARGIN, "X",
+	  "the equivalence margin: X% of the reference's value (default 5%),\n"
+	  "Xus, Xns, Xms for time metrics, or X in the metric's own unit" },
 	{ "even-up", 'e', 'e', NULL,
 	  "truncate every run to the smallest datapoint count (after filters)" },
 	{ "allow-same", 0, OPT_ALLOW_SAME, NULL,
 	  "allow the same run (datapoints file) twice" },
+	{ "compare-inputs", 0, OPT_COMPARE_INPUTS, NULL,
+	  "also compare the inputs the collector sets (LDist, SilentTime):\n"
+	  "values and verdicts as for outcomes (by default they get no\n"
+	  "verdict, only the design check)" },
 	{ "format", 'F', 'F', "FMT",
 	  "text (default), csv or json" },
 	{ "help", 'h', 'h', NULL,
@@ -119,7 +146,12 @@ static const char diff_help_tail[] =
 "  \"99%\": .., \"99.9%\": ..} or null}, ...], \"verdict\": [null, \"...\", ...]}},\n"
 "  \"groups\": {VALUE: {\"rows\": [..], \"run_rows\": [..], \"metrics\": {same shape}}},\n"
 "  \"counters\": {COLUMN: {\"values\", \"change\", \"pct\", \"runs\"}} or null, \"warnings\": [..],\n"
-"  \"flags\": {FLAG: {\"values\", \"set\", \"share\", \"runs\", \"tests\"}} (also per group)}\n"
+"  \"inputs\": [the inputs left out, e.g. \"LDist\", \"SilentTime\"],\n"
+"  \"flags\": {FLAG: {\"values\", \"set\", \"share\", \"runs\", \"tests\"}} (also per group),\n"
+"  \"family\": {\"method\": \"holm\", \"alpha\", \"size\", \"primary\", \"text\"},\n"
+"  \"descriptive\"}; each run_level function has \"verdict\": {\"answer\" (changed, equivalent,\n"
+"  inconclusive, refused, untested), \"p_adj\", \"margin\", \"p_equiv\", \"p_equiv_adj\",\n"
+"  \"mde\", \"runs_needed\", \"refusal\", ...}; each group has \"shares\": [null, {verdict}]\n"
 "Index i of values, tests, verdict and rows is configs[i] (i = 0 the reference); of a\n"
 "metric's runs and of run_rows it is runs[i]. Undefined numbers are null.\n"
 "CSV output: kind,by,group,metric,func,run,value,change,pct with kind stat (a function's\n"
@@ -127,8 +159,9 @@ static const char diff_help_tail[] =
 "test (func level (1 run, 0 datapoint), replicates_ref, replicates, mw_u, mw_p, ks_d, ks_p,\n"
 "med_diff, ci95_lo, ci95_hi, differs, significant, and at level run med_p, 99%_diff ...),\n"
 "flag (func values, set, share), flagtest (func level, fisher_exact, diff, p, differs,\n"
-"significant), counter or warning (metric is the text); by and group are empty for all\n"
-"datapoints, else the grouping column and the group's value (which may be empty).\n"
+"significant), sharetest (func diff, ci95_lo, ci95_hi, p, p_adj, significant), counter\n"
+"or warning (metric is the text); by and group are empty for all datapoints, else the\n"
+"grouping column and the group's value (which may be empty).\n"
 "\n"
 "exit status: 0 success, 1 bad data, 2 usage error (fewer than two configurations, the same\n"
 "run twice without --allow-same, an unknown --ref, a bad option)\n";
@@ -139,7 +172,10 @@ struct diff_cli {
 	enum out_format format;
 	bool even_up;
 	bool allow_same;
+	bool compare_inputs;     /* --compare-inputs: verdicts on LDist, SilentTime too */
 	const char *ref;
+	const char *primary;     /* --primary METRIC:FUNC[:GROUP] */
+	const char *margin;      /* --margin X[%|ns|us|ms] */
 	const char *by_spec;     /* --by as given, COLUMN[:N] */
 	char *by_col;            /* its column when :N was given */
 	size_t by_bins;          /* --by COLUMN:N or --by-bins N: N; 0 = by value */
@@ -162,6 +198,23 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'e': o->even_up = true; break;
 		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
+		case OPT_COMPARE_INPUTS: o->compare_inputs = true; break;
+		case OPT_PRIMARY: {
+			struct isc_diff_primary pr;
+			if (isc_diff_parse_primary(optarg, &pr) < 0)
+				return -1;
+			free(pr.metric);
+			free(pr.group);
+			o->primary = optarg;
+			break;
+		}
+		case OPT_MARGIN: {
+			struct isc_diff_margin mg;
+			if (isc_diff_parse_margin(optarg, &mg) < 0)
+				return -1;
+			o->margin = optarg;
+			break;
+		}
 		case OPT_BY_BINS:
 			if (!(o->by_bins = isc_by_bins_count(optarg, "diff")))
 				return -1;
@@ -290,6 +343,21 @@ static int bin_group(const struct diff_cli *o, struct isc_run **runs, size_t n, 
 	return rc;
 }
 
+/* Inputs get no verdict: say so once, with how to get one. */
+static void note_inputs(const struct isc_diff *d)
+{
+	char list[512] = "";
+	size_t at = 0;
+	for (size_t i = 0; i < d->ninputs && at < sizeof(list); i++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "",
+				       d->inputs[i]);
+	if (d->ninputs)
+		isc_note("%s: input%s the collector sets, not outcome%s: no verdict, the design is "
+			"checked instead (--compare-inputs to compare %s)", list,
+			d->ninputs > 1 ? "s" : "", d->ninputs > 1 ? "s" : "",
+			d->ninputs > 1 ? "them" : "it");
+}
+
 static int print_json(FILE *out_fp, const struct diff_out *out)
 {
 	cJSON *root = isc_diff_to_json(out->d);
@@ -301,6 +369,9 @@ static int print_json(FILE *out_fp, const struct diff_out *out)
 		if (go)
 			cJSON_AddItemToObject(go, "flags", diff_flags_json(out->flags, out->d, g + 1));
 	}
+	cJSON *in = cJSON_AddArrayToObject(root, "inputs");
+	for (size_t i = 0; i < out->d->ninputs; i++)
+		cJSON_AddItemToArray(in, cJSON_CreateString(out->d->inputs[i]));
 	cJSON *w = cJSON_AddArrayToObject(root, "warnings");
 	for (size_t i = 0; i < out->nwarn; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(out->warn[i]));
@@ -323,7 +394,8 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 			     const struct isc_func *funcs, size_t nfuncs)
 {
 	struct isc_diff_opts dopts = { .funcs = funcs, .nfuncs = nfuncs,
-				      .metrics_re = o->load.metrics_re };
+				      .metrics_re = o->load.metrics_re, .primary = o->primary,
+				      .margin = o->margin, .compare_inputs = o->compare_inputs };
 	struct isc_diff_config *configs = NULL;
 	struct diff_counters counters;
 	struct isc_diff_flags flags;
@@ -343,9 +415,13 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 	if (rc == ISC_EXIT_OK && o->even_up)
 		isc_diff_even_up(runs, n);
 	isc_oom_context("comparing %zu runs", n);
-	if (rc == ISC_EXIT_OK && isc_diff_compute(&d, runs, n, &dopts) < 0)
-		rc = ISC_EXIT_DATA;
+	if (rc == ISC_EXIT_OK) {
+		int crc = isc_diff_compute(&d, runs, n, &dopts);
+		rc = crc == -2 ? ISC_EXIT_USAGE : crc < 0 ? ISC_EXIT_DATA : ISC_EXIT_OK;
+	}
 	isc_configs_free_diff(configs, dopts.nconfigs);
+	if (rc == ISC_EXIT_OK)
+		note_inputs(&d);
 	if (rc == ISC_EXIT_OK && isc_diff_flags_compute(&flags, &d) < 0) {
 		isc_diff_free(&d);
 		rc = ISC_EXIT_DATA;
@@ -362,6 +438,10 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design, .flags = &flags };
 	out.nwarn = isc_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
 					&out.warn);
+	long *order = isc_configs_orders(cl);
+	isc_diff_drift(&d, order, &out.warn, &out.nwarn);
+	isc_diff_size_warning(&d, &out.warn, &out.nwarn);
+	free(order);
 	isc_oom_context("writing the comparison of %zu runs", n);
 	FILE *fp = out_open(o->format);
 	if (!fp)
@@ -403,6 +483,13 @@ int cmd_diff(int argc, char **argv)
 		isc_err("diff: --funcs: %s", err);
 		return ISC_EXIT_USAGE;
 	}
+	for (size_t i = 0; i < nfuncs; i++)
+		if (funcs[i].kind == ISC_F_MIN_INDEX || funcs[i].kind == ISC_F_MAX_INDEX) {
+			isc_err("diff: --funcs: %s is a row number within one run, not a value to compare "
+				"(use it with 'analyze stats')", funcs[i].name);
+			free(funcs);
+			return ISC_EXIT_USAGE;
+		}
 	if (isc_configs_parse(argv + optind, (size_t)(argc - optind), &cl) < 0)
 		goto cleanup;
 	paths = isc_configs_paths(&cl, &n);

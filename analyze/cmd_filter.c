@@ -25,7 +25,7 @@ static const char filter_help[] =
 "\n"
 "options:\n";
 
-enum { OPT_REPORTID = 256, OPT_FORCE };
+enum { OPT_REPORTID = 256, OPT_FORCE, OPT_ALLOW_EMPTY };
 
 static const struct cli_opt filter_opts[] = {
 	{ "outdir", 'o', 'o', "OUT",
@@ -42,6 +42,9 @@ static const struct cli_opt filter_opts[] = {
 	  "the new run's reportid (default: OUT's directory name)" },
 	{ "force", 0, OPT_FORCE, NULL,
 	  "replace OUT if it is a run directory (holding only run files)" },
+	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL,
+	  "write OUT also when the filters keep no datapoint (without it,\n"
+	  "that is an error, exit 1, and nothing is written)" },
 	{ "help", 'h', 'h', NULL,
 	  "this text" },
 };
@@ -83,6 +86,7 @@ static int parse_args(int argc, char **argv, struct filter_opts *o)
 			o->reportid = optarg;
 			break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_ALLOW_EMPTY: o->allow_empty = true; break;
 		case 'h': cli_print_help(stdout, filter_help, filter_opts, NOPTS, filter_help_tail); exit(ISC_EXIT_OK);
 		default: isc_bad_option(argv, "filter: ", "analyze filter"); return -1;
 		}
@@ -145,6 +149,20 @@ static int select_rows(struct isc_load_ctx *ctx, struct isc_run *run, unsigned c
 	return isc_table_filter_mask(run->dp, ctx->include, ctx->exclude, *keep);
 }
 
+/* No datapoint kept: an empty run only on request (an empty run fails every later step). */
+static int check_not_empty(const struct filter_opts *o, const struct isc_table *t,
+			   const unsigned char *keep)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (keep[r])
+			return 0;
+	if (o->allow_empty)
+		return 0;
+	isc_err("filter: %s: no datapoint left after filtering (0 of %zu kept); nothing written "
+	       "(--allow-empty to write the empty run)", t->path, t->nrows);
+	return -1;
+}
+
 static int check_metrics(const struct filter_opts *o, const struct isc_table *t, regex_t *rx)
 {
 	for (size_t i = 0; i < t->file_ncols; i++)
@@ -190,7 +208,8 @@ static int filter_run(struct filter_opts *o, struct isc_load_ctx *ctx, regex_t *
 		rc = ISC_EXIT_USAGE;
 		goto cleanup;
 	}
-	if (select_rows(ctx, run, &keep) < 0 || (rx && check_metrics(o, run->dp, rx) < 0))
+	if (select_rows(ctx, run, &keep) < 0 || (rx && check_metrics(o, run->dp, rx) < 0) ||
+	    check_not_empty(o, run->dp, keep) < 0)
 		goto cleanup;
 	if (!(tmp = filter_tmp_dir(o->out, o->force)))
 		goto cleanup;

@@ -11,6 +11,7 @@
 #include "text/util.h"
 #include "cli/cli.h"
 #include "load_opts.h"
+#include "metric_lists.h"
 #include "metrics_list.h"
 #include "out_format.h"
 #include "stats_result.h"
@@ -25,17 +26,24 @@ static const char stats_help[] =
 "\n"
 "options:\n";
 
-enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST };
+enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST, OPT_MINCLUDE, OPT_MEXCLUDE };
 
 static const struct cli_opt stats_opts[] = {
 	{ "metrics", 'm', 'm', "REGEX",
 	  "only metrics whose name matches REGEX (POSIX extended, unanchored:\n"
 	  "use '^WakeLatency$' for one), default: every numeric column" },
+	{ "include-metrics", 0, OPT_MINCLUDE, "LIST",
+	  "only these metrics: comma-separated names or regular expressions\n"
+	  "(POSIX extended) matching whole names, as wult's; each must match\n"
+	  "a column of every RUN" },
+	{ "exclude-metrics", 0, OPT_MEXCLUDE, "LIST",
+	  "leave these metrics out (the same LIST syntax)" },
 	{ "funcs", 'f', 'f', "LIST",
 	  "comma-separated functions, default:" CLI_BR
 	  ISC_DEFAULT_FUNCS CLI_BR
-	  "known: count, min, max, avg, std (sample, n-1), med, and N% for any\n"
-	  "0 < N < 100. Percentiles interpolate linearly between the closest\n"
+	  "known: count, min, max, avg, std (sample, n-1), med, N% for any\n"
+	  "0 < N < 100, and min_index, max_index: the row (0 = the first kept\n"
+	  "by --include/--exclude, as wult numbers them) of the first min/max. Percentiles interpolate linearly between the closest\n"
 	  "ranks, as numpy, pandas and GSL's gsl_stats_quantile_from_sorted_data." },
 	{ "include", 'i', 'i', "EXPR",
 	  "keep only rows where EXPR is true" },
@@ -106,6 +114,8 @@ struct stats_opts {
 	size_t by_bins;     /* --by COLUMN:N or --by-bins N: N; 0 = by value */
 	int list_metrics;   /* --list-metrics */
 	char *by_col;       /* COLUMN of --by COLUMN:N, owned */
+	const char *minclude, *mexclude;    /* --include-metrics, --exclude-metrics */
+	struct metric_list inc, exc;        /* parsed */
 };
 
 static int parse_range(const char *s, double *r)
@@ -161,6 +171,8 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 			o->have_range = 1;
 			break;
 		case OPT_LIST: o->list_metrics = 1; break;
+		case OPT_MINCLUDE: o->minclude = optarg; break;
+		case OPT_MEXCLUDE: o->mexclude = optarg; break;
 		case OPT_BY_BINS:
 			if (!(o->by_bins = isc_by_bins_count(optarg, "stats")))
 				return -1;
@@ -178,6 +190,10 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		return -1;
 	}
 	if (isc_by_option(&o->load.group_by, &o->by_col, &o->by_bins, "stats: ") < 0)
+		return -1;
+	if (metric_list_parse("--include-metrics", o->minclude, &o->inc) < 0)
+		return -1;
+	if (metric_list_parse("--exclude-metrics", o->mexclude, &o->exc) < 0)
 		return -1;
 	return check_hist_opts(o);
 }
@@ -214,11 +230,13 @@ static int stats_one(struct isc_load_ctx *ctx, const struct stats_opts *o, struc
 	r.run = run;
 	if (isc_load_group_col(ctx, run, &r.group_col) < 0)
 		goto cleanup;
-	if (isc_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0)
+	if (isc_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0 ||
+	    metric_lists_apply(&o->inc, &o->exc, run->dp, r.metrics, &r.nmetrics) < 0)
 		goto cleanup;
 	stats_split_columns(&r, o->format != FMT_CSV);
 	if (r.nmetrics == 0 && r.nflags == 0) {
-		isc_err("%s: no numeric column%s", run->dp_path, o->load.metrics_re ? " matches --metrics" : "");
+		isc_err("%s: no numeric column%s", run->dp_path,
+			o->load.metrics_re || o->inc.n || o->exc.n ? " left by the metric options" : "");
 		goto cleanup;
 	}
 	if (run->dp->nrows == 0)
@@ -265,12 +283,14 @@ int cmd_stats(int argc, char **argv)
 	int rc = ISC_EXIT_USAGE;
 
 	if (parse_args(argc, argv, &o) < 0) {
-		free(o.by_col);
-		return ISC_EXIT_USAGE;
+		rc = ISC_EXIT_USAGE;
+		goto free_opts;
 	}
 	if (o.list_metrics) {  /* through the filter that keeps column names safe on a terminal */
 		FILE *lo = out_open(FMT_TEXT);
 		free(o.by_col);
+		metric_list_free(&o.inc);
+		metric_list_free(&o.exc);
 		if (!lo)
 			return ISC_EXIT_DATA;
 		rc = list_metrics(lo, optind < argc ? argv + optind : NULL, (size_t)(argc - optind));
@@ -278,11 +298,15 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (isc_funcs_parse(o.funcs, &funcs, &nfuncs, err, sizeof(err)) < 0) {
 		isc_err("stats: --funcs: %s", err);
-		return ISC_EXIT_USAGE;
+		goto free_opts;
 	}
 	if (isc_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
 	size_t nruns = (size_t)(argc - optind);
+	/* every run's cache builder forked now, from a process that has read no run: a builder
+	 * forked after runs were read would keep their memory as its own once we exit */
+	for (size_t i = 0; i < nruns; i++)
+		isc_load_prepare_run(argv[optind + (int)i]);
 	struct isc_run **runs = open_runs(argv + optind, nruns);
 	if (!runs) {
 		rc = ISC_EXIT_DATA;
@@ -306,6 +330,9 @@ int cmd_stats(int argc, char **argv)
 cleanup:
 	isc_load_release(&ctx);
 	free(funcs);
+free_opts:
 	free(o.by_col);
+	metric_list_free(&o.inc);
+	metric_list_free(&o.exc);
 	return rc;
 }

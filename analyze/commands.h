@@ -7,5 +7,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_counters(int argc, char **argv);
 int cmd_filter(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

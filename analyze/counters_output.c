@@ -224,10 +224,12 @@ static void print_csv(FILE *f, const struct cnt_result *r, const struct cnt_vis 
 			if (j && o->summary_only)
 				break;
 			const struct cnt_out_row *row = j ? &iv->cpus[j - 1] : NULL;
+			char t[ISC_NUM_STR_LEN];  /* the shortest text of the double, as everywhere */
 			if (row)
-				fprintf(f, "%zu,%.9f,%d,%d,%d", i + 1, iv->t1, row->package, row->core, row->cpu);
+				fprintf(f, "%zu,%s,%d,%d,%d", i + 1, isc_num_str(t, iv->t1), row->package,
+					row->core, row->cpu);
 			else
-				fprintf(f, "%zu,%.9f,-,-,-", i + 1, iv->t1);
+				fprintf(f, "%zu,%s,-,-,-", i + 1, isc_num_str(t, iv->t1));
 			const double *vals = row ? row->v : iv->summary;
 			for (size_t k = 0; k < r->ncols; k++)
 				if (v->col[k])
@@ -275,6 +277,12 @@ static void print_notes(const struct cnt_data *d, const struct cnt_result *r)
 	}
 	if (!r->ht)
 		isc_note("no HT_*%% split: %s", r->ht_why);
+	for (int k = 0; k < CNT_NCHECKS; k++) {
+		char *line = cnt_check_line(&r->checks[k]);
+		if (line)
+			isc_warn("%s: %s", d->csv_path, line);
+		free(line);
+	}
 	for (size_t k = 0; k < r->ncols; k++)
 		if (r->clamped[k])
 			isc_warn("%s: %zu value%s outside 0..100 clamped (farthest %.3f)", r->cols[k], r->clamped[k],

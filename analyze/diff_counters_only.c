@@ -3,6 +3,7 @@
 
 #include "diff_output.h"
 #include "text/util.h"
+#include "counters/derive/counters_summary.h"
 #include "out_format.h"
 
 bool diff_all_counter_only(char *const *paths, size_t n)
@@ -13,7 +14,14 @@ bool diff_all_counter_only(char *const *paths, size_t n)
 	return n > 0;
 }
 
-static int print(FILE *out, const struct isc_diff *d, const struct diff_counters *c, int format)
+/* Impossible readings (counters_derive.h): one line per kind over the runs. */
+struct warn_lines {
+	char **v;
+	size_t n;
+};
+
+static int print(FILE *out, const struct isc_diff *d, const struct diff_counters *c, int format,
+		 const struct warn_lines *w)
 {
 	struct isc_run **runs = d->runs;
 	size_t n = d->nruns;
@@ -21,12 +29,21 @@ static int print(FILE *out, const struct isc_diff *d, const struct diff_counters
 		for (size_t r = 0; r < n; r++)
 			fprintf(out, "%-10s %s (%s, %s), counters only\n", r ? "Compared:" : "Reference:",
 				runs[r]->name, runs[r]->path, runs[r]->toolname);
+		if (w->n)
+			fputs("\nWarning: some counter readings cannot be right\n", out);
+		for (size_t i = 0; i < w->n; i++)
+			fprintf(out, "  ! %s\n", w->v[i]);
 		diff_counters_text(out, d, c);
 		return ISC_EXIT_OK;
 	}
 	if (format == FMT_CSV) {
 		fputs("kind,by,group,metric,func,run,value,change,pct\n", out);
 		diff_counters_csv(out, d, c);
+		for (size_t i = 0; i < w->n; i++) {
+			fputs("warning,,,", out);
+			csv_field(out, w->v[i]);
+			fputs(",,,,,\n", out);
+		}
 		return ISC_EXIT_OK;
 	}
 	cJSON *root = cJSON_CreateObject(), *jr = cJSON_AddArrayToObject(root, "runs");
@@ -38,6 +55,9 @@ static int print(FILE *out, const struct isc_diff *d, const struct diff_counters
 		cJSON_AddItemToArray(jr, o);
 	}
 	cJSON_AddItemToObject(root, "counters", diff_counters_json(c, d));
+	cJSON *jw = cJSON_AddArrayToObject(root, "warnings");
+	for (size_t i = 0; i < w->n; i++)
+		cJSON_AddItemToArray(jw, cJSON_CreateString(w->v[i]));
 	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
 	cJSON_Delete(root);
 	if (!s)
@@ -71,7 +91,12 @@ int diff_counters_only(char *const *paths, size_t n, int format)
 	FILE *out = out_open(format);
 	if (!out)
 		goto cleanup;
-	rc = print(out, &d, &c, format);
+	struct warn_lines w;
+	w.n = isc_counters_check_lines(runs, n, &w.v);
+	rc = print(out, &d, &c, format, &w);
+	for (size_t i = 0; i < w.n; i++)
+		free(w.v[i]);
+	free(w.v);
 	if (out_close(out) != 0 && rc == ISC_EXIT_OK) {
 		isc_err("diff: cannot write output");
 		rc = ISC_EXIT_DATA;

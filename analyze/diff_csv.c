@@ -8,6 +8,9 @@
  *   ks_d, ks_p, med_diff, ci95_lo, ci95_hi, differs, significant (1/0), and at level run
  *   FUNC_diff, FUNC_ci95_lo, FUNC_ci95_hi, FUNC_p, FUNC_significant for FUNC med, 99%, 99.9%;
  *   for every configuration but the reference; change and pct are empty;
+ *   with FUNC_p_adj (Holm), FUNC_margin, FUNC_equivalent (1/0), FUNC_mde at level run;
+ * kind "sharetest": a group's share of the runs' datapoints (metric empty): func diff,
+ *   ci95_lo, ci95_hi, p, p_adj, significant;
  * kind "counter": metric is a counter summary column, func is empty, run the configuration;
  * kind "warning": metric is a confounder warning's text.
  * by and group are empty for all datapoints; for a group, by is the grouping column and group
@@ -72,6 +75,9 @@ static void test_rows(FILE *f, struct csv_group group, const char *metric, const
 		const struct { const char *suffix; double v; } qi[] = {
 			{ "diff", q->diff }, { "ci95_lo", q->ci_lo }, { "ci95_hi", q->ci_hi },
 			{ "p", q->p }, { "significant", q->valid ? q->significant : NAN },
+			{ "p_adj", q->v.p_adj }, { "margin", q->v.margin },
+			{ "equivalent", q->v.answer == ISC_ANSWER_EQUIVALENT },
+			{ "mde", q->v.mde },
 		};
 		for (size_t i = 0; q->valid && i < sizeof(qi) / sizeof(qi[0]); i++) {
 			char name[48];
@@ -109,6 +115,24 @@ static void part_csv(FILE *f, const struct isc_diff *d, const struct isc_diff_pa
 	}
 }
 
+/* kind "sharetest": a group's share of the runs' rows against the reference's. */
+static void share_csv(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
+{
+	struct csv_group group = { d->group_col, p->label };
+	for (size_t c = 1; p->shares && c < d->nconfigs; c++) {
+		const struct isc_verdict *v = &p->shares[c];
+		const struct { const char *name; double v; } items[] = {
+			{ "diff", v->diff }, { "ci95_lo", v->lo }, { "ci95_hi", v->hi }, { "p", v->p },
+			{ "p_adj", v->p_adj }, { "significant", v->significant },
+		};
+		for (size_t i = 0; v->answer && i < sizeof(items) / sizeof(items[0]); i++) {
+			row_head(f, "sharetest", group, "", items[i].name, d->configs[c].name);
+			num(f, items[i].v);
+			fputs(",,\n", f);
+		}
+	}
+}
+
 void diff_print_csv(FILE *f, const struct diff_out *o)
 {
 	const struct isc_diff *d = o->d;
@@ -119,6 +143,7 @@ void diff_print_csv(FILE *f, const struct diff_out *o)
 		diff_flags_csv(f, o->flags, d, 0, "", "");
 	for (size_t g = 0; g < d->ngroups; g++) {
 		part_csv(f, d, &d->groups[g]);
+		share_csv(f, d, &d->groups[g]);
 		if (o->flags)
 			diff_flags_csv(f, o->flags, d, g + 1, d->group_col, d->groups[g].label);
 	}

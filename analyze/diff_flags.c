@@ -109,6 +109,8 @@ static cJSON *flag_json(const struct isc_diff_flags *fl, const struct isc_diff *
 			isc_json_add_num(to, "p", t->p);
 			cJSON_AddBoolToObject(to, "differs", t->differs);
 			cJSON_AddBoolToObject(to, "significant", t->significant);
+			if (t->level == ISC_LEVEL_RUN)   /* in the family: Holm-adjusted */
+				isc_json_add_num(to, "p_adj", t->p_adj);
 		}
 		cJSON_AddItemToArray(tests, to);
 	}

@@ -14,7 +14,8 @@ void diff_flags_text(FILE *f, const struct isc_diff_flags *fl, const struct isc_
 void diff_flags_csv(FILE *f, const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part,
 		    const char *by, const char *group);
 /* {NAME: {"values": [..], "set": [..], "share": [..], "runs": [{"values", "set", "share"}],
- *  "tests": [null, {"level", "method", "diff", "p", "differs", "significant"}]}} */
+ *  "tests": [null, {"level", "method", "diff", "p", "differs", "significant", "p_adj" (level
+ *  run)}]}} */
 cJSON *diff_flags_json(const struct isc_diff_flags *fl, const struct isc_diff *d, size_t part);
 
 #endif

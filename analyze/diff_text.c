@@ -182,15 +182,31 @@ static void runs_table(FILE *f, const struct isc_diff *d, const struct isc_diff_
 	grid_print(f, &g, 3, "");
 }
 
-static const char *level_word(const struct isc_diff_test *t)
+/* A run-level verdict's answer in a table cell. */
+static const char *answer_word(const struct isc_verdict *v, bool tested_part)
+{
+	if (!tested_part && !v->in_family)
+		return "descriptive";
+	switch (v->answer) {
+	case ISC_ANSWER_CHANGED: return "changed (significant)";
+	case ISC_ANSWER_EQUIVALENT: return "no change > margin";
+	case ISC_ANSWER_INCONCLUSIVE: return "inconclusive";
+	case ISC_ANSWER_REFUSED: return "no test (no spread)";
+	case ISC_ANSWER_UNTESTED: return "not tested (--primary)";
+	default: return "-";
+	}
+}
+
+static const char *level_word(const struct isc_diff *d, const struct isc_diff_part *p,
+			      const struct isc_diff_test *t)
 {
 	if (t->level == ISC_LEVEL_RUN)
-		return t->significant ? "significant" : "no";
+		return t->q[0].valid ? answer_word(&t->q[0].v, isc_diff_part_tested(d, p)) : "-";
 	return t->differs ? "differs (1 run)" : "no (1 run)";
 }
 
-static void test_row(struct grid *g, const struct isc_diff *d, size_t m, size_t r,
-		     const struct isc_diff_test *t)
+static void test_row(struct grid *g, const struct isc_diff *d, const struct isc_diff_part *p,
+		     size_t m, size_t r, const struct isc_diff_test *t)
 {
 	char mw[32], ks[32], lo[32], hi[32], diff[32];
 	grid_row(g);
@@ -217,14 +233,15 @@ static void test_row(struct grid *g, const struct isc_diff *d, size_t m, size_t 
 		grid_cell(g, "-");
 	else
 		grid_cell(g, "[%s, %s]", lo, hi);
-	grid_cell(g, "%s", t->level == ISC_LEVEL_RUN ? "Welch, runs" : "block bootstrap");
-	grid_cell(g, "%s", level_word(t));
+	grid_cell(g, "%s", t->level == ISC_LEVEL_RUN ? "runs (random effects)"
+			   : "within run (block bootstrap)");
+	grid_cell(g, "%s", level_word(d, p, t));
 }
 
 static void test_table(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	static const char *const head[] = { "Tests", "Config", "runs", "MW p", "KS D", "KS p",
-					    "median diff", "95% CI", "CI from", "verdict" };
+					    "median diff", "95% interval", "interval from", "verdict" };
 	struct grid g;
 	grid_init(&g, 10);
 	grid_row(&g);
@@ -232,25 +249,51 @@ static void test_table(FILE *f, const struct isc_diff *d, const struct isc_diff_
 		grid_cell(&g, "%s", head[i]);
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t r = 1; r < d->nconfigs; r++)
-			test_row(&g, d, m, r, isc_diff_get_test(d, p, m, r));
+			test_row(&g, d, p, m, r, isc_diff_get_test(d, p, m, r));
 	grid_print(f, &g, 2, "");
 }
 
-/* Welch's t on the runs' med, 99%, 99.9%: only for replicated comparisons. */
+/* A verdict's cells: change, 95% CI, p, Holm-adjusted p, answer (MDE or margin with it). */
+static void verdict_cells(struct grid *g, const struct isc_verdict *v, bool tested_part, double scale)
+{
+	char x[32], lo[32], hi[32], pv[32], pa[32];
+	fmt_num(x, sizeof(x), v->diff * scale, ISC_F_MED, true);
+	fmt_num(lo, sizeof(lo), v->lo * scale, ISC_F_MED, true);
+	fmt_num(hi, sizeof(hi), v->hi * scale, ISC_F_MED, true);
+	fmt_p(pv, sizeof(pv), v->p);
+	fmt_p(pa, sizeof(pa), v->p_adj);
+	grid_cell(g, "%s", x);
+	grid_cell(g, "[%s, %s]", lo, hi);
+	grid_cell(g, "%s", pv);
+	grid_cell(g, "%s", v->in_family ? pa : "-");
+	const char *w = answer_word(v, tested_part);
+	if (v->answer == ISC_ANSWER_EQUIVALENT && v->in_family)
+		grid_cell(g, "no change > %.3g", v->margin * scale);
+	else if (v->answer == ISC_ANSWER_INCONCLUSIVE && v->in_family && v->no_answer)
+		grid_cell(g, "inconclusive (run sizes differ)");
+	else if (v->answer == ISC_ANSWER_INCONCLUSIVE && v->in_family)
+		grid_cell(g, "inconclusive (detects > %.3g)", v->mde * scale);
+	else
+		grid_cell(g, "%s", w);
+}
+
+static void run_level_head(struct grid *g, const char *first, const char *unit_note)
+{
+	static const char *const head[] = { "Config", "Func", "change", "95% CI", "p", "Holm p",
+					    "answer" };
+	grid_init(g, 8);
+	grid_row(g);
+	grid_cell(g, "%s", first);
+	for (size_t i = 0; i < 7; i++)
+		grid_cell(g, "%s%s", head[i], i == 2 ? unit_note : "");
+}
+
+/* The runs' med, 99%, 99.9% combined by precision: only for replicated comparisons. */
 static void run_level_table(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
 {
 	struct grid g;
-	char v[32], lo[32], hi[32], pv[32];
 	bool any = false;
-	grid_init(&g, 7);
-	grid_row(&g);
-	grid_cell(&g, "Run level");
-	grid_cell(&g, "Config");
-	grid_cell(&g, "Func");
-	grid_cell(&g, "change");
-	grid_cell(&g, "95%% CI");
-	grid_cell(&g, "Welch p");
-	grid_cell(&g, "significant");
+	run_level_head(&g, "Run level", "");
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t c = 1; c < d->nconfigs; c++) {
 			const struct isc_diff_test *t = isc_diff_get_test(d, p, m, c);
@@ -258,23 +301,41 @@ static void run_level_table(FILE *f, const struct isc_diff *d, const struct isc_
 				const struct isc_diff_qtest *q = &t->q[k];
 				if (!q->valid)
 					continue;
-				fmt_num(v, sizeof(v), q->diff, ISC_F_MED, true);
-				fmt_num(lo, sizeof(lo), q->ci_lo, ISC_F_MED, true);
-				fmt_num(hi, sizeof(hi), q->ci_hi, ISC_F_MED, true);
-				fmt_p(pv, sizeof(pv), q->p);
 				grid_row(&g);
 				grid_cell(&g, "%s", d->metrics[m]);
 				grid_cell(&g, "%s", d->configs[c].name);
 				grid_cell(&g, "%s", isc_diff_q_name[k]);
-				grid_cell(&g, "%s", v);
-				grid_cell(&g, "[%s, %s]", lo, hi);
-				grid_cell(&g, "%s", pv);
-				grid_cell(&g, "%s", q->significant ? "yes" : "no");
+				verdict_cells(&g, &q->v, isc_diff_part_tested(d, p), 1);
 				any = true;
 			}
 		}
 	if (any) {
 		fputc('\n', f);
+		grid_print(f, &g, 3, "");
+	} else {
+		grid_discard(&g);
+	}
+}
+
+/* A group's share of the runs' rows against the reference's (percentage points). */
+static void shares_table(FILE *f, const struct isc_diff *d, const struct isc_diff_part *p)
+{
+	struct grid g;
+	bool any = false;
+	run_level_head(&g, "Group share", " (points)");
+	for (size_t c = 1; p->shares && c < d->nconfigs; c++) {
+		const struct isc_verdict *v = &p->shares[c];
+		if (v->answer == ISC_ANSWER_NONE)
+			continue;
+		grid_row(&g);
+		grid_cell(&g, "%s", p->label[0] ? p->label : "(empty)");
+		grid_cell(&g, "%s", d->configs[c].name);
+		grid_cell(&g, "share");
+		verdict_cells(&g, v, true, 100);
+		any = true;
+	}
+	if (any) {
+		fputs("\n(the group's share of each run's datapoints, runs as the unit)\n", f);
 		grid_print(f, &g, 3, "");
 	} else {
 		grid_discard(&g);
@@ -316,6 +377,7 @@ static void part_text(FILE *f, const struct diff_out *o, const struct isc_diff_p
 	fputc('\n', f);
 	test_table(f, d, p);
 	run_level_table(f, d, p);
+	shares_table(f, d, p);
 	verdicts(f, d, p);
 	if (o->flags)
 		diff_flags_text(f, o->flags, d, part);
@@ -382,6 +444,11 @@ static void header(FILE *f, const struct diff_out *o)
 		fputs("\nWarning: besides what was varied, the configurations differ in\n", f);
 		for (size_t i = 0; i < o->nwarn; i++)
 			fprintf(f, "  ! %s\n", o->warn[i]);
+	}
+	if (d->nfamily) {
+		char line[512];
+		isc_diff_family_line(d, line, sizeof(line));
+		fprintf(f, "\nVerdicts: %s\n", line);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "formats/wult_info.h"
 #include "text/json_num.h"
 #include "text/json_out.h"
 #include "text/util.h"
@@ -47,6 +48,19 @@ static cJSON *filtered_from(const struct filter_opts *o, const struct isc_run *s
 	return f;
 }
 
+static int write_text(const char *dir, const char *name, const char *text)
+{
+	char *path = isc_xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	int rc = f && text && fputs(text, f) >= 0 ? 0 : -1;
+	if (f && fclose(f) != 0)
+		rc = -1;
+	if (rc < 0)
+		isc_err("%s: cannot write", path);
+	free(path);
+	return rc;
+}
+
 int filter_write_info(const struct filter_opts *o, const struct isc_run *src, const char *dir)
 {
 	cJSON *info = cJSON_Duplicate(src->info, 1);
@@ -57,16 +71,13 @@ int filter_write_info(const struct filter_opts *o, const struct isc_run *src, co
 	set_num(info, "datapoints", (double)o->rows_out);
 	cJSON_DeleteItemFromObjectCaseSensitive(info, "filtered_from");
 	cJSON_AddItemToObject(info, "filtered_from", filtered_from(o, src));
-	char *text = isc_json_render(info, true);
+	char *json = isc_json_render(info, true);
+	char *text = json ? isc_xasprintf("%s\n", json) : NULL;
+	char *yml = isc_wult_info_yml(info, IDLESCOPE_VERSION);
 	cJSON_Delete(info);
-	char *path = isc_xasprintf("%s/info.json", dir);
-	FILE *f = fopen(path, "w");
-	int rc = f && text && fputs(text, f) >= 0 && fputc('\n', f) != EOF ? 0 : -1;
-	if (f && fclose(f) != 0)
-		rc = -1;
-	if (rc < 0)
-		isc_err("%s: cannot write", path);
-	free(path);
+	int rc = write_text(dir, "info.json", text) < 0 || write_text(dir, "info.yml", yml) < 0 ? -1 : 0;
+	free(json);
 	free(text);
+	free(yml);
 	return rc;
 }

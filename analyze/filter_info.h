@@ -12,6 +12,7 @@ struct filter_opts {
 	const char *in, *out, *metrics_re, *reportid;
 	char *reportid_buf;        /* the default reportid, owned */
 	bool force;
+	bool allow_empty;          /* --allow-empty: write a run with no datapoints */
 	size_t rows_in, rows_out;
 };
 

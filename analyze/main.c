@@ -17,6 +17,7 @@ static const struct subcommand subcommands[] = {
 	{ "diff", cmd_diff, "compare runs against a reference, with significance tests" },
 	{ "counters", cmd_counters, "turbostat-style numbers from counter snapshots" },
 	{ "filter", cmd_filter, "a new run with the datapoints (and columns) a filter keeps" },
+	{ "export", cmd_export, "one long table (CSV, JSON Lines) of runs, experiments, fleets" },
 	{ "cache", cmd_cache, "where the run cache is, how big; --clear empties it" },
 };
 

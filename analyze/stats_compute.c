@@ -16,6 +16,14 @@ struct job {
 	atomic_size_t next;
 };
 
+static bool wants_index(const struct stats_result *r)
+{
+	for (size_t i = 0; i < r->nfuncs; i++)
+		if (r->funcs[i].kind == ISC_F_MIN_INDEX || r->funcs[i].kind == ISC_F_MAX_INDEX)
+			return true;
+	return false;
+}
+
 static void run_task(struct stats_result *r, size_t task, double *scratch)
 {
 	size_t m = task % r->nmetrics, g = task / r->nmetrics;  /* g == 0: overall */
@@ -23,17 +31,18 @@ static void run_task(struct stats_result *r, size_t task, double *scratch)
 	const char *group = g ? r->groups.labels[g - 1] : NULL;
 	double *out = g ? r->by_group + ((g - 1) * r->nmetrics + m) * r->nfuncs
 			: r->overall + m * r->nfuncs;
-	if (isc_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out))
-		return;  /* read from the cached sorted values */
-	if (g == 0) {
-		isc_stats_compute(col, r->run->dp->nrows, r->funcs, r->nfuncs,
-				 r->overall + m * r->nfuncs, scratch);
-		return;
+	const size_t *rows = g ? r->groups.rows[g - 1] : NULL;
+	size_t n = g ? r->groups.counts[g - 1] : r->run->dp->nrows;
+	if (!isc_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out)) {
+		if (g == 0) {
+			isc_stats_compute(col, n, r->funcs, r->nfuncs, out, scratch);
+		} else {
+			isc_gather(col, rows, n, scratch);
+			isc_stats_compute(scratch, n, r->funcs, r->nfuncs, out, scratch + n);
+		}
 	}
-	size_t gi = g - 1, n = r->groups.counts[gi];
-	isc_gather(col, r->groups.rows[gi], n, scratch);
-	isc_stats_compute(scratch, n, r->funcs, r->nfuncs,
-			 r->by_group + (gi * r->nmetrics + m) * r->nfuncs, scratch + n);
+	if (wants_index(r))
+		isc_stats_fill_index(col, rows, n, r->funcs, r->nfuncs, out);
 }
 
 static void *worker(void *arg)

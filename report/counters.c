@@ -29,6 +29,22 @@ static unsigned counter_files(const struct isc_run *r)
 	return have & 1u ? have & ~2u : have;
 }
 
+/* Impossible readings (counters_derive.h), one line per kind over the runs, above the numbers
+ * they concern. */
+static void implausible_notes(struct report *rep)
+{
+	char **lines;
+	size_t n = isc_counters_check_lines(rep->runs, rep->nruns, &lines);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<p class=\"incomplete\"><strong>Implausible counters</strong> ", rep->html);
+		html_esc(rep->html, lines[i]);
+		fputs(". The numbers below include these readings.</p>\n", rep->html);
+		free(lines[i]);
+	}
+	if (n)
+		free(lines);
+}
+
 /* The note above the table: where the numbers came from and what they are. */
 static void counters_note(struct report *rep, unsigned files)
 {
@@ -336,6 +352,7 @@ int section_counters(struct report *rep)
 		goto cleanup;
 	fputs("<h3>System-wide</h3>\n", rep->html);
 	counters_note(rep, files);
+	implausible_notes(rep);
 	summary_table(rep, sum);
 	if (series_plots(rep, ser) < 0)
 		goto cleanup;

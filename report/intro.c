@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "text/util.h"
+#include "run/discards.h"
 #include "report.h"
 
 /* Each row tries its keys in order: idlescope's info.json names first, then wult's. */
@@ -212,8 +213,9 @@ static void design(struct report *rep)
 		fputs(")", f);
 	}
 	fputs(". Runs are listed by configuration, each in the order given or taken. With two or more "
-	      "runs per configuration the verdict is Welch's t on the runs' medians; replicate runs "
-	      "share their configuration's colour.</p>\n", f);
+	      "runs per configuration the verdicts compare the runs' medians (runs weighted by "
+	      "precision, one Holm-adjusted family per comparison, three or more runs a side for an "
+	      "answer); replicate runs share their configuration's colour.</p>\n", f);
 }
 
 /* A run whose info says "complete": false is said to be so before anything else about it. */
@@ -232,6 +234,22 @@ static void incomplete_notes(struct report *rep)
 	}
 }
 
+/* A run that discarded more than half of its attempts (discards.h): what its datapoints are. */
+static void biased_notes(struct report *rep)
+{
+	for (size_t r = 0; r < rep->nruns; r++) {
+		char *why = isc_info_biased(rep->runs[r]->info);
+		if (!why)
+			continue;
+		fputs("<p class=\"incomplete\"><strong>Biased run</strong> ", rep->html);
+		html_esc(rep->html, rep->runs[r]->name);
+		fputs(": ", rep->html);
+		html_esc(rep->html, why);
+		fputs(".</p>\n", rep->html);
+		free(why);
+	}
+}
+
 void section_intro(struct report *rep)
 {
 	FILE *f = rep->html;
@@ -244,6 +262,7 @@ void section_intro(struct report *rep)
 		fputs("<p class=\"note\">The first run is the reference: changes are against it. "
 		      "Rows where the runs differ are highlighted.</p>\n", f);
 	incomplete_notes(rep);
+	biased_notes(rep);
 	table_head(rep, "intro");
 	if (rep->grouped || rep->configs[0].runs[0] != 0) {
 		for (size_t r = 0; r < rep->nruns; r++)

@@ -32,9 +32,11 @@ static const char help[] =
 "directory (experiment.json of 'collect --matrix': its configurations in design order).\n"
 "With several configurations the first (or --ref) is the reference: every table shows the\n"
 "change and the percent change against it, and each metric gets the verdict line of\n"
-"`analyze diff`: with two or more runs per configuration Welch's t on the runs' medians\n"
-"(\"significant\"); with one run, \"differs in these runs\" from a Mann-Whitney test and a\n"
-"block-bootstrap CI (run-to-run variation unknown). What else differs between the\n"
+"`analyze diff`: with two or more runs per configuration the runs' medians combined by\n"
+"precision, in a Holm-adjusted family (\"changed: significant\", \"no change larger than\",\n"
+"or \"inconclusive\"; per idle state when there are several); with one run, \"differs in\n"
+"these runs\" from a Mann-Whitney test and a within-run block-bootstrap interval\n"
+"(run-to-run variation unknown). What else differs between the\n"
 "configurations (info.json, settings, machine load) is listed in a box above the verdicts;\n"
 "replicate runs share their configuration's colour, and a plot per metric shows every\n"
 "run's median and 99th percentile per configuration.\n"
@@ -53,7 +55,7 @@ static const char help[] =
 "\n"
 "options:\n";
 
-enum { OPT_REF = 256, OPT_BY_BINS, OPT_NO_CACHE, OPT_HIST, OPT_CHIST };
+enum { OPT_REF = 256, OPT_BY_BINS, OPT_NO_CACHE, OPT_HIST, OPT_CHIST, OPT_COMPARE_INPUTS };
 
 static const struct cli_opt opts[] = {
 	{ "output", 'o', 'o', "DIR", "the report directory (required); refused if it exists" },
@@ -95,6 +97,10 @@ static const struct cli_opt opts[] = {
 	  "keep the plots' data files and gnuplot scripts in DIR/plot-data/ (cd there and run\n"
 	  "gnuplot on mNNN.gp to redraw)" },
 	{ "no-cache", 0, OPT_NO_CACHE, NULL, "read the runs without the run cache (docs/cache.md)" },
+	{ "compare-inputs", 0, OPT_COMPARE_INPUTS, NULL,
+	  "verdicts on the inputs the collector sets (LDist, SilentTime) too; by default their\n"
+	  "values are shown with no verdict, and the warnings say when the configurations'\n"
+	  "designs differ" },
 	{ "help", 'h', 'h', NULL, "this text" },
 	{ "version", 'V', 'V', NULL, "print the version" },
 };
@@ -156,6 +162,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 				return -1;
 			break;
 		case OPT_NO_CACHE: isc_cache_disable(); break;
+		case OPT_COMPARE_INPUTS: o->compare_inputs = true; break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;
@@ -270,6 +277,8 @@ static int load_runs(struct report *rep, const char *metrics_re)
 		rc = open_counter_runs(rep, n) < 0 ? -1 : make_configs(rep) < 0 ? -2 : 0;
 		goto cleanup;
 	}
+	for (size_t r = 0; r < n; r++)  /* the cache builders, forked before any run is read */
+		isc_load_prepare_run(rep->paths[r]);
 	for (size_t r = 0; r < n; r++, rep->nruns++)
 		if (isc_load_run(&ctx, rep->paths[r], &rep->runs[r]) < 0)
 			goto cleanup;

@@ -139,6 +139,17 @@ static void group_table(struct report *rep, size_t m)
 	fputs("</tbody></table></div>\n", f);
 }
 
+/* One verdict; it names the reference, so say which configuration it is about. */
+static void verdict_line(FILE *f, const struct report *rep, size_t r, const struct verdict *v)
+{
+	fprintf(f, "<p class=\"%s\"><span class=\"swatch\" style=\"background:%s\"></span>",
+		v->significant ? "sig" : v->differs ? "differs" : "nosig", run_colour(r));
+	html_esc(f, rep->configs[r].name);
+	fputs(" \u2014 ", f);
+	html_esc(f, v->text);
+	fputs("</p>\n", f);
+}
+
 static void verdicts(struct report *rep, size_t m)
 {
 	FILE *f = rep->html;
@@ -148,13 +159,9 @@ static void verdicts(struct report *rep, size_t m)
 	fputs("<div class=\"verdicts\">\n", f);
 	for (size_t r = 1; s->verdicts && r < s->ncols; r++) {
 		const struct verdict *v = &s->verdicts[m * s->ncols + r];
-		/* The verdict names the reference; say which configuration it is about. */
-		fprintf(f, "<p class=\"%s\"><span class=\"swatch\" style=\"background:%s\"></span>",
-			v->significant ? "sig" : v->differs ? "differs" : "nosig", run_colour(r));
-		html_esc(f, rep->configs[r].name);
-		fputs(" \u2014 ", f);
-		html_esc(f, v->text);
-		fputs("</p>\n", f);
+		verdict_line(f, rep, r, v);
+		for (size_t g = 0; g < v->ngroups; g++)
+			verdict_line(f, rep, r, &v->groups[g]);
 	}
 	fputs("</div>\n", f);
 }

@@ -28,41 +28,6 @@ static void split_path(const char *out, char **parent, char **base)
 	free(b);
 }
 
-/* What report writes at the top of DIR: --force replaces a directory that has nothing else
- * (an empty one, or an earlier report), never one that holds other data. */
-static bool report_entry(const char *name)
-{
-	static const char *const names[] = { ".", "..", "index.html", "plots", "raw" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return true;
-	return false;
-}
-
-int outdir_replaceable(const char *out)
-{
-	struct stat st;
-	if (lstat(out, &st) < 0 && errno == ENOENT)
-		return 0;
-	DIR *d = opendir(out);
-	struct dirent *e;
-	int rc = 0;
-	if (!d) {
-		isc_err("%s: %s", out, strerror(errno));
-		return -1;
-	}
-	while (rc == 0 && (e = readdir(d)))
-		if (!report_entry(e->d_name)) {
-			char q[80];
-			isc_quote_for_msg(e->d_name, strlen(e->d_name), q, sizeof(q));
-			isc_err("%s: not a report (it holds '%s', which report does not write); "
-			       "not replacing it", out, q);
-			rc = -1;
-		}
-	closedir(d);
-	return rc;
-}
-
 int outdir_check(const char *out, bool force)
 {
 	struct stat st;
@@ -182,10 +147,17 @@ int remove_tree(const char *path)
 static int copy_file(const char *from, const char *to)
 {
 	static char buf[1 << 16];
-	int in = open(from, O_RDONLY), out = -1, rc = -1;
+	/* never blocking on a FIFO put in place of a run's file since it was checked */
+	int in = open(from, O_RDONLY | O_NONBLOCK | O_CLOEXEC), out = -1, rc = -1;
+	struct stat st;
 	ssize_t n;
+	if (in >= 0 && (fstat(in, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(in);
+		in = -1;
+		errno = EINVAL;
+	}
 	if (in < 0) {
-		isc_err("%s: %s", from, strerror(errno));
+		isc_err("%s: %s", from, errno == EINVAL ? "not a regular file" : strerror(errno));
 		return -1;
 	}
 	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0) {
@@ -193,10 +165,11 @@ static int copy_file(const char *from, const char *to)
 		goto cleanup;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			isc_err("%s: write error: %s", to, strerror(errno));
-			goto cleanup;
-		}
+		for (ssize_t done = 0, w; done < n; done += w)  /* a short write: the next says why */
+			if ((w = write(out, buf + done, (size_t)(n - done))) <= 0) {
+				isc_err("%s: write error: %s", to, w == 0 ? strerror(EIO) : strerror(errno));
+				goto cleanup;
+			}
 	if (n < 0) {
 		isc_err("%s: %s", from, strerror(errno));
 		goto cleanup;

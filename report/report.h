@@ -26,6 +26,7 @@ struct report_opts {
 	const char *xaxes, *yaxes;  /* --xaxes, --yaxes (axes_opt.h); NULL: the defaults */
 	const char *hist, *chist;  /* --hist, --chist */
 	bool copy_raw, force;
+	bool compare_inputs;       /* --compare-inputs: verdicts on LDist, SilentTime too */
 	bool keep_plot_data;       /* --keep-plot-data: the work directory becomes DIR/plot-data */
 	int jobs;                  /* parallel gnuplot processes */
 	const char *ref;           /* --ref: the reference configuration's name */
@@ -48,6 +49,9 @@ struct verdict {
 	char *text;                /* "WakeLatency: median +8.8 us ..." */
 	bool significant;          /* replicated and significant */
 	bool differs;              /* one run: these runs differ */
+	/* when the verdicts are per group (text above is then descriptive): one per group */
+	struct verdict *groups;
+	size_t ngroups;
 };
 
 struct summary {
@@ -218,10 +222,11 @@ void plot_queue_free(struct plot_queue *q);
 void signals_remove_on_exit(const char *dir);
 void signals_watch_children(const pid_t *pids, int n);
 
+/* outdir_shape.c: -1 (message printed) when an existing out holds anything, at any depth,
+ * but a report's files. */
+int outdir_replaceable(const char *out);
 /* outdir.c */
 int outdir_check(const char *out, bool force);
-/* -1 (message printed) when an existing out holds anything but a report's files. */
-int outdir_replaceable(const char *out);
 char *outdir_make_tmp(const char *out);
 int outdir_commit(const char *tmp, const char *out, bool force);
 int remove_tree(const char *path);

@@ -254,11 +254,30 @@ static void flags_from_diff(struct report *rep, struct summ_part *sp, size_t p)
 					    &sp->fset[k * nc + c]);
 }
 
+/* One verdict of part p, metric m, configuration r; an input (LDist, SilentTime: its values
+ * are shown) gets none (analyze diff leaves it out of the comparison altogether). */
+static void verdict_of(struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t r,
+		       const char *label, struct verdict *v)
+{
+	char buf[1024];
+	const struct isc_diff_test *t = isc_diff_get_test(d, p, m, r);
+	bool input = isc_diff_is_input(d, d->metrics[m]);
+	if (input)
+		snprintf(buf, sizeof(buf), "%s: an input the collector sets, not an outcome: no "
+			 "verdict (the design check is in the warnings above; --compare-inputs for "
+			 "one)", d->metrics[m]);
+	else
+		isc_diff_verdict(d, p, m, r, buf, sizeof(buf));
+	v->text = label ? isc_xasprintf("%s = %s: %s", d->group_col, label[0] ? label : "(empty)", buf)
+			: isc_xstrdup(buf);
+	v->significant = !input && t && t->significant;
+	v->differs = !input && t && t->differs;
+}
+
 /* Borrow lib/diff/diff.c's numbers and verdicts. */
 static void from_diff(struct report *rep, struct isc_diff *d)
 {
 	struct summary *s = &rep->sum;
-	char buf[1024];
 	s->diff = d;
 	s->ncols = d->nconfigs;
 	s->nmetrics = d->nmetrics;
@@ -276,16 +295,27 @@ static void from_diff(struct report *rep, struct isc_diff *d)
 	}
 	flags_from_diff(rep, &s->overall, 0);
 	s->verdicts = isc_xcalloc(d->nmetrics * d->nconfigs, sizeof(*s->verdicts));
+	bool per_group = !isc_diff_part_tested(d, &d->overall);
 	for (size_t m = 0; m < d->nmetrics; m++)
 		for (size_t r = 1; r < d->nconfigs; r++) {
+			struct verdict *v = &s->verdicts[m * d->nconfigs + r];
+			verdict_of(d, &d->overall, m, r, NULL, v);
 			const struct isc_diff_test *t = isc_diff_get_test(d, &d->overall, m, r);
-			isc_diff_verdict(d, &d->overall, m, r, buf, sizeof(buf));
-			s->verdicts[m * d->nconfigs + r].text = isc_xstrdup(buf);
-			s->verdicts[m * d->nconfigs + r].significant = t && t->significant;
-			s->verdicts[m * d->nconfigs + r].differs = t && t->differs;
+			if (!per_group || !t || t->level != ISC_LEVEL_RUN ||
+			    isc_diff_is_input(d, d->metrics[m]))
+				continue;   /* one run: no family, the all-rows line says it; an input:
+					     * no verdict */
+			v->groups = isc_xcalloc(d->ngroups, sizeof(*v->groups));
+			v->ngroups = d->ngroups;
+			for (size_t g = 0; g < d->ngroups; g++)
+				verdict_of(d, &d->groups[g], m, r, d->groups[g].label, &v->groups[g]);
 		}
 	rep->nwarn = isc_diff_confounders(d, (const char *const *)rep->cl.varied, rep->cl.nvaried,
 					 &rep->warn);
+	long *order = isc_configs_orders(&rep->cl);
+	isc_diff_drift(d, order, &rep->warn, &rep->nwarn);
+	isc_diff_size_warning(d, &rep->warn, &rep->nwarn);
+	free(order);
 }
 
 /* Every run has the column and at least one has a value in it. */
@@ -334,7 +364,9 @@ int summary_compute(struct report *rep)
 		struct isc_diff_opts o = { .funcs = rep->funcs, .nfuncs = rep->nfuncs,
 					  .metrics_re = re, .group_col = s->group_col,
 					  .nthreads = 1,  /* gnuplot has the other cores */
-					  .configs = rep->configs, .nconfigs = rep->nconfigs };
+					  .configs = rep->configs, .nconfigs = rep->nconfigs,
+					  /* the inputs' values, with no verdict */
+					  .compare_inputs = rep->o->compare_inputs, .input_values = true };
 		int rc = isc_diff_compute(d, rep->runs, rep->nruns, &o);
 		free(re);
 		if (rc == 0 && isc_diff_flags_compute(&rep->fl, d) < 0) {
@@ -358,8 +390,12 @@ int summary_compute(struct report *rep)
 void summary_free(struct summary *s)
 {
 	if (s->verdicts)
-		for (size_t i = 0; i < s->nmetrics * s->ncols; i++)
+		for (size_t i = 0; i < s->nmetrics * s->ncols; i++) {
 			free(s->verdicts[i].text);
+			for (size_t g = 0; g < s->verdicts[i].ngroups; g++)
+				free(s->verdicts[i].groups[g].text);
+			free(s->verdicts[i].groups);
+		}
 	free(s->verdicts);
 	free(s->overall.fvalues);
 	free(s->overall.fset);

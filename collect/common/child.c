@@ -90,6 +90,11 @@ pid_t child_start(const struct child_spec *s)
 			set_agent_stdio();
 		if (s->env_name)
 			setenv(s->env_name, s->env_value, 1);
+		if (s->keep_fd_env && s->keep_fd >= 0 && fcntl(s->keep_fd, F_SETFD, 0) == 0) {
+			char n[16];
+			snprintf(n, sizeof(n), "%d", s->keep_fd);
+			setenv(s->keep_fd_env, n, 1);
+		}
 		execv("/proc/self/exe", s->argv);
 		isc_err("%s: %s", s->exec_error ? s->exec_error : "cannot run /proc/self/exe", strerror(errno));
 		_exit(ISC_EXIT_DATA);

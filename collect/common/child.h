@@ -16,6 +16,8 @@ struct child_spec {
 	int stderr_fd;             /* >= 0: its stderr */
 	bool agent_stdio;          /* stdin /dev/null, stdout on stderr, SIGHUP ignored, SIGINT/SIGPIPE default */
 	const char *exec_error;    /* what the message says when exec fails; NULL: "cannot run /proc/self/exe" */
+	const char *keep_fd_env;   /* if not NULL and keep_fd >= 0: keep_fd stays open across exec */
+	int keep_fd;               /* (its close-on-exec flag cleared) and its number is set in keep_fd_env */
 };
 
 /* Fork and exec /proc/self/exe. The pid, or -1 after "fork: ...". A child started after

@@ -2,6 +2,7 @@
 #include "counters_live.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "counters/derive/counters_derive.h"
@@ -60,6 +61,20 @@ static void heading(FILE *f, const struct cnt_result *r, const struct live_opts 
 	fputc('\n', f);
 }
 
+/* Impossible readings (counters_derive.h) on stderr, each kind once, when it first shows: the
+ * live rows are derived from the same counters. */
+static void warn_implausible(const struct cnt_result *r)
+{
+	static bool warned[CNT_NCHECKS];
+	for (int k = 0; k < CNT_NCHECKS; k++) {
+		char *line = warned[k] ? NULL : cnt_check_line(&r->checks[k]);
+		if (line)
+			isc_warn("%s (so far; analyze counters has them all)", line);
+		warned[k] = warned[k] || line;
+		free(line);
+	}
+}
+
 int counters_live_print(FILE *out, const char *rundir, const struct live_opts *o, long interval_no)
 {
 	struct cnt_data *d;
@@ -75,6 +90,7 @@ int counters_live_print(FILE *out, const char *rundir, const struct live_opts *o
 		cnt_data_free(d);
 		return -1;
 	}
+	warn_implausible(&r);
 	const struct cnt_out_interval *iv = &r.iv[r.niv - 1];
 	if (o->per_cpu || interval_no % HEADING_EVERY == 0)
 		heading(out, &r, o);

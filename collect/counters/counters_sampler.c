@@ -16,7 +16,7 @@
 #include "counters_hook.h"
 #include "text/util.h"
 #include "time/clock.h"
-#include "text/util.h"
+#include "experiment.h"
 
 struct counters_sampler {
 	struct cnt_set *set;
@@ -81,6 +81,20 @@ static void warn_partial(const struct cnt_set *set)
 		isc_warn("counter snapshots without %s on some CPUs (info.json counters.partial)", list);
 }
 
+/* A run of an experiment after its first: the machine and its counters are the same, so the
+ * warnings about missing counters were given once already (each run's info.json still lists
+ * them); a 600-character warning per run buried everything else (issue 24). */
+static bool later_experiment_run(void)
+{
+	const char *env = getenv(RUN_CONTEXT_ENV);
+	cJSON *ctx = env ? cJSON_Parse(env) : NULL;
+	const cJSON *exp = cJSON_GetObjectItemCaseSensitive(ctx, "experiment");
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(exp, "run");
+	bool later = cJSON_IsNumber(run) && run->valuedouble > 1;
+	cJSON_Delete(ctx);
+	return later;
+}
+
 struct counters_sampler *counters_sampler_start(const char *rundir, double interval_s, cJSON *info)
 {
 	struct counters_sampler *s = isc_xcalloc(1, sizeof(*s));
@@ -93,14 +107,16 @@ struct counters_sampler *counters_sampler_start(const char *rundir, double inter
 		goto fail;
 	}
 	s->set->migrate = false;
-	if (s->set->nmissing) {
+	bool quiet = later_experiment_run();
+	if (s->set->nmissing && !quiet) {
 		char list[1024];
 		size_t n = 0;
 		for (size_t i = 0; i < s->set->nmissing && n < sizeof(list); i++)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? "; " : "", s->set->missing[i].group);
 		isc_warn("counter snapshots without %s (reasons: info.json counters.missing)", list);
 	}
-	warn_partial(s->set);
+	if (!quiet)
+		warn_partial(s->set);
 	s->dirfd = open(rundir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->dirfd < 0) {
 		isc_warn("%s: %s: no counter snapshots", rundir, strerror(errno));

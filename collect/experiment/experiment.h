@@ -17,6 +17,8 @@
 #define EXPERIMENT_FORMAT_VERSION "1"
 /* The environment variable a driver hands its child runs: JSON, see settings_record.c. */
 #define RUN_CONTEXT_ENV "IDLESCOPE_RUN_CONTEXT"
+/* The settings journal's fd a run of an experiment inherits (and holds until it exits). */
+#define JOURNAL_FD_ENV "IDLESCOPE_SETTINGS_JOURNAL_FD"
 
 enum exp_order { ORDER_INTERLEAVED, ORDER_RANDOM, ORDER_BLOCKED };
 
@@ -83,6 +85,30 @@ cJSON *experiment_json_new(const struct plan *p, const struct exp_opts *x, int a
 			   cJSON *settings_before);
 void experiment_json_add_run(cJSON *e, const struct plan *p, size_t k, const cJSON *run_info, int status);
 int experiment_json_write(int dirfd, const cJSON *e);
+
+/* experiment_slow.c: a run is slow when it took at least SLOW_FACTOR times the median of the
+ * other runs' durations, and SLOW_MIN_EXTRA_S more, with SLOW_MIN_OTHERS others to compare. */
+#define SLOW_FACTOR 3.0
+#define SLOW_MIN_EXTRA_S 10.0
+#define SLOW_MIN_OTHERS 2
+/* experiment.json "slow_runs" from its "runs" (each with "path", "duration_s", "discarded_pct"). */
+cJSON *experiment_slow_runs(const cJSON *runs);
+/* What the ETA of an experiment is made of, at a moment during run k (0-based). */
+struct eta_in {
+	double estimate_s;      /* plan_run_estimate_s: what a run should take */
+	double settle_s;
+	double time_limit_s;    /* 0: none */
+	uint64_t count;         /* datapoints per run; 0: no count limit */
+	uint64_t rows;          /* kept so far in run k */
+	double run_elapsed_s;   /* since run k started */
+	size_t done;            /* runs finished */
+	double done_s;          /* their total time, settling included */
+	size_t runs_after;      /* runs planned after run k */
+};
+/* Seconds left: run k's rest at its observed rate (the estimate until it has a datapoint),
+ * then the runs after it at the mean time the finished runs took (before any has finished:
+ * run k's projected length, at least the estimate). */
+double experiment_eta_s(const struct eta_in *e);
 
 /* settings_record.c: info.json "settings", "settings_cpus", "settings_changed", "experiment". */
 void settings_record_setup(const char *sysroot, bool measured_only);

@@ -55,6 +55,7 @@ cJSON *experiment_json_new(const struct plan *p, const struct exp_opts *x, int a
 	cJSON_AddStringToObject(e, "start_time", ts);
 	cJSON_AddNullToObject(e, "end_time");
 	cJSON_AddArrayToObject(e, "runs");
+	cJSON_AddArrayToObject(e, "slow_runs");
 	cJSON_AddBoolToObject(e, "complete", false);
 	cJSON_AddStringToObject(e, "stop_reason", "running");
 	cJSON_AddNullToObject(e, "restored");
@@ -82,6 +83,9 @@ void experiment_json_add_run(cJSON *e, const struct plan *p, size_t k, const cJS
 	cJSON_AddItemToObject(o, "datapoints", copy_of(run_info, "datapoints"));
 	cJSON_AddItemToObject(o, "stop_reason", copy_of(run_info, "stop_reason"));
 	cJSON_AddNumberToObject(o, "exit_status", status);
+	static const char *const judged[] = { "duration_s", "attempts", "discarded_pct", "mostly_discarded", "warnings" };
+	for (size_t i = 0; i < sizeof(judged) / sizeof(judged[0]); i++)
+		cJSON_AddItemToObject(o, judged[i], copy_of(run_info, judged[i]));
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(e, "runs"), o);
 }
 

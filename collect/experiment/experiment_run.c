@@ -32,6 +32,9 @@ struct exp {
 	char **argv;
 	char *stop_reason;
 	bool all_complete;
+	double run_t0;      /* when the run in progress started (before its settling) */
+	size_t done;        /* runs finished */
+	double done_s;      /* and their total time */
 };
 
 static const char *signal_abbrev(int sig)
@@ -146,13 +149,17 @@ static uint64_t count_rows(struct row_counter *rc, const char *path)
 	return rc->lines ? rc->lines - 1 : 0;
 }
 
-static void progress(struct exp *x, size_t k, uint64_t rows, double t0)
+static void progress(struct exp *x, size_t k, uint64_t rows)
 {
 	if (x->o.quiet || !isatty(STDERR_FILENO) || !x->dir.path)
 		return;
-	double el = isc_now_sec() - t0, left = (double)(x->p.nruns - k) * (x->x->settle_s + plan_run_estimate_s(&x->o));
-	if (k)
-		left = el / (double)k * (double)(x->p.nruns - k);
+	struct eta_in e = { .estimate_s = plan_run_estimate_s(&x->o), .settle_s = x->x->settle_s,
+			    .time_limit_s = (double)x->o.time_limit_ns / 1e9, .count = x->o.count, .rows = rows,
+			    .run_elapsed_s = isc_now_sec() - x->run_t0 - x->x->settle_s, .done = x->done,
+			    .done_s = x->done_s, .runs_after = x->p.nruns - k - 1 };
+	if (e.run_elapsed_s < 0)
+		e.run_elapsed_s = 0;
+	double left = experiment_eta_s(&e);
 	fprintf(stderr, "\rrun %zu of %zu %s: %llu datapoints, ETA %.0f s   ", k + 1, x->p.nruns, x->p.runs[k].dir,
 		(unsigned long long)rows, left);
 }
@@ -183,7 +190,7 @@ static void relay(struct err_relay *r)
 
 /* Fork and exec this collect with the usual options and the run's own; returns its status.
  * *lock_busy: it said that another collector held the CPU. */
-static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, double t0, bool *lock_busy)
+static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, bool *lock_busy)
 {
 	const char *qos = value_in(&x->p, x->p.runs[k].config, "pm-qos");
 	char **av = isc_xcalloc((size_t)x->argc + 8, sizeof(*av));
@@ -204,8 +211,11 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 	/* A lone --set run keeps the terminal (its own progress line) and is not tried again. */
 	if (dir && pipe2(pfd, O_CLOEXEC) < 0)
 		pfd[0] = pfd[1] = -1;
+	/* the run holds the journal's lock too: should this driver be killed, collect --restore
+	 * refuses while the run still measures under the changed settings */
 	struct child_spec spec = { .argv = av, .env_name = RUN_CONTEXT_ENV, .env_value = env,
-				   .own_group = true, .stderr_fd = pfd[1] };
+				   .own_group = true, .stderr_fd = pfd[1],
+				   .keep_fd_env = JOURNAL_FD_ENV, .keep_fd = isc_settings_journal_fd(x->s) };
 	pid_t pid = child_start(&spec);
 	free(env);
 	free(av);
@@ -228,7 +238,7 @@ static int run_child(struct exp *x, size_t k, const char *dir, cJSON *ctx, doubl
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
 		if (csv)
-			progress(x, k, count_rows(&rc, csv), t0);
+			progress(x, k, count_rows(&rc, csv));
 		struct timespec ts = { 0, 200 * 1000000 };
 		nanosleep(&ts, NULL);
 	}
@@ -275,8 +285,38 @@ static cJSON *run_context(struct exp *x, size_t k, cJSON *changed)
 }
 
 /* Run k: apply, settle, run (again while another collector holds the CPU). Exit status. */
-static int take_run(struct exp *x, size_t k, double t0)
+/* The run's own warnings (its summary is quiet), and the runs that now stand out as slow. */
+static void judge_run(struct exp *x, size_t k, const cJSON *info)
 {
+	const cJSON *w, *s, *old = cJSON_GetObjectItemCaseSensitive(x->e, "slow_runs");
+	const cJSON *said = x->o.quiet ? NULL : cJSON_GetObjectItemCaseSensitive(info, "warnings");
+	cJSON_ArrayForEach(w, said)
+		if (cJSON_IsString(w))
+			isc_warn("run %s: %s", x->p.runs[k].dir, w->valuestring);
+	cJSON *slow = experiment_slow_runs(cJSON_GetObjectItemCaseSensitive(x->e, "runs"));
+	cJSON_ArrayForEach(s, slow) {
+		const char *path = cJSON_GetObjectItemCaseSensitive(s, "path")->valuestring;
+		bool known = false;
+		cJSON_ArrayForEach(w, old)
+			known = known || !strcmp(cJSON_GetObjectItemCaseSensitive(w, "path")->valuestring, path);
+		if (known || x->o.quiet)
+			continue;
+		double d = cJSON_GetObjectItemCaseSensitive(s, "duration_s")->valuedouble;
+		double m = cJSON_GetObjectItemCaseSensitive(s, "median_others_s")->valuedouble;
+		const cJSON *pct = cJSON_GetObjectItemCaseSensitive(s, "discarded_pct");
+		char share[64] = "not known";
+		if (cJSON_IsNumber(pct))
+			snprintf(share, sizeof(share), "%.1f%%", pct->valuedouble);
+		isc_warn("run %s took %.1f s, %.1f times the median of the other runs (%.1f s); its attempts"
+			" discarded: %s; compare its configuration with care (experiment.json slow_runs)",
+			path, d, m > 0 ? d / m : 0.0, m, share);
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(x->e, "slow_runs", slow);
+}
+
+static int take_run(struct exp *x, size_t k)
+{
+	x->run_t0 = isc_now_sec();
 	cJSON *changed = cJSON_CreateObject();
 	if (apply_config(x, x->p.runs[k].config, changed) < 0) {
 		cJSON_Delete(changed);
@@ -294,7 +334,7 @@ static int take_run(struct exp *x, size_t k, double t0)
 	int st;
 	for (int tries = 0;; tries++) {
 		bool busy = false;
-		st = run_child(x, k, dir, ctx, t0, &busy);
+		st = run_child(x, k, dir, ctx, &busy);
 		/* Another collector held the CPU: wait for it (up to 10 minutes) and try again. */
 		if (st != ISC_EXIT_DATA || !busy || child_caught_signal() || tries >= 600 || (out && access(out, F_OK) == 0))
 			break;
@@ -306,11 +346,14 @@ static int take_run(struct exp *x, size_t k, double t0)
 			fprintf(stderr, "%srun %zu of %zu %s: %s\n", isatty(STDERR_FILENO) ? "\r" : "", k + 1, x->p.nruns,
 				x->p.runs[k].dir, st == 0 ? "complete" : "not complete");
 		experiment_json_add_run(x->e, &x->p, k, info, st);
+		judge_run(x, k, info);
 		experiment_json_write(x->dir.dirfd, x->e);
 		cJSON_Delete(info);
 	}
 	free(dir);
 	cJSON_Delete(ctx);
+	x->done++;
+	x->done_s += isc_now_sec() - x->run_t0;
 	return st;
 }
 
@@ -353,7 +396,7 @@ static int run_all(struct exp *x, int argc_all, char **argv_all)
 	double t0 = isc_now_sec();
 	x->all_complete = true;
 	for (size_t k = 0; k < x->p.nruns && !child_caught_signal() && status == ISC_EXIT_OK; k++) {
-		int st = take_run(x, k, t0);
+		int st = take_run(x, k);
 		if (st != 0)
 			status = st < 0 ? ISC_EXIT_DATA : st;
 	}
@@ -369,6 +412,11 @@ static int run_all(struct exp *x, int argc_all, char **argv_all)
 	if (failed)
 		status = ISC_EXIT_DATA;
 	finish(x, failed);
+	double took = isc_now_sec() - t0, planned = (double)x->p.nruns * (x->x->settle_s + plan_run_estimate_s(&x->o));
+	if (x->done == x->p.nruns && took > SLOW_FACTOR * planned && took - planned > SLOW_MIN_EXTRA_S)
+		isc_warn("the experiment took %.0f s, %.1f times the %.0f s estimated from LDist and the count:"
+			" the runs discarded attempts or waited (experiment.json: each run's discarded_pct, slow_runs)",
+			took, took / planned, planned);
 	if (child_caught_signal())
 		isc_warn("stopped by SIG%s; settings restored%s", signal_abbrev(child_caught_signal()),
 			x->dir.path ? "; experiment.json says which runs are complete" : "");

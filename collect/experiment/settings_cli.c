@@ -4,6 +4,7 @@
  * left goes to collect_parse_options unchanged, so that every usual option applies to every run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +199,8 @@ int settings_cli_check_pending(void)
 	long pid;
 	enum isc_journal_state st = isc_settings_journal_state(sysroot, &pid, jp, sizeof(jp));
 	if (st == ISC_JOURNAL_STALE) {
-		isc_err("settings left changed by collect pid %ld are pending (%s): run 'collect --restore%s%s' first",
+		isc_err("settings left changed by collect pid %ld are pending (%s): run 'collect --restore%s%s' first "
+		       "(it says what it cannot put back, and how to discard the journal)",
 		       pid, jp, sysroot ? " --sysroot " : "", sysroot ? sysroot : "");
 		return ISC_EXIT_DATA;
 	}
@@ -210,8 +212,21 @@ int settings_cli_check_pending(void)
 	return -1;
 }
 
+/* A run of an experiment keeps the driver's journal open (its lock outlives a killed driver),
+ * but passes it to nothing it starts. */
+static void keep_journal_fd(void)
+{
+	const char *e = getenv(JOURNAL_FD_ENV);
+	char *end;
+	long fd = e ? strtol(e, &end, 10) : -1;
+	if (e && !*end && fd > 2 && fd < 1 << 20)
+		fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+	unsetenv(JOURNAL_FD_ENV);
+}
+
 int settings_cli_main(int *argc, char **argv)
 {
+	keep_journal_fd();
 	struct exp_opts x = { .orig_argc = *argc, .orig_argv = isc_xcalloc((size_t)*argc + 1, sizeof(char *)) };
 	bool any = false;
 	memcpy(x.orig_argv, argv, (size_t)*argc * sizeof(char *));

@@ -1,7 +1,8 @@
 /*
- * The contract between the collector core (collect/main.c, collect/run_writer.c) and a
- * wake-latency measurement method (timer, bpf, hrt, tdt). One method = one
- * collect/method_<name>.c that defines a `const struct method_ops method_<name>`.
+ * The contract between the measuring run (collect/run/measure.c, collect/run/run_writer.c)
+ * and a wake-latency measurement method (timer, bpf, hrt, tdt). One method = one
+ * collect/methods/method_<name>.c that defines a `const struct method_ops method_<name>`
+ * (docs/hacking.md: adding a method).
  */
 #ifndef COLLECT_METHOD_H
 #define COLLECT_METHOD_H
@@ -58,6 +59,11 @@ struct collect_cfg {
  * (collect_stop_requested) and the core ends the run with "nothing_kept" and the counts. */
 void collect_watch_discards(const uint64_t discards[DISCARD_NR]);
 
+/* info_method "idle_check" (docs/format.md): per_datapoint, whether every datapoint is checked
+ * for a CPU that was busy or woken before the event (and discarded as not_idle, other_wake);
+ * source, what tells it, or why nothing can. */
+void collect_idle_check(cJSON *info_method, bool per_datapoint, const char *source);
+
 /* Next LDist in ns from the run's GSL RNG (uniform in [ldist_min, ldist_max]). Thread-safe. */
 uint64_t collect_next_ldist(void);
 
@@ -68,12 +74,17 @@ struct method_ops {
 	/* 0 if the method can run here with cfg; else -1 and a one-line reason that says what
 	 * to do instead ("needs root (CAP_BPF): run as root or use --method timer"). */
 	int (*probe)(const struct collect_cfg *cfg, char *why, size_t whylen);
-	/* Start measuring. Fill info_method (an object) with at least "event_source" and
-	 * "event_source_why"; print a one-line error and return -1 on failure. */
+	/* Start measuring. Fill info_method (an object) with at least "event_source",
+	 * "event_source_why" and "idle_check" (collect_idle_check); print a one-line error and
+	 * return -1 on failure. */
 	int (*start)(struct method_ctx **ctx, const struct collect_cfg *cfg, cJSON *info_method);
 	/* Block until the next datapoint: 1 = *dp filled, 0 = stop requested and nothing more,
 	 * -1 = error (message printed). Dropped datapoints are added to discards[]. */
 	int (*next)(struct method_ctx *ctx, struct dp_raw *dp, uint64_t discards[DISCARD_NR]);
+	/* Optional (NULL: not known): the CPU time in ns the method's own threads have used on
+	 * the measured CPU so far; called from the main thread between start() and stop(). The
+	 * core takes it off the CPU's busy share (info.json "cpu_busy"). */
+	uint64_t (*own_cpu_ns)(struct method_ctx *ctx);
 	/* Stop and free everything; safe after a failed start (ctx NULL). */
 	void (*stop)(struct method_ctx *ctx);
 };

@@ -1,6 +1,6 @@
 /*
  * The `bpf` method: wake-up timestamps taken in the kernel by the programs in
- * collect/bpf/wake.bpf.c (see docs/bpf.md). User space draws the LDists (the run's RNG)
+ * collect/methods/bpf/wake.bpf.c (see docs/bpf.md). User space draws the LDists (the run's RNG)
  * into a queue the BPF side pops, and reads one record per datapoint from a ring buffer.
  */
 #include <errno.h>
@@ -313,6 +313,9 @@ static void describe(const struct method_ctx *ctx, const char *why, cJSON *info)
 	if (ctx->source == WAKE_SRC_BPF_TIMER)
 		cJSON_AddItemToArray(tintr, cJSON_CreateString("bpf_timer callback"));
 	cJSON_AddStringToObject(info, "idle_tracepoint", "power:cpu_idle");
+	collect_idle_check(info, true, "tracepoint power:cpu_idle of the measured CPU: a datapoint whose CPU entered "
+			   "no idle period after the event was armed is not_idle, one that left it before LaunchTime "
+			   "and did not come back is other_wake");
 	cJSON_AddNumberToObject(info, "poll_states_mask", (double)ctx->skel->rodata->cfg_poll_states);
 	cJSON_AddNumberToObject(info, "irq_on_states_mask", (double)ctx->skel->rodata->cfg_irq_on_states);
 	cJSON_AddBoolToObject(info, "consumer_pinned_away", ctx->pinned);

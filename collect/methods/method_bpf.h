@@ -1,6 +1,6 @@
 /*
  * Internals of the `bpf` method (collect/method_bpf*.c); the contract with the core is in
- * method.h. The BPF side is collect/bpf/wake.bpf.c, its record collect/bpf/wake_rec.h.
+ * method.h. The BPF side is collect/methods/bpf/wake.bpf.c, its record collect/methods/bpf/wake_rec.h.
  */
 #ifndef COLLECT_METHOD_BPF_H
 #define COLLECT_METHOD_BPF_H

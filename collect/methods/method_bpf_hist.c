@@ -1,5 +1,5 @@
 /*
- * The bpf method's soft-hrtimer cost (collect/bpf/wake.bpf.c fills the histograms in .bss):
+ * The bpf method's soft-hrtimer cost (collect/methods/bpf/wake.bpf.c fills the histograms in .bss):
  * summarised into info.json method_details.soft_hrtimer at the end of a run (docs/bpf.md,
  * "Error budget").
  */

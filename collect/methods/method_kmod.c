@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "collect.h"
+#include "fs/fs.h"
 #include "text/util.h"
 #include "idlescope/version.h"
 #include "method_kmod.h"
@@ -187,7 +188,7 @@ static int open_device(struct method_ctx *c, const struct collect_cfg *cfg, char
 		}
 		c->loaded_by_us = rc == 0;
 	}
-	c->fd = open(KMOD_DEV, O_RDWR | O_CLOEXEC);
+	c->fd = isc_fs_open_dev(KMOD_DEV, O_RDWR, false, NULL);  /* the module's, never a planted file */
 	if (c->fd < 0) {
 		if (errno == EBUSY)
 			isc_err("%s is in use by another collector: wait for it to finish", KMOD_DEV);
@@ -277,6 +278,9 @@ static void describe(const struct method_ctx *c, const char *path, cJSON *info)
 	if (c->loaded_by_us)
 		strncat(buf, path, sizeof(buf) - strlen(buf) - 1);
 	cJSON_AddStringToObject(info, "event_source_why", buf);
+	collect_idle_check(info, true, "tracepoint power:cpu_idle in the kernel module idlescope: a datapoint whose "
+			   "CPU was not idle when the event fired is not_idle, one woken by something else first is "
+			   "other_wake");
 	cJSON *k = cJSON_AddObjectToObject(info, "kmod");
 	cJSON_AddBoolToObject(k, "loaded_by_collect", c->loaded_by_us);
 	cJSON_AddStringToObject(k, "version", c->version);

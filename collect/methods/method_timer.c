@@ -43,6 +43,7 @@ struct method_ctx {
 	int usage_fd[MAX_STATES];
 	int nstates;
 	int poll;                  /* index of the POLL state, -1 if none */
+	bool check_off;            /* IDLESCOPE_TIMER_IDLE_CHECK=off: as on a CPU without states */
 };
 
 /* Whether state i of the CPU is POLL (the polling loop, which leaves at a time limit). */
@@ -62,6 +63,8 @@ static int open_usage_fds(struct method_ctx *c)
 {
 	c->nstates = 0;
 	c->poll = -1;
+	if (c->check_off)
+		return 0;
 	for (int i = 0; i < MAX_STATES; i++) {
 		char path[128];
 		if (c->poll < 0 && is_poll_state(c->cfg.cpu, i))
@@ -225,9 +228,21 @@ static int timer_probe(const struct collect_cfg *cfg, char *why, size_t whylen)
 	return 0;
 }
 
+/* The cpuidle driver's name ("none" when there is no cpuidle directory at all). */
+static const char *driver_name(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpuidle/current_driver", "re");
+	if (!f || !fgets(buf, (int)len, f))
+		snprintf(buf, len, "none");
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
 static void describe(struct method_ctx *c, cJSON *info, const char *mlock_res)
 {
-	char buf[256];
+	char buf[256], buf2[64];
 	snprintf(buf, sizeof(buf), "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) in a thread pinned to CPU %d",
 		 c->cfg.cpu);
 	cJSON_AddStringToObject(info, "event_source", buf);
@@ -247,6 +262,26 @@ static void describe(struct method_ctx *c, cJSON *info, const char *mlock_res)
 		snprintf(buf, sizeof(buf), "none: CPU %d has no cpuidle usage counters; ReqCState is empty and "
 			 "not_idle/other_wake cannot be detected", c->cfg.cpu);
 	cJSON_AddStringToObject(info, "ReqCState", buf);
+	if (c->nstates > 0)
+		snprintf(buf, sizeof(buf), "cpuidle usage counters of CPU %d (%d states), read before and after each "
+			 "sleep: no idle entry is not_idle, a non-polling state entered twice is other_wake",
+			 c->cfg.cpu, c->nstates);
+	else if (c->check_off)
+		snprintf(buf, sizeof(buf), "the cpuidle usage counters of CPU %d are not read (IDLESCOPE_TIMER_IDLE_CHECK=off), "
+			 "so no per-datapoint idle check; the run's busy share (cpu_busy) stands in", c->cfg.cpu);
+	else
+		snprintf(buf, sizeof(buf), "CPU %d has no cpuidle states (cpuidle driver %s), so no per-datapoint "
+			 "idle check; the run's busy share (cpu_busy) stands in", c->cfg.cpu, driver_name(buf2, sizeof(buf2)));
+	collect_idle_check(info, c->nstates > 0, buf);
+}
+
+static uint64_t timer_own_cpu_ns(struct method_ctx *c)
+{
+	clockid_t id;
+	struct timespec ts;
+	if (!c || !c->thr_started || pthread_getcpuclockid(c->thr, &id) || clock_gettime(id, &ts) < 0)
+		return UINT64_MAX;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static int timer_start(struct method_ctx **ctxp, const struct collect_cfg *cfg, cJSON *info)
@@ -260,6 +295,9 @@ static int timer_start(struct method_ctx **ctxp, const struct collect_cfg *cfg, 
 	c->cfg = *cfg;
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
+	/* For tests: a machine with cpuidle states measured as one without (driver none). */
+	const char *chk = getenv("IDLESCOPE_TIMER_IDLE_CHECK");
+	c->check_off = chk && !strcmp(chk, "off");
 	open_usage_fds(c);
 
 	/* Signals go to the main thread; the timer thread never sees them. */
@@ -358,5 +396,6 @@ const struct method_ops method_timer = {
 	.probe = timer_probe,
 	.start = timer_start,
 	.next = timer_next,
+	.own_cpu_ns = timer_own_cpu_ns,
 	.stop = timer_stop,
 };

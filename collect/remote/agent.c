@@ -243,7 +243,7 @@ static bool read_control(struct agent *a, bool *fetched)
 static void remove_files(const char *dir)
 {
 	static const char *const files[] = { "datapoints.csv", "counters.csv", "info.json", ".info.json.tmp",
-					     "experiment.json", ".experiment.json.tmp" };
+					     "info.yml", ".info.yml.tmp", "experiment.json", ".experiment.json.tmp" };
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *p = isc_xasprintf("%s/%s", dir, files[i]);
 		unlink(p);
@@ -301,11 +301,26 @@ static int agent_send(struct agent *a)
 	return a->lost ? ISC_EXIT_DATA : ISC_EXIT_OK;
 }
 
+/* remote_collect() runs us from a private copy made for this session: remove it now (we run
+ * on, and start_child executes /proc/self/exe, which needs no name). */
+static void remove_own_copy(void)
+{
+	const char *dir = getenv("IDLESCOPE_AGENT_COPY");
+	if (!dir || !dir[0])
+		return;
+	char *p = isc_xasprintf("%s/collect", dir);
+	unlink(p);
+	rmdir(dir);
+	free(p);
+	unsetenv("IDLESCOPE_AGENT_COPY");
+}
+
 int remote_agent_main(int argc, char **argv)
 {
 	struct agent a = { .rundir = argc > 2 ? argv[2] : NULL };
 	bool in_open = true, fetched = false;
 	int st = 0;
+	remove_own_copy();
 	if (!a.rundir) {
 		isc_err("%s: needs the run directory", argv[1]);
 		return ISC_EXIT_USAGE;

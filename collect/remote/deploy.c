@@ -23,11 +23,6 @@ struct payload {
 	char hash[MAX_FILES][65];
 };
 
-char *remote_base(const struct remote_opts *ro)
-{
-	return ro->remote_dir ? sh_quote(ro->remote_dir) : isc_xstrdup("\"$HOME\"/.cache/idlescope");
-}
-
 static char *find_payload_dir(void)
 {
 	const char *env = getenv("IDLESCOPE_DEPLOY_DIR");
@@ -107,8 +102,9 @@ int remote_payload_hash(const char *name, char **hash)
 	return *hash ? 0 : -1;
 }
 
-/* "uname -m" on the first line, then sha256sum lines of what is deployed. */
-static int probe(const struct remote_opts *ro, const char *host, const char *vdir, const struct payload *p,
+/* "uname -m" on the first line, then sha256sum lines of what is deployed (the SUT's directory
+ * checked first, as by every command). */
+static int probe(const struct remote_opts *ro, const char *host, const struct payload *p,
 		 char *arch, size_t archlen, bool *same)
 {
 	char *names = isc_xstrdup(""), *out, *err, why[400];
@@ -117,9 +113,11 @@ static int probe(const struct remote_opts *ro, const char *host, const char *vdi
 		free(names);
 		names = t;
 	}
-	char *cmd = isc_xasprintf("uname -m; cd %s 2>/dev/null && sha256sum --%s 2>/dev/null; exit 0", vdir, names);
+	char *body = isc_xasprintf("uname -m; cd \"$isv\" 2>/dev/null && sha256sum --%s 2>/dev/null; exit 0", names);
+	char *cmd = remote_shell_probe(ro, body);
 	int rc = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
 	free(cmd);
+	free(body);
 	free(names);
 	if (rc) {
 		if (rc == 255)
@@ -145,7 +143,9 @@ static int probe(const struct remote_opts *ro, const char *host, const char *vdi
 	return 0;
 }
 
-static int upload(const struct remote_opts *ro, const char *host, const char *vdir, const struct payload *p)
+/* Each file into a new temporary file (mktemp: O_EXCL, in the private directory), checked, then
+ * renamed over the old one (a rename replaces a name, it follows no symlink). */
+static int upload(const struct remote_opts *ro, const char *host, const struct payload *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		char *path = isc_xasprintf("%s/%s", p->dir, p->name[i]), rerr[300], why[400];
@@ -156,14 +156,14 @@ static int upload(const struct remote_opts *ro, const char *host, const char *vd
 			isc_err("%s", rerr);
 			return -1;
 		}
-		char *cmd = isc_xasprintf("umask 022; mkdir -p %s && cd %s && { cat > '.%s.tmp' && "
-					 "echo '%s  .%s.tmp' | sha256sum -c --status && chmod 755 '.%s.tmp' && "
-					 "mv -f '.%s.tmp' '%s' || { rm -f '.%s.tmp'; exit 1; }; }",
-					 vdir, vdir, p->name[i], p->hash[i], p->name[i], p->name[i], p->name[i],
-					 p->name[i], p->name[i]);
-		char *out, *err;
+		char *body = isc_xasprintf("mkdir -p \"$isv\" && t=$(mktemp \"$isv/.%s.XXXXXX\") && { cat >\"$t\" && "
+					  "h=$(sha256sum <\"$t\") && [ \"${h%%%% *}\" = %s ] && chmod 755 \"$t\" && "
+					  "mv -f -- \"$t\" \"$isv/%s\" || { rm -f -- \"$t\"; exit 1; }; }",
+					  p->name[i], p->hash[i], p->name[i]);
+		char *cmd = remote_shell(ro, body), *out, *err;
 		int rc = ssh_run(ro, host, cmd, data, len, &out, &err);
 		free(cmd);
+		free(body);
 		free(data);
 		if (rc) {
 			if (rc == 255)
@@ -184,9 +184,13 @@ static int upload(const struct remote_opts *ro, const char *host, const char *vd
 }
 
 /* The copy on the SUT must start there (libc version, loader). */
-static int try_run(const struct remote_opts *ro, const char *host, const char *vdir)
+static int try_run(const struct remote_opts *ro, const char *host, const char *hash)
 {
-	char *cmd = isc_xasprintf("%s/collect --help >/dev/null", vdir), *out, *err, why[300];
+	char *run = remote_collect(hash, false);
+	char *body = isc_xasprintf("%s --help >/dev/null; isr=$?; rm -rf -- \"$isx\"; exit $isr", run);
+	char *cmd = remote_shell(ro, body), *out, *err, why[300];
+	free(run);
+	free(body);
 	int rc = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
 	if (rc) {
 		last_line(err, why, sizeof(why));
@@ -205,10 +209,16 @@ int remote_deploy(const struct remote_opts *ro, const char *host, bool verbose, 
 	char arch[64];
 	bool same = false;
 	int ret = 1;
-	char *base = remote_base(ro), *vdir = isc_xasprintf("%s/collect-%s", base, IDLESCOPE_VERSION);
-	free(base);
-	if (load_payload(&p) < 0 || probe(ro, host, vdir, &p, arch, sizeof(arch), &same) < 0)
+	const char *hash = NULL;
+	if (load_payload(&p) < 0 || probe(ro, host, &p, arch, sizeof(arch), &same) < 0)
 		goto out;
+	for (size_t i = 0; i < p.n; i++)
+		if (!strcmp(p.name[i], "collect"))
+			hash = p.hash[i];
+	if (!hash) {
+		isc_err("%s: no collect among the deployable files", p.dir);
+		goto out;
+	}
 	uname(&u);
 	if (strcmp(arch, u.machine)) {
 		char q[80];
@@ -216,16 +226,15 @@ int remote_deploy(const struct remote_opts *ro, const char *host, bool verbose, 
 		remote_err(host, "the SUT is %s; this collect is built for %s (build idlescope for %s to measure it)", q, u.machine, q);
 		goto out;
 	}
-	if (!same && (upload(ro, host, vdir, &p) < 0 || try_run(ro, host, vdir) < 0))
+	if (!same && (upload(ro, host, &p) < 0 || try_run(ro, host, hash) < 0))
 		goto out;
 	if (verbose)
 		isc_info("%s: %s collect %s in %s/collect-%s", host, same ? "already has" : "deployed", IDLESCOPE_VERSION,
 			ro->remote_dir ? ro->remote_dir : "~/.cache/idlescope", IDLESCOPE_VERSION);
 	ret = 0;
 	if (collect_cmd)
-		*collect_cmd = isc_xasprintf("%s/collect", vdir);
+		*collect_cmd = remote_collect(hash, true);
 out:
 	free_payload(&p);
-	free(vdir);
 	return ret;
 }

@@ -15,7 +15,7 @@
 
 /* The SUT's side, one ssh call. First line of its output: what happened, fields tab-separated. */
 static const char build_script[] =
-	"v=%s; ksrc=%s; want_loaded=%d; src=%s\n"
+	"v=$isv; ksrc=%s; want_loaded=%d; src=%s\n"
 	"if [ \"$want_loaded\" = 1 ] && [ -z \"$ksrc\" ] && [ -d /sys/module/idlescope ]; then echo loaded; exit 0; fi\n"
 	"krel=$(uname -r)\n"
 	"kdir=${ksrc:-/lib/modules/$krel/build}\n"
@@ -26,7 +26,10 @@ static const char build_script[] =
 	"b=$v/kmod-$rel; stamp=\"$src $rel $kdir\"\n"
 	"if [ -f \"$b/idlescope.ko\" ] && [ \"$(cat \"$b/stamp\" 2>/dev/null)\" = \"$stamp\" ]; then\n"
 	"  printf 'kept\\t%%s\\t%%s\\n' \"$b/idlescope.ko\" \"$rel\"; exit 0; fi\n"
-	"rm -rf \"$b.new\" && mkdir -p \"$b.new\" && tar -xf \"$v/" KMOD_TAR "\" -C \"$b.new\" ||\n"
+	/* the sources from a private copy whose SHA-256 is checked, in the same step */
+	"rm -rf \"$b.new\" && mkdir -p \"$b.new\" && cp -- \"$v/" KMOD_TAR "\" \"$b.new/.src.tar\" &&\n"
+	"  h=$(sha256sum <\"$b.new/.src.tar\") && [ \"${h%%%% *}\" = \"$src\" ] &&\n"
+	"  tar -xf \"$b.new/.src.tar\" -C \"$b.new\" && rm -f -- \"$b.new/.src.tar\" ||\n"
 	"  { printf 'untar\\t%%s\\n' \"$b.new\"; exit 0; }\n"
 	"if make -C \"$kdir\" M=\"$b.new\" modules >\"$b.new/build.log\" 2>&1 && [ -f \"$b.new/idlescope.ko\" ]; then\n"
 	"  printf '%%s\\n' \"$stamp\" >\"$b.new/stamp\" && rm -rf \"$b\" && mv \"$b.new\" \"$b\" &&\n"
@@ -114,7 +117,6 @@ static int verdict(const struct remote_opts *ro, const char *host, const char *o
 static int kmod_build(const struct remote_opts *ro, const char *host, bool use_loaded, bool verbose, bool needed,
 		      char **ko)
 {
-	char *base = remote_base(ro), *vdir = isc_xasprintf("%s/collect-%s", base, IDLESCOPE_VERSION);
 	char *ksrc = sh_quote(ro->ksrc ? ro->ksrc : ""), *src = NULL, *out, *err, why[400];
 	int rc = -1;
 	*ko = NULL;
@@ -122,9 +124,10 @@ static int kmod_build(const struct remote_opts *ro, const char *host, bool use_l
 		remote_err(host, "no %s beside the deployable collect (build target collect-deploy)", KMOD_TAR);
 		goto out;
 	}
-	char *cmd = isc_xasprintf(build_script, vdir, ksrc, use_loaded ? 1 : 0, src);
+	char *body = isc_xasprintf(build_script, ksrc, use_loaded ? 1 : 0, src), *cmd = remote_shell(ro, body);
 	int st = ssh_run(ro, host, cmd, NULL, 0, &out, &err);
 	free(cmd);
+	free(body);
 	if (st) {
 		if (st == 255)
 			ssh_explain(err, why, sizeof(why));
@@ -147,8 +150,6 @@ static int kmod_build(const struct remote_opts *ro, const char *host, bool use_l
 out:
 	free(src);
 	free(ksrc);
-	free(vdir);
-	free(base);
 	return rc;
 }
 

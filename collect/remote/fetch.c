@@ -21,7 +21,7 @@
 
 static const char *const row_files[] = { "datapoints.csv", "counters.csv" };
 static const char *const run_files[] = { "datapoints.csv", "counters.csv", "info.json", ".info.json.tmp",
-					 "experiment.json", ".experiment.json.tmp" };
+					 "info.yml", ".info.yml.tmp", "experiment.json", ".experiment.json.tmp" };
 
 struct fetch {
 	const char *host, *dir, *tmp;
@@ -216,11 +216,12 @@ int remote_fetch_host(const struct remote_opts *ro, const char *host, const char
 	struct fetch f = { .host = host, .dir = dir, .tmp = tmp };
 	int status = ISC_EXIT_DATA;
 	if (remote_deploy(ro, host, false, &collect) == 0) {
-		char *base = remote_base(ro), *qleaf = sh_quote(leaf);
-		char *cmd = isc_xasprintf("exec %s --remote-agent-send %s/runs/%s", collect, base, qleaf);
+		char *qleaf = sh_quote(leaf);
+		char *body = isc_xasprintf("%s --remote-agent-send \"$isbase/runs\"/%s", collect, qleaf);
+		char *cmd = remote_shell(ro, body);
 		status = remote_receive_fetch(ro, host, tmp, dir, cmd, commit, &f, res);
 		free(cmd);
-		free(base);
+		free(body);
 		free(qleaf);
 		if (status == ISC_EXIT_OK && !ro->quiet)
 			isc_info("%s: fetched %s into %s (%llu datapoints); the SUT's copy removed", host, leaf, dir,

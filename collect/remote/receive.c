@@ -17,6 +17,7 @@
 
 #include "collect.h"
 #include "experiment.h"
+#include "frames.h"
 #include "remote.h"
 #include "text/json_out.h"
 #include "text/textsafe.h"
@@ -25,13 +26,23 @@
 volatile sig_atomic_t remote_stop;
 int remote_progress_fd = -1;
 
+/* What the SUT may make the controller hold: run subdirectories (an experiment has at most
+ * 10000 runs), info.json texts kept in memory over all of them, ssh's messages before the agent. */
+#define MAX_SUBDIRS 10001
+#define NAME_SLOTS 32768         /* a power of two, over twice MAX_SUBDIRS */
+#define MAX_INFO_BYTES (256u << 20)
+#define EARLY_ERR_MAX 16384
+
 /* The run directory ("") or one run of an experiment under it. */
 struct rxd {
 	char *name;
 	struct run_dir rd;      /* the top's is rx.rd itself: dirfd borrowed */
 	cJSON *info;
+	size_t info_len;        /* of the info.json text it came from */
 	int dp_fd, ctr_fd;
 	bool dp_made, ctr_made; /* created once (truncated); reopened for appending */
+	bool cut;               /* rows came without their end of line: cut off */
+	bool counters;          /* collect --counters (as asked here, not as the SUT says) */
 	uint64_t dp_lines, ctr_lines;
 };
 
@@ -43,21 +54,26 @@ struct rx {
 	struct run_dir rd;
 	bool dir_made, hello, ended, stop_sent;
 	struct rxd *dirs;       /* dirs[0]: the run directory */
-	size_t ndirs, cur;
+	size_t ndirs, dirs_cap, cur;
+	size_t *slots;          /* NAME_SLOTS: index + 1 of the dir with that name's hash, or 0 */
+	size_t info_bytes;      /* info.json texts held */
+	uint64_t dp_rows, ctr_rows;   /* over all dirs */
 	cJSON *exp;             /* experiment.json (--matrix) */
 	int remote_status;
 	char *sut_dir;
 	char *fbuf;            /* frame bytes not yet parsed */
-	size_t flen, fcap;
+	size_t flen, fcap, fneed;   /* fneed: the bytes of the frame being read (0: unknown yet) */
 	char ebuf[4096];       /* stderr bytes of an unfinished line */
 	size_t elen;
-	char *early_err;       /* stderr before the agent ran (ssh's own messages) */
+	char early_err[2 * EARLY_ERR_MAX];   /* stderr before the agent ran (ssh's own): its end */
 	size_t early_len;
 	bool remote_msg;       /* a remote message was passed on */
 	bool failed_write;
+	bool refused;          /* the SUT sent more than a limit allows: nothing more is read */
 	bool hold;             /* fetch: "fetched" only after the caller's commit */
 	bool fetched;          /* fetch: info.json says so */
 	bool got_any;          /* an info.json or rows arrived */
+	bool short_sent;       /* ended, but the rows are not what the SUT's info.json counts */
 	struct progress *prog;
 	uint64_t last_report_ns;
 };
@@ -73,11 +89,30 @@ static int make_dir(struct rx *x)
 	return 0;
 }
 
+/* The slot of name in x->slots: where it is, or the free slot it would take. */
+static size_t name_slot(const struct rx *x, const char *name)
+{
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (const char *c = name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	size_t i = (size_t)h & (NAME_SLOTS - 1);
+	while (x->slots[i] && strcmp(x->dirs[x->slots[i] - 1].name, name))
+		i = (i + 1) & (NAME_SLOTS - 1);
+	return i;
+}
+
 static struct rxd *add_rxd(struct rx *x, const char *name)
 {
-	x->dirs = isc_xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
+	if (!x->slots)
+		x->slots = isc_xcalloc(NAME_SLOTS, sizeof(*x->slots));
+	if (x->ndirs == x->dirs_cap) {   /* doubling: linear in all (a realloc may copy) */
+		x->dirs_cap = x->dirs_cap ? 2 * x->dirs_cap : 16;
+		x->dirs = isc_xrealloc(x->dirs, x->dirs_cap * sizeof(*x->dirs));
+	}
 	struct rxd *d = &x->dirs[x->ndirs++];
-	*d = (struct rxd){ .name = isc_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1 };
+	*d = (struct rxd){ .name = isc_xstrdup(name), .rd = { .dirfd = -1 }, .dp_fd = -1, .ctr_fd = -1,
+			   .counters = x->ro->counters };
+	x->slots[name_slot(x, name)] = x->ndirs;
 	return d;
 }
 
@@ -90,6 +125,19 @@ static int close_files(struct rxd *d)
 		if (*fd >= 0 && (fsync(*fd) < 0) + (close(*fd) < 0))
 			rc = -1;
 		*fd = -1;
+	}
+	return rc;
+}
+
+/* The files of d closed, and its directory unless it is the run directory itself. */
+static int close_sub(struct rxd *d)
+{
+	int rc = close_files(d);
+	if (d->name[0] && d->rd.dirfd >= 0) {
+		close(d->rd.dirfd);
+		d->rd.dirfd = -1;
+		free(d->rd.path);
+		d->rd.path = NULL;
 	}
 	return rc;
 }
@@ -121,20 +169,25 @@ static int open_sub(struct rx *x, struct rxd *d)
  * so that an experiment of many runs does not hold many descriptors). */
 static void on_subdir(struct rx *x, const char *p, size_t n)
 {
-	char *name = isc_xstrndup(p, n);
-	size_t i;
+	char *name = isc_xstrndup(p, n), q[80];
 	if (memchr(p, '\0', n) || strchr(name, '/') || name[0] == '.' || strchr(name, '\n')) {
-		remote_err(x->host, "garbled data from the SUT (a run subdirectory named '%.60s')", name);
+		isc_quote_for_msg(name, strlen(name), q, sizeof(q));
+		remote_err(x->host, "garbled data from the SUT (a run subdirectory named '%s')", q);
 		x->failed_write = true;
 		free(name);
 		return;
 	}
-	for (i = 0; i < x->ndirs && strcmp(x->dirs[i].name, name); i++)
-		;
+	size_t slot = name_slot(x, name), i = x->slots[slot] ? x->slots[slot] - 1 : x->ndirs;
+	if (i == x->ndirs && x->ndirs >= MAX_SUBDIRS) {
+		remote_err(x->host, "the SUT sent more than %d run subdirectories: refused", MAX_SUBDIRS - 1);
+		x->failed_write = x->refused = true;
+		free(name);
+		return;
+	}
 	if (i == x->ndirs)
 		add_rxd(x, name);
 	free(name);
-	if (i != x->cur && close_files(&x->dirs[x->cur]) < 0)
+	if (i != x->cur && close_sub(&x->dirs[x->cur]) < 0)
 		x->failed_write = true;
 	x->cur = i;
 }
@@ -166,18 +219,12 @@ static uint64_t dir_ctr_rows(const struct rxd *d)
 
 static uint64_t received_rows(const struct rx *x)
 {
-	uint64_t n = 0;
-	for (size_t i = 0; i < x->ndirs; i++)
-		n += dir_rows(&x->dirs[i]);
-	return n;
+	return x->dp_rows;
 }
 
 static uint64_t received_ctr_rows(const struct rx *x)
 {
-	uint64_t n = 0;
-	for (size_t i = 0; i < x->ndirs; i++)
-		n += dir_ctr_rows(&x->dirs[i]);
-	return n;
+	return x->ctr_rows;
 }
 
 static cJSON *remote_object(const struct rx *x, const char *connection)
@@ -188,7 +235,7 @@ static cJSON *remote_object(const struct rx *x, const char *connection)
 	cJSON_AddStringToObject(r, "connection", connection);
 	if (x->sut_dir)
 		cJSON_AddStringToObject(r, "sut_run_dir", x->sut_dir);
-	cJSON_AddBoolToObject(r, "sut_copy_kept", strcmp(connection, "complete") != 0 && !x->fetched);
+	cJSON_AddBoolToObject(r, "sut_copy_kept", (strcmp(connection, "complete") != 0 || x->short_sent) && !x->fetched);
 	if (x->fetched) {
 		char ts[64];
 		isc_iso_time(ts, sizeof(ts));
@@ -239,8 +286,13 @@ static int write_exp(struct rx *x, const char *connection)
 
 static void on_info(struct rx *x, char type, const char *p, size_t n)
 {
-	cJSON *j = cJSON_ParseWithLength(p, n);
 	struct rxd *d = &x->dirs[x->cur];
+	if (type == FRAME_INFO && x->info_bytes - d->info_len + n > MAX_INFO_BYTES) {
+		remote_err(x->host, "the SUT sent more than %u MiB of info.json: refused", MAX_INFO_BYTES >> 20);
+		x->failed_write = x->refused = true;
+		return;
+	}
+	cJSON *j = cJSON_ParseWithLength(p, n);
 	if (!cJSON_IsObject(j)) {
 		cJSON_Delete(j);
 		return;
@@ -263,6 +315,8 @@ static void on_info(struct rx *x, char type, const char *p, size_t n)
 	bool first = !d->info && !x->exp;
 	cJSON_Delete(d->info);
 	d->info = j;
+	x->info_bytes = x->info_bytes - d->info_len + n;
+	d->info_len = n;
 	write_info(x, d, "open");
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "method");
 	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(j, "mode");
@@ -288,6 +342,13 @@ static void on_data(struct rx *x, char type, const char *p, size_t n)
 	bool dp = type == FRAME_DP;
 	const char *name = dp ? "datapoints.csv" : "counters.csv";
 	int *fd = dp ? &d->dp_fd : &d->ctr_fd;
+	const char *nl = n ? memrchr(p, '\n', n) : NULL;
+	size_t whole = nl ? (size_t)(nl - p) + 1 : 0;
+	if (whole < n)
+		d->cut = true;   /* the agent sends whole rows: the rest is a row cut off, dropped */
+	n = whole;
+	if (!n)
+		return;
 	if (make_dir(x) < 0 || open_out(x, d, fd, dp ? &d->dp_made : &d->ctr_made, name) < 0 ||
 	    remote_write_all(*fd, p, n) < 0) {
 		if (!x->failed_write)
@@ -295,10 +356,12 @@ static void on_data(struct rx *x, char type, const char *p, size_t n)
 		x->failed_write = true;
 		return;
 	}
-	uint64_t *lines = dp ? &d->dp_lines : &d->ctr_lines;
+	uint64_t *lines = dp ? &d->dp_lines : &d->ctr_lines, before = *lines;
 	x->got_any = true;
 	for (const char *q = p; (q = memchr(q, '\n', (size_t)(p + n - q))); q++)
 		(*lines)++;
+	/* the first line of each file is its header */
+	*(dp ? &x->dp_rows : &x->ctr_rows) += *lines - before - (before == 0);
 	if (x->ro->counters)
 		progress_update(x->prog, received_ctr_rows(x), 0, NULL, false);
 	else
@@ -309,74 +372,99 @@ static void on_data(struct rx *x, char type, const char *p, size_t n)
 static void on_frame(struct rx *x, char type, const char *p, size_t n)
 {
 	switch (type) {
-	case FRAME_HELLO:
+	case FRAME_HELLO: {
+		char q[4200];
 		x->hello = true;
 		free(x->sut_dir);
-		x->sut_dir = isc_xstrndup(p, n);
+		isc_quote_for_msg(p, n, q, sizeof(q));   /* printed and kept in info.json */
+		x->sut_dir = isc_xstrdup(q);
 		break;
+	}
 	case FRAME_SUBDIR: on_subdir(x, p, n); break;
 	case FRAME_INFO:
 	case FRAME_EXP: on_info(x, type, p, n); break;
 	case FRAME_DP:
 	case FRAME_CTR: on_data(x, type, p, n); break;
-	case FRAME_END: {
-		char s[16];
-		snprintf(s, sizeof(s), "%.*s", (int)(n < 15 ? n : 15), p);
-		x->remote_status = atoi(s);
+	case FRAME_END: {   /* an exit status: 1 to 3 digits, else the stream is not the agent's */
+		int st = 0;
+		size_t i = 0;
+		for (; i < n && i < 3 && p[i] >= '0' && p[i] <= '9'; i++)
+			st = st * 10 + (p[i] - '0');
+		if (!n || i != n) {
+			remote_err(x->host, "garbled data from the SUT (an end frame without an exit status)");
+			x->refused = true;
+			break;
+		}
+		x->remote_status = st;
 		x->ended = true;
 		break;
 	}
 	}
 }
 
-/* Parse whole frames from the buffer; -1 on a malformed stream. */
-static int parse_frames(struct rx *x)
+/* Parse whole frames from the buffer; -1 on a malformed stream, why in *why. */
+static int parse_frames(struct rx *x, const char **why)
 {
 	size_t off = 0;
-	while (off < x->flen) {
-		char *nl = memchr(x->fbuf + off, '\n', x->flen - off);
-		if (!nl)
-			break;
-		char type;
-		size_t n;
-		if (sscanf(x->fbuf + off, "%c %zu", &type, &n) != 2 || n > FRAME_MAX)
-			return -1;
-		size_t head = (size_t)(nl - (x->fbuf + off)) + 1;
-		if (x->flen - off - head < n)
-			break;
-		on_frame(x, type, x->fbuf + off + head, n);
-		off += head + n;
+	struct frame f;
+	int rc;
+	while (!x->refused && (rc = frame_next(x->fbuf + off, x->flen - off, &f, &x->fneed, why)) == 1) {
+		on_frame(x, f.type, f.payload, f.len);
+		off += f.used;
 	}
+	if (x->refused)
+		return -1;
 	memmove(x->fbuf, x->fbuf + off, x->flen - off);
 	x->flen -= off;
-	return 0;
+	return rc < 0 ? -1 : 0;
+}
+
+/* Room for the next read: at most the frame being read and 64 KiB more. */
+static size_t reserve(struct rx *x)
+{
+	size_t room = x->fneed > x->flen + 65536 ? x->fneed - x->flen : 65536;
+	if (x->fcap - x->flen < room) {
+		x->fcap = x->flen + room;
+		x->fbuf = isc_xrealloc(x->fbuf, x->fcap);
+	}
+	return x->fcap - x->flen;
+}
+
+/* r new bytes in the buffer: 1, or 0 when the stream is garbled (after a message). */
+static int took(struct rx *x, size_t r)
+{
+	x->flen += r;
+	const char *why = NULL;
+	if (parse_frames(x, &why) < 0) {
+		if (!x->refused)   /* else the limit was named */
+			remote_err(x->host, "garbled data from the SUT (not the collect agent's frames: %s)", why);
+		return 0;
+	}
+	return 1;
 }
 
 static int read_out(struct rx *x)
 {
-	if (x->fcap - x->flen < 65536) {
-		x->fcap = x->fcap * 2 + 65536;
-		x->fbuf = isc_xrealloc(x->fbuf, x->fcap);
-	}
-	ssize_t r = read(x->sp.out, x->fbuf + x->flen, x->fcap - x->flen);
+	ssize_t r = read(x->sp.out, x->fbuf + x->flen, reserve(x));
 	if (r < 0 && errno == EINTR)
 		return 1;
-	if (r <= 0)
-		return 0;
-	x->flen += (size_t)r;
-	if (parse_frames(x) < 0) {
-		remote_err(x->host, "garbled data from the SUT (not the collect agent's frames)");
-		return 0;
-	}
-	return 1;
+	return r > 0 ? took(x, (size_t)r) : 0;
 }
 
 /* A line from the SUT's stderr: before the agent runs it is ssh's (kept for the error), after
  * that it is the SUT's collect talking, passed on with the host in front. */
 static void err_line(struct rx *x, const char *s, size_t n)
 {
-	if (!x->hello) {
-		x->early_err = isc_xrealloc(x->early_err, x->early_len + n + 2);
+	if (!x->hello) {   /* at least the last EARLY_ERR_MAX bytes: ssh's verdict is at the end */
+		if (n > EARLY_ERR_MAX - 2) {
+			s += n - (EARLY_ERR_MAX - 2);
+			n = EARLY_ERR_MAX - 2;
+		}
+		if (x->early_len + n + 2 > sizeof(x->early_err)) {   /* once per EARLY_ERR_MAX bytes */
+			size_t keep = EARLY_ERR_MAX - n < x->early_len ? EARLY_ERR_MAX - n : x->early_len;
+			memmove(x->early_err, x->early_err + x->early_len - keep, keep);
+			x->early_len = keep;
+		}
 		memcpy(x->early_err + x->early_len, s, n);
 		x->early_len += n;
 		x->early_err[x->early_len++] = '\n';
@@ -431,6 +519,36 @@ static void request_stop(struct rx *x)
 	(void)!write(x->sp.in, "stop\n", 5);
 }
 
+/* Why the rows of d are not the whole run its info.json describes, in buf; NULL: they are. */
+static const char *short_reason(const struct rxd *d, char *buf, size_t len)
+{
+	if (d->cut)
+		return "rows came without their end of line (cut off, dropped)";
+	if (!d->info)
+		return d->dp_lines || d->ctr_lines ? "rows came without an info.json" : NULL;
+	const cJSON *end = cJSON_GetObjectItemCaseSensitive(d->info, "end_time");
+	const cJSON *dps = cJSON_GetObjectItemCaseSensitive(d->info, "datapoints");
+	if (!cJSON_IsString(end))
+		return "its info.json has no end_time (the SUT's collect did not finish it)";
+	if (d->counters)
+		return NULL;   /* counters alone: info.json does not count the rows */
+	if (!cJSON_IsNumber(dps) || dps->valuedouble < 0 || (uint64_t)dps->valuedouble != dir_rows(d)) {
+		snprintf(buf, len, "its info.json counts %.0f datapoints, %llu arrived",
+			 cJSON_IsNumber(dps) ? dps->valuedouble : -1.0, (unsigned long long)dir_rows(d));
+		return buf;
+	}
+	return NULL;
+}
+
+/* After the end frame: does every run hold the rows its info.json counts? If not, the SUT
+ * keeps its copy (no "fetched") and conclude() marks the runs incomplete. */
+static void check_whole(struct rx *x)
+{
+	char buf[160];
+	for (size_t i = 0; i < x->ndirs && !x->short_sent; i++)
+		x->short_sent = short_reason(&x->dirs[i], buf, sizeof(buf)) != NULL;
+}
+
 static void pump_loop(struct rx *x)
 {
 	while (x->sp.out >= 0 || x->sp.err >= 0) {
@@ -451,12 +569,13 @@ static void pump_loop(struct rx *x)
 			x->sp.err = -1;
 		}
 		if (x->ended && x->sp.in >= 0) {
+			check_whole(x);
 			if (x->hold)
 				return;   /* the caller says "fetched" once the copy is in place */
 			/* everything is here: tell the agent it may remove the SUT's copy */
 			if (close_files(&x->dirs[x->cur]) < 0)
 				x->failed_write = true;
-			if (!x->failed_write)
+			if (!x->failed_write && !x->short_sent)
 				(void)!write(x->sp.in, "fetched\n", 8);
 			close(x->sp.in);
 			x->sp.in = -1;
@@ -466,16 +585,15 @@ static void pump_loop(struct rx *x)
 
 static char *agent_command(const struct remote_opts *ro, const char *collect, const char *outdir)
 {
-	char date[32], *base = remote_base(ro);
+	char date[32];
 	isc_name_stamp(date, sizeof(date));
 	const char *name = strrchr(outdir, '/') ? strrchr(outdir, '/') + 1 : outdir;
 	char *leaf = isc_xasprintf("%s-%s-%d", name[0] ? name : "run", date, (int)getpid());
 	char *qleaf = sh_quote(leaf);
-	char *cmd = isc_xasprintf("umask 022; mkdir -p %s/runs && exec %s --remote-agent %s/runs/%s", base,
-				 collect, base, qleaf);
+	char *cmd = isc_xasprintf("mkdir -p \"$isbase/runs\" || exit 96\n%s --remote-agent \"$isbase/runs\"/%s",
+				 collect, qleaf);
 	free(leaf);
 	free(qleaf);
-	free(base);
 	for (int i = 1; i < ro->npass; i++) {
 		char *q = sh_quote(ro->pass[i]), *c = isc_xasprintf("%s %s", cmd, q);
 		free(q);
@@ -490,9 +608,9 @@ static char *agent_command(const struct remote_opts *ro, const char *collect, co
 static void mark_lost(struct rxd *d, const char *now)
 {
 	const cJSON *end = cJSON_GetObjectItemCaseSensitive(d->info, "end_time");
-	const cJSON *dps = cJSON_GetObjectItemCaseSensitive(d->info, "datapoints");
-	bool counters = cJSON_HasObjectItem(d->info, "snapshots");
-	if (!cJSON_IsNull(end) && end && (counters || (cJSON_IsNumber(dps) && (uint64_t)dps->valuedouble == dir_rows(d))))
+	bool counters = d->counters;
+	char buf[160];
+	if (!short_reason(d, buf, sizeof(buf)))
 		return;
 	isc_json_set(d->info, "complete", cJSON_CreateBool(false));
 	isc_json_set(d->info, "stop_reason", cJSON_CreateString("connection lost"));
@@ -516,6 +634,8 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 		if (x->dirs[i].info) {
 			mark_lost(&x->dirs[i], now);
 			write_info(x, &x->dirs[i], "lost");
+			if (close_sub(&x->dirs[i]) < 0)
+				x->failed_write = true;
 		}
 	if (x->exp) {
 		const cJSON *end = cJSON_GetObjectItemCaseSensitive(x->exp, "end_time");
@@ -533,16 +653,59 @@ static void conclude_lost(struct rx *x, int ssh_rc, struct host_result *res)
 	snprintf(res->status, sizeof(res->status), "connection lost");
 }
 
+/* The stream ended but some run lacks rows its info.json counts: each such run (and the
+ * experiment) marked incomplete, the SUT's copy kept, one line. */
+static void conclude_short(struct rx *x, struct host_result *res)
+{
+	char buf[160], first[400] = "";
+	size_t nshort = 0;
+	for (size_t i = 0; i < x->ndirs; i++) {
+		struct rxd *d = &x->dirs[i];
+		const char *why = short_reason(d, buf, sizeof(buf));
+		if (!why)
+			continue;
+		if (!nshort++)
+			snprintf(first, sizeof(first), "%s%s%s", d->name[0] ? d->name : "", d->name[0] ? ": " : "", why);
+		if (d->info) {
+			isc_json_set(d->info, "complete", cJSON_CreateBool(false));
+			isc_json_set(d->info, "stop_reason", cJSON_CreateString("incomplete transfer"));
+			if (!d->counters)
+				isc_json_set(d->info, "datapoints", cJSON_CreateNumber((double)dir_rows(d)));
+		}
+	}
+	if (x->exp) {
+		isc_json_set(x->exp, "complete", cJSON_CreateBool(false));
+		isc_json_set(x->exp, "stop_reason", cJSON_CreateString("incomplete transfer"));
+	}
+	if (x->hold)
+		remote_err(x->host, "the SUT's copy is not whole (%s); %s unchanged, the SUT keeps its copy", first,
+			   x->report_dir);
+	else
+		remote_err(x->host, "incomplete transfer: %s%s; %s marked incomplete, the SUT keeps its copy in %s "
+			   "(collect --fetch)", first, nshort > 1 ? " (and in more runs)" : "",
+			   x->dir_made ? x->rd.path : "nothing", x->sut_dir ? x->sut_dir : "?");
+	snprintf(res->status, sizeof(res->status), "incomplete transfer");
+}
+
 /* After the stream ended: the exit status, one line on what went wrong, info.json final. */
 static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 {
 	char why[600];
 	int status = ISC_EXIT_OK;
 	res->datapoints = x->ro->counters ? received_ctr_rows(x) : received_rows(x);
-	if (x->ended) {
+	if (x->ended && x->short_sent && !x->remote_status) {
+		conclude_short(x, res);
+		for (size_t i = 0; i < x->ndirs; i++)
+			if (!x->hold && (write_info(x, &x->dirs[i], "incomplete") < 0) + (close_sub(&x->dirs[i]) < 0))
+				x->failed_write = true;
+		if (!x->hold)
+			write_exp(x, "incomplete");
+		status = ISC_EXIT_DATA;
+	} else if (x->ended) {
 		status = x->remote_status ? ISC_EXIT_DATA : ISC_EXIT_OK;
 		for (size_t i = 0; i < x->ndirs; i++)
-			if (write_info(x, &x->dirs[i], x->fetched ? "lost" : "complete") < 0)
+			if ((write_info(x, &x->dirs[i], x->fetched ? "lost" : "complete") < 0) +
+			    (close_sub(&x->dirs[i]) < 0))
 				status = ISC_EXIT_DATA;
 		if (write_exp(x, x->fetched ? "lost" : "complete") < 0)
 			status = ISC_EXIT_DATA;
@@ -556,9 +719,9 @@ static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 			snprintf(res->status, sizeof(res->status), "ok");
 	} else if (!x->hello) {
 		if (ssh_rc == 255)
-			ssh_explain(x->early_err ? x->early_err : "", why, sizeof(why));
+			ssh_explain(x->early_err, why, sizeof(why));
 		else
-			last_line(x->early_err ? x->early_err : "", why, sizeof(why));
+			last_line(x->early_err, why, sizeof(why));
 		remote_err(x->host, "%s", why[0] ? why : "the SUT's collect did not start");
 		snprintf(res->status, sizeof(res->status), "failed: %.140s", why);
 		return ISC_EXIT_DATA;
@@ -576,6 +739,11 @@ static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 		cJSON_ArrayForEach(v, d)
 			if (cJSON_IsNumber(v))
 				res->discards += (uint64_t)v->valuedouble;
+		/* The SUT's collect runs quiet: its end-of-run warnings are said here. */
+		const cJSON *said = x->ro->quiet || !info ? NULL : cJSON_GetObjectItemCaseSensitive(info, "warnings");
+		cJSON_ArrayForEach(v, said)
+			if (cJSON_IsString(v))
+				isc_warn("%s: %s%s%s", x->host, x->dirs[i].name, x->dirs[i].name[0] ? ": " : "", v->valuestring);
 	}
 	return status;
 }
@@ -604,7 +772,7 @@ static void rx_free(struct rx *x)
 	free(x->dirs);
 	cJSON_Delete(x->exp);
 	free(x->fbuf);
-	free(x->early_err);
+	free(x->slots);
 	free(x->sut_dir);
 }
 
@@ -623,7 +791,7 @@ static int receive(struct rx *x, const char *cmd, bool progress, struct host_res
 	pump_loop(x);
 	progress_end(x->prog);
 	int status;
-	if (x->hold && x->ended && !x->failed_write && !x->remote_status) {
+	if (x->hold && x->ended && !x->failed_write && !x->remote_status && !x->short_sent) {
 		x->fetched = true;
 		status = conclude(x, 0, res);
 		rx_close(x);
@@ -661,7 +829,8 @@ int remote_run_host(const struct remote_opts *ro, const char *host, const char *
 		rmdir(outdir);   /* nothing in it: no empty run is left behind */
 		return ISC_EXIT_DATA;
 	}
-	char *cmd = remote_add_kmod_path(agent_command(ro, collect, outdir), ko);
+	char *body = remote_add_kmod_path(agent_command(ro, collect, outdir), ko), *cmd = remote_shell(ro, body);
+	free(body);
 	free(collect);
 	free(ko);
 	int status = receive(&x, cmd, progress, res, NULL, NULL);
@@ -670,6 +839,34 @@ int remote_run_host(const struct remote_opts *ro, const char *host, const char *
 	run_dir_close(&x.rd);
 	if (empty)
 		rmdir(outdir);
+	return status;
+}
+
+int remote_receive_bytes(const struct remote_opts *ro, const char *host, const char *outdir,
+			 const char *bytes, size_t n, struct host_result *res)
+{
+	struct rx x = { .ro = ro, .host = host, .outdir = outdir, .report_dir = outdir, .rd = { .dirfd = -1 },
+			.sp = { .pid = -1, .in = -1, .out = -1, .err = -1 } };
+	*res = (struct host_result){ .status = "failed" };
+	add_rxd(&x, "");
+	x.prog = progress_start(0, 0, true);
+	for (size_t off = 0, k; off < n; off += k) {
+		size_t room = reserve(&x);
+		k = n - off < room ? n - off : room;
+		memcpy(x.fbuf + x.flen, bytes + off, k);
+		if (!took(&x, k))
+			break;
+	}
+	progress_end(x.prog);
+	if (x.ended)
+		check_whole(&x);
+	int status = conclude(&x, x.ended ? 0 : 255, res);
+	rx_close(&x);
+	if (x.failed_write)
+		status = ISC_EXIT_DATA;
+	rx_free(&x);
+	if (x.dir_made)
+		run_dir_close(&x.rd);
 	return status;
 }
 

@@ -61,15 +61,21 @@ struct ssh_proc {
 };
 /* Single-quote s for the SUT's shell. malloc'd. */
 char *sh_quote(const char *s);
-/* Start `ssh [options] -- host command`; its own process group, so that a terminal's ^C
- * reaches only us. 0 or -1 after a message. */
+/* Start `ssh [options] -- host command` (command NULL: `ssh [options] -G -- host`, the effective
+ * configuration); its own process group, so that a terminal's ^C reaches only us. 0 or -1 after
+ * a message. */
 int ssh_start(const struct remote_opts *ro, const char *host, const char *command, struct ssh_proc *sp);
 /* Wait for it; returns its exit status (255: ssh's own failure), or 128+signal. */
 int ssh_wait(struct ssh_proc *sp);
 /* Run a command with stdin from buf (NULL: nothing), collecting stdout and stderr (NUL-terminated,
- * malloc'd). Returns the exit status. */
+ * malloc'd; at most 1 MiB and 64 KiB: beyond, the command is ended and *err says so). Returns the
+ * exit status (254 after an answer too long). */
 int ssh_run(const struct remote_opts *ro, const char *host, const char *command,
 	    const void *in, size_t inlen, char **out, char **err);
+/* ssh_hostkeys.c: 0 when ssh's effective configuration for host (ssh -G) checks its host key;
+ * 2 after a message naming the host when it would log in to a host whose key is unknown or
+ * changed (StrictHostKeyChecking no/off/false, or accept-new that never remembers a key). */
+int ssh_check_host_keys(const struct remote_opts *ro, const char *host);
 /* One line saying why ssh failed (exit 255), from its stderr: unreachable, authentication
  * refused, host key ... */
 void ssh_explain(const char *err, char *buf, size_t len);
@@ -84,7 +90,7 @@ extern char remote_last_error[1024];
 void remote_err(const char *host, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* deploy.c: make sure the SUT has this build's collect. 0, or 1 after a message naming host.
- * *cmd gets the remote path prefix of the deployed collect (shell text, malloc'd). */
+ * *cmd gets remote_collect(..., true) for it (shell text, malloc'd; the arguments follow). */
 int remote_deploy(const struct remote_opts *ro, const char *host, bool verbose, char **collect_cmd);
 /* deploy.c: the SHA-256 (hex, malloc'd) of the deployable file name. 0, or -1. */
 int remote_payload_hash(const char *name, char **hash);
@@ -101,8 +107,21 @@ char *remote_add_kmod_path(char *cmd, const char *ko);
 /* For --deploy: build the module on the SUT. A failure is an error (1) with --ksrc or --method
  * hrt/tdt, else a note (0). */
 int remote_deploy_kmod(const struct remote_opts *ro, const char *host);
-/* Shell text of the SUT's base directory ("$HOME"/.cache/idlescope or --remote-dir). malloc'd. */
+/* remote_dir.c: the SUT's directory, checked by every command, and the deployed collect run
+ * from a checked private copy (docs/remote.md, "Trust"). */
+/* Shell text of the SUT's base directory ("$HOME"/.cache/idlescope, or --remote-dir with a leading
+ * ~/ expanded as a shell does). malloc'd. */
 char *remote_base(const struct remote_opts *ro);
+/* The shell command for the SUT: the base directory made (umask 077) and checked, then body, in
+ * which "$isbase" is the directory's physical path and "$isv" this version's deploy directory. A
+ * directory another user owns or may write is refused with one line on stderr, exit 96. */
+char *remote_shell(const struct remote_opts *ro, const char *body);
+/* The same check without making the directory when it is missing (the deploy's first probe). */
+char *remote_shell_probe(const struct remote_opts *ro, const char *body);
+/* Shell text (for remote_shell's body) running the deployed collect: a private copy of
+ * "$isv/collect", its SHA-256 checked against hash, then that copy is run (exec_it: exec'd,
+ * removed by the agent itself; else the caller removes "$isx"); the arguments follow it. */
+char *remote_collect(const char *hash, bool exec_it);
 
 /* receive.c: one run on one host into outdir. Returns the exit status for this host. */
 struct host_result {
@@ -111,6 +130,10 @@ struct host_result {
 };
 int remote_run_host(const struct remote_opts *ro, const char *host, const char *outdir,
 		    bool progress, struct host_result *res);
+/* The receiver without ssh (tests/fuzz/fuzz_remote.c): bytes as the agent's stdout, then the
+ * connection's end; outdir is made when something arrives. Returns the exit status. */
+int remote_receive_bytes(const struct remote_opts *ro, const char *host, const char *outdir,
+			 const char *bytes, size_t n, struct host_result *res);
 /* fetch.c's receiver: the agent command (--remote-agent-send) into tmpdir (made here); commit
  * puts it in place, then the SUT's copy is removed. report_dir's name is the reportid. */
 int remote_receive_fetch(const struct remote_opts *ro, const char *host, const char *tmpdir,

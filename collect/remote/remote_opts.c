@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "collect.h"
 #include "counters_hook.h"
@@ -170,22 +169,6 @@ static int parse_uint(const char *opt, const char *v, unsigned lo, unsigned hi, 
 	return 0;
 }
 
-/* StrictHostKeyChecking=no (or off, in any case, with '=' or blanks): ssh would then log in to a
- * host whose key changed. */
-static bool weakens_host_keys(const char *v)
-{
-	static const char key[] = "stricthostkeychecking";
-	size_t n = strlen(key);
-	if (strncasecmp(v, key, n))
-		return false;
-	v += n;
-	v += strspn(v, " \t");
-	if (*v == '=')
-		v++;
-	v += strspn(v, " \t\"");
-	return !strncasecmp(v, "no", 2) || !strncasecmp(v, "off", 3);
-}
-
 static int apply(struct remote_opts *ro, int k, const char *v)
 {
 	switch (k) {
@@ -198,11 +181,6 @@ static int apply(struct remote_opts *ro, int k, const char *v)
 			isc_err("--ssh-opt '%s': expected an ssh option such as 'Port=2222'", v);
 			return 2;
 		}
-		if (weakens_host_keys(v)) {
-			isc_err("--ssh-opt '%s': collect does not turn host key checking off; add the SUT's key "
-			       "to known_hosts (or use StrictHostKeyChecking=accept-new for a first contact)", v);
-			return 2;
-		}
 		ro->ssh_opts = isc_xrealloc(ro->ssh_opts, (ro->nssh_opts + 1) * sizeof(*ro->ssh_opts));
 		ro->ssh_opts[ro->nssh_opts++] = v;
 		return 0;
@@ -210,6 +188,10 @@ static int apply(struct remote_opts *ro, int k, const char *v)
 	case 6:
 		if (!v[0] || strchr(v, '\n')) {
 			isc_err("--remote-dir: expected a directory on the SUT");
+			return 2;
+		}
+		if (v[0] == '~' && v[1] && v[1] != '/') {   /* ~ and ~/x are expanded (remote_base) */
+			isc_err("--remote-dir '%s': ~USER is not expanded; give the directory's path", v);
 			return 2;
 		}
 		ro->remote_dir = v;
@@ -338,6 +320,9 @@ int remote_parse(int argc, char **argv, struct remote_opts *ro)
 		isc_err("--fetch: only -H HOST -o DIR (the run directory, or the fleet's) and the ssh options");
 		rc = 2;
 	}
+	/* host keys as ssh will check them: its effective configuration for each host */
+	for (size_t i = 0; !rc && i < ro->nhosts; i++)
+		rc = ssh_check_host_keys(ro, ro->hosts[i]);
 	ro->pass = rest;
 	ro->npass = nrest;
 	return rc;

@@ -51,9 +51,12 @@ static char **ssh_argv(const struct remote_opts *ro, const char *host, const cha
 	a[n++] = isc_xasprintf("ConnectTimeout=%u", ro->connect_timeout);
 	a[n++] = isc_xstrdup("-o");
 	a[n++] = isc_xstrdup("ServerAliveInterval=5");   /* a dead connection ends within ~15 s */
+	if (!command)
+		a[n++] = isc_xstrdup("-G");   /* print the effective configuration, connect nowhere */
 	a[n++] = isc_xstrdup("--");
 	a[n++] = isc_xstrdup(host);
-	a[n++] = isc_xstrdup(command);
+	if (command)
+		a[n++] = isc_xstrdup(command);
 	return a;
 }
 
@@ -130,12 +133,18 @@ static void buf_add(struct buf *b, const char *s, size_t n)
 	b->p[b->len] = '\0';
 }
 
+/* The SUT's answer to one command: the deploy probe, the module build, ssh -G. More than this is
+ * refused (the command is ended), not kept. */
+#define SSH_RUN_OUT_MAX (1u << 20)
+#define SSH_RUN_ERR_MAX (64u << 10)
+
 int ssh_run(const struct remote_opts *ro, const char *host, const char *command,
 	    const void *in, size_t inlen, char **out, char **err)
 {
 	struct ssh_proc sp;
 	struct buf bo = { 0 }, be = { 0 };
 	size_t done = 0;
+	bool too_long = false;
 	buf_add(&bo, "", 0);
 	buf_add(&be, "", 0);
 	if (ssh_start(ro, host, command, &sp) < 0) {
@@ -169,17 +178,33 @@ int ssh_run(const struct remote_opts *ro, const char *host, const char *command,
 			if (!pf[i].revents)
 				continue;
 			ssize_t r = read(*fd, tmp, sizeof(tmp));
-			if (r > 0) {
-				buf_add(i ? &be : &bo, tmp, (size_t)r);
+			struct buf *b = i ? &be : &bo;
+			if (r > 0 && b->len + (size_t)r > (i ? SSH_RUN_ERR_MAX : SSH_RUN_OUT_MAX)) {
+				too_long = true;
+				kill(-sp.pid, SIGKILL);   /* its own process group (ssh_start) */
+				close(*fd);
+				*fd = -1;
+			} else if (r > 0) {
+				buf_add(b, tmp, (size_t)r);
 			} else if (r == 0 || errno != EINTR) {
 				close(*fd);
 				*fd = -1;
 			}
 		}
 	}
+	int rc = ssh_wait(&sp);
+	if (too_long) {
+		be.len = 0;
+		buf_add(&be, "", 0);
+		char *msg = isc_xasprintf("the SUT's answer was longer than %u KiB (output) or %u KiB (messages): refused",
+					 SSH_RUN_OUT_MAX >> 10, SSH_RUN_ERR_MAX >> 10);
+		buf_add(&be, msg, strlen(msg));
+		free(msg);
+		rc = 254;
+	}
 	*out = bo.p;
 	*err = be.p;
-	return ssh_wait(&sp);
+	return rc;
 }
 
 void last_line(const char *text, char *buf, size_t len)

@@ -43,6 +43,7 @@ struct collect_opts {
 	double counters_interval; /* seconds; 0 = off */
 	bool counters_interval_set;
 	const char *kmod_path;
+	const char *include, *exclude;   /* --include/--exclude EXPR, NULL: none */
 };
 
 /* Parse argv into o; prints the error and returns 2 on bad usage, 1 after --help (exit 0). */
@@ -99,6 +100,9 @@ void run_dir_close(struct run_dir *rd);
  * spaces: room to rewrite it in place later if the disk fills up. */
 #define INFO_RESERVE 4096
 int run_write_info(const struct run_dir *rd, const cJSON *info, size_t reserve);
+/* wult_yml.c: info.yml for wult's reader, from a measuring run's info (run_write_info calls it
+ * for runs with a "method"). */
+int run_write_wult_info(const struct run_dir *rd, const cJSON *info);
 
 struct dp_writer;
 /* Column set is fixed by the first datapoint: residency names come from it. */

@@ -15,6 +15,8 @@
 
 #include "collect.h"
 #include "counters_hook.h"
+#include "cpu_busy.h"
+#include "dp_filter.h"
 #include "summary.h"
 #include "experiment.h"
 #include "run/run.h"
@@ -47,7 +49,21 @@ struct run {
 	enum stop_reason why_stopped;
 	bool started;
 	uint64_t ndone;   /* datapoints on disk */
+	struct cpu_ticks ticks_start, ticks_end;   /* the measured CPU's /proc/stat line */
+	uint64_t own_start_ns, own_end_ns;         /* the method's own CPU time; UINT64_MAX: not known */
+	struct cpu_busy busy;
+	bool busy_known;
+	cJSON *warnings;                           /* summary_warnings, for info.json and stderr */
+	struct summary_facts facts;                /* what the summary says, set by judge_run */
+	char *idle_source;                         /* facts.idle_source */
+	struct dp_filter *filter;   /* --include/--exclude, NULL: none */
+	uint64_t filtered;          /* datapoints the filter dropped */
+	bool filter_starved;        /* stopped: the filter kept nothing for FILTER_STARVED_S */
 };
+
+/* A filter that keeps nothing for this long (and this many datapoints) ends the run. */
+#define FILTER_STARVED_S 10u
+#define FILTER_STARVED_N 1000u
 
 /* SIGINT, SIGTERM, SIGHUP (terminal or SSH session gone) and SIGPIPE (a closed output) stop
  * the run cleanly. After a first one, SIGINT and SIGTERM get their default action back (an
@@ -108,11 +124,23 @@ static const char *reason_name(const struct run *r)
 	return "running";
 }
 
-static cJSON *discards_json(const uint64_t *d)
+static cJSON *discards_json(const struct run *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	for (int i = 0; i < DISCARD_NR; i++)
-		cJSON_AddNumberToObject(o, discard_reason_names[i], (double)d[i]);
+		cJSON_AddNumberToObject(o, discard_reason_names[i], (double)r->discards[i]);
+	if (r->filter)
+		cJSON_AddNumberToObject(o, "filtered", (double)r->filtered);
+	return o;
+}
+
+static cJSON *filter_json(const struct run *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (r->o.include)
+		cJSON_AddStringToObject(o, "include", r->o.include);
+	if (r->o.exclude)
+		cJSON_AddStringToObject(o, "exclude", r->o.exclude);
 	return o;
 }
 
@@ -132,6 +160,8 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 		cJSON_AddItemToObject(info, "event_source", cJSON_Duplicate(v, 1));
 	if ((v = cJSON_GetObjectItemCaseSensitive(r->method_info, "event_source_why")))
 		cJSON_AddItemToObject(info, "event_source_why", cJSON_Duplicate(v, 1));
+	if ((v = cJSON_GetObjectItemCaseSensitive(r->method_info, "idle_check")))
+		cJSON_AddItemToObject(info, "idle_check", cJSON_Duplicate(v, 1));
 	cJSON_AddItemToObject(info, "method_details", r->method_info);
 	r->method_info = NULL;
 	cJSON_AddNumberToObject(info, "cpu", r->cfg.cpu);
@@ -148,7 +178,14 @@ static void build_info(struct run *r, int argc, char **argv, const char *why_met
 		cJSON_AddNullToObject(info, "time_limit_s");
 	cJSON_AddBoolToObject(info, "keep_raw", r->o.keep_raw);
 	cJSON_AddNumberToObject(info, "datapoints", 0);
-	cJSON_AddItemToObject(info, "discards", discards_json(r->discards));
+	cJSON_AddItemToObject(info, "discards", discards_json(r));
+	cJSON_AddNumberToObject(info, "attempts", 0);
+	cJSON_AddNullToObject(info, "discarded_pct");
+	cJSON_AddBoolToObject(info, "mostly_discarded", false);
+	cJSON_AddNullToObject(info, "cpu_busy");
+	cJSON_AddArrayToObject(info, "warnings");
+	if (r->filter)
+		cJSON_AddItemToObject(info, "filter", filter_json(r));
 	cJSON_AddBoolToObject(info, "complete", false);
 	cJSON_AddStringToObject(info, "stop_reason", "running");
 	isc_iso_time(ts, sizeof(ts));
@@ -172,7 +209,16 @@ static void finish_info(struct run *r)
 	uint64_t end = isc_mono_ns();
 	cJSON *info = r->info;
 	isc_json_set(info, "datapoints", cJSON_CreateNumber((double)r->ndone));
-	isc_json_set(info, "discards", discards_json(r->discards));
+	isc_json_set(info, "discards", discards_json(r));
+	uint64_t attempts = r->ndone + r->filtered;  /* the filter's drops were measured */
+	for (int i = 0; i < DISCARD_NR; i++)
+		attempts += r->discards[i];
+	double pct = attempts ? 100.0 * (double)(attempts - r->ndone - r->filtered) / (double)attempts : 0.0;
+	isc_json_set(info, "attempts", cJSON_CreateNumber((double)attempts));
+	isc_json_set(info, "discarded_pct", attempts ? cJSON_CreateNumber(pct) : cJSON_CreateNull());
+	isc_json_set(info, "mostly_discarded", cJSON_CreateBool(pct > MOSTLY_DISCARDED_PCT));
+	isc_json_set(info, "cpu_busy", cpu_busy_json(r->busy_known ? &r->busy : NULL, r->cfg.cpu));
+	isc_json_set(info, "warnings", cJSON_Duplicate(r->warnings, 1));
 	isc_json_set(info, "complete", cJSON_CreateBool(r->why_stopped == STOP_COUNT || r->why_stopped == STOP_TIME));
 	isc_json_set(info, "stop_reason", cJSON_CreateString(reason_name(r)));
 	isc_iso_time(ts, sizeof(ts));
@@ -219,6 +265,23 @@ static void take_state_names(struct run *r)
 	}
 }
 
+/* Datapoints dropped by the filter since the last kept one, and since when. */
+struct starve {
+	uint64_t n, since_ns;
+};
+
+static bool filter_starved(struct run *r, struct starve *s)
+{
+	uint64_t now = isc_mono_ns();
+	r->filtered++;
+	if (s->n++ == 0)
+		s->since_ns = now;
+	if (s->n < FILTER_STARVED_N || now - s->since_ns < FILTER_STARVED_S * NSEC_PER_SEC)
+		return false;
+	r->filter_starved = true;
+	return true;
+}
+
 static int measure(struct run *r)
 {
 	struct progress *p = progress_start(r->o.count, r->o.time_limit_ns, r->o.quiet);
@@ -227,6 +290,9 @@ static int measure(struct run *r)
 	int ret = 0;
 
 	struct nothing_kept *nk = collect_nothing_kept();
+	cpu_ticks_read(r->cfg.cpu, &r->ticks_start);
+	r->own_start_ns = r->m->own_cpu_ns ? r->m->own_cpu_ns(r->ctx) : UINT64_MAX;
+	struct starve starve = { 0 };
 	arm_time_limit(r->o.time_limit_ns);
 	nothing_kept_reset(nk, r->discards, isc_mono_ns());
 	/* After a signal or the time limit, next() still hands over what was measured, then 0. */
@@ -238,6 +304,18 @@ static int measure(struct run *r)
 		}
 		if (got == 0)
 			break;
+		int keep = r->filter ? dp_filter_keep(r->filter, &dp, r->state_names, r->nstates,
+						      dp_writer_rows(r->w)) : 1;
+		if (keep < 0) {
+			ret = -1;
+			break;
+		}
+		if (!keep) {
+			if (filter_starved(r, &starve))
+				break;
+			continue;
+		}
+		starve = (struct starve){ 0 };
 		if (!nk->tripped)
 			nothing_kept_reset(nk, r->discards, isc_mono_ns());
 		if (dp_writer_add(r->w, &dp) < 0) {
@@ -249,19 +327,26 @@ static int measure(struct run *r)
 			r->why_stopped = STOP_COUNT;
 			collect_stop_requested = 1;
 		}
-		uint64_t nd = 0;
+		uint64_t nd = r->filtered;
 		for (int i = 0; i < DISCARD_NR; i++)
 			nd += r->discards[i];
 		progress_update(p, dp_writer_rows(r->w), nd, r->summary, false);
 	}
 	progress_end(p);
 	r->end_ns = isc_mono_ns();
+	cpu_ticks_read(r->cfg.cpu, &r->ticks_end);
+	r->own_end_ns = r->m->own_cpu_ns ? r->m->own_cpu_ns(r->ctx) : UINT64_MAX;
 	arm_time_limit(0);
 	if (ret < 0)
 		r->why_stopped = STOP_ERROR;
 	else if (r->why_stopped == STOP_NONE)
 		r->why_stopped = stop_signal ? STOP_SIGNAL : time_up ? STOP_TIME
-				 : nk->tripped ? STOP_NOTHING_KEPT : STOP_ERROR;
+				 : nk->tripped || r->filter_starved ? STOP_NOTHING_KEPT : STOP_ERROR;
+	if (r->filter_starved) {
+		isc_err("CPU %d: no datapoint kept in %u s: the last %llu were all dropped by --include/--exclude",
+			r->cfg.cpu, FILTER_STARVED_S, (unsigned long long)starve.n);
+		return ret;
+	}
 	if (r->why_stopped == STOP_NOTHING_KEPT) {
 		char msg[512];
 		nothing_kept_message(nk, r->discards, isc_mono_ns(), msg, sizeof(msg));
@@ -281,8 +366,12 @@ static int prepare(struct run *r, int argc, char **argv)
 		return rc == 1 ? ISC_EXIT_OK : ISC_EXIT_USAGE;
 	if ((rc = settings_cli_check_pending()) >= 0)
 		return rc;
+	bool bad_filter;
+	r->filter = dp_filter_new(r->o.include, r->o.exclude, &bad_filter);
+	if (bad_filter)
+		return ISC_EXIT_USAGE;
 	if (r->o.cpu_list)
-		return collect_multi_cpu(argc, argv, &r->o);
+		return collect_multi_cpu(argc, argv, &r->o);  /* each child filters its own */
 	if (strcmp(r->o.method, "auto") && !collect_find_method(r->o.method)) {
 		char q[64];
 		isc_quote_for_msg(r->o.method, strlen(r->o.method), q, sizeof(q));
@@ -329,6 +418,30 @@ static int prepare(struct run *r, int argc, char **argv)
 	return -1;
 }
 
+/* What the run's datapoints mean: the measured CPU's busy share, the summary's facts and the
+ * warnings (r->info still holds the method's idle_check). */
+static void judge_run(struct run *r)
+{
+	const cJSON *ic = cJSON_GetObjectItemCaseSensitive(r->info, "idle_check");
+	const cJSON *pd = cJSON_GetObjectItemCaseSensitive(ic, "per_datapoint");
+	const cJSON *src = cJSON_GetObjectItemCaseSensitive(ic, "source");
+	uint64_t own = r->own_start_ns == UINT64_MAX || r->own_end_ns == UINT64_MAX || r->own_end_ns < r->own_start_ns
+		       ? UINT64_MAX : r->own_end_ns - r->own_start_ns;
+	r->busy_known = r->end_ns && cpu_busy_between(&r->ticks_start, &r->ticks_end, own, sysconf(_SC_CLK_TCK),
+						     &r->busy) == 0;
+	free(r->idle_source);
+	r->idle_source = cJSON_IsString(src) ? isc_xstrdup(src->valuestring) : NULL;
+	r->facts = (struct summary_facts){ .cpu = r->cfg.cpu, .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+					   .kept = r->ndone, .ldist_min_ns = r->cfg.ldist_min,
+					   .duration_s = (double)(r->end_ns - r->start_ns) / 1e9,
+					   .idle_unchecked = !cJSON_IsTrue(pd), .idle_source = r->idle_source,
+					   .busy = r->busy_known ? &r->busy : NULL };
+	memcpy(r->facts.discards, r->discards, sizeof(r->facts.discards));
+	r->facts.filtered = r->filtered;
+	cJSON_Delete(r->warnings);
+	r->warnings = summary_warnings(&r->facts);
+}
+
 static int cleanup(struct run *r, int status)
 {
 	if (r->started)
@@ -339,6 +452,7 @@ static int cleanup(struct run *r, int status)
 		status = ISC_EXIT_DATA;
 	r->w = NULL;
 	if (r->info && r->rd.dirfd >= 0) {
+		judge_run(r);
 		finish_info(r);
 		if (run_write_info(&r->rd, r->info, 0) < 0)
 			status = ISC_EXIT_DATA;
@@ -347,6 +461,8 @@ static int cleanup(struct run *r, int status)
 	cpu_lock_release(r->lock);
 	run_dir_close(&r->rd);
 	cJSON_Delete(r->info);
+	dp_filter_free(r->filter);
+	r->filter = NULL;
 	cJSON_Delete(r->method_info);
 	cJSON_Delete(r->pm_qos_info);
 	for (size_t i = 0; r->state_names && i < r->nstates; i++)
@@ -359,19 +475,20 @@ static int cleanup(struct run *r, int status)
 /* The end-of-run summary on stderr (unless -q), terminal or not. */
 static void print_summary(const struct run *r)
 {
-	struct summary_facts x = { .cpu = r->cfg.cpu, .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
-				   .kept = r->ndone, .ldist_min_ns = r->cfg.ldist_min,
-				   .duration_s = (double)(r->end_ns - r->start_ns) / 1e9 };
-	if (r->o.quiet || !r->summary)
+	if (r->o.quiet || !r->summary || !r->warnings)
 		return;
-	memcpy(x.discards, r->discards, sizeof(x.discards));
-	summary_print(stderr, r->summary, &x);
+	summary_print(stderr, r->summary, &r->facts, r->warnings);
 }
 
 int measure_main(int argc, char **argv)
 {
 	struct run r = { .rd = { .dirfd = -1 } };
 	int status;
+
+	/* Without a progress line we are one of several runs (--cpu LIST) sharing one stderr:
+	 * a line written in pieces would interleave with a sibling's, so write whole lines. */
+	if (getenv("IDLESCOPE_NO_PROGRESS"))
+		setvbuf(stderr, NULL, _IOLBF, 0);
 
 	if ((status = settings_cli_main(&argc, argv)) >= 0)
 		return status;   /* --set, --matrix, --restore, --list-settings */
@@ -384,6 +501,8 @@ int measure_main(int argc, char **argv)
 	status = cleanup(&r, status);
 	print_summary(&r);
 	summary_free(r.summary);
+	cJSON_Delete(r.warnings);
+	free(r.idle_source);
 	if (r.why_stopped == STOP_SIGNAL)
 		isc_warn("stopped by SIG%s after %llu datapoints; info.json says \"complete\": false",
 			sigabbrev_np(stop_signal) ? sigabbrev_np(stop_signal) : "?", (unsigned long long)r.ndone);

@@ -22,7 +22,7 @@
 enum {
 	OPT_METHOD = 0x100, OPT_TIME_LIMIT, OPT_CPU, OPT_REPORTID, OPT_KEEP_RAW, OPT_PM_QOS,
 	OPT_FORCE, OPT_SEED, OPT_COUNTERS_INTERVAL, OPT_NO_COUNTERS, OPT_KMOD_PATH, OPT_HELP, OPT_VERSION,
-	OPT_PRIORITY,
+	OPT_PRIORITY, OPT_INCLUDE, OPT_EXCLUDE,
 };
 
 /* help NULL: wult's spellings of the same options (listed once in --help, in words). */
@@ -45,6 +45,10 @@ static const struct cli_opt opt_table[] = {
 	  "Launch distance range, drawn uniformly per datapoint; one value = fixed. Units\n"
 	  "ns, us, ms, s; no unit = us (as wult). Default 1000us,4000us." },
 	{ "reportid", 0, OPT_REPORTID, "ID", "Report ID in info.json (default: the output directory's name)." },
+	{ "include", 0, OPT_INCLUDE, "EXPR", "Keep only the datapoints where EXPR is true, as 'wult start --include'\n"
+	  "(docs/expressions.md; the columns of datapoints.csv, raw times too,\nand index: the row it would get). "
+	  "The others are counted as discards,\n\"filtered\" in the summary and info.json." },
+	{ "exclude", 0, OPT_EXCLUDE, "EXPR", "Drop the datapoints where EXPR is true (counted the same way)." },
 	{ "keep-raw", 0, OPT_KEEP_RAW, NULL,
 	  "Also write the raw timestamps LTime, TBI, TAI, TIntr (ns) to datapoints.csv." },
 	{ "pm-qos-us", 0, OPT_PM_QOS, "N",
@@ -274,6 +278,12 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 	case OPT_METHOD:
 		o->method = arg;
 		return 0;
+	case OPT_INCLUDE:
+		o->include = arg;
+		return 0;
+	case OPT_EXCLUDE:
+		o->exclude = arg;
+		return 0;
 	case 'c':
 		if (parse_u64(arg, UINT64_MAX, &v) < 0 || v == 0)
 			return usage_err("-c", arg, "expected a positive whole number of datapoints");
@@ -286,7 +296,7 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 		return 0;
 	case OPT_CPU:
 		if (strpbrk(arg, ",-") && collect_parse_cpu_list(arg, NULL, 0) > 0) {
-			o->cpu_list = arg;  /* several CPUs: collect/multi_cpu.c */
+			o->cpu_list = arg;  /* several CPUs: collect/run/multi_cpu.c */
 			return 0;
 		}
 		if (parse_u64(arg, INT_MAX, &v) < 0)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "collect.h"
+#include "fs/fs.h"
 #include "text/util.h"
 
 #define CPU_DMA_LATENCY "/dev/cpu_dma_latency"
@@ -18,7 +19,7 @@ struct pm_qos {
 
 static int read_limit(int32_t *v)
 {
-	int fd = open(CPU_DMA_LATENCY, O_RDONLY | O_CLOEXEC);
+	int fd = isc_fs_open_dev(CPU_DMA_LATENCY, O_RDONLY, false, NULL);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, v, sizeof(*v));
@@ -59,7 +60,7 @@ struct pm_qos *pm_qos_start(long req_us, int cpu, cJSON *info)
 		return q;
 	}
 	int32_t v = (int32_t)req_us;
-	q->fd = open(CPU_DMA_LATENCY, O_RDWR | O_CLOEXEC);
+	q->fd = isc_fs_open_dev(CPU_DMA_LATENCY, O_RDWR, false, NULL);
 	if (q->fd < 0 || write(q->fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
 		isc_err("--pm-qos-us %ld: %s: %s%s", req_us, CPU_DMA_LATENCY, strerror(errno),
 		       errno == EACCES || errno == EPERM ? " (needs root; or leave PM QoS alone)" : "");

@@ -6,6 +6,7 @@
 
 #include "collect.h"
 #include "summary.h"
+#include "time/clock.h"
 #include "text/util.h"
 
 #define PROGRESS_EVERY_NS (250 * 1000000ull)
@@ -25,17 +26,6 @@ struct progress *progress_start(uint64_t count, uint64_t time_limit_ns, bool qui
 	p->count = count;
 	p->time_limit_ns = time_limit_ns;
 	return p;
-}
-
-static void fmt_secs(char *buf, size_t len, double s)
-{
-	unsigned long t = (unsigned long)(s + 0.5);
-	if (t >= 3600)
-		snprintf(buf, len, "%luh%02lum%02lus", t / 3600, t / 60 % 60, t % 60);
-	else if (t >= 60)
-		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
-	else
-		snprintf(buf, len, "%lus", t);
 }
 
 void progress_update(struct progress *p, uint64_t dps, uint64_t discards,
@@ -59,9 +49,9 @@ void progress_update(struct progress *p, uint64_t dps, uint64_t discards,
 			eta = left;
 	}
 	char e[32], t[32] = "?";
-	fmt_secs(e, sizeof(e), el);
+	isc_fmt_duration(e, sizeof(e), el, 0);
 	if (eta >= 0)
-		fmt_secs(t, sizeof(t), eta);
+		isc_fmt_duration(t, sizeof(t), eta, 0);
 	char lat[96] = "";
 	const char *name;
 	double med, p99;

@@ -30,7 +30,7 @@
 /* The files a run directory gets from collect (and collect --counters), and the ones the
  * readers take from a wult result (info.yml); --force removes them. */
 static const char *const run_files[] = { "info.json", ".info.json.tmp", "datapoints.csv", "counters.csv",
-					 "info.yml" };
+					 "info.yml", ".info.yml.tmp" };
 /* In stats/: wult's stats-collect counters, which analyze and report read when a run has no
  * counters.csv (lib/counters/derive/counters_summary.c). */
 static const char *const stats_files[] = { "turbostat.raw.txt" };
@@ -344,7 +344,7 @@ int run_write_info(const struct run_dir *rd, const cJSON *info, size_t reserve)
 	fd = -1;
 	if (renameat(rd->dirfd, tmp, rd->dirfd, "info.json") < 0)
 		goto fail;
-	ret = 0;
+	ret = cJSON_HasObjectItem(info, "method") ? run_write_wult_info(rd, info) : 0;
 	goto out;
 fail:
 	{

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "time/clock.h"
 #include "text/util.h"
 
 struct run_summary {
@@ -135,22 +136,11 @@ int summary_running(const struct run_summary *s, const char **name, double *med,
 	return 0;
 }
 
-static void fmt_duration(char *buf, size_t len, double s)
-{
-	unsigned long t = (unsigned long)(s + 0.5);
-	if (t >= 3600)
-		snprintf(buf, len, "%luh%02lum%02lus", t / 3600, t / 60 % 60, t % 60);
-	else if (t >= 60)
-		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
-	else
-		snprintf(buf, len, "%.1fs", s);
-}
-
 static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discarded)
 {
-	uint64_t attempts = x->kept + discarded;
+	uint64_t attempts = x->kept + discarded;  /* discarded includes the filtered */
 	char dur[32];
-	fmt_duration(dur, sizeof(dur), x->duration_s);
+	isc_fmt_duration(dur, sizeof(dur), x->duration_s, 1);
 	fprintf(f, "%s: %" PRIu64 " datapoints kept in %s (%.1f/s)", isc_progname(), x->kept, dur,
 		x->duration_s > 0 ? (double)x->kept / x->duration_s : 0.0);
 	if (!discarded) {
@@ -167,6 +157,9 @@ static void print_counts(FILE *f, const struct summary_facts *x, uint64_t discar
 			100.0 * (double)x->discards[i] / (double)attempts);
 		sep = ", ";
 	}
+	if (x->filtered)
+		fprintf(f, "%sfiltered %" PRIu64 " (%.1f%%, by --include/--exclude)", sep, x->filtered,
+			100.0 * (double)x->filtered / (double)attempts);
 	fputc('\n', f);
 }
 
@@ -177,49 +170,18 @@ static void print_latency(FILE *f, const char *name, double *v, size_t n)
 		name, n, v[0], quantile(v, n, 0.5), quantile(v, n, 0.99), v[n - 1]);
 }
 
-/* What the main discard reason likely means and what to try. */
-static void print_warning(FILE *f, const struct summary_facts *x, uint64_t discarded)
-{
-	int top = 0;
-	for (int i = 1; i < DISCARD_NR; i++)
-		if (x->discards[i] > x->discards[top])
-			top = i;
-	fprintf(f, "%s: warning: %.1f%% of the attempts were discarded, most as %s (%.1f%%), so the"
-		" kept datapoints may be biased: ", isc_progname(),
-		100.0 * (double)discarded / (double)(x->kept + discarded), discard_reason_names[top],
-		100.0 * (double)x->discards[top] / (double)(x->kept + discarded));
-	switch (top) {
-	case DISCARD_NOT_IDLE:
-		fprintf(f, "CPU %d was busy (not idle) when the event was due%s; try another --cpu%s",
-			x->cpu, x->cpu == 0 && x->ncpus > 1 ? " (CPU 0 is the busiest CPU on small"
-			" machines: housekeeping, most interrupts)" : "",
-			x->ldist_min_ns < 100000 ? ", or a longer -l (the CPU may not reach idle that soon)" : "");
-		break;
-	case DISCARD_OTHER_WAKE:
-		fprintf(f, "something else (another timer, an interrupt) woke CPU %d before the event;"
-			" try a shorter -l (less time for other wake-ups) or another --cpu", x->cpu);
-		break;
-	case DISCARD_WRONG_CPU:
-		fputs("the event was handled on another CPU; check the interrupt affinity of the"
-		      " event source", f);
-		break;
-	default:
-		fputs("records were lost (the reader fell behind); a longer -l lowers the rate", f);
-		break;
-	}
-	fputc('\n', f);
-}
-
-void summary_print(FILE *f, const struct run_summary *s, const struct summary_facts *x)
+void summary_print(FILE *f, const struct run_summary *s, const struct summary_facts *x, const cJSON *warnings)
 {
 	uint64_t discarded = 0;
+	const cJSON *w;
 	for (int i = 0; i < DISCARD_NR; i++)
 		discarded += x->discards[i];
-	print_counts(f, x, discarded);
+	print_counts(f, x, discarded + x->filtered);
 	if (s->nwake)
 		print_latency(f, "WakeLatency", s->wake, s->nwake);
 	else if (s->nintr)
 		print_latency(f, "IntrLatency", s->intr, s->nintr);
-	if (discarded * 5 > x->kept + discarded)
-		print_warning(f, x, discarded);
+	cJSON_ArrayForEach(w, warnings)
+		if (cJSON_IsString(w))
+			fprintf(f, "%s: warning: %s\n", isc_progname(), w->valuestring);
 }

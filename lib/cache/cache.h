@@ -14,7 +14,7 @@
 #include "stats/stats.h"
 #include "table/table.h"
 
-#define ISC_CACHE_FORMAT 1
+#define ISC_CACHE_FORMAT 2  /* 2: the key holds the ctime */
 #define ISC_CACHE_DEFAULT_MAX (1ull << 30)  /* IDLESCOPE_CACHE_MAX default: 1 GiB */
 
 /* Turn the cache off for this process (--no-cache); IDLESCOPE_NO_CACHE=1 does the same. */

@@ -15,6 +15,7 @@
 
 #include "cache/cache_internal.h"
 #include "cache/cache.h"
+#include "fs/fs.h"
 #include "text/util.h"
 
 int cache_build_mode(bool *background)
@@ -79,10 +80,18 @@ static void builder(const struct isc_cache_src *src, const struct stat *st, cons
 {
 	detach(pidfd);
 	char *lock = cache_lock_path(dir, entry);
-	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* never through a planted symbolic link, never blocking on a FIFO */
+	int fd = isc_fs_open_own(AT_FDCWD, lock, O_RDWR | O_CREAT, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
 		_exit(0);  /* another builder is at it (or waits to be) */
 	wait_caller(pidfd >= 0, caller);
+	/* one builder at a time per cache: each needs about the memory of a cold look at its run */
+	int one = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);  /* its flock */
+	if (one < 0)
+		_exit(0);
+	while (flock(one, LOCK_EX) < 0)
+		if (errno != EINTR)
+			_exit(0);
 	struct cache_map *m = cache_map_open(entry, st, src->opts);
 	if (m)
 		cache_map_free(m);

@@ -1,6 +1,8 @@
 /* Where the run cache lives, its size bound, keys and housekeeping (analyze cache). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 
 #include "cache/cache_internal.h"
 #include "cache/cache.h"
+#include "fs/fs.h"
 #include "table/numparse.h"
 #include "text/util.h"
 #include "idlescope/version.h"
@@ -78,6 +81,8 @@ void cache_key(struct cache_hdr *h, const struct stat *st, const struct isc_tabl
 	h->size = (uint64_t)st->st_size;
 	h->mtime_sec = (int64_t)st->st_mtim.tv_sec;
 	h->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
+	h->ctime_sec = (int64_t)st->st_ctim.tv_sec;
+	h->ctime_nsec = (int64_t)st->st_ctim.tv_nsec;
 	h->known_complete = o->known_complete;
 	h->known_rows = o->known_complete ? (uint64_t)o->known_rows : 0;
 }
@@ -185,6 +190,18 @@ void cache_evict(const char *dir, uint64_t max, const char *keep)
 	free_entries(e, n);
 }
 
+/* A missing directory, or one the caller may use (docs/cache.md); else why not. */
+static bool trusted(const char *dir, char *why, size_t len)
+{
+	struct stat st;
+	if (lstat(dir, &st) < 0 && errno == ENOENT)
+		return true;
+	int fd = isc_fs_own_dir(dir, 0700, why, len);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
 int isc_cache_info(FILE *f)
 {
 	char *dir = isc_cache_dir();
@@ -196,7 +213,10 @@ int isc_cache_info(FILE *f)
 		return -1;
 	}
 	fprintf(f, "directory: %s\n", dir ? dir : "(none: neither XDG_CACHE_HOME nor HOME is set)");
-	if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT)
+	char why[1024];
+	if (dir && !trusted(dir, why, sizeof(why)))
+		fprintf(f, "note: not used: %s\n", why);
+	else if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT)
 		fprintf(f, "note: cannot read it: %s\n", strerror(errno));
 	for (size_t i = 0; i < n; i++)
 		total += e[i].size;
@@ -214,7 +234,11 @@ int isc_cache_clear(FILE *f)
 	struct entry *e = NULL;
 	size_t n = 0, removed = 0;
 	int rc = 0;
-	if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT) {
+	char why[1024];
+	if (dir && !trusted(dir, why, sizeof(why))) {
+		isc_err("cache: %s; not used, nothing removed", why);
+		rc = -1;
+	} else if (dir && list_entries(dir, &e, &n) < 0 && errno != ENOENT) {
 		isc_err("cache: %s: %s", dir, strerror(errno));
 		rc = -1;
 	}

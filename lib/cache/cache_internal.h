@@ -25,6 +25,7 @@ struct cache_hdr {
 	char version[32];
 	uint64_t dev, ino, size;      /* the datapoints file this is of */
 	int64_t mtime_sec, mtime_nsec;
+	int64_t ctime_sec, ctime_nsec;  /* a file replaced on the same inode, mtime set back */
 	uint64_t known_rows;          /* the reader's options that change what it reads */
 	uint32_t known_complete;
 	uint32_t too_big;             /* 1: a marker (header only): the entry needs nrows bytes */
@@ -98,6 +99,14 @@ void cache_build_background(const struct isc_cache_src *src, const struct stat *
 			    const char *dir, const char *entry, uint64_t max);
 /* The lock file a builder of entry holds (malloc'd). */
 char *cache_lock_path(const char *dir, const char *entry);
+
+/* Before reading a file to build its entry: when even the smallest entry its rows and columns
+ * can make (counted without parsing) is above max, write the marker and return true. */
+bool cache_surely_too_big(const char *path, const struct stat *st, const struct isc_table_opts *o,
+			  const char *entry, uint64_t max);
+/* In place of an entry above the bound, its header alone (need: the bytes it would take). */
+void cache_write_marker(const char *path, const struct stat *st, const struct isc_table_opts *o,
+			uint64_t need);
 
 /* Sort ascending, in total order (-0 before +0), no NaN in a. tmp holds n doubles. */
 void cache_sort(double *a, size_t n, double *tmp);

@@ -1,5 +1,7 @@
 /* Loading a run's datapoints through the cache, and the statistics its sorted values give. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,40 +10,33 @@
 
 #include "cache/cache_internal.h"
 #include "cache/cache.h"
+#include "fs/fs.h"
 #include "text/util.h"
 
 static bool same_source(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* mkdir -p of the cache directory (0700: what was read stays private). */
-static int make_dir(const char *dir)
+/* The cache directory made, the caller's, mode 0700 and writable; else -1 (read without the
+ * cache) and, if say, one note: entries in a directory somebody else can write could be
+ * forged. (Not said while muted, before the runs are loaded: the load says it.) */
+static int usable_dir(const char *dir, bool say)
 {
-	char *p = isc_xstrdup(dir);
-	int rc = 0;
-	for (char *s = p + 1; rc == 0; s++) {
-		char c = *s;
-		if (c != '/' && c != '\0')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			rc = -1;
-		*s = c;
-		if (!c)
-			break;
+	char why[1024];
+	int fd = isc_fs_own_dir(dir, 0700, why, sizeof(why));
+	if (fd >= 0) {
+		bool ok = faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) == 0;
+		if (!ok)
+			snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
+		close(fd);
+		if (ok)
+			return 0;
 	}
-	free(p);
-	return rc;
-}
-
-/* The cache directory made and writable; else one note and -1 (read without the cache). */
-static int usable_dir(const char *dir)
-{
-	if (make_dir(dir) == 0 && access(dir, W_OK | X_OK) == 0)
-		return 0;
-	cache_note_once("cache: %s: %s; going on without the cache", dir, strerror(errno));
+	if (say)
+		cache_note_once("cache: %s; going on without the cache", why);
 	return -1;
 }
 
@@ -57,6 +52,8 @@ int cache_build_entry(const struct isc_cache_src *src, const struct stat *st, co
 	struct isc_table *t = NULL;
 	struct stat after;
 	unsigned warned = isc_warn_count();
+	if (cache_surely_too_big(src->path, st, src->opts, entry, max))
+		return 0;  /* the marker is written: not read for nothing */
 	all.want = NULL;
 	isc_msg_mute(true);
 	int rc = isc_table_read(src->path, &all, &t);
@@ -82,8 +79,10 @@ int isc_cache_load(const struct isc_cache_src *src, struct isc_table **out)
 	if (stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	char *dir = isc_cache_dir();
-	if (!dir)
+	if (!dir || usable_dir(dir, true) < 0) {
+		free(dir);
 		return 0;
+	}
 	char *entry = cache_entry_path(dir, &st);
 	struct cache_map *m = cache_map_open(entry, &st, src->opts);
 	int rc = 0;
@@ -94,7 +93,7 @@ int isc_cache_load(const struct isc_cache_src *src, struct isc_table **out)
 	}
 	/* a miss: read as without the cache while a builder makes the entry for the next look,
 	 * or (IDLESCOPE_CACHE_BUILD=foreground) make it now and use it */
-	if (!m && usable_dir(dir) == 0) {
+	if (!m) {
 		if (background)
 			cache_build_background(src, &st, dir, entry, max);
 		else if ((rc = cache_build_entry(src, &st, dir, entry, max)) > 0)
@@ -118,11 +117,15 @@ void isc_cache_prepare(const struct isc_cache_src *src)
 	    !background || stat(src->path, &st) < 0 || !S_ISREG(st.st_mode))
 		return;  /* (an error here is printed again when the run is loaded) */
 	char *dir = isc_cache_dir();
+	if (dir && usable_dir(dir, false) < 0) {
+		free(dir);
+		return;
+	}
 	char *entry = dir ? cache_entry_path(dir, &st) : NULL;
 	struct cache_map *m = entry ? cache_map_open(entry, &st, src->opts) : NULL;
 	if (m)
 		cache_map_free(m);
-	else if (entry && !cache_too_big(entry, &st, src->opts, max) && usable_dir(dir) == 0)
+	else if (entry && !cache_too_big(entry, &st, src->opts, max))
 		cache_build_background(src, &st, dir, entry, max);
 	free(entry);
 	free(dir);
@@ -189,6 +192,8 @@ bool isc_cache_stats(const struct isc_table *t, const char *group_col, const cha
 		case ISC_F_STD: out[i] = s.mom[4]; break;
 		case ISC_F_MED: out[i] = s.n ? isc_quantile_sorted(s.x, s.n, 0.5) : NAN; break;
 		case ISC_F_PCT: out[i] = s.n ? isc_quantile_sorted(s.x, s.n, f[i].pct / 100.0) : NAN; break;
+		case ISC_F_MIN_INDEX:
+		case ISC_F_MAX_INDEX: out[i] = NAN; break;  /* the caller knows the rows */
 		}
 	}
 	return true;

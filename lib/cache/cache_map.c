@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cache/cache_internal.h"
+#include "fs/fs.h"
 #include "text/util.h"
 
 /* A bounds-checked cursor over the index. */
@@ -171,10 +172,10 @@ struct cache_map *cache_map_open(const char *path, const struct stat *src,
 				 const struct isc_table_opts *o)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = isc_fs_open_own(AT_FDCWD, path, O_RDONLY, 0);
 	if (fd < 0)
 		return NULL;
-	void *base = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	void *base = fstat(fd, &st) == 0 &&
 				     (size_t)st.st_size >= sizeof(struct cache_hdr)
 			     ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
 			     : MAP_FAILED;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cache/cache_internal.h"
+#include "fs/fs.h"
 #include "table/select.h"
 #include "stats/stats.h"
 #include "text/util.h"
@@ -177,9 +178,9 @@ static int build_and_write(const struct isc_table *t, FILE *f, struct cache_hdr 
 	return rc;
 }
 
-/* In place of an entry above the bound, its header alone: the next look at the file reads it
- * as without the cache straight away, instead of reading it whole first. */
-static void write_marker(const char *path, const struct stat *st, const struct isc_table_opts *o,
+/* The next look at the file reads it as without the cache straight away, instead of reading it
+ * whole first. */
+void cache_write_marker(const char *path, const struct stat *st, const struct isc_table_opts *o,
 			 uint64_t need)
 {
 	struct cache_hdr h;
@@ -202,7 +203,7 @@ bool cache_too_big(const char *path, const struct stat *src, const struct isc_ta
 		   uint64_t max)
 {
 	struct cache_hdr h, want;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = isc_fs_open_own(AT_FDCWD, path, O_RDONLY, 0);
 	bool got = fd >= 0 && pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h);
 	if (fd >= 0)
 		close(fd);
@@ -220,7 +221,7 @@ int cache_write(const char *dir, const char *path, const struct isc_table *t,
 		const struct stat *st, const struct isc_table_opts *o, uint64_t max)
 {
 	if (entry_size(t) > max) {  /* bigger than the whole cache may be */
-		write_marker(path, st, o, entry_size(t));
+		cache_write_marker(path, st, o, entry_size(t));
 		return -1;
 	}
 	const char *base = strrchr(path, '/');

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fs/fs.h"
 #include "text/util.h"
 
 static struct isc_config_arg *add_config(struct isc_config_list *l, char *name)
@@ -16,10 +17,17 @@ static struct isc_config_arg *add_config(struct isc_config_list *l, char *name)
 	return c;
 }
 
-static void add_path(struct isc_config_arg *c, char *path)
+static void add_path_at(struct isc_config_arg *c, char *path, long order)
 {
 	c->paths = isc_xrealloc(c->paths, (c->npaths + 1) * sizeof(char *));
+	c->order = isc_xrealloc(c->order, (c->npaths + 1) * sizeof(long));
+	c->order[c->npaths] = order;
 	c->paths[c->npaths++] = path;
+}
+
+static void add_path(struct isc_config_arg *c, char *path)
+{
+	add_path_at(c, path, -1);
 }
 
 /* "a1,a2,a3": one configuration of three runs. */
@@ -138,7 +146,7 @@ static void add_varied(struct isc_config_list *l, const char *name)
 }
 
 static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const cJSON *factors,
-		    struct exp_config **out, size_t *nout)
+		    long taken, struct exp_config **out, size_t *nout)
 {
 	const cJSON *run;
 	size_t i = 0, skipped = 0;
@@ -146,9 +154,15 @@ static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const
 		const cJSON *path = cJSON_GetObjectItemCaseSensitive(run, "path");
 		const cJSON *config = cJSON_GetObjectItemCaseSensitive(run, "config");
 		const cJSON *complete = cJSON_GetObjectItemCaseSensitive(run, "complete");
+		char why[160], q[160];
 		if (!cJSON_IsString(path) || !cJSON_IsObject(config)) {
 			isc_err("%s: runs[%zu]: expected \"path\" (text) and \"config\" (an object)",
 			       jpath, i);
+			return -1;
+		}
+		if (isc_path_inside(dir, path->valuestring, why, sizeof(why)) < 0) {
+			isc_quote_for_msg(path->valuestring, strlen(path->valuestring), q, sizeof(q));
+			isc_err("%s: runs[%zu].path '%s': %s: refused", jpath, i, q, why);
 			return -1;
 		}
 		i++;
@@ -168,7 +182,8 @@ static int exp_runs(const char *dir, const char *jpath, const cJSON *runs, const
 		} else {
 			free(name);
 		}
-		add_path(&(*out)[k].arg, isc_xasprintf("%s/%s", dir, path->valuestring));
+		add_path_at(&(*out)[k].arg, isc_xasprintf("%s/%s", dir, path->valuestring),
+			    taken + (long)i - 1);
 	}
 	if (skipped)
 		isc_warn("%s: %zu incomplete run%s left out", jpath, skipped, skipped > 1 ? "s" : "");
@@ -221,7 +236,7 @@ static int parse_experiment(const char *dir, const char *jpath, struct isc_confi
 		goto out;
 	}
 	factors = cJSON_IsArray(factors) || cJSON_IsObject(factors) ? factors : NULL;
-	if (exp_runs(dir, jpath, runs, factors, &cfg, &n) < 0)
+	if (exp_runs(dir, jpath, runs, factors, l->taken, &cfg, &n) < 0)
 		goto out;
 	if (n == 0) {
 		isc_err("%s: no complete run", jpath);
@@ -231,13 +246,18 @@ static int parse_experiment(const char *dir, const char *jpath, struct isc_confi
 	for (size_t k = 0; k < n; k++) {
 		struct isc_config_arg *c = add_config(l, cfg[k].name);
 		c->paths = cfg[k].arg.paths;
+		c->order = cfg[k].arg.order;
 		c->npaths = cfg[k].arg.npaths;
 		cfg[k].name = NULL;
+		cfg[k].arg.paths = NULL;
+		cfg[k].arg.order = NULL;
+		cfg[k].arg.npaths = 0;
 	}
 	const cJSON *f;
 	cJSON_ArrayForEach(f, factors)
 		if (factor_name(f))
 			add_varied(l, factor_name(f));
+	l->taken += cJSON_GetArraySize(runs);
 	order = cJSON_GetObjectItemCaseSensitive(design, "order");
 	char *taken = runs_taken(runs);
 	char *line = isc_xasprintf("%s%s: %zu configuration%s, %d runs%s%s, taken in this order: %s",
@@ -251,8 +271,13 @@ static int parse_experiment(const char *dir, const char *jpath, struct isc_confi
 	l->design = all;
 	rc = 0;
 out:
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {   /* what was not handed over (a refused path) */
+		for (size_t i = 0; i < cfg[k].arg.npaths; i++)
+			free(cfg[k].arg.paths[i]);
+		free(cfg[k].arg.paths);
+		free(cfg[k].arg.order);
 		free(cfg[k].name);
+	}
 	free(cfg);
 	cJSON_Delete(root);
 	return rc;
@@ -278,6 +303,24 @@ int isc_configs_parse(char **args, size_t nargs, struct isc_config_list *out)
 	return 0;
 }
 
+long *isc_configs_orders(const struct isc_config_list *l)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < l->n; c++)
+		n += l->v[c].npaths;
+	long *o = isc_xmalloc((n + 1) * sizeof(long));
+	n = 0;
+	for (size_t c = 0; c < l->n; c++)
+		for (size_t i = 0; i < l->v[c].npaths; i++) {
+			o[n++] = l->v[c].order ? l->v[c].order[i] : -1;
+			if (o[n - 1] < 0) {
+				free(o);
+				return NULL;
+			}
+		}
+	return o;
+}
+
 char **isc_configs_paths(const struct isc_config_list *l, size_t *n)
 {
 	size_t total = 0;
@@ -297,6 +340,7 @@ void isc_configs_free(struct isc_config_list *l)
 		for (size_t i = 0; i < l->v[c].npaths; i++)
 			free(l->v[c].paths[i]);
 		free(l->v[c].paths);
+		free(l->v[c].order);
 		free(l->v[c].name);
 	}
 	for (size_t i = 0; i < l->nvaried; i++)

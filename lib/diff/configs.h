@@ -14,6 +14,8 @@
 struct isc_config_arg {
 	char *name;        /* from experiment.json ("cstates=POLL"); NULL: named after its runs */
 	char **paths;
+	long *order;       /* [path] its place in the order an experiment's runs were taken; -1
+			    * outside an experiment */
 	size_t npaths;
 };
 
@@ -22,6 +24,7 @@ struct isc_config_list {
 	size_t n;
 	char **varied;     /* the experiment's factor names (what differs on purpose) */
 	size_t nvaried;
+	long taken;        /* runs listed by the experiments so far (their order continues) */
 	char *design;      /* one line on the experiment(s): "2 configurations x 3 runs, order
 			    * interleaved (dir)"; NULL without one */
 };
@@ -30,6 +33,10 @@ struct isc_config_list {
 int isc_configs_parse(char **args, size_t nargs, struct isc_config_list *out);
 /* Every path, in order (pointers into the list; free the array only). */
 char **isc_configs_paths(const struct isc_config_list *l, size_t *n);
+/* Each path's place in the order its experiment's runs were taken (isc_configs_paths order;
+ * several experiments follow each other), or NULL when a run is outside an experiment.
+ * Free it. */
+long *isc_configs_orders(const struct isc_config_list *l);
 /*
  * The configurations of the loaded runs (runs in isc_configs_paths order), named: an
  * experiment's name, a single run's name, else the runs' common name prefix ("aa-1,aa-2" ->

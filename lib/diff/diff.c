@@ -11,6 +11,7 @@
 #include "text/util.h"
 #include "diff/diff_internal.h"
 #include "table/strpool.h"
+#include "run/col_roles.h"
 
 static bool is_numeric_col(const struct isc_run *r, const char *name)
 {
@@ -66,6 +67,21 @@ static bool skipped(const struct isc_diff_opts *o, const char *name)
 	return false;
 }
 
+/* An input (LDist): no verdict, only the design check (diff_design.c). */
+static void note_input(struct isc_diff *d, const char *name)
+{
+	d->inputs = isc_xrealloc(d->inputs, (d->ninputs + 1) * sizeof(char *));
+	d->inputs[d->ninputs++] = name;
+}
+
+bool isc_diff_is_input(const struct isc_diff *d, const char *metric)
+{
+	for (size_t i = 0; i < d->ninputs; i++)
+		if (!strcmp(d->inputs[i], metric))
+			return true;
+	return false;
+}
+
 static int shared_metrics(struct isc_diff *d, const struct isc_diff_opts *o)
 {
 	const char *re = o->metrics_re;
@@ -86,7 +102,14 @@ static int shared_metrics(struct isc_diff *d, const struct isc_diff_opts *o)
 			size_t had = seen.n;
 			strpool_intern(&seen, names[i], strlen(names[i]));
 			/* raw timestamps' change says nothing about the runs: only when named */
-			if (seen.n != had && (re || !isc_is_raw_timestamp(names[i])) && !skipped(o, names[i]))
+			bool raw = isc_is_raw_timestamp(names[i]);
+			if (seen.n == had || (!re && raw) || skipped(o, names[i]))
+				continue;
+			bool input = !raw && !o->compare_inputs &&
+				     isc_col_role(d->runs[r], names[i]) == ISC_ROLE_INPUT;
+			if (input)
+				note_input(d, names[i]);
+			if (!input || o->input_values)
 				all[nall++] = names[i];
 		}
 		free(names);
@@ -233,6 +256,8 @@ static void part_alloc(struct isc_diff_part *p, const struct isc_diff *d)
 	p->tests = isc_xcalloc(cells, sizeof(struct isc_diff_test));
 	p->run_rows = isc_xcalloc(d->nruns, sizeof(size_t));
 	p->run_q = isc_xcalloc(d->nmetrics * d->nruns * ISC_DIFF_NQ + 1, sizeof(double));
+	p->run_se = isc_xcalloc(d->nmetrics * d->nruns * ISC_DIFF_NQ + 1, sizeof(double));
+	p->run_n = isc_xcalloc(d->nmetrics * d->nruns + 1, sizeof(size_t));
 }
 
 static void part_free(struct isc_diff_part *p)
@@ -244,6 +269,9 @@ static void part_free(struct isc_diff_part *p)
 	free(p->tests);
 	free(p->run_rows);
 	free(p->run_q);
+	free(p->run_se);
+	free(p->run_n);
+	free(p->shares);
 }
 
 static void priv_free(struct diff_priv *pv, size_t nruns)
@@ -308,7 +336,10 @@ int isc_diff_compute(struct isc_diff *d, struct isc_run **runs, size_t nruns,
 	d->funcs = o->funcs;
 	d->nfuncs = o->nfuncs;
 	d->group_col = o->group_col;
-	if (set_configs(d, o) < 0)
+	d->margin = (struct isc_diff_margin){ ISC_MARGIN_RELATIVE, ISC_DIFF_MARGIN_DEFAULT };
+	if ((o->margin && isc_diff_parse_margin(o->margin, &d->margin) < 0) ||
+	    (o->primary && isc_diff_parse_primary(o->primary, &d->primary) < 0) ||
+	    set_configs(d, o) < 0)
 		goto fail;
 	if (o->nfuncs > 64) {
 		isc_err("too many functions (%zu, at most 64)", o->nfuncs);
@@ -332,6 +363,10 @@ int isc_diff_compute(struct isc_diff *d, struct isc_run **runs, size_t nruns,
 	}
 	diff_compute_all(d, &pv, o->nthreads);
 	priv_free(&pv, nruns);
+	if (diff_family_build(d) < 0) {
+		isc_diff_free(d);
+		return -2;
+	}
 	return 0;
 fail:
 	priv_free(&pv, nruns);
@@ -355,7 +390,11 @@ void isc_diff_free(struct isc_diff *d)
 	free(d->configs);
 	free(d->config_of);
 	free(d->metrics);
+	free(d->inputs);
 	free(d->units);
+	free(d->family);
+	free(d->primary.metric);
+	free(d->primary.group);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -9,12 +9,15 @@
 #include "counters/derive/counters_summary.h"
 #include "diff/diff.h"
 #include "text/util.h"
+#include "diff/diff_design.h"
 
 /* info.json fields that describe the system and the measurement (not the run's identity). */
 static const char *const info_keys[] = {
 	"toolname", "toolver", "method", "event_source", "cpu", "ldist_min_ns", "ldist_max_ns",
 	"pm_qos.requested_us", "system.hostname", "system.kernel.release", "system.kernel.version",
-	"system.cmdline", "system.cpu.model_name", "system.cpu.microcode", "system.cpus_online",
+	"system.cmdline", "system.cpu.vendor", "system.cpu.family", "system.cpu.model",
+	"system.cpu.stepping", "system.cpu.model_name", "system.cpu.microcode", "system.kernel.machine",
+	"system.cpus_online",
 	"system.clocksource.current", "system.cpuidle.driver", "system.cpuidle.governor",
 	"system.cpuidle.states", "system.pm_qos.cpu_dma_latency_us",
 	"system.pm_qos.resume_latency_us", "settings_cpus",
@@ -189,6 +192,13 @@ size_t isc_diff_confounders(const struct isc_diff *d, const char *const *varied,
 		any |= isc_counters_summary(d->runs[r]->dir, &sum[r], NULL) > 0;
 	if (any)
 		load_warnings(d, sum, &w);
+	isc_diff_discard_warnings(d, &w.v, &w.n);
+	char **cw;
+	size_t ncw = isc_counters_check_lines(d->runs, d->nruns, &cw);
+	for (size_t i = 0; i < ncw; i++)
+		add(&w, cw[i]);
+	free(cw);
+	isc_diff_design_warnings(d, &w.v, &w.n);
 	for (size_t r = 0; r < d->nruns; r++)
 		cJSON_Delete(sum[r]);
 	free(sum);

@@ -131,14 +131,17 @@ static bool run_shares(const struct isc_diff_flags *fl, const struct isc_diff *d
 static struct isc_diff_flag_test flag_test(const struct isc_diff_flags *fl, const struct isc_diff *d,
 				       size_t p, size_t k, size_t c)
 {
-	struct isc_diff_flag_test t = { .diff = NAN, .p = NAN };
+	struct isc_diff_flag_test t = { .diff = NAN, .p = NAN, .p_adj = NAN };
 	size_t na = d->configs[0].nruns, nb = d->configs[c].nruns;
 	double *a = isc_xcalloc(na + nb, sizeof(double)), *b = a + na;
 	if (na >= 2 && nb >= 2 && run_shares(fl, d, p, k, 0, a) && run_shares(fl, d, p, k, c, b)) {
-		struct isc_welch w;
-		t.valid = isc_welch_test(a, na, b, nb, ISC_DIFF_CI_LEVEL, &w) == 0;
-		t = (struct isc_diff_flag_test){ t.valid, ISC_LEVEL_RUN, "welch-run-shares", w.diff, w.p,
-					     false, t.valid && w.p < ISC_DIFF_ALPHA };
+		struct isc_re_mean ma, mb;   /* equal weights: Welch's t on the runs' shares */
+		isc_re_mean(a, NULL, na, &ma);
+		isc_re_mean(b, NULL, nb, &mb);
+		t = (struct isc_diff_flag_test){ true, ISC_LEVEL_RUN, "welch-run-shares", mb.mean - ma.mean,
+					     NAN, false, false, NAN, { 0 } };
+		isc_verdict_compare(&ma, &mb, ISC_DIFF_CI_LEVEL, &t.v);
+		t.p = t.v.p;
 	} else {
 		size_t v0, s0, v1, s1;
 		struct isc_prop pr;
@@ -146,13 +149,35 @@ static struct isc_diff_flag_test flag_test(const struct isc_diff_flags *fl, cons
 		isc_diff_flag_counts(fl, d, p, k, c, &v1, &s1);
 		t.valid = isc_prop_test(s0, v0, s1, v1, &pr) == 0;
 		t = (struct isc_diff_flag_test){ t.valid, ISC_LEVEL_DATAPOINT, pr.method, pr.diff, pr.p,
-					     t.valid && pr.p < ISC_DIFF_ALPHA, false };
+					     t.valid && pr.p < ISC_DIFF_ALPHA, false, NAN, { 0 } };
 	}
 	free(a);
 	return t;
 }
 
-int isc_diff_flags_compute(struct isc_diff_flags *fl, const struct isc_diff *d)
+/* The run-level flag tests of the tested parts in d's family, adjusted with it. */
+static void join_family(struct isc_diff_flags *fl, struct isc_diff *d)
+{
+	for (size_t p = 0; p < fl->nparts; p++) {
+		const struct isc_diff_part *part = p ? &d->groups[p - 1] : &d->overall;
+		for (size_t k = 0; k < fl->n; k++)
+			for (size_t c = 1; c < fl->nconfigs; c++) {
+				struct isc_diff_flag_test *t = &fl->tests[(p * fl->n + k) * fl->nconfigs + c];
+				if (!t->valid || t->level != ISC_LEVEL_RUN || !isc_diff_part_tested(d, part))
+					continue;
+				t->v.in_family = !d->primary.set;
+				isc_diff_family_add(d, &t->v);
+			}
+	}
+	isc_diff_family_settle(d);
+	for (size_t i = 0; i < fl->nparts * fl->n * fl->nconfigs; i++) {
+		struct isc_diff_flag_test *t = &fl->tests[i];
+		t->p_adj = t->level == ISC_LEVEL_RUN ? t->v.p_adj : NAN;
+		t->significant = t->valid && t->level == ISC_LEVEL_RUN && t->v.significant;
+	}
+}
+
+int isc_diff_flags_compute(struct isc_diff_flags *fl, struct isc_diff *d)
 {
 	fl->nparts = 1 + d->ngroups;
 	fl->nruns = d->nruns;
@@ -169,6 +194,7 @@ int isc_diff_flags_compute(struct isc_diff_flags *fl, const struct isc_diff *d)
 		for (size_t k = 0; k < fl->n; k++)
 			for (size_t c = 1; c < fl->nconfigs; c++)
 				fl->tests[(p * fl->n + k) * fl->nconfigs + c] = flag_test(fl, d, p, k, c);
+	join_family(fl, d);
 	return 0;
 }
 
@@ -197,6 +223,7 @@ const struct isc_diff_flag_test *isc_diff_flag_test_of(const struct isc_diff_fla
 const char *isc_diff_flag_words(const struct isc_diff_flag_test *t)
 {
 	if (t->level == ISC_LEVEL_RUN)
-		return t->significant ? "significant" : "not significant";
+		return t->significant ? "significant" : !t->v.tested ? "no test (no run-to-run spread)"
+		       : t->v.in_family ? "not significant" : "descriptive (not in the family)";
 	return t->differs ? "differs in these runs" : "no difference found";
 }

@@ -29,6 +29,13 @@ enum { MOM_COUNT, MOM_MIN, MOM_MAX, MOM_AVG, MOM_STD, NMOM };
 void diff_combine_moments(const double *const *mom, size_t k, double *out);
 double diff_union_quantile(const struct diff_sample *s, size_t k, size_t n, double q);
 
+/* diff_family.c: the verdicts of the tested parts and the state shares in d->family, settled
+ * (-1 after a message when --primary names no metric, function or group compared). */
+int diff_family_build(struct isc_diff *d);
+/* diff_shares.c: each group's share of the runs' rows, configuration c against the reference
+ * (level run), into v. */
+void diff_share_verdict(const struct isc_diff *d, size_t g, size_t c, struct isc_verdict *v);
+
 /* Fill every part's rows, values, medians and tests, on up to nthreads threads (0 = CPUs). */
 void diff_compute_all(struct isc_diff *d, struct diff_priv *pv, int nthreads);
 

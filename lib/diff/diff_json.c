@@ -1,6 +1,8 @@
 /* The JSON form of a comparison (the contract of `analyze diff --format json`). */
 #include "diff/diff.h"
 #include "text/json_num.h"
+#include <stdio.h>
+
 
 /* Numbers read back as the same double; NaN and infinities are null. */
 static cJSON *num_or_null(double v)
@@ -29,7 +31,43 @@ static cJSON *ci_json(double lo, double hi)
 	return ci;
 }
 
-/* {"med": {"diff", "ci95", "p", "df", "significant"}, "99%": .., "99.9%": ..} */
+static const char *answer_name(enum isc_answer a)
+{
+	static const char *const names[] = { "none", "refused", "untested", "changed", "equivalent",
+					     "inconclusive" };
+	return names[a];
+}
+
+cJSON *isc_verdict_json(const struct isc_verdict *v)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "answer", answer_name(v->answer));
+	cJSON_AddItemToObject(o, "diff", num_or_null(v->diff));
+	cJSON_AddItemToObject(o, "ci95", ci_json(v->lo, v->hi));
+	cJSON_AddItemToObject(o, "se", num_or_null(v->se));
+	cJSON_AddItemToObject(o, "df", num_or_null(v->df));
+	cJSON_AddItemToObject(o, "p", num_or_null(v->p));
+	cJSON_AddItemToObject(o, "p_adj", num_or_null(v->p_adj));
+	cJSON_AddBoolToObject(o, "in_family", v->in_family);
+	cJSON_AddBoolToObject(o, "significant", v->significant);
+	cJSON_AddItemToObject(o, "margin", num_or_null(v->margin));
+	cJSON_AddItemToObject(o, "p_equiv", num_or_null(v->p_equiv));
+	cJSON_AddItemToObject(o, "p_equiv_adj", num_or_null(v->p_equiv_adj));
+	cJSON_AddItemToObject(o, "mde", num_or_null(v->mde));
+	cJSON_AddItemToObject(o, "runs_needed", v->runs_needed < 0 ? cJSON_CreateNull()
+				: isc_json_num((double)v->runs_needed));
+	if (v->refusal)
+		cJSON_AddStringToObject(o, "refusal", v->refusal);
+	else
+		cJSON_AddNullToObject(o, "refusal");
+	if (v->no_answer)
+		cJSON_AddStringToObject(o, "no_answer", v->no_answer);
+	else
+		cJSON_AddNullToObject(o, "no_answer");
+	return o;
+}
+
+/* {"med": {"diff", "ci95", "p", "df", "significant", "verdict": {..}}, "99%": .., "99.9%": ..} */
 static cJSON *run_level_json(const struct isc_diff_test *t)
 {
 	if (t->level != ISC_LEVEL_RUN)
@@ -47,6 +85,7 @@ static cJSON *run_level_json(const struct isc_diff_test *t)
 		cJSON_AddItemToObject(qo, "p", num_or_null(q->p));
 		cJSON_AddItemToObject(qo, "df", num_or_null(q->df));
 		cJSON_AddBoolToObject(qo, "significant", q->significant);
+		cJSON_AddItemToObject(qo, "verdict", isc_verdict_json(&q->v));
 	}
 	return o;
 }
@@ -131,6 +170,30 @@ static cJSON *configs_json(const struct isc_diff *d)
 	return a;
 }
 
+/* {"method": "holm", "alpha", "size", "primary": "M:F[:G]" | null, "text"} */
+static cJSON *family_json(const struct isc_diff *d)
+{
+	cJSON *o = cJSON_CreateObject();
+	char line[512];
+	size_t n = 0;
+	for (size_t i = 0; i < d->nfamily; i++)
+		n += d->family[i]->in_family;
+	cJSON_AddStringToObject(o, "method", "holm");
+	isc_json_add_num(o, "alpha", ISC_DIFF_ALPHA);
+	isc_json_add_num(o, "size", (double)n);
+	if (d->primary.set) {
+		snprintf(line, sizeof(line), "%s:%s%s%s", d->primary.metric,
+			 isc_diff_q_name[d->primary.q], d->primary.group ? ":" : "",
+			 d->primary.group ? d->primary.group : "");
+		cJSON_AddStringToObject(o, "primary", line);
+	} else {
+		cJSON_AddNullToObject(o, "primary");
+	}
+	isc_diff_family_line(d, line, sizeof(line));
+	cJSON_AddStringToObject(o, "text", line);
+	return o;
+}
+
 cJSON *isc_diff_to_json(const struct isc_diff *d)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -157,6 +220,14 @@ cJSON *isc_diff_to_json(const struct isc_diff *d)
 		cJSON_AddItemToObject(go, "rows", counts_json(d->groups[g].rows, d->nconfigs));
 		cJSON_AddItemToObject(go, "run_rows", counts_json(d->groups[g].run_rows, d->nruns));
 		cJSON_AddItemToObject(go, "metrics", metrics_json(d, &d->groups[g]));
+		cJSON *sh = cJSON_AddArrayToObject(go, "shares");
+		for (size_t c = 0; c < d->nconfigs; c++)
+			cJSON_AddItemToArray(sh, c && d->groups[g].shares && d->groups[g].shares[c].answer
+					     ? isc_verdict_json(&d->groups[g].shares[c])
+					     : cJSON_CreateNull());
+		cJSON_AddBoolToObject(go, "descriptive", !isc_diff_part_tested(d, &d->groups[g]));
 	}
+	cJSON_AddBoolToObject(o, "descriptive", !isc_diff_part_tested(d, &d->overall));
+	cJSON_AddItemToObject(o, "family", family_json(d));
 	return o;
 }

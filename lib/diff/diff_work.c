@@ -163,32 +163,55 @@ static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c,
 	return n;
 }
 
-/* Welch's t on each run's med, 99%, 99.9% (a function some run lacks is not tested). */
+/* The runs' values of quantile k of configuration c, with their within-run variances;
+ * false when a run lacks the value. A run's own order-statistic variance is noisy (a dozen
+ * order statistics in a tail) and grows with its value in a skewed sample, which would pull
+ * the weighted mean down; so the configuration's variance per value, the mean of se^2 * n
+ * over its runs, is shared and each run's variance is that divided by its values n. */
+static bool run_values(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t c,
+		       size_t k, double *y, double *v)
+{
+	const struct isc_diff_config *x = &d->configs[c];
+	double unit = 0;
+	bool all = true;
+	for (size_t i = 0; i < x->nruns; i++) {
+		size_t at = (m * d->nruns + x->runs[i]) * ISC_DIFF_NQ + k;
+		all &= !isnan(y[i] = p->run_q[at]);
+		unit += p->run_se[at] * p->run_se[at] * (double)p->run_n[m * d->nruns + x->runs[i]];
+	}
+	for (size_t i = 0; i < x->nruns; i++)
+		v[i] = unit / (double)x->nruns / (double)p->run_n[m * d->nruns + x->runs[i]];
+	return all;
+}
+
+/* Each run's med, 99%, 99.9% combined per configuration by precision (verdict.h) and
+ * compared; a function some run lacks is not tested. The family settles the answers later. */
 static void run_level(const struct isc_diff *d, const struct isc_diff_part *p, size_t m, size_t c,
 		      struct isc_diff_test *t)
 {
-	const struct isc_diff_config *ref = &d->configs[0], *x = &d->configs[c];
-	double *a = isc_xmalloc((ref->nruns + x->nruns) * sizeof(double)), *b = a + ref->nruns;
+	size_t na = d->configs[0].nruns, nb = d->configs[c].nruns;
+	double *y = isc_xmalloc(2 * (na + nb) * sizeof(double)), *v = y + na + nb;
 	for (size_t k = 0; k < ISC_DIFF_NQ; k++) {
 		struct isc_diff_qtest *q = &t->q[k];
-		struct isc_welch w;
-		bool all = true;
-		for (size_t i = 0; i < ref->nruns; i++)
-			all &= !isnan(a[i] = isc_diff_run_q(d, p, m, ref->runs[i], k));
-		for (size_t i = 0; i < x->nruns; i++)
-			all &= !isnan(b[i] = isc_diff_run_q(d, p, m, x->runs[i], k));
-		if (!all || isc_welch_test(a, ref->nruns, b, x->nruns, ISC_DIFF_CI_LEVEL, &w) < 0) {
-			*q = (struct isc_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
-						     .df = NAN };
+		struct isc_re_mean a, b;
+		*q = (struct isc_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
+					     .df = NAN };
+		if (!run_values(d, p, m, 0, k, y, v) || !run_values(d, p, m, c, k, y + na, v + na))
 			continue;
-		}
-		*q = (struct isc_diff_qtest){ true, w.diff, w.lo, w.hi, w.p, w.df, w.p < ISC_DIFF_ALPHA };
+		isc_re_mean(y, v, na, &a);
+		isc_re_mean(y + na, v + na, nb, &b);
+		isc_verdict_compare(&a, &b, ISC_DIFF_CI_LEVEL, &q->v);
+		q->valid = true;
+		q->diff = q->v.diff;
+		q->ci_lo = q->v.lo;
+		q->ci_hi = q->v.hi;
+		q->p = q->v.p;
+		q->df = q->v.df;
 	}
-	free(a);
+	free(y);
 	t->med_diff = t->q[0].diff;
 	t->ci_lo = t->q[0].ci_lo;
 	t->ci_hi = t->q[0].ci_hi;
-	t->significant = t->q[0].significant;
 }
 
 static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct bufs *b)
@@ -208,7 +231,7 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 	if (t->rep_ref >= 2 && t->rep >= 2) {
 		/* the pooled datapoints are not independent: no datapoint-level tests on them */
 		t->level = ISC_LEVEL_RUN;
-		t->method = "welch-run-summaries";
+		t->method = "random-effects-runs";
 		t->mw_u = t->mw_p = t->ks_d = t->ks_p = NAN;
 		run_level(d, p, m, c, t);
 		return;
@@ -334,11 +357,13 @@ static void record_run_q(struct isc_diff *d, size_t m, const struct bufs *b)
 		struct isc_diff_part *p = part ? &d->groups[part - 1] : &d->overall;
 		for (size_t r = 0; r < d->nruns; r++) {
 			struct diff_sample v = b->views[part * d->nruns + r];
+			p->run_n[m * d->nruns + r] = v.n;
 			for (size_t k = 0; k < ISC_DIFF_NQ; k++) {
 				double q = isc_diff_q[k];
 				size_t need = k ? (size_t)llround(ISC_DIFF_TAIL_MIN / (1 - q)) : 1;
-				p->run_q[(m * d->nruns + r) * ISC_DIFF_NQ + k] =
-					v.n >= need ? isc_quantile_sorted(v.x, v.n, q) : NAN;
+				size_t at = (m * d->nruns + r) * ISC_DIFF_NQ + k;
+				p->run_q[at] = v.n >= need ? isc_quantile_sorted(v.x, v.n, q) : NAN;
+				p->run_se[at] = v.n >= need ? isc_quantile_se_sorted(v.x, v.n, q) : NAN;
 			}
 		}
 	}

@@ -23,7 +23,9 @@ struct isc_diff_flag_test {
 	const char *method;      /* "welch-run-shares", "fisher-exact" or "two-proportion-z" */
 	double diff, p;          /* share minus the reference's share; two-sided p */
 	bool differs;            /* level datapoint: p < ISC_DIFF_ALPHA */
-	bool significant;        /* level run: p < ISC_DIFF_ALPHA */
+	bool significant;        /* level run: in the family, Holm-adjusted p < ISC_DIFF_ALPHA */
+	double p_adj;            /* level run: the Holm-adjusted p (NaN outside the family) */
+	struct isc_verdict v;     /* level run: the verdict in the family (no margin) */
 };
 
 struct isc_diff_flags {
@@ -41,8 +43,9 @@ struct isc_diff_flags {
  * values in some run (one note naming them); fl->skip lists both for isc_diff_opts. */
 void isc_diff_flags_columns(struct isc_diff_flags *fl, struct isc_run **runs, size_t nruns,
 			   const char *re);
-/* After it: the counts per part and run, and the tests. */
-int isc_diff_flags_compute(struct isc_diff_flags *fl, const struct isc_diff *d);
+/* After it: the counts per part and run, and the tests; the run-level tests of the tested
+ * parts join d's family of verdicts (d->family, adjusted again). */
+int isc_diff_flags_compute(struct isc_diff_flags *fl, struct isc_diff *d);
 void isc_diff_flags_free(struct isc_diff_flags *fl);
 
 /* Counts of flag k in part p for configuration c (its runs summed). */
@@ -51,7 +54,8 @@ void isc_diff_flag_counts(const struct isc_diff_flags *fl, const struct isc_diff
 /* The test of flag k in part p for configuration c >= 1, NULL when there is none. */
 const struct isc_diff_flag_test *isc_diff_flag_test_of(const struct isc_diff_flags *fl, size_t p,
 						     size_t k, size_t c);
-/* "significant", "not significant", "differs in these runs" or "no difference found". */
+/* "significant", "not significant", "descriptive (not in the family)", "no test (no run-to-run
+ * spread)", "differs in these runs" or "no difference found". */
 const char *isc_diff_flag_words(const struct isc_diff_flag_test *t);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "text/textsafe.h"
 #include "text/util.h"
+#include "run/discards.h"
 
 static char *path_join(const char *dir, const char *name)
 {
@@ -147,6 +148,7 @@ static int run_open(const char *path, bool counters_only, struct isc_run **out)
 	}
 	r->info = load_info(r->dir);
 	isc_info_warn_incomplete(r->info, path);
+	isc_info_warn_biased(r->info, path);
 	const char *id = str_field(r->info, "reportid");
 	/* Without a reportid: the directory's name, or the file's for a bare CSV in "." The
 	 * name is a label in every output: control characters and invalid UTF-8 in it are written

@@ -11,6 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fs/fs.h"
+
 #define CPU_SYSFS "/sys/devices/system/cpu"
 
 /* First line of a small text file, without the newline; -1 if it cannot be read. */
@@ -208,7 +210,7 @@ static cJSON *pm_qos_description(int cpu)
 {
 	cJSON *o = cJSON_CreateObject();
 	int32_t v;
-	int fd = open("/dev/cpu_dma_latency", O_RDONLY | O_CLOEXEC);
+	int fd = isc_fs_open_dev("/dev/cpu_dma_latency", O_RDONLY, false, NULL);
 	if (fd >= 0 && read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
 		cJSON_AddNumberToObject(o, "cpu_dma_latency_us", v);
 	else

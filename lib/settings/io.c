@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs/fs.h"
 #include "text/util.h"
 #include "settings/settings_internal.h"
 
@@ -128,25 +129,12 @@ int st_write_plain(const char *path, const char *value)
 	return write_file(path, value);
 }
 
-static int msr_open(const char *path, int flags, bool *regular)
-{
-	struct stat st;
-	int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))) {
-		close(fd);
-		errno = ENODEV;
-		return -1;
-	}
-	*regular = S_ISREG(st.st_mode);
-	return fd;
-}
-
-static int msr_rw(const char *path, uint32_t msr, uint64_t *v, bool wr)
+/* The msr device; a regular file stands for it only in a fixture tree (--sysroot): on the real
+ * machine a file any script may have left at /dev/cpu/N/msr is not an MSR. */
+static int msr_rw(const char *path, bool fixture, uint32_t msr, uint64_t *v, bool wr)
 {
 	bool regular;
-	int fd = msr_open(path, wr ? O_RDWR : O_RDONLY, &regular);
+	int fd = isc_fs_open_dev(path, wr ? O_RDWR : O_RDONLY, fixture, &regular);
 	if (fd < 0)
 		return -1;
 	off_t off = regular ? (off_t)msr * 8 : (off_t)msr;
@@ -160,14 +148,19 @@ static int msr_rw(const char *path, uint32_t msr, uint64_t *v, bool wr)
 int st_msr_read(const struct isc_settings *s, int cpu, uint32_t msr, uint64_t *v)
 {
 	char *path = st_path(s, "/dev/cpu/%d/msr", cpu);
-	int r = msr_rw(path, msr, v, false);
+	int r = msr_rw(path, s->sysroot[0] != '\0', msr, v, false);
 	free(path);
 	return r;
 }
 
-int st_msr_write_raw(const char *path, uint32_t msr, uint64_t v)
+int st_msr_read_raw(const char *path, bool fixture, uint32_t msr, uint64_t *v)
 {
-	return msr_rw(path, msr, &v, true);
+	return msr_rw(path, fixture, msr, v, false);
+}
+
+int st_msr_write_raw(const char *path, bool fixture, uint32_t msr, uint64_t v)
+{
+	return msr_rw(path, fixture, msr, &v, true);
 }
 
 int st_msr_write(struct isc_settings *s, const char *setting, int cpu, uint32_t msr, uint64_t mask,
@@ -176,11 +169,11 @@ int st_msr_write(struct isc_settings *s, const char *setting, int cpu, uint32_t 
 	uint64_t old;
 	char *path = st_path(s, "/dev/cpu/%d/msr", cpu);
 	int r = -1;
-	if (msr_rw(path, msr, &old, false) < 0)
+	if (msr_rw(path, s->sysroot[0] != '\0', msr, &old, false) < 0)
 		snprintf(err, len, "%s: reading MSR 0x%X of CPU %d (%s): %s", setting, msr, cpu, path, strerror(errno));
 	else if (st_journal_msr(s, setting, path, msr, mask, old, err, len) == 0) {
 		uint64_t v = (old & ~mask) | (bits & mask);
-		r = v == old ? 0 : st_msr_write_raw(path, msr, v);
+		r = v == old ? 0 : st_msr_write_raw(path, s->sysroot[0] != '\0', msr, v);
 		if (r < 0)
 			snprintf(err, len, "%s: writing MSR 0x%X of CPU %d (%s): %s", setting, msr, cpu, path,
 				 strerror(errno));

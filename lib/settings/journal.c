@@ -1,14 +1,18 @@
 /*
  * The restore journal: before the first write of any setting, its old value goes to
- * <sysroot>/run/idlescope/settings.journal (root's, mode 0600), one line per file or MSR:
+ * <sysroot>/run/idlescope-settings/settings.journal, one line per file or MSR:
  *
  *   idlescope settings journal 1
  *   pid <collector pid>
  *   file <TAB> setting <TAB> path <TAB> old value
  *   msr  <TAB> setting <TAB> path <TAB> msr (hex) <TAB> mask (hex) <TAB> old value (hex)
  *
- * The collector holds an flock on it while it runs, so a journal that nobody locks was left
- * by a collector that is gone (SIGKILL, crash): collect --restore replays it.
+ * Its directory is the collector's own (root's on the real machine), mode 0755: nobody else
+ * can create, replace or block the journal there (the lock files of collectors stay in the
+ * shared /run/idlescope). An entry is whole or absent: a failed append is cut back out before
+ * the setting is touched. The collector holds an flock on the journal while it runs, and so
+ * do the runs it starts (they inherit the open journal), so a journal that nobody locks was
+ * left by a collector and runs that are all gone (SIGKILL, crash): collect --restore replays it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,13 +24,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs/fs.h"
 #include "text/util.h"
 #include "settings/settings_internal.h"
 
-#define JOURNAL_HEAD "idlescope settings journal 1"
+#define JOURNAL_DIR "/run/idlescope-settings"
 
 struct st_journal {
 	int fd;
+	off_t len;     /* what is written and whole */
 	char *path;
 	char **keys;   /* files and "path#msr" already journalled: the first old value counts */
 	size_t nkeys;
@@ -34,12 +40,12 @@ struct st_journal {
 
 static char *journal_dir(const char *sysroot)
 {
-	return isc_xasprintf("%s/run/idlescope", sysroot ? sysroot : "");
+	return isc_xasprintf("%s" JOURNAL_DIR, sysroot ? sysroot : "");
 }
 
 static char *journal_path(const char *sysroot)
 {
-	return isc_xasprintf("%s/run/idlescope/settings.journal", sysroot ? sysroot : "");
+	return isc_xasprintf("%s" JOURNAL_DIR "/settings.journal", sysroot ? sysroot : "");
 }
 
 static long journal_pid(int fd)
@@ -51,110 +57,148 @@ static long journal_pid(int fd)
 	return p ? strtol(p + 5, NULL, 10) : -1;
 }
 
-enum isc_journal_state isc_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len)
+/* Root's journal on the real machine; in a fixture tree, also the one of whoever runs the tests. */
+static bool trusted_journal(int fd, const char *sysroot)
+{
+	struct stat st;
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+	       (st.st_uid == 0 || (sysroot && *sysroot && st.st_uid == geteuid()));
+}
+
+/* The journal, or (none there) one an earlier idlescope left in the shared /run/idlescope:
+ * the same format, so --restore replays it; only root's single-link file counts there. */
+static int open_journal(const char *sysroot, char *path, size_t len)
 {
 	char *jp = journal_path(sysroot);
-	struct stat st;
-	enum isc_journal_state r = ISC_JOURNAL_NONE;
 	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-
 	snprintf(path, len, "%s", jp);
 	free(jp);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	char *old = isc_xasprintf("%s/run/idlescope/settings.journal", sysroot ? sysroot : "");
+	int ofd = open(old, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (ofd >= 0 && trusted_journal(ofd, sysroot)) {
+		snprintf(path, len, "%s", old);
+		fd = ofd;
+	} else if (ofd >= 0) {
+		close(ofd);
+	}
+	free(old);
+	errno = fd < 0 ? ENOENT : 0;
+	return fd;
+}
+
+enum isc_journal_state isc_settings_journal_state(const char *sysroot, long *pid, char *path, size_t len)
+{
+	enum isc_journal_state r = ISC_JOURNAL_NONE;
+	int fd = open_journal(sysroot, path, len);
+
 	*pid = -1;
 	if (fd < 0 && errno == EACCES)
 		return ISC_JOURNAL_UNREADABLE;
 	if (fd < 0)
 		return ISC_JOURNAL_NONE;
-	/* On the real machine only root's journal counts: /run/idlescope is world-writable. */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_uid == 0 || (sysroot && *sysroot))) {
+	if (trusted_journal(fd, sysroot)) {
 		*pid = journal_pid(fd);
-		if (flock(fd, LOCK_SH | LOCK_NB) < 0)
-			r = ISC_JOURNAL_ACTIVE;
-		else
-			r = ISC_JOURNAL_STALE;
+		r = flock(fd, LOCK_SH | LOCK_NB) < 0 ? ISC_JOURNAL_ACTIVE : ISC_JOURNAL_STALE;
 	}
 	close(fd);
 	return r;
 }
 
-static int make_dirs(const char *sysroot)
+/* All of line, or -1 with errno (a short write says why on the next try: ENOSPC, EIO ...). */
+static int write_all(int fd, const char *line, size_t n)
 {
-	char *d = journal_dir(sysroot);
-	char *run = isc_xasprintf("%s/run", sysroot ? sysroot : "");
-	mkdir(run, 0755);
-	if (mkdir(d, 01777) == 0)
-		chmod(d, 01777);   /* as cpu_lock.c makes it: shared with the lock files */
-	struct stat st;
-	int ok = lstat(d, &st) == 0 && S_ISDIR(st.st_mode);
-	free(d);
-	free(run);
-	return ok ? 0 : -1;
+	while (n) {
+		ssize_t w = write(fd, line, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w == 0 ? (errno = EIO, -1) : -1;
+		line += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }
 
 int isc_settings_begin(struct isc_settings *s, char *err, size_t len)
 {
-	char jp[4096];
+	char jp[4096], why[1024];
 	long pid;
 	enum isc_journal_state st = isc_settings_journal_state(s->sysroot, &pid, jp, sizeof(jp));
 
 	if (st == ISC_JOURNAL_STALE) {
-		snprintf(err, len, "settings left changed by collect pid %ld are pending in %s: run 'collect --restore' first",
-			 pid, jp);
+		snprintf(err, len, "settings left changed by collect pid %ld are pending in %s: run 'collect --restore%s%s' "
+			 "first (it says what it cannot put back, and how to discard the journal)", pid, jp,
+			 s->sysroot[0] ? " --sysroot " : "", s->sysroot);
 		return -1;
 	}
 	if (st == ISC_JOURNAL_ACTIVE) {
 		snprintf(err, len, "collect pid %ld is changing settings (journal %s); wait until it ends", pid, jp);
 		return -1;
 	}
-	if (make_dirs(s->sysroot) < 0) {
-		snprintf(err, len, "cannot make the directory of %s: %s", jp, strerror(errno));
+	char *dir = journal_dir(s->sysroot);
+	int dfd = isc_fs_own_dir(dir, 0755, why, sizeof(why));
+	free(dir);
+	if (dfd < 0) {
+		snprintf(err, len, "the settings journal's directory: %s; nothing changed", why);
 		return -1;
 	}
 	/* Written and locked under a temporary name, then linked: never seen unlocked. */
-	char *tmp = isc_xasprintf("%s.%ld", jp, (long)getpid());
-	unlink(tmp);
-	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0 || dprintf(fd, JOURNAL_HEAD "\npid %ld\n", (long)getpid()) < 0 ||
-	    fsync(fd) < 0 || link(tmp, jp) < 0) {
-		snprintf(err, len, "cannot create the settings journal %s: %s", jp,
+	char tmp[64], head[128];
+	snprintf(tmp, sizeof(tmp), "settings.journal.%ld", (long)getpid());
+	int n = snprintf(head, sizeof(head), ST_JOURNAL_HEAD "\npid %ld\n", (long)getpid());
+	unlinkat(dfd, tmp, 0);
+	int fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0 || write_all(fd, head, (size_t)n) < 0 || fsync(fd) < 0 ||
+	    linkat(dfd, tmp, dfd, "settings.journal", 0) < 0) {
+		snprintf(err, len, "cannot create the settings journal %s: %s; nothing changed", jp,
 			 errno == EEXIST ? "another collector made it just now" : strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		unlink(tmp);
-		free(tmp);
+		unlinkat(dfd, tmp, 0);
+		close(dfd);
 		return -1;
 	}
-	unlink(tmp);
-	free(tmp);
+	unlinkat(dfd, tmp, 0);
+	close(dfd);
 	s->j = isc_xcalloc(1, sizeof(*s->j));
 	s->j->fd = fd;
+	s->j->len = n;
 	s->j->path = isc_xstrdup(jp);
 	return 0;
 }
 
-static bool seen(struct st_journal *j, const char *key)
+static bool seen(const struct st_journal *j, const char *key)
 {
 	for (size_t i = 0; i < j->nkeys; i++)
 		if (!strcmp(j->keys[i], key))
 			return true;
-	j->keys = isc_xrealloc(j->keys, (j->nkeys + 1) * sizeof(*j->keys));
-	j->keys[j->nkeys++] = isc_xstrdup(key);
 	return false;
 }
 
-static int append(struct isc_settings *s, const char *key, const char *line, char *err, size_t len)
+static int append(struct isc_settings *s, const char *setting, const char *key, const char *line, char *err,
+		  size_t len)
 {
-	if (!s->j) {
+	struct st_journal *j = s->j;
+	if (!j) {
 		snprintf(err, len, "internal error: a setting written before the journal was made");
 		return -1;
 	}
-	if (seen(s->j, key))
+	if (seen(j, key))
 		return 0;
 	size_t n = strlen(line);
-	if (write(s->j->fd, line, n) != (ssize_t)n || fsync(s->j->fd) < 0) {
-		snprintf(err, len, "%s: cannot write the journal: %s", s->j->path, strerror(errno));
+	if (write_all(j->fd, line, n) < 0 || fsync(j->fd) < 0) {
+		int e = errno;
+		/* whole or absent: a cut entry would be replayed as a value the setting never had */
+		bool cut = ftruncate(j->fd, j->len) == 0 && lseek(j->fd, j->len, SEEK_SET) == j->len && fsync(j->fd) == 0;
+		snprintf(err, len, "%s: cannot write the journal: %s; %s not changed%s", j->path, strerror(e), setting,
+			 cut ? "" : " (and the entry could not be cut back out: collect --restore will leave it out)");
 		return -1;
 	}
+	j->len += (off_t)n;
+	j->keys = isc_xrealloc(j->keys, (j->nkeys + 1) * sizeof(*j->keys));
+	j->keys[j->nkeys++] = isc_xstrdup(key);
 	return 0;
 }
 
@@ -171,7 +215,7 @@ int st_journal_file(struct isc_settings *s, const char *setting, const char *pat
 		return -1;
 	}
 	char *line = isc_xasprintf("file\t%s\t%s\t%s\n", setting, path, old);
-	int r = append(s, path, line, err, len);
+	int r = append(s, setting, path, line, err, len);
 	free(line);
 	return r;
 }
@@ -182,10 +226,20 @@ int st_journal_msr(struct isc_settings *s, const char *setting, const char *path
 	char *key = isc_xasprintf("%s#%" PRIx32 "#%" PRIx64, path, msr, mask);   /* one per field of an MSR */
 	char *line = isc_xasprintf("msr\t%s\t%s\t%" PRIx32 "\t%" PRIx64 "\t%" PRIx64 "\n", setting, path, msr,
 				  mask, old);
-	int r = append(s, key, line, err, len);
+	int r = append(s, setting, key, line, err, len);
 	free(key);
 	free(line);
 	return r;
+}
+
+const char *st_journal_path(const struct st_journal *j)
+{
+	return j->path;
+}
+
+int isc_settings_journal_fd(const struct isc_settings *s)
+{
+	return s->j ? s->j->fd : -1;
 }
 
 void st_journal_close(struct st_journal *j)
@@ -198,139 +252,4 @@ void st_journal_close(struct st_journal *j)
 	free(j->path);
 	close(j->fd);
 	free(j);
-}
-
-/* Write one entry back; -1 after printing what is left changed. */
-static int restore_entry(char *line, size_t lineno, const char *jp, bool report)
-{
-	char *f[6] = { 0 };
-	size_t n = 0;
-	for (char *save = NULL, *t = strtok_r(line, "\t", &save); t && n < 6; t = strtok_r(NULL, "\t", &save))
-		f[n++] = t;
-	if (n == 4 && !strcmp(f[0], "file")) {
-		if (st_write_plain(f[2], f[3]) == 0)
-			return 0;
-		int e = errno;
-		char *cur = st_read(f[2]), *br = isc_xasprintf("[%s]", f[3]);
-		/* Refused, but holding the old value (a write the kernel refused in the first place) */
-		bool same = cur && (!strcmp(cur, f[3]) || strstr(cur, br));
-		free(br);
-		if (same || !report) {
-			free(cur);
-			return same ? 0 : -1;
-		}
-		isc_err("restore: %s left changed: %s holds '%s' (was '%s'): %s", f[1], f[2], cur ? cur : "(unreadable)", f[3],
-		       strerror(e));
-		free(cur);
-		return -1;
-	}
-	if (n == 6 && !strcmp(f[0], "msr")) {
-		uint32_t msr = (uint32_t)strtoul(f[3], NULL, 16);
-		uint64_t mask = strtoull(f[4], NULL, 16), old = strtoull(f[5], NULL, 16), cur = 0;
-		int fd = open(f[2], O_RDONLY | O_CLOEXEC);
-		bool regular = false;
-		struct stat st;
-		if (fd >= 0 && fstat(fd, &st) == 0)
-			regular = S_ISREG(st.st_mode);
-		bool ok = fd >= 0 && pread(fd, &cur, 8, regular ? (off_t)msr * 8 : (off_t)msr) == 8;
-		if (fd >= 0)
-			close(fd);
-		if (ok && st_msr_write_raw(f[2], msr, (cur & ~mask) | (old & mask)) == 0)
-			return 0;
-		if (!report)
-			return -1;
-		isc_err("restore: %s left changed: MSR 0x%" PRIX32 " in %s holds 0x%" PRIx64 " (bits 0x%" PRIx64
-		       " were 0x%" PRIx64 "): %s", f[1], msr, f[2], cur, mask, old & mask, strerror(errno));
-		return -1;
-	}
-	if (report)
-		isc_err("restore: %s:%zu: not a journal entry; fix or remove it by hand", jp, lineno);
-	return -1;
-}
-
-static char *read_all(int fd)
-{
-	struct stat st;
-	if (fstat(fd, &st) < 0 || st.st_size > (1 << 24))
-		return NULL;
-	char *buf = isc_xmalloc((size_t)st.st_size + 1);
-	ssize_t n = pread(fd, buf, (size_t)st.st_size, 0);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
-/* Entries in reverse order; a second pass for those that failed (cpufreq min/max order). */
-static int replay(char *text, const char *jp, size_t *nrestored)
-{
-	char **lines = NULL;
-	size_t n = 0, *lineno = NULL, k = 0;
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		k++;
-		if (k <= 2)
-			continue;   /* head and pid */
-		lines = isc_xrealloc(lines, (n + 1) * sizeof(*lines));
-		lineno = isc_xrealloc(lineno, (n + 1) * sizeof(*lineno));
-		lines[n] = l;
-		lineno[n++] = k;
-	}
-	int failed = 0;
-	bool *bad = isc_xcalloc(n + 1, sizeof(*bad));
-	for (size_t i = n; i-- > 0;) {
-		char *copy = isc_xstrdup(lines[i]);   /* strtok_r cuts it; the second pass needs it whole */
-		bad[i] = restore_entry(copy, lineno[i], jp, false) < 0;
-		free(copy);
-	}
-	for (size_t i = n; i-- > 0;) {
-		if (bad[i] && restore_entry(lines[i], lineno[i], jp, true) < 0)
-			failed++;
-		else
-			(*nrestored)++;
-	}
-	free(bad);
-	free(lines);
-	free(lineno);
-	return failed;
-}
-
-int isc_settings_restore(struct isc_settings *s, size_t *nrestored)
-{
-	char jp[4096];
-	int fd;
-	*nrestored = 0;
-	if (s->j) {
-		fd = s->j->fd;
-		snprintf(jp, sizeof(jp), "%s", s->j->path);
-	} else {
-		long pid;
-		enum isc_journal_state st = isc_settings_journal_state(s->sysroot, &pid, jp, sizeof(jp));
-		if (st == ISC_JOURNAL_NONE)
-			return 0;
-		if (st == ISC_JOURNAL_ACTIVE) {
-			isc_err("restore: collect pid %ld is running and restores its own settings (journal %s)", pid, jp);
-			return -1;
-		}
-		fd = open(jp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			isc_err("restore: %s: %s", jp, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
-	}
-	char *text = read_all(fd);
-	int failed = -1;
-	if (!text || strncmp(text, JOURNAL_HEAD "\n", strlen(JOURNAL_HEAD) + 1))
-		isc_err("restore: %s: not an idlescope settings journal; nothing restored", jp);
-	else
-		failed = replay(text, jp, nrestored);
-	free(text);
-	if (failed == 0)
-		unlink(jp);
-	if (s->j) {
-		st_journal_close(s->j);
-		s->j = NULL;
-	} else {
-		close(fd);
-	}
-	return failed;
 }

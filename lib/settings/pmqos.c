@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fs/fs.h"
 #include "text/util.h"
 #include "settings/settings_internal.h"
 
@@ -27,7 +28,7 @@ static char *qos_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)name, (void)cpu;
 	char *p = st_path(s, "/dev/cpu_dma_latency"), buf[32];
-	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	int fd = isc_fs_open_dev(p, O_RDONLY, s->sysroot[0] != '\0', NULL);
 	free(p);
 	if (fd < 0)
 		return NULL;

@@ -48,6 +48,10 @@ int isc_settings_apply(struct isc_settings *s, const char *name, const char *val
  * cannot be read. nrestored gets the number of entries written back. */
 int isc_settings_restore(struct isc_settings *s, size_t *nrestored);
 
+/* The open journal (after isc_settings_begin), -1 before: a run started with it open holds its
+ * lock, so that collect --restore refuses while that run lives on (docs/experiments.md). */
+int isc_settings_journal_fd(const struct isc_settings *s);
+
 enum isc_journal_state {
 	ISC_JOURNAL_NONE,       /* no journal: nothing pending */
 	ISC_JOURNAL_STALE,      /* left by a collector that is gone: run collect --restore */

@@ -67,7 +67,31 @@ int st_msr_read(const struct isc_settings *s, int cpu, uint32_t msr, uint64_t *v
 /* Set the bits of mask to bits (journalled first). */
 int st_msr_write(struct isc_settings *s, const char *setting, int cpu, uint32_t msr, uint64_t mask,
 		 uint64_t bits, char *err, size_t len);
-int st_msr_write_raw(const char *path, uint32_t msr, uint64_t v);
+/* MSR msr through path: the device, or with fixture (a --sysroot tree) a regular file. */
+int st_msr_read_raw(const char *path, bool fixture, uint32_t msr, uint64_t *v);
+int st_msr_write_raw(const char *path, bool fixture, uint32_t msr, uint64_t v);
+
+/* journal_parse.c: a journal read without acting on it. */
+#define ST_JOURNAL_HEAD "idlescope settings journal 1"
+struct st_jentry {
+	bool msr;
+	char *setting, *path, *old;  /* into the parsed text; old: a file's value */
+	uint32_t reg;                /* an MSR entry: register, mask, old bits */
+	uint64_t mask, oldv;
+	size_t line;
+};
+struct st_jtext {
+	long pid;                    /* the collector that wrote it */
+	struct st_jentry *e;
+	size_t n;
+	size_t cut_line;             /* a last line without its newline (left out), or 0 */
+};
+/* Parse len bytes of text (cut in place) whose paths must lie under root ("" for the real
+ * machine). 0, or -1 with "line N: what is wrong: 'the line'" in err. */
+int st_journal_parse(char *text, size_t len, const char *root, struct st_jtext *out, char *err, size_t errlen);
+void st_journal_text_free(struct st_jtext *t);
+/* journal_restore.c: write the entries back (last first); the number that failed. */
+int st_journal_replay(const struct st_jtext *t, const char *root, const char *jp);
 
 /* journal.c */
 int st_journal_file(struct isc_settings *s, const char *setting, const char *path, const char *old,
@@ -75,5 +99,6 @@ int st_journal_file(struct isc_settings *s, const char *setting, const char *pat
 int st_journal_msr(struct isc_settings *s, const char *setting, const char *path, uint32_t msr,
 		   uint64_t mask, uint64_t old, char *err, size_t len);
 void st_journal_close(struct st_journal *j);
+const char *st_journal_path(const struct st_journal *j);
 
 #endif

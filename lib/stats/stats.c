@@ -328,6 +328,10 @@ static void compute(const double *a, size_t n, const struct isc_func *f, size_t 
 		case ISC_F_PCT:
 			out[i] = m ? quantile_from_ranks(idx, vals, ni, m, func_quantile(&f[i])) : NAN;
 			break;
+		case ISC_F_MIN_INDEX:
+		case ISC_F_MAX_INDEX:
+			out[i] = NAN;
+			break;
 		}
 	}
 	if (idx != stack_idx) {
@@ -352,6 +356,7 @@ static int parse_one_func(const char *s, size_t len, struct isc_func *f, char *e
 	static const struct { const char *name; enum isc_func_kind kind; } named[] = {
 		{ "count", ISC_F_COUNT }, { "min", ISC_F_MIN }, { "max", ISC_F_MAX },
 		{ "avg", ISC_F_AVG }, { "std", ISC_F_STD }, { "med", ISC_F_MED },
+		{ "min_index", ISC_F_MIN_INDEX }, { "max_index", ISC_F_MAX_INDEX },
 	};
 	char q[40];
 	memset(f, 0, sizeof(*f));
@@ -374,7 +379,7 @@ static int parse_one_func(const char *s, size_t len, struct isc_func *f, char *e
 	}
 	isc_quote_for_msg(s, len, q, sizeof(q));
 	snprintf(err, errlen, "unknown function '%s' (expected count, min, max, avg, std, med,"
-		 " or N%% with 0 < N < 100)", q);
+		 " min_index, max_index, or N%% with 0 < N < 100)", q);
 	return -1;
 }
 

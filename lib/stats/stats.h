@@ -4,7 +4,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum isc_func_kind { ISC_F_COUNT, ISC_F_MIN, ISC_F_MAX, ISC_F_AVG, ISC_F_STD, ISC_F_MED, ISC_F_PCT };
+/* ISC_F_MIN_INDEX/ISC_F_MAX_INDEX (wult's min_index, max_index): the row of the first smallest
+ * or largest value; only a caller that knows the rows computes them (analyze stats, with
+ * isc_stats_fill_index); isc_stats_compute leaves them NaN. */
+enum isc_func_kind { ISC_F_COUNT, ISC_F_MIN, ISC_F_MAX, ISC_F_AVG, ISC_F_STD, ISC_F_MED, ISC_F_PCT,
+		     ISC_F_MIN_INDEX, ISC_F_MAX_INDEX };
 
 struct isc_func {
 	enum isc_func_kind kind;
@@ -29,6 +33,14 @@ void isc_stats_compute(const double *vals, size_t n, const struct isc_func *f, s
 
 /* The same, working in a[0..n) itself (its order is lost). */
 void isc_stats_compute_inplace(double *a, size_t n, const struct isc_func *f, size_t nf, double *out);
+
+/*
+ * The row index funcs of f over col's rows rows[0..n) (rows NULL: rows 0..n-1): out[i] gets the
+ * row number (as in rows) of the first smallest or largest value, NaN values skipped; NaN when
+ * there is none. Other funcs are left as they are.
+ */
+void isc_stats_fill_index(const double *col, const size_t *rows, size_t n, const struct isc_func *f,
+			  size_t nf, double *out);
 
 /* Quantile q (0..1) of ascending data, linear interpolation (GSL's definition). */
 double isc_quantile_sorted(const double *sorted, size_t n, double q);

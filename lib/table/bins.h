@@ -28,6 +28,14 @@ int isc_by_option(const char **by, char **col, size_t *nbins, const char *prefix
 char *isc_bin_label(double lo, double hi, int last);
 /* The bin of v among nbins from lo, width wide (values beyond the ends go to the end bins). */
 size_t isc_bin_of(double v, double lo, double width, size_t nbins);
+/* The nbins + 1 edges from lo to hi, equal-width; each inner edge the shortest decimal within
+ * ISC_BIN_EDGE_TOL widths of lo + width * b, so that labels read [1037.442, 2024.619) and not
+ * 2024.6190000000001 (malloc'd). Rows are binned on these very edges (isc_bin_find). */
+#define ISC_BIN_EDGE_TOL 1e-9
+double *isc_bin_edges(double lo, double hi, size_t nbins);
+/* The bin of v: edges[b] <= v < edges[b + 1] (the last bin holds hi; values beyond the ends go
+ * to the end bins). */
+size_t isc_bin_find(const double *edges, size_t nbins, double v);
 /*
  * Bin numeric column col of every table on the same edges, from the smallest to the largest
  * value of all of them: each table gets a text column named name holding its rows' labels

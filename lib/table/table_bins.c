@@ -2,6 +2,7 @@
 #include "table/bins.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,40 @@ size_t isc_bin_of(double v, double lo, double width, size_t nbins)
 	return k < 0 ? 0 : k >= (double)nbins ? nbins - 1 : (size_t)k;
 }
 
+/* The shortest decimal within tol of x (x itself when none is): lo + width * b carries the
+ * rounding of the product, 2024.6190000000001 where 2024.619 was meant. */
+static double short_decimal(double x, double tol)
+{
+	char buf[40];
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, x);
+		double y = strtod(buf, NULL);
+		if (fabs(y - x) <= tol)
+			return y;
+	}
+	return x;
+}
+
+double *isc_bin_edges(double lo, double hi, size_t nbins)
+{
+	double *e = isc_xmalloc((nbins + 1) * sizeof(double)), width = (hi - lo) / (double)nbins;
+	e[0] = lo;
+	e[nbins] = hi;
+	for (size_t b = 1; b < nbins; b++)
+		e[b] = short_decimal(lo + width * (double)b, fabs(width) * ISC_BIN_EDGE_TOL);
+	return e;
+}
+
+size_t isc_bin_find(const double *edges, size_t nbins, double v)
+{
+	size_t b = isc_bin_of(v, edges[0], (edges[nbins] - edges[0]) / (double)nbins, nbins);
+	while (b > 0 && v < edges[b])
+		b--;
+	while (b + 1 < nbins && v >= edges[b + 1])
+		b++;
+	return b;
+}
+
 /* Widen [*lo, *hi] to the values of v[0..n) (NaN: no value). */
 static void widen_range(const double *v, size_t n, double *lo, double *hi)
 {
@@ -28,24 +63,17 @@ static void widen_range(const double *v, size_t n, double *lo, double *hi)
 			*lo = fmin(*lo, v[i]), *hi = fmax(*hi, v[i]);
 }
 
-/* The edges of nbins bins over [lo, hi] (both 0 when no value was seen). */
-struct bin_edges {
-	double lo, hi, width;
-	size_t nbins;
-};
-
-static struct bin_edges edges_of(double lo, double hi, size_t nbins)
+/* isc_bin_edges over [lo, hi] (both 0 when no value was seen; malloc'd). */
+static double *edges_of(double lo, double hi, size_t nbins)
 {
 	if (lo > hi)
 		lo = hi = 0;
-	return (struct bin_edges){ lo, hi, (hi - lo) / (double)nbins, nbins };
+	return isc_bin_edges(lo, hi, nbins);
 }
 
-static char *edge_label(const struct bin_edges *e, size_t b)
+static char *edge_label(const double *edges, size_t nbins, size_t b)
 {
-	bool last = b + 1 == e->nbins;
-	return isc_bin_label(e->lo + e->width * (double)b, last ? e->hi : e->lo + e->width * (double)(b + 1),
-			    last);
+	return isc_bin_label(edges[b], edges[b + 1], b + 1 == nbins);
 }
 
 void isc_bin_tables(struct isc_table **t, size_t n, const char *col, size_t nbins, const char *name)
@@ -53,11 +81,11 @@ void isc_bin_tables(struct isc_table **t, size_t n, const char *col, size_t nbin
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t k = 0; k < n; k++)
 		widen_range(isc_table_col(t[k], col)->num, t[k]->nrows, &lo, &hi);
-	struct bin_edges e = edges_of(lo, hi, nbins);
+	double *edges = edges_of(lo, hi, nbins);
 	uint32_t *ids = isc_xmalloc(nbins * sizeof(uint32_t));
 	for (size_t k = 0; k < n; k++) {
 		for (size_t b = 0; b < nbins; b++) {  /* ids are per table */
-			char *label = edge_label(&e, b);
+			char *label = edge_label(edges, nbins, b);
 			ids[b] = isc_table_intern(t[k], label);
 			free(label);
 		}
@@ -65,9 +93,10 @@ void isc_bin_tables(struct isc_table **t, size_t n, const char *col, size_t nbin
 		struct isc_column *c = isc_table_add_col(t[k], name, ISC_COL_TEXT);
 		c->text = isc_xmalloc((t[k]->nrows ? t[k]->nrows : 1) * sizeof(uint32_t));
 		for (size_t i = 0; i < t[k]->nrows; i++)
-			c->text[i] = isnan(v[i]) ? ISC_TEXT_EMPTY : ids[isc_bin_of(v[i], e.lo, e.width, nbins)];
+			c->text[i] = isnan(v[i]) ? ISC_TEXT_EMPTY : ids[isc_bin_find(edges, nbins, v[i])];
 	}
 	free(ids);
+	free(edges);
 }
 
 /* Values of numeric column c grouped by value, counting "" (no value) out. */
@@ -119,11 +148,11 @@ static void bin_rows(const struct isc_table *t, const double *v, size_t nbins, s
 {
 	double lo = INFINITY, hi = -INFINITY;
 	widen_range(v, t->nrows, &lo, &hi);
-	struct bin_edges e = edges_of(lo, hi, nbins);
+	double *edges = edges_of(lo, hi, nbins);
 	size_t *bin = isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(size_t));
 	size_t *count = isc_xcalloc(nbins + 1, sizeof(size_t));
 	for (size_t i = 0; i < t->nrows; i++)
-		count[bin[i] = isnan(v[i]) ? nbins : isc_bin_of(v[i], e.lo, e.width, nbins)]++;
+		count[bin[i] = isnan(v[i]) ? nbins : isc_bin_find(edges, nbins, v[i])]++;
 	size_t *gidx = isc_xcalloc(nbins + 1, sizeof(size_t));
 	memset(g, 0, sizeof(*g));
 	g->labels = isc_xcalloc(nbins + 1, sizeof(char *));
@@ -134,7 +163,7 @@ static void bin_rows(const struct isc_table *t, const double *v, size_t nbins, s
 		if (!count[b])
 			continue;
 		gidx[b] = g->ngroups;
-		g->labels[g->ngroups] = b == nbins ? isc_xstrdup("") : edge_label(&e, b);
+		g->labels[g->ngroups] = b == nbins ? isc_xstrdup("") : edge_label(edges, nbins, b);
 		g->rows[g->ngroups] = isc_xmalloc(count[b] * sizeof(size_t));
 		g->ngroups++;
 	}
@@ -145,6 +174,7 @@ static void bin_rows(const struct isc_table *t, const double *v, size_t nbins, s
 	free(gidx);
 	free(count);
 	free(bin);
+	free(edges);
 }
 
 int isc_by_group_rows(const struct isc_table *t, const char *col, size_t nbins, struct isc_groups *g)

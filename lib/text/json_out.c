@@ -15,10 +15,12 @@ char *isc_json_render(const cJSON *item, bool formatted)
 	return safe;
 }
 
+/* (cJSON_HasObjectItem ignores case: with "Datapoints" there, the replacement of "datapoints"
+ * failed and v leaked) */
 void isc_json_set(cJSON *o, const char *key, cJSON *v)
 {
-	if (cJSON_HasObjectItem(o, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
-	else
+	if (!cJSON_GetObjectItemCaseSensitive(o, key))
 		cJSON_AddItemToObject(o, key, v);
+	else if (!cJSON_ReplaceItemInObjectCaseSensitive(o, key, v))
+		cJSON_Delete(v);
 }

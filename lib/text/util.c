@@ -34,26 +34,30 @@ const char *isc_progname(void)
 
 /* Every message is one line, however hostile its arguments: control characters, bidi
  * controls and invalid UTF-8 in it are written as \xNN. */
-static atomic_bool muted;
-static atomic_uint nwarnings;
+/* Per thread: a trial read on one thread (the run cache's builder in analyze diff's loader)
+ * must not silence, nor be spoilt by, what another thread says about its own run. */
+static _Thread_local bool muted;
+static _Thread_local unsigned nwarnings;
 
 void isc_msg_mute(bool on)
 {
-	atomic_store(&muted, on);
+	muted = on;
 }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
 	char *msg = NULL;
-	if (atomic_load(&muted))
+	if (muted)
 		return;
 	int n = vasprintf(&msg, fmt, ap);
+	flockfile(stderr);  /* one line, also when runs open on two threads (analyze diff) */
 	fprintf(stderr, "%s: %s", progname, kind);
 	if (n >= 0)
 		isc_text_write(stderr, msg, (size_t)n, ISC_TEXT_LINE);
 	else
 		fputs("(message lost: out of memory)", stderr);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 	free(msg);
 }
 
@@ -68,13 +72,13 @@ void isc_err(const char *fmt, ...)
 
 unsigned isc_warn_count(void)
 {
-	return atomic_load(&nwarnings);
+	return nwarnings;
 }
 
 void isc_warn(const char *fmt, ...)
 {
 	va_list ap;
-	atomic_fetch_add(&nwarnings, 1);
+	nwarnings++;
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap);
 	va_end(ap);

@@ -19,10 +19,10 @@ void isc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void isc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void isc_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void isc_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* How many warnings this process printed (the run cache keeps no file that warns). */
+/* How many warnings this thread printed (the run cache keeps no file that warns). */
 unsigned isc_warn_count(void);
-/* Print no messages until called with false (a trial read whose messages a second read
- * prints); warnings are still counted. */
+/* Print no messages on this thread until called with false (a trial read whose messages a
+ * second read prints); warnings are still counted. Other threads still speak. */
 void isc_msg_mute(bool on);
 
 /* After getopt_long returned '?' or ':' (with opterr = 0, so that glibc prints nothing raw):

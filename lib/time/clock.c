@@ -49,3 +49,16 @@ char *isc_run_name(const char *host, const char *what)
 			*p = '_';  /* a hostname is ASCII letters, digits and '-'; nothing else is kept */
 	return isc_xasprintf("%s-%s-%s", name, what, date);
 }
+
+void isc_fmt_duration(char *buf, size_t len, double s, int tenths)
+{
+	unsigned long t = (unsigned long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(buf, len, "%luh%02lum%02lus", t / 3600, t / 60 % 60, t % 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
+	else if (tenths)
+		snprintf(buf, len, "%.1fs", s);
+	else
+		snprintf(buf, len, "%lus", t);
+}

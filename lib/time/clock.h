@@ -24,5 +24,8 @@ void isc_name_stamp(char *buf, size_t len);
  * checked -H name); NULL: this machine's hostname ("localhost" if it has none) with anything
  * but printable ASCII, '/' and ' ' made '_' (docs/collect.md). malloc'd. */
 char *isc_run_name(const char *host, const char *what);
+/* A duration for people: "1h02m03s", "4m05s", and under a minute "7s", or with tenths "7.3s"
+ * (a summary's run time; a progress line's elapsed time and ETA use whole seconds). */
+void isc_fmt_duration(char *buf, size_t len, double s, int tenths);
 
 #endif

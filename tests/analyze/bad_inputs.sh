@@ -121,7 +121,7 @@ cmp -s "$tmp/lf.out" "$tmp/crlf.out" || { echo "FAIL: CRLF results differ"; fail
 
 # usage errors exit 2
 expect 2 "analyze: --include: expected ')' at column 17 (in '(LDist > 5 and 1')" stats --include '(LDist > 5 and 1' "$good"
-expect 2 "analyze: stats: --funcs: unknown function 'p99' (expected count, min, max, avg, std, med, or N% with 0 < N < 100)" stats --funcs max,p99 "$good"
+expect 2 "analyze: stats: --funcs: unknown function 'p99' (expected count, min, max, avg, std, med, min_index, max_index, or N% with 0 < N < 100)" stats --funcs max,p99 "$good"
 expect 2 "analyze: stats: --format: expected text, csv or json, got 'xml'" stats --format xml "$good"
 expect 2 "analyze: stats: --bins needs --hist" stats --bins 3 "$good"
 expect 2 "analyze: stats: --hist-range needs --hist" stats --hist-range 0,10 "$good"

@@ -25,6 +25,13 @@ printf 'V,W\n1,1\n2,2\n2,3\n' > "$tmp/few.csv"
 # Bins match what analyze stats --include gives for the same range.
 n=$("$analyze" stats -F csv -G -f count -m '^W$' -i "V >= 499.5 and V < 749.25" "$tmp/d.csv" | tail -1 | cut -d, -f6)
 [ "$n" = 250 ] || fail "include count $n"
+# Edges are short decimals (issue 24): 1037.442 to 3011.796 in 5 bins is 1827.1835999999998
+# and 2616.9251999999997 by lo + width * b; labels and binning use 1827.1836 and 2616.9252.
+printf 'V,W\n1037.442,1\n1827.1836,2\n2616.9252,3\n3011.796,4\n1827.1835,5\n' > "$tmp/edges.csv"
+got=$("$analyze" stats -F csv -f count -m '^W$' --by V:5 "$tmp/edges.csv" | awk -F, 'NR > 2 { printf "%s,%s=%s;", $3, $4, $NF }')
+[ "$got" = '"[1037.442, 1432.3128)"=1;"[1432.3128, 1827.1836)"=1;"[1827.1836, 2222.0544)"=1;"[2616.9252, 3011.796]"=2;' ] || fail "short edges: $got"
+got=$("$analyze" diff -F json --by V:5 --allow-same "$tmp/edges.csv" "$tmp/edges.csv" 2>/dev/null | jq -r '.groups | keys | join(";")')
+[ "$got" = "[1037.442, 1432.3128);[1432.3128, 1827.1836);[1827.1836, 2222.0544);[2616.9252, 3011.796]" ] || fail "diff: edges: $got"
 # Errors: text column with bins, bad N, --by-bins without --by.
 "$analyze" stats --by ReqCState:3 "$samples/wult-good" > /dev/null 2> "$tmp/err"
 [ $? = 1 ] && grep -q "'ReqCState' is a text column; bins need numbers" "$tmp/err" || fail "text bins: $(cat "$tmp/err")"

@@ -51,8 +51,13 @@ expect 0 "q1: 2 of 3 datapoints kept" "$analyze" filter q.csv -o q1 -i "V != 2"
 [ "$(cat q1/datapoints.csv)" = "$(printf 'ReqCState,V,W\n"a,b",1,x\n"q""x",3,z')" ] || fail "q1: $(cat q1/datapoints.csv)"
 expect 0 "q2: 1 of 3 datapoints kept" "$analyze" filter q.csv -o q2 -i "V == 3" -m '^V$'
 [ "$(cat q2/datapoints.csv)" = "$(printf 'ReqCState,V\n"q""x",3')" ] || fail "q2: $(cat q2/datapoints.csv)"
-# A filter that keeps nothing still writes a run with the header.
-expect 0 "q3: 0 of 3 datapoints kept" "$analyze" filter q.csv -o q3 -i "V > 5"
+# A filter that keeps nothing is an error and writes nothing (issue 24: the run it used to
+# write failed every later step); --allow-empty writes the run with the header.
+expect 1 "analyze: filter: q.csv: no datapoint left after filtering (0 of 3 kept); nothing written (--allow-empty to write the empty run)" \
+	"$analyze" filter q.csv -o q3 -i "V > 5"
+[ "$(grep -vc warning err.txt)" = 1 ] || fail "empty filter: more than one error line: $(cat err.txt)"
+[ -e q3 ] || [ -n "$(ls -d q3.tmp-* 2>/dev/null)" ] && fail "empty filter: q3 written"
+expect 0 "q3: 0 of 3 datapoints kept" "$analyze" filter q.csv -o q3 -i "V > 5" --allow-empty
 [ "$(cat q3/datapoints.csv)" = "ReqCState,V,W" ] || fail "q3: $(cat q3/datapoints.csv)"
 
 # Never into, over or around the input, however spelt; the input is untouched.

@@ -71,12 +71,21 @@ printf 'LDist,WakeLatency \n1,2\n' > "$tmp/space1.csv"
 expect 0 "analyze: warning: $tmp/space1.csv:1: header: column 2 name 'WakeLatency ' has a space at its end; names are used as they are, not trimmed" \
 	stats -f count "$tmp/space1.csv"
 
+# a change smaller than its CI's resolution was printed "+1 us" for +0.572 (issue 24): two
+# significant digits of the change at least
+mkdir -p "$tmp/p1" "$tmp/p2"
+awk 'BEGIN { print "WakeLatency"; for (i = 0; i < 200; i++) print i }' > "$tmp/p1/datapoints.csv"
+awk 'BEGIN { print "WakeLatency"; for (i = 0; i < 200; i++) printf "%.3f\n", i + 0.572 }' > "$tmp/p2/datapoints.csv"
+"$analyze" diff "$tmp/p1" "$tmp/p2" > "$tmp/out" 2> "$tmp/err"
+grep -q '^  WakeLatency: median +0.57 us (+0.6%) vs p1, within-run 95% interval \[-[0-9]*, +[0-9]*\] (block bootstrap' "$tmp/out" ||
+	{ echo "FAIL: precision of a change: $(grep 'WakeLatency:' "$tmp/out")"; fails=$((fails + 1)); }
+
 # a change near DBL_MAX in a diff verdict was printed with 309 digits (and +inf%)
 mkdir -p "$tmp/big1" "$tmp/big2"
-printf 'LDist\n1e308\n1.1e308\n1.2e308\n1.3e308\n1.4e308\n1.5e308\n' > "$tmp/big1/datapoints.csv"
-printf 'LDist\n1e300\n1.1e300\n1.2e300\n1.3e300\n1.4e300\n1.5e300\n' > "$tmp/big2/datapoints.csv"
+printf 'WakeLatency\n1e308\n1.1e308\n1.2e308\n1.3e308\n1.4e308\n1.5e308\n' > "$tmp/big1/datapoints.csv"
+printf 'WakeLatency\n1e300\n1.1e300\n1.2e300\n1.3e300\n1.4e300\n1.5e300\n' > "$tmp/big2/datapoints.csv"
 "$analyze" diff "$tmp/big1" "$tmp/big2" > "$tmp/out" 2> "$tmp/err"
-grep -q '^  LDist: median -1.25e+308 us (-100.0%) vs big1, ' "$tmp/out" && ! grep -qE "[0-9]{16}" "$tmp/out" ||
+grep -q '^  WakeLatency: median -1.25e+308 us (-100.0%) vs big1, ' "$tmp/out" && ! grep -qE "[0-9]{16}" "$tmp/out" ||
 	{ echo "FAIL: verdict near DBL_MAX: $(cat "$tmp/out")"; fails=$((fails + 1)); }
 
 echo "$fails failure(s)"

@@ -47,8 +47,8 @@ expect_oom() {
 # 1.5 M datapoints: a column of 12 MB, more than the limit; a small run; a run whose
 # datapoints are small and whose counters.csv is large.
 mkdir -p "$tmp/big" "$tmp/small" "$tmp/ctr"
-awk 'BEGIN { print "WakeLatency,LDist"; for (i = 0; i < 1500000; i++) print i % 97 ",5" }' > "$tmp/big/datapoints.csv"
-printf 'WakeLatency,LDist\n1.5,100\n2.5,200\n3.5,300\n' > "$tmp/small/datapoints.csv"
+awk 'BEGIN { print "WakeLatency,IntrLatency"; for (i = 0; i < 1500000; i++) print i % 97 ",5" }' > "$tmp/big/datapoints.csv"
+printf 'WakeLatency,IntrLatency\n1.5,100\n2.5,200\n3.5,300\n' > "$tmp/small/datapoints.csv"
 cp "$tmp/small/datapoints.csv" "$tmp/ctr/"
 awk 'BEGIN { print "Snapshot,Time,CPU,Core,Package,TSC"; for (i = 0; i < 1500000; i++) print i ",1,0,0,0," i }' > "$tmp/ctr/counters.csv"
 

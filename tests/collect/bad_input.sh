@@ -100,20 +100,20 @@ retry_busy $C --method timer -c 4 --cpu "$CPU" -q --no-counters --force -o "$TMP
 [ "$(csv_rows "$TMP/rerun/datapoints.csv")" -eq 4 ] && jq -e '.datapoints == 4' "$TMP/rerun/info.json" >/dev/null ||
 	fail "--force rerun did not write its own files"
 
-# --force over a wult result: its info.yml and stats/turbostat.raw.txt (which analyze and report
-# read as the run's metadata and counters) go too, so the directory holds one run's metadata;
+# --force over a wult result: its info.yml (replaced by this run's, for wult's reader) and
+# stats/turbostat.raw.txt (which analyze and report read as the run's metadata and counters) go too, so the directory holds one run's metadata;
 # stats/'s other files stay, and a stats that is a symlink is not followed.
 mkdir -p "$TMP/wultrun/stats" "$TMP/wultlink" "$TMP/elsewhere"
 for f in info.yml datapoints.csv stats/turbostat.raw.txt stats/interrupts.raw.txt; do echo old >"$TMP/wultrun/$f"; done
 retry_busy $C --method timer -c 4 --cpu "$CPU" -q --no-counters --force -o "$TMP/wultrun" || fail "--force over a wult result failed"
-[ ! -e "$TMP/wultrun/info.yml" ] || fail "--force left the wult result's info.yml beside info.json"
+grep -q '^toolver: "idlescope ' "$TMP/wultrun/info.yml" || fail "--force left the wult result's info.yml beside info.json"
 [ ! -e "$TMP/wultrun/stats/turbostat.raw.txt" ] || fail "--force left the wult result's stats/turbostat.raw.txt"
 [ "$(cat "$TMP/wultrun/stats/interrupts.raw.txt")" = old ] || fail "--force touched stats/interrupts.raw.txt"
 jq -e '.datapoints == 4' "$TMP/wultrun/info.json" >/dev/null || fail "--force over a wult result did not write its run"
 echo old >"$TMP/wultlink/info.yml" && echo kept >"$TMP/elsewhere/turbostat.raw.txt" && ln -s "$TMP/elsewhere" "$TMP/wultlink/stats"
 retry_busy $C --method timer -c 4 --cpu "$CPU" -q --no-counters --force -o "$TMP/wultlink" || fail "--force with a stats symlink failed"
 [ "$(cat "$TMP/elsewhere/turbostat.raw.txt")" = kept ] || fail "--force followed a stats symlink"
-[ ! -e "$TMP/wultlink/info.yml" ] || fail "--force left info.yml (stats symlink case)"
+grep -q '^toolver: "idlescope ' "$TMP/wultlink/info.yml" || fail "--force left info.yml (stats symlink case)"
 
 # --force into a directory where datapoints.csv is a planted symlink: the link is replaced, not followed.
 mkdir "$TMP/forced" && echo secret >"$TMP/victim" && ln -s "$TMP/victim" "$TMP/forced/datapoints.csv"

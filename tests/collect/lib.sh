@@ -4,6 +4,7 @@ set -u
 . "$(dirname "$0")/../common/test-lib.sh"
 COLLECT=$1
 ANALYZE=$2
+BUSY_DUTY=${3:-}
 SKIP=77
 CPU=${IDLESCOPE_TEST_CPU:-1}
 [ "$CPU" -lt "$(nproc --all)" ] || CPU=0
@@ -16,6 +17,37 @@ TMP=$(mktemp -d /tmp/collect-test.XXXXXX) || fail "mktemp"
 chmod 0777 "$TMP"
 cleanup_tmp() { rm -rf "$TMP"; }
 test_when_finished cleanup_tmp
+
+# start_busy BUSY_US IDLE_US: keep $CPU busy BUSY_US of every BUSY_US + IDLE_US (busy_duty, the
+# test's third argument) in the background until the test exits, however it exits.
+BUSY_PID=
+start_busy() {
+	[ -x "${BUSY_DUTY:-}" ] || fail "no busy_duty helper (third argument)"
+	test_bg "$BUSY_DUTY" "$CPU" "$1" "$2" >"$TMP/busy.out"
+	BUSY_PID=$!
+	test_when_finished stop_busy
+	for _ in $(seq 50); do
+		grep -q ready "$TMP/busy.out" && return 0
+		sleep 0.1
+	done
+	fail "busy_duty did not start on CPU $CPU"
+}
+stop_busy() {
+	[ -z "$BUSY_PID" ] || { kill "$BUSY_PID" 2>/dev/null; wait "$BUSY_PID" 2>/dev/null; BUSY_PID=; }
+}
+
+# The cpuidle driver of this machine ("none" without cpuidle), for the tests that depend on it.
+idle_driver() { cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none; }
+
+# check_judged INFO: info.json's attempts, discarded_pct and mostly_discarded agree with its
+# datapoints and discards.
+check_judged() {
+	jq_true "$1" '.attempts == .datapoints + ([.discards[]] | add) and
+		(if .attempts == 0 then .discarded_pct == null else
+		 ((.discarded_pct - 100 * ([.discards[]] | add) / .attempts) | fabs) < 1e-9 end) and
+		.mostly_discarded == ((.discarded_pct // 0) > 50) and (.warnings | type) == "array"' \
+		"attempts, discarded_pct, mostly_discarded"
+}
 
 # as_nobody ARGS...: run collect as user nobody. The binary is copied into the scratch
 # directory first: the build tree may be under a home directory nobody cannot enter.

@@ -25,6 +25,9 @@ for _ in $(seq 80); do
 done
 [ $busy -eq 0 ] || skip "CPUs 0 and 1 were never both free of other collectors for 80 s"
 [ $rc -eq 0 ] || { cat "$TMP/mc.err"; fail "two-CPU run: exit $rc"; }
+# the two runs share one stderr: every line is whole, one program's (not two pieces run together)
+bad=$(awk '/./ && (!/^collect(\[cpu[01]\])?: / || gsub(/collect(\[cpu[01]\])?: /, "&") > 1)' "$TMP/mc.err" | wc -l)
+[ "$bad" -eq 0 ] || fail "$bad lines of stderr are not whole lines of one program: $(cat "$TMP/mc.err")"
 for c in 0 1; do
 	jq_true "$TMP/mc/cpu$c/info.json" ".cpu == $c and .datapoints == 60 and .reportid == \"mc-cpu$c\" and .complete == true" "cpu$c run"
 	[ "$(csv_rows "$TMP/mc/cpu$c/datapoints.csv")" -eq 60 ] || fail "cpu$c rows"

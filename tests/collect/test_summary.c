@@ -18,7 +18,9 @@ static char *print(const struct run_summary *s, const struct summary_facts *x)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	summary_print(f, s, x);
+	cJSON *w = summary_warnings(x);
+	summary_print(f, s, x, w);
+	cJSON_Delete(w);
 	fclose(f);
 	return buf;
 }
@@ -53,9 +55,60 @@ int main(void)
 	       "collect: 100 datapoints kept in 4.0s (25.0/s), 350 discarded (77.8% of 450 attempts): "
 	       "not_idle 300 (66.7%), other_wake 50 (11.1%)\n"
 	       "collect: WakeLatency (us, 100 values): min 1.000, med 50.500, 99% 99.010, max 100.000\n"
-	       "collect: warning: 77.8% of the attempts were discarded, most as not_idle (66.7%), so the "
+	       "collect: warning: 77.8% of the 450 attempts were discarded (not_idle 300, other_wake 50): "
+	       "the 100 kept datapoints are a biased selection, not a sample of CPU 0's wake-ups: the "
+	       "attempts where the CPU happened to be idle when the event was due (a busy CPU's quiet "
+	       "moments); they describe the wake-up in those moments only, not how often an event meets "
+	       "the conditions that were discarded, nor the latency under them; CPU 0 was busy (not idle) "
+	       "when the event was due (CPU 0 is the busiest CPU on small machines: housekeeping, most "
+	       "interrupts); try another --cpu\n");
+	free(out);
+	/* Nothing kept (a time limit ended it): no "kept datapoints" to speak of. */
+	struct summary_facts none = x;
+	none.kept = 0;
+	out = print(s, &none);
+	expect("nothing kept", strstr(out, "collect: warning:") ? strstr(out, "collect: warning:") : "",
+	       "collect: warning: all 350 attempts were discarded: no datapoint describes CPU 0's wake-ups; "
+	       "CPU 0 was busy (not idle) when the event was due (CPU 0 is the busiest CPU on small machines: "
+	       "housekeeping, most interrupts); try another --cpu\n");
+	free(out);
+	/* Half discarded is not "mostly": the shorter warning. */
+	x.discards[DISCARD_NOT_IDLE] = 50;
+	x.discards[DISCARD_OTHER_WAKE] = 50;
+	out = print(s, &x);
+	expect("half", strstr(out, "collect: warning:") ? strstr(out, "collect: warning:") : "",
+	       "collect: warning: 50.0% of the attempts were discarded, most as not_idle (25.0%), so the "
 	       "kept datapoints may be biased: CPU 0 was busy (not idle) when the event was due (CPU 0 "
 	       "is the busiest CPU on small machines: housekeeping, most interrupts); try another --cpu\n");
+	free(out);
+	/* No per-datapoint idle check: the busy share decides; 10% outside the thread warns. */
+	struct cpu_busy cb = { .busy_pct = 12.5, .own_pct = 2.5, .other_pct = 10.0, .own_known = true, .ticks = 400 };
+	struct summary_facts u = { .cpu = 1, .ncpus = 2, .kept = 100, .duration_s = 4, .ldist_min_ns = 1000000,
+				   .idle_unchecked = true, .idle_source = "no states", .busy = &cb };
+	out = print(s, &u);
+	expect("busy, unchecked", strstr(out, "collect: warning:") ? strstr(out, "collect: warning:") : "",
+	       "collect: warning: CPU 1 was busy 10.0% of the run outside the measuring thread (/proc/stat, "
+	       "400 ticks) and the method could not check each datapoint (no states): up to that share of "
+	       "the datapoints may be wake-ups of a busy CPU (a preemption), not from idle; measure a CPU "
+	       "nothing else runs on, or use --method bpf (root), which checks every datapoint\n");
+	free(out);
+	cb.other_pct = 9.99;
+	out = print(s, &u);
+	expect("9.99% busy: no warning", strstr(out, "warning") ? "a warning" : "none", "none");
+	free(out);
+	cb.ticks = 19;
+	out = print(s, &u);
+	CHECK_MSG(strstr(out, "collect: warning: whether CPU 1 was idle when the events fired is not known: the "
+			 "method could not check each datapoint (no states), and the run was too short to measure "
+			 "the CPU's busy share (19 ticks of /proc/stat, fewer than 20)\n"), "too few ticks:\n%s", out);
+	free(out);
+	u.busy = NULL;
+	out = print(s, &u);
+	CHECK_MSG(strstr(out, "and /proc/stat gave no busy share for the run\n"), "no busy share:\n%s", out);
+	free(out);
+	u.idle_unchecked = false;   /* checked per datapoint: the busy share is not a warning */
+	out = print(s, &u);
+	expect("checked", strstr(out, "warning") ? "a warning" : "none", "none");
 	free(out);
 
 	/* Exactly a fifth discarded: no warning. Other wake-ups on CPU 1 at a fifth plus one. */
@@ -73,6 +126,22 @@ int main(void)
 			 "(20.6%), so the kept datapoints may be biased: something else (another timer, an "
 			 "interrupt) woke CPU 1 before the event; try a shorter -l (less time for other "
 			 "wake-ups) or another --cpu\n"), "other_wake warning:\n%s", out);
+	free(out);
+
+	/* collect --include/--exclude: the filtered are discards in the counts, but not in the
+	 * bias warning, which is about the method's (a fifth of all attempts, as above). */
+	struct summary_facts fz = { .cpu = 1, .ncpus = 2, .kept = 100, .duration_s = 125,
+				   .ldist_min_ns = 20000, .discards = { 10, 0, 0, 0 }, .filtered = 90 };
+	out = print(s, &fz);
+	expect("filtered", out,
+	       "collect: 100 datapoints kept in 2m05s (0.8/s), 100 discarded (50.0% of 200 attempts): "
+	       "not_idle 10 (5.0%), filtered 90 (45.0%, by --include/--exclude)\n"
+	       "collect: WakeLatency (us, 100 values): min 1.000, med 50.500, 99% 99.010, max 100.000\n");
+	free(out);
+	fz.discards[DISCARD_NOT_IDLE] = 50;
+	out = print(s, &fz);
+	CHECK_MSG(strstr(out, "collect: warning: 20.8% of the attempts were discarded, most as not_idle (20.8%)"),
+		  "warning with filtered datapoints:\n%s", out);
 	free(out);
 	summary_free(s);
 

@@ -7,6 +7,7 @@
 
 #include "collect.h"
 #include "timer_classify.h"
+#include "time/clock.h"
 #include "../common/check.h"
 
 volatile sig_atomic_t collect_stop_requested;
@@ -170,6 +171,20 @@ int main(void)
 		CHECK_MSG(collect_parse_duration("1h25", &ns, why, sizeof(why)) < 0 &&
 		      strstr(why, "'1h25' is not a duration"), "1h25 must be refused: '%s'", why);
 		CHECK_MSG(collect_parse_duration("1hm", &ns, why, sizeof(why)) < 0, "1hm must be refused");
+	}
+	{
+		/* how the summary (tenths) and the progress line (whole seconds) print durations */
+		char b[32];
+		isc_fmt_duration(b, sizeof(b), 7.26, 1);
+		CHECK_STR(b, "7.3s");
+		isc_fmt_duration(b, sizeof(b), 7.26, 0);
+		CHECK_STR(b, "7s");
+		isc_fmt_duration(b, sizeof(b), 59.6, 0);
+		CHECK_STR(b, "1m00s");
+		isc_fmt_duration(b, sizeof(b), 245, 1);
+		CHECK_STR(b, "4m05s");
+		isc_fmt_duration(b, sizeof(b), 3723.4, 0);
+		CHECK_STR(b, "1h02m03s");
 	}
 	options_checks();
 	classify_checks();

@@ -31,7 +31,7 @@ refused 2 "collect: unknown option '--coun' (long options are never abbreviated:
 	"$COLLECT" -q --coun 5
 refused 2 "collect: unknown option '--inter' (long options are never abbreviated: --interval?); try 'collect --counters --help'" \
 	"$COLLECT" --counters --inter 1 -o x
-refused 2 "analyze: stats: unknown option '--inc' (long options are never abbreviated: --include?); try 'analyze stats --help'" \
+refused 2 "analyze: stats: unknown option '--inc' (long options are never abbreviated: --include-metrics or --include?); try 'analyze stats --help'" \
 	"$ANALYZE" stats --inc "x > 1" r
 refused 2 "analyze: diff: unknown option '--no' (long options are never abbreviated: --no-group or --no-cache?); try 'analyze diff --help'" \
 	"$ANALYZE" diff --no a b

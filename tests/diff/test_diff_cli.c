@@ -43,6 +43,10 @@ static int diff(const char *arg, ...)
 {
 	const char *argv[40] = { analyze, subcommand };
 	int argc = 2;
+	/* these checks compare LDist like an outcome, as before issue 24 (diff_inputs.sh tests
+	 * the default, where inputs get no verdict) */
+	if (!strcmp(subcommand, "diff"))
+		argv[argc++] = "--compare-inputs";
 	va_list ap;
 	va_start(ap, arg);
 	for (const char *a = arg; a && argc < 39; a = va_arg(ap, const char *))
@@ -204,10 +208,11 @@ static void test_shifted(void)
 	/* the verdict line, numbers from above */
 	char want[640], pbuf[32];
 	snprintf(pbuf, sizeof(pbuf), "%.2g", p);
-	snprintf(want, sizeof(want), "WakeLatency: median +50 us (+49.8%%) vs ref, 95%% CI "
-		 "[%+.0f, %+.0f] (block bootstrap), no difference in these runs (Mann\u2013Whitney "
-		 "p = %s, but the CI includes 0); one run per configuration, so run-to-run variation "
-		 "is unknown: for a verdict, repeat the runs (collect --matrix ... --repeat 3)",
+	snprintf(want, sizeof(want), "WakeLatency: median +50 us (+49.8%%) vs ref, within-run 95%% "
+		 "interval [%+.0f, %+.0f] (block bootstrap; run-to-run variation unknown), no "
+		 "difference in these runs (Mann\u2013Whitney p = %s, but the interval includes 0); "
+		 "one run per configuration, so run-to-run variation is unknown: for a verdict, "
+		 "repeat the runs (collect --matrix ... --repeat 3)",
 		 lo, hi, pbuf);
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), want);
 	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/verdict/0")));
@@ -228,10 +233,12 @@ static void test_shifted(void)
 
 	/* text: the same verdict, indented under its heading */
 	CHECK(diff(path("ref"), path("shift"), NULL) == 0);
-	CHECK(strstr(out, "shift vs ref:\n  WakeLatency: median +50 us (+49.8%) vs ref, 95% CI [") != NULL);
+	CHECK(strstr(out, "shift vs ref:\n  WakeLatency: median +50 us (+49.8%) vs ref, within-run "
+		     "95% interval [") != NULL);
+	CHECK(strstr(out, "95% CI") == NULL);   /* one run each: never a bare "95% CI" */
 	CHECK(strstr(out, "ReqCState = C6: ref 100, shift 100 datapoints\n") != NULL);
 	CHECK(strstr(out, "  LDist: median +0 us vs ref") == NULL);  /* LDist median is 1100.5 */
-	CHECK(strstr(out, "  LDist: median +0 us (+0.0%) vs ref, 95% CI [") != NULL);
+	CHECK(strstr(out, "  LDist: median +0 us (+0.0%) vs ref, within-run 95% interval [") != NULL);
 	CHECK(strstr(out, "no difference in these runs (Mann\u2013Whitney p = 1); one run per "
 		     "configuration") != NULL);
 	CHECK(strstr(out, "significant") == NULL);
@@ -266,7 +273,7 @@ static void test_formats_and_options(void)
 	CHECK(cJSON_IsNull(at(j, "groups/1001/metrics/WakeLatency/tests/1/med_diff_ci95/0")));
 	CHECK_EQ_DBL(num(j, "groups/1001/metrics/WakeLatency/tests/1/mw_p"), 1);
 	CHECK(strstr(cJSON_GetStringValue(at(j, "groups/1001/metrics/WakeLatency/verdict/1")),
-		     "95% CI n/a (1 value), no difference in these runs") != NULL);
+		     "within-run 95% interval n/a (1 value), no difference in these runs") != NULL);
 	cJSON_Delete(j);
 
 	/* more groups than diff merges (16): the overall sample is sorted on its own */
@@ -310,7 +317,7 @@ static void test_identical_and_names(void)
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/ks_p"), 1);
 	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
 	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")),
-		     "median +0 us (+0.0%) vs ref, 95% CI [-") != NULL);
+		     "median +0 us (+0.0%) vs ref, within-run 95% interval [-") != NULL);
 	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/2/significant")));
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/med/change/2"), 50);
 	cJSON_Delete(j);
@@ -477,7 +484,7 @@ static void test_replicates(void)
 	make_system_run("b2", 10.5, "6.1", "POLL");
 	make_system_run("b3", 9.5, "6.2", "POLL");
 	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "-F", "json", "-m", "Wake",
-		   NULL) == 0);
+		   "-G", NULL) == 0);
 	cJSON *j = json_out();
 	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "a");
 	CHECK_STR(cJSON_GetStringValue(at(j, "configs/1/name")), "b");
@@ -505,10 +512,10 @@ static void test_replicates(void)
 	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/tests/1/mw_p")));  /* pseudoreplication */
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/method")),
-		  "welch-run-summaries");
+		  "random-effects-runs");
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/replicates/0"), 3);
-	/* run medians 100.5, 101, 100 against 110.5, 111, 110: diff 10, se sqrt(2 * 0.25 / 3),
-	 * df 4 */
+	/* run medians 100.5, 101, 100 against 110.5, 111, 110, runs of equal size (so equal
+	 * weights: Welch): diff 10, se sqrt(2 * 0.25 / 3), df 4 */
 	double se = sqrt(0.5 / 3), q = gsl_cdf_tdist_Pinv(0.975, 4);
 	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff"), 10, 1e-12);
 	CHECK_NEAR(num(j, "metrics/WakeLatency/tests/1/med_diff_ci95/0"), 10 - q * se, 1e-9);
@@ -520,8 +527,14 @@ static void test_replicates(void)
 	CHECK(cJSON_IsNull(at(j, "metrics/WakeLatency/tests/1/run_level/99%")));  /* 200 values */
 	char want[1024], pbuf[32];
 	snprintf(pbuf, sizeof(pbuf), "%.2g", 2 * gsl_cdf_tdist_Q(10 / se, 4));
+	/* the family: the median alone (200 values per run: no 99%) */
+	CHECK_EQ_DBL(num(j, "family/size"), 1);
+	CHECK_STR(cJSON_GetStringValue(at(j, "family/method")), "holm");
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/run_level/med/verdict/answer")),
+		  "changed");
 	snprintf(want, sizeof(want), "WakeLatency: median +10 us (+10.0%%) vs a (3 vs 3 runs), 95%% CI "
-		 "[+9, +11], significant (Welch t on run medians, p = %s)", pbuf);
+		 "[+9, +11], changed: significant (Holm-adjusted p = %s in a family of 1; "
+		 "random-effects t on run medians, p = %s)", pbuf, pbuf);
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), want);
 	/* what differs besides the setting: cstates and the kernel of b3 */
 	CHECK_STR(cJSON_GetStringValue(at(j, "warnings/0")),
@@ -529,6 +542,52 @@ static void test_replicates(void)
 	CHECK_STR(cJSON_GetStringValue(at(j, "warnings/1")),
 		  "settings.cstates differs: a: all; b: POLL");
 	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 2);
+	cJSON_Delete(j);
+
+	/* with idle states: the verdicts are per state, all datapoints together descriptive */
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "-F", "json", "-m", "Wake",
+		   NULL) == 0);
+	j = json_out();
+	CHECK(cJSON_IsTrue(at(j, "descriptive")));
+	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), "descriptive: all "
+		     "groups together are a mixture") != NULL);
+	CHECK(cJSON_IsFalse(at(j, "groups/C6/descriptive")));
+	CHECK_STR(cJSON_GetStringValue(at(j, "groups/C6/metrics/WakeLatency/tests/1/run_level/med/verdict/answer")),
+		  "changed");
+	CHECK(cJSON_IsTrue(at(j, "groups/C6/metrics/WakeLatency/tests/1/significant")));
+	/* each state's share: the same in every run (a half), so no test */
+	CHECK_STR(cJSON_GetStringValue(at(j, "groups/C6/shares/1/answer")), "refused");
+	cJSON_Delete(j);
+
+	/* --primary: that comparison alone, the rest not tested */
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "-F", "json", "-m", "Wake",
+		   "--primary", "WakeLatency:med:C1", NULL) == 0);
+	j = json_out();
+	CHECK_EQ_DBL(num(j, "family/size"), 1);
+	CHECK_STR(cJSON_GetStringValue(at(j, "family/primary")), "WakeLatency:med:C1");
+	CHECK(cJSON_IsTrue(at(j, "groups/C1/metrics/WakeLatency/tests/1/significant")));
+	CHECK(cJSON_IsFalse(at(j, "groups/C6/metrics/WakeLatency/tests/1/significant")));
+	CHECK_STR(cJSON_GetStringValue(at(j, "groups/C6/metrics/WakeLatency/tests/1/run_level/med/verdict/answer")),
+		  "untested");
+	cJSON_Delete(j);
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "--primary", "Nope:med",
+		   NULL) == 2);
+	CHECK_STR(err, "analyze: diff: --primary: metric 'Nope' is not compared here\n");
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "--primary", "WakeLatency",
+		   NULL) == 2);
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "--margin", "-1us", NULL) == 2);
+	CHECK_STR(err, "analyze: diff: --margin '-1us': expected a positive number, alone (the "
+		  "metric's unit) or with %, ns, us or ms\n");
+
+	/* --margin 20us: the change of 10 us is inside it but significant: "changed" wins; a
+	 * margin of 20 us against an A/A pair below */
+	CHECK(diff(list3("a1", "a2", "a3"), list3("b1", "b2", "b3"), "-F", "json", "-m", "Wake",
+		   "-G", "--margin", "20us", NULL) == 0);
+	j = json_out();
+	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/run_level/med/verdict/margin"), 20);
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/run_level/med/verdict/answer")),
+		  "changed");
 	cJSON_Delete(j);
 
 	/* text: each run's median and 99%, the pooled value, the warning block first */
@@ -555,18 +614,52 @@ static void test_replicates(void)
 	char aa[800];
 	snprintf(aa, sizeof(aa), "%s,%s", path("a1"), path("a2"));
 	CHECK(diff(aa, list3("a3", "a4", "a4") + 0, "--allow-same", "-F", "json", "-m", "Wake",
-		   NULL) == 0);
+		   "-G", "--margin", "5us", NULL) == 0);
 	j = json_out();
 	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "run");
+	/* 2 vs 3 runs: never an answer, whatever p says */
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/run_level/med/verdict/answer")),
+		  "inconclusive");
+	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), "95% CI if run "
+		     "effects are normal [-2, +1], inconclusive: 2 vs 3 runs cannot show the shape of "
+		     "the run-to-run variation (a verdict needs 3 or more a side); if run effects are "
+		     "normal this design detects changes larger than 1.93 us; 3 runs per "
+		     "configuration would detect 5 us (the margin)") != NULL);
 	cJSON_Delete(j);
+	/* 3 vs 3: run medians 100.5, 101, 100 against 100.75, 100.6, 100.2 */
+	make_system_run("a5", 0.1, "6.1", "all");
+	make_system_run("a6", -0.3, "6.1", "all");
+	CHECK(diff(list3("a1", "a2", "a3"), list3("a4", "a5", "a6"), "-F", "json", "-m", "Wake",
+		   "-G", "--margin", "5us", NULL) == 0);
+	j = json_out();
+	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/run_level/med/verdict/answer")),
+		  "equivalent");
+	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")),
+		     "no change larger than 5 us (equivalence, TOST: Holm-adjusted p = ") != NULL);
+	cJSON_Delete(j);
+	/* the default margin, 5% of the reference's 100.5 us; 0.5% is narrower than the design
+	 * can tell */
+	CHECK(diff(list3("a1", "a2", "a3"), list3("a4", "a5", "a6"), "-m", "Wake", "-G", NULL) == 0);
+	CHECK(strstr(out, "no change larger than 5.03 us (equivalence, TOST: Holm-adjusted p = ") != NULL);
+	CHECK(diff(list3("a1", "a2", "a3"), list3("a4", "a5", "a6"), "-m", "Wake", "-G", "--margin",
+		   "0.5%", NULL) == 0);
+	CHECK(strstr(out, "inconclusive: this design detects only changes larger than 1.52 us (80% "
+		     "power at the family's level); ") != NULL);
+	CHECK(strstr(out, " runs per configuration would detect 0.503 us (the margin)") != NULL);
 
-	/* three runs against one: datapoint level, nothing significant */
+	/* three runs against one: datapoint level, nothing significant; the note names the side
+	 * with one run (not "one run per configuration") */
 	CHECK(diff(list3("a1", "a2", "a3"), path("b1"), "-F", "json", "-m", "Wake", NULL) == 0);
 	j = json_out();
 	CHECK_STR(cJSON_GetStringValue(at(j, "metrics/WakeLatency/tests/1/level")), "datapoint");
 	CHECK_EQ_DBL(num(j, "metrics/WakeLatency/tests/1/replicates/1"), 1);
 	CHECK(cJSON_IsFalse(at(j, "metrics/WakeLatency/tests/1/significant")));
+	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")), "; b1 has one run "
+		     "(3 vs 1 runs), so run-to-run variation is unknown: for a verdict, repeat its "
+		     "runs") != NULL);
+	CHECK(strstr(cJSON_GetStringValue(at(j, "metrics/WakeLatency/verdict/1")),
+		     "one run per configuration") == NULL);
 	cJSON_Delete(j);
 
 	/* bad lists */
@@ -623,11 +716,72 @@ static void test_experiment(void)
 	j = json_out();
 	CHECK_STR(cJSON_GetStringValue(at(j, "reference")), "cstates=POLL");
 	cJSON_Delete(j);
+	/* a drift over the order the runs were taken in: +1 us per run, within configurations */
+	static const double drift[] = { 0, 1, 2.1, 3, 4, 5.05 };
+	mkdir(path("drift"), 0755);
+	for (int i = 0; i < 6; i++) {
+		char dir[64];
+		snprintf(dir, sizeof(dir), "drift/%s-%d", i % 2 ? "POLL" : "all", i / 2 + 1);
+		make_system_run(dir, drift[i], "6.1", i % 2 ? "POLL" : "all");
+	}
+	write_file("drift/experiment.json",
+		   "{\"design\": {\"factors\": [{\"name\": \"cstates\", \"values\": [\"all\", \"POLL\"]}]},\n"
+		   "\"runs\": [{\"path\": \"all-1\", \"config\": {\"cstates\": \"all\"}},\n"
+		   "{\"path\": \"POLL-1\", \"config\": {\"cstates\": \"POLL\"}},\n"
+		   "{\"path\": \"all-2\", \"config\": {\"cstates\": \"all\"}},\n"
+		   "{\"path\": \"POLL-2\", \"config\": {\"cstates\": \"POLL\"}},\n"
+		   "{\"path\": \"all-3\", \"config\": {\"cstates\": \"all\"}},\n"
+		   "{\"path\": \"POLL-3\", \"config\": {\"cstates\": \"POLL\"}}]}\n");
+	CHECK(diff(path("drift"), "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 1);
+	CHECK(strstr(cJSON_GetStringValue(at(j, "warnings/0")), "run order: WakeLatency median drifts "
+		     "by +1.01 us per run over the order the runs were taken in (trend within "
+		     "configurations, p = ") != NULL);
+	cJSON_Delete(j);
+	/* the same runs as lists: no order known, no such line */
+	char la[800], lb[800];
+	snprintf(la, sizeof(la), "%s,%s,%s", path("drift/all-1"), path("drift/all-2"),
+		 path("drift/all-3"));
+	snprintf(lb, sizeof(lb), "%s,%s,%s", path("drift/POLL-1"), path("drift/POLL-2"),
+		 path("drift/POLL-3"));
+	CHECK(diff(la, lb, "-F", "json", "-m", "Wake", NULL) == 0);
+	j = json_out();
+	CHECK(cJSON_GetArraySize(at(j, "warnings")) == 1);   /* settings.cstates only */
+	CHECK(strstr(cJSON_GetStringValue(at(j, "warnings/0")), "run order") == NULL);
+	cJSON_Delete(j);
 	write_file("exp/experiment.json", "{\"runs\": [{\"config\": {}}]}");
 	CHECK(diff(path("exp"), NULL) == 2);
 	snprintf(want, sizeof(want), "analyze: %s/experiment.json: runs[0]: expected \"path\" (text) "
 		 "and \"config\" (an object)\n", path("exp"));
 	CHECK_STR(err, want);
+	/* runs[].path stays inside the experiment directory: no "..", no absolute path, no symlink
+	 * out (a1 is a valid run beside exp/: loading it would succeed) */
+	static const struct { const char *path, *why; } out[] = {
+		{ "../a1", "'..' in the path (it must stay inside the directory)" },
+		{ "POLL-1/../../a1", "'..' in the path (it must stay inside the directory)" },
+		{ "/tmp", "an absolute path (it must be inside the directory)" },
+		{ "link-out", "a symbolic link out of the directory" },
+		{ "link-out/.", "a symbolic link out of the directory" },
+	};
+	snprintf(cmd, sizeof(cmd), "ln -s ../a1 '%s'", path("exp/link-out"));
+	CHECK(system(cmd) == 0);
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		char json[512];
+		snprintf(json, sizeof(json), "{\"runs\": [{\"path\": \"POLL-1\", \"config\": {\"c\": 1}}, "
+			 "{\"path\": \"%s\", \"config\": {\"c\": 2}}]}", out[i].path);
+		write_file("exp/experiment.json", json);
+		CHECK(diff(path("exp"), NULL) == 2);
+		snprintf(want, sizeof(want), "analyze: %s/experiment.json: runs[1].path '%s': %s: refused\n",
+			 path("exp"), out[i].path, out[i].why);
+		CHECK_STR(err, want);
+	}
+	/* a symlink that stays inside is a path like another */
+	snprintf(cmd, sizeof(cmd), "ln -s POLL-2 '%s'", path("exp/link-in"));
+	CHECK(system(cmd) == 0);
+	write_file("exp/experiment.json", "{\"runs\": [{\"path\": \"POLL-1\", \"config\": {\"c\": 1}}, "
+		   "{\"path\": \"link-in\", \"config\": {\"c\": 2}}]}");
+	CHECK(diff(path("exp"), "-m", "Wake", NULL) == 0);
 }
 
 static void test_bad_inputs(void)

@@ -111,8 +111,8 @@ static void aa_three_vs_three(void)
 		p99 += o.p99_significant;
 	}
 	printf("A/A 3 vs 3 runs, run effect sd = within sd, %d experiments of %d datapoints/run:\n"
-	       "  significant (Welch t on run medians): %zu = %.1f%%\n"
-	       "  significant at 99%% (Welch t on run 99th percentiles): %zu = %.1f%%\n"
+	       "  significant (run medians, Holm in the family of med and 99%%): %zu = %.1f%%\n"
+	       "  significant at 99%% (run 99th percentiles, the same family): %zu = %.1f%%\n"
 	       "  datapoint-level rule (MW p < 0.05 and Price-Bonett CI excludes 0): %zu = %.1f%%\n",
 	       EXPERIMENTS, ROWS, sig, 100.0 * sig / EXPERIMENTS, p99, 100.0 * p99 / EXPERIMENTS, old,
 	       100.0 * old / EXPERIMENTS);

@@ -1,6 +1,8 @@
 /* libFuzzer target: any bytes as info.json and as info.yml give a JSON object or one error
- * naming the file, within the limits (docs/format.md), never a crash or a hang.
+ * naming the file, within the limits (docs/format.md), never a crash or a hang; and the
+ * biased-run check of that object (discards.h) a share from 0 to 1 or none.
  * Build: cmake -DIDLESCOPE_FUZZ=ON with clang (see docs/format.md, "Fuzzing"). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 #include <unistd.h>
 
 #include "run/run.h"
+#include "run/discards.h"
 
 static void write_file(const char *path, const uint8_t *data, size_t size)
 {
@@ -37,6 +40,13 @@ static void check(cJSON *(*load)(const char *, char *, size_t), const char *path
 		abort();
 	if (!j && (strncmp(err, path, strlen(path)) != 0 || strchr(err, '\n')))
 		abort();  /* a refusal names the file, on one line */
+	/* what analyze makes of the tree: the biased-run check reads datapoints and discards */
+	struct isc_discards d;
+	isc_info_discards(j, &d);
+	double share = isc_discard_share(&d);
+	if (!isnan(share) && !(share >= 0 && share <= 1))
+		abort();
+	free(isc_info_biased(j));
 	cJSON_Delete(j);
 }
 

@@ -17,6 +17,7 @@ analyze.1.scd|OPTIONS|\"$analyze\"
 analyze.1.scd|STATS OPTIONS|\"$analyze\" stats
 analyze.1.scd|DIFF OPTIONS|\"$analyze\" diff
 analyze.1.scd|COUNTERS OPTIONS|\"$analyze\" counters
+analyze.1.scd|EXPORT OPTIONS|\"$analyze\" export
 analyze.1.scd|CACHE OPTIONS|\"$analyze\" cache
 report.1.scd|OPTIONS|\"$report\""
 

@@ -108,7 +108,7 @@ static void hand_computed(void)
 	CHECK(isnan(out[1]) && isnan(out[5]));
 	free(f);
 	CHECK(isc_funcs_parse("max,100%", &f, &nf, err, sizeof(err)) < 0);
-	CHECK_STR(err, "unknown function '100%' (expected count, min, max, avg, std, med, or N% with 0 < N < 100)");
+	CHECK_STR(err, "unknown function '100%' (expected count, min, max, avg, std, med, min_index, max_index, or N% with 0 < N < 100)");
 	CHECK(isc_funcs_parse("max,,min", &f, &nf, err, sizeof(err)) < 0);
 	CHECK_STR(err, "bad function ''");
 }

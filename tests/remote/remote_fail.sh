@@ -43,11 +43,29 @@ grep -v "^\[127.0.0.1\]:$PORT2 " "$SSHDIR/known_hosts.good" >"$SSHDIR/known_host
 echo "[127.0.0.1]:$PORT2 $(cut -d' ' -f1-2 "$SSHDIR/host_key1.pub")" >>"$SSHDIR/known_hosts"
 one_line 1 "^collect: sut3: host key mismatch: .*refused" rcollect -H sut3 --deploy
 [ ! -e "$TMP/sut" ] || fail "something reached the SUT past a wrong host key"
-# nor is checking turned off from collect's command line (ssh would log in with it)
-one_line 2 "^collect: --ssh-opt 'StrictHostKeyChecking=no': collect does not turn host key checking off" \
-	rcollect --ssh-opt StrictHostKeyChecking=no -H sut3 --deploy
-one_line 2 "^collect: --ssh-opt 'stricthostkeychecking off': collect does not" \
-	rcollect --ssh-opt 'stricthostkeychecking off' -H sut3 --deploy
+# nor is checking turned off, however it is spelt and wherever (ssh would log in with it): the
+# effective configuration (ssh -G) decides, before any connection (exit 2)
+for o in StrictHostKeyChecking=no StrictHostKeyChecking=false 'stricthostkeychecking off' \
+	'StrictHostKeyChecking "No"'; do
+	one_line 2 "^collect: sut3: StrictHostKeyChecking is off \(ssh would log in to a host whose key changed\): refused" \
+		rcollect --ssh-opt "$o" -H sut3 --deploy
+done
+# accept-new remembering nothing accepts any key (every contact is a first one)
+one_line 2 "^collect: sut3: StrictHostKeyChecking accept-new with UserKnownHostsFile /dev/null .*: refused" \
+	rcollect --ssh-opt StrictHostKeyChecking=accept-new --ssh-opt UserKnownHostsFile=/dev/null -H sut3 --deploy
+# the same from an ssh_config (a Host block of its own ahead of the test's)
+{ printf 'Host sut3\n  StrictHostKeyChecking false\n'; cat "$SSHDIR/config"; } >"$SSHDIR/config.weak"
+one_line 2 "^collect: sut3: StrictHostKeyChecking is off" \
+	"$COLLECT" --ssh-config "$SSHDIR/config.weak" --remote-dir "$TMP/sut" -H sut3 --deploy
+# a jump host's configuration too (ssh logs in to it as well)
+{ printf 'Host viajump\n  HostName 127.0.0.1\n  Port %s\n  ProxyJump weakjump\n' "$PORT1"
+  printf 'Host weakjump\n  HostName 127.0.0.1\n  Port %s\n  StrictHostKeyChecking off\n' "$PORT1"
+  cat "$SSHDIR/config"; } >"$SSHDIR/config.jump"
+one_line 2 "^collect: viajump: StrictHostKeyChecking is off \(ssh would log in to a host whose key changed\) \(ProxyJump weakjump\): refused" \
+	"$COLLECT" --ssh-config "$SSHDIR/config.jump" --remote-dir "$TMP/sut" -H viajump --deploy
+# accept-new with a real known_hosts still refuses a changed key
+one_line 1 "^collect: sut3: host key mismatch: .*refused" \
+	rcollect --ssh-opt StrictHostKeyChecking=accept-new -H sut3 --deploy
 [ ! -e "$TMP/sut" ] || fail "something reached the SUT past a wrong host key"
 cp "$SSHDIR/known_hosts.good" "$SSHDIR/known_hosts"
 

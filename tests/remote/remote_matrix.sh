@@ -57,7 +57,7 @@ if [ ! -w $C/cpuidle/current_governor ] || [ "$(wc -w <$C/cpuidle/available_gove
 	note "driver $driver: no switchable idle governor; idle-governor matrix not run"
 	exit 0
 fi
-[ -e /run/idlescope/settings.journal ] && skip "a settings journal is pending on this machine (another collector's experiment?)"
+[ -e /run/idlescope-settings/settings.journal ] && skip "a settings journal is pending on this machine (another collector's experiment?)"
 G1=$(cut -d' ' -f1 $C/cpuidle/available_governors)
 G2=$(cut -d' ' -f2 $C/cpuidle/available_governors)
 orig=$(cat $C/cpuidle/current_governor)

@@ -5,6 +5,9 @@
 command -v ssh >/dev/null || skip "ssh not installed (openssh-client)"
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 [ -x "$SSHD" ] || skip "sshd not installed (openssh-server, scripts/deps/remote.txt)"
+# $TMP/sut is the SUT's directory: collect refuses one under a directory others may write
+# (lib.sh makes $TMP world-writable for tests that drop privileges; none here does)
+chmod 0755 "$TMP"
 SSHDIR=$TMP/ssh
 mkdir -p "$SSHDIR" && chmod 700 "$SSHDIR"
 ssh-keygen -q -t ed25519 -N '' -f "$SSHDIR/user_key" -C idlescope-test || fail "ssh-keygen user"

@@ -20,9 +20,37 @@ expect_rc 1 "$REPORT" "$RUN" -o "$W/rep/" --force
 expect_err "report: $W/rep/: not a report (it holds 'marker', which report does not write); not replacing it"
 [ "$(md5sum <"$W/rep/index.html")" = "$sum" ] && [ -e "$W/rep/marker" ] || fail "non-report replaced"
 rm "$W/rep/marker"
-touch "$W/rep/plots/marker"
+# at every depth (issue 23): notes and another run under raw/, a file or a directory under
+# plots/, a symbolic link, a hidden file; each refused, nothing removed
+expect_rc 0 "$REPORT" "$RUN" "$RUN" -o "$W/deep" --copy-raw --keep-plot-data
+n_before=$(find "$W/deep" | wc -l)
+for bad in raw/sut1/notes.txt raw/run1/notes.txt plots/marker plots/sub/m000-hist.svg plot-data/.hidden.dat \
+	plot-data/run2/datapoints.csv raw/run1/info.json/x LINK; do
+	case $bad in
+	LINK) ln -s /etc "$W/deep/plots/etc.svg"; bad=plots/etc.svg ;;
+	raw/run1/info.json/x) mkdir -p "$W/deep/raw/run9/info.json" && touch "$W/deep/raw/run9/info.json/x"; bad=raw/run9/info.json ;;
+	*) mkdir -p "$(dirname "$W/deep/$bad")" && echo precious >"$W/deep/$bad" ;;
+	esac
+	expect_rc 1 "$REPORT" "$RUN" -o "$W/deep" --force
+	first=${bad%%/*} rest=${bad#*/}
+	case $bad in raw/sut1/*|plots/sub/*|plot-data/run2/*) bad=$first/${rest%%/*} ;; esac
+	expect_err "report: $W/deep: not a report (it holds '$bad', which report does not write); not replacing it"
+	[ -e "$W/deep/index.html" ] && [ -e "$W/deep/raw/run2/datapoints.csv" ] || fail "$bad: the old report was touched"
+	rm -rf "${W:?}/deep/$bad" "$W/deep/raw/sut1" "$W/deep/plots/sub" "$W/deep/plot-data/run2" "$W/deep/raw/run9"
+done
+[ "$(find "$W/deep" | wc -l)" = "$n_before" ] || fail "the old report changed while refused"
+# a report written with --copy-raw --keep-plot-data is replaced by --force
+expect_rc 0 "$REPORT" "$RUN" -o "$W/deep" --force
+[ ! -e "$W/deep/plot-data" ] && [ ! -e "$W/deep/raw" ] && [ -s "$W/deep/index.html" ] ||
+	fail "--force did not replace the report with raw/ and plot-data/"
+# the interactive plots' files (plots/viewer.js, plots/ID.js) are what a report writes
+[ -s "$W/rep/plots/viewer.js" ] && ls "$W/rep/plots/"m000-*.js >/dev/null 2>&1 ||
+	fail "no plots/viewer.js or plots/m000-*.js in the report"
+touch "$W/rep/plots/m000-old.svg" "$W/rep/plots/m000-old.js"
 expect_rc 0 "$REPORT" "$RUN" -o "$W/rep/" --force
-[ ! -e "$W/rep/plots/marker" ] || fail "--force did not replace the old report"
+[ ! -e "$W/rep/plots/m000-old.svg" ] && [ ! -e "$W/rep/plots/m000-old.js" ] ||
+	fail "--force did not replace the old report"
+[ -s "$W/rep/plots/viewer.js" ] || fail "no plots/viewer.js after --force"
 [ -s "$W/rep/index.html" ] || fail "no index.html after --force"
 mkdir "$W/empty"
 expect_rc 0 "$REPORT" "$RUN" -o "$W/empty" --force
@@ -82,17 +110,28 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 		"$1" "$2/myrun" -o "$2/rep2" >/dev/null
 		mkdir "$2/rep2/plots/mnt"
 		mount --bind "$2/keep" "$2/rep2/plots/mnt"
-		"$1" "$2/myrun" -o "$2/rep2" --force >/dev/null 2>"$2/e3"
-		[ -s "$2/rep2/index.html" ] || exit 13
+		"$1" "$2/myrun" -o "$2/rep2" --force >/dev/null 2>"$2/e3" && exit 13
+		[ -s "$2/rep2/index.html" ] || exit 14
 		exit 0' sh "$REPORT" "$W"
 	[ "$(cat "$W/e1")" = "report: $W/myrun: is the run $W/bm, an input of this report; choose another -o" ] ||
 		fail "bind mount: $(cat "$W/e1")"
 	[ "$(cat "$W/e2")" = "report: $W/bm/sub: lies inside the run $W/myrun, an input of this report; choose an -o outside it" ] ||
 		fail "bind mount: $(cat "$W/e2")"
-	grep -q "^report: warning: $W/\.rep2\.old-.*: cannot remove the previous report: " "$W/e3" || fail "mount inside: $(cat "$W/e3")"
+	[ "$(cat "$W/e3")" = "report: $W/rep2: not a report (it holds 'plots/mnt', which report does not write); not replacing it" ] ||
+		fail "mount inside: $(cat "$W/e3")"
 	[ "$(cat "$W/keep/f")" = precious ] || fail "--force removed what was mounted inside the old report"
 	inputs_intact bind mounts
 	rm -rf "$W"/.rep2.old-*
+	# --copy-raw onto a full file system: the real reason, not "Success" after a short write
+	mkdir "$W/big" "$W/small"
+	awk 'BEGIN { srand(2); print "WakeLatency,LDist"; for (i = 0; i < 200000; i++) printf "%.3f,%d\n", rand() * 100, i % 4000 }' \
+		>"$W/big/datapoints.csv"
+	unshare -m sh -c 'mount -t tmpfs -o size=2m tmpfs "$2/small" || exit 99
+		"$1" "$2/big" -o "$2/small/rep" --copy-raw --metrics WakeLatency >/dev/null 2>"$2/e4"; echo $? >"$2/rc4"
+		ls -A "$2/small" >"$2/left4"' sh "$REPORT" "$W"
+	[ "$(cat "$W/rc4")" = 1 ] || { cat "$W/e4"; fail "--copy-raw on a full disk: exit $(cat "$W/rc4")"; }
+	grep -q "datapoints.csv: write error: No space left on device$" "$W/e4" || fail "full disk: $(cat "$W/e4")"
+	[ ! -s "$W/left4" ] || fail "full disk: left behind: $(cat "$W/left4")"
 else
 	echo "note: bind-mount cases skipped (need root and unshare -m)"
 fi

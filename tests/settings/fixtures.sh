@@ -59,7 +59,7 @@ jq_true "$run/info.json" '.settings_changed.freq == {"before":"unl","after":"200
 	.settings_changed["pkg-cstate-limit"] == {"before":"PC10","after":"PC6"} and
 	(.settings_changed | length) == 13 and .settings_cpus == "all" and .complete == true' "settings_changed"
 same "after the --set run (every file restored)"
-[ ! -e "$R/run/idlescope/settings.journal" ] || fail "journal left after a clean run"
+[ ! -e "$R/run/idlescope-settings/settings.journal" ] || fail "journal left after a clean run"
 
 # The written values, exactly: a run that is killed leaves them in place
 expect_fail 2 "^collect: unknown option '--set-cpus'" $COLLECT $S --set freq=2.5GHz --set-cpus
@@ -95,11 +95,11 @@ done
 if command -v setpriv >/dev/null; then   # a user who cannot read root's journal is warned, not refused
 	as_nobody --sysroot "$R" --method timer --cpu "$CPU" -c 10 -q --no-counters -o "$TMP/nobody" 2>"$TMP/err" ||
 		{ cat "$TMP/err"; fail "run as nobody with a journal pending"; }
-	grep -q "^collect: warning: a settings journal is pending ($R/run/idlescope/settings.journal): an experiment is changing settings, or one that was killed left them changed" "$TMP/err" ||
+	grep -q "^collect: warning: a settings journal is pending ($R/run/idlescope-settings/settings.journal): an experiment is changing settings, or one that was killed left them changed" "$TMP/err" ||
 		{ cat "$TMP/err"; fail "nobody: no warning about the pending journal"; }
 	jq_true "$TMP/nobody/info.json" '.settings.freq == "2500MHz" and .settings["pkg-cstate-limit"] == "raw:0" or .settings.freq == "2500MHz"' "nobody's run records the changed settings"
 fi
-expect_fail 1 "^collect: settings left changed by collect pid $pid are pending \(.*/run/idlescope/settings.journal\): run 'collect --restore --sysroot" \
+expect_fail 1 "^collect: settings left changed by collect pid $pid are pending \(.*/run/idlescope-settings/settings.journal\): run 'collect --restore --sysroot" \
 	$COLLECT --sysroot "$R" --method timer --cpu "$CPU" -c 10 -q --no-counters -o "$TMP/refused"
 # --version and --help answer alone, whatever a journal says
 for opt in --version --help; do
@@ -112,16 +112,16 @@ nt=$R/sys/devices/system/cpu/intel_pstate/no_turbo
 mv "$nt" "$TMP/no_turbo" && mkdir "$nt"
 "$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 1 ] || fail "--restore with a file that cannot be written: exit status"
-grep -q "^collect: restore: turbo left changed: $nt holds '(unreadable)' (was '0'): Is a directory$" "$TMP/err" ||
+grep -q "^collect: restore: $R/run/idlescope-settings/settings.journal:[0-9]*: turbo left changed: $nt holds '(unreadable)' (was '0'): Is a directory$" "$TMP/err" ||
 	{ cat "$TMP/err"; fail "--restore: no message naming turbo"; }
 grep -q "^collect: --restore: 1 journalled value could not be restored; the journal is kept$" "$TMP/err" ||
 	{ cat "$TMP/err"; fail "--restore: summary"; }
-[ -e "$R/run/idlescope/settings.journal" ] || fail "journal removed although a value is left changed"
+[ -e "$R/run/idlescope-settings/settings.journal" ] || fail "journal removed although a value is left changed"
 rmdir "$nt" && mv "$TMP/no_turbo" "$nt"
 "$COLLECT" --restore --sysroot "$R" >"$TMP/out" || fail "--restore"
 grep -q "^collect: 15 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore: count"; }
 same "after SIGKILL and --restore"
-[ ! -e "$R/run/idlescope/settings.journal" ] || fail "journal left after --restore"
+[ ! -e "$R/run/idlescope-settings/settings.journal" ] || fail "journal left after --restore"
 note "SIGKILL + --restore: every file back"
 
 # A locked package C-state limit is refused before anything is written

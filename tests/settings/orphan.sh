@@ -8,13 +8,13 @@
 command -v jq >/dev/null || fail "jq not installed"
 [ "$(id -u)" -eq 0 ] || skip "needs root (--matrix, /dev/cpu_dma_latency)"
 [ -w /dev/cpu_dma_latency ] || skip "no /dev/cpu_dma_latency"
-[ -e /run/idlescope/settings.journal ] && skip "a settings journal is pending on this machine (another collector's experiment?)"
+[ -e /run/idlescope-settings/settings.journal ] && skip "a settings journal is pending on this machine (another collector's experiment?)"
 CPU=$(pick_cpu)
 note "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none); CPU $CPU"
 pids=""
 stop_all() {
 	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
-	[ -e /run/idlescope/settings.journal ] && "$COLLECT" --restore >/dev/null 2>&1
+	[ -e /run/idlescope-settings/settings.journal ] && "$COLLECT" --restore >/dev/null 2>&1
 	return 0
 }
 test_when_finished stop_all

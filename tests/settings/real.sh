@@ -13,7 +13,7 @@ C=/sys/devices/system/cpu
 [ -w $C/cpuidle/current_governor ] && [ -r $C/cpuidle/available_governors ] ||
 	skip "no switchable cpuidle governor (driver $(cat $C/cpuidle/current_driver 2>/dev/null || echo none))"
 [ "$(cat $C/cpu0/cpuidle/state0/name 2>/dev/null)" = POLL ] || skip "no POLL idle state"
-[ -e /run/idlescope/settings.journal ] && skip "a settings journal is pending on this machine (another collector's experiment?)"
+[ -e /run/idlescope-settings/settings.journal ] && skip "a settings journal is pending on this machine (another collector's experiment?)"
 
 avail=$(cat $C/cpuidle/available_governors)
 G1=haltpoll G2=menu
@@ -29,7 +29,7 @@ snapshot() {
 snapshot >"$TMP/orig"
 orig_gov=$(head -1 "$TMP/orig")
 put_back() {
-	[ -e /run/idlescope/settings.journal ] && "$COLLECT" --restore >/dev/null 2>&1
+	[ -e /run/idlescope-settings/settings.journal ] && "$COLLECT" --restore >/dev/null 2>&1
 	echo "$orig_gov" >$C/cpuidle/current_governor 2>/dev/null
 	tail -n +2 "$TMP/orig" | while read -r f v; do echo "$v" >"$f" 2>/dev/null; done
 	rm -rf "$TMP"
@@ -100,7 +100,7 @@ jq_true "$e/experiment.json" '.stop_reason == "signal SIGINT" and .complete == f
 	.runs[0].complete == true and .runs[-1].complete == false and .runs[-1].stop_reason == "signal SIGINT"' "SIGINT experiment.json"
 last=$(jq -r '.runs[-1].path' "$e/experiment.json")
 jq_true "$e/$last/info.json" '.complete == false and .datapoints > 0' "the interrupted run kept its datapoints"
-[ ! -e /run/idlescope/settings.journal ] || fail "SIGINT: journal left"
+[ ! -e /run/idlescope-settings/settings.journal ] || fail "SIGINT: journal left"
 note "SIGINT: $(jq '.runs | length' "$e/experiment.json") of 6 runs taken, the last one stopped with its data, restored"
 
 # 4. SIGKILL: settings stay changed; the next collect refuses; collect --restore puts them back
@@ -112,12 +112,12 @@ child=$(pgrep -P $pid)
 kill -KILL $pid $child
 wait $pid 2>/dev/null
 [ "$(cat $C/cpu0/cpuidle/state1/disable)" = 1 ] || fail "SIGKILL: the POLL configuration is not in place"
-expect_fail 1 "^collect: settings left changed by collect pid $pid are pending \(/run/idlescope/settings.journal\): run 'collect --restore' first" \
+expect_fail 1 "^collect: settings left changed by collect pid $pid are pending \(/run/idlescope-settings/settings.journal\): run 'collect --restore' first" \
 	$COLLECT $U -c 10 -o "$TMP/refused"
 "$COLLECT" --restore >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore"; }
 grep -Eq "^collect: [0-9]+ journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore message"; }
 unchanged "after SIGKILL and --restore"
-[ ! -e /run/idlescope/settings.journal ] || fail "journal left after --restore"
+[ ! -e /run/idlescope-settings/settings.journal ] || fail "journal left after --restore"
 "$COLLECT" --restore >"$TMP/out" || fail "second --restore"
 grep -q "^collect: 0 journalled values restored (no journal was pending)$" "$TMP/out" || fail "second --restore message"
 note "SIGKILL + collect --restore: $(cat "$TMP/out")"
@@ -138,5 +138,5 @@ unchanged "after refused commands and a dry run"
 retry_busy "$COLLECT" --set pm-qos=0 $U -c 50 -o "$TMP/qos" 2>"$TMP/err" || { cat "$TMP/err"; fail "--set pm-qos=0"; }
 jq_true "$TMP/qos/info.json" '.settings["pm-qos"] == "0" and .settings_changed["pm-qos"].after == "0" and
 	.pm_qos.requested_us == 0' "pm-qos held during the run"
-[ ! -e /run/idlescope/settings.journal ] || fail "pm-qos: journal left"
+[ ! -e /run/idlescope-settings/settings.journal ] || fail "pm-qos: journal left"
 note "refusals, dry run and pm-qos checked"

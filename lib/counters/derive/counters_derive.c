@@ -383,6 +383,38 @@ static void ht_plan(struct ctx *c, struct cnt_result *r)
 	r->ht = true;
 }
 
+/* % of the interval /proc/stat saw the CPU run code: idle, iowait and steal left out (a
+ * stolen tick is busy to the OS while the core may sit idle). NaN without /proc/stat. */
+static double os_ran(const struct ctx *c, const double *own)
+{
+	double total = 0;
+	for (int i = 0; i < 8; i++) {
+		if (c->stat[i] < 0)
+			return NAN;
+		total += own[c->stat[i]];
+	}
+	return 100 * ratio(total - own[c->stat[3]] - own[c->stat[4]] - own[c->stat[7]], total);
+}
+
+/* The facts of CPU i's interval for the plausibility checks (counters_checks.c). */
+static void check_cpu(const struct ctx *c, struct cnt_result *r, const struct cnt_cpu_delta *cd,
+		      const double *v, size_t iv)
+{
+	const double *own = cd->own;
+	double tsc = at(own, c->tsc), cn = NAN;
+	for (int i = 0; i < 3; i++)
+		if (!isnan(at(own, c->cn[i])))
+			cn = (isnan(cn) ? 0 : cn) + 100 * ratio(own[c->cn[i]], tsc);
+	int bzy = cnt_result_col(r, "Bzy_MHz"), avg = cnt_result_col(r, "Avg_MHz");
+	struct cnt_row_facts f = {
+		.cpu = cd->cpu, .iv = iv, .dt = cd->dt, .tsc = tsc,
+		.aperf = at(own, c->aperf), .mperf = at(own, c->mperf), .os_busy = os_ran(c, own),
+		.busy = 100 * ratio(at(own, c->mperf), tsc), .c1 = 100 * ratio(at(own, c->c1), tsc),
+		.cn = cn, .bzy_mhz = bzy >= 0 ? v[bzy] : NAN, .avg_mhz = avg >= 0 ? v[avg] : NAN,
+	};
+	cnt_check_row(r, &f);
+}
+
 static void derive_interval(struct ctx *c, struct cnt_result *r, size_t s0, size_t s1)
 {
 	struct cnt_out_interval *iv = &r->iv[r->niv++];
@@ -403,6 +435,7 @@ static void derive_interval(struct ctx *c, struct cnt_result *r, size_t s0, size
 			double v = value(c, &c->dc[k], &cd[i]);
 			row->v[k] = c->dc[k].clamp ? clamp(r, k, v) : v;
 		}
+		check_cpu(c, r, &cd[i], row->v, r->niv);
 	}
 	summarize(c, r, iv, cd, n);
 	if (r->ht)

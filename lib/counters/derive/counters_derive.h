@@ -86,6 +86,29 @@ struct cnt_derive_opts {
 	struct cnt_metric *metrics;
 };
 
+/*
+ * Physically impossible readings, flagged where they are computed (counters_checks.c):
+ *   CNT_CHECK_C0_OS  Busy% (C0 from MPERF/TSC) more than CNT_C0_OS_POINTS below the share of
+ *                    the interval /proc/stat saw the CPU run (steal left out): code runs in C0
+ *   CNT_CHECK_STILL  APERF or MPERF standing still while the OS saw the CPU busy more than
+ *                    CNT_STILL_BUSY % (or APERF still while MPERF moved), TSC standing still
+ *   CNT_CHECK_SUM    C0 and the C-state residencies summing past 100 + CNT_SUM_SLACK %
+ *   CNT_CHECK_FREQ   Bzy_MHz or Avg_MHz above CNT_MHZ_MAX, which no CPU reaches
+ * Each kind keeps how many CPU intervals it was found in and the worst one, in words.
+ */
+enum cnt_check_kind { CNT_CHECK_C0_OS, CNT_CHECK_STILL, CNT_CHECK_SUM, CNT_CHECK_FREQ, CNT_NCHECKS };
+#define CNT_C0_OS_POINTS 10.0
+#define CNT_STILL_BUSY 10.0
+#define CNT_SUM_SLACK 2.0
+#define CNT_MHZ_MAX 10000.0
+
+struct cnt_check {
+	size_t n;              /* CPU intervals with this reading */
+	size_t rows;           /* CPU intervals that could be checked for it */
+	double worst;          /* how far the worst one is off (the kind's own measure) */
+	char text[256];        /* the worst one: "Busy% 0.00 on CPU 0 ... while ..." */
+};
+
 #define CNT_HT_NCOLS 4
 extern const char *const cnt_ht_cols[CNT_HT_NCOLS];
 
@@ -105,7 +128,13 @@ struct cnt_result {
 	char ht_why[160];      /* why not, when !ht */
 	size_t nnotes;
 	char **notes;          /* "Busy%: needs MPERF and TSC (not in counters.csv)" */
+	struct cnt_check checks[CNT_NCHECKS];  /* impossible readings, per kind */
 };
+
+/* One line per kind of impossible reading found, "implausible counters: Busy% 0.00 on CPU 0
+ * in interval 3 (C0 from MPERF/TSC) while /proc/stat saw it busy 54.90% ...: ... (12 of 40
+ * CPU intervals)"; NULL when there is none (malloc'd). */
+char *cnt_check_line(const struct cnt_check *k);
 
 /* Resolve --metric NAME=EXPR against the run's counters. -1 with a message in err. */
 int cnt_metric_parse(const char *spec, const struct cnt_data *d, struct cnt_metric *m,

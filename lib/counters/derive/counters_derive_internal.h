@@ -32,4 +32,20 @@ void cnt_deltas_free(struct cnt_cpu_delta *cd, size_t n);
 /* Evaluate metric m with counter values vals (per column) and interval dt. */
 double cnt_metric_eval(const struct cnt_metric *m, const double *vals, double dt);
 
+/* What the plausibility checks need of one CPU over one interval (counters_checks.c). */
+struct cnt_row_facts {
+	int cpu;
+	size_t iv;            /* the interval, from 1 */
+	double dt;            /* seconds */
+	double aperf, mperf, tsc;  /* deltas; NaN when not read */
+	double os_busy;       /* % of the interval the OS ran code on it, steal left out; NaN */
+	double busy;          /* Busy% before clamping; NaN */
+	double c1;            /* CPU%c1 from CORE_C1_RES; NaN when it is the remainder or absent */
+	double cn;            /* CPU%c3 + c6 + c7 read on this CPU; NaN when none */
+	double bzy_mhz, avg_mhz;
+};
+
+/* Check one CPU interval, adding what is impossible in it to r->checks. */
+void cnt_check_row(struct cnt_result *r, const struct cnt_row_facts *f);
+
 #endif

@@ -3,6 +3,9 @@
 #define IDLESCOPE_COUNTERS_SUMMARY_H
 #include <cjson/cJSON.h>
 
+#include "counters/derive/counters_derive.h"
+#include "run/run.h"
+
 /*
  * Summarise <rundir>/counters.csv over the whole run (first to last snapshot), system-wide:
  * returns 1 and sets *summary to an object {"Busy%": .., "Halted%": .., "Avg_MHz": ..,
@@ -27,5 +30,13 @@ long isc_counters_measured_cpu(const char *rundir);
  * no row of cpu; -1 after printing an error.
  */
 int isc_counters_summary_cpu(const char *rundir, long cpu, cJSON **summary);
+
+/* The impossible readings of <rundir>/counters.csv (counters_derive.h), per kind, over its
+ * intervals: 1, 0 without counters.csv (out zeroed), -1 after a one-line error. */
+int isc_counters_checks(const char *rundir, struct cnt_check out[CNT_NCHECKS]);
+/* Over the runs, one line per kind found in any of them, naming the runs and the worst case
+ * ("implausible counters in 2 of 6 runs with counters (a-1, b-2); the worst, in b-2: ..."):
+ * so an experiment gets one line per kind, not one per run. *out gets malloc'd lines. */
+size_t isc_counters_check_lines(struct isc_run **runs, size_t n, char ***out);
 
 #endif

@@ -1,0 +1,194 @@
+/* Writing a parsed journal back (collect --restore, and the end of every experiment): last
+ * entry first, a second pass for those that failed (cpufreq min/max order); each value left
+ * changed is named with its journal line and what to do. */
+#include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/fs.h"
+#include "text/util.h"
+#include "settings/settings_internal.h"
+
+/* " (CPU N is offline: ...)" when path is a file of an offline CPU; "" otherwise (malloc'd). */
+static char *offline_hint(const char *path, const char *root)
+{
+	char *base = isc_xasprintf("%s/sys/devices/system/cpu/cpu", root), *hint = NULL;
+	size_t n = strlen(base);
+	if (!strncmp(path, base, n) && path[n] >= '0' && path[n] <= '9') {
+		int cpu = atoi(path + n);
+		char *online = isc_xasprintf("%s%d/online", base, cpu), *v = st_read(online);
+		if (v && !strcmp(v, "0"))
+			hint = isc_xasprintf(" (CPU %d is offline: bring it online with 'echo 1 > %s' and run "
+					    "'collect --restore' again)", cpu, online);
+		free(v);
+		free(online);
+	}
+	free(base);
+	return hint ? hint : isc_xstrdup("");
+}
+
+static int restore_file(const struct st_jentry *e, const char *root, const char *jp, bool report)
+{
+	if (st_write_plain(e->path, e->old) == 0)
+		return 0;
+	int err = errno;
+	char *cur = st_read(e->path), *br = isc_xasprintf("[%s]", e->old);
+	/* Refused, but holding the old value (a write the kernel refused in the first place) */
+	bool same = cur && (!strcmp(cur, e->old) || strstr(cur, br));
+	free(br);
+	if (!same && report) {
+		char *hint = offline_hint(e->path, root);
+		isc_err("restore: %s:%zu: %s left changed: %s holds '%s' (was '%s'): %s%s", jp, e->line, e->setting,
+		       e->path, cur ? cur : "(unreadable)", e->old, strerror(err), hint);
+		free(hint);
+	}
+	free(cur);
+	return same ? 0 : -1;
+}
+
+static int restore_msr(const struct st_jentry *e, const char *root, const char *jp, bool report)
+{
+	uint64_t cur = 0;
+	bool fixture = root[0] != '\0';
+	if (st_msr_read_raw(e->path, fixture, e->reg, &cur) == 0 &&
+	    st_msr_write_raw(e->path, fixture, e->reg, (cur & ~e->mask) | (e->oldv & e->mask)) == 0)
+		return 0;
+	if (report) {
+		int err = errno;
+		char *hint = offline_hint(e->path, root);
+		isc_err("restore: %s:%zu: %s left changed: MSR 0x%" PRIX32 " in %s holds 0x%" PRIx64 " (bits 0x%" PRIx64
+		       " were 0x%" PRIx64 "): %s%s", jp, e->line, e->setting, e->reg, e->path, cur, e->mask,
+		       e->oldv & e->mask, strerror(err), hint);
+		free(hint);
+	}
+	return -1;
+}
+
+static int restore_entry(const struct st_jentry *e, const char *root, const char *jp, bool report)
+{
+	return e->msr ? restore_msr(e, root, jp, report) : restore_file(e, root, jp, report);
+}
+
+int st_journal_replay(const struct st_jtext *t, const char *root, const char *jp)
+{
+	int failed = 0;
+	bool *bad = isc_xcalloc(t->n + 1, sizeof(*bad));
+	for (size_t i = t->n; i-- > 0;)
+		bad[i] = restore_entry(&t->e[i], root, jp, false) < 0;
+	for (size_t i = t->n; i-- > 0;)
+		if (bad[i] && restore_entry(&t->e[i], root, jp, true) < 0)
+			failed++;
+	free(bad);
+	return failed;
+}
+
+/* Why restoring now would be wrong: the journal is locked by its collector, or by a run it
+ * started that outlived it (SIGKILL of the driver) and still measures under these settings. */
+static void say_active(const char *jp, long pid)
+{
+	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	long holder = 0;
+	if (fd >= 0 && pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		holder = isc_fs_file_user(fd);  /* the collector is gone: which run holds its lock? */
+	if (fd >= 0)
+		close(fd);
+	if (holder > 0)
+		isc_err("restore: collect pid %ld, a run started by collect pid %ld, still runs under the changed settings "
+		       "and holds the journal %s; nothing restored: stop it first (kill %ld), then run 'collect --restore'",
+		       holder, pid, jp, holder);
+	else
+		isc_err("restore: collect pid %ld is running and restores its own settings (journal %s)", pid, jp);
+}
+
+static int open_pending(const struct isc_settings *s, char *jp, size_t len)
+{
+	long pid;
+	enum isc_journal_state st = isc_settings_journal_state(s->sysroot, &pid, jp, len);
+	if (st == ISC_JOURNAL_NONE)
+		return -2;
+	if (st == ISC_JOURNAL_ACTIVE) {
+		say_active(jp, pid);
+		return -1;
+	}
+	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		isc_err("restore: %s: %s", jp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static char *read_journal(int fd, size_t *len)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 24))
+		return NULL;
+	char *buf = isc_xmalloc((size_t)st.st_size + 1);
+	ssize_t n = pread(fd, buf, (size_t)st.st_size, 0);
+	*len = n > 0 ? (size_t)n : 0;
+	buf[*len] = '\0';
+	return buf;
+}
+
+/* Parse and write back; -1 (nothing written) when the journal cannot be read as one. */
+static int replay_text(const struct isc_settings *s, int fd, const char *jp, size_t *nrestored)
+{
+	char err[512];
+	size_t len = 0;
+	struct st_jtext t = { 0 };
+	char *text = read_journal(fd, &len);
+	int failed = -1;
+	if (!text)
+		snprintf(err, sizeof(err), "unreadable, or larger than 16 MiB");
+	else if (st_journal_parse(text, len, s->sysroot, &t, err, sizeof(err)) == 0) {
+		if (t.cut_line)
+			isc_note("restore: %s:%zu: an entry cut short while it was written is left out (its setting "
+				"was never changed)", jp, t.cut_line);
+		failed = st_journal_replay(&t, s->sysroot, jp);
+		*nrestored = t.n - (size_t)failed;
+		if (failed)
+			isc_err("restore: the journal %s is kept, and no settings can be changed while it is: fix what "
+			       "the line%s above say%s and run 'collect --restore' again, or keep %s as %s now and "
+			       "discard the journal deliberately (inspect it: cat %s; discard it: rm %s)", jp,
+			       failed == 1 ? "" : "s", failed == 1 ? "s" : "", failed == 1 ? "that value" : "those values",
+			       failed == 1 ? "it is" : "they are", jp, jp);
+	}
+	st_journal_text_free(&t);
+	if (failed < 0)
+		isc_err("restore: %s: %s; nothing restored. Inspect it (cat %s), put back by hand what it lists, then "
+		       "discard it deliberately (rm %s)", jp, err, jp, jp);
+	free(text);
+	return failed;
+}
+
+int isc_settings_restore(struct isc_settings *s, size_t *nrestored)
+{
+	char jp[4096];
+	int fd;
+	*nrestored = 0;
+	if (s->j) {
+		fd = isc_settings_journal_fd(s);
+		snprintf(jp, sizeof(jp), "%s", st_journal_path(s->j));
+	} else if ((fd = open_pending(s, jp, sizeof(jp))) < 0) {
+		return fd == -2 ? 0 : -1;
+	}
+	int failed = replay_text(s, fd, jp, nrestored);
+	if (failed == 0)
+		unlink(jp);
+	if (s->j) {
+		st_journal_close(s->j);
+		s->j = NULL;
+	} else {
+		close(fd);
+	}
+	return failed;
+}

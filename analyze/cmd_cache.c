@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze cache: where the run cache is and how big; --clear empties it. */
 #include <getopt.h>
 #include <stdlib.h>

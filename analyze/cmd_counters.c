@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze counters: turbostat-style numbers from a run's counter snapshots. */
 #include <getopt.h>
 #include <math.h>

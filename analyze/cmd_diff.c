@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze diff: compare runs against the first one and say whether the change is real. */
 #include <getopt.h>
 #include <pthread.h>

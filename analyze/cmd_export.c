@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze export: the statistics of many runs as one long table for DuckDB, pandas, Spark. */
 #include <getopt.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze filter: a new run with the rows (and columns) of another that a filter keeps. */
 #include <getopt.h>
 #include <regex.h>

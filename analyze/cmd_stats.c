@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze stats: summary statistics of runs' datapoints. */
 #include <getopt.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include "metrics_list.h"
 #include "out_format.h"
 #include "stats_result.h"
+#include "stats_causes.h"
 
 static const char stats_help[] =
 "usage: analyze stats [options] RUN...\n"
@@ -26,7 +28,8 @@ static const char stats_help[] =
 "\n"
 "options:\n";
 
-enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST, OPT_MINCLUDE, OPT_MEXCLUDE };
+enum { OPT_BINS = 256, OPT_RANGE, OPT_BY_BINS, OPT_LIST, OPT_MINCLUDE, OPT_MEXCLUDE, OPT_CAUSES,
+       OPT_CAUSES_PCT };
 
 static const struct cli_opt stats_opts[] = {
 	{ "metrics", 'm', 'm', "REGEX",
@@ -71,6 +74,15 @@ static const struct cli_opt stats_opts[] = {
 	{ "hist-range", 0, OPT_RANGE, "LO,HI",
 	  "histogram range (values outside are counted as below/above);\n"
 	  "default: each metric's min and max" },
+	{ "causes", 0, OPT_CAUSES, NULL,
+	  "break WakeLatency and IntrLatency (the metrics of --metrics, if given)\n"
+	  "down by what else ran on the CPU in each datapoint's window: for the\n"
+	  "datapoints above --causes-pct and at or below it, the share with an IRQ\n"
+	  "(and each IRQTop), a softirq (and each type), an NMI, an SMI, or none,\n"
+	  "and the mean latency above the clean datapoints' median (those with\n"
+	  "none) that goes with each (docs/format.md, cause columns)" },
+	{ "causes-pct", 0, OPT_CAUSES_PCT, "PCT",
+	  "the percentile of --causes, 0 < PCT < 100, default 99" },
 	{ "format", 'F', 'F', "FMT",
 	  "text (default, aligned tables), csv or json" },
 	{ "list-metrics", 0, OPT_LIST, NULL,
@@ -116,6 +128,9 @@ struct stats_opts {
 	char *by_col;       /* COLUMN of --by COLUMN:N, owned */
 	const char *minclude, *mexclude;    /* --include-metrics, --exclude-metrics */
 	struct metric_list inc, exc;        /* parsed */
+	int causes;         /* --causes */
+	double causes_pct;  /* --causes-pct */
+	int have_causes_pct;
 };
 
 static int parse_range(const char *s, double *r)
@@ -130,6 +145,14 @@ static int check_hist_opts(const struct stats_opts *o)
 {
 	if (!o->hist && (o->have_bins || o->have_range)) {
 		isc_err("stats: --%s needs --hist", o->have_bins ? "bins" : "hist-range");
+		return -1;
+	}
+	if (o->have_causes_pct && !o->causes) {
+		isc_err("stats: --causes-pct needs --causes");
+		return -1;
+	}
+	if (o->causes && o->format == FMT_CSV) {
+		isc_err("stats: --causes: the breakdown is in the text and JSON output, not in CSV");
 		return -1;
 	}
 	if (o->hist && o->format == FMT_CSV) {
@@ -173,6 +196,18 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		case OPT_LIST: o->list_metrics = 1; break;
 		case OPT_MINCLUDE: o->minclude = optarg; break;
 		case OPT_MEXCLUDE: o->mexclude = optarg; break;
+		case OPT_CAUSES:
+			o->causes = 1;
+			o->load.also = stats_cause_columns;
+			break;
+		case OPT_CAUSES_PCT:
+			if (!isc_parse_double(optarg, strlen(optarg), &d) || !(d > 0 && d < 100)) {
+				isc_err("stats: --causes-pct: expected a percentile, 0 < PCT < 100, got '%s'", optarg);
+				return -1;
+			}
+			o->causes_pct = d;
+			o->have_causes_pct = 1;
+			break;
 		case OPT_BY_BINS:
 			if (!(o->by_bins = isc_by_bins_count(optarg, "stats")))
 				return -1;
@@ -216,6 +251,17 @@ static struct isc_run **open_runs(char **paths, size_t n)
 	return runs;
 }
 
+/* --causes: WakeLatency and IntrLatency, or the metrics --metrics chose. */
+static int causes_of(const struct stats_opts *o, const struct stats_result *r, const struct isc_table *t,
+		     FILE *out, cJSON *jrun)
+{
+	static const char *const latencies[] = { "WakeLatency", "IntrLatency" };
+
+	if (o->load.metrics_re)
+		return stats_causes(t, r->metrics, r->nmetrics, o->causes_pct, out, jrun);
+	return stats_causes(t, latencies, 2, o->causes_pct, out, jrun);
+}
+
 /* Compute and print one run; JSON results are added to jruns instead. Its datapoints are
  * freed afterwards. */
 static int stats_one(struct isc_load_ctx *ctx, const struct stats_opts *o, struct isc_run *run,
@@ -246,12 +292,15 @@ static int stats_one(struct isc_load_ctx *ctx, const struct stats_opts *o, struc
 		goto cleanup;
 	isc_oom_context("computing the statistics of %s", run->dp_path);
 	stats_compute_all(&r, o->hist ? o->bins : 0, o->have_range ? o->range : NULL);
+	cJSON *jrun = NULL;
 	if (o->format == FMT_TEXT)
 		fputs(first ? "" : "\n", out), stats_print_text(out, &r);
 	else if (o->format == FMT_CSV)
 		stats_print_csv(out, &r, first);
 	else
-		cJSON_AddItemToArray(jruns, stats_to_json(&r));
+		cJSON_AddItemToArray(jruns, jrun = stats_to_json(&r));
+	if (o->causes && causes_of(o, &r, run->dp, out, jrun) < 0)
+		goto cleanup;
 	rc = ISC_EXIT_OK;
 cleanup:
 	stats_result_free(&r);
@@ -275,7 +324,7 @@ static int print_json(FILE *out, cJSON *root)
 
 int cmd_stats(int argc, char **argv)
 {
-	struct stats_opts o = { .funcs = ISC_DEFAULT_FUNCS, .bins = 20 };
+	struct stats_opts o = { .funcs = ISC_DEFAULT_FUNCS, .bins = 20, .causes_pct = 99 };
 	struct isc_load_ctx ctx;
 	struct isc_func *funcs = NULL;
 	size_t nfuncs;

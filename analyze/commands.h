@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze's subcommands; each lives in cmd_<name>.c and gets argv from the subcommand on. */
 #ifndef ANALYZE_COMMANDS_H
 #define ANALYZE_COMMANDS_H

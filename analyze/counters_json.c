@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * analyze counters --format json, written as it goes: a run of hours on a big machine has
  * millions of values, and a cJSON tree of them would cost gigabytes. The small parts (notes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze counters output: an aligned table as turbostat prints it, CSV, or JSON. */
 #include "counters_output.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze counters: text, CSV and JSON output of derived counter intervals. */
 #ifndef ANALYZE_COUNTERS_OUTPUT_H
 #define ANALYZE_COUNTERS_OUTPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze diff: counter summaries (analyze counters' columns) of every run, side by side. */
 #include <math.h>
 #include <stdlib.h>

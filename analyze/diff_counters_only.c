@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze diff of counter-only runs (collect --counters): their counter summaries compared. */
 #include <stdlib.h>
 

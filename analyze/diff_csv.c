@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * analyze diff --format csv: one tidy table, a row per number:
  *   kind,by,group,metric,func,run,value,change,pct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze diff: the flags' tables (text, CSV, JSON); the numbers are lib/diff/diff_flags.c's. */
 #include "diff_flags.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * analyze diff: 0/1 flag columns (IntrOff) compared as proportions, and columns without
  * values left out with one note (as analyze stats does); the numbers: diff/flags.h.

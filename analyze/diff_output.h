@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze diff: the comparison (lib/diff/diff.c) plus the counters, printed as text, CSV or JSON. */
 #ifndef ANALYZE_DIFF_OUTPUT_H
 #define ANALYZE_DIFF_OUTPUT_H

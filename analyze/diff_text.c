@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze diff: aligned text tables and the verdict lines. */
 #include <math.h>
 #include <stdarg.h>

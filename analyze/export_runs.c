@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze export: arguments to run paths; fleets and experiments expand to their runs. */
 #include <dirent.h>
 #include <errno.h>

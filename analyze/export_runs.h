@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze export: the runs its arguments stand for (a run, an experiment, a fleet directory). */
 #ifndef ANALYZE_EXPORT_RUNS_H
 #define ANALYZE_EXPORT_RUNS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze export: a run's statistics as rows of the long table, CSV or JSON Lines. */
 #include <math.h>
 #include <stdlib.h>

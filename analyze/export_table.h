@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * analyze export: the long table, one row per run x group x metric x function, with the
  * run's description (host, configuration, replicate, settings, kernel, CPU model, method)

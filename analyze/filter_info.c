@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze filter: the new run's info.json, the source's metadata and how it was filtered. */
 #include "filter_info.h"
 

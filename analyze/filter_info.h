@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze filter: its options, and the new run's info.json. */
 #ifndef ANALYZE_FILTER_INFO_H
 #define ANALYZE_FILTER_INFO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze filter: an output path that never touches the input, and an atomic replacement. */
 #include "filter_paths.h"
 

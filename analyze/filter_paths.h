@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze filter: where the new run may go, and putting it there. */
 #ifndef ANALYZE_FILTER_PATHS_H
 #define ANALYZE_FILTER_PATHS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Options shared by analyze stats and analyze diff. */
 #include "load_opts.h"
 

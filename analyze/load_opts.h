@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The options analyze stats and analyze diff share: which columns and rows to load, how to
  * group them and which functions to compute. */
 #ifndef ANALYZE_LOAD_OPTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze: turn idlescope runs (and wult raw results) into numbers. */
 #include <stdio.h>
 #include <string.h>

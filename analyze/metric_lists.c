@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* wult's --include-metrics/--exclude-metrics (POSIX extended regular expressions here). */
 #include "metric_lists.h"
 

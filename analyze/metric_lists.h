@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* wult's --include-metrics/--exclude-metrics: comma-separated metric names or regular
  * expressions, each matching whole names. */
 #ifndef ANALYZE_METRIC_LISTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze stats --list-metrics: the datapoints' columns, as wult's --list-metrics. */
 #include "metrics_list.h"
 
@@ -24,6 +25,12 @@ static const struct metric_info known[] = {
 	{ "TIntr", "ns", "time of the interrupt handler's entry (CLOCK_MONOTONIC)" },
 	{ "SMICnt", "count", "SMIs during the datapoint" },
 	{ "NMICnt", "count", "NMIs during the datapoint" },
+	{ "IRQCnt", "count", "hard interrupts other than ours from TBI to max(TAI, TIntr)" },
+	{ "IRQTime", "us", "their handlers' total time" },
+	{ "IRQTop", "text", "their most frequent source: LOC, RES, CAL, IWI or IRQ<n>" },
+	{ "SWIRQCnt", "count", "softirqs other than ours from TBI to max(TAI, TIntr)" },
+	{ "SWIRQTime", "us", "their total time" },
+	{ "SWIRQTypes", "text", "their types, '+'-separated (TIMER+NET_RX ...)" },
 	{ "CC1Derived%", "%", "core C1 residency derived as 100 - CC0% - the deeper C-states" },
 };
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze stats --list-metrics: names, units and descriptions of the datapoints' columns. */
 #ifndef ANALYZE_METRICS_LIST_H
 #define ANALYZE_METRICS_LIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* --format text|csv|json, shared by the subcommands. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The output formats of analyze's subcommands. */
 #ifndef ANALYZE_OUT_FORMAT_H
 #define ANALYZE_OUT_FORMAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze stats: statistics of every metric, overall and per group, over two threads. */
 #include <math.h>
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * analyze stats: columns that are not metrics. A column without any value is left out with
  * one note; a 0/1 flag (IntrOff) is shown as how many rows have a value and how many of

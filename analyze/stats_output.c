@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * analyze stats: text, CSV and JSON output of a stats_result.
  * CSV: run,by,group,rows,metric,FUNC...: a row per metric, all datapoints first (by and group

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* analyze stats: the numbers for one run, computed (stats_compute.c) then printed (stats_output.c). */
 #ifndef ANALYZE_STATS_RESULT_H
 #define ANALYZE_STATS_RESULT_H

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The run cache (docs/cache.md): cold (--no-cache), first look (answers cold while a background
 # builder writes the entry; "entry ready" is when the entry is there, from the command's start),
 # first look with IDLESCOPE_CACHE_BUILD=foreground (builds the entry before answering), and warm

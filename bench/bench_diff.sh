@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze diff of two wult-style datapoints.csv files of N rows each (14 columns; the second
 # drawn with another seed and WakeLatency/IntrLatency shifted by +0.5 us), with every test and
 # CI, overall and per idle state: total rows, wall s, rows/s and max RSS, best of REPEAT runs

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze diff of 2 configurations x RUNS replicate runs x ROWS datapoints (wult-style, 14
 # columns; configuration b drawn with other seeds and WakeLatency/IntrLatency shifted by +0.5 us)
 # with run-level inference (Welch t on each run's med, 99%, 99.9%), overall and per idle state:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench_report.sh BUILD_DIR [ROWS] [REPEAT]: time `report` on generated wult-style runs.
 # Prints, per case, rows, wall seconds, max RSS and the report's size on disk, for every
 # repetition (the machine may be shared: look at the best and the spread).

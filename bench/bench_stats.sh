@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze stats on wult-style datapoints.csv files of 1 M and 10 M rows (14 columns):
 # rows, wall s (best and median of REPEAT runs), rows/s and max RSS (file in the page cache).
 # Beside it, 'wult calc' on the same file (bench/peer_wult.sh: median of WULT_REPEAT=3 runs,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Compare collect's timer and bpf methods with cyclictest on one CPU under one PM QoS setting.
 #
 # usage: bench/collect_vs_cyclictest.sh [-b BUILD_DIR] [-c CPU] [-n SAMPLES] [-i INTERVAL_US]

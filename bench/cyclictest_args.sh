@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # cyclictest's command line for measuring one CPU fairly (sourced by collect_vs_cyclictest.sh).
 # cyclictest_args CPU INTERVAL_US LOOPS [ONLINE_CPU_LIST]: prints the arguments.
 # rt-tests 2.x pins cyclictest's main thread to the -a CPUs too; its 10 ms wake-ups then keep

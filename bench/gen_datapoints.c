@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gen_datapoints: write a deterministic wult-style datapoints.csv of N rows to stdout.
  *   gen_datapoints ROWS [SEED] [SHIFT_US]

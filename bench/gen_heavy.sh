@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gen_heavy.sh ROWS SEED C6_MEDIAN_US: a heavy-tailed wult-style datapoints.csv on stdout, as
 # bpf measures on a VM: two idle states (C1 40%, log-normal around half the C6 median; C6
 # 60%, log-normal around C6_MEDIAN_US), 2% of Pareto outliers up to 9000 us; LDist uniform

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Intel's wult as the peer for the speed benches: find it, run 'wult calc' on a datapoints.csv,
 # time it (median of N runs: wall s and max RSS KB).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A real replicated experiment on this machine for analyze diff's run-level verdict (issue 13):
 # PM QoS 0 us (collect --pm-qos-us 0: the CPU polls instead of entering an idle state, as
 # cstates=POLL does; collect holds the request only while it runs) against the default,

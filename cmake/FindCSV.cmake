@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # libcsv ships no pkg-config file on Debian; find it by header and library.
 find_path(CSV_INCLUDE_DIR csv.h)
 find_library(CSV_LIBRARY NAMES csv)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * collect: the modes and which one a command line asks for. The first whose selector
  * matches runs with the whole argv and its result is the exit status.

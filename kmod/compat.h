@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Kernel version differences, in one place (built against 6.1 .. current). */
 #ifndef IDLESCOPE_COMPAT_H
 #define IDLESCOPE_COMPAT_H

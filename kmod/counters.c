@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* C-state residency counters, TSC, MPERF, SMI and NMI counts around one idle period.
  * Which MSRs exist depends on the CPU model: each is probed with a safe read on the
  * measured CPU and left out when it faults (virtual machines, non-Intel CPUs). */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* The armer: a kthread bound to the measured CPU arms one event at a time at
  * LaunchTime = now + LDist, waits until the probes and the timer handler have finished
  * it, and turns it into a record. */

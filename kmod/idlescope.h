@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* idlescope module internals: one measurement at a time, on one CPU. */
 #ifndef IDLESCOPE_H
 #define IDLESCOPE_H

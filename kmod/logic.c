@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The datapoint decisions, on the measured CPU with interrupts off: idle entry and exit
  * (TBI, TAI), the event's interrupt (TIntr), and for tdt which deadline IA32_TSC_DEADLINE

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * idlescope: wake-latency datapoints with timestamps taken in the idle path.
  * /dev/idlescope: configuration by ioctl, records by read()/poll(); see idlescope_uapi.h.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* Tracepoint probes: power:cpu_idle (TBI, TAI), irq_vectors:local_timer_entry (tdt: TIntr;
  * both methods: which idle states run interrupt handlers inside) and, for tdt,
  * msr:write_msr (the kernel's writes of IA32_TSC_DEADLINE). The tracepoints are looked up

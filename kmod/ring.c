@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* A bounded ring of fixed-size records. A full ring drops the new record and counts it;
  * the count travels with the next record that fits (record.lost), so loss is never silent. */
 #include <linux/vmalloc.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* tdt: the event is the local APIC timer in TSC-deadline mode, armed by writing
  * IA32_TSC_DEADLINE directly at idle entry (logic.c decides when). Here: whether tdt can run,
  * the TSC rate, and the MSR and local APIC accesses. */

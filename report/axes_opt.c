@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The axes options as wult has them (axes_opt.h). An item is a metric name or a POSIX
  * extended regular expression that must match a whole column name (wult: Python's

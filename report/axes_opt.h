@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* axes_opt.c: wult's --xaxes, --yaxes, --hist and --chist: comma-separated metric names or
  * regular expressions (each matching a whole name), or `none`; plus the x axes Time (the
  * run's clock, LTime, where every run has it, else the datapoint order) and Index (the

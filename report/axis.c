@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Plot coordinates. gnuplot and the 32-bit floats of the plot data files cannot show every
  * double: 1e308 is infinite as a float, 1e-310 is 0, and 1e15 + 0.25 is 1e15 again, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The counters section: turbostat-like summary of counters.csv side by side, and series
  * over time. The numbers come from isc_counters_summary() (the counters area, in lib/). */
 #include <cjson/cJSON.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Scatter plots of a million points are unreadable and heavy. Keep every outlier (a point
  * outside the box of either axis' percentiles) and a deterministic sample of the dense

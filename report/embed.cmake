@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # cmake -DIN=viewer.js -DOUT=viewer_js.c -P embed.cmake: the file as a C array.
 file(READ ${IN} hex HEX)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The Flags section: 0/1 columns (IntrOff) as how many datapoints have a value, how many are
  * 1 and their share, per run or configuration and per group; with several configurations the

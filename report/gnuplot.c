@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Running gnuplot: one child process per script, up to N at a time. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Histograms, binned here from every datapoint, over the body range of body_range()
  * (plotnum.c), linear or logarithmic. What lies beyond is one overflow bar per run with its

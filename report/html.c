@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* HTML output helpers: escaping, numbers, the page frame and its style sheet. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The intro: the runs side by side, what differs between them highlighted. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The data of an interactive plot (jsplot.h). Strings are JSON strings escaped for any
  * context (<, >, &, U+2028/9 as \u escapes); numbers that are not finite are null. Points

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* jsplot.c: the data of one interactive plot, plots/ID.js beside the static image: a call
  * idlescopePlot("ID", {...}) that report/viewer.js turns into a canvas (zoom, pan, hover,
  * runs on and off). Written as a stream: open, the axes' extras, then the series. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report: write an offline HTML report of one run, or a comparison of several. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* One metric's section: verdicts, the summary table, plots, the per-idle-state table. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The order of the metrics in the report: the ones the --metrics regex (or the default)
  * names literally come first, in the order it names them; the others (matched by a

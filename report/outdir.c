@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The output directory: the report is written into a temporary directory next to it and
  * renamed into place at the end, so that a failed report never looks finished.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The output directory against the inputs: a report is never written over, around or inside
  * a run it reads (`report RUN -o RUN --force` would delete the run). Directories are compared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Whether a directory holds nothing but what report writes, at every depth: --force replaces
  * an earlier report (with --copy-raw, --keep-plot-data or not) and never a directory where

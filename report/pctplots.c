@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The percentile plots, from every datapoint:
  * - exceedance: the share of datapoints above x, 1 - F(x), on a log y axis from 100% down

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Numbers and words of the plots' captions and ranges. */
 #include <math.h>
 #include <stdio.h>

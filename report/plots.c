@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The plots of one metric: scatter against LDist and SilentTime (reduced, see
  * downsample.c; the y axis over the body, points beyond on its edge), histograms (hist.c)

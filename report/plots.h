@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The plot writers' shared state (plots.c, hist.c, pctplots.c); not used elsewhere. */
 #ifndef REPORT_PLOTS_H
 #define REPORT_PLOTS_H

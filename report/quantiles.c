@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Many quantiles of one column at once. The plots need hundreds of them at plotting
  * precision, so the values are sorted once as 32-bit floats (7 significant digits): an LSD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report: static HTML reports of one run or a comparison of several, plots by gnuplot. */
 #ifndef REPORT_REPORT_H
 #define REPORT_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Interrupted (SIGINT, SIGTERM, SIGHUP, SIGPIPE on a closed output) or out of memory: stop the
  * gnuplot children and remove the unfinished report before dying of the signal (or exiting with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The requested idle states (ReqCState) of the runs, for the plots: the states of all runs
  * in natural order, and the state of every row as one byte, so that histograms count the

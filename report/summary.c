@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The numbers of the summary tables: every run's value of every function per metric,
  * overall and per idle state. With two or more runs they come from lib/diff/diff.c (the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Small helpers: paths, files, info fields as text. */
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the libFuzzer targets (clang, ASan + UBSan) and run each for a bounded time on the
 # corpus kept in tests/fuzz/corpus/<target>/, two at a time. Any crash, sanitizer report, leak,
 # input slower than 10 s or over 2 GB fails: its input is kept in build-fuzz/fuzz-run/.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian packages listed in scripts/deps/*.txt that are not installed yet.
 # Idempotent: an installed package is never installed again; nothing to do = no apt calls.
 set -eu

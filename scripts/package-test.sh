@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The Debian packages, as CI checks them (run by scripts/test.sh after the tree's tests):
 #  1. dpkg-buildpackage -us -uc -b on a copy of the tree (in build-deb/, so that nothing is
 #     written beside the tree); the tree's tests already ran, so only debian/rules' short

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Install what is missing, build, and run the main job end to end:
 # collect wake latency on this machine -> analyze stats -> HTML report.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # usage: scripts/test.sh [--quick]
 # --quick: build (warnings as errors) and run the unit tier only (ctest -L unit, in parallel:
 # no root, no collector, no machine state; about a minute). Nothing is installed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * This collect again as a child process, with a changed argv: --cpu LIST runs one per CPU,
  * --set/--matrix one per run, the remote agent the SUT's run. The child dies with its parent

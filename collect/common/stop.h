@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The run's stop flag, shared by the signal handlers, the run loop and the methods. */
 #ifndef COLLECT_STOP_H
 #define COLLECT_STOP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by collect/counters_*.c: counters.csv in a run directory. */
 #ifndef COLLECT_COUNTERS_COLLECT_H
 #define COLLECT_COUNTERS_COLLECT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * collect --counters: counter snapshots without a latency measurement, every -i SEC
  * (interval mode) or around a command (one-shot mode, which exits with its status).

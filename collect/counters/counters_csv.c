@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* counters.csv in a run directory: whole rows, flushed after every snapshot. */
 #include <errno.h>
 #include <fcntl.h>

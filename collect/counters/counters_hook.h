@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * How the collector core reaches the counter snapshots (collect/counters_*.c).
  * Owned by the counters work; the core only calls these three functions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* collect --counters --live: the newest interval's numbers, printed as they are measured. */
 #include "counters_live.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* collect --counters: each interval's numbers printed as they are measured (turbostat style). */
 #ifndef COLLECT_COUNTERS_LIVE_H
 #define COLLECT_COUNTERS_LIVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Counter snapshots alongside a latency run: one now, one every interval from a thread of
  * its own, one at the end. The sampler does not migrate onto the measured CPU; reading

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Settings and experiments in the collector: the options (--set, --matrix, --restore,
  * --list-settings ...), taken off the command line before the usual options are parsed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* experiment.json: the design, the settings before, every run taken (in order) and whether
  * everything was restored. docs/format.md, "experiment.json". */
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The plan of an experiment: factors (--matrix) and fixed settings (--set), the cartesian
  * product of the values, and the order the runs are taken in. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * collect --set / --matrix: validate everything, then for each run of the plan apply its
  * settings (journalled first), run it as a child collect with the usual options, and record

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What an experiment's runs say about one another (experiment.h): the runs that took many
  * times as long as their siblings, and the ETA from what the runs have really taken.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The settings options of collect, taken off the command line before the usual options are
  * parsed: --list-settings, --restore, --set, --matrix and the experiment options. What is

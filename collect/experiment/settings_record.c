@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What every run records about the settings in info.json: "settings" (every setting this
  * machine has, read at the start of the run), "settings_cpus" (all or measured),

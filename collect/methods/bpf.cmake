@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The `bpf` method (docs/bpf.md). Included by collect/CMakeLists.txt; adds to target `collect`
 # either the real method (BPF object built with clang, skeleton from bpftool, libbpf) or
 # collect/methods/method_bpf_unavailable.c, whose probe says why the method is missing.
@@ -55,6 +56,7 @@ if(_bpf_missing STREQUAL "")
             -I${IDLESCOPE_BPF_GEN} -I${IDLESCOPE_BPF_SRC}/bpf
             -c ${IDLESCOPE_BPF_SRC}/bpf/wake.bpf.c -o wake.bpf.o
     DEPENDS ${IDLESCOPE_BPF_SRC}/bpf/wake.bpf.c ${IDLESCOPE_BPF_SRC}/bpf/wake_rec.h
+            ${IDLESCOPE_BPF_SRC}/bpf/causes.bpf.h
             ${IDLESCOPE_BPF_GEN}/vmlinux.h
     WORKING_DIRECTORY ${IDLESCOPE_BPF_GEN}
     COMMENT "Building BPF object wake.bpf.o"
@@ -73,6 +75,7 @@ if(_bpf_missing STREQUAL "")
     ${IDLESCOPE_BPF_SRC}/method_bpf.c
     ${IDLESCOPE_BPF_SRC}/method_bpf_sys.c
     ${IDLESCOPE_BPF_SRC}/method_bpf_hist.c
+    ${IDLESCOPE_BPF_SRC}/method_bpf_causes.c
     ${IDLESCOPE_BPF_SRC}/method_bpf_thread.c)
   add_dependencies(idlescope_bpf_method idlescope_bpf_skel)
   target_include_directories(idlescope_bpf_method PRIVATE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* info_method "idle_check" (method.h: collect_idle_check). */
 #include "method.h"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The hrt/tdt methods (kernel module idlescope, kmod/) in collect, and a `kmod` target that
 # builds the module out of tree against IDLESCOPE_KDIR (default: the running kernel's build
 # directory). The module is built in ${CMAKE_BINARY_DIR}/kmod so that the source tree stays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The contract between the measuring run (collect/run/measure.c, collect/run/run_writer.c)
  * and a wake-latency measurement method (timer, bpf, hrt, tdt). One method = one
@@ -25,6 +26,15 @@ extern const char *const discard_reason_names[DISCARD_NR]; /* "not_idle", "other
 
 #define DP_MAX_RES 12
 
+/* What else ran on the measured CPU during the datapoint (docs/format.md, "Cause columns"). */
+struct dp_causes {
+	bool known;          /* counted: the IRQCnt ... SWIRQTypes columns are written */
+	uint32_t irq_cnt, sirq_cnt;
+	uint64_t irq_ns, sirq_ns;
+	char irq_top[16];    /* most frequent hard interrupt: "LOC", "RES", "CAL", "IWI", "IRQ24" */
+	char sirq_types[96]; /* softirq types seen, vector order: "TIMER+NET_RX+RCU" */
+};
+
 /* One datapoint as a method delivers it. Times in ns, CLOCK_MONOTONIC (= ktime_get_ns). */
 struct dp_raw {
 	uint64_t ldist;      /* ns */
@@ -39,6 +49,7 @@ struct dp_raw {
 	int64_t nmi_cnt;     /* NMIs during the datapoint; -1 = not known */
 	size_t nres;         /* per-datapoint residencies, e.g. {"CC6%", 92.6} */
 	struct { const char *name; double pct; } res[DP_MAX_RES];
+	struct dp_causes causes;
 };
 
 struct collect_cfg {
@@ -49,6 +60,7 @@ struct collect_cfg {
 	bool quiet;
 	int priority;            /* timer: SCHED_FIFO priority, -1 = the highest, 0 = SCHED_OTHER */
 	const char *kmod_path;   /* hrt/tdt: module file to load when not loaded (NULL: search) */
+	bool no_causes;          /* bpf: count no causes (no IRQCnt ... columns) */
 };
 
 /* collect_stop_requested (stop.h): a method's next() must notice it within ~100 ms and return 0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The `bpf` method: wake-up timestamps taken in the kernel by the programs in
  * collect/methods/bpf/wake.bpf.c (see docs/bpf.md). User space draws the LDists (the run's RNG)
@@ -40,6 +41,8 @@ struct method_ctx {
 	bool pinned;
 	cpu_set_t saved_affinity;
 	cJSON *info_method;		/* method_details: stop() adds soft_hrtimer */
+	bool causes;			/* count the causes (not --no-causes) */
+	bool nmi_counted;		/* ... and NMIs among them */
 };
 
 /* Keep the BPF side's LDist queue full (single producer: this thread). */
@@ -79,7 +82,7 @@ static int on_record(void *p, void *data, size_t size)
 	return 0;
 }
 
-static void fill_dp(const struct wake_rec *r, struct dp_raw *dp)
+static void fill_dp(const struct method_ctx *ctx, const struct wake_rec *r, struct dp_raw *dp)
 {
 	memset(dp, 0, sizeof(*dp));
 	dp->ldist = r->ldist;
@@ -90,8 +93,9 @@ static void fill_dp(const struct wake_rec *r, struct dp_raw *dp)
 	dp->req_state = r->req_state;
 	dp->intr_off = r->intr_off;
 	dp->smi_cnt = -1;
-	dp->nmi_cnt = -1;
+	dp->nmi_cnt = r->causes && ctx->nmi_counted ? r->nmi_cnt : -1;
 	dp->nres = 0;
+	bpf_causes_fill(r, &dp->causes);
 }
 
 static void move_discards(struct method_ctx *ctx, uint64_t discards[DISCARD_NR])
@@ -147,7 +151,7 @@ static int bpf_next(struct method_ctx *ctx, struct dp_raw *dp, uint64_t discards
 		move_discards(ctx, discards);
 		collect_watch_discards(discards);
 		if (ctx->rec_n) {
-			fill_dp(&ctx->recs[ctx->rec_head], dp);
+			fill_dp(ctx, &ctx->recs[ctx->rec_head], dp);
 			ctx->rec_head = (ctx->rec_head + 1) % REC_QUEUE_CAP;
 			ctx->rec_n--;
 			return 1;
@@ -193,8 +197,28 @@ static void bpf_stop(struct method_ctx *ctx)
 	free(ctx);
 }
 
+/* The programs that only count causes (causes.bpf.h): loaded only when counting. */
+static void choose_cause_programs(struct wake_bpf *skel, bool causes)
+{
+	struct bpf_program *only_causes[] = {
+		skel->progs.wake_local_timer_exit, skel->progs.wake_irq_handler_exit,
+		skel->progs.wake_reschedule_exit, skel->progs.wake_call_function_exit,
+		skel->progs.wake_call_function_single_exit, skel->progs.wake_irq_work_entry,
+		skel->progs.wake_irq_work_exit, skel->progs.wake_nmi_handler,
+	};
+
+	skel->rodata->cfg_causes = causes;
+	for (size_t i = 0; i < sizeof(only_causes) / sizeof(only_causes[0]); i++) {
+		const char *tp = strchr(bpf_program__section_name(only_causes[i]), '/') + 1;
+
+		if (!causes || !bpf_kernel_has_tracepoint(tp))
+			bpf_program__set_autoload(only_causes[i], false);
+	}
+}
+
 /* Open and load the programs for `source`; NULL with the reason in why. */
-static struct wake_bpf *load_programs(int cpu, enum wake_source source, char *why, size_t whylen)
+static struct wake_bpf *load_programs(int cpu, enum wake_source source, bool causes,
+				      char *why, size_t whylen)
 {
 	struct wake_bpf *skel;
 	int err;
@@ -220,6 +244,7 @@ static struct wake_bpf *load_programs(int cpu, enum wake_source source, char *wh
 		bpf_program__set_autoload(skel->progs.wake_call_function_single_entry, false);
 	if (source != WAKE_SRC_BPF_TIMER)
 		bpf_program__set_autoload(skel->progs.wake_timer_setup, false);
+	choose_cause_programs(skel, causes);
 	err = wake_bpf__load(skel);
 	if (err) {
 		snprintf(why, whylen, "the kernel refused the eBPF programs (%s: %s): use --method timer",
@@ -236,7 +261,7 @@ static int bpf_probe(const struct collect_cfg *cfg, char *why, size_t whylen)
 
 	if (bpf_check_privileges(why, whylen) || bpf_check_btf(why, whylen))
 		return -1;
-	skel = load_programs(cfg->cpu, WAKE_SRC_BPF_TIMER, why, whylen);
+	skel = load_programs(cfg->cpu, WAKE_SRC_BPF_TIMER, !cfg->no_causes, why, whylen);
 	if (!skel)
 		return -1;
 	wake_bpf__destroy(skel);
@@ -281,7 +306,7 @@ static int load_for_source(struct method_ctx *ctx, char *why, size_t whylen)
 		snprintf(why, whylen, "timerfd thread pinned to CPU %d, forced by "
 			 "IDLESCOPE_BPF_EVENT_SOURCE=thread", ctx->cpu);
 	} else {
-		ctx->skel = load_programs(ctx->cpu, WAKE_SRC_BPF_TIMER, err, sizeof(err));
+		ctx->skel = load_programs(ctx->cpu, WAKE_SRC_BPF_TIMER, ctx->causes, err, sizeof(err));
 		if (!ctx->skel) {
 			isc_err("bpf: %s", err);
 			return -1;
@@ -292,7 +317,7 @@ static int load_for_source(struct method_ctx *ctx, char *why, size_t whylen)
 		wake_bpf__destroy(ctx->skel);
 		ctx->source = WAKE_SRC_THREAD;
 	}
-	ctx->skel = load_programs(ctx->cpu, WAKE_SRC_THREAD, err, sizeof(err));
+	ctx->skel = load_programs(ctx->cpu, WAKE_SRC_THREAD, ctx->causes, err, sizeof(err));
 	if (!ctx->skel) {
 		isc_err("bpf: %s", err);
 		return -1;
@@ -319,6 +344,7 @@ static void describe(const struct method_ctx *ctx, const char *why, cJSON *info)
 	cJSON_AddNumberToObject(info, "poll_states_mask", (double)ctx->skel->rodata->cfg_poll_states);
 	cJSON_AddNumberToObject(info, "irq_on_states_mask", (double)ctx->skel->rodata->cfg_irq_on_states);
 	cJSON_AddBoolToObject(info, "consumer_pinned_away", ctx->pinned);
+	bpf_causes_describe(ctx->causes, ctx->nmi_counted, info);
 }
 
 /* Everything of start() after the context exists; -1 after printing why. */
@@ -343,6 +369,7 @@ static int start_measuring(struct method_ctx *ctx, cJSON *info_method)
 		return -1;
 	}
 	ctx->pinned = bpf_pin_away_from(ctx->cpu, &ctx->saved_affinity) == 1;
+	ctx->nmi_counted = ctx->causes && bpf_program__autoload(ctx->skel->progs.wake_nmi_handler);
 	describe(ctx, why, info_method);
 	ctx->info_method = info_method;
 	refill_ldists(ctx);
@@ -360,6 +387,7 @@ static int bpf_start(struct method_ctx **out, const struct collect_cfg *cfg, cJS
 
 	ctx->cpu = cfg->cpu;
 	ctx->ldist_max = cfg->ldist_max;
+	ctx->causes = !cfg->no_causes;
 	ctx->recs = isc_xcalloc(REC_QUEUE_CAP, sizeof(*ctx->recs));
 	if (start_measuring(ctx, info_method) != 0) {
 		bpf_stop(ctx);	/* unpins, detaches, frees: the core's stop() gets NULL */

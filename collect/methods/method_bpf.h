@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Internals of the `bpf` method (collect/method_bpf*.c); the contract with the core is in
  * method.h. The BPF side is collect/methods/bpf/wake.bpf.c, its record collect/methods/bpf/wake_rec.h.
@@ -15,6 +16,12 @@
  * (hist[WAKE_HIST_NR][WAKE_HIST_N] of wake.bpf.c). */
 struct cJSON;
 void bpf_hist_describe(const uint32_t hist[][WAKE_HIST_N], struct cJSON *info);
+
+/* method_bpf_causes.c: a record's cause counts as datapoints.csv columns, and what
+ * info.json method_details.causes says was counted. */
+struct dp_causes;
+void bpf_causes_fill(const struct wake_rec *r, struct dp_causes *k);
+void bpf_causes_describe(bool on, bool nmi, struct cJSON *info);
 
 /* method_bpf_sys.c: what the machine offers. */
 

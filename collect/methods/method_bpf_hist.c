@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The bpf method's soft-hrtimer cost (collect/methods/bpf/wake.bpf.c fills the histograms in .bss):
  * summarised into info.json method_details.soft_hrtimer at the end of a run (docs/bpf.md,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The `bpf` method's view of the machine: privileges, BTF, cpuidle states, CPU pinning. */
 #include <errno.h>
 #include <pthread.h>

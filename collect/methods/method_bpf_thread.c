@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fallback event source for kernels whose bpf_timer lacks BPF_F_TIMER_ABS/CPU_PIN (< 6.7):
  * a thread pinned to the measured CPU asks BPF to arm a datapoint (program wake_arm, run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The `bpf` method when this build has no eBPF support: the probe says why (set by
  * collect/bpf.cmake) and what to use instead. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The hrt and tdt methods: the idlescope kernel module (kmod/) takes TBI/TAI in the
  * power:cpu_idle tracepoint and TIntr in the event's interrupt, and streams fixed-size

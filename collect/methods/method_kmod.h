@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The hrt/tdt methods' module handling (method_kmod_load.c). */
 #ifndef COLLECT_METHOD_KMOD_H
 #define COLLECT_METHOD_KMOD_H

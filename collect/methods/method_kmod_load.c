@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Loading and unloading the idlescope kernel module for the hrt/tdt methods: find the
  * module file (--kmod-path, the build tree when run from it, the installed locations: make install's extra/,

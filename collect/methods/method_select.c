@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Which method measures: the one asked for, or auto = hrt (module loaded) > bpf > timer. */
 #include <stdio.h>
 #include <string.h>

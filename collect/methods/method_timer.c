@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The timer method: no privileges. A thread pinned to the measured CPU sleeps with
  * clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) until LaunchTime; WakeLatency is the time

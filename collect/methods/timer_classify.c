@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The timer method's verdict on one sleep (timer_classify.h). */
 #include "timer_classify.h"
 

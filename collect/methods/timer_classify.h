@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The timer method's verdict on one sleep from the cpuidle usage counters (method_timer.c). */
 #ifndef COLLECT_TIMER_CLASSIFY_H
 #define COLLECT_TIMER_CLASSIFY_H

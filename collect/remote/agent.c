@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The SUT side: `collect --remote-agent RUNDIR ARGS...` runs `collect ARGS... -q -o RUNDIR` as a
  * child and streams the run directory to stdout as it grows (frames, remote.h). The controller

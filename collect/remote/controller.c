@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* `collect -H HOST ...`: one host, a fleet, or --deploy only. */
 #include <signal.h>
 #include <stdio.h>

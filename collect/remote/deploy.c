@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Deploy: copy this build's self-contained collect (collect-deploy, with the BPF object inside)
  * to <base>/collect-<version>/ on the SUT, unless the files there have the same SHA-256. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The hrt/tdt module on the SUT: the deploy copies its sources (idlescope-kmod.tar beside the
  * deployed collect) and this builds them there, as wult deploy does, with
  * `make -C <kernel build dir> M=<dir> modules` against the SUT's headers

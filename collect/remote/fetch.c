@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * `collect --fetch -H HOST -o DIR`: after a lost connection the SUT keeps its copy of the run
  * (info.json `remote.sut_run_dir`). Its agent sends the copy whole into a temporary directory

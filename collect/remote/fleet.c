@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Several hosts at once: one child process per host (at most --jobs at a time), each run into
  * DIR/<host>/; a failing host does not stop the others. One summary line per host at the end. */
 #include <errno.h>

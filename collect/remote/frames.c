@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The frame header parser (frames.h): no sscanf on the stream (it is not NUL-terminated), every
  * length checked against its type's limit before a byte of the payload is waited for. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The agent's frames (remote.h: "<type> <length>\n" then length bytes), parsed by the controller
  * from bytes the SUT sent: within the buffer, bounded per type, nothing else believed. */
 #ifndef COLLECT_REMOTE_FRAMES_H

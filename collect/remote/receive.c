@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The controller side of one remote run: start the agent over ssh, write the frames it sends
  * into the local run directory as they come (same files as a local run), and say in info.json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Remote and fleet collection (docs/remote.md): the sources go into `collect`, and the target
 # `collect-deploy` builds the copy that is deployed to SUTs: the same program as one static
 # executable (-static: glibc, libbpf, libelf, zlib, GSL, libyaml, libcsv; the BPF object is inside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Remote and fleet collection over the system's OpenSSH client (docs/remote.md).
  * The controller runs `collect -H HOST ...`; on the SUT the deployed collect runs as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The SUT's directory (--remote-dir, default ~/.cache/idlescope) and the one way collect runs
  * what it deployed there. Every command sent to the SUT starts with remote_shell()'s check: the

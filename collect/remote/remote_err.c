@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A remote error: printed, and kept for the fleet's summary line. */
 #include <stdarg.h>
 #include <stdio.h>

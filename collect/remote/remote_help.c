@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The remote part of collect --help (options.c prints it after the local options). */
 #include <stdio.h>
 

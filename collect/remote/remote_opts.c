@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The remote options of collect (-H, --hosts, --jobs, --ssh-config, --ssh-opt, ...). They are
  * taken out of the command line; the rest is checked as a local collect checks it and goes to
  * the SUT's collect unchanged. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The system's OpenSSH client as the transport: argument list, process, and what its
  * failures mean. Host key checking is left as the user's ssh_config sets it. */
 #include <errno.h>

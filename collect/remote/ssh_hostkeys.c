@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host key checking decided from ssh's effective configuration (`ssh -G`: ssh_config, --ssh-config,
  * --ssh-opt, Match blocks, every spelling ssh accepts), not from how an option is written: what
  * matters is whether ssh would log in to a host whose key is not the known one. */

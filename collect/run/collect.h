@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Internals of the collector core (everything in collect/ that is not a method).
  * The method contract is in method.h.
@@ -44,6 +45,7 @@ struct collect_opts {
 	bool counters_interval_set;
 	const char *kmod_path;
 	const char *include, *exclude;   /* --include/--exclude EXPR, NULL: none */
+	bool no_causes;           /* --no-causes: bpf counts no causes */
 };
 
 /* Parse argv into o; prints the error and returns 2 on bad usage, 1 after --help (exit 0). */
@@ -116,12 +118,18 @@ uint64_t dp_writer_rows(const struct dp_writer *w);
 struct dp_columns {
 	bool keep_raw;
 	bool smi, nmi;
+	bool causes;         /* the cause columns (cause_cols.c) */
 	size_t nres;
 	const char *const *state_names;
 	size_t nstates;
 };
 /* Format one row with its newline into buf; returns its length or 0 if it does not fit. */
 size_t dp_format_row(char *buf, size_t len, const struct dp_raw *dp, const struct dp_columns *c);
+
+/* cause_cols.c: the cause columns of datapoints.csv, after the residencies. Each returns
+ * what snprintf would, or -1. */
+int dp_causes_header(char *buf, size_t len, const struct dp_columns *c);
+int dp_causes_cells(char *buf, size_t len, const struct dp_causes *k, const struct dp_columns *c);
 
 /* nothing_kept.c: a run whose every datapoint is discarded stops (collect_watch_discards). */
 #define NK_ATTEMPTS 100000u   /* discarded attempts in a row, and ... */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The measured CPU's busy share over a run, from /proc/stat (cpu_busy.h). */
 #include "cpu_busy.h"
 

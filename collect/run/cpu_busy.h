@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The measured CPU's busy share while a run lasted, from its /proc/stat line: what the run
  * records (info.json "cpu_busy") when a method cannot tell per datapoint whether the CPU was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * One collector per CPU: an flock(2) on cpu<N>.lock in /tmp/idlescope-locks and in
  * /run/idlescope (both sticky and world-writable). Every collector, root included, takes the

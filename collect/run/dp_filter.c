@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* collect --include/--exclude: the expressions of analyze (docs/expressions.md) on each
  * datapoint before it is written. */
 #include "dp_filter.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* collect --include/--exclude: datapoints kept or dropped while collecting, as 'wult start'
  * does, with the rows' values as datapoints.csv would hold them. */
 #ifndef COLLECT_DP_FILTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The run's launch distances: GSL's Mersenne Twister, seeded once, shared by all threads. */
 #include <pthread.h>
 #include <stdio.h>

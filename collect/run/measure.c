@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * collect's measure mode: wake-up latency of one CPU into a run directory (info.json +
  * datapoints.csv), from the options to the end-of-run summary.
@@ -383,7 +384,7 @@ static int prepare(struct run *r, int argc, char **argv)
 	r->cfg = (struct collect_cfg){ .cpu = r->o.cpu, .ldist_min = r->o.ldist_min, .ldist_max = r->o.ldist_max,
 				       .seed = r->o.seed_set ? r->o.seed : collect_random_seed(),
 				       .quiet = r->o.quiet, .priority = r->o.priority,
-				       .kmod_path = r->o.kmod_path };
+				       .kmod_path = r->o.kmod_path, .no_causes = r->o.no_causes };
 	if (!(r->lock = cpu_lock_take(r->cfg.cpu)))
 		return ISC_EXIT_DATA;
 	if (!(r->m = collect_select_method(r->o.method, &r->cfg, why_method, sizeof(why_method))))

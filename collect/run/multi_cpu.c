@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * collect --method timer --cpu LIST: several CPUs at once, as cyclictest -t -a LIST. One
  * collect per CPU runs as a child process (this program again, with "--cpu N -o DIR/cpuN"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A run that keeps nothing stops: when every datapoint is discarded (an LDist too short for
  * the CPU to go idle, `-l 1us`; a CPU that something else keeps busy), a method would go on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The collect command line: option table, --help, and parsing of LDist ranges and durations. */
 #include <ctype.h>
 #include <errno.h>
@@ -22,7 +23,7 @@
 enum {
 	OPT_METHOD = 0x100, OPT_TIME_LIMIT, OPT_CPU, OPT_REPORTID, OPT_KEEP_RAW, OPT_PM_QOS,
 	OPT_FORCE, OPT_SEED, OPT_COUNTERS_INTERVAL, OPT_NO_COUNTERS, OPT_KMOD_PATH, OPT_HELP, OPT_VERSION,
-	OPT_PRIORITY, OPT_INCLUDE, OPT_EXCLUDE,
+	OPT_PRIORITY, OPT_INCLUDE, OPT_EXCLUDE, OPT_NO_CAUSES,
 };
 
 /* help NULL: wult's spellings of the same options (listed once in --help, in words). */
@@ -62,6 +63,9 @@ static const struct cli_opt opt_table[] = {
 	  "Counter snapshots into counters.csv every SEC seconds (default 1 where counters\n"
 	  "support is built; 0 = off)." },
 	{ "no-counters", 0, OPT_NO_COUNTERS, NULL, "No counter snapshots (same as --counters-interval 0)." },
+	{ "no-causes", 0, OPT_NO_CAUSES, NULL,
+	  "bpf: do not count what else ran on the measured CPU during each datapoint (the\n"
+	  "IRQCnt, SWIRQCnt, NMICnt, StealTime ... columns); their extra probes stay unloaded." },
 	{ "kmod-path", 0, OPT_KMOD_PATH, "FILE", "hrt/tdt: the module file to load if it is not loaded." },
 	{ "help", 'h', OPT_HELP, NULL, "Show this help and exit." },
 	{ "version", 'V', OPT_VERSION, NULL, "Print the version and exit." },
@@ -352,6 +356,9 @@ static int apply_option(struct collect_opts *o, int c, const char *arg, bool *co
 	case OPT_NO_COUNTERS:
 		o->counters_interval = 0;
 		o->counters_interval_set = true;
+		return 0;
+	case OPT_NO_CAUSES:
+		o->no_causes = true;
 		return 0;
 	case OPT_KMOD_PATH:
 		o->kmod_path = arg;

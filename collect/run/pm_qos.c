@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* PM QoS: record the CPU latency limit in force and, on request, hold it for the run. */
 #include <errno.h>
 #include <fcntl.h>

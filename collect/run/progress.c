@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* One progress line on a terminal: datapoints, rate, discards, elapsed, ETA. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The run directory: created without following planted symlinks (a symlink in the path is
  * followed only when root or the caller owns it); info.json replaced atomically;
@@ -419,7 +420,9 @@ static void put_header(struct dp_writer *w, const struct dp_raw *first)
 		}
 		c->smi = first->smi_cnt >= 0;
 		c->nmi = first->nmi_cnt >= 0;
+		c->causes = first->causes.known;
 	}
+	o += (size_t)dp_causes_header(p + o, DP_ROW_MAX - o, c);
 	o += (size_t)snprintf(p + o, DP_ROW_MAX - o, "%s%s\n", c->smi ? ",SMICnt" : "", c->nmi ? ",NMICnt" : "");
 	w->len += o;
 	w->header_done = true;
@@ -468,6 +471,8 @@ size_t dp_format_row(char *buf, size_t len, const struct dp_raw *dp, const struc
 		else
 			PUT(snprintf(buf + o, len - o, ","));
 	}
+	if (c->causes)
+		PUT(dp_causes_cells(buf + o, len - o, &dp->causes, c));
 	if (c->smi)
 		PUT(put_known(buf + o, len - o, dp->smi_cnt));
 	if (c->nmi)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* collect's end-of-run summary (summary.h). */
 #include "summary.h"
 

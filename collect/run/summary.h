@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* collect's end-of-run summary: what was kept and discarded, and the main latency. */
 #ifndef COLLECT_SUMMARY_H
 #define COLLECT_SUMMARY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The end-of-run warnings about what a run's datapoints mean (summary.h: summary_warnings). */
 #include "summary.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The run cache (docs/cache.md): each run's parsed datapoints, and per numeric column and
  * default group the values sorted with count, min, max, avg and std, in one file per

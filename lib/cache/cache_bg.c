@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Building an entry in the background (docs/cache.md): a detached, idle-priority builder
  * process, one per entry at a time, while the caller reads the run as without the cache. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The size bound before an entry is built: a file whose entry cannot fit is not read whole
  * (a 50 M-row run would take gigabytes of memory only to learn that). */
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Where the run cache lives, its size bound, keys and housekeeping (analyze cache). */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The run cache's file format and the pieces its files share (lib-internal). */
 #ifndef IDLESCOPE_CACHE_INTERNAL_H
 #define IDLESCOPE_CACHE_INTERNAL_H

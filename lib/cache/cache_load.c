@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Loading a run's datapoints through the cache, and the statistics its sorted values give. */
 #include <errno.h>
 #include <fcntl.h>

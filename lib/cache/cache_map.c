@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Reading a cache entry: map it, check it against its source and itself, and make a table
  * whose columns are the mapped arrays. Anything that does not check out is not used. */
 #include <fcntl.h>

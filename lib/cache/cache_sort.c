@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Sorting doubles for the cache: a radix sort on their bits, in total order. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writing a cache entry: the columns, the sorted values per column and group, the index;
  * into a temporary file in the cache directory, renamed into place when whole. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The option helper: getopt tables and --help from one table, and no abbreviated long options. */
 #include <stdbool.h>
 #include <stdlib.h>

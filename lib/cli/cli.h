@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The command-line option helper of every program: one table per command ({long name, short
  * letter, value, argument name, help}) gives getopt_long's tables and the option list of
  * --help; and long options are taken only by their whole name. */

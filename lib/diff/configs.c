@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Configurations from command-line arguments: runs, comma-separated replicates, experiments. */
 #include "diff/configs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Configurations from the command line of `analyze diff` and `report`: each argument is one
  * configuration: a run, a comma-separated list of replicate runs ("a1,a2,a3"), or an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Comparing runs: shared metrics, groups, and per (part, metric) values and tests on 2 threads. */
 #include "diff/diff.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Comparing runs against a reference: per metric and function, every run's value, the change
  * and percent change against runs[0], and for every run a Mann-Whitney U test, a two-sample

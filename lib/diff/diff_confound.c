@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What differs between configurations besides what was varied: the system description and
  * settings in info.json, and the machine load in the counters.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Inputs measured under the same design: each configuration's kept values of an input
  * (LDist, SilentTime) against the reference's, by the two-sample KS distance. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The design check of analyze diff and report: inputs (col_roles.h: LDist, SilentTime) get no
  * verdict, but the configurations must have been measured under the same design, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Biased runs and differing discard shares: the kept datapoints of configurations that
  * discarded different shares of their attempts are different selections of them. */
 #include <math.h>

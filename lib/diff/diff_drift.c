@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A drift over the order an experiment's runs were taken in: the slope of the runs' medians
  * on their place in that order, within configurations (each configuration's means of both

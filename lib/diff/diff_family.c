@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The family of verdicts of one call (docs/diff.md, "A family of verdicts"): every run-level
  * comparison of the tested parts (metric x med/99%/99.9% x configuration, per group when there

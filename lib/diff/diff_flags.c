@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Flags (0/1 columns such as IntrOff) compared as proportions between configurations, and
  * columns without values left out with one note: analyze diff and report (flags.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib/diff/diff.c's private parts shared with lib/diff/diff_work.c. */
 #ifndef IDLESCOPE_DIFF_INTERNAL_H
 #define IDLESCOPE_DIFF_INTERNAL_H

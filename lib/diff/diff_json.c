@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The JSON form of a comparison (the contract of `analyze diff --format json`). */
 #include "diff/diff.h"
 #include "text/json_num.h"

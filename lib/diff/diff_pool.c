@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A configuration of several runs described without merging them: moments combined, quantiles
  * selected from the union of the runs' sorted samples (the same numbers as on the merged

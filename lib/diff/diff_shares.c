@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The groups' (idle states') shares of the rows, configuration against the reference, with
  * the run as the unit: each run's share of its rows in the group, weighted by its binomial

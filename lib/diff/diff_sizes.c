@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Run sizes as a confounder of the tails: a sample's 99th or 99.9th percentile is biased, and
  * skewed, by amounts that depend on its size (in a heavy tail, more than the run-to-run

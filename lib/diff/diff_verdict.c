@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The plain-language verdict line of a comparison, and the units it speaks in. */
 #include <math.h>
 #include <stdio.h>

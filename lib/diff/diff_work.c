@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The numbers of a comparison, one task per metric on up to all CPUs. Each run's column of a
  * metric is split into its groups in one pass (row order kept, so sums match `analyze stats`),

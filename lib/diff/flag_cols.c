@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* 0/1 flag columns (IntrOff): which columns are flags, and their counts (flags.h). */
 #include <math.h>
 #include <string.h>

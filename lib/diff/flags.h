@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * 0/1 flag columns (IntrOff), shown as counts and shares rather than as metrics, and compared
  * as proportions between configurations (analyze stats, analyze diff, report).

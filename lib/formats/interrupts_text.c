@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* stats-collect's /proc/interrupts snapshots into interrupt rates (interrupts_text.h). */
 #include "formats/interrupts_text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wult's stats-collect interrupt statistics (stats/interrupts.raw.txt): snapshots of
  * /proc/interrupts, each after a line "timestamp: <seconds since the epoch>", runs of

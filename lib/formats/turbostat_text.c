@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* turbostat's text tables into a counter summary (turbostat_text.h). */
 #include "formats/turbostat_text.h"
 

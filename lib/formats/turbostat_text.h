@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * turbostat's text output (what wult's stats-collect keeps as stats/turbostat.raw.txt), read
  * into the same summary as counters.csv gives (counters_summary.h), so that wult results

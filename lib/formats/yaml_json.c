@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * YAML (wult's info.yml) to a cJSON tree, built from libyaml's event stream. The limits
  * (ISC_META_MAX_DEPTH levels, ISC_META_MAX_NODES nodes with aliases expanded) are checked at

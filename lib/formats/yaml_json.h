@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* wult's info.yml (YAML) into a cJSON tree, within the limits every metadata file shares. */
 #ifndef IDLESCOPE_YAML_JSON_H
 #define IDLESCOPE_YAML_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Files and directories that other local users may have touched (docs/cache.md,
  * docs/experiments.md): one way to make a private directory, to open a file in it without

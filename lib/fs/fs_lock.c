@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Who else has a file open (fs/fs.h). */
 #include <dirent.h>
 #include <stdio.h>

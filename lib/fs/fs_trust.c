@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Private directories, files of the caller's own, and devices (fs/fs.h). */
 #include "fs/fs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* isc_path_inside: a path from a run's metadata stays inside the run's directory, whoever wrote
  * the metadata (a SUT, another user, a tarball). */
 #include "fs/fs.h"

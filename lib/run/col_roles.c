@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Each method's declaration of its inputs (design variables); every other column is an
  * outcome. */
 #include <string.h>

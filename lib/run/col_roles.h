@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What a datapoints column is to the method that wrote it: an outcome (what was measured:
  * WakeLatency, IntrLatency, residencies) or an input (a design variable the collector

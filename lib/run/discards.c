@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Discarded attempts and the biased-run warning (analyze stats, diff, counters, report). */
 #include <math.h>
 #include <stdio.h>

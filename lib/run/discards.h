@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Attempts a run discarded (info.json "discards", by reason) against the datapoints it kept
  * ("datapoints"): a run that discarded more than half of its attempts is biased, since its

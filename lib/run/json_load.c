@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A JSON object file (info.json) to a cJSON tree. cJSON has no limits of its own that fit
  * metadata (it nests 1000 deep and takes any number of values), so one linear pass checks

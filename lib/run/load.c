@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Loading runs for analysis: the columns a command needs, then the row filters. */
 #include "run/load.h"
 
@@ -70,6 +71,9 @@ static bool want_column(const char *name, void *arg)
 		return true;
 	if (!s->no_group && !strcmp(name, s->group_by ? s->group_by : "ReqCState"))
 		return true;
+	for (const char *const *a = s->also; a && *a; a++)
+		if (!strcmp(name, *a))
+			return true;
 	return expr_uses(ctx->include, name) || expr_uses(ctx->exclude, name);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Loading runs for analysis: only the needed columns, filters applied. Shared by analyze
  * stats, analyze diff and report. */
 #ifndef IDLESCOPE_LOAD_H
@@ -13,6 +14,7 @@ struct isc_load_spec {
 	const char *exclude;     /* --exclude expression source, or NULL */
 	const char *group_by;    /* --by column; NULL = "ReqCState" when the run has it */
 	bool no_group;           /* --no-group */
+	const char *const *also; /* NULL-terminated: columns loaded whatever --metrics says */
 };
 
 /* Parsed filters and the regex, checked once for all runs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Opening runs: idlescope run directories, wult raw results, bare datapoints.csv files. */
 #include "run/run.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A run: a directory with info.json + datapoints.csv (idlescope, docs/format.md),
  * a wult raw result (info.yml + datapoints.csv), or a bare datapoints.csv path.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Older and foreign run metadata: format versions we do not know, wult's old key names. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The system description recorded in info.json: /proc/cpuinfo, uname, clocksource, cpuidle, PM QoS. */
 #include "run/sysinfo.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A description of the machine as cJSON, for info.json "system": what a reader needs to
  * tell two runs apart. Everything is read from /proc and /sys; what cannot be read is left

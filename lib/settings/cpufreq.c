@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cpufreq settings: governor, frequency limits, turbo, EPP and EPB. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cpuidle settings: the idle states a CPU may enter (cstates) and the idle governor. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* File and MSR access for the settings registry, under an optional fixture sysroot. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The restore journal: before the first write of any setting, its old value goes to
  * <sysroot>/run/idlescope-settings/settings.journal, one line per file or MSR:

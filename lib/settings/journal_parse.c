@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reading the restore journal (format in journal.c) without acting on it: every line checked
  * before any value is written back. A last line without its newline was cut while it was

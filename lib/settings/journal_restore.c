@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writing a parsed journal back (collect --restore, and the end of every experiment): last
  * entry first, a second pass for those that failed (cpufreq min/max order); each value left
  * changed is named with its journal line and what to do. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Intel idle MSRs through the msr device (/dev/cpu/N/msr; a fixture tree holds MSR a at byte
  * 8*a of a regular file): MSR_PKG_CST_CONFIG_CONTROL (0xE2) bit 26 C1 auto-demotion, bit 28

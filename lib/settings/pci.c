@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* PCIe ASPM: the kernel's policy, and L1 of one device's link (aspm@BDF). */
 #include <errno.h>
 #include <stdlib.h>

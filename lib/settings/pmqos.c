@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pm-qos: a CPU wake latency limit in us, held through /dev/cpu_dma_latency while the
  * collector keeps it open (collect holds it itself: isc_settings_is_held). Nothing to write or
  * restore: the kernel drops the request when the file is closed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The settings table: lookup by name, and what is done with every entry (record, list,
  * check, apply). The entries live in one file per area (cpuidle.c, cpufreq.c, pci.c, msr.c,
  * pmqos.c). */

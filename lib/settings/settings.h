@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The settings registry: the machine settings a C-state study varies (allowed idle states,
  * idle and cpufreq governors, frequency limits, turbo, ASPM, EPP/EPB, PM QoS, Intel idle MSRs),

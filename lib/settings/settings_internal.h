@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internals of the settings registry: the table entry, the context, file and MSR helpers. */
 #ifndef IDLESCOPE_SETTINGS_INTERNAL_H
 #define IDLESCOPE_SETTINGS_INTERNAL_H

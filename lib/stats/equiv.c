@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What a design can tell: the two one-sided tests of equivalence (Schuirmann 1987), the
  * minimum detectable effect of a t test at a given power, and the runs per configuration

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A family of verdicts: Holm's step-down adjustment (Holm 1979), valid under any dependence
  * between the tests, applied to the tests of a change and, separately, to the equivalence

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Runs combined by their precision: a random-effects meta-analysis per configuration
  * (DerSimonian and Laird 1986) with the Hartung-Knapp variance of the weighted mean (Hartung

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Two proportions: Fisher's exact test and the two-proportion z test (proptest.h). */
 #include "stats/proptest.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Comparing two proportions (a 0/1 column such as IntrOff: how many of the values are 1):
  * Fisher's exact test when a 2x2 table cell is expected below ISC_PROP_FISHER_MIN, else the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Order statistics: multi-rank quickselect, and the sample-bracket method. */
 #include "stats/rank_select.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Order statistics: multi-rank quickselect, and the sample-bracket method (lib-internal). */
 #ifndef IDLESCOPE_RANK_SELECT_H
 #define IDLESCOPE_RANK_SELECT_H

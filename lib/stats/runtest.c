@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Run-level inference: Welch's t on per-run summaries, and a block bootstrap within runs. */
 #include "stats/runtest.h"
 

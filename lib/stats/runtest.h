@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Inference that respects the unit of replication (docs/diff.md, "Runs, not datapoints"):
  *  - with replicate runs, Welch's t on per-run summaries (one number per run: its median,

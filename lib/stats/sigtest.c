@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Two-sample tests on sorted samples: Mann-Whitney U, Kolmogorov-Smirnov, median-difference CI. */
 #include "stats/sigtest.h"
 

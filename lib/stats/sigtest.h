@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Two-sample significance tests and a confidence interval for the difference of medians.
  * Every function takes two samples sorted ascending, without NaN: a (the reference) and

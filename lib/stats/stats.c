@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Summary statistics with selection instead of a full sort. */
 #include "stats/stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Summary statistics: count, min, max, avg, std (n-1), med and percentiles. */
 #ifndef IDLESCOPE_STATS_H
 #define IDLESCOPE_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The statistics behind a run-level verdict (docs/diff.md, "The verdict"):
  *  - each configuration's runs combined by a random-effects meta-analysis (DerSimonian-Laird

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * --by COLUMN[:N] (analyze stats, analyze diff, report): rows grouped by a column's value, or
  * a numeric column in N equal-width bins labelled "[lo, hi)" (the last "[lo, hi]"), lo and hi

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* --by COLUMN[:N] and --by-bins N, the one parser of analyze stats, diff and report (bins.h). */
 #include "table/bins.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Streaming copy of a CSV file's rows and columns (csv_copy.h). */
 #include "table/csv_copy.h"
 

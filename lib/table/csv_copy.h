@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Copying a CSV file's rows, streamed: the rows a keep mask selects, with a subset of the
  * columns. Rows are counted as isc_table_read counts them (header skipped, blank lines

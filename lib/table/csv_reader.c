@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reading a CSV file into an isc_table, fast: the file is split at a line boundary into one
  * range per thread; each thread reads its range in blocks with pread, splits lines and
@@ -460,7 +461,8 @@ static void infer_types(struct layout *lay, const char *buf, size_t len)
 static int known_numeric(const char *name)
 {
 	static const char *const exact[] = { "LDist", "SilentTime", "WakeLatency", "IntrLatency",
-		"IntrOff", "LTime", "TBI", "TAI", "TIntr", "SMICnt", "NMICnt", "CPU", "Time" };
+		"IntrOff", "LTime", "TBI", "TAI", "TIntr", "SMICnt", "NMICnt", "CPU", "Time",
+		"IRQTime", "SWIRQTime" };
 	size_t n = strlen(name);
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(name, exact[i]) == 0)

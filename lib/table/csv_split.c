@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Splitting one CSV line into fields: plain lines by hand, quoted ones by libcsv. */
 #include "table/csv_split.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Splitting one CSV line into fields (lib-internal). */
 #ifndef IDLESCOPE_CSV_SPLIT_H
 #define IDLESCOPE_CSV_SPLIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The expression language of expr.h: a tokenizer, a recursive-descent parser, an evaluator
  * and a type check. A chain of one level (a + b - c, a and b and c) is one node with a list

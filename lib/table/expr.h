@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A small expression language for row filters (--include/--exclude) and
  * counter formulas (--metric); docs/expressions.md describes it for users:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Decimal to double, correctly rounded (the same double as strtod), fast for the numbers
  * found in datapoint files: up to 19 significant digits make an exact 64-bit mantissa and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Fast, correctly rounded decimal-to-double parsing (same result as strtod). */
 #ifndef IDLESCOPE_NUMPARSE_H
 #define IDLESCOPE_NUMPARSE_H

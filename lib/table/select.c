@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Metric selection by regular expression and grouping rows by a column's value. */
 #include "table/select.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Choosing metrics and grouping rows: what analyze stats, diff and report share. */
 #ifndef IDLESCOPE_SELECT_H
 #define IDLESCOPE_SELECT_H

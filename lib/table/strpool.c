@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Interned strings with an open-addressing hash table. */
 #include "table/strpool.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Interned strings: each distinct string gets a small integer id (lib-internal). */
 #ifndef IDLESCOPE_STRPOOL_H
 #define IDLESCOPE_STRPOOL_H

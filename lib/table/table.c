@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The column table: construction, lookup, row selection. Reading CSV is in csv_reader.c. */
 #include "table/table.h"
 
@@ -129,7 +130,8 @@ void isc_table_free(struct isc_table *t)
 
 bool isc_is_known_text_column(const char *name)
 {
-	static const char *const text_cols[] = { "ReqCState", "ReqCStateName", "Method", "Label" };
+	static const char *const text_cols[] = { "ReqCState", "ReqCStateName", "Method", "Label",
+					       "IRQTop", "SWIRQTypes" };
 	for (size_t i = 0; i < sizeof(text_cols) / sizeof(text_cols[0]); i++)
 		if (strcmp(name, text_cols[i]) == 0)
 			return true;

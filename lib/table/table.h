@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A column-oriented table read from a CSV file (datapoints.csv, counters.csv). */
 #ifndef IDLESCOPE_TABLE_H
 #define IDLESCOPE_TABLE_H

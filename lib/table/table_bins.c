@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Equal-width bins of a numeric column, for --by COL:N (bins.h). */
 #include "table/bins.h"
 

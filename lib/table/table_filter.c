@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Row filters: --include/--exclude expressions evaluated over a table's rows. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Numbers in JSON output that read back exactly (json_num.h). */
 #include "text/json_num.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Numbers in JSON output, written so that they read back as the same double.
  *

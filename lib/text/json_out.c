@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* JSON text for files, valid UTF-8 whatever the strings in the tree hold; setting a key. */
 #include "text/json_out.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* JSON for files: cJSON's rendering made valid UTF-8 (textsafe.h, ISC_TEXT_JSON); setting a key. */
 #ifndef IDLESCOPE_JSON_OUT_H
 #define IDLESCOPE_JSON_OUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Strings from inputs made safe for a terminal or a data file (see textsafe.h). */
 #include "text/textsafe.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Strings from inputs (run names, column names, cells, metadata, paths) written safely: valid
  * UTF-8 in every output, and no control character that a terminal would act on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A stdio stream that passes everything written to it through isc_text_write(). */
 #include "text/textsafe.h"
 

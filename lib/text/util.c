@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Error reporting and checked allocation. */
 #include "text/util.h"
 #include "text/textsafe.h"

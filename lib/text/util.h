@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Error reporting and small helpers shared by every idlescope program. */
 #ifndef IDLESCOPE_UTIL_H
 #define IDLESCOPE_UTIL_H

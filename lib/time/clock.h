@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Clocks and time formatting for every program: the monotonic clock in ns, UTC timestamps
  * as info.json writes them, and the default name of a run directory.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze stats on bad input: the exact one-line error (or warning) and exit status for each.
 # usage: bad_inputs.sh ANALYZE SHARED_DATA
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze stats --by on a numeric column: COLUMN:N / --by-bins N give N equal-width bins, a
 # column with many values is binned with a note instead of making a group per value, and
 # --hist goes per group over the overall range.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The run cache (docs/cache.md): a warm analyze stats/diff gives byte for byte what a cold one
 # gives (text, CSV, JSON; empty cells, one row, groups of one value, filters); a changed,
 # truncated or replaced source and a damaged entry are rebuilt, never trusted; an unusable

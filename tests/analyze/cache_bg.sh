@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The run cache's background builder (docs/cache.md): the first look at a run answers as
 # --no-cache does, at once, while a detached builder (no fd of the caller, nice 19,
 # SCHED_IDLE, its own session) writes the entry; the next look uses it; analyzers at once

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The run cache against other local users (docs/cache.md, "Who may own what"): a cache directory
 # that is not the caller's or not 0700 is not used (one note, the cold numbers) even when it holds
 # a forged entry that would change them; an entry of another user, a FIFO at an entry's name and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """check_text.py KIND FILE...: exit 1, naming the file and offset, unless every FILE is strict
 UTF-8 without a control character a terminal would act on. KIND: text (LF and TAB allowed),
 csv (also CR), html (LF, TAB, CR), json (as text, and it must parse as JSON)."""

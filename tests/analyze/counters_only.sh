@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Counter-only runs (collect --counters -o ctr1): analyze diff and report compare them with
 # what they have, their counter summaries.
 # usage: counters_only.sh ANALYZE REPORT SAMPLE_RUN_WITH_COUNTERS

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze diff --by COLUMN:N / --by-bins N: a numeric column in N equal-width bins whose edges
 # come from all runs together (so the runs are cut at the same places), labelled [lo, hi) as
 # analyze stats labels them (one parser, lib/table/table_bins.c); more than 100 values

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze diff: a 0/1 flag (IntrOff) is compared as a proportion (count and share; Fisher's
 # exact test for small counts, else the two-proportion z test; at run level Welch's t on the
 # runs' shares), not with Mann-Whitney/KS; columns with no values are left out with one note.

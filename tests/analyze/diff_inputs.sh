@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze diff (issue 24): inputs the collector sets (LDist, SilentTime) get no verdict, only
 # the design check; biased runs and differing discard shares are confounders. The fixture is
 # a pm-qos experiment (collect --matrix pm-qos=none,0 --repeat 3, written here): LDist drawn

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze export on a fleet directory (a host's single run and a host's experiment): the row
 # count is runs x groups x metrics x functions as analyze stats --format csv gives them, every
 # value is the same text as stats prints, the run columns come from info.json, and JSON Lines

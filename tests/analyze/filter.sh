@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze filter RUN -o OUT: the new run gives the numbers of 'analyze stats --include' on the
 # source, keeps quoted fields and the wanted columns, says where it came from, and never
 # writes into, over or around its input (checked by device and inode, through links too).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze stats: a 0/1 flag (IntrOff) is a count and a share, not percentiles; columns with
 # no values are left out with one note instead of rows of dashes. CSV keeps flags as metrics.
 # usage: flags.sh ANALYZE

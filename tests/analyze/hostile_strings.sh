@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 11 items 11 and 12: escape sequences and invalid UTF-8 from inputs (reportid, column
 # names, cells, info.json notes) never reach the terminal, and every output is valid UTF-8:
 # text, CSV and messages show them as \xNN, JSON exactly where JSON can (\u001b) and as the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A run whose info.json says "complete": false (killed, stopped by a signal): analyze stats,
 # diff, counters and report say so, once per run, with the reason; complete and wult runs
 # get no such warning. The report's intro says it too.

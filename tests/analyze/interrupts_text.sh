@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A wult result with stats-collect's stats/interrupts.raw.txt (snapshots of /proc/interrupts)
 # gets the measured CPU's interrupt rates beside the counter summary: analyze diff compares
 # them and report shows them. The fixture: 3 complete snapshots 2 s apart and a 4th cut off.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A last line without its newline (what a killed collector leaves) is dropped with a warning,
 # unless info.json says the run is complete with that many datapoints (docs/format.md).
 # usage: last_line.sh ANALYZE SAMPLES_DIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze stats --list-metrics: the known metrics with unit and description, or a run's columns.
 # usage: list_metrics.sh ANALYZE SAMPLES_DIR
 set -u

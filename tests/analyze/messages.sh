@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Clear messages for inputs that used to be misreported (issue 11, item 14): each case's exact
 # stderr and exit status.
 # usage: messages.sh ANALYZE SHARED_DATA

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # info.yml / info.json limits, enforced while parsing (docs/format.md): each hostile file is a
 # warning naming file:line:column within a time limit, and the datapoints are still analysed.
 # usage: metadata_limits.sh ANALYZE SHARED_DATA

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Old and unknown result formats: a format_version we do not know is one warning (as wult
 # warns) and the run is read; wult's old "cpunum" key is read as "cpu".
 # usage: old_results.sh ANALYZE SAMPLES_DIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Out of memory: analyze stats, analyze diff, analyze counters and report end with exit status 1
 # and one line naming what was being loaded, never abort(); report leaves no temporary
 # directory. Allocations above 8 MiB fail: through an LD_PRELOAD shim (oom_shim.c), or, in a

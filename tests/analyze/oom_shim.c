@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * LD_PRELOAD shim for the out-of-memory test: every allocation above OOM_SHIM_OVER bytes
  * fails with ENOMEM, as it would with the memory exhausted; smaller ones go to glibc.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze stats and analyze diff: every number in the JSON output is the same double as in the
 # CSV output (JSON used to print 1.0000000000000002 as 1 and 1.7976931348623157e308 as
 # 1.79769313486232e+308, which reads back as inf), and the CSV quotes fields and tells group

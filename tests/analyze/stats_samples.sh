@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze stats on real runs: JSON figures against values computed here with sort and awk,
 # which share no code with analyze. usage: stats_samples.sh ANALYZE RUN...
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A wult result with stats-collect's stats/turbostat.raw.txt (and no counters.csv) gets counter
 # summaries from turbostat's text: analyze diff compares them and report shows them.
 # usage: turbostat_text.sh ANALYZE REPORT SAMPLES_DIR DATA_DIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A header of 100,000 columns (the limit, docs/format.md) is handled in linear time: stats and
 # diff within a time limit (each took 34 s with pairwise name checks); one column more is an
 # error, and a duplicate name is found in the same time.

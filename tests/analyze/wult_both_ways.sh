@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A run idlescope writes is read by wult: analyze filter's output has an info.yml as wult's
 # reader (wult 1.12, wultlibs/result/RORawResult.py) requires it; when wult is found
 # (bench/peer_wult.sh find), 'wult calc' on it gives the numbers 'analyze stats' gives, and

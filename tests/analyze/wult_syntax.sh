@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # wult's filter syntax: "&", "|" and "~" are and, or and not (with their precedence: "&"
 # binds tighter than "|", as in pandas' query), and "index" is the 0-based row number unless
 # the file has a column of that name.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Every documented bad input (docs/format.md, "How readers treat bad input", and the cases of
 # issue 11) through analyze and report, each under a time limit: the expected exit status, a
 # message of the expected form, and never a crash, hang or sanitizer report. ctest runs this

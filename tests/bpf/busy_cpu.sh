@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 24: the bpf method on a CPU a busy loop keeps busy 19 ms of every 20 (busy_duty, $2):
 # the power:cpu_idle tracepoint tells every datapoint whose CPU was not idle when the event
 # fired, so most attempts are discarded as not_idle, info.json says mostly_discarded, and the

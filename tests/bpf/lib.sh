@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Helpers for the bpf method tests (sourced). $1 = collect, $2 = analyze (or "").
 # Exit 77 = skipped, with the reason printed.
 set -u
@@ -63,11 +64,11 @@ check_bpf_rows() {
 	# then ReqCState must be empty.
 	BEGIN { n = split(states, s, "|"); for (i = 1; i <= n; i++) if (s[i] != "") ok[s[i]] = 1; if (states == "") ok[""] = 1 }
 	NR == 1 {
-		if ($0 != "LDist,SilentTime,WakeLatency,IntrLatency,IntrOff,ReqCState,LTime,TBI,TAI,TIntr") die("header")
+		if ($0 != "LDist,SilentTime,WakeLatency,IntrLatency,IntrOff,ReqCState,LTime,TBI,TAI,TIntr,IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes,NMICnt") die("header")
 		next
 	}
 	{
-		if (NF != 10) die("expected 10 fields")
+		if (NF != 17) die("expected 17 fields (10 and the 7 cause columns)")
 		ld = ns($1); lt = int_col($7, "LTime"); tbi = int_col($8, "TBI"); tintr = int_col($10, "TIntr")
 		if (ld < lo || ld > hi) die("LDist " ld " ns outside [" lo "," hi "]")
 		if (!(tbi < lt)) die("TBI >= LTime")

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A run that keeps nothing stops (issue 11): with LDist 1 us the CPU cannot go idle before the
 # BPF timer fires, every datapoint is discarded (not_idle), and collect must stop after 100000
 # attempts and 10 s without a kept one, with the counts, instead of spinning forever.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bpf method with only POLL enabled (collect's own --set, so collect restores the settings):
 # LDist 20-200 us, every datapoint in POLL, none with SilentTime > LDist (a datapoint needs an
 # idle entry after arming: POLL runs on through the callback that arms the next event), no

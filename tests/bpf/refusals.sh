@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The bpf method refuses clearly: as an unprivileged user it says what to do instead.
 . "$(dirname "$0")/lib.sh"
 command -v setpriv >/dev/null || skip "setpriv not installed"

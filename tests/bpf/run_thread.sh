@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bpf method with the fallback event source (timerfd thread pinned to the measured CPU),
 # forced through IDLESCOPE_BPF_EVENT_SOURCE: 300 real datapoints, every row checked.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bpf method, bpf_timer event source: 300 real datapoints, every row and info.json checked,
 # and analyze stats reads the run.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # SIGINT while no datapoint is due (LDist 5 s): the method's next() must notice the stop
 # request by itself (ring buffer polled with a timeout), so collect ends well within a second.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The bpf method's datapoint logic run in user space: collect/methods/bpf/wake.bpf.c compiled as
  * plain C against stand-ins for the kernel types and BPF helpers (tests/bpf/shim/), then fed
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#define WAKE_USER_SHIM
 #include "wake.bpf.c"
 #define CHECK_CONTEXT scenario   /* the scenario being run, in every failure */
 #include "../common/check.h"
@@ -301,11 +303,107 @@ static void test_unlearnt_states(void)
 	      (unsigned long long)irq_on_states);
 }
 
+/* A softirq of vector vec on the measured CPU from t0 to t1; HRTIMER runs our callback. */
+static void softirq(unsigned int vec, __u64 t0, __u64 t1)
+{
+	struct hrtimer h = { ._softexpires = cur.ltime };
+
+	now_ns = t0;
+	wake_softirq_entry(vec);
+	if (vec == HRTIMER_SOFTIRQ_NR) {
+		wake_hrtimer_expire_entry(&h, NULL);
+		wake_timer_cb(NULL, NULL, NULL);
+	}
+	now_ns = t1;
+	wake_softirq_exit(vec);
+}
+
+static void device_irq(int irq, __u64 t0, __u64 t1)
+{
+	now_ns = t0;
+	wake_irq_handler_entry(irq, NULL);
+	now_ns = t1;
+	wake_irq_handler_exit(irq, NULL, 1);
+}
+
+static void expect_causes(const char *scenario, __u32 irqs, __u64 irq_ns, __s32 top, __u32 sirqs,
+			  __u64 sirq_ns, __u32 mask, __s32 nmis)
+{
+	const struct wake_rec *r = &recs[0];
+
+	CHECK_MSG(nrecs == 1 && r->kind == WAKE_REC_DATAPOINT, "%d records, expected 1 datapoint", nrecs);
+	if (nrecs != 1)
+		return;
+	CHECK_MSG(r->causes == 1 && r->irq_cnt == irqs && r->irq_ns == irq_ns && r->irq_top == top &&
+		  r->sirq_cnt == sirqs && r->sirq_ns == sirq_ns && r->sirq_mask == mask &&
+		  r->nmi_cnt == nmis,
+		  "causes %u IRQs %u/%llu ns top %d, softirqs %u/%llu ns mask %#x, NMIs %d; "
+		  "expected 1, %u/%llu top %d, %u/%llu mask %#x, %d", r->causes, r->irq_cnt,
+		  (unsigned long long)r->irq_ns, r->irq_top, r->sirq_cnt, (unsigned long long)r->sirq_ns,
+		  r->sirq_mask, r->nmi_cnt, irqs, (unsigned long long)irq_ns, top,
+		  sirqs, (unsigned long long)sirq_ns, mask, nmis);
+}
+
+/* The cause counts: from the last idle entry (TBI) to the record, our own timer interrupt and
+ * the HRTIMER softirq that ran our callback left out. */
+static void test_causes(void)
+{
+	cfg_causes = 1;
+	irq_on_states = 0;
+	start(0);
+	device_irq(30, 40, 45);            /* before the window: not counted */
+	wake_nmi_handler(NULL, 3, 1);
+	idle_enter(100, 1);
+	now_ns = 1005;                     /* ours */
+	wake_local_timer_entry(0xec);
+	now_ns = 1007;
+	wake_local_timer_exit(0xec);
+	softirq(HRTIMER_SOFTIRQ_NR, 1008, 1010);   /* ours: ran the callback */
+	softirq(9, 1011, 1014);            /* RCU */
+	softirq(1, 1014, 1016);            /* TIMER */
+	device_irq(11, 1015, 1018);
+	device_irq(11, 1018, 1019);
+	now_ns = 1019;                     /* a reschedule IPI, 1019 -> 1019 */
+	wake_reschedule_entry(0xfd);
+	wake_reschedule_exit(0xfd);
+	wake_nmi_handler(NULL, 3, 1);      /* one NMI, two handlers: one handled it */
+	wake_nmi_handler(NULL, 2, 0);
+	idle_exit(1020);
+	expect_causes("IRQs on: others between TIntr and TAI", 3, 4, 11, 2, 5, (1u << 9) | (1u << 1), 1);
+
+	start(0);                          /* a quiet window: zeros */
+	idle_enter(100, 3);
+	idle_exit(1010);
+	event_irq(1015, 0);
+	expect_causes("quiet", 0, 0, WAKE_CAUSE_SRC_NONE, 0, 0, 0, 0);
+
+	start(0);                          /* a second timer interrupt that is not ours */
+	idle_enter(100, 1);
+	event_irq(1005, 0);
+	now_ns = 1012;
+	wake_local_timer_entry(0xec);
+	now_ns = 1014;
+	wake_local_timer_exit(0xec);
+	idle_exit(1020);
+	expect_causes("a timer interrupt after ours", 1, 2, WAKE_CAUSE_SRC_TIMER, 0, 0, 0, 0);
+
+	cfg_causes = 0;                    /* --no-causes */
+	start(0);
+	idle_enter(100, 1);
+	device_irq(11, 1001, 1002);
+	event_irq(1005, 0);
+	idle_exit(1020);
+	CHECK_IN("off", nrecs == 1 && recs[0].causes == 0 && recs[0].nmi_cnt == -1 && recs[0].irq_cnt == 0,
+		 "%d records, causes %u nmi %d IRQs %u with the causes off", nrecs, recs[0].causes,
+		 recs[0].nmi_cnt, recs[0].irq_cnt);
+}
+
 int main(void)
 {
 	test_datapoints();
 	test_discards();
 	test_unlearnt_states();
+	test_causes();
 	if (check_failures) {
 		printf("%d check(s) failed\n", check_failures);
 		return 1;

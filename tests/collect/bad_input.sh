@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Bad options and unsafe output paths: one clear line and the documented exit status.
 . "$(dirname "$0")/lib.sh"
 C="$COLLECT"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench/collect_vs_cyclictest.sh runs cyclictest with its main thread off the measured CPU
 # (rt-tests 2.x pins it to -a otherwise, which helps cyclictest's figure on some hosts).
 # usage: bench_args.sh BENCH_DIR

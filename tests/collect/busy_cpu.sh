@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 24: a busy loop pinned to the measured CPU (busy 19 ms of every 20) must not give a run
 # that looks clean. With cpuidle states (haltpoll, intel_idle, ...) the timer method checks each
 # datapoint: most are discarded as not_idle, info.json says mostly_discarded, and the summary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Test helper: keep one CPU busy for BUSY_US of every BUSY_US + IDLE_US (IDLE_US 0: always),
  * pinned to it, at SCHED_OTHER, until killed or its parent exits. Usage: busy_duty CPU BUSY_US IDLE_US

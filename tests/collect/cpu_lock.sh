@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A second collector on the same CPU is refused while the first runs; another CPU is fine;
 # root and nobody meet in the same lock whichever comes first.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Run by cpu_lock.sh inside a private mount namespace (unshare -m), as root: fresh, empty
 # /run and /tmp stand for a machine just rebooted, where no lock directory exists yet.
 # A collector of user nobody comes first (and so makes /tmp/idlescope-locks, owned by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # No space left: on a 64 KiB tmpfs (in a private mount namespace), collect stops with one clear
 # error and exit 1; datapoints.csv keeps whole rows only and analyze reads what was written.
 . "$(dirname "$0")/lib.sh"

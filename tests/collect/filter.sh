@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect --include/--exclude (wult start's): every kept datapoint satisfies the filter, the
 # dropped ones are counted as "filtered" in the summary and info.json, a filter that keeps
 # nothing ends the run instead of hanging, and bad expressions are usage errors. The run has

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Helpers shared by the collect tests (sourced). Every check fails loudly with a reason.
 # Usage in a test: . "$(dirname "$0")/lib.sh"; COLLECT and ANALYZE come from $1 and $2.
 set -u

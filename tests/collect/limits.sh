@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Time limit, default output directory name and --reportid. (Seed reproducibility: test_units.c.)
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || fail "jq not installed (scripts/deps/collect.txt)"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect --method timer --cpu LIST: one run per CPU at once in DIR/cpuN (as cyclictest -t -a),
 # and --priority. Needs two CPUs.
 . "$(dirname "$0")/lib.sh"

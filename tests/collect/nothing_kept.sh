@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A run that keeps nothing stops (issue 11): with LDist 1 ns the deadline has passed before the
 # timer thread can sleep, so every datapoint is discarded (not_idle); collect must stop after
 # 100000 attempts and 10 s without a kept datapoint, with one line naming the counts, instead

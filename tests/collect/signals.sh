@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # SIGINT/SIGTERM/SIGHUP/SIGPIPE mid-run: exit 1, info.json complete:false with the stop reason,
 # every measured row on disk and whole; a real closed stderr (SIGPIPE at every write) likewise; SIGKILL: whole rows except at most a cut last line, analyze still reads it.
 . "$(dirname "$0")/lib.sh"

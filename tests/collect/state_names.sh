@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A cpuidle state name that needs care in datapoints.csv (a comma, a quote, an escape sequence,
 # an invalid byte; faked by bind mounts in a private mount namespace): one RFC 4180 field with
 # \xNN, so that analyze reads the run and shows the state as it would any other name.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The end-of-run summary: on stderr when it is not a terminal, its numbers those of info.json
 # and datapoints.csv; nothing with -q. (Exact text and the warning: test_summary.c.)
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* collect's end-of-run summary: exact text for known datapoints and discards. */
 #include <stdio.h>
 #include <stdlib.h>

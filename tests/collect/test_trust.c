@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Whether a run can be trusted, collect's side: the busy share of the measured CPU from
  * /proc/stat (cpu_busy.c), slow runs of an experiment and its ETA (experiment_slow.c). */
 #include <math.h>

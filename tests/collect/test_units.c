@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests of the collector core: LDist and duration parsing, exact row formatting. */
 #include <getopt.h>
 #include <inttypes.h>
@@ -210,6 +211,20 @@ int main(void)
 	row_is(&dp, &c, "1.000,,,,0,POLL,92.62,0.00\n");
 	char small[8];
 	CHECK_MSG(dp_format_row(small, sizeof(small), &dp, &c) == 0, "a row that does not fit must give 0");
+
+	/* cause columns (bpf): after the residencies, before SMICnt/NMICnt; exact us; a row
+	 * without counts under a header with them gets empty cells */
+	char hdr[128];
+	dp = (struct dp_raw){ .ldist = 1000, .ltime = 1, .tbi = 0, .req_state = 0, .intr_off = 0, .nmi_cnt = 2,
+			      .smi_cnt = -1, .causes = { .known = true, .irq_cnt = 3, .irq_ns = 4567,
+			      .irq_top = "CAL", .sirq_cnt = 1, .sirq_ns = 1000001, .sirq_types = "NET_RX+RCU" } };
+	c = (struct dp_columns){ .state_names = names, .nstates = 3, .causes = true, .nmi = true };
+	row_is(&dp, &c, "1.000,,,,0,POLL,3,4.567,CAL,1,1000.001,NET_RX+RCU,2\n");
+	CHECK_MSG(dp_causes_header(hdr, sizeof(hdr), &c) > 0 &&
+		  !strcmp(hdr, ",IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes"), "cause header '%s'", hdr);
+	dp.causes.known = false;
+	dp.nmi_cnt = -1;
+	row_is(&dp, &c, "1.000,,,,0,POLL,,,,,,,\n");
 
 	/* the seed reproduces the LDist sequence; every draw is within the range; both ends occur */
 	uint64_t seq[2000];

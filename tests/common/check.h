@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The C tests' assertions: count failures, print where (file:line, the condition, and the test's
  * CHECK_CONTEXT when it defines one before including this, e.g. the scenario being run),
  * go on, and make the program exit non-zero at the end (return CHECK_DONE() from main). */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Every test script uses test-lib.sh: it sources it (or an area's lib.sh that does), defines
 # no fail() of its own and sets no EXIT trap (which would replace test-lib's: background
 # processes left running, scratch directories left behind). C tests use common/check.h and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # No program takes a long option by abbreviation (lib/cli: cli_refuse_abbreviations): wult's
 # "collect --report -c 10" is refused (exit 2, one line naming --report and --reportid) instead
 # of naming the run "-c"; an ambiguous start is refused with all it could be; whole names,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The shared shell library of the tests (sourced; POSIX sh, so also by bash tests), in the
 # style of git's t/test-lib.sh:
 #   fail MSG               FAIL: MSG on stderr; exit 1 (or, with TEST_KEEP_GOING=1 set before

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # test-lib.sh itself: fixture builders refuse an empty root and / (however spelled) before
 # writing anything; a failing test kills the background process it started (test_bg) and
 # removes its scratch directory; expect_fail checks exit status and message.

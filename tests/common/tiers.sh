@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The two test tiers: every registered test has exactly one label, unit or machine; every
 # machine test runs serially and holds the "cpus" resource lock; no unit test holds a lock.
 # Read from ctest's own view of the build (ctest --show-only=json-v1).

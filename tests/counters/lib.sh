@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers for the counters tests (sourced).
 . "$(dirname "$0")/../common/test-lib.sh"
 # near DESC ACTUAL EXPECTED: equal within 1e-9 (relative) - the values are exact by design,

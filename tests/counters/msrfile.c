@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Test helper for --sysroot MSR fixtures: msrfile FILE ADDR=VALUE... writes each VALUE as 8
  * little-endian bytes at offset 8*ADDR; msrfile FILE ADDR prints the MSR (or "absent").

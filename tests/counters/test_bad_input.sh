@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Usage errors and bad counters.csv: one clear line and the documented exit status.
 set -eu
 COLLECT=$1 ANALYZE=$2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of the counter library: wraparound, the REF_XCLK scaling table, option parsing,
  * clamping, and isc_counters_summary() over a multi-interval run whose energy counter wraps

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Outside --sysroot a device path must be a character device (issue 23, item 14): a regular
 # file left at /dev/cpu/N/msr (any script can, on a machine without the msr module) is not read
 # as the MSR device (it gave Busy% 0.00, Halted% 100.00 beside OS_Busy% 54.90), and one at

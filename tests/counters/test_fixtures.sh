@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect --counters --sysroot on fixture trees (one-shot mode: the command rewrites the
 # fixture between the two snapshots), then analyze counters; every derived value asserted.
 # usage: test_fixtures.sh COLLECT ANALYZE MSRFILE

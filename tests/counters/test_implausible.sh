@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Impossible counter readings are flagged (issue 24): a --sysroot fixture whose APERF/MPERF
 # stand still on CPU 0 while its /proc/stat says busy 54.9%, and whose CPU 1 has C0 + C6
 # summing past 100% at an APERF/MPERF ratio that would mean 12.6 GHz; then the same with

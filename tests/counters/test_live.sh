@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect --counters --live: each interval's numbers as it is measured, the same as analyze
 # counters gives afterwards from counters.csv; per CPU with --cpus-live; --show/--hide; none
 # by default when stdout is not a terminal, and by default on one (script(1)).

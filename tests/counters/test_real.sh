@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # One-shot and interval modes for real on this machine, with what it has; the missing
 # counters must be named with a reason, and never written as zero.
 # usage: test_real.sh COLLECT ANALYZE

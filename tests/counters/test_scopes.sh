@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Package and system scope on fixtures with two packages (system-scope counters are read on
 # each package's designated CPU, chosen with --system-cpu, and summed by analyze), and
 # counters that some CPUs cannot read (reported once per counter, never silently empty).

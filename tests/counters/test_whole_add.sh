@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # analyze counters --whole (one interval over the run) and an --add counter that cannot be
 # read, which is reported even with -q.
 # usage: test_whole_add.sh COLLECT ANALYZE SAMPLE_RUN

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The simulation tests' random numbers: xorshift64* for uniforms on (0, 1), Box-Muller for
  * normals. Each test sets its own seed first (sim_seed), so its sequence is fixed. */
 #ifndef IDLESCOPE_TESTS_SIM_RNG_H

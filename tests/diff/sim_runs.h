@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* In-memory runs for the simulation tests: datapoint and run-effect generators, and runs
  * built as isc_load_run would leave them (numeric columns, an optional ReqCState). */
 #ifndef IDLESCOPE_TESTS_SIM_RUNS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The block bootstrap's median CI (isc_block_boot_median_ci) against a naive one written from
  * its definition: per replicate the union of the drawn blocks is built and sorted, its

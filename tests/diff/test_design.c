@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The design check of inputs (lib/diff/diff_design.c), by simulation with fixed seeds:
  * LDist drawn uniformly, as the collector draws it. A/A (both configurations keep the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * analyze diff end to end: runs written here, the binary run on them, its JSON, CSV and text
  * checked against numbers computed here (medians, U, average-rank p, the Price-Bonett

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A whole default call by simulation (fixed seed, own generators; docs/diff.md quotes the
  * rates), through isc_diff_compute and the flags as analyze diff runs them:

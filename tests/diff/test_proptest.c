@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Two proportions (analyze diff's test of 0/1 flags such as IntrOff): exact values, and the
  * false-positive rate by simulation (fixed seed).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Run-level inference by simulation (fixed seeds): experiments of replicate runs whose run
  * means carry a random run effect, compared through isc_diff_compute as analyze diff does.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Two-sample tests against values computed independently here: brute-force U over all pairs,
  * average ranks, exact null distributions by enumerating every split of the pooled sample,

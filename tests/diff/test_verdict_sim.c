@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The run-level verdict by simulation (fixed seed, own generators; docs/diff.md quotes the
  * rates): experiments of heavy-tailed runs whose values carry a random run effect (normal,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The verdict's pieces against numbers worked out independently (plain arithmetic for the
  * meta-analysis, mpmath's incomplete beta for the t distribution, R's p.adjust definition for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: any bytes as counters.csv (and, after a line "#info", as info.json beside
  * it) are loaded and derived (Busy%, MHz, C-states ...) or refused with an error, never a
  * crash. Build: cmake -DIDLESCOPE_FUZZ=ON with clang (see docs/format.md, "Fuzzing"). */

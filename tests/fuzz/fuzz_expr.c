@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: any text as an --include expression parses or gives an error message,
  * and a parsed one type-checks and evaluates, never a crash. */
 #include <stdint.h>

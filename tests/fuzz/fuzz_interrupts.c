@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: any bytes as stats-collect's stats/interrupts.raw.txt are summarised into
  * the measured CPU's interrupt rates (for CPU 0 and CPU 1) or refused with an error, never a
  * crash. Build: cmake -DIDLESCOPE_FUZZ=ON with clang (see docs/format.md, "Fuzzing"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: any bytes as the settings journal (lib/settings/journal_parse.c) are read
  * as entries under a sysroot and under the real root, or refused with one message naming the
  * line, never a crash; nothing is written back. Build: cmake -DIDLESCOPE_FUZZ=ON with clang. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: any bytes as info.json and as info.yml give a JSON object or one error
  * naming the file, within the limits (docs/format.md), never a crash or a hang; and the
  * biased-run check of that object (discards.h) a share from 0 to 1 or none.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: any bytes as /proc/stat are parsed for the cpu0 and cpu1 lines (collect's
  * busy share of the measured CPU, collect/run/cpu_busy.c) and the share between two readings is
  * computed, or refused; never a crash or a share outside 0..100 %. Build: cmake

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: any bytes as the remote agent's stream (frames from the SUT, docs/remote.md)
  * go through the controller's receiver (collect/remote/receive.c) into a run directory: never a
  * crash, a hang, a read past a frame, or memory beyond the limits; every row file written holds

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bash completion (install/bash-completion/idlescope): subcommands, options read from each
 # program's --help, method names, metric names from a run's header, runs as files.
 # usage: completion.sh SRC_DIR BIN_DIR... (directories holding collect, analyze, report)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cmake --install into a staging directory (DESTDIR, prefix /usr): exactly the expected files,
 # man pages that are roff with the right title, dkms.conf with the project version, the
 # module's sources beside it, and the installed programs run from there.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect finds the module where DKMS installs it (/lib/modules/RELEASE/updates/dkms/), and
 # make install's extra/ before it; nothing found names every place looked at. The build
 # tree's module comes first only for a collect run from the build tree: an installed copy

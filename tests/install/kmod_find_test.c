@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Prints where collect's kmod_find() finds the module, or its reason; exit 0 found, 1 not
  * found. Built with a build-tree module path under /lib/modules (CMakeLists.txt), which it
  * looks at only when run from the build tree, as collect does. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Every OPTIONS section of docs/man/*.scd lists exactly the options (names and argument
 # names) that the matching --help prints, so the man pages cannot drift from the programs;
 # a page with an OPTIONS section not checked here fails too. Then the same check on a copy

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # One version everywhere, from CMake's project version: each program's --version and -V,
 # info.json's toolver (latency and counters runs), the report's footer, debian/changelog.
 # usage: version.sh VERSION SRC_DIR COLLECT ANALYZE REPORT

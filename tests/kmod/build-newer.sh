@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # kmod-build-newer: the module must also build, warning-free with W=1, against the newest
 # Debian 12 kernel headers on the mirror (6.12 from bookworm-security/backports), unpacked
 # with apt-get download + dpkg-deb -x into WORKDIR (not installed).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # /init of the QEMU guest (tests/kmod/run-qemu.sh): loads the idlescope module, runs collect
 # with the hrt method, checks bad configuration, then sends /out over the second serial
 # port (tar | base64 between marker lines) and powers off. Each check adds one line

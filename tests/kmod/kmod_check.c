@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kmod_check: talks to /dev/idlescope directly, for the QEMU test of the kernel module
  * (tests/kmod/run-qemu.sh). It checks what collect cannot reach: the module's own validation

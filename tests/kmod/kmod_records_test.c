@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit test of the hrt/tdt methods' user-space side (collect/methods/method_kmod.c): module records
  * to datapoints (residencies from counter deltas, POLL without TAI, the counter-read

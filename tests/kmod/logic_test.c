@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The module's datapoint decisions (kmod/logic.c) compiled as plain C against stand-ins
  * (tests/kmod/shim/), driven through the orderings of our deadline write, the kernel's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Every QEMU boot of the module in CI runs single-threaded TCG (-accel tcg,thread=single):
 # with multi-threaded TCG, fast events during DISABLE hung the guest in QEMU's int3-patching
 # loop (issue 18), a hang of QEMU and not of the module. Checks each qemu-system-x86_64 call

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # kmod-qemu: build the idlescope module against Debian's linux-headers-amd64, boot the
 # matching Debian kernel (linux-image, unpacked with apt-get download + dpkg-deb -x) in
 # QEMU/TCG with a busybox initramfs that holds the module, collect and kmod_check, run

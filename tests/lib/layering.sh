@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The core library's folders stand in layers: lib/CMakeLists.txt lists them from the ground
 # up (IDLESCOPE_LIB_DIRS), and a file may include headers of its own folder and of the
 # folders listed before it, never of one listed after it. Every quoted include in lib/ names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib/cli: getopt tables and --help from one option table; abbreviated long options refused. */
 #include <stdlib.h>
 #include <string.h>

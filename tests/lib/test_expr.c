@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The expression parser and evaluator: precedence, types, limits, error messages, and
  * row filtering of a table read from a CSV file. */
 #include <stdlib.h>

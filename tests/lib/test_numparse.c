@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* isc_parse_double against strtod: edge cases and millions of random strings. */
 #include <errno.h>
 #include <stdint.h>

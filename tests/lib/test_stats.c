@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Statistics against GSL's sorted-data functions, computed independently here. */
 #include <float.h>
 #include <gsl/gsl_sort.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The CSV table reader and run loading on small files written here. */
 #include <stdlib.h>
 #include <unistd.h>

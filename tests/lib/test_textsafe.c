@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* textsafe: every mode on hostile strings, UTF-8 validation edge cases, the filter stream
  * with characters split between writes, and names collect refuses. */
 #include <stdint.h>

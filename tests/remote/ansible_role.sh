@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The Ansible collection (contrib/ansible, docs/remote.md): installed with ansible-galaxy from
 # the tree, its role run with Debian's ansible against the loopback sshd with two inventory
 # hosts (sut1, sut2: aliases of 127.0.0.1), taking turns (serial: 1). A timer run and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # contrib/ansible without a machine: the collection installs with ansible-galaxy from the tree,
 # its example playbook passes ansible-playbook --syntax-check, and the role's argument spec
 # refuses a missing idlescope_results_dir (run against localhost, nothing measured).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect-deploy is one static executable (docs/remote.md): no dynamic section, nothing beside
 # it but the module's sources, and it runs where there is no library at all (an empty chroot).
 # The sanitizer build links it dynamically (ASan has no static runtime): then only the files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* json_diff: one side of the differential test of collect-deploy's cJSON API
  * (collect/remote/json/) against Debian's libcjson: this file is built twice, once with each,
  * and tests/remote/json_diff.sh compares what the two write.

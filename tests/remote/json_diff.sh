@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect-deploy's cJSON API (collect/remote/json/) against Debian's libcjson, on the fixtures in
 # json/ and on generated documents (fixed seed): both parse every document to the same tree or
 # both refuse it; what ours prints, libcjson reads back to the same tree (numbers to the bit);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The controller's receiver (collect/remote/receive.c) fed recorded streams: a short stream is
  * not complete, a row without its newline is cut, every limit holds in linear time. */
 #include <fcntl.h>

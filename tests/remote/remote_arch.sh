@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A SUT of another architecture: a server whose sessions see a PATH with a uname that says
 # aarch64 first in it (sshd_config SetEnv). Deploy and a run are refused with one line naming
 # the host and both architectures, and nothing is copied to the SUT.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect --counters over SSH (counter snapshots alone, turbostat-style): counters.csv streamed
 # as the SUT writes it, info.json the SUT's with the host as given; one host and a two-host
 # fleet; a connection killed mid-run keeps every whole row that arrived and gives info.json an

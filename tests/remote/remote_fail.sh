@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The bad cases, each one line naming the host, and a fleet going on past a failing host:
 # unreachable (within the connect timeout), changed host key (refused), authentication refused,
 # collect refused on the SUT (its message passed on), no space on the SUT, bad options.

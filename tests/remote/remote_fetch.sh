@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect --fetch after a lost connection: the SUT kept its copy (info.json remote.sut_run_dir);
 # --fetch puts the SUT's complete copy over the local partial run (the received rows checked to
 # be its beginning, swapped in by one rename), marks info.json (remote.fetched, complete as the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The hrt/tdt module built on the SUT (collect/remote/deploy_kmod.c) against a private sshd:
 # the deploy copies its sources (idlescope-kmod.tar); missing headers are one line naming the
 # host (this machine's own kernel when it has no headers, and always a SUT whose uname -r names a

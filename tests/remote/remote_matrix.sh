@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Experiments over SSH (docs/remote.md, "Experiments"): the SUT's collect runs the experiment
 # driver, whose settings are the SUT's. A two-host --matrix over pm-qos (works whatever the
 # cpuidle driver, "none" included), one experiment per host under DIR/<host>/, every run

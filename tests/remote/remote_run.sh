@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Remote runs against a private sshd on 127.0.0.1 (sshd.sh): deploy (first copy, unchanged
 # copy kept, a foreign copy replaced), a timer and a bpf run checked row by row as local runs
 # are, info.json naming the host, the SUT's copy removed once fetched, and a two-host fleet

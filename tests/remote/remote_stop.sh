@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Stopping a remote run: ^C (SIGINT) on the controller stops the SUT's collect cleanly (every row
 # fetched, the SUT's copy removed); the SSH connection killed mid-run keeps every row that
 # arrived, says so in info.json and on one line, and the SUT's collect stops (its copy kept).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 23 (remote): what another user of the SUT, or a SUT that lies, can make collect do.
 # The SUT's directory owned or writable by another user (nobody), or a parent of it, or a
 # symlink planted in it: refused before anything is written. The deployed collect swapped

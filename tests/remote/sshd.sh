@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A private OpenSSH server on 127.0.0.1 for the remote tests (sourced after tests/collect/lib.sh).
 # Everything lives in $TMP/ssh: host key, user key, known_hosts, sshd_config, ssh_config with the
 # aliases sut1 and sut2 (one server) and sut3 (a second server, start_sshd 2). stop_sshd runs at

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # wult's axes options (--xaxes, --yaxes, --hist, --chist), the Time and Index x axes, their
 # errors; and the measured CPU's counters first, in report and in analyze counters.
 REPORT=$1 GEN=$2 ANALYZE=$3 SAMPLE=$4

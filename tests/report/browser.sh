@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A diff report rendered by headless Chromium: the DOM has the tables and every plot, every
 # image is a real PNG/SVG inside the report, nothing points outside it, and a screenshot is
 # kept in OUTDIR (the build tree) for people to look at.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # report --by COLUMN[:N] / --by-bins N: the summary per COLUMN instead of per ReqCState; a
 # numeric COLUMN in N bins whose edges come from all runs ([lo, hi) labels, the parser and the
 # binning analyze diff uses); the idle-state plots keep ReqCState.

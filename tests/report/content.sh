@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # What the report says: numbers against independently computed ones, filters, the scatter
 # reduction and its caption, determinism, --copy-raw, the verdict line.
 REPORT=$1 GEN=$2 DATA=$3 SAMPLE=${4:-}

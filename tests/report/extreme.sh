@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # report on values analyze accepts but gnuplot and 32-bit floats cannot hold as they are:
 # near DBL_MAX, subnormal, constant at 1e15 or 1e308, a spread of 1e-16 of their size, results
 # that overflow (std of -1.7e308, 1.7e308), a column without values. Every one is plotted (with

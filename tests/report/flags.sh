@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # report: flags (IntrOff) as values / set / share, not as metrics; columns without values left
 # out with one note (issue 19). Figures computed here by awk, p-values against analyze diff.
 # usage: flags.sh REPORT ANALYZE SHARED_DATA TIMER_SAMPLE

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 11 items 11 and 12 in report: escape sequences and invalid UTF-8 from runs (reportid,
 # column names, idle state names, info fields, the title, the output path) give a page and
 # plots of valid UTF-8 without control characters (shown as the text \xNN), and nothing of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The interactive report in headless Chromium with networking off (a new network namespace):
 # every plot becomes live; a zoom box on a scatter plot narrows its axes, shift+drag pans,
 # double-click resets; hovering a point shows its row and values (checked against the CSV);

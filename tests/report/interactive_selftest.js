@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Loaded by tests/report/interactive.sh into a copy of a report: drives the interactive
  * plots with synthetic mouse events and writes what it saw into <pre id="selftest">. */
 (function () {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers of the report tests (sourced).
 set -u
 . "$(dirname "$0")/../common/test-lib.sh"

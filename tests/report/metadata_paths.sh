@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Paths read from a run's metadata stay inside its directory (issue 23 item 5): an experiment
 # whose experiment.json names a run by '..', an absolute path or a symlink out is refused, with
 # no report written; the same experiment with paths inside makes a report.

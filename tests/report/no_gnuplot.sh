@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Without gnuplot in PATH: one line saying what to install, exit 1, nothing written.
 REPORT=$1 DATA=$2
 . "$(dirname "$0")/lib.sh"

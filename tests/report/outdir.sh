@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The output directory: refused when it exists, replaced with --force, never half-written.
 REPORT=$1 DATA=$2
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Plots that read well on heavy-tailed data (issue 15), checked on the data written for
 # gnuplot (--keep-plot-data): the histogram's range leaves no bin with more than half of
 # the shown datapoints and its overflow bar counts exactly the datapoints beyond the range;

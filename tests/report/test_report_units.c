@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests of report's building blocks: plot quantiles, scatter reduction, escaping. */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Strings from runs (reportid, info fields, column names, idle state names) are shown as
 # text: no markup of theirs reaches the page or the plots.
 REPORT=$1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 24, experiments: every run of a matrix measured on a CPU a busy loop keeps busy (19 ms of
 # every 20) has its discard share and warnings in experiment.json, as in its info.json, and the
 # driver prints each run's warnings (its runs are quiet). Runs of equal length are not named

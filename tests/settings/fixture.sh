@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Builds a fixture machine under $1 (sourced by the settings tests): 2 CPUs with cpufreq
 # (intel_pstate: EPP, no_turbo), EPB, four idle states, three idle governors, PCIe ASPM policy
 # and one device with L1 control, msr files (MSR a at byte 8*a) and a GenuineIntel cpuinfo.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Settings this VM lacks, on a fixture tree (--sysroot): list, validation (exit 2, nothing
 # written), --set of every setting with a real timer run (the written values and MSR bits
 # checked exactly, and the tree byte-identical afterwards), a matrix's order, and SIGKILL

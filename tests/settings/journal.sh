@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The settings journal against full disks, other users and killed drivers (issue 23, items
 # 9-12), on fixture trees (--sysroot): a journal write that fails for want of space stops the
 # run with the real reason and leaves every file as it was (the entry is whole or absent; a cut

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A run started by a driver dies with it: SIGKILL the `collect --matrix` driver (or the
 # --cpu LIST one) in the middle of a run and its child collect must stop within 2 s (it
 # gets SIGTERM: it finishes its run directory as "signal SIGTERM") and free its CPU lock.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Real experiments on this machine's cpuidle settings (root): an idle-governor matrix and a
 # cstates matrix (order, experiment.json, every run's settings, everything restored), SIGINT
 # in the middle, and SIGKILL followed by collect --restore. Short runs: while they last, every

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * idlescope `bpf` method: kernel-side timestamps of one wake-up per datapoint.
  *
@@ -85,6 +85,8 @@ __u64 last_timer_irq;	/* last local_timer_entry on the measured CPU */
 __u64 softirq_entry_t;	/* HRTIMER softirq entry on the measured CPU */
 __u8 softirq_ran_cb;	/* our callback ran in that softirq */
 
+#include "causes.bpf.h"
+
 static void hist_add(__u32 h, __u64 ns)
 {
 	__u64 b = ns / WAKE_HIST_NS;
@@ -138,7 +140,9 @@ static void emit(__u8 kind, __u8 reason, __u64 tai, __s8 intr_off)
 	r->reason = reason;
 	r->intr_off = intr_off;
 	r->tintr_src = cur.tintr_src;
-	r->pad = 0;
+	r->pad2 = 0;
+	r->pad3 = 0;
+	causes_close(r);
 	/* No wake-up per record: that would be an irq_work self-IPI on the measured CPU each
 	 * time. User space polls on a short timeout; only a filling buffer wakes it. */
 	bpf_ringbuf_submit(r, bpf_ringbuf_query(&wake_events, BPF_RB_AVAIL_DATA) > WAKE_RB_WAKE_AT ?
@@ -273,6 +277,7 @@ int BPF_PROG(wake_cpu_idle, unsigned int state, unsigned int cpu_id)
 		idle.irq_in = 0;
 		if (READ_ONCE(armed) && !cur.fired)
 			cur.idled = 1;
+		causes_open();
 		return 0;
 	}
 	idle.tai = now;
@@ -297,6 +302,7 @@ SEC("tp_btf/local_timer_entry")
 int BPF_PROG(wake_local_timer_entry, int vector)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u8 was_fired;
 	__u64 t;
 
 	if (cpu != cfg_cpu)
@@ -304,43 +310,107 @@ int BPF_PROG(wake_local_timer_entry, int vector)
 	t = bpf_ktime_get_ns();
 	last_timer_irq = t;
 	note_irq();
+	was_fired = cur.fired;
 	on_fire(t, WAKE_TINTR_LOCAL_TIMER, cpu);
+	/* Ours: the interrupt that took TIntr (any record it completed is already out). */
+	if (was_fired || !cur.fired || cur.tintr != t)
+		causes_irq_entry(WAKE_CAUSE_SRC_TIMER, t);
 	return 0;
+}
+
+/* The handler-exit programs only time the causes: not loaded when they are off. */
+static int irq_exit_here(void)
+{
+	if (bpf_get_smp_processor_id() == cfg_cpu)
+		causes_irq_exit(bpf_ktime_get_ns());
+	return 0;
+}
+
+SEC("tp_btf/local_timer_exit")
+int BPF_PROG(wake_local_timer_exit, int vector)
+{
+	return irq_exit_here();
 }
 
 /* Other interrupts only teach which states run with IRQs on (note_irq): a device IRQ or an
  * IPI whose handler runs inside the idle period woke an IRQs-on state, so an exit at or after
  * LTime before our handler is other_wake, not IntrOff = 1. The x86 vectors are loaded only
  * where the kernel has them (method_bpf.c). */
+static int other_irq_entry(__s32 src)
+{
+	if (bpf_get_smp_processor_id() != cfg_cpu)
+		return 0;
+	note_irq();
+	causes_irq_entry(src, bpf_ktime_get_ns());
+	return 0;
+}
+
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(wake_irq_handler_entry, int irq, struct irqaction *action)
 {
-	if (bpf_get_smp_processor_id() == cfg_cpu)
-		note_irq();
-	return 0;
+	return other_irq_entry(irq);
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(wake_irq_handler_exit, int irq, struct irqaction *action, int ret)
+{
+	return irq_exit_here();
 }
 
 SEC("tp_btf/reschedule_entry")
 int BPF_PROG(wake_reschedule_entry, int vector)
 {
-	if (bpf_get_smp_processor_id() == cfg_cpu)
-		note_irq();
-	return 0;
+	return other_irq_entry(WAKE_CAUSE_SRC_RESCHED);
+}
+
+SEC("tp_btf/reschedule_exit")
+int BPF_PROG(wake_reschedule_exit, int vector)
+{
+	return irq_exit_here();
 }
 
 SEC("tp_btf/call_function_entry")
 int BPF_PROG(wake_call_function_entry, int vector)
 {
-	if (bpf_get_smp_processor_id() == cfg_cpu)
-		note_irq();
-	return 0;
+	return other_irq_entry(WAKE_CAUSE_SRC_CALL);
+}
+
+SEC("tp_btf/call_function_exit")
+int BPF_PROG(wake_call_function_exit, int vector)
+{
+	return irq_exit_here();
 }
 
 SEC("tp_btf/call_function_single_entry")
 int BPF_PROG(wake_call_function_single_entry, int vector)
 {
-	if (bpf_get_smp_processor_id() == cfg_cpu)
-		note_irq();
+	return other_irq_entry(WAKE_CAUSE_SRC_CALL);
+}
+
+SEC("tp_btf/call_function_single_exit")
+int BPF_PROG(wake_call_function_single_exit, int vector)
+{
+	return irq_exit_here();
+}
+
+SEC("tp_btf/irq_work_entry")
+int BPF_PROG(wake_irq_work_entry, int vector)
+{
+	return other_irq_entry(WAKE_CAUSE_SRC_IRQ_WORK);
+}
+
+SEC("tp_btf/irq_work_exit")
+int BPF_PROG(wake_irq_work_exit, int vector)
+{
+	return irq_exit_here();
+}
+
+/* Called once per handler of each NMI: counts the calls that handled it. */
+SEC("tp_btf/nmi_handler")
+int BPF_PROG(wake_nmi_handler, void *handler, __s64 delta_ns, int handled)
+{
+	if (handled && bpf_get_smp_processor_id() == cfg_cpu)
+		causes_nmi();
 	return 0;
 }
 
@@ -362,7 +432,10 @@ int BPF_PROG(wake_hrtimer_expire_entry, struct hrtimer *hrtimer, ktime_t *now)
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(wake_softirq_entry, unsigned int vec_nr)
 {
-	if (vec_nr == HRTIMER_SOFTIRQ_NR && bpf_get_smp_processor_id() == cfg_cpu) {
+	if (bpf_get_smp_processor_id() != cfg_cpu)
+		return 0;
+	causes_softirq_entry(bpf_ktime_get_ns());
+	if (vec_nr == HRTIMER_SOFTIRQ_NR) {
 		softirq_entry_t = bpf_ktime_get_ns();
 		softirq_ran_cb = 0;
 	}
@@ -372,8 +445,12 @@ int BPF_PROG(wake_softirq_entry, unsigned int vec_nr)
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(wake_softirq_exit, unsigned int vec_nr)
 {
-	if (vec_nr == HRTIMER_SOFTIRQ_NR && bpf_get_smp_processor_id() == cfg_cpu && softirq_ran_cb &&
-	    softirq_entry_t) {
+	bool ours = vec_nr == HRTIMER_SOFTIRQ_NR && softirq_ran_cb;
+
+	if (bpf_get_smp_processor_id() != cfg_cpu)
+		return 0;
+	causes_softirq_exit(vec_nr, ours, bpf_ktime_get_ns());
+	if (ours && softirq_entry_t) {
 		hist_add(WAKE_HIST_SOFTIRQ, bpf_ktime_get_ns() - softirq_entry_t);
 		softirq_ran_cb = 0;
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Shared between the BPF programs (wake.bpf.c) and user space (method_bpf*.c): the record
  * that travels through the ring buffer, and the LDist queue layout. Only fixed-size types.
@@ -47,7 +48,27 @@ struct wake_rec {
 	__u8 reason;		/* enum wake_discard, for WAKE_REC_DISCARD */
 	__s8 intr_off;		/* 1: left idle before the interrupt handler ran, 0: after */
 	__u8 tintr_src;		/* enum wake_tintr_src */
-	__u32 pad;
+	__u32 causes;		/* 1: the cause fields below were counted (causes.bpf.h) */
+	/* What else ran on the measured CPU from TBI to max(TAI, TIntr), ours excluded. */
+	__u64 irq_ns;		/* hard interrupt handlers' time */
+	__u64 sirq_ns;		/* softirqs' time */
+	__u64 pad3;
+	__u32 irq_cnt;		/* hard interrupts */
+	__u32 sirq_cnt;		/* softirqs */
+	__u32 sirq_mask;	/* bit v: a softirq of vector v ran */
+	__s32 irq_top;		/* most frequent source: enum wake_cause_src or an IRQ number */
+	__s32 nmi_cnt;		/* NMIs; -1 = not known */
+	__u32 pad2;
+};
+
+/* Sources of hard interrupts (wake_rec.irq_top): an IRQ number >= 0, or one of these. */
+#define WAKE_CAUSE_SRCS 8	/* distinct sources tracked per window (the first 8 seen) */
+enum wake_cause_src {
+	WAKE_CAUSE_SRC_NONE = -100,
+	WAKE_CAUSE_SRC_TIMER = -1,	/* a local timer interrupt that was not ours (LOC) */
+	WAKE_CAUSE_SRC_RESCHED = -2,	/* reschedule IPI (RES) */
+	WAKE_CAUSE_SRC_CALL = -3,	/* call-function IPI, many or single (CAL) */
+	WAKE_CAUSE_SRC_IRQ_WORK = -4,	/* irq_work self-IPI (IWI) */
 };
 
 /* Where tintr was taken (diagnostics; the earliest available wins). */
@@ -86,6 +107,17 @@ struct wake_idle {
 	__s32 state;
 	__u8 in_idle;
 	__u8 irq_in;		/* an interrupt handler ran inside this idle period */
+};
+
+/* The causes' window on the BPF side (causes.bpf.h; .bss, read by nobody else). */
+struct wake_causes_win {
+	__u64 irq_ns, sirq_ns;
+	__u64 irq_t0, sirq_t0;	/* handler entries in progress; 0 = none */
+	__u32 irq_cnt, sirq_cnt, sirq_mask;
+	__s32 src_id[WAKE_CAUSE_SRCS];
+	__u32 src_n[WAKE_CAUSE_SRCS];
+	__s32 irq_src;
+	__u32 nmi_cnt;
 };
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* One JSON item: creation, type tests, deletion and copies (include/cjson/cJSON.h). */
 #include <limits.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* JSON text to a tree, accepting what cJSON 1.7 accepts (its number scan, \u escapes with
  * surrogate pairs to UTF-8, other bytes as they are), nesting at most CJSON_NESTING_LIMIT. */
 #include <stdlib.h>

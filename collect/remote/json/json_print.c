@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* JSON text of a tree: cJSON's layout (formatted: a tab per level, "key":<tab>value, arrays on
  * one line with ", "), numbers in the shortest form that reads back as the same double. */
 #include <float.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The helpers shared by the files of idlescope's JSON tree (collect/remote/json/). */
 #ifndef IDLESCOPE_JSON_STATIC_H
 #define IDLESCOPE_JSON_STATIC_H

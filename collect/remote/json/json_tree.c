@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Arrays and objects: children, keys, lookup, replacement (include/cjson/cJSON.h). */
 #include <ctype.h>
 #include <stdlib.h>

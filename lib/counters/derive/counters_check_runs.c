@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The impossible counter readings of several runs, one line per kind (analyze diff, report).
  * Called after isc_counters_summary() has loaded the same files, so its messages are muted. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Readings no CPU can produce (counters_derive.h, "Physically impossible readings"): the
  * formulas give numbers for them all the same (Busy% 0.00 with OS_Busy% 54.90), so each CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-CPU counter deltas between snapshots, with wraparound and scope propagation. */
 #include "counters/derive/counters_derive_internal.h"
 

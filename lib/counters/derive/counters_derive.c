@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * turbostat's columns and the seed formulas from counter deltas (docs/counters.md):
  * Avg_MHz, Busy%, Bzy_MHz, TSC_MHz (turbostat), Halted% (Intel, "Measuring the Halted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * From counters.csv to turbostat's numbers: load a run's snapshots, compute per-interval
  * deltas (with wraparound), and derive Avg_MHz, Busy%, Bzy_MHz, TSC_MHz, Halted%, IPC,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internals shared by the counter formulas (counters_delta.c, counters_derive.c ...). */
 #ifndef LIB_COUNTERS_DERIVE_INTERNAL_H
 #define LIB_COUNTERS_DERIVE_INTERNAL_H

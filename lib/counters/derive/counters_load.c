@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Loading counters.csv and the counter metadata of info.json for the formulas. */
 #include "counters/derive/counters_derive.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* --metric NAME=EXPR: user formulas over raw counter deltas, with the spine's expressions. */
 #include "counters/derive/counters_derive_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The steps between consecutive snapshots of each CPU that cannot be measurements: the time
  * not advancing, or a counter going backwards where no wrap at its own width and a rate the

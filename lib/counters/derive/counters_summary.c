@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A run's counter summary for analyze diff and report (counters_summary.h). */
 #include "counters/derive/counters_summary.h"
 #include "formats/interrupts_text.h"

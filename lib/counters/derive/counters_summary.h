@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A run's counter summary, for analyze diff and report (implemented with analyze counters). */
 #ifndef IDLESCOPE_COUNTERS_SUMMARY_H
 #define IDLESCOPE_COUNTERS_SUMMARY_H

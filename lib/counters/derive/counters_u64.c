@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Raw counter values at the top of the u64 range (counters_derive_internal.h): every integer
  * from 2^64 - 1024 to 2^64 + 2047 reads as the double 2^64, so the cells that read as 2^64

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Counter snapshots as turbostat takes them: a table-driven registry of counters, the
  * choice of a source per counter (perf_event_open, the msr device, cpuidle sysfs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Sysroot-aware file and MSR access for counter snapshots (see counters_access.h). */
 #include "counters/sample/counters_access.h"
 

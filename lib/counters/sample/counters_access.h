@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * File access for counter snapshots, relative to an optional sysroot.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * CPU identity and the model facts the formulas need: AnyThread support, the REF_XCLK
  * scaling k of McCalpin's Hyper-Threading split, the bus clock, the DRAM energy unit.

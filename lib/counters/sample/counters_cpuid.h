@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPU model facts the formulas need, by vendor, family and model (counters_cpuid.c). */
 #ifndef IDLESCOPE_COUNTERS_CPUID_H
 #define IDLESCOPE_COUNTERS_CPUID_H

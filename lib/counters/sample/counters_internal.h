@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internals shared by the counter sources and snapshots (lib/counters/sample/; not public). */
 #ifndef LIB_COUNTERS_INTERNAL_H
 #define LIB_COUNTERS_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Parsing of counter options: CPU lists and turbostat-style --add specs. */
 #include "counters/sample/counters.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Counters that some of the CPUs that should read them cannot read (no /dev/cpu/N/msr on one
  * CPU, an MSR that one CPU lacks, a perf event that does not open there). Their cells stay

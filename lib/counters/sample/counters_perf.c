@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perf_event_open sources: PMU events described in sysfs, and hardware/raw configs. */
 #include "counters/sample/counters_internal.h"
 

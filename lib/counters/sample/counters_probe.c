@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Choosing the CPUs to read and a source for every counter: the first source in the
  * registry's order that works on the CPU that reads the counter. A counter no source

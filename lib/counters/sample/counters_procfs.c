@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* /proc/interrupts and /proc/stat for counter snapshots. */
 #include "counters/sample/counters_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The counter registry: one entry per counter, sources in order of preference.
  * MSR numbers: Intel SDM vol. 4 (model-specific registers) and turbostat's msr-index.h

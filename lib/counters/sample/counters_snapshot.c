@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Taking a snapshot of every chosen counter, counters.csv rows, and the info.json summary. */
 #include "counters/sample/counters_internal.h"
 

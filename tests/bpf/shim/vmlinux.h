@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Stand-ins for the kernel types that collect/methods/bpf/wake.bpf.c uses, so that its programs
  * compile as plain user-space C for wake_logic_test.c. Only what the programs touch. */
 #ifndef SHIM_VMLINUX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Stand-ins for the kernel services kmod/logic.c uses, so that tests/kmod/logic_test.c can
  * compile it as plain C. Functions declared here are defined by the test (its model of the
  * CPU: TSC, IA32_TSC_DEADLINE, the local APIC's pending timer vector). */

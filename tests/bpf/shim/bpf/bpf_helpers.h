@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* User-space stand-in for libbpf's bpf_helpers.h (wake_logic_test.c): map definitions
  * become plain structs, helpers become functions the test defines. */
 #ifndef SHIM_BPF_HELPERS_H

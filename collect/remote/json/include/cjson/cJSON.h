@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * idlescope's own JSON tree for the deployed collect (collect-deploy, docs/remote.md): the part
  * of the cJSON API that collect and lib/ use, with the same names, meaning and memory layout, so

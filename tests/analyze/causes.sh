@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# analyze stats --causes: the breakdown of a synthetic run (random causes, a tail that goes
+# with them, empty cells) against an independent computation in Python (causes_check.py),
+# at p99 and p90; and its usage errors. usage: causes.sh ANALYZE
+set -u
+. "$(dirname "$0")/../common/test-lib.sh"
+analyze=$1
+command -v python3 >/dev/null || skip "python3 not installed"
+command -v jq >/dev/null || skip "jq not installed"
+test_tmpdir tmp
+[ -n "$tmp" ] && [ "$tmp" != / ] || fail "no temporary directory"
+mkdir "$tmp/r"
+python3 - "$tmp/r/datapoints.csv" <<'PY'
+import random, sys
+random.seed(26)
+tops = ["LOC", "RES", "CAL", "IRQ24"]
+types = ["TIMER", "NET_RX", "RCU", "TIMER+RCU", "NET_RX+SCHED"]
+with open(sys.argv[1], "w") as f:
+    f.write("LDist,WakeLatency,IntrLatency,ReqCState,IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes,NMICnt\n")
+    for i in range(5000):
+        irq = random.random() < 0.08
+        sirq = random.random() < 0.06
+        nmi = random.random() < 0.01
+        base = random.gauss(20, 2)
+        wl = base + (random.expovariate(1 / 30) if irq else 0) + (random.expovariate(1 / 50) if sirq else 0)
+        il = wl - random.uniform(3, 6)
+        wcell = "" if i % 97 == 0 else f"{wl:.3f}"
+        f.write(f"500.000,{wcell},{il:.3f},C1,{random.randint(1, 3) if irq else 0},"
+                f"{random.uniform(1, 9) if irq else 0:.3f},{random.choice(tops) if irq else ''},"
+                f"{random.randint(1, 2) if sirq else 0},{random.uniform(1, 9) if sirq else 0:.3f},"
+                f"{random.choice(types) if sirq else ''},{1 if nmi else 0}\n")
+PY
+for pct in 99 90; do
+	"$analyze" stats --causes --causes-pct "$pct" -F json "$tmp/r" >"$tmp/s$pct.json" 2>"$tmp/err" ||
+		fail "stats --causes --causes-pct $pct: $(cat "$tmp/err")"
+	python3 "$(dirname "$0")/causes_check.py" "$tmp/r/datapoints.csv" "$tmp/s$pct.json" "$pct" \
+		WakeLatency IntrLatency || fail "--causes-pct $pct differs from the independent computation"
+done
+"$analyze" stats --causes -F json "$tmp/r" >"$tmp/d.json" || fail "stats --causes"
+# clean latency (docs/format.md): the documented filter keeps exactly the clean datapoints
+"$analyze" stats -F json -f count,med -m '^WakeLatency$' --exclude 'IRQCnt > 0 or SWIRQCnt > 0 or NMICnt > 0' \
+	"$tmp/r" >"$tmp/clean.json" || fail "stats --exclude (clean)"
+want=$(jq '.runs[0].causes.WakeLatency | [.clean_rows, .clean_median]' "$tmp/d.json")
+got=$(jq '.runs[0].metrics.WakeLatency | [.count, .med]' "$tmp/clean.json")
+[ "$(echo "$want" | jq -c .)" = "$(echo "$got" | jq -c .)" ] ||
+	fail "clean filter: count and median $got, --causes says $want"
+cmp -s "$tmp/d.json" "$tmp/s99.json" || fail "--causes without --causes-pct is not p99"
+"$analyze" stats --causes -m '^IntrLatency$' -F json "$tmp/r" >"$tmp/m.json" || fail "stats --causes -m"
+python3 "$(dirname "$0")/causes_check.py" "$tmp/r/datapoints.csv" "$tmp/m.json" 99 IntrLatency ||
+	fail "--causes with --metrics (the cause columns must be loaded all the same)"
+"$analyze" stats --causes "$tmp/r" >"$tmp/t" || fail "stats --causes (text)"
+grep -q '^WakeLatency by cause, above its 99% ' "$tmp/t" || fail "no text breakdown: $(cat "$tmp/t")"
+grep -Eq '^  none +[0-9]+ ' "$tmp/t" || fail "no 'none' line"
+
+expect_fail 2 "causes-pct: expected a percentile, 0 < PCT < 100, got '100'" "$analyze" stats --causes --causes-pct 100 "$tmp/r"
+expect_fail 2 "causes-pct needs --causes" "$analyze" stats --causes-pct 90 "$tmp/r"
+expect_fail 2 "not in CSV" "$analyze" stats --causes -F csv "$tmp/r"
+mkdir "$tmp/plain"
+printf 'WakeLatency,IntrLatency\n1,2\n3,4\n' >"$tmp/plain/datapoints.csv"
+"$analyze" stats --causes "$tmp/plain" >/dev/null 2>"$tmp/err" && fail "--causes on a run without cause columns succeeded"
+grep -q "datapoints.csv: --causes: no cause column" "$tmp/err" || fail "message: $(cat "$tmp/err")"

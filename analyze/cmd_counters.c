@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "counters/derive/counters_summary.h"
 #include "counters_output.h"
 #include "run/run.h"
 #include "text/util.h"
@@ -106,7 +107,7 @@ static int parse(int argc, char **argv, struct cnt_print_opts *po, const char **
 
 int cmd_counters(int argc, char **argv)
 {
-	struct cnt_print_opts po = { .format = FMT_TEXT };
+	struct cnt_print_opts po = { .format = FMT_TEXT, .measured_cpu = -1 };
 	const char *mspecs[MAX_METRICS], *run = NULL;
 	size_t nm = 0;
 	bool whole = false;
@@ -120,6 +121,7 @@ int cmd_counters(int argc, char **argv)
 	if (rc <= 0)
 		return ISC_EXIT_DATA;
 	isc_info_warn_incomplete(d->info, run);
+	po.measured_cpu = isc_counters_measured_cpu(run);
 	struct cnt_metric metrics[MAX_METRICS];
 	size_t ok = 0;
 	int status = ISC_EXIT_OK;

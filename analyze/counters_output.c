@@ -132,14 +132,30 @@ static void print_text(FILE *f, const struct cnt_result *r, const struct cnt_vis
 		fmt_num(t0, sizeof(t0), iv->t0, 3);
 		fmt_num(t1, sizeof(t1), iv->t1, 3);
 		fprintf(f, "%s# interval %zu: %s to %s s\n", i ? "\n" : "", i + 1, t0, t1);
+		if (i == 0 && o->measured_cpu >= 0 && !o->summary_only)
+			fprintf(f, "# CPU %ld* is the measured CPU: its row first, then all CPUs (-), then "
+				   "the others\n", o->measured_cpu);
 		fprintf(f, "%7s %7s %7s", "Package", "Core", "CPU");
 		for (size_t k = 0; k < r->ncols; k++)
 			if (v->col[k])
 				fprintf(f, " %*s", width(r->cols[k]), r->cols[k]);
 		fputc('\n', f);
+		/* the measured CPU first (marked *): its latency is what the counters explain;
+		 * then all CPUs (-), then the others */
+		for (size_t j = 0; j < iv->ncpus && !o->summary_only; j++) {
+			const struct cnt_out_row *row = &iv->cpus[j];
+			if (row->cpu != o->measured_cpu)
+				continue;
+			snprintf(a, sizeof(a), "%d", row->package);
+			snprintf(b, sizeof(b), "%d", row->core);
+			snprintf(c, sizeof(c), "%d*", row->cpu);
+			text_row(f, r, v, a, b, c, row->v);
+		}
 		text_row(f, r, v, "-", "-", "-", iv->summary);
 		for (size_t j = 0; j < iv->ncpus && !o->summary_only; j++) {
 			const struct cnt_out_row *row = &iv->cpus[j];
+			if (row->cpu == o->measured_cpu)
+				continue;
 			snprintf(a, sizeof(a), "%d", row->package);
 			snprintf(b, sizeof(b), "%d", row->core);
 			snprintf(c, sizeof(c), "%d", row->cpu);

@@ -13,6 +13,7 @@ struct cnt_print_opts {
 	const char *show, *hide;   /* comma-separated column names, or NULL */
 	bool summary_only;
 	bool joules;
+	long measured_cpu;         /* the run's measured CPU (text: its row first), -1: none */
 };
 
 /* Which columns are shown. */

@@ -9,6 +9,7 @@
 
 #include "counters/derive/counters_summary.h"
 #include "text/util.h"
+#include "jsplot.h"
 #include "report.h"
 
 #define MIN_SPAN 1e-3    /* of the values' magnitude: the shortest y range of a counter plot */
@@ -49,7 +50,7 @@ static void implausible_notes(struct report *rep)
 static void counters_note(struct report *rep, unsigned files)
 {
 	FILE *f = rep->html;
-	fputs("<p class=\"note\">System-wide, over each run, from ", f);
+	fputs("<p class=\"note\">All CPUs, over each run, from ", f);
 	fputs(files & 1u ? files & 2u ? "counters.csv and (wult results) turbostat's text, "
 				      "stats/turbostat.raw.txt" : "counters.csv"
 			 : files & 2u ? "turbostat's text (stats/turbostat.raw.txt)" : "", f);
@@ -150,17 +151,53 @@ static int write_series(struct report *rep, const cJSON *ser, const char *key, s
 	return n == 0 ? 0 : varies ? 2 : 1;
 }
 
+/* The interactive counter plot: every run's series over time. */
+static int series_js(struct report *rep, cJSON **ser, const char *key, size_t k, const int *have,
+		     const double yview[2])
+{
+	char file[32], label[128];
+	double view[4] = { INFINITY, -INFINITY, yview[0], yview[1] };
+	for (size_t r = 0; r < rep->nruns; r++) {
+		const cJSON *t = have[r] ? cJSON_GetObjectItemCaseSensitive(ser[r], "t") : NULL;
+		for (const cJSON *a = t ? t->child : NULL; a; a = a->next)
+			if (cJSON_IsNumber(a))
+				view[0] = fmin(view[0], a->valuedouble), view[1] = fmax(view[1], a->valuedouble);
+	}
+	if (!(view[1] > view[0]))
+		view[1] = view[0] + 1;
+	snprintf(file, sizeof(file), "c%03zu.svg", k);
+	gp_safe(label, sizeof(label), key);
+	struct jsplot *jp = jsplot_open(rep, file, "Time (s)", label, false, false, view);
+	if (!jp)
+		return -1;
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!have[r])
+			continue;
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(ser[r], "t");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(ser[r], key);
+		jsplot_series(jp, 'l', (long)r, run_colour(colour_of(rep, r)), 1.5, 0, false, NULL);
+		for (const cJSON *a = t->child, *b = v->child; a && b; a = a->next, b = b->next)
+			if (cJSON_IsNumber(a) && cJSON_IsNumber(b))
+				jsplot_xy(jp, a->valuedouble, b->valuedouble);
+	}
+	return jsplot_close(jp);
+}
+
 /*
  * The y axis of a counter plot: at least MIN_SPAN of the values' size tall (a counter that
  * moves by 0.01 around 2300 is nearly constant, and looks it), about 5 tics of 1, 2 or 5
  * times a power of ten, labelled with enough digits to tell them apart (2299.5, 2300).
  */
-static void counter_y_axis(FILE *gp, double lo, double hi)
+static void counter_y_axis(FILE *gp, double lo, double hi, double view[2])
 {
 	double mid = lo / 2 + hi / 2, mag = fmax(fabs(lo), fabs(hi));
 	double span = fmax(hi - lo, fmax(MIN_SPAN * mag, 1e-300));
+	view[0] = lo;
+	view[1] = hi > lo ? hi : lo + 1;
 	if (!isfinite(span) || !isfinite(mid))
 		return;  /* gnuplot's own axis */
+	view[0] = mid - 0.55 * span;
+	view[1] = mid + 0.55 * span;
 	double raw = span / 5, p = pow(10, floor(log10(raw)));
 	double step = raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
 	/* the integer digits, and the decimals of the step */
@@ -210,7 +247,8 @@ static int series_plots(struct report *rep, cJSON **ser)
 			    "background '#ffffff'\nset output '../plots/c%03zu.svg'\nset grid lc rgb "
 			    "'#dddddd'\nset key off\nset xlabel 'Time (s)'\nset ylabel '%s'\n",
 			k, label);
-		counter_y_axis(gp, lo, hi);
+		double yview[2];
+		counter_y_axis(gp, lo, hi, yview);
 		fputs("plot", gp);
 		for (size_t r = 0; r < rep->nruns; r++) {
 			if (have[r])
@@ -219,8 +257,14 @@ static int series_plots(struct report *rep, cJSON **ser)
 			sep = have[r] ? ',' : sep;
 		}
 		fputc('\n', gp);
+		int bad = series_js(rep, ser, keys[k], k, have, yview);
 		free(have);
-		fprintf(f, "<figure><img src=\"plots/c%03zu.svg\" width=\"660\" height=\"330\" alt=\"", k);
+		if (bad < 0) {
+			fclose(gp);
+			goto cleanup;
+		}
+		fprintf(f, "<figure data-plot=\"c%03zu\"><img src=\"plots/c%03zu.svg\" width=\"660\" "
+			   "height=\"330\" alt=\"", k, k);
 		html_esc(f, keys[k]);
 		fputs(" over time\"><figcaption>", f);
 		html_esc(f, keys[k]);
@@ -247,6 +291,44 @@ cleanup:
 	return rc;
 }
 
+/* The measured CPU's counters first: its latency is what they explain. Nothing when no run
+ * has a measured CPU with a row in counters.csv. */
+static int measured_cpu_table(struct report *rep)
+{
+	FILE *f = rep->html;
+	cJSON **cpu = isc_xcalloc(rep->nruns, sizeof(*cpu));
+	long *which = isc_xcalloc(rep->nruns, sizeof(*which));
+	int rc = 0, any = 0;
+	for (size_t r = 0; r < rep->nruns && rc >= 0; r++) {
+		which[r] = isc_counters_measured_cpu(rep->runs[r]->dir);
+		rc = isc_counters_summary_cpu(rep->runs[r]->dir, which[r], &cpu[r]);
+		any |= rc > 0;
+	}
+	if (rc >= 0 && any) {
+		fputs("<h3>The measured CPU</h3>\n<p class=\"note\">Each run's measured CPU (", f);
+		for (size_t r = 0; r < rep->nruns; r++) {
+			fputs(r ? ", " : "", f);
+			if (rep->nruns > 1) {
+				html_esc(f, rep->runs[r]->name);
+				fputc(' ', f);
+			}
+			if (cpu[r])
+				fprintf(f, "CPU %ld", which[r]);
+			else
+				fputs(which[r] < 0 ? "none given" : "no row in counters.csv", f);
+		}
+		fputs(") over the run, as its own row of <code>analyze counters --whole</code> shows "
+		      "it: a core or package counter only on the CPU that read it; event counts per "
+		      "second.</p>\n", f);
+		summary_table(rep, cpu);
+	}
+	for (size_t r = 0; r < rep->nruns; r++)
+		cJSON_Delete(cpu[r]);
+	free(cpu);
+	free(which);
+	return rc < 0 ? -1 : 0;
+}
+
 int section_counters(struct report *rep)
 {
 	cJSON **sum = isc_xcalloc(rep->nruns, sizeof(*sum)), **ser = isc_xcalloc(rep->nruns, sizeof(*ser));
@@ -267,6 +349,9 @@ int section_counters(struct report *rep)
 	if (!any)
 		goto done;
 	fputs("<section id=\"counters\">\n<h2>Counters</h2>\n", rep->html);
+	if (measured_cpu_table(rep) < 0)
+		goto cleanup;
+	fputs("<h3>System-wide</h3>\n", rep->html);
 	counters_note(rep, files);
 	implausible_notes(rep);
 	summary_table(rep, sum);

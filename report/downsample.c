@@ -63,3 +63,24 @@ float *ds_select(const double *x, const double *y, size_t n, const struct axis_m
 	*nvalid = valid;
 	return xy;
 }
+
+size_t ds_thin(float *xy, size_t *rows, size_t n, const struct ds_box *box, size_t nvalid,
+	       size_t budget)
+{
+	size_t outliers = 0, k = 0;
+	for (size_t i = 0; i < n; i++)
+		outliers += outside(box, xy[2 * i], xy[2 * i + 1]);
+	size_t middle = nvalid > outliers ? nvalid - outliers : 0;
+	if (middle <= budget)
+		return n;
+	/* the rows ds_select kept had hash < budget0 / middle; these have hash < budget / middle */
+	uint64_t limit = (uint64_t)((double)budget / (double)middle * 18446744073709549568.0);
+	for (size_t i = 0; i < n; i++) {
+		if (!outside(box, xy[2 * i], xy[2 * i + 1]) && mix64(rows[i]) >= limit)
+			continue;
+		xy[2 * k] = xy[2 * i];
+		xy[2 * k + 1] = xy[2 * i + 1];
+		rows[k++] = rows[i];
+	}
+	return k;
+}

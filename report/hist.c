@@ -10,6 +10,7 @@
 
 #include "table/select.h"
 #include "text/util.h"
+#include "jsplot.h"
 #include "plots.h"
 
 #define HIST_MAX_BINS 100
@@ -121,7 +122,7 @@ static void hist_axes(const struct metric_data *md, const struct hrange *h, bool
 			nice_step(h->hi - h->lo), nice_step(h->hi - h->lo), h->hi);
 	fprintf(gp, "set xrange [%.9g:%.9g]\n", h->lo, overflow ? beyond(h, 0.15) : h->hi);
 	if (overflow) {
-		value_str(md, h->hi, hi);
+		short_value_str(md, h->hi, h->hi - h->lo, hi);
 		fprintf(gp, "set xtics add ('>%s' %.9g)\nset arrow from %.9g, graph 0 to %.9g, graph 1 "
 			    "nohead dt 2 lc rgb '#888888'\n", hi, beyond(h, 0.085), h->hi, h->hi);
 	}
@@ -158,7 +159,7 @@ static void overflow_caption(const struct metric_data *md, const struct hrange *
 	*out = '\0';
 	if (!sum)
 		return;
-	value_str(md, h->hi, hi);
+	short_value_str(md, h->hi, h->hi - h->lo, hi);
 	count_noun(words, sizeof(words), sum, "datapoint");
 	n = (size_t)snprintf(out, len, "; %s above %s %s in the overflow bar%s", words, hi,
 			     sum == 1 ? "is" : "are", md->rep->nruns > 1 ? " (" : "");
@@ -169,6 +170,89 @@ static void overflow_caption(const struct metric_data *md, const struct hrange *
 	}
 	if (md->rep->nruns > 1 && n < len)
 		snprintf(out + n, len - n, ")");
+}
+
+static double pct_of(size_t n, size_t denom)
+{
+	return denom ? 100.0 * (double)n / (double)denom : 0;
+}
+
+/* The bins of one run (or state of a run) as steps, as the data file's block 1. */
+static void steps_js(struct jsplot *jp, const struct hrange *h, const size_t *counts, size_t denom)
+{
+	for (size_t b = 0; b <= h->bins; b++)
+		jsplot_xy(jp, edge(h, b), pct_of(counts[b < h->bins ? b : b - 1], denom));
+}
+
+static struct jsplot *hist_js_open(struct metric_data *md, const struct hrange *h, const char *file,
+				   bool overflow, double ymax)
+{
+	double view[4] = { h->lo, overflow ? beyond(h, 0.15) : h->hi, 0, ymax > 0 ? ymax * 1.08 : 1 };
+	struct jsplot *jp = jsplot_open(md->rep, file, md->label, "Datapoints (%)", h->logx, false, view);
+	if (jp && overflow)
+		jsplot_vline(jp, h->hi);
+	return jp;
+}
+
+/* The interactive histogram: each run's steps and overflow bar. */
+static int overall_js(struct metric_data *md, const struct hrange *h, const struct hcounts *c,
+		      const char *file, bool overflow)
+{
+	struct report *rep = md->rep;
+	double ymax = 0;
+	char hi[ISC_NUM_STR_LEN], num[32], name[320];
+	for (size_t r = 0; r < rep->nruns; r++) {
+		for (size_t b = 0; b < h->bins; b++)
+			ymax = fmax(ymax, pct_of(c[r].bins[b], c[r].total[0]));
+		ymax = fmax(ymax, pct_of(c[r].over[0], c[r].total[0]));
+	}
+	struct jsplot *jp = hist_js_open(md, h, file, overflow, ymax);
+	if (!jp)
+		return -1;
+	short_value_str(md, h->hi, h->hi - h->lo, hi);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		const char *colour = run_colour(colour_of(rep, r));
+		jsplot_series(jp, 's', (long)r, colour, 2, 0, false, NULL);
+		steps_js(jp, h, c[r].bins, c[r].total[0]);
+		if (!overflow)
+			continue;
+		double w = 0.09 / (double)rep->nruns;
+		group_digits(num, sizeof(num), c[r].over[0]);
+		snprintf(name, sizeof(name), "%s: %s datapoints above %s", rep->runs[r]->name, num, hi);
+		jsplot_series(jp, 'b', (long)r, colour, 1, 0, false, name);
+		jsplot_num(jp, beyond(h, 0.04 + w * (double)r));
+		jsplot_num(jp, beyond(h, 0.04 + w * (double)(r + 1)));
+		jsplot_num(jp, pct_of(c[r].over[0], c[r].total[0]));
+	}
+	return jsplot_close(jp);
+}
+
+/* The interactive per-state histogram. */
+static int per_state_js(struct metric_data *md, const struct hrange *h, const struct hcounts *c,
+			const char *file)
+{
+	struct report *rep = md->rep;
+	const struct plot_states *ps = plot_states(rep);
+	double ymax = 0;
+	char name[320];
+	for (size_t r = 0; r < rep->nruns; r++)
+		for (size_t k = h->bins; k < c[r].nslots * h->bins; k++)
+			ymax = fmax(ymax, pct_of(c[r].bins[k], c[r].total[0]));
+	struct jsplot *jp = hist_js_open(md, h, file, false, ymax);
+	if (!jp)
+		return -1;
+	for (size_t r = 0; r < rep->nruns; r++)
+		for (size_t s = 0; s < ps->nstates; s++) {
+			if (!c[r].total[1 + s])
+				continue;
+			snprintf(name, sizeof(name), "%s %s", rep->runs[r]->name,
+				 ps->names[s][0] ? ps->names[s] : "(empty)");
+			jsplot_series(jp, 's', (long)r, run_colour(s + 2), 2, 0, r % 2 == 1, name);
+			steps_js(jp, h, &c[r].bins[(1 + s) * h->bins], c[r].total[0]);
+		}
+	return jsplot_close(jp);
 }
 
 /* The histogram of every run. */
@@ -195,13 +279,21 @@ static int overall(struct metric_data *md, const struct hrange *h, const struct 
 		fprintf(md->gp, "%s '%s' index 1 using 1:2 with steps lw 2 lc rgb '%s'",
 			nplotted++ ? "," : "", name, run_colour(colour_of(rep, r)));
 		if (any_over)
-			fprintf(md->gp, ", '%s' index 2 using (($1+$2)/2):4:($2-$1) with boxes lc rgb "
-					"'%s', '%s' index 2 using 5:4:6 with labels offset 0,0.8 font ',10' tc rgb '%s'",
-				name, run_colour(colour_of(rep, r)), name, run_colour(colour_of(rep, r)));
+			fprintf(md->gp, ", '%s' index 2 using (($1+$2)/2):4:($2-$1) with boxes lc rgb '%s'",
+				name, run_colour(colour_of(rep, r)));
+		/* one run's count fits over its bar; several runs' would overlap: the caption
+		 * has them */
+		if (any_over && rep->nruns == 1)
+			fprintf(md->gp, ", '%s' index 2 using 5:4:6 with labels offset 0,0.8 font ',10' "
+					"tc rgb '%s'", name, run_colour(colour_of(rep, r)));
 	}
 	fputc('\n', md->gp);
-	value_str(md, h->lo, lo);
-	value_str(md, h->hi, hi);
+	if (overall_js(md, h, c, file, any_over > 0) < 0) {
+		free(overs);
+		return -1;
+	}
+	short_value_str(md, h->lo, h->hi - h->lo, lo);
+	short_value_str(md, h->hi, h->hi - h->lo, hi);
 	overflow_caption(md, h, overs, over, sizeof(over));
 	free(overs);
 	add_output(md, file, isc_xasprintf("Histogram of %s, from every datapoint, in percent of each "
@@ -243,8 +335,10 @@ static int per_state(struct metric_data *md, const struct hrange *h, const struc
 				run_colour(s + 2), title);  /* not the first runs' colours */
 		}
 	fputc('\n', md->gp);
-	value_str(md, h->lo, lo);
-	value_str(md, h->hi, hi);
+	if (per_state_js(md, h, c, file) < 0)
+		return -1;
+	short_value_str(md, h->lo, h->hi - h->lo, lo);
+	short_value_str(md, h->hi, h->hi - h->lo, hi);
 	add_output(md, file, isc_xasprintf("Histogram of %s per requested idle state (ReqCState), in "
 					  "percent of the run's datapoints: the bins of the histogram "
 					  "above (%s to %s), one colour per state%s", md->name, lo, hi,

@@ -39,8 +39,8 @@ static const char css[] =
 "td.missing{color:#9aa3ad}\n"
 ".swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:5px;"
 "vertical-align:-1px}\n"
-".legend{margin:8px 0 2px;font-size:13px}\n"
-".legend span.run{margin-right:16px;white-space:nowrap}\n"
+".legend{margin:8px 0 2px;font-size:13px;display:flex;flex-wrap:wrap;gap:2px 16px}\n"
+".legend span.run{white-space:nowrap}\n"
 ".marker{font-size:14px;margin-right:4px}\n"
 ".verdicts{margin:6px 0 8px;padding:6px 10px;border-left:4px solid #8a96a3;background:#f6f7f9}\n"
 ".verdicts p{margin:2px 0;font-family:'DejaVu Sans Mono',monospace;font-size:12.5px}\n"
@@ -56,6 +56,15 @@ static const char css[] =
 "figure img{display:block;width:100%;height:auto}\n"
 "figure.wide{grid-column:1/-1}\n"
 "figcaption{font-size:12px;color:#4b5663;margin-top:3px}\n"
+"figure.live>img{display:none}\n"
+".iplot canvas{display:block;cursor:crosshair;touch-action:none}\n"
+".ibar{display:flex;gap:6px;align-items:center;font-size:11px;color:#6b7682;margin-bottom:3px}\n"
+".ibar button{font-size:11px;padding:1px 8px;border:1px solid #c9d3de;border-radius:3px;background:#f4f5f7;cursor:pointer}\n"
+".ibar button.on{background:#c9d3de}\n"
+".ilegend{display:flex;flex-wrap:wrap;gap:0 12px;font-size:12px}\n"
+".ilegend label{white-space:nowrap;cursor:pointer}\n"
+".readout{font:12px 'DejaVu Sans Mono',monospace;color:#1d232b;min-height:1.5em;overflow-wrap:anywhere}\n"
+"@media print{figure.live>img{display:block}.iplot{display:none}}\n"
 "p.note{color:#4b5663;font-size:13px}\n"
 "p.incomplete{margin:6px 0;padding:6px 10px;border-left:4px solid #b3261e;background:#fdf1f0}\n"
 "details summary{cursor:pointer;color:#33404d;margin:6px 0}\n"
@@ -193,9 +202,11 @@ void html_head(FILE *f, const char *title)
 
 void html_tail(FILE *f)
 {
-	fputs("<footer>Written by idlescope's report; plots by gnuplot. Scatter plots show every "
-	      "outlier and a deterministic sample of the rest; everything else uses every "
-	      "datapoint.</footer>\n</main>\n</body>\n</html>\n", f);
+	fputs("<footer>Written by idlescope's report; plots by gnuplot, made interactive by "
+	      "plots/viewer.js (drag: zoom, shift+drag: pan, double-click: reset, hover: the "
+	      "nearest datapoint). Scatter plots show every outlier and a deterministic sample of "
+	      "the rest; everything else uses every datapoint.</footer>\n</main>\n"
+	      "<script src=\"plots/viewer.js\"></script>\n</body>\n</html>\n", f);
 }
 
 void html_legend(FILE *f, const struct report *rep, bool markers_too)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* report: write a static HTML report of one run, or a comparison of several. */
+/* report: write an offline HTML report of one run, or a comparison of several. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -16,14 +16,18 @@
 #include "text/util.h"
 #include "cli/cli.h"
 #include "idlescope/version.h"
+#include "axes_opt.h"
+#include "jsplot.h"
 #include "report.h"
 
 static const char help[] =
 "usage: report [options] CONFIG [CONFIG...] -o DIR\n"
 "\n"
-"Write a static HTML report of the datapoints of one run, or a comparison of several,\n"
-"to the directory DIR: DIR/index.html with its plots beside it. It opens from the file\n"
-"system in any browser, needs no JavaScript and fetches nothing from elsewhere.\n"
+"Write an HTML report of the datapoints of one run, or a comparison of several, to the\n"
+"directory DIR: DIR/index.html with its plots beside it. It opens from the file system in\n"
+"any browser and fetches nothing from elsewhere. Every plot is interactive (zoom, pan,\n"
+"hover for a datapoint's values and row, runs on and off; plots/viewer.js); without\n"
+"JavaScript, and in print, the static images show.\n"
 "RUN is an idlescope run directory, a wult raw result directory or a datapoints.csv file.\n"
 "A CONFIG is one RUN, replicate runs separated by commas (a1,a2,a3), or an experiment\n"
 "directory (experiment.json of 'collect --matrix': its configurations in design order).\n"
@@ -52,7 +56,7 @@ static const char help[] =
 "\n"
 "options:\n";
 
-enum { OPT_REF = 256, OPT_BY_BINS, OPT_NO_CACHE, OPT_COMPARE_INPUTS };
+enum { OPT_REF = 256, OPT_BY_BINS, OPT_NO_CACHE, OPT_HIST, OPT_CHIST, OPT_COMPARE_INPUTS };
 
 static const struct cli_opt opts[] = {
 	{ "output", 'o', 'o', "DIR", "the report directory (required); refused if it exists" },
@@ -67,6 +71,18 @@ static const struct cli_opt opts[] = {
 	{ "exclude", 'x', 'x', "EXPR",
 	  "drop datapoints where EXPR is true" CLI_BR
 	  "EXPR: column names, numbers, 'strings', < <= > >= == !=, and or not, + - * /, parentheses; e.g. \"ReqCState == 'C6'\"" },
+	{ "xaxes", 'X', 'X', "LIST",
+	  "x axes of the scatter plots, as wult's: comma-separated metric names or regular\n"
+	  "expressions (each matching a whole column name), or none; also Time (the run's clock,\n"
+	  "LTime, where every run has it, else the datapoint order) and Index (the datapoint\n"
+	  "order); default: " AXES_DEFAULT_X },
+	{ "yaxes", 'Y', 'Y', "LIST",
+	  "the metrics that get scatter plots (every x axis each), the same way; default: every\n"
+	  "metric shown; a metric named here is shown even if --metrics does not match it" },
+	{ "hist", 0, OPT_HIST, "LIST", "the metrics that get histograms; default: every metric shown" },
+	{ "chist", 0, OPT_CHIST, "LIST",
+	  "the metrics that get the cumulative plots (1 - F and the tail view); default: every\n"
+	  "metric shown" },
 	{ "title", 't', 't', "TEXT", "the page title, default \"idlescope report: RUN vs RUN...\"" },
 	{ "ref", 0, OPT_REF, "NAME", "the reference configuration (default: the first)" },
 	{ "by", 'b', 'b', "COLUMN[:N]",
@@ -132,6 +148,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case 'i': o->include = optarg; break;
 		case 'x': o->exclude = optarg; break;
 		case 't': o->title = optarg; break;
+		case 'X': o->xaxes = optarg; break;
+		case 'Y': o->yaxes = optarg; break;
+		case OPT_HIST: o->hist = optarg; break;
+		case OPT_CHIST: o->chist = optarg; break;
 		case 'r': o->copy_raw = true; break;
 		case 'k': o->keep_plot_data = true; break;
 		case OPT_REF: o->ref = optarg; break;
@@ -229,9 +249,11 @@ static int open_counter_runs(struct report *rep, size_t n)
 static int load_runs(struct report *rep, const char *metrics_re)
 {
 	const struct report_opts *o = rep->o;
-	/* The scatter plots need LDist and SilentTime whatever --metrics says, and the idle-state
-	 * plots ReqCState also when --by groups the summary by another column. */
-	char *load_re = isc_xasprintf("(%s)|^(LDist|SilentTime%s)$", metrics_re, o->by ? "|ReqCState" : "");
+	/* The scatter plots need their x axes whatever --metrics says, and the idle-state plots
+	 * ReqCState also when --by groups the summary by another column. */
+	char *axes_re = axes_load_regex(o);
+	char *load_re = isc_xasprintf("(%s)|%s", metrics_re, axes_re);
+	free(axes_re);
 	struct isc_load_spec spec = { .metrics_re = load_re, .include = o->include,
 				     .exclude = o->exclude, .group_by = o->by };
 	struct isc_load_ctx ctx;
@@ -366,6 +388,20 @@ cleanup:
 	return rc;
 }
 
+static int write_viewer(const char *plots)
+{
+	char *path = path_cat(plots, "viewer.js");
+	FILE *f = fopen(path, "wx");
+	int rc = 0;
+	bool bad = !f || fwrite(report_viewer_js, 1, report_viewer_js_len, f) != report_viewer_js_len;
+	if ((f && fclose(f) != 0) || bad) {
+		isc_err("%s: cannot write: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(path);
+	return rc;
+}
+
 static int make_dirs(struct report *rep)
 {
 	char *plots = path_cat(rep->tmpdir, "plots");
@@ -374,6 +410,8 @@ static int make_dirs(struct report *rep)
 	if (mkdir(plots, 0777) < 0 || mkdir(rep->workdir, 0777) < 0) {
 		isc_err("%s: %s", rep->tmpdir, strerror(errno));
 		rc = -1;
+	} else {
+		rc = write_viewer(plots);
 	}
 	free(plots);
 	return rc;
@@ -441,11 +479,13 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (parse_args(argc, argv, &o) < 0)
 		return ISC_EXIT_USAGE;
-	const char *metrics_re = o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS;
-	if (check_regex(metrics_re) < 0 || check_filters(&o) < 0)
+	if (check_regex(o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS) < 0 ||
+	    axes_check(&o) < 0 || check_filters(&o) < 0)
 		return ISC_EXIT_USAGE;
+	char *metrics_re = axes_metrics_regex(&o, o.metrics_re ? o.metrics_re : REPORT_DEFAULT_METRICS);
 	if (!(gnuplot = gnuplot_find())) {
 		isc_err("gnuplot not found in PATH: install it with 'apt-get install gnuplot-nox'");
+		free(metrics_re);
 		return ISC_EXIT_DATA;
 	}
 	if (isc_funcs_parse(ISC_DEFAULT_FUNCS, &rep.funcs, &rep.nfuncs, err, sizeof(err)) < 0) {
@@ -462,7 +502,8 @@ int main(int argc, char **argv)
 	if (lr == -2)
 		rc = ISC_EXIT_USAGE;
 	if (lr < 0 || outdir_guard(o.outdir, rep.runs, rep.nruns) < 0 ||
-	    outdir_replaceable(o.outdir) < 0 || (!rep.counters_only && select_metrics(&rep, metrics_re) < 0))
+	    outdir_replaceable(o.outdir) < 0 || (!rep.counters_only && select_metrics(&rep, metrics_re) < 0) ||
+	    (!rep.counters_only && axes_resolve(&rep) < 0))
 		goto cleanup;
 	if (build(&rep, gnuplot) < 0)
 		goto cleanup;
@@ -480,6 +521,8 @@ cleanup:
 	free(rep.metrics);
 	free(rep.axis_lim);
 	free(rep.xmap);
+	axes_free(&rep);
+	free(metrics_re);
 	plot_states_free(&rep);
 	free(rep.left_out);
 	for (size_t r = 0; r < rep.nruns; r++)

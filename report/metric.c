@@ -179,8 +179,11 @@ static void figures(struct report *rep, const char *name, const struct metric_pl
 	html_legend(f, rep, !rep->state_markers);  /* markers are idle states then: in the plots */
 	fputs("<div class=\"plots\">\n", f);
 	for (int i = 0; i < mp->nfiles; i++) {
-		fputs(mp->wide[i] ? "<figure class=\"wide\">" : "<figure>", f);
-		fputs("<img src=\"plots/", f);
+		const char *dot = strrchr(mp->files[i], '.');
+		fputs(mp->wide[i] ? "<figure class=\"wide\"" : "<figure", f);
+		fputs(" data-plot=\"", f);
+		html_escn(f, mp->files[i], dot ? (size_t)(dot - mp->files[i]) : (size_t)-1);
+		fputs("\"><img src=\"plots/", f);
 		html_esc(f, mp->files[i]);
 		fprintf(f, "\" width=\"%d\" height=\"430\" alt=\"", mp->wide[i] ? 1332 : 660);
 		html_esc(f, mp->captions[i]);

@@ -6,7 +6,8 @@
  * link, a mount point).
  *
  *   index.html                        regular file
- *   plots/NAME.svg, NAME.png          regular files
+ *   plots/NAME.svg, NAME.png, NAME.js regular files (NAME.js: a plot's data for the viewer,
+ *                                     and viewer.js itself)
  *   plot-data/NAME.{dat,bin,gp,log}   regular files (--keep-plot-data)
  *   raw/runN/{datapoints.csv, info.json, info.yml, counters.csv}   regular files (--copy-raw)
  */
@@ -47,7 +48,7 @@ static bool run_dir_name(const char *name)
  * -1), or nothing report writes (false). */
 static bool allowed(enum kind k, const char *name, int *sub)
 {
-	static const char *const plots[] = { ".svg", ".png", NULL }, *const data[] = { ".dat", ".bin", ".gp", ".log", NULL },
+	static const char *const plots[] = { ".svg", ".png", ".js", NULL }, *const data[] = { ".dat", ".bin", ".gp", ".log", NULL },
 			       *const raw[] = { "datapoints.csv", "info.json", "info.yml", "counters.csv", NULL };
 	*sub = -1;
 	switch (k) {

@@ -13,6 +13,7 @@
 
 #include "text/json_num.h"
 #include "text/util.h"
+#include "jsplot.h"
 #include "plots.h"
 
 #define LOG_SPAN 100          /* max / min from which a value axis is logarithmic */
@@ -71,15 +72,55 @@ static void plot_runs(struct metric_data *md, const char *what)
 				run_colour(c));
 }
 
+/* One distribution as the data file's block 0 (1 - F) or block 1 (the tail). */
+static void pct_js(struct jsplot *jp, const struct metric_data *md, const double *qv, size_t nvals,
+		   bool tail, double max_nines)
+{
+	double n = (double)nvals;
+	for (size_t i = 0; i + 1 < md->grid.n; i++) {
+		double q = md->grid.q[i], nines = -log10(1 - q);
+		if (!tail && 1 - q >= 1 / n - 1e-12)
+			jsplot_xy(jp, qv[i], 100 * (1 - q));
+		else if (tail && nines <= max_nines + 1e-9)
+			jsplot_xy(jp, nines, qv[i]);
+	}
+	if (tail)
+		jsplot_xy(jp, max_nines + MAX_GAP, qv[md->grid.n - 1]);
+	else
+		jsplot_xy(jp, qv[md->grid.n - 1], 100 / n);
+}
+
+/* Every run's line and, with replicate runs, each configuration's pooled one (thick). */
+static void pct_runs_js(struct jsplot *jp, const struct metric_data *md, bool tail, double max_nines)
+{
+	struct report *rep = md->rep;
+	char name[300];
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!md->nvals[r])
+			continue;
+		jsplot_series(jp, tail ? 'l' : 's', (long)r, run_colour(colour_of(rep, r)), md->pqv ? 1 : 2,
+			      0, false, NULL);
+		pct_js(jp, md, &md->qv[r * md->grid.n], md->nvals[r], tail, max_nines);
+	}
+	for (size_t c = 0; md->pqv && c < rep->nconfigs; c++) {
+		if (!md->pnvals[c])
+			continue;
+		snprintf(name, sizeof(name), "%s (runs pooled)", rep->configs[c].name);
+		jsplot_series(jp, tail ? 'l' : 's', -1, run_colour(c), 3.5, 0, false, name);
+		pct_js(jp, md, &md->pqv[c * md->grid.n], md->pnvals[c], tail, max_nines);
+	}
+}
+
 static const char *pooled_note(const struct metric_data *md)
 {
 	return md->pqv ? "; thin lines: each run, thick: each configuration's runs pooled" : "";
 }
 
-static void exceedance(struct metric_data *md, size_t nmax)
+static int exceedance(struct metric_data *md, size_t nmax)
 {
 	char file[64];
 	bool lg = log_values(md);
+	double view[4] = { md->lo, md->max > md->lo ? md->max : md->lo + 1, 50.0 / (double)nmax, 100 };
 	snprintf(file, sizeof(file), "m%03zu-cdf.svg", md->m);
 	set_terminal(md, false, file);
 	fprintf(md->gp, "set xlabel '%s'\nset ylabel 'Datapoints above x (%%)'\nset logscale y\n"
@@ -88,16 +129,70 @@ static void exceedance(struct metric_data *md, size_t nmax)
 		md->max > md->lo ? md->max : md->lo + 1, lg ? "set logscale x\nset format x '%g'\n" : "");
 	plot_runs(md, "index 0 using 1:2 with steps");
 	fputc('\n', md->gp);
+	struct jsplot *jp = jsplot_open(md->rep, file, md->label, "Datapoints above x (%)", lg, true,
+					view);
+	if (!jp)
+		return -1;
+	pct_runs_js(jp, md, false, 0);
+	if (jsplot_close(jp) < 0)
+		return -1;
 	add_output(md, file, isc_xasprintf("Share of datapoints above x (1 - CDF) of %s, from every "
 					  "datapoint, log scale down to one datapoint%s: the tail "
 					  "reads as the curve's right end%s", md->name,
 					  lg ? ", log x axis" : "", pooled_note(md)));
+	return 0;
 }
 
-static void tail(struct metric_data *md, double max_nines)
+/* "a 622.086, b 1170.317": the maxima as the runs have them, for the caption */
+static char *maxima_text(const struct metric_data *md, bool pooled)
+{
+	struct report *rep = md->rep;
+	char *t = isc_xstrdup(""), mx[ISC_NUM_STR_LEN];
+	size_t n = pooled ? rep->nconfigs : rep->nruns;
+	for (size_t r = 0; r < n; r++) {
+		double v = -INFINITY;
+		const char *name = pooled ? rep->configs[r].name : rep->runs[r]->name;
+		for (size_t i = 0; pooled && i < rep->configs[r].nruns; i++)
+			if (md->nvals[rep->configs[r].runs[i]])
+				v = fmax(v, md->rmax[rep->configs[r].runs[i]]);
+		if (!pooled && md->nvals[r])
+			v = md->rmax[r];
+		if (v == -INFINITY)
+			continue;
+		short_value_str(md, axis_map_apply(&md->map, v), md->max - md->lo, mx);
+		char *next = isc_xasprintf("%s%s%s%s%s", t, t[0] ? "; " : "", n > 1 ? name : "",
+					  n > 1 ? " " : "", mx);
+		free(t);
+		t = next;
+	}
+	return t;
+}
+
+/* The maxima as dots: their values are in the caption, where they cannot overlap. */
+static void maxima_js(struct jsplot *jp, const struct metric_data *md, double max_nines)
+{
+	struct report *rep = md->rep;
+	bool pooled = md->pqv != NULL;
+	char name[320];
+	for (size_t r = 0; r < (pooled ? rep->nconfigs : rep->nruns); r++) {
+		if (!(pooled ? md->pnvals[r] : md->nvals[r]))
+			continue;
+		const double *qv = pooled ? &md->pqv[r * md->grid.n] : &md->qv[r * md->grid.n];
+		snprintf(name, sizeof(name), "max of %s", pooled ? rep->configs[r].name : rep->runs[r]->name);
+		jsplot_series(jp, 'p', pooled ? -1 : (long)r, run_colour(pooled ? r : colour_of(rep, r)), 1,
+			      4, false, name);
+		jsplot_xy(jp, max_nines + MAX_GAP, qv[md->grid.n - 1]);
+	}
+}
+
+static int tail(struct metric_data *md, double max_nines)
 {
 	char file[64];
 	bool lg = log_values(md);
+	double span = md->max - md->lo;
+	double view[4] = { 0, max_nines + MAX_GAP + 0.3,
+			   lg ? md->lo / pow(md->max / md->lo, 0.05) : md->lo - 0.05 * (span > 0 ? span : 1),
+			   lg ? md->max * pow(md->max / md->lo, 0.03) : md->max + 0.03 * (span > 0 ? span : 1) };
 	snprintf(file, sizeof(file), "m%03zu-tail.svg", md->m);
 	set_terminal(md, false, file);
 	/* '%' is a format character in gnuplot's tic labels: '%%' */
@@ -122,16 +217,32 @@ static void tail(struct metric_data *md, double max_nines)
 			continue;
 		const char *colour = run_colour(pooled ? r : colour_of(md->rep, r));
 		fprintf(md->gp, ", './m%03zu-pct-%c%zu.dat' index 2 using 1:2 with points pt 7 ps 1.2 "
-				"lc rgb '%s', '' index 2 using 1:2:(sprintf('max %%s', strcol(3))) with "
-				"labels right offset -1,%d tc rgb '%s'",
-			md->m, pooled ? 'c' : 'r', r, colour, (int)r % 2 ? -1 : 1, colour);
+				"lc rgb '%s'", md->m, pooled ? 'c' : 'r', r, colour);
 	}
 	fputc('\n', md->gp);
+	struct jsplot *jp = jsplot_open(md->rep, file, "Percentile", md->label, false, lg, view);
+	if (!jp)
+		return -1;
+	static const char *const nines_js[] = { "90%", "99%", "99.9%", "99.99%", "99.999%" };
+	jsplot_xtick(jp, 0, "0%");
+	jsplot_xtick(jp, log10(2), "50%");
+	for (int k = 1; k <= (int)max_nines; k++)
+		jsplot_xtick(jp, k, nines_js[k - 1]);
+	jsplot_xtick(jp, max_nines + MAX_GAP, "100% (max)");
+	for (int k = 1; k <= (int)max_nines; k++)
+		jsplot_vline(jp, k);
+	pct_runs_js(jp, md, true, max_nines);
+	maxima_js(jp, md, max_nines);
+	if (jsplot_close(jp) < 0)
+		return -1;
+	char *maxima = maxima_text(md, pooled);
 	add_output(md, file, isc_xasprintf("Percentiles of %s, tail view: each step to the right is one "
 					  "more nine (90%%, 99%%, 99.9%%, ...) up to %g nines, then the "
-					  "maximum (100%%), marked with its value%s%s%s", md->name,
-					  max_nines, md->pqv ? " (each configuration's)" : "",
+					  "maximum (100%%), marked with a dot%s: %s%s%s", md->name,
+					  max_nines, pooled ? " (each configuration's)" : "", maxima,
 					  lg ? "; log y axis" : "", pooled_note(md)));
+	free(maxima);
+	return 0;
 }
 
 int percentile_plots(struct metric_data *md)
@@ -161,7 +272,5 @@ int percentile_plots(struct metric_data *md)
 	size_t nlow = nmax;
 	for (size_t c = 0; md->pqv && c < md->rep->nconfigs; c++)
 		nlow = md->pnvals[c] > nlow ? md->pnvals[c] : nlow;
-	exceedance(md, nlow);
-	tail(md, max_nines);
-	return 0;
+	return exceedance(md, nlow) < 0 || tail(md, max_nines) < 0 ? -1 : 0;
 }

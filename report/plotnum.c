@@ -47,6 +47,19 @@ void value_str(const struct metric_data *md, double mapped, char *out)
 	isc_num_str(out, axis_map_invert(&md->map, mapped));
 }
 
+void short_value_str(const struct metric_data *md, double mapped, double span, char *out)
+{
+	double v = axis_map_invert(&md->map, mapped), a = fabs(v);
+	double res = fabs(axis_map_invert(&md->map, span) - axis_map_invert(&md->map, 0)) / 1000;
+	if (!isfinite(v) || !(a > 0) || !(res > 0) || !isfinite(res)) {
+		isc_num_str(out, v);
+		return;
+	}
+	int digits = (int)floor(log10(a)) - (int)floor(log10(res)) + 1;
+	digits = digits < 3 ? 3 : digits > 17 ? 17 : digits;
+	snprintf(out, ISC_NUM_STR_LEN, "%.*g", digits, v);
+}
+
 /*
  * The body of the distribution, the range of the histograms and of the scatter plots' y
  * axis: from the smallest value to the first of the 99.9th, 99.5th, 99th, 98th and 95th

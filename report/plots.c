@@ -11,14 +11,15 @@
 
 #include "text/util.h"
 #include "text/json_num.h"
+#include "axes_opt.h"
+#include "jsplot.h"
 #include "plots.h"
 
 #define SCATTER_BUDGET 15000      /* middle points per run and scatter plot */
+#define JS_SCATTER_BUDGET 10000   /* of them in the interactive plot (the report's size) */
 #define EDGE_POINTTYPE 2          /* scatter points beyond the y range: a cross on the edge */
 #define TAIL_STEP 0.025           /* nines between percentile plot points */
 #define LIN_STEPS 200             /* CDF points between 0 and 1 */
-
-static const char *const scatter_axes[] = { "LDist", "SilentTime" };
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -115,11 +116,11 @@ const double *column(const struct report *rep, size_t r, const char *name)
 static const struct axis_map *x_map(struct report *rep, size_t axis)
 {
 	if (!rep->xmap) {
-		rep->xmap = isc_xcalloc(2, sizeof(*rep->xmap));
-		for (size_t a = 0; a < 2; a++) {
+		rep->xmap = isc_xcalloc(rep->nxaxes + 1, sizeof(*rep->xmap));
+		for (size_t a = 0; a < rep->nxaxes; a++) {
 			double lo = INFINITY, hi = -INFINITY;
 			for (size_t r = 0; r < rep->nruns; r++)
-				axis_range(column(rep, r, scatter_axes[a]), rep->runs[r]->dp->nrows, &lo, &hi);
+				axis_range(axes_x_values(rep, r, a), rep->runs[r]->dp->nrows, &lo, &hi);
 			axis_map_init(&rep->xmap[a], lo, hi);
 		}
 	}
@@ -130,14 +131,14 @@ static const struct axis_map *x_map(struct report *rep, size_t axis)
 static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, double *hi)
 {
 	if (!rep->axis_lim) {
-		rep->axis_lim = isc_xmalloc(rep->nruns * 4 * sizeof(*rep->axis_lim));
-		for (size_t i = 0; i < rep->nruns * 4; i++)
+		rep->axis_lim = isc_xmalloc((rep->nruns * rep->nxaxes * 2 + 1) * sizeof(*rep->axis_lim));
+		for (size_t i = 0; i < rep->nruns * rep->nxaxes * 2; i++)
 			rep->axis_lim[i] = NAN;
 	}
-	double *c = &rep->axis_lim[(r * 2 + axis) * 2];
+	double *c = &rep->axis_lim[(r * rep->nxaxes + axis) * 2];
 	if (isnan(c[0])) {
 		const double q[2] = { OUTLIER_Q_LO, OUTLIER_Q_HI };
-		quantiles(column(rep, r, scatter_axes[axis]), rep->runs[r]->dp->nrows, x_map(rep, axis),
+		quantiles(axes_x_values(rep, r, axis), rep->runs[r]->dp->nrows, x_map(rep, axis),
 			  q, 2, c);
 	}
 	*lo = c[0];
@@ -146,15 +147,15 @@ static void axis_limits(struct report *rep, size_t r, size_t axis, double *lo, d
 
 /* The points of run r chosen for the scatter plot against axis (x, y pairs). */
 static float *scatter_points(struct metric_data *md, size_t axis, size_t r, size_t *nout,
-			     size_t *nvalid, size_t **rows)
+			     size_t *nvalid, size_t **rows, struct ds_box *box)
 {
 	struct report *rep = md->rep;
 	const double *qv = &md->qv[r * md->grid.n];
 	/* every point above the body's top is kept: the caption counts them */
-	struct ds_box box = { .ylo = qv[md->grid.i_lo], .yhi = fmin(qv[md->grid.i_hi], md->body.hi) };
-	axis_limits(rep, r, axis, &box.xlo, &box.xhi);
-	return ds_select(column(rep, r, scatter_axes[axis]), column(rep, r, md->name),
-			 rep->runs[r]->dp->nrows, x_map(rep, axis), &md->map, &box, SCATTER_BUDGET,
+	*box = (struct ds_box){ .ylo = qv[md->grid.i_lo], .yhi = fmin(qv[md->grid.i_hi], md->body.hi) };
+	axis_limits(rep, r, axis, &box->xlo, &box->xhi);
+	return ds_select(axes_x_values(rep, r, axis), column(rep, r, md->name),
+			 rep->runs[r]->dp->nrows, x_map(rep, axis), &md->map, box, SCATTER_BUDGET,
 			 nout, nvalid, rows);
 }
 
@@ -269,32 +270,104 @@ cleanup:
 	return rc;
 }
 
+/* Every run's chosen points, as scatter() has them. */
+struct scatter_set {
+	float **xy;
+	size_t **rows, *nout;
+	const struct marks *mk;
+	const struct yclip *yc;
+	const struct ds_box *boxes;  /* [run] */
+	const size_t *nvalid;        /* [run] */
+};
+
+/* The points of run r in state s (every point when the markers are not states). */
+static size_t points_of_state(const struct scatter_set *set, size_t r, size_t s, float *xy,
+			      size_t *rows)
+{
+	const struct marks *mk = set->mk;
+	size_t k = 0;
+	for (size_t i = 0; i < set->nout[r]; i++) {
+		if (mk->pt && mk->ps->of_row[r][set->rows[r][i]] != s)
+			continue;
+		xy[2 * k] = set->xy[r][2 * i];
+		xy[2 * k + 1] = set->xy[r][2 * i + 1];
+		rows[k++] = set->rows[r][i];
+	}
+	return k;
+}
+
+/* The interactive scatter plot: a series per run (and idle state), with the rows. */
+static int scatter_js(struct metric_data *md, const char *file, const char *xlabel,
+		      const struct scatter_set *set, double view[4])
+{
+	struct report *rep = md->rep;
+	size_t nstates = set->mk->pt ? set->mk->ps->nstates : 1, most = 0;
+	char name[256];
+	double xlo = INFINITY, xhi = -INFINITY;
+	for (size_t r = 0; r < rep->nruns; r++) {
+		/* the page stays small: fewer of the middle points than the PNG has (a subset) */
+		set->nout[r] = ds_thin(set->xy[r], set->rows[r], set->nout[r], &set->boxes[r],
+				       set->nvalid[r], JS_SCATTER_BUDGET);
+		most = set->nout[r] > most ? set->nout[r] : most;
+		for (size_t i = 0; i < set->nout[r]; i++)
+			xlo = fmin(xlo, set->xy[r][2 * i]), xhi = fmax(xhi, set->xy[r][2 * i]);
+	}
+	double pad = xhi > xlo ? 0.02 * (xhi - xlo) : 1;
+	view[0] = xlo - pad;
+	view[1] = xhi + pad;
+	struct jsplot *jp = jsplot_open(rep, file, xlabel, md->label, false, md->body.logx, view);
+	if (!jp)
+		return -1;
+	if (set->yc->clip)
+		jsplot_hline(jp, set->yc->top);
+	float *xy = isc_xmalloc((2 * most + 2) * sizeof(*xy));
+	size_t *rows = isc_xmalloc((most + 1) * sizeof(*rows));
+	for (size_t r = 0; r < rep->nruns; r++)
+		for (size_t s = 0; s < nstates; s++) {
+			size_t n = points_of_state(set, r, s, xy, rows);
+			if (!n)
+				continue;
+			snprintf(name, sizeof(name), "%s%s%s", rep->runs[r]->name, set->mk->pt ? " " : "",
+				 set->mk->pt ? set->mk->ps->names[s] : "");
+			jsplot_series(jp, 'p', (long)r, run_colour(colour_of(rep, r)), 1, (int)(set->mk->pt ? s : r),
+				      false, name);
+			jsplot_points(jp, xy, n, rows);
+		}
+	free(xy);
+	free(rows);
+	return jsplot_close(jp);
+}
+
 static int scatter(struct metric_data *md, size_t axis)
 {
 	struct report *rep = md->rep;
-	const char *xname = scatter_axes[axis];
-	char file[64], data[64], xname_safe[80], xlabel[160], caption[2048], a[32], b[32];
+	const char *xname = rep->xaxes[axis];
+	char file[128], data[128], xname_safe[160], xlabel[200], xfile[64], caption[2048], a[32], b[32];
 	char top[ISC_NUM_STR_LEN], npoints[64], why[64];
 	struct yclip yc;
 	struct marks mk = { .ps = NULL, .pt = NULL };
 	size_t *nout = isc_xcalloc(rep->nruns, sizeof(*nout)), nvalid, shown = 0, len;
 	float **xy = isc_xcalloc(rep->nruns, sizeof(*xy));
+	size_t **rows = isc_xcalloc(rep->nruns, sizeof(*rows));
+	size_t *nvalids = isc_xcalloc(rep->nruns, sizeof(*nvalids));
+	struct ds_box *boxes = isc_xcalloc(rep->nruns, sizeof(*boxes));
 	int rc = -1;
 
 	if (!strcmp(xname, md->name))
 		goto ok;
 	for (size_t r = 0; r < rep->nruns; r++)
-		if (!column(rep, r, xname))
+		if (!axes_x_values(rep, r, axis))
 			goto ok;
+	axes_x_label(rep, axis, xname_safe, sizeof(xname_safe));
+	axes_x_file_name(rep, axis, xfile, sizeof(xfile));
 	len = (size_t)snprintf(caption, sizeof(caption), "%s against %s. Points shown: ", md->name,
 			       xname);
 	marks_init(rep, &mk);
 	for (size_t r = 0; r < rep->nruns; r++) {
-		size_t *rows = NULL;
-		xy[r] = scatter_points(md, axis, r, &nout[r], &nvalid, mk.pt ? &rows : NULL);
+		xy[r] = scatter_points(md, axis, r, &nout[r], &nvalid, &rows[r], &boxes[r]);
+		nvalids[r] = nvalid;
 		if (mk.pt)
-			marks_of_run(&mk, r, rows, nout[r]);
-		free(rows);
+			marks_of_run(&mk, r, rows[r], nout[r]);
 		shown += nout[r];
 		group_digits(a, sizeof(a), nout[r]);
 		group_digits(b, sizeof(b), nvalid);
@@ -308,29 +381,31 @@ static int scatter(struct metric_data *md, size_t axis)
 	}
 	if (shown == 0)
 		goto ok;
-	snprintf(data, sizeof(data), "m%03zu-%s.bin", md->m, xname);
+	snprintf(data, sizeof(data), "m%03zu-%s.bin", md->m, xfile);
 	yclip_init(md, &yc);
 	if (write_scatter_file(md, data, xy, nout, &mk, &yc) < 0)
 		goto cleanup;
-	value_str(md, yc.top, top);
+	short_value_str(md, yc.top, yc.top - yc.lo, top);
 	snprintf(why, sizeof(why), "%gth percentile of the runs, rounded up", 100 * md->body.q);
 	count_noun(npoints, sizeof(npoints), yc.over, "point");
 	if (yc.clip && len < sizeof(caption))
 		snprintf(caption + len, sizeof(caption) - len, ". The y axis ends at %s (the largest "
 			 "%s): %s above it %s drawn on the top edge as \u00D7%s", top, why, npoints,
 			 yc.over == 1 ? "is" : "are", md->body.logx ? "; log y axis" : "");
-	snprintf(file, sizeof(file), "m%03zu-vs-%s.png", md->m, xname);
-	gp_safe(xname_safe, sizeof(xname_safe), xname);
-	strcat(xname_safe, " (us)");
+	snprintf(file, sizeof(file), "m%03zu-vs-%s.png", md->m, xfile);
 	axis_map_label(x_map(rep, axis), xname_safe, xlabel, sizeof(xlabel));
 	set_terminal(md, true, file);
-	double span = yc.top - yc.lo > 0 ? yc.top - yc.lo : 1;
-	if (md->body.logx)
+	double span = yc.top - yc.lo > 0 ? yc.top - yc.lo : 1, view[4];
+	if (md->body.logx) {
+		view[2] = yc.lo / pow(yc.top / yc.lo, 0.02);
+		view[3] = yc.top * pow(yc.top / yc.lo, 0.05);
 		fprintf(md->gp, "set logscale y\nset format y '%%g'\nset yrange [%.9g:%.9g]\n",
-			yc.lo / pow(yc.top / yc.lo, 0.02), yc.top * pow(yc.top / yc.lo, 0.05));
-	else
-		fprintf(md->gp, "set yrange [%.9g:%.9g]\n", yc.lo - 0.03 * span,
-			yc.top + (yc.clip ? 0.05 : 0.03) * span);
+			view[2], view[3]);
+	} else {
+		view[2] = yc.lo - 0.03 * span;
+		view[3] = yc.top + (yc.clip ? 0.05 : 0.03) * span;
+		fprintf(md->gp, "set yrange [%.9g:%.9g]\n", view[2], view[3]);
+	}
 	fprintf(md->gp, "set xlabel '%s'\nset ylabel '%s'\n", xlabel, md->label);
 	if (yc.clip)
 		fprintf(md->gp, "set arrow from graph 0, first %.9g to graph 1, first %.9g nohead "
@@ -342,14 +417,30 @@ static int scatter(struct metric_data *md, size_t axis)
 		data);
 	marks_key(md->gp, &mk, yc.clip);
 	fputc('\n', md->gp);
+	struct scatter_set set = { xy, rows, nout, &mk, &yc, boxes, nvalids };
+	if (scatter_js(md, file, xlabel, &set, view) < 0)
+		goto cleanup;
+	len = strlen(caption);
+	for (size_t r = 0; r < rep->nruns && len < sizeof(caption); r++) {
+		group_digits(a, sizeof(a), nout[r]);
+		len += (size_t)snprintf(caption + len, sizeof(caption) - len, "%s%s%s%s",
+					r ? "; " : ". Of these, the interactive plot has every outlier and "
+						   "a subset of the rest: ",
+					rep->nruns > 1 ? rep->runs[r]->name : "", rep->nruns > 1 ? " " : "", a);
+	}
 	add_output(md, file, isc_xstrdup(caption));
 ok:
 	rc = 0;
 cleanup:
-	for (size_t r = 0; r < rep->nruns; r++)
+	for (size_t r = 0; r < rep->nruns; r++) {
 		free(xy[r]);
+		free(rows[r]);
+	}
 	free(xy);
+	free(rows);
 	free(nout);
+	free(nvalids);
+	free(boxes);
 	marks_free(rep, &mk);
 	return rc;
 }
@@ -377,6 +468,48 @@ static void pooled_quantiles(struct metric_data *md)
 	}
 }
 
+/* x of run i of configuration c in the runs plot: the replicates side by side */
+static double runs_x(const struct isc_diff_config *k, size_t c, size_t i)
+{
+	return (double)c + (k->nruns > 1 ? 0.3 * ((double)i / (double)(k->nruns - 1) - 0.5) : 0);
+}
+
+static int runs_js(struct metric_data *md, const char *file)
+{
+	struct report *rep = md->rep;
+	size_t imed = find_q(&md->grid, 0.5), i99 = find_q(&md->grid, 0.99);
+	double lo = INFINITY, hi = -INFINITY;
+	char name[320];
+	for (size_t r = 0; r < rep->nruns; r++)
+		if (md->nvals[r]) {
+			lo = fmin(lo, md->qv[r * md->grid.n + imed]);
+			hi = fmax(hi, md->qv[r * md->grid.n + i99]);
+		}
+	double pad = hi > lo ? 0.08 * (hi - lo) : 1;
+	double view[4] = { -0.6, (double)rep->nconfigs - 0.4, lo - pad, hi + pad };
+	struct jsplot *jp = jsplot_open(rep, file, "Configuration", md->label, false, false, view);
+	if (!jp)
+		return -1;
+	for (size_t c = 0; c < rep->nconfigs; c++)
+		jsplot_xtick(jp, (double)c, rep->configs[c].name);
+	for (size_t c = 0; c < rep->nconfigs; c++) {
+		const struct isc_diff_config *k = &rep->configs[c];
+		for (size_t i = 0; i < k->nruns; i++) {
+			size_t r = k->runs[i];
+			if (!md->nvals[r])
+				continue;
+			for (int which = 0; which < 2; which++) {
+				snprintf(name, sizeof(name), "%s, %s", rep->runs[r]->name,
+					 which ? "99th percentile" : "median");
+				jsplot_series(jp, 'p', (long)r, run_colour(colour_of(rep, r)), 1, which ? 1 : 4,
+					      false, name);
+				jsplot_xy(jp, runs_x(k, c, i), md->qv[r * md->grid.n + (which ? i99 : imed)]);
+			}
+		}
+	}
+	return jsplot_close(jp);
+}
+
 /* Replicate runs: every run's median and 99th percentile as points over its configuration, so
  * that the spread between replicates shows next to the difference between configurations. */
 static int runs_plot(struct metric_data *md)
@@ -392,8 +525,7 @@ static int runs_plot(struct metric_data *md)
 		const struct isc_diff_config *k = &rep->configs[c];
 		for (size_t i = 0; i < k->nruns; i++) {
 			size_t r = k->runs[i];
-			double x = (double)c + (k->nruns > 1 ? 0.3 * ((double)i / (double)(k->nruns - 1) - 0.5)
-							    : 0);
+			double x = runs_x(k, c, i);
 			if (md->nvals[r])
 				fprintf(f, "%.4f %.9g %.9g %lu\n", x, md->qv[r * md->grid.n + imed],
 					md->qv[r * md->grid.n + i99], colour_value(rep, r));
@@ -412,6 +544,8 @@ static int runs_plot(struct metric_data *md)
 	fprintf(md->gp, ")\nplot './%s' using 1:2:4 with points pt 7 ps 1.4 lc rgb variable "
 			"title 'median of each run', './%s' using 1:3:4 with points pt 9 ps 1.4 "
 			"lc rgb variable title '99th percentile of each run'\n", name, name);
+	if (runs_js(md, file) < 0)
+		return -1;
 	add_output(md, file, isc_xasprintf("Every run's median (circles) and 99th percentile "
 					  "(triangles) of %s per configuration: the spread between "
 					  "replicates next to the change between configurations",
@@ -459,9 +593,11 @@ int plots_metric(struct report *rep, size_t m, struct metric_plots *mp)
 	snprintf(script, sizeof(script), "m%03zu.gp", m);
 	if (!(md.gp = work_open(rep, script, "w")))
 		goto cleanup;
-	if (scatter(&md, 0) < 0 || scatter(&md, 1) < 0)
-		goto cleanup;
-	if (md.lo <= md.max && (histograms(&md) < 0 || percentile_plots(&md) < 0))
+	for (size_t a = 0; axes_wants(rep->o->yaxes, md.name) && a < rep->nxaxes; a++)
+		if (scatter(&md, a) < 0)
+			goto cleanup;
+	if (md.lo <= md.max && ((axes_wants(rep->o->hist, md.name) && histograms(&md) < 0) ||
+				(axes_wants(rep->o->chist, md.name) && percentile_plots(&md) < 0)))
 		goto cleanup;
 	if (rep->grouped && runs_plot(&md) < 0)
 		goto cleanup;

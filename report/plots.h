@@ -56,6 +56,9 @@ void count_noun(char *out, size_t len, size_t n, const char *noun);
 double round_up3(double v);
 /* A mapped value in the metric's units, exactly as isc_num_str() writes it. */
 void value_str(const struct metric_data *md, double mapped, char *out);
+/* The same with the digits that matter against span (mapped): its last digit about span/1000
+ * (3 to 17 significant digits): 1.79 for 1.7891941516206367 on a range of 35. */
+void short_value_str(const struct metric_data *md, double mapped, double span, char *out);
 
 void body_range(const struct metric_data *md, struct hrange *h);
 

@@ -24,6 +24,8 @@ struct report_opts {
 	const char *title;
 	const char *metrics_re;    /* NULL: REPORT_DEFAULT_METRICS */
 	const char *include, *exclude;
+	const char *xaxes, *yaxes;  /* --xaxes, --yaxes (axes_opt.h); NULL: the defaults */
+	const char *hist, *chist;  /* --hist, --chist */
 	bool copy_raw, force;
 	bool compare_inputs;       /* --compare-inputs: verdicts on LDist, SilentTime too */
 	bool keep_plot_data;       /* --keep-plot-data: the work directory becomes DIR/plot-data */
@@ -68,9 +70,9 @@ struct summary {
 
 /* plots.c: data files and gnuplot scripts per metric */
 struct metric_plots {
-	char *files[8];            /* file names under plots/, NULL-terminated */
-	char *captions[8];
-	bool wide[8];              /* spans the page's width */
+	char *files[24];           /* file names under plots/, NULL-terminated */
+	char *captions[24];
+	bool wide[24];             /* spans the page's width */
 	int nfiles;
 };
 struct report {
@@ -94,7 +96,10 @@ struct report {
 				    * columns without values (fl.empty) */
 	struct metric_plots *plots;  /* [metric] */
 	char *left_out;            /* metrics some runs lack: "CC6% (not in run2); ..." */
-	double *axis_lim;          /* [(run * 2 + axis) * 2]: scatter x limits, NaN until known */
+	char **xaxes;              /* the scatter plots' x axes (axes_opt.c) */
+	size_t nxaxes;
+	double **xvalues;          /* [axis * nruns + run]: Time/Index values, NULL until needed */
+	double *axis_lim;          /* [(run * nxaxes + axis) * 2]: scatter x limits, NaN until known */
 	struct axis_map *xmap;     /* [axis]: how the scatter x axes are plotted, NULL until known */
 	struct plot_states *pstates;  /* ReqCState of the rows for the plots, NULL until known */
 	bool state_markers;        /* scatter markers are idle states (colours are runs) */
@@ -195,6 +200,12 @@ struct ds_box {
 float *ds_select(const double *x, const double *y, size_t n, const struct axis_map *xmap,
 		 const struct axis_map *ymap, const struct ds_box *box, size_t budget, size_t *nout,
 		 size_t *nvalid, size_t **rows);
+
+/* The points of ds_select() (xy mapped, their rows) thinned in place to every outlier and
+ * about `budget` of the others, a subset of what ds_select kept with a larger budget (the
+ * same hash); nvalid as ds_select gave it. Returns the new count. */
+size_t ds_thin(float *xy, size_t *rows, size_t n, const struct ds_box *box, size_t nvalid,
+	       size_t budget);
 
 /* gnuplot.c: parallel gnuplot processes */
 struct plot_queue;

@@ -35,7 +35,7 @@ grep -q "WakeLatency: median -0.31 us (-6.1%) vs testdata, within-run 95% interv
 
 # Every <img> in the DOM is a file of the report; every plot file is shown.
 grep -o '<img src="[^"]*"' "$W/dom.html" | sed 's/<img src="//; s/"$//' | sort >"$W/srcs"
-(cd "$OUTDIR/report" && ls plots/* | sort) >"$W/files"
+(cd "$OUTDIR/report" && ls plots/*.png plots/*.svg | sort) >"$W/files"
 [ -s "$W/srcs" ] || fail "no images in the DOM"
 diff "$W/srcs" "$W/files" >&2 || fail "images in the DOM and plot files differ"
 nscatter=0

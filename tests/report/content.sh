@@ -17,7 +17,7 @@ row=$(grep -A2 '<th>Run</th><th>datapoints</th><th>max</th>' "$W/one/index.html"
 echo "$row" | grep -q "<td class=\"num\">$rows</td><td class=\"num\">$max</td>" || fail "summary row: $row"
 echo "$row" | grep -q "<td class=\"num\">$min</td></tr>$" || fail "min: $row"
 grep -q "<th rowspan=\"1\">C6</th><td class=\"num\">$c6</td>" "$W/one/index.html" || fail "per-state C6 row"
-n=$(ls "$W/one/plots" | wc -l)
+n=$(ls "$W/one/plots" | grep -cE '\.(png|svg)$')
 [ "$n" = 6 ] || fail "$n plots for one metric, expected 6 (2 scatter, histogram, per-state histogram, exceedance, tail)"
 
 # Filters

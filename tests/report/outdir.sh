@@ -44,9 +44,14 @@ done
 expect_rc 0 "$REPORT" "$RUN" -o "$W/deep" --force
 [ ! -e "$W/deep/plot-data" ] && [ ! -e "$W/deep/raw" ] && [ -s "$W/deep/index.html" ] ||
 	fail "--force did not replace the report with raw/ and plot-data/"
-touch "$W/rep/plots/m000-old.svg"
+# the interactive plots' files (plots/viewer.js, plots/ID.js) are what a report writes
+[ -s "$W/rep/plots/viewer.js" ] && ls "$W/rep/plots/"m000-*.js >/dev/null 2>&1 ||
+	fail "no plots/viewer.js or plots/m000-*.js in the report"
+touch "$W/rep/plots/m000-old.svg" "$W/rep/plots/m000-old.js"
 expect_rc 0 "$REPORT" "$RUN" -o "$W/rep/" --force
-[ ! -e "$W/rep/plots/m000-old.svg" ] || fail "--force did not replace the old report"
+[ ! -e "$W/rep/plots/m000-old.svg" ] && [ ! -e "$W/rep/plots/m000-old.js" ] ||
+	fail "--force did not replace the old report"
+[ -s "$W/rep/plots/viewer.js" ] || fail "no plots/viewer.js after --force"
 [ -s "$W/rep/index.html" ] || fail "no index.html after --force"
 mkdir "$W/empty"
 expect_rc 0 "$REPORT" "$RUN" -o "$W/empty" --force

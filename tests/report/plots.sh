@@ -51,6 +51,10 @@ grep -q "m000-hist-r0.dat' index 2 using" "$W/rep/plot-data/m000.gp" || fail "no
 ov=$(echo "$over" | sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta')
 # (the sample comes from awk's rand(): its minimum and the percentile chosen are the data's)
 min=$(awk -F, 'NR > 1 && (m == "" || $3 + 0 < m + 0) { m = $3 } END { print m + 0 }' "$csv")
+# captions print it with the digits that matter on the range: the last one about range/1000
+min=$(awk -v m="$min" -v e="$edge" 'function fl(x) { return x < 0 && x != int(x) ? int(x) - 1 : int(x) }
+	BEGIN { d = fl(log(m) / log(10)) - fl(log((e - m) / 1000) / log(10)) + 1; d = d < 3 ? 3 : d > 17 ? 17 : d
+		printf "%.*g\n", d, m }')
 grep -q "equal bins from $min to $edge (up to the largest [0-9.]*th percentile of the runs, rounded up, so that the body gets most bins); $ov datapoints above $edge are in the overflow bar" \
 	"$W/rep/index.html" || fail "histogram caption: $(grep -o 'Histogram of WakeLatency, [^<]*' "$W/rep/index.html" | head -1)"
 # The per-state histogram: every state's bins and overflow add up to the run.
@@ -85,7 +89,12 @@ n5=$(awk '$1 == 5 { print $2 }' "$W/pts")
 max=$(awk -F, 'NR > 1 && (m == "" || $3 + 0 > m + 0) { m = $3 } END { print m }' "$csv" | sed 's/0*$//; s/\.$//')
 last=$(tail -1 "$W/rep/plot-data/m000-pct-r0.dat")
 [ "$(echo "$last" | awk '{ print $3 }')" = "$max" ] || fail "tail plot's maximum: '$last', expected $max"
-grep -q "then the maximum (100%), marked with its value" "$W/rep/index.html" || fail "tail caption"
+# the maximum's value is in the caption (labels in the plot overlapped), with the digits that
+# matter on the range, not in the SVG
+short=$(awk -v m="$max" 'BEGIN { printf "%.4g\n", m }')
+grep -q "then the maximum (100%), marked with a dot: $short" "$W/rep/index.html" ||
+	fail "tail caption: $(grep -o 'Percentiles of WakeLatency, tail view[^<]*' "$W/rep/index.html") (max $max)"
+grep -q '>max ' "$W/rep/plots/m000-tail.svg" && fail "a max label in the tail plot"
 awk 'BEGIN { RS = ""; } NR == 1 { n = split($0, l, "\n"); split(l[n], f, " "); print f[2] }' \
 	"$W/rep/plot-data/m000-pct-r0.dat" | grep -qx '0.005' || fail "exceedance plot does not end at 0.005%"
 

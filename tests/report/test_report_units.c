@@ -91,10 +91,29 @@ static void test_downsample(void)
 			CHECK_MSG(0, "point %zu is not row %zu", k, rows[k]);
 			break;
 		}
-	free(rows);
 	size_t middle = n1 - outliers;
 	CHECK_MSG(middle > BUDGET * 0.95 && middle < BUDGET * 1.05, "middle sample %zu, budget %d", middle,
 	      BUDGET);
+	/* Thinned for the interactive plot: every outlier, about budget/2 of the middle, a subset
+	 * of the rows kept before, still ascending. */
+	size_t *before = malloc(n1 * sizeof(*before)), nb = n1;
+	memcpy(before, rows, n1 * sizeof(*before));
+	size_t nt = ds_thin(a, rows, n1, &box, nvalid, BUDGET / 2), j = 0;
+	CHECK_MSG(count_outside(a, nt, &box) == outliers, "thinned: outliers %zu of %zu",
+		  count_outside(a, nt, &box), outliers);
+	CHECK_MSG(nt - outliers > BUDGET / 2 * 0.93 && nt - outliers < BUDGET / 2 * 1.07,
+		  "thinned middle %zu, budget %d", nt - outliers, BUDGET / 2);
+	for (size_t k = 0; k < nt; k++) {
+		while (j < nb && before[j] < rows[k])
+			j++;
+		if (j == nb || before[j] != rows[k] || a[2 * k] != (float)x[rows[k]]) {
+			CHECK_MSG(0, "thinned point %zu (row %zu) is not one kept before", k, rows[k]);
+			break;
+		}
+	}
+	CHECK_MSG(ds_thin(a, rows, nt, &box, nvalid, 2 * BUDGET) == nt, "thinning to more keeps all");
+	free(before);
+	free(rows);
 	free(a);
 	free(b);
 	/* Under the budget everything is kept, in row order. */

@@ -28,7 +28,9 @@ grep -q 'X&lt;i&gt;y&lt;/i&gt;' "$page" || fail "column name not shown escaped"
 grep -q '&lt;b&gt;C1&lt;/b&gt;' "$page" || fail "idle state name not shown escaped"
 grep -q '&lt;u&gt;title&lt;/u&gt;' "$page" || fail "title not shown escaped"
 for bad in '<script' '<img src=x' '<i>' '<b>' '<u>' '"><b>'; do
-	grep -qF -- "$bad" "$page" && fail "raw markup '$bad' in index.html"
+	# the one script the page has is the viewer of the plots, in the report
+	grep -vxF '<script src="plots/viewer.js"></script>' "$page" | grep -qF -- "$bad" &&
+		fail "raw markup '$bad' in index.html"
 done
 for f in "$W"/rep/plots/*.svg; do
 	grep -qE '<script|<i>|<b>|onerror' "$f" && fail "markup in $f"

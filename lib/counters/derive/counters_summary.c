@@ -82,8 +82,7 @@ static int turbostat_fallback(const char *rundir, cJSON **summary, cJSON **serie
 	return rc;
 }
 
-/* The measured CPU from info.json (else wult's info.yml): "cpu", or wult's old "cpunum"; -1. */
-static long measured_cpu(const char *rundir)
+long isc_counters_measured_cpu(const char *rundir)
 {
 	char err[256], *p = isc_xasprintf("%s/info.json", rundir);
 	struct stat st;
@@ -107,7 +106,7 @@ static int add_interrupts(const char *rundir, cJSON **summary)
 {
 	struct stat st;
 	char *p = isc_xasprintf("%s/stats/interrupts.raw.txt", rundir);
-	long cpu = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? measured_cpu(rundir) : -1;
+	long cpu = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? isc_counters_measured_cpu(rundir) : -1;
 	int rc = 0;
 	if (cpu >= 0) {
 		cJSON *s = *summary ? *summary : cJSON_CreateObject();
@@ -166,4 +165,36 @@ static int counters_or_turbostat(const char *rundir, cJSON **summary, cJSON **se
 		*series = make_series(d);
 	cnt_data_free(d);
 	return 1;
+}
+
+int isc_counters_summary_cpu(const char *rundir, long cpu, cJSON **summary)
+{
+	struct cnt_data *d;
+	struct cnt_result r;
+	struct cnt_derive_opts o = { .whole_run = true };
+	*summary = NULL;
+	int rc = cpu < 0 ? 0 : cnt_data_load(rundir, &d);
+	if (rc <= 0)
+		return rc;
+	if (cnt_derive(d, &o, &r)) {
+		cnt_data_free(d);
+		return -1;
+	}
+	const struct cnt_out_interval *iv = &r.iv[0];
+	for (size_t j = 0; j < iv->ncpus; j++) {
+		if (iv->cpus[j].cpu != cpu)
+			continue;
+		*summary = cJSON_CreateObject();
+		for (size_t k = 0; k < r.ncols; k++) {
+			char name[160];
+			double v = iv->cpus[j].v[k], secs = iv->t1 - iv->t0;
+			if (is_event_count(&r, k))
+				v = secs > 0 ? v / secs : NAN;
+			if (!isnan(v))
+				cJSON_AddNumberToObject(*summary, summary_name(&r, k, name, sizeof(name)), v);
+		}
+	}
+	cnt_result_free(&r);
+	cnt_data_free(d);
+	return *summary ? 1 : 0;
 }

@@ -21,6 +21,17 @@
  */
 int isc_counters_summary(const char *rundir, cJSON **summary, cJSON **series);
 
+/* The measured CPU of a run: info.json's "cpu" (else wult's info.yml "cpu" or "cpunum"); -1. */
+long isc_counters_measured_cpu(const char *rundir);
+
+/*
+ * The same summary over the whole run for one CPU (the measured one): its own row of
+ * `analyze counters --whole` (a core or package counter shows only on the CPU that read it),
+ * event counts per second. 1 and *summary; 0 when cpu < 0, there is no counters.csv or it has
+ * no row of cpu; -1 after printing an error.
+ */
+int isc_counters_summary_cpu(const char *rundir, long cpu, cJSON **summary);
+
 /* The impossible readings of <rundir>/counters.csv (counters_derive.h), per kind, over its
  * intervals: 1, 0 without counters.csv (out zeroed), -1 after a one-line error. */
 int isc_counters_checks(const char *rundir, struct cnt_check out[CNT_NCHECKS]);

@@ -90,13 +90,41 @@ int st_journal_replay(const struct st_jtext *t, const char *root, const char *jp
 	return failed;
 }
 
+/* Whether pid runs: a process that has ended but is not yet reaped by its parent (a zombie,
+ * e.g. a SIGKILLed driver whose shell has not waited yet) holds no lock and restores nothing. */
+static bool pid_runs(long pid)
+{
+	if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+		return false;
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *end = strrchr(buf, ')');   /* the state follows the command name */
+	return !(end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X'));
+}
+
+/* Another running process that has the journal open (a run its SIGKILLed collector started). */
+static long journal_user(const char *jp)
+{
+	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	long holder = fd >= 0 ? isc_fs_file_user(fd) : 0;
+	if (fd >= 0)
+		close(fd);
+	return holder > 0 && pid_runs(holder) ? holder : 0;
+}
+
 /* Why restoring now would be wrong: the journal is locked by its collector, or by a run it
  * started that outlived it (SIGKILL of the driver) and still measures under these settings. */
 static void say_active(const char *jp, long pid)
 {
 	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	long holder = 0;
-	if (fd >= 0 && pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+	if (fd >= 0 && pid > 0 && !pid_runs(pid))
 		holder = isc_fs_file_user(fd);  /* the collector is gone: which run holds its lock? */
 	if (fd >= 0)
 		close(fd);
@@ -112,6 +140,12 @@ static int open_pending(const struct isc_settings *s, char *jp, size_t len)
 {
 	long pid;
 	enum isc_journal_state st = isc_settings_journal_state(s->sysroot, &pid, jp, len);
+	/* its collector gone, the run it started may be ending (PR_SET_PDEATHSIG): wait up to
+	 * 2 s for a lock that nobody who still runs holds to be let go */
+	for (int i = 0; i < 20 && st == ISC_JOURNAL_ACTIVE && !pid_runs(pid) && !journal_user(jp); i++) {
+		usleep(100000);
+		st = isc_settings_journal_state(s->sysroot, &pid, jp, len);
+	}
 	if (st == ISC_JOURNAL_NONE)
 		return -2;
 	if (st == ISC_JOURNAL_ACTIVE) {

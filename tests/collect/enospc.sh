@@ -28,8 +28,10 @@ jq_true "$TMP/copy/info.json" '.complete == false and .stop_reason == "error" an
 	"info.json rewritten in place: incomplete, with the rows kept"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err"; fail "more than one error line"; }
 "$ANALYZE" stats -F json -f count "$TMP/copy" >"$TMP/stats.json" 2>"$TMP/aerr" || fail "analyze on the full disk run"
-# the one warning (notes, e.g. columns without values, are not warnings): the run is incomplete (no partial row is left to warn about)
-[ "$(grep -v ': note: ' "$TMP/aerr")" = "analyze: warning: $TMP/copy: incomplete run: info.json says \"complete\": false, \"stop_reason\": \"error\"" ] ||
+# the one warning about the files (notes, e.g. columns without values, are not warnings; a busy CPU
+# makes the collector's own warning about discarded attempts, which is carried, not about the
+# files): the run is incomplete, and no partial row is left to warn about
+[ "$(grep -v -e ': note: ' -e ': the collector warned: ' "$TMP/aerr")" = "analyze: warning: $TMP/copy: incomplete run: info.json says \"complete\": false, \"stop_reason\": \"error\"" ] ||
 	{ cat "$TMP/aerr"; fail "analyze warned about more than the incomplete run: a partial row was left?"; }
 jq_true "$TMP/stats.json" ".runs[0].rows == $rows" "analyze rows"
 note "ENOSPC: $rows whole rows kept; message: $(head -1 "$TMP/err")"

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# collect -H with --list-settings, --dry-run and --restore (docs/experiments.md, "On other
+# machines"): one host, then two that differ. sut1 and sut3 are both 127.0.0.1, but sut3's sshd
+# runs in a mount namespace where another fixture tree is bound over $TMP/root, so that
+# --sysroot $TMP/root is a different machine on each: no EPB, another idle governor, turbo
+# left off by a killed experiment (a pending journal). Each host's answer must be what the
+# local collect prints for its tree, the table across hosts must mark exactly what differs,
+# --restore must put back sut3's journal and only that, and each failure is a line naming
+# its host.
+. "$(dirname "$0")/../collect/lib.sh"
+. "$(dirname "$0")/sshd.sh"
+. "$(dirname "$0")/../settings/fixture.sh"
+command -v unshare >/dev/null || skip "unshare not installed (util-linux)"
+[ "$(id -u)" -eq 0 ] || skip "needs root (a bind mount for the second SUT's tree)"
+
+B=$TMP/rootB
+make_fixture "$B"
+R=$TMP/root   # (make_fixture sets R: the tree of sut1 last)
+make_fixture "$R"
+c=cpu/cpufreq
+rm "$B"/sys/devices/system/cpu/cpu[01]/power/energy_perf_bias
+echo teo >"$B/sys/devices/system/cpu/cpuidle/current_governor"
+# turbo=off left by a collector that is gone: the journal names the path as sut3 sees it
+echo 1 >"$B/sys/devices/system/cpu/intel_pstate/no_turbo"
+mkdir -p -m 0755 "$B/run/idlescope-settings"
+printf 'idlescope settings journal 1\npid 999999\nfile\tturbo\t%s\t0\n' "$R/sys/devices/system/cpu/intel_pstate/no_turbo" \
+	>"$B/run/idlescope-settings/settings.journal"
+cp -a "$R" "$TMP/pristineA"
+cp -a "$B" "$TMP/pristineB"
+start_sshd 1
+SSHD_BIND_SRC=$B SSHD_BIND_DST=$R start_sshd 2
+note "cpuidle driver of this machine: $(idle_driver) (the settings here are the fixture trees')"
+
+# untouched: each tree as it was (the ASPM policy file as a real one reads back)
+untouched() {
+	diff -r "$TMP/pristineA" "$R" >"$TMP/diff" && diff -r "$TMP/pristineB" "$B" >>"$TMP/diff" ||
+		{ cat "$TMP/diff"; fail "$1: a fixture tree changed"; }
+}
+
+# 1. one host: its section is exactly what collect prints on that machine
+rcollect -H sut1 --list-settings --sysroot "$R" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "sut1 --list-settings"; }
+"$COLLECT" --list-settings --sysroot "$R" >"$TMP/local" || fail "local --list-settings"
+[ "$(head -1 "$TMP/out")" = "=== sut1 ===" ] || { cat "$TMP/out"; fail "one host: no '=== sut1 ===' first"; }
+tail -n +2 "$TMP/out" | diff - "$TMP/local" || fail "one host: the list is not what collect prints on the SUT"
+[ ! -s "$TMP/err" ] || { cat "$TMP/err"; fail "one host: stderr"; }
+# sut3 sees the other tree at the same path: its answer is the local one for $B
+rcollect -H sut3 --list-settings --sysroot "$R" >"$TMP/out3" || fail "sut3 --list-settings"
+"$COLLECT" --list-settings --sysroot "$B" | sed "s|$B|$R|" >"$TMP/local3"
+tail -n +2 "$TMP/out3" | diff - "$TMP/local3" || fail "sut3: the list is not the one of the bound tree"
+note "one host: $(grep -c '^  ' "$TMP/local") lines as collect prints them on the SUT"
+
+# 2. two hosts: both sections, then the table; '*' on exactly the rows that differ
+rcollect -H sut1,sut3 --list-settings --sysroot "$R" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "two hosts --list-settings"; }
+[ "$(grep -c '^=== sut[13] ===$' "$TMP/out")" -eq 2 ] || { cat "$TMP/out"; fail "two hosts: a section per host"; }
+sed -n '/^Settings by host/,/^Only on some hosts:/p' "$TMP/out" >"$TMP/table"
+grep -q '^Settings by host (\*: the hosts differ; -: the host does not have it):$' "$TMP/table" || { cat "$TMP/out"; fail "no table"; }
+grep -Eq "^   setting +sut1 +sut3 *\$" "$TMP/table" || { cat "$TMP/out"; fail "table head"; }
+for row in "* idle-governor menu teo" "* turbo on off" "* epb normal -" "  cstates all all" \
+	"  freq unl unl" "  pm-qos 2000000000 2000000000" "  aspm@0000:00:1c.0 on on"; do
+	m=${row%% *} rest=${row#? }
+	re="^$( [ "$m" = '*' ] && echo '\*' || echo ' ')  $(echo "$rest" | sed 's/ / +/g') *\$"
+	grep -Eq "$re" "$TMP/table" || { cat "$TMP/out"; fail "table: no row '$row'"; }
+done
+[ "$(grep -c '^\*' "$TMP/table")" -eq 3 ] || { cat "$TMP/table"; fail "table: not exactly 3 rows marked"; }
+[ "$(grep -c '^[ *]  ' "$TMP/table")" -eq 15 ] || { cat "$TMP/table"; fail "table: not 14 settings and its head"; }
+grep -q ' $' "$TMP/table" && fail "table: blanks at the end of a line"
+sed -n '/^Only on some hosts:/,$p' "$TMP/out" | sed -n 2p | grep -qx '  epb: on sut1; not on sut3' ||
+	{ cat "$TMP/out"; fail "epb is not named as on sut1 only"; }
+grep -qx 'sut1: ok' "$TMP/out" && grep -qx 'sut3: ok' "$TMP/out" || { cat "$TMP/out"; fail "summary"; }
+[ ! -s "$TMP/err" ] || { cat "$TMP/err"; fail "two hosts: stderr"; }
+untouched "after --list-settings"
+note "two hosts: $(grep -c '^\*' "$TMP/table") of 14 settings marked, epb on sut1 only"
+
+# 3. --dry-run, one host: the plan as collect prints it there, nothing written
+S="--sysroot $R --method timer -c 100"
+rcollect -H sut1 $S --set freq=2GHz --matrix turbo=on,off --dry-run >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "sut1 --dry-run"; }
+"$COLLECT" $S --set freq=2GHz --matrix turbo=on,off --dry-run >"$TMP/local" || fail "local --dry-run"
+tail -n +2 "$TMP/out" | diff - "$TMP/local" || fail "one host: the dry run is not what collect prints on the SUT"
+grep -q '^2 configurations x 3 repeats = 6 runs' "$TMP/out" || fail "dry run: no plan"
+# two hosts: sut3 has no EPB, refused there (exit 2, one line naming sut3); the table shows the
+# plan's settings as each host has them now
+rcollect -H sut1,sut3 $S --set epb=power --matrix idle-governor=menu,teo --dry-run >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 2 ] || { cat "$TMP/out" "$TMP/err"; fail "two-host dry run with a setting sut3 lacks: exit $rc, expected 2"; }
+grep -q "^collect: sut3: collect: epb: this machine does not have it: " "$TMP/err" || { cat "$TMP/err"; fail "no line naming sut3"; }
+grep -qx "collect: 1 of 2 hosts failed" "$TMP/err" || { cat "$TMP/err"; fail "no count of failed hosts"; }
+[ "$(grep -c . "$TMP/err")" -eq 2 ] || { cat "$TMP/err"; fail "dry run: other lines on stderr"; }
+grep -q '^2 configurations x 3 repeats = 6 runs' "$TMP/out" || { cat "$TMP/out"; fail "sut1's plan"; }
+grep -qx 'Current values of the settings the plan sets, by host (\*: the hosts differ; -: the host does not have it):' "$TMP/out" &&
+	grep -Eqx '\*  epb +normal +- *' "$TMP/out" && grep -Eqx '\*  idle-governor +menu +teo *' "$TMP/out" ||
+	{ cat "$TMP/out"; fail "dry run: the plan's settings by host"; }
+[ "$(sed -n '/^Current values/,/^Only on/p' "$TMP/out" | grep -c '^[ *]  ')" -eq 3 ] || { cat "$TMP/out"; fail "dry run: the table has other rows"; }
+sed -n '/^=== sut3 ===$/{n;p}' "$TMP/out" | grep -q '^(failed: collect: epb: this machine does not have it' ||
+	{ cat "$TMP/out"; fail "dry run: sut3's section does not say it failed"; }
+grep -qx 'sut1: ok' "$TMP/out" && grep -q '^sut3: collect: epb: this machine does not have it' "$TMP/out" ||
+	{ cat "$TMP/out"; fail "dry run summary"; }
+untouched "after --dry-run"
+note "dry run: sut1 planned, sut3 refused (exit 2): $(grep '^collect: sut3' "$TMP/err" | cut -c1-80)"
+
+# 4. --restore on both: sut1 has nothing pending, sut3's turbo goes back; a value that cannot go
+# back first (no_turbo made a directory): exit 1, the host named, the journal kept
+nt=$B/sys/devices/system/cpu/intel_pstate/no_turbo
+mv "$nt" "$TMP/no_turbo" && mkdir "$nt"
+rcollect -H sut1,sut3 --restore --sysroot "$R" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] || { cat "$TMP/out" "$TMP/err"; fail "--restore with a value that cannot go back: exit $rc, expected 1"; }
+grep -q "^collect: sut3: collect: restore: .*turbo left changed" "$TMP/err" &&
+	grep -qx "collect: sut3: collect: --restore: 1 journalled value could not be restored; the journal is kept" "$TMP/err" ||
+	{ cat "$TMP/err"; fail "--restore failure lines"; }
+grep -v '^collect: 1 of 2 hosts failed$' "$TMP/err" | grep -v '^collect: sut3: ' && fail "a failure line without its host"
+[ -e "$B/run/idlescope-settings/settings.journal" ] || fail "the journal was not kept"
+rmdir "$nt" && mv "$TMP/no_turbo" "$nt"
+rcollect -H sut1,sut3 --restore --sysroot "$R" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "--restore on both"; }
+sed -n '/^=== sut1 ===$/{n;p}' "$TMP/out" | grep -qx 'collect: 0 journalled values restored (no journal was pending)' &&
+	sed -n '/^=== sut3 ===$/{n;p}' "$TMP/out" | grep -qx 'collect: 1 journalled value restored' ||
+	{ cat "$TMP/out"; fail "--restore: per host"; }
+grep -qx 'sut1: ok' "$TMP/out" && grep -qx 'sut3: ok' "$TMP/out" || { cat "$TMP/out"; fail "--restore summary"; }
+[ "$(cat "$nt")" = 0 ] || fail "sut3's turbo not restored (no_turbo $(cat "$nt"))"
+[ ! -e "$B/run/idlescope-settings/settings.journal" ] || fail "sut3's journal left after --restore"
+rm -r "$TMP/pristineB/run/idlescope-settings/settings.journal" && echo 0 >"$TMP/pristineB/sys/devices/system/cpu/intel_pstate/no_turbo"
+untouched "after --restore (sut3: turbo and its journal only)"
+rcollect -H sut1,sut3 --list-settings --sysroot "$R" >"$TMP/out" || fail "--list-settings after --restore"
+grep -Eqx '   turbo +on +on *' "$TMP/out" || { grep turbo "$TMP/out"; fail "turbo still differs after --restore"; }
+note "restore: sut3's journal replayed (turbo on again), sut1 had none"
+
+# 5. a host that cannot be reached: the others answer, one line names it, exit 1
+rcollect -H sut1,deadhost --list-settings --sysroot "$R" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] || { cat "$TMP/err"; fail "unreachable host: exit $rc"; }
+grep -q "^collect: deadhost: unreachable" "$TMP/err" || { cat "$TMP/err"; fail "no line naming deadhost"; }
+grep -q '^  cstates ' "$TMP/out" && grep -q '^deadhost: unreachable' "$TMP/out" || { cat "$TMP/out"; fail "sut1's list or deadhost's summary"; }
+grep -q '^Settings by host' "$TMP/out" && fail "a table with one host answering"
+expect_fail 2 "^collect: --list-settings: not with --deploy" rcollect -H sut1 --list-settings --deploy
+note "unreachable host and usage: one line each"

@@ -157,15 +157,25 @@ static void hosts_with(FILE *out, const struct host_answer *h, const struct inde
 		}
 }
 
-/* "  NAME: on HOST, HOST; not on HOST" for each setting only some answering hosts have. */
+static bool anyone_has(const struct index *ix, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ix[i].a && lookup(&ix[i], name))
+			return true;
+	return false;
+}
+
+/* "  NAME: on HOST, HOST; not on HOST" for each setting only some answering hosts have, then
+ * the ones (of the plan) that none has. */
 static void print_partial(FILE *out, const struct host_answer *h, const struct index *ix, size_t n,
 			  const struct row *rows, size_t nrows)
 {
 	bool any = false;
+	const char *sep = "On no host:";
 	for (size_t r = 0; r < nrows; r++) {
 		bool lack;
 		differs(ix, n, rows[r].name, &lack);
-		if (!lack)
+		if (!lack || !anyone_has(ix, n, rows[r].name))
 			continue;
 		if (!any)
 			fprintf(out, "Only on some hosts:\n");
@@ -175,6 +185,13 @@ static void print_partial(FILE *out, const struct host_answer *h, const struct i
 		hosts_with(out, h, ix, n, rows[r].name, false, "; not on");
 		fprintf(out, "\n");
 	}
+	for (size_t r = 0; r < nrows; r++)
+		if (!anyone_has(ix, n, rows[r].name)) {
+			fprintf(out, "%s %s", sep, rows[r].name);
+			sep = ",";
+		}
+	if (sep[0] == ',')
+		fprintf(out, "\n");
 }
 
 void settings_table_print(FILE *out, const struct host_answer *h, size_t n, const char *const *names, size_t nnames)

@@ -78,7 +78,7 @@ static void ask(const struct remote_opts *ro, struct host_answer *h)
 			snprintf(msg, sizeof(msg), "the SUT's answer is not valid (%s)", why);
 			remote_err(h->host, "%s", msg);
 		}
-		failed(h, rc, remote_last_error);
+		failed(h, ISC_EXIT_DATA, remote_last_error);   /* 95, 96: the shell's refusals, not collect's */
 	} else {
 		h->answered = true;
 		pass_stderr(h->host, err);

@@ -133,3 +133,44 @@ grep -q '^  cstates ' "$TMP/out" && grep -q '^deadhost: unreachable' "$TMP/out" 
 grep -q '^Settings by host' "$TMP/out" && fail "a table with one host answering"
 expect_fail 2 "^collect: --list-settings: not with --deploy" rcollect -H sut1 --list-settings --deploy
 note "unreachable host and usage: one line each"
+
+# 6. a hostile SUT (sut4: a server whose settings command prints $TMP/answer instead) in a fleet
+# file with sut1: escapes in what it printed reach the terminal escaped, a bad answer fails that
+# host with one line saying why, a flood is cut at ssh's limit
+cat >"$TMP/wrap" <<EOS
+#!/bin/sh
+case "\$SSH_ORIGINAL_COMMAND" in
+*--remote-agent-settings*) if [ -s $TMP/flood ]; then yes 0123456789abcdef | head -c 50000000; else cat $TMP/answer; fi; exit 0 ;;
+esac
+exec /bin/sh -c "\$SSH_ORIGINAL_COMMAND"
+EOS
+chmod 755 "$TMP/wrap"
+SSHD_EXTRA="ForceCommand $TMP/wrap" start_sshd 3
+printf 'Host sut4\n  HostName 127.0.0.1\n  Port %s\n' "$PORT3" >>"$SSHDIR/config"
+printf 'sut1\n# the hostile one\nsut4\n' >"$TMP/fleet"
+answer() {
+	printf '{"format":1,"status":0,"output":"%s","output_cut":false,"settings":{"turbo":"%s","x":"1"}}\n' "$1" "$2" >"$TMP/answer"
+}
+answer 'Settings \u001b[2J\u009b31m here\n' on
+rcollect --hosts "$TMP/fleet" --list-settings --sysroot "$R" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "fleet file with sut4"; }
+grep -qx 'Settings \\x1b\[2J\\xc2\\x9b31m here' "$TMP/out" || { cat -A "$TMP/out"; fail "sut4's escapes were not escaped"; }
+LC_ALL=C grep -q "$(printf '\033')" "$TMP/out" && fail "an ESC byte reached the terminal"
+grep -Eqx '\*  x +- +1' "$TMP/out" && grep -Eqx '   turbo +on +on' "$TMP/out" || { cat "$TMP/out"; fail "sut4's settings in the table"; }
+# one line per bad answer, naming sut4 and what is wrong; sut1 still answers
+bad_answer() {
+	rcollect --hosts "$TMP/fleet" --list-settings --sysroot "$R" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 1 ] || { cat "$TMP/err"; fail "$2: exit $rc, expected 1"; }
+	[ "$(grep -c . "$TMP/err")" -eq 2 ] && grep -qx "collect: 1 of 2 hosts failed" "$TMP/err" &&
+		grep -qx "collect: sut4: $1" "$TMP/err" || { cat "$TMP/err"; fail "$2: not the line '$1'"; }
+	grep -qx 'sut1: ok' "$TMP/out" && grep -q '^  cstates ' "$TMP/out" || { cat "$TMP/out"; fail "$2: sut1 did not answer"; }
+	note "$2: $(grep sut4 "$TMP/err")"
+}
+answer x 'o\u001bn'
+bad_answer "the SUT's answer is not valid (a value with a control character (\\\\x1b) at byte 2)" "a control character in a value"
+echo 'Settings of this machine' >"$TMP/answer"
+bad_answer "the SUT's answer is not valid (not a JSON object)" "text for an answer"
+echo 1 >"$TMP/flood"
+start=$(date +%s)
+bad_answer "the SUT's answer was longer than 1024 KiB (output) or 64 KiB (messages): refused" "a 50 MB answer"
+[ $(($(date +%s) - start)) -lt 60 ] || fail "the 50 MB answer took $(($(date +%s) - start)) s"

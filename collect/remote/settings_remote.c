@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * `collect -H HOST[,HOST...] --list-settings` (or --dry-run with --set/--matrix, or --restore):
- * each host in turn gets this build's collect (the deploy of a run), which runs the command there
+ * each host (up to --jobs at once) gets this build's collect (the deploy of a run), which runs the command there
  * as a local collect would and answers (settings_agent.c); the answers are checked
  * (settings_answer.c) and shown per host, then side by side (settings_table.c).
  */
@@ -43,19 +43,18 @@ static void pass_stderr(const char *host, const char *err)
 	}
 }
 
-static void failed(struct host_answer *h, int status, const char *why)
+void settings_failed(struct host_answer *h, int status, const char *why)
 {
 	h->status = status ? status : ISC_EXIT_DATA;
 	snprintf(h->why, sizeof(h->why), "%s", why[0] ? why : "failed (no message)");
 }
 
-/* Ask one host; h->status is its exit status, h->why says why it failed. */
-static void ask(const struct remote_opts *ro, struct host_answer *h)
+void settings_ask(const struct remote_opts *ro, struct host_answer *h)
 {
 	char *collect = NULL, *out = NULL, *err = NULL, why[400];
 	remote_last_error[0] = '\0';
 	if (remote_deploy(ro, h->host, false, &collect)) {
-		failed(h, ISC_EXIT_DATA, remote_last_error);
+		settings_failed(h, ISC_EXIT_DATA, remote_last_error);
 		return;
 	}
 	char *body = agent_command(ro, collect), *cmd = remote_shell(ro, body);
@@ -69,7 +68,7 @@ static void ask(const struct remote_opts *ro, struct host_answer *h)
 		else
 			last_line(err, why, sizeof(why));
 		remote_err(h->host, "%s", why);
-		failed(h, ISC_EXIT_DATA, why);
+		settings_failed(h, ISC_EXIT_DATA, why);
 	} else if (settings_answer_parse(out, strlen(out), &h->a, why, sizeof(why)) < 0) {
 		if (err[0] && rc) {   /* the SUT refused before collect answered (its directory, the copy) */
 			pass_stderr(h->host, err);
@@ -78,14 +77,17 @@ static void ask(const struct remote_opts *ro, struct host_answer *h)
 			snprintf(msg, sizeof(msg), "the SUT's answer is not valid (%s)", why);
 			remote_err(h->host, "%s", msg);
 		}
-		failed(h, ISC_EXIT_DATA, remote_last_error);   /* 95, 96: the shell's refusals, not collect's */
+		settings_failed(h, ISC_EXIT_DATA, remote_last_error);   /* 95, 96: the shell's refusals, not collect's */
 	} else {
 		h->answered = true;
+		h->raw = out;
+		h->rawlen = strlen(out);
+		out = NULL;
 		pass_stderr(h->host, err);
 		h->status = h->a.status;
 		if (h->status) {
 			snprintf(why, sizeof(why), "exit status %d", h->status);
-			failed(h, h->status, remote_last_error[0] ? remote_last_error : why);
+			settings_failed(h, h->status, remote_last_error[0] ? remote_last_error : why);
 		}
 	}
 	free(out);
@@ -122,12 +124,17 @@ int remote_settings(const struct remote_opts *ro)
 {
 	size_t n = ro->nhosts, bad = 0;
 	struct host_answer *h = isc_xcalloc(n, sizeof(*h));
-	for (size_t i = 0; i < n; i++) {
+	size_t jobs = ro->jobs ? ro->jobs : n;
+	bool parallel = jobs > 1 && n > 1;
+	for (size_t i = 0; i < n; i++)
 		h[i].host = ro->hosts[i];
-		if (remote_stop)
-			failed(&h[i], ISC_EXIT_DATA, "not asked (stopped)");
-		else
-			ask(ro, &h[i]);
+	if (parallel)
+		settings_ask_parallel(ro, h, n, jobs);
+	for (size_t i = 0; i < n; i++) {
+		if (!parallel && remote_stop)
+			settings_failed(&h[i], ISC_EXIT_DATA, "not asked (stopped)");
+		else if (!parallel)
+			settings_ask(ro, &h[i]);
 		settings_host_print(stdout, &h[i]);
 		fflush(stdout);
 		bad += h[i].status != 0;
@@ -146,8 +153,10 @@ int remote_settings(const struct remote_opts *ro)
 	if (bad && n > 1)
 		isc_err("%zu of %zu hosts failed", bad, n);
 	int st = overall_status(h, n);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		settings_answer_free(&h[i].a);
+		free(h[i].raw);
+	}
 	free(h);
 	return st;
 }

@@ -15,7 +15,17 @@ struct host_answer {
 	struct settings_answer a;
 	int status;                  /* this host's exit status */
 	char why[1024];              /* a failure, one line (for the summary) */
+	char *raw;                   /* the answer's bytes as they came (answered), malloc'd */
+	size_t rawlen;
 };
+
+/* settings_remote.c: ask one host (deploy, run, check the answer); its messages on stderr. */
+void settings_ask(const struct remote_opts *ro, struct host_answer *h);
+/* h failed with this exit status (0: 1) and why. */
+void settings_failed(struct host_answer *h, int status, const char *why);
+/* settings_jobs.c: ask hosts h[0..n) with up to jobs of them at once, each in a child process
+ * that sends back what it got; the answers are checked again here. */
+void settings_ask_parallel(const struct remote_opts *ro, struct host_answer *h, size_t n, size_t jobs);
 
 /* The settings table across hosts (several hosts, each that answered one column): rows are the
  * settings any host has (only: the names of --set and --matrix when names is not NULL), a value

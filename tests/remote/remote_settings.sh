@@ -69,6 +69,9 @@ sed -n '/^Only on some hosts:/,$p' "$TMP/out" | sed -n 2p | grep -qx '  epb: on 
 	{ cat "$TMP/out"; fail "epb is not named as on sut1 only"; }
 grep -qx 'sut1: ok' "$TMP/out" && grep -qx 'sut3: ok' "$TMP/out" || { cat "$TMP/out"; fail "summary"; }
 [ ! -s "$TMP/err" ] || { cat "$TMP/err"; fail "two hosts: stderr"; }
+# one host after another (--jobs 1) prints the same as both at once (the default)
+rcollect -H sut1,sut3 --jobs 1 --list-settings --sysroot "$R" >"$TMP/out1" 2>"$TMP/err" || { cat "$TMP/err"; fail "--jobs 1"; }
+diff "$TMP/out" "$TMP/out1" || fail "--jobs 1 printed something else"
 untouched "after --list-settings"
 note "two hosts: $(grep -c '^\*' "$TMP/table") of 14 settings marked, epb on sut1 only"
 

@@ -7,7 +7,7 @@
 # left off by a killed experiment (a pending journal). Each host's answer must be what the
 # local collect prints for its tree, the table across hosts must mark exactly what differs,
 # --restore must put back sut3's journal and only that, and each failure is a line naming
-# its host.
+# its host. Then a hostile SUT, and ^C.
 . "$(dirname "$0")/../collect/lib.sh"
 . "$(dirname "$0")/sshd.sh"
 . "$(dirname "$0")/../settings/fixture.sh"
@@ -181,3 +181,27 @@ echo 1 >"$TMP/flood"
 start=$(date +%s)
 bad_answer "the SUT's answer was longer than 1024 KiB (output) or 64 KiB (messages): refused" "a 50 MB answer"
 [ $(($(date +%s) - start)) -lt 60 ] || fail "the 50 MB answer took $(($(date +%s) - start)) s"
+
+# 7. ^C while hosts are asked: those being asked finish (here: time out), no other is started
+test_bg python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(120)' >"$TMP/silent_port"
+for _ in $(seq 50); do [ -s "$TMP/silent_port" ] && break; sleep 0.1; done
+printf 'Host silent1 silent2\n  HostName 127.0.0.1\n  Port %s\n' "$(cat "$TMP/silent_port")" >>"$SSHDIR/config"
+for jobs in 1 2; do
+	"$COLLECT" --ssh-config "$SSHDIR/config" --remote-dir "$TMP/sut" --connect-timeout 3 --jobs $jobs \
+		-H silent1,silent2,sut1 --list-settings --sysroot "$R" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { cat "$TMP/out" "$TMP/err"; fail "^C, --jobs $jobs: exit $rc, expected 1"; }
+	grep -q '^silent1: unreachable (connection timed out)' "$TMP/out" && grep -qx 'sut1: not asked (stopped)' "$TMP/out" ||
+		{ cat "$TMP/out"; fail "^C, --jobs $jobs: silent1 not finished or sut1 asked"; }
+	want="silent2: not asked (stopped)"
+	[ $jobs -eq 2 ] && want="silent2: unreachable (connection timed out)"
+	grep -q "^$want" "$TMP/out" || { cat "$TMP/out"; fail "^C, --jobs $jobs: not '$want'"; }
+	grep -qx "collect: 3 of 3 hosts failed" "$TMP/err" || { cat "$TMP/err"; fail "^C: count"; }
+	note "^C with --jobs $jobs: $(grep -cx '[a-z0-9]*: not asked (stopped)' "$TMP/out") of 3 hosts not asked"
+done

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The breakdown of a metric's percentile bands by cause (causes.h). */
+#include "causes/causes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+#include "text/util.h"
+
+static const char *const count_cols[ISC_CAUSE_NCOUNT] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt" };
+enum { CNT_IRQ, CNT_SOFTIRQ, CNT_NMI, CNT_SMI };
+
+const char *const isc_cause_columns[] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt", "IRQTop",
+					  "SWIRQTypes", NULL };
+const char *const isc_part_names[ISC_NPARTS] = { "NMI or SMI", "IRQ and softirq", "IRQ only",
+						 "softirq only", "none" };
+
+bool isc_cause_cols_find(const struct isc_table *t, struct isc_cause_cols *cols)
+{
+	bool any = false;
+	for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++) {
+		cols->cnt[k] = isc_table_col(t, count_cols[k]);
+		if (cols->cnt[k] && cols->cnt[k]->type != ISC_COL_NUM)
+			cols->cnt[k] = NULL;
+		any |= cols->cnt[k] != NULL;
+	}
+	cols->top = isc_table_col(t, "IRQTop");
+	cols->types = isc_table_col(t, "SWIRQTypes");
+	return any;
+}
+
+static struct isc_cause *cause_get(struct isc_causes *cs, const char *name)
+{
+	for (size_t i = 0; i < cs->nc; i++)
+		if (!strcmp(cs->c[i].name, name))
+			return &cs->c[i];
+	if (cs->nc == ISC_CAUSES_MAX)
+		return NULL;   /* more distinct sources than that: the rest are in their family */
+	struct isc_cause *c = &cs->c[cs->nc++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	return c;
+}
+
+static void add(struct isc_causes *cs, const char *name, size_t band, double excess)
+{
+	struct isc_cause *c = cause_get(cs, name);
+	if (c) {
+		c->n[band]++;
+		c->excess[band] += excess;
+	}
+}
+
+static bool has(const struct isc_column *col, size_t row)
+{
+	return col && !isnan(col->num[row]) && col->num[row] > 0;
+}
+
+static const char *text(const struct isc_table *t, const struct isc_column *col, size_t row)
+{
+	if (!col || col->type != ISC_COL_TEXT || col->text[row] == ISC_TEXT_EMPTY)
+		return "";
+	return isc_table_str(t, col->text[row]);
+}
+
+static bool busy(const struct isc_cause_cols *cc, size_t row)
+{
+	for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++)
+		if (has(cc->cnt[k], row))
+			return true;
+	return false;
+}
+
+static int part_of(const struct isc_cause_cols *cc, size_t row)
+{
+	bool irq = has(cc->cnt[CNT_IRQ], row), sirq = has(cc->cnt[CNT_SOFTIRQ], row);
+	if (has(cc->cnt[CNT_NMI], row) || has(cc->cnt[CNT_SMI], row))
+		return ISC_PART_NMI_SMI;
+	if (irq && sirq)
+		return ISC_PART_IRQ_SOFTIRQ;
+	return irq ? ISC_PART_IRQ : sirq ? ISC_PART_SOFTIRQ : ISC_PART_NONE;
+}
+
+/* One datapoint's causes, into its band. */
+static void classify(const struct isc_table *t, const struct isc_cause_cols *cc, size_t row,
+		     size_t band, double excess, struct isc_causes *cs)
+{
+	static const char *const family[ISC_CAUSE_NCOUNT] = { "IRQ", "softirq", "NMI", "SMI" };
+	char name[48], list[128];
+
+	for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++)
+		if (has(cc->cnt[k], row))
+			add(cs, family[k], band, excess);
+	if (has(cc->cnt[CNT_IRQ], row) && *text(t, cc->top, row)) {
+		snprintf(name, sizeof(name), "  IRQ %.30s", text(t, cc->top, row));
+		add(cs, name, band, excess);
+	}
+	snprintf(list, sizeof(list), "%s", has(cc->cnt[CNT_SOFTIRQ], row) ? text(t, cc->types, row) : "");
+	for (char *save = NULL, *s = strtok_r(list, "+", &save); s; s = strtok_r(NULL, "+", &save)) {
+		snprintf(name, sizeof(name), "  softirq %.30s", s);
+		add(cs, name, band, excess);
+	}
+	if (!busy(cc, row))
+		add(cs, "none", band, excess);
+	cs->part[band][part_of(cc, row)]++;
+	cs->band[band]++;
+}
+
+/* Output order: IRQ, its sources, softirq, its types, NMI, SMI, none; within a family the most
+ * frequent first, then by name. */
+static int family_rank(const char *name)
+{
+	static const char *const order[] = { "IRQ", "  IRQ ", "softirq", "  softirq ", "NMI", "SMI", "none" };
+	for (int i = 6; i >= 0; i--)
+		if (!strncmp(name, order[i], strlen(order[i])))
+			return i;
+	return 7;
+}
+
+static size_t total(const struct isc_cause *c)
+{
+	size_t n = 0;
+	for (size_t b = 0; b < ISC_CAUSES_MAX_BANDS; b++)
+		n += c->n[b];
+	return n;
+}
+
+static int cmp_cause(const void *a, const void *b)
+{
+	const struct isc_cause *x = a, *y = b;
+	int fx = family_rank(x->name), fy = family_rank(y->name);
+	size_t nx = total(x), ny = total(y);
+
+	if (fx != fy)
+		return fx - fy;
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The cut values and the clean median of the metric over the tables. */
+static void thresholds(const struct isc_table *const *t, size_t nt, const char *metric,
+		       struct isc_causes *cs)
+{
+	size_t rows = 0, n = 0, nc = 0;
+	for (size_t i = 0; i < nt; i++)
+		rows += t[i]->nrows;
+	double *all = isc_xcalloc(rows + 1, sizeof(double)), *clean = isc_xcalloc(rows + 1, sizeof(double));
+
+	for (size_t i = 0; i < nt; i++) {
+		const struct isc_column *m = isc_table_col(t[i], metric);
+		struct isc_cause_cols cc;
+		if (!m || m->type != ISC_COL_NUM || !isc_cause_cols_find(t[i], &cc))
+			continue;
+		for (size_t r = 0; r < t[i]->nrows; r++) {
+			if (isnan(m->num[r]))
+				continue;
+			all[n++] = m->num[r];
+			if (!busy(&cc, r))
+				clean[nc++] = m->num[r];
+		}
+	}
+	qsort(all, n, sizeof(double), cmp_double);
+	qsort(clean, nc, sizeof(double), cmp_double);
+	for (size_t k = 0; k + 1 < cs->nbands; k++)
+		cs->thr[k] = n ? isc_quantile_sorted(all, n, cs->pct[k] / 100) : NAN;
+	cs->clean_med = nc ? isc_quantile_sorted(clean, nc, 0.5) : NAN;
+	cs->nclean = nc;
+	free(all);
+	free(clean);
+}
+
+void isc_causes_compute(const struct isc_table *const *t, size_t nt, const char *metric,
+			const double *cuts, size_t ncuts, struct isc_causes *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->nbands = ncuts + 1;
+	memcpy(out->pct, cuts, ncuts * sizeof(double));
+	thresholds(t, nt, metric, out);
+	for (size_t i = 0; i < nt; i++) {
+		const struct isc_column *m = isc_table_col(t[i], metric);
+		struct isc_cause_cols cc;
+		if (!m || m->type != ISC_COL_NUM || !isc_cause_cols_find(t[i], &cc))
+			continue;
+		for (size_t r = 0; r < t[i]->nrows; r++) {
+			size_t band = 0;
+			if (isnan(m->num[r]))
+				continue;
+			while (band < ncuts && m->num[r] > out->thr[band])
+				band++;
+			classify(t[i], &cc, r, band, m->num[r] - out->clean_med, out);
+		}
+	}
+	qsort(out->c, out->nc, sizeof(out->c[0]), cmp_cause);
+}
+
+const struct isc_cause *isc_causes_find(const struct isc_causes *cs, const char *name)
+{
+	name += strspn(name, " ");
+	for (size_t i = 0; i < cs->nc; i++)
+		if (!strcmp(cs->c[i].name + strspn(cs->c[i].name, " "), name))
+			return &cs->c[i];
+	return NULL;
+}

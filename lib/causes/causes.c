@@ -45,13 +45,16 @@ static struct isc_cause *cause_get(struct isc_causes *cs, const char *name)
 	return c;
 }
 
-static void add(struct isc_causes *cs, const char *name, size_t band, double excess)
+/* near: bit k set when the datapoint is near cut k */
+static void add(struct isc_causes *cs, const char *name, size_t band, double excess, unsigned near)
 {
 	struct isc_cause *c = cause_get(cs, name);
-	if (c) {
-		c->n[band]++;
-		c->excess[band] += excess;
-	}
+	if (!c)
+		return;
+	c->n[band]++;
+	c->excess[band] += excess;
+	for (size_t k = 0; k + 1 < cs->nbands; k++)
+		c->near[k] += (near >> k) & 1;
 }
 
 static bool has(const struct isc_column *col, size_t row)
@@ -86,27 +89,29 @@ static int part_of(const struct isc_cause_cols *cc, size_t row)
 
 /* One datapoint's causes, into its band. */
 static void classify(const struct isc_table *t, const struct isc_cause_cols *cc, size_t row,
-		     size_t band, double excess, struct isc_causes *cs)
+		     size_t band, double excess, unsigned near, struct isc_causes *cs)
 {
 	static const char *const family[ISC_CAUSE_NCOUNT] = { "IRQ", "softirq", "NMI", "SMI" };
 	char name[48], list[128];
 
 	for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++)
 		if (has(cc->cnt[k], row))
-			add(cs, family[k], band, excess);
+			add(cs, family[k], band, excess, near);
 	if (has(cc->cnt[CNT_IRQ], row) && *text(t, cc->top, row)) {
 		snprintf(name, sizeof(name), "  IRQ %.30s", text(t, cc->top, row));
-		add(cs, name, band, excess);
+		add(cs, name, band, excess, near);
 	}
 	snprintf(list, sizeof(list), "%s", has(cc->cnt[CNT_SOFTIRQ], row) ? text(t, cc->types, row) : "");
 	for (char *save = NULL, *s = strtok_r(list, "+", &save); s; s = strtok_r(NULL, "+", &save)) {
 		snprintf(name, sizeof(name), "  softirq %.30s", s);
-		add(cs, name, band, excess);
+		add(cs, name, band, excess, near);
 	}
 	if (!busy(cc, row))
-		add(cs, "none", band, excess);
+		add(cs, "none", band, excess, near);
 	cs->part[band][part_of(cc, row)]++;
 	cs->band[band]++;
+	for (size_t k = 0; k + 1 < cs->nbands; k++)
+		cs->nnear[k] += (near >> k) & 1;
 }
 
 /* Output order: IRQ, its sources, softirq, its types, NMI, SMI, none; within a family the most
@@ -171,8 +176,12 @@ static void thresholds(const struct isc_table *const *t, size_t nt, const char *
 	}
 	qsort(all, n, sizeof(double), cmp_double);
 	qsort(clean, nc, sizeof(double), cmp_double);
-	for (size_t k = 0; k + 1 < cs->nbands; k++)
+	for (size_t k = 0; k + 1 < cs->nbands; k++) {
+		double pos = cs->pct[k] / 100 * (double)(n ? n - 1 : 0), h = (double)ISC_CAUSES_NEAR(n);
 		cs->thr[k] = n ? isc_quantile_sorted(all, n, cs->pct[k] / 100) : NAN;
+		cs->near_lo[k] = n ? all[(size_t)fmax(0, floor(pos - h))] : NAN;
+		cs->near_hi[k] = n ? all[(size_t)fmin((double)n - 1, ceil(pos + h))] : NAN;
+	}
 	cs->clean_med = nc ? isc_quantile_sorted(clean, nc, 0.5) : NAN;
 	cs->nclean = nc;
 	free(all);
@@ -193,11 +202,15 @@ void isc_causes_compute(const struct isc_table *const *t, size_t nt, const char 
 			continue;
 		for (size_t r = 0; r < t[i]->nrows; r++) {
 			size_t band = 0;
+			unsigned near = 0;
 			if (isnan(m->num[r]))
 				continue;
 			while (band < ncuts && m->num[r] > out->thr[band])
 				band++;
-			classify(t[i], &cc, r, band, m->num[r] - out->clean_med, out);
+			for (size_t k = 0; k < ncuts; k++)
+				if (m->num[r] >= out->near_lo[k] && m->num[r] <= out->near_hi[k])
+					near |= 1u << k;
+			classify(t[i], &cc, r, band, m->num[r] - out->clean_med, near, out);
 		}
 	}
 	qsort(out->c, out->nc, sizeof(out->c[0]), cmp_cause);

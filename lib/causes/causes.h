@@ -15,6 +15,7 @@
 #ifndef IDLESCOPE_CAUSES_H
 #define IDLESCOPE_CAUSES_H
 #include <stdbool.h>
+#include <math.h>
 #include <stddef.h>
 
 #include "table/table.h"
@@ -22,6 +23,10 @@
 #define ISC_CAUSES_MAX 64
 #define ISC_CAUSES_MAX_BANDS 8
 #define ISC_CAUSE_NCOUNT 4
+/* How many ranks either side of a cut count as near it: sqrt(n) / 2, at least 10 (wider
+ * windows bias the share near the cut where it changes fast: the simulation's false-positive
+ * rate rose from 5.4% to 6.7% at 2 sqrt(n)). */
+#define ISC_CAUSES_NEAR(n) ((size_t)fmax(10, sqrt((double)(n)) / 2))
 
 /* The columns the breakdown reads, NULL-terminated (loaded whatever --metrics says). */
 extern const char *const isc_cause_columns[];
@@ -41,6 +46,7 @@ struct isc_cause {
 	char name[48];       /* "IRQ", "  IRQ LOC", "softirq", "  softirq NET_RX", "NMI", "SMI", "none" */
 	size_t n[ISC_CAUSES_MAX_BANDS];       /* datapoints with it, per band */
 	double excess[ISC_CAUSES_MAX_BANDS];  /* sum of M - C over them */
+	size_t near[ISC_CAUSES_MAX_BANDS - 1]; /* with it among the datapoints near each cut */
 };
 
 struct isc_causes {
@@ -51,6 +57,9 @@ struct isc_causes {
 	double thr[ISC_CAUSES_MAX_BANDS - 1]; /* their values of M; NaN without values */
 	size_t band[ISC_CAUSES_MAX_BANDS];    /* datapoints per band */
 	size_t part[ISC_CAUSES_MAX_BANDS][ISC_NPARTS];
+	/* the datapoints near each cut: values within ISC_CAUSES_NEAR(n) ranks of it either side */
+	size_t nnear[ISC_CAUSES_MAX_BANDS - 1];
+	double near_lo[ISC_CAUSES_MAX_BANDS - 1], near_hi[ISC_CAUSES_MAX_BANDS - 1];
 	double clean_med;                     /* NaN without clean datapoints */
 	size_t nclean;
 };
@@ -76,11 +85,19 @@ const struct isc_cause *isc_causes_find(const struct isc_causes *cs, const char 
  * runs' shares, each run's band taken at its own cut (the run is the unit of replication);
  * else (level "datapoint"): the two-proportion test of the pooled counts (Fisher's exact test
  * when an expected cell is below 5, else the z test). p is two-sided; NaN when untestable.
+ * The z test ("band-share-z") uses the variance of a share of a band cut at an estimated
+ * percentile, not the binomial one: with n datapoints, a band of k = w n of them, the cause's
+ * share s of the band and its share r among the datapoints near the cut,
+ * Var(s) = (s (1 - s) + (1 - w) (s - r)^2) / k (the cut moves with the sample: a cause that
+ * lifts datapoints over the cut makes the count vary more than a binomial; from the Bahadur
+ * representation of the sample quantile); s, r and w of both sides pooled (no difference).
+ * The plain binomial variance gave 8.6% false positives at 5%, this one 4.3-6.2%
+ * (tests/diff/test_causes_sim.c).
  */
 struct isc_cause_change {
 	double diff;          /* share in the other minus share in the reference, 0..1 */
 	double p;
-	const char *method;   /* "welch-t-run-shares", "fisher-exact", "two-proportion-z" or NULL */
+	const char *method;   /* "welch-t-run-shares", "fisher-exact", "band-share-z" or NULL */
 };
 
 /* ref_runs/oth_runs: each run's breakdown (the same metric and cuts); ref/oth: the pooled

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/proptest.h"
 #include "stats/runtest.h"
@@ -25,6 +26,41 @@ static size_t run_shares(const struct isc_causes *const *runs, size_t n, const c
 		if (runs[i]->band[band])
 			out[m++] = (double)count_of(runs[i], name, band) / (double)runs[i]->band[band];
 	return m;
+}
+
+/* The variance of the difference of a cause's shares of band b (the first or the last) under
+ * no difference: both sides pooled (causes.h). */
+static double band_share_var(const struct isc_causes *x, const struct isc_causes *y, const char *name,
+			     size_t b)
+{
+	const struct isc_cause *cx = isc_causes_find(x, name), *cy = isc_causes_find(y, name);
+	size_t cut = b ? b - 1 : 0, rows = 0;
+	double kx = (double)x->band[b], ky = (double)y->band[b];
+	double nnear = (double)(x->nnear[cut] + y->nnear[cut]);
+	for (size_t i = 0; i < x->nbands; i++)
+		rows += x->band[i] + y->band[i];
+	double s = ((cx ? (double)cx->n[b] : 0) + (cy ? (double)cy->n[b] : 0)) / (kx + ky);
+	double r = nnear > 0 ? ((cx ? (double)cx->near[cut] : 0) + (cy ? (double)cy->near[cut] : 0)) / nnear : s;
+	double w = (kx + ky) / (double)rows;
+	return (s * (1 - s) + (1 - w) * (s - r) * (s - r)) * (1 / kx + 1 / ky);
+}
+
+static void datapoint_test(const struct isc_causes *ref, const struct isc_causes *oth, const char *name,
+			   size_t band, struct isc_cause_change *out)
+{
+	size_t x1 = count_of(ref, name, band), n1 = ref->band[band];
+	size_t x2 = count_of(oth, name, band), n2 = oth->band[band];
+	struct isc_prop pr;
+
+	if (ref->nbands != 2 || oth->nbands != 2 || isc_prop_test(x1, n1, x2, n2, &pr) < 0)
+		return;
+	out->method = pr.method;
+	out->p = pr.p;
+	if (strcmp(pr.method, "fisher-exact")) {
+		double se = sqrt(band_share_var(ref, oth, name, band));
+		out->method = "band-share-z";
+		out->p = se > 0 ? erfc(fabs(out->diff) / se / sqrt(2)) : out->diff == 0 ? 1 : 0;
+	}
 }
 
 void isc_cause_change(const struct isc_causes *ref, const struct isc_causes *const *ref_runs,
@@ -49,9 +85,5 @@ void isc_cause_change(const struct isc_causes *ref, const struct isc_causes *con
 		free(b);
 		return;
 	}
-	struct isc_prop pr;
-	if (isc_prop_test(x1, n1, x2, n2, &pr) == 0) {
-		out->p = pr.p;
-		out->method = pr.method;
-	}
+	datapoint_test(ref, oth, name, band, out);
 }

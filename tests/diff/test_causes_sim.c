@@ -95,7 +95,7 @@ int main(void)
 	rate(90, 1, 0.1, 0.1, 0, &rej, &n, &method);
 	printf("# p90, one run a side, no difference: %s p < 0.05 (%s)\n", rate_text(buf, sizeof(buf), rej, n), method);
 	CHECK_MSG(share(rej, n) > lo && share(rej, n) < hi, "%s", buf);
-	CHECK_STR(method, "two-proportion-z");
+	CHECK_STR(method, "band-share-z");
 	rate(99, 1, 0.1, 0.1, 0, &rej, &n, &method);
 	printf("# p99, one run a side, no difference: %s p < 0.05 (%s)\n", rate_text(buf, sizeof(buf), rej, n), method);
 	CHECK_MSG(share(rej, n) < hi, "%s", buf);

@@ -149,11 +149,12 @@ static const char *answer(const struct isc_cause_change *ch, double p_adj)
 
 static void text_band(FILE *f, const struct diff_causes_metric *m, const struct isc_diff *d, size_t b)
 {
-	fprintf(f, "  %s\n  %-24s", b ? "above:" : "at or below:", "cause");
+	fprintf(f, "  %s (shares; then per configuration its change in points against %s)\n  %-24s",
+		b ? "above" : "at or below", d->configs[0].name, "cause");
 	for (size_t c = 0; c < d->nconfigs; c++)
 		fprintf(f, " %12.12s", d->configs[c].name);
 	for (size_t c = 1; c < d->nconfigs; c++)
-		fprintf(f, "   %10.10s %9s %9s %s", d->configs[c].name, "p", "p_adj", "");
+		fprintf(f, "   %10.10s %9s %9s %s", d->configs[c].name, "p", "p_adj", "answer");
 	fprintf(f, "\n  %-24s", "all (rows)");
 	for (size_t c = 0; c < d->nconfigs; c++)
 		fprintf(f, " %12zu", m->pooled[c].band[b]);
@@ -176,8 +177,9 @@ static const char *level_text(const struct isc_diff *d)
 	for (size_t c = 0; c < d->nconfigs; c++)
 		if (d->configs[c].nruns < 2)
 			return "one run in a configuration: the two-proportion test of the datapoints "
-			       "(Fisher's exact test when an expected cell is below 5, else the z test); "
-			       "run-to-run variation is unknown, so a small p says these runs differ";
+			       "(Fisher's exact test when an expected cell\n  is below 5, else z with the "
+			       "variance of a share above an estimated percentile); run-to-run variation is\n"
+			       "  unknown, so a small p says these runs differ";
 	return "Welch's t on the runs' shares (each run's band at its own percentile; the run is "
 	       "the unit of replication)";
 }
@@ -191,9 +193,8 @@ void diff_causes_text(FILE *f, const struct diff_causes *dc, const struct isc_di
 			fprintf(f, "  %s: %g%% %.3f, clean median %.3f (%zu datapoints with no IRQ, softirq, "
 				"NMI or SMI in the window)\n", d->configs[c].name, dc->pct, m->pooled[c].thr[0],
 				m->pooled[c].clean_med, m->pooled[c].nclean);
-		fprintf(f, "  share of the band with each cause; change in points against %s, p by %s; "
-			"p_adj: Holm over the causes of one band and configuration\n",
-			d->configs[0].name, level_text(d));
+		fprintf(f, "  p: %s;\n  p_adj: Holm over the causes of one band and configuration\n",
+			level_text(d));
 		text_band(f, m, d, 1);
 		text_band(f, m, d, 0);
 	}

@@ -40,8 +40,6 @@ static const char *absent_reason(const struct report *rep, size_t r)
 
 	if (isc_cause_cols_find(run->dp, &cc))
 		return NULL;
-	if (!strcmp(run->toolname, "wult"))
-		return "a wult result: wult records no cause columns";
 	if (method && !strcmp(method, "bpf") && cJSON_IsFalse(counted))
 		return "collected with --no-causes";
 	if (method && !strcmp(method, "timer"))
@@ -49,6 +47,32 @@ static const char *absent_reason(const struct report *rep, size_t r)
 	if (method && (!strcmp(method, "hrt") || !strcmp(method, "tdt")))
 		return "the hrt/tdt methods: the module does not record causes";
 	return "no cause columns (IRQCnt, SWIRQCnt, NMICnt, SMICnt) in its datapoints";
+}
+
+/* Runs that have some count columns but not IRQCnt and SWIRQCnt (wult: NMICnt, SMICnt): what
+ * "none" means there. */
+static void partial_notes(struct report *rep, const bool *have)
+{
+	static const char *const names[ISC_CAUSE_NCOUNT] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt" };
+	FILE *f = rep->html;
+	for (size_t r = 0; r < rep->nruns; r++) {
+		struct isc_cause_cols cc;
+		const char *sep = "";
+		if (!have[r] || (isc_cause_cols_find(rep->runs[r]->dp, &cc) && cc.cnt[0] && cc.cnt[1]))
+			continue;
+		fputs("<p class=\"absent\">", f);
+		html_esc(f, rep->runs[r]->name);
+		fputs(" has only ", f);
+		for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++) {
+			if (!cc.cnt[k])
+				continue;
+			fprintf(f, "%s%s", sep, names[k]);
+			sep = ", ";
+		}
+		fprintf(f, " (%s): its &ldquo;none&rdquo; means none of these, not a clean window.</p>\n",
+			strcmp(rep->runs[r]->toolname, "wult") ? "no IRQ or softirq column"
+							       : "wult records no IRQs or softirqs");
+	}
 }
 
 static size_t runs_with_causes(const struct report *rep)
@@ -254,6 +278,7 @@ void section_causes(struct report *rep)
 		absent_list(rep);
 		fputs("</ul>\n", f);
 	}
+	partial_notes(rep, have);
 	legend(f);
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		if (!strcmp(rep->metrics[m], "WakeLatency") || !strcmp(rep->metrics[m], "IntrLatency")) {

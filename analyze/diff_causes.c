@@ -30,6 +30,40 @@ static void add_name(struct diff_causes_metric *m, const char *name)
 	m->names[m->nnames++] = isc_xstrdup(name);
 }
 
+/* The union of the configurations' causes in the order of one breakdown: by family, the most
+ * frequent over all configurations first, then by name. */
+static const struct diff_causes_metric *sort_metric;
+static size_t sort_nconfigs;
+
+static size_t total_of(const char *name)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < sort_nconfigs; c++) {
+		const struct isc_cause *e = isc_causes_find(&sort_metric->pooled[c], name);
+		n += e ? e->n[0] + e->n[1] : 0;
+	}
+	return n;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int fx = isc_cause_family_rank(x), fy = isc_cause_family_rank(y);
+	size_t nx = total_of(x), ny = total_of(y);
+	if (fx != fy)
+		return fx - fy;
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return strcmp(x, y);
+}
+
+static void sort_names(struct diff_causes_metric *m, size_t nconfigs)
+{
+	sort_metric = m;
+	sort_nconfigs = nconfigs;
+	qsort(m->names, m->nnames, sizeof(*m->names), cmp_name);
+}
+
 static void breakdowns(struct diff_causes_metric *m, const struct isc_diff *d, double pct)
 {
 	const struct isc_table **t = isc_xcalloc(d->nruns + 1, sizeof(*t));
@@ -48,6 +82,7 @@ static void breakdowns(struct diff_causes_metric *m, const struct isc_diff *d, d
 		for (size_t i = 0; i < m->pooled[c].nc; i++)
 			add_name(m, m->pooled[c].c[i].name);
 	}
+	sort_names(m, d->nconfigs);
 	free(t);
 }
 

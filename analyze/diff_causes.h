@@ -13,7 +13,7 @@ struct diff_causes_metric {
 	const char *name;
 	struct isc_causes *pooled;    /* [config] */
 	struct isc_causes *per_run;   /* [run of d] */
-	char **names;                 /* every configuration's causes, reference's order first */
+	char **names;                 /* every configuration's causes, in breakdown order */
 	size_t nnames;
 	struct isc_cause_change *chg; /* [(config * 2 + band) * nnames + name]; config 0 unused */
 	double *p_adj;                /* the same index: Holm over the causes of one config and band */

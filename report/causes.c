@@ -135,24 +135,26 @@ static void svg_run(FILE *f, const struct report *rep, size_t r, const struct is
 	}
 }
 
+/* One SVG per run, side by side, wrapping with the page's width. */
 static void svg(FILE *f, const struct report *rep, const struct isc_causes *cs, const bool *have)
 {
-	size_t n = 0;
-	for (size_t r = 0; r < rep->nruns; r++)
-		n += have[r];
 	int run_w = (int)NBANDS * (BAR_W + BAR_GAP) - BAR_GAP;
-	int w = (int)n * (run_w + RUN_GAP);
-	fprintf(f, "<svg class=\"causes\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"font-family=\"DejaVu Sans, sans-serif\">\n", AXIS_W + w, TOP + BAR_H + 22);
-	for (int pct = 0; pct <= 100; pct += 25)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%d%%</text>"
-			"<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", AXIS_W - 8,
-			TOP + BAR_H - BAR_H * pct / 100 + 4, pct, AXIS_W - 5, AXIS_W - 1,
-			TOP + BAR_H - BAR_H * pct / 100, TOP + BAR_H - BAR_H * pct / 100);
-	for (size_t r = 0, i = 0; r < rep->nruns; r++)
-		if (have[r])
-			svg_run(f, rep, r, &cs[r], AXIS_W + (int)(i++) * (run_w + RUN_GAP));
-	fputs("</svg>\n", f);
+	fputs("<div class=\"causes-bars\">", f);
+	for (size_t r = 0; r < rep->nruns; r++) {
+		if (!have[r])
+			continue;
+		fprintf(f, "<svg class=\"causes\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+			"height=\"%d\" font-family=\"DejaVu Sans, sans-serif\">\n", AXIS_W + run_w + RUN_GAP,
+			TOP + BAR_H + 22);
+		for (int pct = 0; pct <= 100; pct += 25)
+			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%d%%</text>"
+				"<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", AXIS_W - 8,
+				TOP + BAR_H - BAR_H * pct / 100 + 4, pct, AXIS_W - 5, AXIS_W - 1,
+				TOP + BAR_H - BAR_H * pct / 100, TOP + BAR_H - BAR_H * pct / 100);
+		svg_run(f, rep, r, &cs[r], AXIS_W);
+		fputs("</svg>", f);
+	}
+	fputs("</div>\n", f);
 }
 
 /* The most frequent entry of a family ("  IRQ ", "  softirq ") in band b, or NULL. */

@@ -116,7 +116,7 @@ static void classify(const struct isc_table *t, const struct isc_cause_cols *cc,
 
 /* Output order: IRQ, its sources, softirq, its types, NMI, SMI, none; within a family the most
  * frequent first, then by name. */
-static int family_rank(const char *name)
+int isc_cause_family_rank(const char *name)
 {
 	static const char *const order[] = { "IRQ", "  IRQ ", "softirq", "  softirq ", "NMI", "SMI", "none" };
 	for (int i = 6; i >= 0; i--)
@@ -136,7 +136,7 @@ static size_t total(const struct isc_cause *c)
 static int cmp_cause(const void *a, const void *b)
 {
 	const struct isc_cause *x = a, *y = b;
-	int fx = family_rank(x->name), fy = family_rank(y->name);
+	int fx = isc_cause_family_rank(x->name), fy = isc_cause_family_rank(y->name);
 	size_t nx = total(x), ny = total(y);
 
 	if (fx != fy)

@@ -76,6 +76,9 @@ bool isc_cause_cols_find(const struct isc_table *t, struct isc_cause_cols *cols)
  */
 void isc_causes_compute(const struct isc_table *const *t, size_t nt, const char *metric,
 			const double *cuts, size_t ncuts, struct isc_causes *out);
+/* A cause name's place in the output order: IRQ, "  IRQ SRC", softirq, "  softirq TYPE", NMI,
+ * SMI, none (0..6). */
+int isc_cause_family_rank(const char *name);
 /* The entry named name (with or without its indent), or NULL. */
 const struct isc_cause *isc_causes_find(const struct isc_causes *cs, const char *name);
 

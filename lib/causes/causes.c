@@ -146,21 +146,59 @@ static int cmp_cause(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int cmp_double(const void *a, const void *b)
+static int cmp_size(const void *a, const void *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 	return (x > y) - (x < y);
 }
 
-/* The cut values and the clean median of the metric over the tables. */
-static void thresholds(const struct isc_table *const *t, size_t nt, const char *metric,
-		       struct isc_causes *cs)
+/* Put the values of the ranks idx[0..ni) (any order, repeats allowed) in place: a[idx] holds
+ * what it would hold sorted. Selection, not a sort: O(n log ni). */
+static void select_ranks(double *a, size_t n, size_t *idx, size_t ni)
 {
-	size_t rows = 0, n = 0, nc = 0;
+	size_t m = 0;
+	qsort(idx, ni, sizeof(*idx), cmp_size);
+	for (size_t i = 0; i < ni; i++)
+		if (idx[i] < n && (m == 0 || idx[i] != idx[m - 1]))
+			idx[m++] = idx[i];
+	isc_multiselect(a, n, idx, m);
+}
+
+/* Quantile q of a[0..n) after select_ranks of its ranks (isc_quantile_sorted's definition). */
+static double quantile_selected(const double *a, size_t n, double q)
+{
+	size_t lhs = 0;
+	double delta;
+	if (!n)
+		return NAN;
+	delta = isc_quantile_rank(q, n, &lhs);
+	if (lhs >= n - 1)
+		return a[n - 1];
+	return (1 - delta) * a[lhs] + delta * a[lhs + 1];
+}
+
+/* The ranks quantile q needs: its two neighbours. */
+static size_t quantile_ranks(double q, size_t n, size_t *idx)
+{
+	size_t lhs = 0;
+	if (!n)
+		return 0;
+	isc_quantile_rank(q, n, &lhs);
+	idx[0] = lhs < n - 1 ? lhs : n - 1;
+	idx[1] = lhs + 1 < n ? lhs + 1 : n - 1;
+	return 2;
+}
+
+/* The values of the metric over the tables, all and clean (malloc'd). */
+static void collect_values(const struct isc_table *const *t, size_t nt, const char *metric,
+			   double **all, size_t *n, double **clean, size_t *nc)
+{
+	size_t rows = 0;
 	for (size_t i = 0; i < nt; i++)
 		rows += t[i]->nrows;
-	double *all = isc_xcalloc(rows + 1, sizeof(double)), *clean = isc_xcalloc(rows + 1, sizeof(double));
-
+	*all = isc_xcalloc(rows + 1, sizeof(double));
+	*clean = isc_xcalloc(rows + 1, sizeof(double));
+	*n = *nc = 0;
 	for (size_t i = 0; i < nt; i++) {
 		const struct isc_column *m = isc_table_col(t[i], metric);
 		struct isc_cause_cols cc;
@@ -169,20 +207,36 @@ static void thresholds(const struct isc_table *const *t, size_t nt, const char *
 		for (size_t r = 0; r < t[i]->nrows; r++) {
 			if (isnan(m->num[r]))
 				continue;
-			all[n++] = m->num[r];
+			(*all)[(*n)++] = m->num[r];
 			if (!busy(&cc, r))
-				clean[nc++] = m->num[r];
+				(*clean)[(*nc)++] = m->num[r];
 		}
 	}
-	qsort(all, n, sizeof(double), cmp_double);
-	qsort(clean, nc, sizeof(double), cmp_double);
+}
+
+/* The cut values, the ranges near them and the clean median of the metric over the tables. */
+static void thresholds(const struct isc_table *const *t, size_t nt, const char *metric,
+		       struct isc_causes *cs)
+{
+	size_t n, nc, idx[4 * ISC_CAUSES_MAX_BANDS], ni = 0, cidx[2];
+	double *all, *clean;
+
+	collect_values(t, nt, metric, &all, &n, &clean, &nc);
+	for (size_t k = 0; n && k + 1 < cs->nbands; k++) {
+		double pos = cs->pct[k] / 100 * (double)(n - 1), h = (double)ISC_CAUSES_NEAR(n);
+		ni += quantile_ranks(cs->pct[k] / 100, n, idx + ni);
+		idx[ni++] = (size_t)fmax(0, floor(pos - h));
+		idx[ni++] = (size_t)fmin((double)n - 1, ceil(pos + h));
+	}
+	select_ranks(all, n, idx, ni);
 	for (size_t k = 0; k + 1 < cs->nbands; k++) {
 		double pos = cs->pct[k] / 100 * (double)(n ? n - 1 : 0), h = (double)ISC_CAUSES_NEAR(n);
-		cs->thr[k] = n ? isc_quantile_sorted(all, n, cs->pct[k] / 100) : NAN;
+		cs->thr[k] = quantile_selected(all, n, cs->pct[k] / 100);
 		cs->near_lo[k] = n ? all[(size_t)fmax(0, floor(pos - h))] : NAN;
 		cs->near_hi[k] = n ? all[(size_t)fmin((double)n - 1, ceil(pos + h))] : NAN;
 	}
-	cs->clean_med = nc ? isc_quantile_sorted(clean, nc, 0.5) : NAN;
+	select_ranks(clean, nc, cidx, quantile_ranks(0.5, nc, cidx));
+	cs->clean_med = quantile_selected(clean, nc, 0.5);
 	cs->nclean = nc;
 	free(all);
 	free(clean);

@@ -133,7 +133,7 @@ int diff_causes_compute(struct diff_causes *dc, const struct isc_diff *d, double
 		struct isc_cause_cols cc;
 		if (!isc_cause_cols_find(d->runs[r]->dp, &cc)) {
 			isc_err("%s: --causes: no cause column (IRQCnt, SWIRQCnt, NMICnt, SMICnt): collect "
-				"with --method bpf, without --no-causes", d->runs[r]->dp_path);
+				"with --method bpf, hrt or tdt, without --no-causes", d->runs[r]->dp_path);
 			return -1;
 		}
 	}

@@ -74,7 +74,7 @@ int stats_causes(const struct isc_table *t, const char *const *metrics, size_t n
 
 	if (!isc_cause_cols_find(t, &cc)) {
 		isc_err("%s: --causes: no cause column (IRQCnt, SWIRQCnt, NMICnt, SMICnt): collect "
-			"with --method bpf, without --no-causes", t->path);
+			"with --method bpf, hrt or tdt, without --no-causes", t->path);
 		return -1;
 	}
 	for (size_t i = 0; i < nmetrics; i++) {

@@ -40,12 +40,12 @@ static const char *absent_reason(const struct report *rep, size_t r)
 
 	if (isc_cause_cols_find(run->dp, &cc))
 		return NULL;
-	if (method && !strcmp(method, "bpf") && cJSON_IsFalse(counted))
+	if (cJSON_IsFalse(counted))
 		return "collected with --no-causes";
 	if (method && !strcmp(method, "timer"))
 		return "the timer method: user space cannot see what ran on the CPU (bpf only)";
 	if (method && (!strcmp(method, "hrt") || !strcmp(method, "tdt")))
-		return "the hrt/tdt methods: the module does not record causes";
+		return "an hrt/tdt run from before the module counted causes";
 	return "no cause columns (IRQCnt, SWIRQCnt, NMICnt, SMICnt) in its datapoints";
 }
 
@@ -250,7 +250,7 @@ static void metric_part(struct report *rep, const char *metric, const bool *have
 
 static const char about[] =
 	"<p class=\"about\">What else ran on the measured CPU in each datapoint's window (the cause "
-	"columns of the bpf method, docs/format.md), per run and percentile band of the metric "
+	"columns of the bpf, hrt and tdt methods, docs/format.md), per run and percentile band of the metric "
 	"(each run's own percentiles, interpolated as in the summary tables): the share of the "
 	"band's datapoints in each exclusive class, by precedence an NMI or SMI; else an IRQ and "
 	"a softirq; an IRQ only; a softirq only; none seen. The table adds each family's share "

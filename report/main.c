@@ -107,7 +107,7 @@ static const struct cli_opt opts[] = {
 	  "a Causes section: per run and percentile band (<p50, p50-p90, p90-p99,\n"
 	  "p99-p99.9, >p99.9) of WakeLatency and IntrLatency, the share of datapoints\n"
 	  "with an NMI/SMI, an IRQ and a softirq, an IRQ, a softirq or nothing else in\n"
-	  "the window, as stacked bars and a table (bpf runs; docs/report.md)" },
+	  "the window, as stacked bars and a table (bpf, hrt, tdt runs; docs/report.md)" },
 	{ "help", 'h', 'h', NULL, "this text" },
 	{ "version", 'V', 'V', NULL, "print the version" },
 };

@@ -17,6 +17,7 @@
 #include "out_format.h"
 #include "stats_result.h"
 #include "stats_causes.h"
+#include "causes/causes.h"
 
 static const char stats_help[] =
 "usage: analyze stats [options] RUN...\n"
@@ -195,7 +196,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		case OPT_MEXCLUDE: o->mexclude = optarg; break;
 		case OPT_CAUSES:
 			o->causes = 1;
-			o->load.also = stats_cause_columns;
+			o->load.also = isc_cause_columns;
 			break;
 		case OPT_CAUSES_PCT:
 			if (!isc_parse_double(optarg, strlen(optarg), &d) || !(d > 0 && d < 100)) {

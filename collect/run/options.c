@@ -64,8 +64,8 @@ static const struct cli_opt opt_table[] = {
 	  "support is built; 0 = off)." },
 	{ "no-counters", 0, OPT_NO_COUNTERS, NULL, "No counter snapshots (same as --counters-interval 0)." },
 	{ "no-causes", 0, OPT_NO_CAUSES, NULL,
-	  "bpf: do not count what else ran on the measured CPU during each datapoint (the\n"
-	  "IRQCnt, SWIRQCnt, NMICnt, StealTime ... columns); their extra probes stay unloaded." },
+	  "bpf, hrt, tdt: do not count what else ran on the measured CPU during each datapoint\n"
+	  "(the IRQCnt, SWIRQCnt ... columns); their extra probes stay unloaded." },
 	{ "kmod-path", 0, OPT_KMOD_PATH, "FILE", "hrt/tdt: the module file to load if it is not loaded." },
 	{ "help", 'h', OPT_HELP, NULL, "Show this help and exit." },
 	{ "version", 'V', OPT_VERSION, NULL, "Print the version and exit." },

@@ -180,7 +180,8 @@ int isc_target_resolve(struct isc_settings *s, const char *name, const char *spe
 		snprintf(why, len, "%s@%s: %s is one setting for the whole machine: it takes no CPU target", name, spec, name);
 		return -1;
 	}
-	if (!spec) {
+	if (!spec) {   /* --settings-cpus */
+		t->spec = isc_xstrdup(s->all_cpus ? "all" : "measured");
 		t->cpus = isc_xmalloc(s->ncpus * sizeof(*t->cpus));
 		memcpy(t->cpus, s->cpus, s->ncpus * sizeof(*t->cpus));
 		t->ncpus = s->ncpus;
@@ -219,7 +220,7 @@ char *isc_target_cpus_text(const struct isc_target *t)
 cJSON *isc_target_json(const struct isc_target *t)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "target", t->spec ? t->spec : t->cpus ? "default" : "system");
+	cJSON_AddStringToObject(o, "target", t->spec ? t->spec : "system");
 	if (t->cpus) {
 		cJSON *a = cJSON_AddArrayToObject(o, "cpus");
 		for (size_t i = 0; i < t->ncpus; i++)

@@ -127,7 +127,7 @@ note "SIGKILL + collect --restore: $(cat "$TMP/out")"
 #    --dry-run writes nothing and makes no directory
 expect_fail 2 "^collect: --set/--matrix: changing settings needs root$" as_nobody --set idle-governor=$G2 $U -c 10 -o "$TMP/nobody"
 if ! (cat /sys/module/pcie_aspm/parameters/policy >/sys/module/pcie_aspm/parameters/policy) 2>/dev/null; then
-	expect_fail 2 "^collect: aspm=performance: the kernel refuses changes here \(writing the policy in force, '[a-z]+', back to /sys/module/pcie_aspm/parameters/policy: Operation not permitted" \
+	expect_fail 2 "^collect: aspm=performance: cannot be set on this machine: the kernel refuses changes here \(writing the policy in force, '[a-z]+', back to /sys/module/pcie_aspm/parameters/policy: Operation not permitted" \
 		$COLLECT --set aspm=performance $U -c 10 -o "$TMP/aspm"
 fi
 "$COLLECT" --matrix idle-governor=$G1,$G2 --matrix cstates=POLL,all $U -c 10 -o "$TMP/dry" --dry-run >"$TMP/plan" || fail "--dry-run"

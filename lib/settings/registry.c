@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "text/util.h"
 #include "settings/settings_internal.h"
@@ -220,6 +221,9 @@ void isc_settings_list(struct isc_settings *s, FILE *out)
 	struct list_arg a = { out, false };
 	fprintf(out, "Settings of this machine%s%s (name, value, accepted values):\n", *s->sysroot ? " under " : "",
 		s->sysroot);
+	if (!*s->sysroot && geteuid() != 0)
+		fprintf(out, "  (not root: whether the kernel takes a write is only known to root; a setting listed\n"
+			     "   here may still be refused by collect --set, as root)\n");
 	for_each(s, list_one, &a);
 	fprintf(out, "Not on this machine:\n");
 	a.missing = true;

@@ -105,4 +105,21 @@ chmod 0644 "$R/sys/module/pcie_aspm/parameters/policy"
 [ ! -e "$TMP/never" ] || fail "a refused command made its output directory"
 same "after every refusal"
 [ ! -e "$R/run/idlescope-settings/settings.journal" ] || fail "a refused command left a journal"
+
+# This machine (listing writes nothing but the ASPM policy in force, back to itself)
+drv=$(idle_driver)
+"$COLLECT" --list-settings >"$TMP/list" || fail "--list-settings on this machine"
+if [ "$drv" = none ]; then
+	refused idle-governor "no cpuidle driver"
+else
+	offered idle-governor
+fi
+if [ "$(id -u)" -eq 0 ] && [ -e /sys/module/pcie_aspm/parameters/policy ]; then
+	if (cat /sys/module/pcie_aspm/parameters/policy >/sys/module/pcie_aspm/parameters/policy) 2>/dev/null; then
+		offered aspm
+	else
+		refused aspm "the kernel refuses changes here"
+	fi
+fi
+note "this machine (cpuidle driver $drv): $(sed '/^Not on this machine:/q' "$TMP/list" | grep -c '^  [a-z]') offered, $(sed -n '/^Not on this machine:/,$p' "$TMP/list" | grep -c '^  [a-z]') not"
 note "all offered-settings checks passed"

@@ -60,8 +60,10 @@ int isc_parse_cpu_list(const char *text, int **cpus, size_t *n, char *why, size_
 			(*cpus)[k++] = (*cpus)[i];
 	*n = k;
 	return 0;
-bad:
-	snprintf(why, len, "'%s' is not a CPU list (0-3,6; CPUs 0 to %d)", text, MAX_CPU);
+bad:;
+	char q[64];   /* the text, cut and escaped: it may come from anywhere */
+	isc_quote_for_msg(text, strlen(text), q, sizeof(q));
+	snprintf(why, len, "'%s' is not a CPU list (0-3,6; CPUs 0 to %d)", q, MAX_CPU);
 	free(*cpus);
 	*cpus = NULL;
 	*n = 0;
@@ -178,6 +180,7 @@ int isc_target_resolve(struct isc_settings *s, const char *name, const char *spe
 		if (!spec)
 			return 0;
 		snprintf(why, len, "%s@%s: %s is one setting for the whole machine: it takes no CPU target", name, spec, name);
+		isc_target_free(t);
 		return -1;
 	}
 	if (!spec) {   /* --settings-cpus */

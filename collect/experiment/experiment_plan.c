@@ -27,7 +27,7 @@ static int parse_factor(const char *arg, bool single, struct factor *f)
 		*at = '\0';
 		f->target = isc_xstrdup(at + 1);
 		if (!*f->target) {
-			isc_err("--%s %s: empty target after '@' (all, measured, siblings, cpus=LIST, package=N)",
+			isc_err("--%s %s: empty target after '@' (all, measured, siblings, cpus=LIST, package=LIST)",
 				single ? "set" : "matrix", arg);
 			free(copy);
 			return ISC_EXIT_USAGE;

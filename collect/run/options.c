@@ -102,7 +102,7 @@ static void print_help(void)
 	       "                         here, with the reason.\n"
 	       "  --set NAME=VALUE       One run with this setting (repeatable); restored after.\n"
 	       "                         VALUE@TARGET: the CPUs of a per-CPU setting: all,\n"
-	       "                         measured, siblings, cpus=LIST (2-5,7), package=N.\n"
+	       "                         measured, siblings, cpus=LIST (2-5,7), package=LIST.\n"
 	       "  --matrix NAME=V1,V2    An experiment: every combination of the values, each run\n"
 	       "                         --repeat N times (default 3) in --order interleaved\n"
 	       "                         (default), random (--order-seed N) or blocked, --settle SEC\n"

@@ -11,7 +11,7 @@
 #include "settings/target.h"
 
 #define MAX_CPU 65535
-#define TARGETS "all, measured, siblings, cpus=LIST (0-3,6), package=N"
+#define TARGETS "all, measured, siblings, cpus=LIST (0-3,6), package=LIST"
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -108,33 +108,43 @@ static int all_online(struct isc_settings *s, const int *cpus, size_t n, const i
 	return 0;
 }
 
-/* The online CPUs whose physical_package_id is pkg. */
+/* The online CPUs whose physical_package_id is in the list arg ("0", "0,2-3"); every package
+ * of the list must have one. */
 static int package_cpus(struct isc_settings *s, const char *arg, const int *on, size_t non, struct isc_target *t,
 			char *why, size_t len)
 {
-	const char *p = arg;
-	long pkg;
-	if (!number(&p, &pkg) || *p) {
-		snprintf(why, len, "'package=%s': expected a package number", arg);
+	int *pkgs;
+	size_t npkgs;
+	char r[256];
+	if (isc_parse_cpu_list(arg, &pkgs, &npkgs, r, sizeof(r)) < 0) {
+		snprintf(why, len, "'package=%s': expected package numbers (0, 0-1)", arg);
 		return -1;
 	}
-	for (size_t i = 0; i < non; i++) {
+	bool *seen = isc_xcalloc(npkgs, sizeof(*seen));
+	int rc = 0;
+	for (size_t i = 0; i < non && !rc; i++) {
 		uint64_t id;
 		char *f = st_path(s, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", on[i]);
-		int r = st_read_u64(f, &id);
-		if (r < 0)
+		rc = st_read_u64(f, &id);
+		int key = id <= MAX_CPU ? (int)id : -1;
+		int *hit = rc < 0 ? NULL : bsearch(&key, pkgs, npkgs, sizeof(*pkgs), cmp_int);
+		if (rc < 0)
 			snprintf(why, len, "cannot read %s: %s", f, strerror(errno));
-		free(f);
-		if (r < 0)
-			return -1;
-		if (id == (uint64_t)pkg) {
+		else if (hit) {
+			seen[hit - pkgs] = true;
 			t->cpus = isc_xrealloc(t->cpus, (t->ncpus + 1) * sizeof(*t->cpus));
 			t->cpus[t->ncpus++] = on[i];
 		}
+		free(f);
 	}
-	if (!t->ncpus)
-		snprintf(why, len, "no online CPU is in package %ld", pkg);
-	return t->ncpus ? 0 : -1;
+	for (size_t k = 0; k < npkgs && !rc; k++)
+		if (!seen[k]) {
+			snprintf(why, len, "no online CPU is in package %d", pkgs[k]);
+			rc = -1;
+		}
+	free(seen);
+	free(pkgs);
+	return rc;
 }
 
 static int resolve_spec(struct isc_settings *s, const char *spec, struct isc_target *t, char *why, size_t len)

@@ -2,7 +2,7 @@
 /*
  * Targets: the CPUs one per-CPU setting is written on, given after its value
  * (--set cstates=POLL@cpus=2-5): all (every online CPU), measured, siblings (the measured
- * CPU's core siblings, itself included), cpus=LIST (0-3,6), package=N (every online CPU of
+ * CPU's core siblings, itself included), cpus=LIST (0-3,6), package=LIST (every online CPU of
  * package N). Resolved from the (sysroot's) topology files; docs/experiments.md.
  */
 #ifndef IDLESCOPE_SETTINGS_TARGET_H

@@ -42,7 +42,7 @@ expect_fail 2 "^collect: cstates@cpus=2-9: CPU 8 does not exist \(online: 0-7\)$
 expect_fail 2 "^collect: cstates@cpus=2-x: '2-x' is not a CPU list \(0-3,6; CPUs 0 to 65535\)$" $COLLECT $N --set cstates=POLL@cpus=2-x
 expect_fail 2 "^collect: cstates@cpus=5-3: '5-3' is not a CPU list" $COLLECT $N --set cstates=POLL@cpus=5-3
 expect_fail 2 "^collect: epb@package=2: no online CPU is in package 2$" $COLLECT $N --matrix epb=0,15@package=2
-expect_fail 2 "^collect: epb@core=1: unknown target 'core=1'; the targets are all, measured, siblings, cpus=LIST \(0-3,6\), package=N$" \
+expect_fail 2 "^collect: epb@core=1: unknown target 'core=1'; the targets are all, measured, siblings, cpus=LIST \(0-3,6\), package=LIST$" \
 	$COLLECT $N --set epb=0@core=1
 expect_fail 2 "^collect: idle-governor@cpus=1: idle-governor is one setting for the whole machine: it takes no CPU target$" \
 	$COLLECT $N --set idle-governor=teo@cpus=1
@@ -53,7 +53,7 @@ expect_fail 2 "^collect: cstates=POLL\+C7: CPU 2 has no idle state 'C7'" $COLLEC
 echo 0-5,7 >"$C/online"
 expect_fail 2 "^collect: cstates@cpus=5-6: CPU 6 is offline \(online: 0-5,7\)$" $COLLECT $N --set cstates=POLL@cpus=5-6
 expect_fail 2 "^collect: epb@siblings: CPU 6 is offline \(online: 0-5,7\)$" $COLLECT $N --cpu 2 --set epb=0@siblings
-# all and package=N are their online CPUs
+# all and package=LIST are their online CPUs
 "$COLLECT" $S -c 10 --dry-run --set cstates=POLL@all --set epb=0@package=1 >"$TMP/plan" || fail "--dry-run with CPU 6 offline"
 grep -qx "target: cstates@all = CPUs 0-5,7" "$TMP/plan" || { cat "$TMP/plan"; fail "@all with CPU 6 offline"; }
 grep -qx "target: epb@package=1 = CPUs 2-3,7" "$TMP/plan" || { cat "$TMP/plan"; fail "@package=1 with CPU 6 offline"; }

@@ -128,9 +128,12 @@ int main(void)
 	resolves(s, "idle-governor", NULL, "");
 	refused_with(s, "cstates", "cpus=8", "cstates@cpus=8: CPU 8 does not exist (online: 0-7)");
 	refused_with(s, "cstates", "package=2", "cstates@package=2: no online CPU is in package 2");
-	refused_with(s, "cstates", "package=x", "cstates@package=x: 'package=x': expected a package number");
+	resolves(s, "cstates", "package=0-1", "0-7");
+	resolves(s, "cstates", "package=1,1", "2-3,6-7");
+	refused_with(s, "cstates", "package=1,5", "cstates@package=1,5: no online CPU is in package 5");
+	refused_with(s, "cstates", "package=x", "cstates@package=x: 'package=x': expected package numbers (0, 0-1)");
 	refused_with(s, "cstates", "core=0",
-		     "cstates@core=0: unknown target 'core=0'; the targets are all, measured, siblings, cpus=LIST (0-3,6), package=N");
+		     "cstates@core=0: unknown target 'core=0'; the targets are all, measured, siblings, cpus=LIST (0-3,6), package=LIST");
 	refused_with(s, "idle-governor", "all",
 		     "idle-governor@all: idle-governor is one setting for the whole machine: it takes no CPU target");
 	isc_settings_close(s);

@@ -40,8 +40,9 @@ struct st_def {
 	/* 0 if value is accepted, else -1 with the reason. */
 	int (*check)(struct isc_settings *s, const char *name, const char *value, char *why, size_t len);
 	/* Write a checked value (through st_write / st_write_changed / st_msr_write, which journal
-	 * first, and nothing else: the registry calls it with s->probing set to learn whether the
-	 * setting can be set here, which must write nothing). */
+	 * first, and nothing else: the registry calls it with s->probing set and the value in
+	 * force to learn whether the setting can be set here; it must then reach those functions
+	 * for every file or MSR it would write, also those already holding the value). */
 	int (*write)(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len);
 };
 

@@ -5,7 +5,7 @@
 # under "Not on this machine:" with the reason, and --set of it is refused with that reason
 # before anything is written: the ASPM policy the kernel will not change (its value in force
 # written back fails), the idle governor without a cpuidle driver, the MSR settings when the msr
-# driver refuses writes, and a read-only sysfs attribute. The probe writes nothing.
+# driver refuses writes, and a read-only sysfs attribute (epb, freq). The probe writes nothing.
 . "$(dirname "$0")/../collect/lib.sh"
 . "$(dirname "$0")/fixture.sh"
 command -v perl >/dev/null || fail "perl not installed"
@@ -78,7 +78,12 @@ expect_fail 2 "^collect: epb=15: cannot be set on this machine: CPU 1: $C/cpu1/p
 "$COLLECT" --list-settings --sysroot "$R" --settings-cpus measured --cpu 0 | sed '/^Not on this machine:/q' |
 	grep -q '^  epb ' || fail "epb not offered for the measured CPU 0 alone"
 chmod 0644 "$C/cpu1/power/energy_perf_bias"
-same "read-only epb"
+# the same for a setting whose write skips a file already holding the value (freq)
+chmod 0444 "$C/cpu0/cpufreq/scaling_max_freq"
+list
+refused freq "CPU 0: $C/cpu0/cpufreq/scaling_max_freq is read-only here \(mode 0444\)$"
+chmod 0644 "$C/cpu0/cpufreq/scaling_max_freq"
+same "read-only epb and scaling_max_freq"
 
 # 4. the ASPM policy the kernel refuses to change (firmware-controlled ASPM, pcie_aspm=off): the
 #    value in force written back fails. A read-only mount stands for the kernel's EPERM here.

@@ -19,9 +19,7 @@
 #include "text/util.h"
 #include "settings/settings_internal.h"
 
-/* The first reason counts; -1. */
-static int refuse(struct isc_settings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int refuse(struct isc_settings *s, const char *fmt, ...)
+int st_probe_refuse(struct isc_settings *s, const char *fmt, ...)
 {
 	va_list ap;
 	char *why;
@@ -51,18 +49,18 @@ int st_probe_file(struct isc_settings *s, const char *path)
 {
 	struct stat st;
 	if (lstat(path, &st) < 0)
-		return refuse(s, "%s: %s", path, strerror(errno));
+		return st_probe_refuse(s, "%s: %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return refuse(s, "%s is not a regular file", path);
+		return st_probe_refuse(s, "%s is not a regular file", path);
 	if (!(st.st_mode & 0222))
-		return refuse(s, "%s is read-only here (mode %04o)", path, (unsigned)(st.st_mode & 07777));
+		return st_probe_refuse(s, "%s is read-only here (mode %04o)", path, (unsigned)(st.st_mode & 07777));
 	if (!may_open(s))
 		return 0;
 	/* no O_TRUNC: opening for writing changes nothing, and sysfs refuses it for an
 	 * attribute without a store method */
 	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return refuse(s, "%s cannot be opened for writing: %s", path, strerror(errno));
+		return st_probe_refuse(s, "%s cannot be opened for writing: %s", path, strerror(errno));
 	close(fd);
 	return 0;
 }
@@ -73,13 +71,13 @@ static int msr_writes_allowed(struct isc_settings *s)
 	char *p = st_path(s, "/sys/module/msr/parameters/allow_writes"), *v = st_read(p);
 	int r = 0;
 	if (v && !strcmp(v, "off"))
-		r = refuse(s, "the msr driver refuses writes (%s is off)", p);
+		r = st_probe_refuse(s, "the msr driver refuses writes (%s is off)", p);
 	free(v);
 	free(p);
 	p = st_path(s, "/sys/kernel/security/lockdown");
 	v = st_read(p);
 	if (!r && v && (strstr(v, "[integrity]") || strstr(v, "[confidentiality]")))
-		r = refuse(s, "kernel lockdown refuses MSR writes (%s: %s)", p, v);
+		r = st_probe_refuse(s, "kernel lockdown refuses MSR writes (%s: %s)", p, v);
 	free(v);
 	free(p);
 	return r;
@@ -94,7 +92,7 @@ int st_probe_msr(struct isc_settings *s, const char *path)
 	bool regular;
 	int fd = isc_fs_open_dev(path, O_RDWR, s->sysroot[0] != '\0', &regular);
 	if (fd < 0)
-		return refuse(s, "%s cannot be opened for writing: %s", path, strerror(errno));
+		return st_probe_refuse(s, "%s cannot be opened for writing: %s", path, strerror(errno));
 	close(fd);
 	return 0;
 }

@@ -58,6 +58,9 @@ int st_settable(struct isc_settings *s, const struct st_def *d, const char *name
 /* probe.c, for io.c while probing: whether path / the MSR device path would take a write. */
 int st_probe_file(struct isc_settings *s, const char *path);
 int st_probe_msr(struct isc_settings *s, const char *path);
+/* For a write() that knows a refusal the files do not show (a lock bit): the reason, if it
+ * is the first; -1. */
+int st_probe_refuse(struct isc_settings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Whether the probe of the current value found a write refused (reason in s->probe_why). */
 bool st_probe_failed(const struct isc_settings *s);
 

@@ -5,7 +5,8 @@
 # under "Not on this machine:" with the reason, and --set of it is refused with that reason
 # before anything is written: the ASPM policy the kernel will not change (its value in force
 # written back fails), the idle governor without a cpuidle driver, the MSR settings when the msr
-# driver refuses writes, and a read-only sysfs attribute (epb, freq). The probe writes nothing.
+# driver refuses writes, a package C-state limit the firmware locked, and a read-only sysfs
+# attribute (epb, freq). The probe writes nothing.
 . "$(dirname "$0")/../collect/lib.sh"
 . "$(dirname "$0")/fixture.sh"
 command -v perl >/dev/null || fail "perl not installed"
@@ -65,6 +66,14 @@ echo "none [integrity] confidentiality" >"$R/sys/kernel/security/lockdown"
 list
 refused pkg-cstate-limit "CPU 0: kernel lockdown refuses MSR writes"
 rm -r "$R/sys/kernel"
+# the firmware's lock (MSR 0xE2 bit 15) holds the limit on CPU 1, not the demotion bits
+perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0xE2, 0); print $f pack("Q<", hex($ARGV[1]))' "$R/dev/cpu/1/msr" 0x14008008
+list
+refused pkg-cstate-limit "CPU 1: MSR 0xE2 is locked by the firmware \(bit 15\)$"
+offered c1-demotion
+"$COLLECT" --list-settings --sysroot "$R" --settings-cpus measured --cpu 0 | sed '/^Not on this machine:/q' |
+	grep -q '^  pkg-cstate-limit ' || fail "pkg-cstate-limit not offered for the measured CPU 0 alone"
+perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0xE2, 0); print $f pack("Q<", hex($ARGV[1]))' "$R/dev/cpu/1/msr" 0x14000008
 same "MSR writes refused"
 note "msr allow_writes=off, lockdown: the four MSR settings not offered"
 

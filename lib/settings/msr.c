@@ -122,7 +122,11 @@ static int msr_check(struct isc_settings *s, const char *name, const char *value
 static int msr_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	const struct msr_bit *b = bit_of(name);
-	uint64_t want = b->mask == 0xf ? (uint64_t)limit_code(value) : !strcmp(value, "on") ? b->mask : 0;
+	uint64_t want = b->mask == 0xf ? (uint64_t)limit_code(value) : !strcmp(value, "on") ? b->mask : 0, v;
+	/* the lock holds bits 15:0 (the limit), not the demotion bits */
+	if (s->probing && b->msr == MSR_PKG_CST_CONFIG && b->mask == 0xf && st_msr_read(s, cpu, b->msr, &v) == 0 &&
+	    (v & CST_LOCK))
+		return st_probe_refuse(s, "MSR 0xE2 is locked by the firmware (bit 15)");
 	return st_msr_write(s, name, cpu, b->msr, b->mask, want, err, len);
 }
 

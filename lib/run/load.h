@@ -22,6 +22,9 @@ struct isc_load_ctx {
 	const struct isc_load_spec *spec;
 	struct isc_expr *include, *exclude;
 	void *regex;             /* regex_t * or NULL */
+	/* Number columns may come packed (isc_table_opts.pack; not with --include/--exclude):
+	 * the caller reads them through isc_col_values / isc_col_gather or unpacks them. */
+	bool pack;
 };
 
 /* Check the spec: returns -1 after printing "--include: expected ')' at column 17". */

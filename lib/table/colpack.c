@@ -106,9 +106,10 @@ void isc_colpack_put(struct isc_colpack *pk, size_t row, double d)
 	}
 	double lim = (double)limit_of(pk->width), x = d * pow10d[pk->scale];
 	if (fabs(x) <= lim) {
-		double r = nearbyint(x), back = r / pow10d[pk->scale];
+		int64_t code = (int64_t)nearbyint(x);
+		double back = (double)code / pow10d[pk->scale];
 		if (memcmp(&back, &d, sizeof(d)) == 0) {  /* -0 comes back as +0: an exception */
-			put_code(pk, row, (int64_t)r);
+			put_code(pk, row, code);
 			return;
 		}
 	}

@@ -266,10 +266,11 @@ static int causes_of(const struct stats_opts *o, const struct stats_result *r, c
  * indexes of min_index/max_index read arrays of doubles. */
 static bool packed_load_ok(const struct stats_opts *o, const struct isc_func *funcs, size_t nfuncs)
 {
+	const char *off = getenv("IDLESCOPE_NO_PACK");  /* for comparing outputs (docs/performance.md) */
 	for (size_t i = 0; i < nfuncs; i++)
 		if (funcs[i].kind == ISC_F_MIN_INDEX || funcs[i].kind == ISC_F_MAX_INDEX)
 			return false;
-	return !o->hist && !o->causes;
+	return !o->hist && !o->causes && !(off && *off && strcmp(off, "0"));
 }
 
 static int stats_one(struct isc_load_ctx *ctx, const struct stats_opts *o, struct isc_run *run,

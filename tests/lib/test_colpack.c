@@ -49,7 +49,7 @@ static void random_values(unsigned width, unsigned scale, size_t n)
 	isc_colpack_init(&pk, width, scale);
 	isc_colpack_reserve(&pk, 16);
 	for (size_t i = 0; i < n; i++) {
-		char buf[64];
+		char buf[96];
 		int len = random_number(buf, sizeof(buf), scale);
 		isc_colpack_reserve(&pk, i + 1 > pk.cap ? 2 * pk.cap : pk.cap);
 		if (rand() % 50 == 0) {
@@ -57,8 +57,14 @@ static void random_values(unsigned width, unsigned scale, size_t n)
 			isc_colpack_put(&pk, i, NAN);
 			continue;
 		}
-		const char *a = isc_parse_double_prefix(buf, buf + len, &want[i]);
-		const char *b = isc_colpack_parse(&pk, i, buf, buf + len);
+		/* half of them inside a longer line (17 bytes on: parsed 8 at a time), ended by a
+		 * comma or by a byte that makes them no number or a longer one */
+		static const char *const tails[] = { ",1,2,3,4,5,6,7,8,9", "x,1,2,3,4,5,6,7,8", ".5,2,3,4,5,6,7,8",
+						     "e1,2,3,4,5,6,7,8,9", "7,2,3,4,5,6,7,8,9" };
+		size_t n_tail = rand() % 2 ? 0 : (size_t)snprintf(buf + len, sizeof(buf) - (size_t)len, "%s",
+								  tails[rand() % 5]);
+		const char *a = isc_parse_double_prefix(buf, buf + len + n_tail, &want[i]);
+		const char *b = isc_colpack_parse(&pk, i, buf, buf + len + n_tail);
 		bad_stop += a != b;
 		if (!a)
 			isc_colpack_put(&pk, i, want[i] = NAN);

@@ -65,13 +65,22 @@ struct chunk {
 	size_t *last_len;        /* and its length */
 };
 
+/* A column the layout packs that this chunk holds as doubles of its own instead: its values
+ * were mostly exceptions (unpack_if_worse). */
+static bool given_up(const struct chunk *c, size_t k)
+{
+	return c->lay->pack_width[k] && !c->pk[k].width;
+}
+
 /* More room: a chunk that outgrows its part of the shared arrays moves to arrays of its own. */
 static void chunk_grow(struct chunk *c)
 {
 	size_t cap = c->cap ? c->cap + c->cap / 2 : (c->est_rows ? c->est_rows : 1024);
 	for (size_t k = 0; k < c->lay->nout; k++) {
-		if (c->lay->pack_width[k]) {
+		if (c->pk[k].width) {
 			isc_colpack_reserve(&c->pk[k], cap);
+		} else if (given_up(c, k)) {
+			c->num[k] = isc_xrealloc(c->num[k], cap * sizeof(double));
 		} else if (c->lay->types[k] == ISC_COL_NUM && c->in_shared) {
 			double *own = isc_xmalloc(cap * sizeof(double));
 			memcpy(own, c->num[k], c->nrows * sizeof(double));
@@ -119,7 +128,7 @@ static int store_fields(struct chunk *c, const struct fields *fl)
 		double d = NAN;
 		if (len && !isc_parse_double(s, len, &d))
 			return number_error(c, (size_t)k, s, s + len);
-		if (lay->pack_width[k])
+		if (c->pk[k].width)
 			isc_colpack_put(&c->pk[k], c->nrows, d);
 		else
 			c->num[k][c->nrows] = d;
@@ -175,7 +184,7 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 		const char *comma;
 		int k = f < lay->nfields ? lay->out_of_field[f] : -1;
 		if (k >= 0 && lay->types[k] == ISC_COL_NUM && p < end && *p != ',') {
-			comma = lay->pack_width[k] ? isc_colpack_parse(&c->pk[k], c->nrows, p, end)
+			comma = c->pk[k].width ? isc_colpack_parse(&c->pk[k], c->nrows, p, end)
 						   : isc_parse_double_prefix(p, end, &c->num[k][c->nrows]);
 			if (!comma || (comma != end && *comma != ',')) {
 				const char *field_end = memchr(p, ',', (size_t)(end - p));
@@ -184,7 +193,7 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 		} else {
 			comma = memchr(p, ',', (size_t)(end - p));
 			comma = comma ? comma : end;
-			if (k >= 0 && lay->pack_width[k])
+			if (k >= 0 && c->pk[k].width)
 				isc_colpack_put(&c->pk[k], c->nrows, NAN);
 			else if (k >= 0 && lay->types[k] == ISC_COL_NUM)
 				c->num[k][c->nrows] = NAN;
@@ -250,6 +259,20 @@ static void process_last_line(struct chunk *c, const char *line, size_t len)
 	snprintf(c->cut_msg, sizeof(c->cut_msg), "last line is cut off (%s); dropped it", c->err);
 }
 
+/* A packed column whose values are mostly exceptions (the type sample did not show them) would
+ * take more than doubles: after each block, such a column goes back to doubles in this chunk. */
+static void unpack_if_worse(struct chunk *c)
+{
+	for (size_t k = 0; k < c->lay->nout && c->nrows >= 4096; k++) {
+		if (!c->pk[k].width || c->pk[k].nx <= c->nrows / 8)
+			continue;
+		double *num = isc_xmalloc(c->cap * sizeof(double));
+		isc_colpack_decode(&c->pk[k], 0, c->nrows, num);
+		isc_colpack_free(&c->pk[k]);  /* width 0: given up */
+		c->num[k] = num;
+	}
+}
+
 static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 {
 	off_t pos = c->start;
@@ -274,6 +297,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 				return -1;
 			p = nl + 1;
 		}
+		unpack_if_worse(c);
 		have = (size_t)(end - p);
 		if (at_end) {
 			if (have && c->is_last)
@@ -589,7 +613,7 @@ static void chunk_use_shared(struct chunk *c, double **shared, size_t offset)
 static void chunk_free(struct chunk *c)
 {
 	for (size_t k = 0; k < c->lay->nout; k++) {
-		if (!c->in_shared)
+		if (!c->in_shared || given_up(c, k))
 			free(c->num[k]);
 		free(c->text[k]);
 		isc_colpack_free(&c->pk[k]);
@@ -647,6 +671,19 @@ static struct isc_colpack *join_packed(struct chunk *ch, size_t nch, size_t k)
 	return pk;
 }
 
+/* A column some chunk gave up packing: every chunk's rows as doubles. */
+static double *join_given_up(struct chunk *ch, size_t nch, size_t k, size_t total)
+{
+	double *col = isc_xmalloc((total ? total : 1) * sizeof(double));
+	for (size_t i = 0, at = 0; i < nch; at += ch[i].nrows, i++) {
+		if (ch[i].pk[k].width)
+			isc_colpack_decode(&ch[i].pk[k], 0, ch[i].nrows, col + at);
+		else if (ch[i].nrows)
+			memcpy(col + at, ch[i].num[k], ch[i].nrows * sizeof(double));
+	}
+	return col;
+}
+
 /* Move the chunks' columns into t: number columns from the shared arrays; text columns
  * grow chunk 0's arrays in place, the other chunk's ids mapped and appended. */
 static void join_chunks(struct isc_table *t, const struct layout *lay, struct chunk *ch, size_t nch,
@@ -661,8 +698,12 @@ static void join_chunks(struct isc_table *t, const struct layout *lay, struct ch
 	t->nrows = total;
 	for (size_t k = 0; k < lay->nout; k++) {
 		struct isc_column *col = isc_table_add_col(t, lay->out_names[k], lay->types[k]);
-		if (lay->pack_width[k]) {
+		if (lay->pack_width[k] && ch[0].pk[k].width && (nch == 1 || ch[1].pk[k].width)) {
 			col->packed = join_packed(ch, nch, k);
+			continue;
+		}
+		if (lay->pack_width[k]) {
+			col->num = join_given_up(ch, nch, k, total);
 			continue;
 		}
 		if (col->type == ISC_COL_NUM) {

@@ -363,6 +363,7 @@ int cmd_stats(int argc, char **argv)
 	if (isc_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
 	ctx.pack = packed_load_ok(&o, funcs, nfuncs);
+	ctx.no_text = true;  /* the statistics are of numbers: text columns only to group by */
 	size_t nruns = (size_t)(argc - optind);
 	/* every run's cache builder forked now, from a process that has read no run: a builder
 	 * forked after runs were read would keep their memory as its own once we exit */

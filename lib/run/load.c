@@ -67,7 +67,8 @@ static bool want_column(const char *name, void *arg)
 {
 	const struct isc_load_ctx *ctx = arg;
 	const struct isc_load_spec *s = ctx->spec;
-	if (!ctx->regex || regexec(ctx->regex, name, 0, NULL, 0) == 0)
+	bool skip = ctx->no_text && isc_is_known_text_column(name);
+	if (!skip && (!ctx->regex || regexec(ctx->regex, name, 0, NULL, 0) == 0))
 		return true;
 	if (!s->no_group && !strcmp(name, s->group_by ? s->group_by : "ReqCState"))
 		return true;

@@ -595,13 +595,7 @@ static char *agent_command(const struct remote_opts *ro, const char *collect, co
 				 collect, qleaf);
 	free(leaf);
 	free(qleaf);
-	for (int i = 1; i < ro->npass; i++) {
-		char *q = sh_quote(ro->pass[i]), *c = isc_xasprintf("%s %s", cmd, q);
-		free(q);
-		free(cmd);
-		cmd = c;
-	}
-	return cmd;
+	return sh_append_passed(cmd, ro);
 }
 
 /* A run that did not end on the SUT before the connection dropped (no end_time, or fewer rows

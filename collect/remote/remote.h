@@ -63,6 +63,8 @@ struct ssh_proc {
 };
 /* Single-quote s for the SUT's shell. malloc'd. */
 char *sh_quote(const char *s);
+/* cmd (malloc'd, freed) followed by the options passed on to the SUT's collect, each quoted. */
+char *sh_append_passed(char *cmd, const struct remote_opts *ro);
 /* Start `ssh [options] -- host command` (command NULL: `ssh [options] -G -- host`, the effective
  * configuration); its own process group, so that a terminal's ^C reaches only us. 0 or -1 after
  * a message. */

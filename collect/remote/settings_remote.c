@@ -17,13 +17,7 @@
 static char *agent_command(const struct remote_opts *ro, const char *collect)
 {
 	char *cmd = isc_xasprintf("%s --remote-agent-settings", collect);
-	for (int i = 1; i < ro->npass; i++) {
-		char *q = sh_quote(ro->pass[i]), *c = isc_xasprintf("%s %s", cmd, q);
-		free(q);
-		free(cmd);
-		cmd = c;
-	}
-	return cmd;
+	return sh_append_passed(cmd, ro);
 }
 
 /* The SUT's stderr, line by line with the host in front; the last one is kept as its error. */

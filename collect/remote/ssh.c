@@ -31,6 +31,17 @@ char *sh_quote(const char *s)
 	return q;
 }
 
+char *sh_append_passed(char *cmd, const struct remote_opts *ro)
+{
+	for (int i = 1; i < ro->npass; i++) {
+		char *q = sh_quote(ro->pass[i]), *c = isc_xasprintf("%s %s", cmd, q);
+		free(q);
+		free(cmd);
+		cmd = c;
+	}
+	return cmd;
+}
+
 static char **ssh_argv(const struct remote_opts *ro, const char *host, const char *command)
 {
 	size_t n = 0, max = 16 + 2 * ro->nssh_opts;

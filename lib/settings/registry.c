@@ -11,7 +11,8 @@
 #include "settings/settings_internal.h"
 
 static const struct st_def *const tables[] = { st_cpuidle_defs, st_cpufreq_defs, st_pci_defs,
-					       st_msr_defs, st_pmqos_defs };
+					       st_msr_defs, st_pmqos_defs, st_resume_latency_defs, st_offline_defs,
+					       st_uncore_defs, st_prewake_defs, st_hwp_defs };
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
 /* Exact name, or a per-device entry ("aspm@") by prefix. */

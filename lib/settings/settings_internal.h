@@ -41,6 +41,16 @@ struct st_def {
 /* Each file of settings contributes its entries through one of these (NULL-name ended). */
 extern const struct st_def st_cpuidle_defs[], st_cpufreq_defs[], st_pci_defs[], st_msr_defs[],
 	st_pmqos_defs[];
+/* The settings of issue 27 (one file each). */
+extern const struct st_def st_resume_latency_defs[], st_offline_defs[], st_uncore_defs[], st_prewake_defs[],
+	st_hwp_defs[];
+
+/* vendor.c: "GenuineIntel", "AuthenticAMD", "other" or "unknown" (no /proc/cpuinfo). */
+const char *st_cpu_vendor(const struct isc_settings *s);
+/* The "cpu family" and "model" of /proc/cpuinfo; -1 if it has none. */
+int st_cpu_model(const struct isc_settings *s, int *family, int *model);
+/* The have() of an Intel MSR setting: an Intel CPU whose MSR msr reads on the measured CPU. */
+int st_intel_msr_have(struct isc_settings *s, uint32_t msr, char *why, size_t len);
 
 /* "<sysroot><abs path>" (malloc'd). */
 char *st_path(const struct isc_settings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

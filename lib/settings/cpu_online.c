@@ -194,18 +194,19 @@ static int off_check(struct isc_settings *s, const char *name, const char *value
 	return rc;
 }
 
-/* The per-CPU settings of every online CPU skip those offline now, and take those online again. */
-static void follow_online(struct isc_settings *s)
+/* The per-CPU settings written after this skip a CPU it took offline and, when they go to
+ * every online CPU, include one it brought back. */
+static void follow_online(struct isc_settings *s, int cpu, bool on)
 {
-	if (!s->all_cpus)
-		return;
-	size_t n;
-	int *cpus = present_cpus(s, &n);
-	s->ncpus = 0;
-	for (size_t i = 0; i < n; i++)
-		if (online_state(s, cpus[i]) != 0 || cpus[i] == s->measured_cpu)
-			s->cpus[s->ncpus++] = cpus[i];
-	free(cpus);
+	size_t k = 0;
+	for (size_t i = 0; i < s->ncpus; i++)
+		if (s->cpus[i] != cpu)
+			s->cpus[k++] = s->cpus[i];
+	s->ncpus = k;
+	if (on && s->all_cpus) {
+		s->cpus = isc_xrealloc(s->cpus, (s->ncpus + 1) * sizeof(*s->cpus));
+		s->cpus[s->ncpus++] = cpu;
+	}
 }
 
 static int set_online(struct isc_settings *s, int cpu, bool on, char *err, size_t len)
@@ -214,13 +215,15 @@ static int set_online(struct isc_settings *s, int cpu, bool on, char *err, size_
 	int r = st_write_changed(s, "offline-cpus", p, old, on ? "1" : "0", err, len);
 	free(old);
 	free(p);
+	if (r == 0)
+		follow_online(s, cpu, on);
 	return r;
 }
 
 static int off_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	(void)name, (void)cpu;
-	size_t n;
+	size_t n = 0;
 	bool *set = isc_xcalloc(MAX_CPUS, sizeof(*set));
 	int *cpus = NULL, rc = wanted(s, value, set, err, len);
 	if (rc == 0)
@@ -231,10 +234,6 @@ static int off_write(struct isc_settings *s, const char *name, const char *value
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (set[cpus[i]])
 			rc = set_online(s, cpus[i], false, err, len);
-	if (cpus) {
-		s->cpus = isc_xrealloc(s->cpus, (n + 1) * sizeof(*s->cpus));
-		follow_online(s);
-	}
 	free(cpus);
 	free(set);
 	return rc;

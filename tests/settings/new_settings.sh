@@ -1,0 +1,207 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Issue 27's settings on a fixture tree (--sysroot; never the machine's own): resume-latency,
+# offline-cpus, uncore-freq, cstate-prewake, hwp-min/max/desired. --list-settings with their
+# values, and on AMD / HWP-off / other-model trees the reason each is missing; every check
+# refusal (exit 2, nothing written); a --set run (recorded, restored); the exact files and MSR
+# bits of a SIGKILLed run, then --restore (online files first) back to the tree as before;
+# SIGINT; a write that fails midway; a matrix over offline-cpus and hwp-desired.
+. "$(dirname "$0")/../collect/lib.sh"
+. "$(dirname "$0")/fixture.sh"
+. "$(dirname "$0")/fixture_new.sh"
+command -v jq >/dev/null || fail "jq not installed"
+command -v perl >/dev/null || fail "perl not installed"
+CPU=$(pick_cpu)
+SIB=$((CPU + 2))     # the measured CPU's thread sibling in the fixture (CPUs 0-3, 0+2, 1+3)
+OFF=$((CPU + 1))     # a CPU neither measured nor its sibling, nor CPU 0 (no online file)
+OTHER=$((1 - CPU))   # another CPU per-CPU settings touch
+
+R=$TMP/root
+make_fixture_new "$R" || fail "fixture"
+cp -a "$R" "$TMP/pristine"
+C=$R/sys/devices/system/cpu
+U=$C/intel_uncore_frequency
+J=$R/run/idlescope-settings/settings.journal
+same() {
+	diff -r -x policy -x run "$TMP/pristine" "$R" >"$TMP/diff" || { cat "$TMP/diff"; fail "$1: the fixture tree is not as before"; }
+}
+S="--sysroot $R --method timer --cpu $CPU -q --no-counters"
+
+# --list-settings: the new settings with their values
+"$COLLECT" --list-settings --sysroot "$R" --cpu "$CPU" >"$TMP/list" || fail "--list-settings"
+for want in "resume-latency 0" "offline-cpus none" "uncore-freq 800MHz-2000MHz" "cstate-prewake on" \
+	"hwp-min 1" "hwp-max 45" "hwp-desired auto"; do
+	grep -Eq "^  ${want% *} +${want#* } " "$TMP/list" || { cat "$TMP/list"; fail "--list-settings: no '$want'"; }
+done
+grep -q "^  hwp-max .* lowest, efficient, guaranteed, highest, or 1 to 45 (MSR 0x771 of CPU $CPU)" "$TMP/list" ||
+	{ cat "$TMP/list"; fail "--list-settings: HWP levels"; }
+
+# Missing, with the reason: AMD, HWP off, a model without pre-wake, no hotplug or uncore driver
+missing() {   # TREE NAME REASON-REGEX
+	"$COLLECT" --list-settings --sysroot "$1" --cpu "$CPU" | sed -n '/^Not on this machine:/,$p' >"$TMP/miss"
+	grep -Eq "^  $2 +$3" "$TMP/miss" || { cat "$TMP/miss"; fail "$1: $2 not missing with /$3/"; }
+}
+A=$TMP/amd
+cp -a "$R" "$A"
+printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n' >"$A/proc/cpuinfo"
+rm -r "$A/sys/devices/system/cpu/intel_uncore_frequency" "$A"/sys/devices/system/cpu/cpu*/online
+missing "$A" cstate-prewake "an Intel MSR \(0x1FC\); this CPU is AuthenticAMD$"
+missing "$A" hwp-min "an Intel MSR \(0x770\); this CPU is AuthenticAMD$"
+missing "$A" uncore-freq "no package_XX_die_YY limits in $A/sys/devices/system/cpu/intel_uncore_frequency "
+missing "$A" offline-cpus "no CPU but the measured one can go offline \(no cpuN/online files in $A/sys/devices/system/cpu\)$"
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 154\n' >"$A/proc/cpuinfo"
+perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x770, 0); print $f pack("Q<", 0)' "$A/dev/cpu/$CPU/msr"
+missing "$A" cstate-prewake "not a CPU known to have it \(family 6 model 0x9A; "
+missing "$A" hwp-desired "HWP is off \(MSR 0x770 bit 0 clear"
+"$COLLECT" --list-settings --sysroot "$A" --cpu "$CPU" | grep -q "^  resume-latency  *0 " || fail "AMD tree: resume-latency missing"
+note "missing settings named with their reasons on AMD, HWP-off and Alder Lake (0x9A) trees"
+
+# Refused values: one line, exit 2, nothing written
+refused() { expect_fail 2 "^collect: $1" $COLLECT $S -c 20 -o "$TMP/never" --set "$2"; }
+refused "resume-latency=-1: not n/a or a whole number of microseconds up to 2147483646; accepted: 0 \(no limit\)" resume-latency=-1
+refused "resume-latency=2147483647: not n/a" resume-latency=2147483647
+refused "offline-cpus=$CPU: CPU $CPU is the measured CPU: it is never taken offline; accepted: none, siblings" offline-cpus=$CPU
+refused "offline-cpus=7: there is no CPU 7;" offline-cpus=7
+refused "offline-cpus=1-: not none, siblings or a CPU list such as 1,3-5" offline-cpus=1-
+if [ "$CPU" = 1 ]; then
+	refused "offline-cpus=0,2: CPU 0 cannot go offline \(no cpu0/online file\)" offline-cpus=0,2
+fi
+refused "uncore-freq=3GHz: outside package_00_die_00's range 800 to 2400 MHz \(initial_min/max_freq_khz\)" uncore-freq=3GHz
+refused "uncore-freq=2GHz-1GHz: the low limit is above the high one" uncore-freq=2GHz-1GHz
+refused "uncore-freq=fast: not an uncore frequency" uncore-freq=fast
+refused "hwp-max=46: outside CPU [01]'s levels 1 \(lowest\) to 45 \(highest\)" hwp-max=46
+refused "hwp-min=fast: not a performance level \(0 to 255\) or a level name" hwp-min=fast
+refused "cstate-prewake=yes: not on or off" cstate-prewake=yes
+# a request that defers to the package request (MSR 0x774 bit 42) is refused
+cp "$R/dev/cpu/$OTHER/msr" "$TMP/msr.keep"
+perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x774, 0); print $f pack("Q<", 0x0000055580002D01)' "$R/dev/cpu/$OTHER/msr"
+refused "hwp-min=8: MSR 0x774 of CPU $OTHER defers to the package request \(bit 42\)" hwp-min=8
+cp "$TMP/msr.keep" "$R/dev/cpu/$OTHER/msr"
+[ ! -e "$TMP/never" ] || fail "a refused command made its output directory"
+same "after refused values"
+
+# --set of every new setting: recorded as set, restored after
+SET="--set resume-latency=20 --set offline-cpus=siblings --set uncore-freq=2.2GHz --set cstate-prewake=off
+	--set hwp-min=guaranteed --set hwp-max=40 --set hwp-desired=efficient"
+run=$TMP/set1
+retry_busy "$COLLECT" $S -c 20 -o "$run" $SET || fail "--set run"
+# (the run reads the CPUs of the fixture's static cpu/online, 0-3: the sibling taken offline
+# shows the values it kept, as the later settings skipped it)
+mixed() { echo "mixed: $(for n in 0 1 2 3; do [ $n = $SIB ] && printf 'cpu%s=%s ' $n "$2" || printf 'cpu%s=%s ' $n "$1"; done | sed 's/ $//')"; }
+jq_true "$run/info.json" '.settings["resume-latency"] == "20" and .settings["offline-cpus"] == "'$SIB'" and
+	.settings["uncore-freq"] == "2200MHz" and .settings["cstate-prewake"] == "'"$(mixed off on)"'" and
+	.settings["hwp-min"] == "'"$(mixed 26 1)"'" and .settings["hwp-max"] == "'"$(mixed 40 45)"'" and
+	.settings["hwp-desired"] == "'"$(mixed 8 auto)"'"' "settings recorded as set"
+jq_true "$run/info.json" '.settings_changed["uncore-freq"] == {"before":"800MHz-2000MHz","after":"2200MHz"} and
+	.settings_changed["offline-cpus"] == {"before":"none","after":"'$SIB'"} and
+	.settings_changed["hwp-desired"] == {"before":"auto","after":"8"} and (.settings_changed | length) == 7' "settings_changed"
+same "after the --set run"
+[ ! -e "$J" ] || fail "journal left after a clean run"
+note "--set run: $(jq -c '.settings | with_entries(select(.key | test("resume|offline|uncore|prewake|hwp")))' "$run/info.json")"
+
+# start_long NAME SETTINGS...: a run that measures until killed; pid in $pid, its child in $child
+start_long() {
+	out=$TMP/$1
+	shift
+	wait_cpu_free
+	test_bg "$COLLECT" $S -c 100000000 -o "$out" "$@" 2>"$TMP/lerr"
+	pid=$!
+	for _ in $(seq 150); do
+		[ -s "$out/datapoints.csv" ] && break
+		kill -0 $pid 2>/dev/null || { cat "$TMP/lerr"; fail "$out: the run ended early"; }
+		sleep 0.1
+	done
+	[ -s "$out/datapoints.csv" ] || fail "$out: no datapoints after 15 s"
+	child=$(pgrep -P $pid)
+}
+msr_is() {   # CPU ADDR WANT
+	[ "$(msr "$R/dev/cpu/$1/msr" "$2")" = "$3" ] || fail "CPU $1 MSR 0x$2 = $(msr "$R/dev/cpu/$1/msr" "$2"), expected $3"
+}
+file_is() {  # FILE WANT
+	[ "$(cat "$1")" = "$2" ] || fail "$1 holds $(cat "$1"), expected $2"
+}
+
+# SIGKILL: the exact values stay (other bits untouched), --restore puts every one back
+start_long killed $SET --set freq=2GHz
+kill -KILL $pid $child
+wait $pid 2>/dev/null
+for n in 0 1 2 3; do
+	file_is "$C/cpu$n/power/pm_qos_resume_latency_us" 20   # written before offline-cpus
+	[ $n = $SIB ] && continue                              # the later ones skip the CPU gone offline
+	msr_is $n 1FC 0x40000022
+	msr_is $n 774 0x1558008281a
+	file_is "$C/cpu$n/cpufreq/scaling_max_freq" 2000000
+done
+msr_is $SIB 1FC 0x22
+msr_is $SIB 774 0x15580002d01
+file_is "$C/cpu$SIB/cpufreq/scaling_max_freq" 4200000
+file_is "$C/cpu$SIB/online" 0
+file_is "$C/cpu$((5 - SIB))/online" 1
+for d in package_00_die_00 package_01_die_00; do
+	file_is "$U/$d/min_freq_khz" 2200000
+	file_is "$U/$d/max_freq_khz" 2200000
+done
+grep -c "" "$J" >/dev/null || fail "no journal after SIGKILL"
+expect_fail 1 "settings left changed by collect pid $pid are pending" $COLLECT $S -c 10 -o "$TMP/refused"
+strace -f -e trace=openat -o "$TMP/strace" "$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "--restore after SIGKILL"; }
+# 4 resume-latency + 1 online + 2 x 2 uncore + 3 x (prewake, hwp-min, hwp-max, hwp-desired, freq min+max)
+grep -q "^collect: 27 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore: count"; }
+first=$(grep -E "openat\(.*\"$R/(sys|dev)/.*O_(WRONLY|RDWR)" "$TMP/strace" | head -1)
+case "$first" in *"/cpu$SIB/online\""*) ;; *) fail "--restore wrote something before the online file: $first" ;; esac
+same "after SIGKILL and --restore"
+[ ! -e "$J" ] || fail "journal left after --restore"
+note "SIGKILL: MSR 0x1FC 0x22 -> 0x40000022, 0x774 0x15580002d01 -> 0x1558008281a, cpu$SIB offline; --restore wrote cpu$SIB/online first"
+
+# offline-cpus first, then per-CPU settings: the CPU taken offline is skipped (its files refuse
+# writes on a real machine), and brought back before the rest on restore
+start_long off1 --set offline-cpus=$OFF --set resume-latency=30 --set hwp-max=guaranteed
+kill -KILL $pid $child
+wait $pid 2>/dev/null
+file_is "$C/cpu$OFF/online" 0
+file_is "$C/cpu$CPU/power/pm_qos_resume_latency_us" 30
+file_is "$C/cpu$OFF/power/pm_qos_resume_latency_us" 0
+msr_is $CPU 774 0x15580001a01
+msr_is $OFF 774 0x15580002d01
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (offline-cpus=$OFF)"; }
+grep -q "^collect: 7 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (offline-cpus=$OFF): count"; }
+same "after offline-cpus=$OFF and --restore"
+note "offline-cpus=$OFF then resume-latency, hwp-max: CPU $OFF left untouched, 7 values restored"
+
+# SIGINT: the run stops, the collector restores everything itself
+start_long int $SET
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 1 ] || { cat "$TMP/lerr"; fail "SIGINT: exit $rc, expected 1"; }
+same "after SIGINT"
+[ ! -e "$J" ] || fail "journal left after SIGINT"
+note "SIGINT: exit 1, every file back"
+
+# A write that fails midway (the other CPU's resume-latency file cannot be read): exit 1 with
+# the setting and file named, what was written before put back, no journal left
+f=$C/cpu$OTHER/power/pm_qos_resume_latency_us
+mv "$f" "$TMP/rl.keep" && mkdir "$f"
+wait_cpu_free
+expect_fail 1 "^collect: resume-latency: cannot read $f$" $COLLECT $S -c 20 -o "$TMP/mid" \
+	--set uncore-freq=1.2GHz --set hwp-min=8 --set offline-cpus=siblings --set cstate-prewake=off --set resume-latency=40
+rmdir "$f" && mv "$TMP/rl.keep" "$f"
+same "after a write that failed midway"
+[ ! -e "$J" ] || fail "journal left after a failed write"
+note "failed write midway: uncore, hwp-min, offline-cpus, pre-wake written, then refused: all put back"
+
+# A matrix: every run records its configuration, everything restored after (with the sibling
+# offline, the fixture's static CPU list shows it with the value it kept: "mixed: ...")
+e=$TMP/exp
+"$COLLECT" $S -c 20 -o "$e" --matrix offline-cpus=none,siblings --matrix hwp-desired=auto,guaranteed \
+	--set uncore-freq=min --repeat 1 2>"$TMP/err" || { cat "$TMP/err"; fail "matrix"; }
+jq_true "$e/experiment.json" '(.runs | length) == 4 and .restored == true and .complete == true' "experiment.json"
+for d in "$e"/*/; do
+	jq_true "$d/info.json" '(if .experiment.config["hwp-desired"] == "auto" then "auto" else "26" end) as $want |
+		.settings["offline-cpus"] == (if .experiment.config["offline-cpus"] == "none" then "none" else "'$SIB'" end) and
+		(.settings["hwp-desired"] == $want or (.experiment.config["offline-cpus"] == "siblings" and
+		 (.settings["hwp-desired"] | test("^mixed: .*cpu'$CPU'=" + $want + "( |$)")))) and
+		.settings["uncore-freq"] == "min"' "$d: settings of its configuration"
+done
+same "after the matrix"
+note "matrix offline-cpus x hwp-desired: 4 runs, each with its configuration; restored"

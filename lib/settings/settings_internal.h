@@ -49,6 +49,13 @@ extern const struct st_def st_resume_latency_defs[], st_offline_defs[], st_uncor
 const char *st_cpu_vendor(const struct isc_settings *s);
 /* The "cpu family" and "model" of /proc/cpuinfo; -1 if it has none. */
 int st_cpu_model(const struct isc_settings *s, int *family, int *model);
+/* pkg_limits.c: the package C-state limit field of MSR 0xE2 on this CPU model. */
+struct st_pkg_limits {
+	const char *models;
+	uint64_t mask;              /* bits 2:0 or 3:0 */
+	const char *names[16];      /* by code; NULL: a code without a name (raw:N) */
+};
+const struct st_pkg_limits *st_pkg_limits(const struct isc_settings *s);
 /* The have() of an Intel MSR setting: an Intel CPU whose MSR msr reads on the measured CPU. */
 int st_intel_msr_have(struct isc_settings *s, uint32_t msr, char *why, size_t len);
 

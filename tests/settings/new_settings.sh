@@ -29,7 +29,7 @@ S="--sysroot $R --method timer --cpu $CPU -q --no-counters"
 
 # --list-settings: the new settings with their values
 "$COLLECT" --list-settings --sysroot "$R" --cpu "$CPU" >"$TMP/list" || fail "--list-settings"
-for want in "resume-latency 0" "offline-cpus none" "uncore-freq 800MHz-2000MHz" "cstate-prewake on" \
+for want in "pkg-cstate-limit PC0" "resume-latency 0" "offline-cpus none" "uncore-freq 800MHz-2000MHz" "cstate-prewake on" \
 	"hwp-min 1" "hwp-max 45" "hwp-desired auto"; do
 	grep -Eq "^  ${want% *} +${want#* } " "$TMP/list" || { cat "$TMP/list"; fail "--list-settings: no '$want'"; }
 done
@@ -51,6 +51,8 @@ missing "$A" uncore-freq "no package_XX_die_YY limits in $A/sys/devices/system/c
 missing "$A" offline-cpus "no CPU but the measured one can go offline \(no cpuN/online files in $A/sys/devices/system/cpu\)$"
 printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 154\n' >"$A/proc/cpuinfo"
 perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x770, 0); print $f pack("Q<", 0)' "$A/dev/cpu/$CPU/msr"
+"$COLLECT" --list-settings --sysroot "$A" --cpu "$CPU" | grep -Eq "^  pkg-cstate-limit +PC10 +PC0, PC2, PC3, PC6, PC7, PC7S, PC8, PC9, PC10, raw:0 to raw:15 \(the codes of the client cores\)" ||
+	fail "Alder Lake tree: pkg-cstate-limit with the client codes"
 missing "$A" cstate-prewake "not a CPU known to have it \(family 6 model 0x9A; "
 missing "$A" hwp-desired "HWP is off \(MSR 0x770 bit 0 clear"
 "$COLLECT" --list-settings --sysroot "$A" --cpu "$CPU" | grep -q "^  resume-latency  *0 " || fail "AMD tree: resume-latency missing"
@@ -72,6 +74,9 @@ refused "uncore-freq=fast: not an uncore frequency" uncore-freq=fast
 refused "hwp-max=46: outside CPU [01]'s levels 1 \(lowest\) to 45 \(highest\)" hwp-max=46
 refused "hwp-min=fast: not a performance level \(0 to 255\) or a level name" hwp-min=fast
 refused "cstate-prewake=yes: not on or off" cstate-prewake=yes
+# the package C-state limit's codes are the model's (Sapphire Rapids: bits 2:0, PC6N/PC6R, 7 unlimited)
+refused "pkg-cstate-limit=PC10: not a package C-state limit of the Skylake-X to Emerald Rapids, Ivy Bridge-EP, Xeon Phi; accepted: PC0, PC2, PC6N, PC6R, unlimited, raw:0 to raw:7" pkg-cstate-limit=PC10
+refused "pkg-cstate-limit=raw:8: not a package" pkg-cstate-limit=raw:8
 # a request that defers to the package request (MSR 0x774 bit 42) is refused
 cp "$R/dev/cpu/$OTHER/msr" "$TMP/msr.keep"
 perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x774, 0); print $f pack("Q<", 0x0000055580002D01)' "$R/dev/cpu/$OTHER/msr"
@@ -122,7 +127,7 @@ file_is() {  # FILE WANT
 }
 
 # SIGKILL: the exact values stay (other bits untouched), --restore puts every one back
-start_long killed $SET --set freq=2GHz
+start_long killed $SET --set freq=2GHz --set pkg-cstate-limit=PC6R
 kill -KILL $pid $child
 wait $pid 2>/dev/null
 for n in 0 1 2 3; do
@@ -130,10 +135,12 @@ for n in 0 1 2 3; do
 	[ $n = $SIB ] && continue                              # the later ones skip the CPU gone offline
 	msr_is $n 1FC 0x40000022
 	msr_is $n 774 0x1558008281a
+	msr_is $n E2 0x1400000b   # Sapphire Rapids: the limit is bits 2:0 (PC6R = 3), bit 3 stays
 	file_is "$C/cpu$n/cpufreq/scaling_max_freq" 2000000
 done
 msr_is $SIB 1FC 0x22
 msr_is $SIB 774 0x15580002d01
+msr_is $SIB E2 0x14000008
 file_is "$C/cpu$SIB/cpufreq/scaling_max_freq" 4200000
 file_is "$C/cpu$SIB/online" 0
 file_is "$C/cpu$((5 - SIB))/online" 1
@@ -145,8 +152,9 @@ grep -c "" "$J" >/dev/null || fail "no journal after SIGKILL"
 expect_fail 1 "settings left changed by collect pid $pid are pending" $COLLECT $S -c 10 -o "$TMP/refused"
 strace -f -e trace=openat -o "$TMP/strace" "$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>"$TMP/err" ||
 	{ cat "$TMP/err"; fail "--restore after SIGKILL"; }
-# 4 resume-latency + 1 online + 2 x 2 uncore + 3 x (prewake, hwp-min, hwp-max, hwp-desired, freq min+max)
-grep -q "^collect: 27 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore: count"; }
+# 4 resume-latency + 1 online + 2 x 2 uncore + 3 x (prewake, hwp-min, hwp-max, hwp-desired, freq min+max,
+# pkg-cstate-limit)
+grep -q "^collect: 30 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore: count"; }
 first=$(grep -E "openat\(.*\"$R/(sys|dev)/.*O_(WRONLY|RDWR)" "$TMP/strace" | head -1)
 case "$first" in *"/cpu$SIB/online\""*) ;; *) fail "--restore wrote something before the online file: $first" ;; esac
 same "after SIGKILL and --restore"

@@ -12,17 +12,24 @@
 
 static const struct st_def *const tables[] = { st_cpuidle_defs, st_cpufreq_defs, st_pci_defs,
 					       st_msr_defs, st_pmqos_defs, st_resume_latency_defs, st_offline_defs,
-					       st_uncore_defs, st_prewake_defs, st_hwp_defs };
+					       st_uncore_defs, st_prewake_defs, st_hwp_defs, st_freq_cpu_defs };
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
-/* Exact name, or a per-device entry ("aspm@") by prefix. */
+bool st_is_cpu_named(const struct st_def *d)
+{
+	size_t n = strlen(d->name);
+	return n > 4 && !strcmp(d->name + n - 4, "@cpu");
+}
+
+/* Exact name, or a per-device entry ("aspm@") or one named for a CPU ("freq@cpu3") by prefix. */
 static const struct st_def *find(const char *name)
 {
 	for (size_t t = 0; t < NTABLES; t++)
 		for (const struct st_def *d = tables[t]; d->name; d++) {
 			size_t n = strlen(d->name);
-			if (d->scope == ST_PCI && d->name[n - 1] == '@' ? !strncmp(name, d->name, n) && name[n]
-								       : !strcmp(name, d->name))
+			if (st_is_cpu_named(d) ? !strncmp(name, d->name, n) && name[n] >= '0' && name[n] <= '9'
+			    : d->scope == ST_PCI && d->name[n - 1] == '@' ? !strncmp(name, d->name, n) && name[n]
+									  : !strcmp(name, d->name))
 				return d;
 		}
 	return NULL;
@@ -164,8 +171,8 @@ static void for_each(struct isc_settings *s, void (*fn)(struct isc_settings *, c
 static void record_one(struct isc_settings *s, const struct st_def *d, const char *name, void *arg)
 {
 	char why[256];
-	if (d->have(s, name, why, sizeof(why)) < 0)
-		return;
+	if (st_is_cpu_named(d) || d->have(s, name, why, sizeof(why)) < 0)
+		return;   /* freq@cpuN: in freq's record */
 	char *v = read_def(s, d, name);
 	if (v)
 		cJSON_AddStringToObject(arg, name, v);
@@ -197,6 +204,19 @@ static void list_one(struct isc_settings *s, const struct st_def *d, const char 
 {
 	struct list_arg *a = arg;
 	char why[512], acc[1024];
+	if (st_is_cpu_named(d)) {   /* one line for every CPU's name, as the measured CPU has it */
+		char *n = isc_xasprintf("%s%d", name, s->measured_cpu), *shown = isc_xasprintf("%sN", name);
+		bool have = d->have(s, n, why, sizeof(why)) == 0;
+		if (have != a->missing && have) {
+			d->accepts(s, n, acc, sizeof(acc));
+			fprintf(a->out, "  %-20s %-16s %s\n", shown, "(see freq)", acc);
+		} else if (have != a->missing) {
+			fprintf(a->out, "  %-20s %s\n", shown, why);
+		}
+		free(n);
+		free(shown);
+		return;
+	}
 	bool have = d->have(s, name, why, sizeof(why)) == 0;
 	if (have == a->missing)
 		return;
@@ -229,7 +249,7 @@ static void names_of(char *buf, size_t len)
 	for (size_t t = 0; t < NTABLES; t++)
 		for (const struct st_def *d = tables[t]; d->name && k < len; d++)
 			k += (size_t)snprintf(buf + k, len - k, "%s%s%s", k ? ", " : "", d->name,
-					      d->scope == ST_PCI ? "BDF" : "");
+					      d->scope == ST_PCI ? "BDF" : st_is_cpu_named(d) ? "N" : "");
 }
 
 int isc_settings_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)

@@ -43,7 +43,9 @@ extern const struct st_def st_cpuidle_defs[], st_cpufreq_defs[], st_pci_defs[], 
 	st_pmqos_defs[];
 /* The settings of issue 27 (one file each). */
 extern const struct st_def st_resume_latency_defs[], st_offline_defs[], st_uncore_defs[], st_prewake_defs[],
-	st_hwp_defs[];
+	st_hwp_defs[], st_freq_cpu_defs[];
+/* A setting named for one CPU ("freq@cpu" stands for freq@cpu0, freq@cpu1, ...). */
+bool st_is_cpu_named(const struct st_def *d);
 
 /* vendor.c: "GenuineIntel", "AuthenticAMD", "other" or "unknown" (no /proc/cpuinfo). */
 const char *st_cpu_vendor(const struct isc_settings *s);

@@ -176,6 +176,29 @@ grep -q "^collect: 7 journalled values restored$" "$TMP/out" || { cat "$TMP/out"
 same "after offline-cpus=$OFF and --restore"
 note "offline-cpus=$OFF then resume-latency, hwp-max: CPU $OFF left untouched, 7 values restored"
 
+# freq@cpuN: another CPU's cpufreq limits, the measured CPU's left alone (with --settings-cpus
+# measured too); its value is in freq's record
+retry_busy "$COLLECT" $S -c 20 -o "$TMP/fo" --settings-cpus measured --set freq@cpu$OFF=2GHz || fail "freq@cpu$OFF run"
+jq_true "$TMP/fo/info.json" '.settings.freq == "unl" and .settings_changed["freq@cpu'$OFF'"].after == "2000MHz"' \
+	"freq@cpu$OFF with --settings-cpus measured (the record covers the measured CPU)"
+start_long fo2 --set freq@cpu$OFF=1.5GHz --set freq@cpu$SIB=max
+kill -KILL $pid $child
+wait $pid 2>/dev/null
+for n in 0 1 2 3; do
+	want="800000 4200000"
+	[ $n = $OFF ] && want="1500000 1500000"
+	[ $n = $SIB ] && want="4200000 4200000"
+	file_is "$C/cpu$n/cpufreq/scaling_min_freq" "${want% *}"
+	file_is "$C/cpu$n/cpufreq/scaling_max_freq" "${want#* }"
+done
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (freq@cpuN)"; }
+grep -q "^collect: 3 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (freq@cpuN): count"; }
+same "after freq@cpuN and --restore"
+refused "freq@cpu$OFF=5GHz: outside CPU $OFF's range 800 to 4200 MHz" freq@cpu$OFF=5GHz
+refused "freq@cpu9: this machine does not have it: no cpufreq limits in $C/cpu9/cpufreq/" freq@cpu9=2GHz
+refused "unknown setting 'freq@cpu'; the settings are .*, freq@cpuN" freq@cpu=2GHz
+note "freq@cpu$OFF=1.5GHz, freq@cpu$SIB=max: only those CPUs' limits written, 3 values restored"
+
 # SIGINT: the run stops, the collector restores everything itself
 start_long int $SET
 kill -INT $pid

@@ -30,14 +30,15 @@ static struct die *dies(const struct isc_settings *s, size_t *n)
 	struct dirent *e;
 	*n = 0;
 	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, "package_", 8) || strlen(e->d_name) >= sizeof(out->name))
+		size_t len = strlen(e->d_name);
+		if (strncmp(e->d_name, "package_", 8) || len >= sizeof(out->name))
 			continue;
 		static const char *const files[] = { "initial_min_freq_khz", "initial_max_freq_khz", "min_freq_khz",
 						     "max_freq_khz" };
 		struct die x = { 0 };
 		uint64_t *dst[] = { &x.init_min, &x.init_max, &x.min, &x.max };
 		int bad = 0;
-		snprintf(x.name, sizeof(x.name), "%s", e->d_name);
+		memcpy(x.name, e->d_name, len + 1);
 		for (int i = 0; i < 4; i++) {
 			char *p = isc_xasprintf("%s/%s/%s", dir, x.name, files[i]);
 			bad |= st_read_u64(p, dst[i]);

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Writing a parsed journal back (collect --restore, and the end of every experiment): last
- * entry first (CPUs' online files before all else), a second pass for those that failed
- * (cpufreq min/max order); each value left
- * changed is named with its journal line and what to do. */
+/* Writing a parsed journal back (collect --restore, and the end of every experiment): CPUs'
+ * online files first, then last entry first, a second pass for those that failed (cpufreq
+ * min/max order); each value left changed is named with its journal line and what to do. */
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>

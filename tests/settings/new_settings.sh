@@ -217,11 +217,13 @@ grep -q "^collect: 7 journalled values restored$" "$TMP/out" || { cat "$TMP/out"
 same "after offline-cpus=$OFF and --restore"
 note "offline-cpus=$OFF then resume-latency, hwp-max: CPU $OFF left untouched, 7 values restored"
 
-# freq@cpuN: another CPU's cpufreq limits, the measured CPU's left alone (with --settings-cpus
-# measured too); its value is in freq's record
-retry_busy "$COLLECT" $S -c 20 -o "$TMP/fo" --settings-cpus measured --set freq@cpu$OFF=2GHz || fail "freq@cpu$OFF run"
-jq_true "$TMP/fo/info.json" '.settings.freq == "unl" and .settings_changed["freq@cpu'$OFF'"].after == "2000MHz"' \
-	"freq@cpu$OFF with --settings-cpus measured (the record covers the measured CPU)"
+# freq@cpuN: another CPU's cpufreq limits, the measured CPU's left alone, also with --settings-cpus
+# measured (and resume-latency's n/a, the kernel's "no latency at all")
+retry_busy "$COLLECT" $S -c 20 -o "$TMP/fo" --settings-cpus measured --set freq@cpu$OFF=2GHz --set resume-latency=n/a ||
+	fail "freq@cpu$OFF run"
+jq_true "$TMP/fo/info.json" '.settings.freq == "unl" and .settings_changed["freq@cpu'$OFF'"].after == "2000MHz" and
+	.settings_changed["resume-latency"] == {"before":"0","after":"n/a"}' \
+	"freq@cpu$OFF and resume-latency=n/a with --settings-cpus measured (the record covers the measured CPU)"
 start_long fo2 --set freq@cpu$OFF=1.5GHz --set freq@cpu$SIB=max
 kill -KILL $pid $child
 wait $pid 2>/dev/null

@@ -104,7 +104,9 @@ refused "resume-latency=-1: not n/a or a whole number of microseconds up to 2147
 refused "resume-latency=2147483647: not n/a" resume-latency=2147483647
 refused "offline-cpus=$CPU: CPU $CPU is the measured CPU: it is never taken offline; accepted: none, siblings" offline-cpus=$CPU
 refused "offline-cpus=7: there is no CPU 7;" offline-cpus=7
-refused "offline-cpus=1-: not none, siblings or a CPU list such as 1,3-5" offline-cpus=1-
+for v in 1- 3-2 1,,2 1, x 99999 -1; do
+	refused "offline-cpus=$v: not none, siblings or a CPU list such as 1,3-5 \(CPUs below 8192\)" offline-cpus=$v
+done
 if [ "$CPU" = 1 ]; then
 	refused "offline-cpus=0,2: CPU 0 cannot go offline \(no cpu0/online file\)" offline-cpus=0,2
 fi

@@ -131,7 +131,7 @@ static bool parse_freq(const char *v, size_t n, uint64_t *khz)
 {
 	double x;
 	double mul = n > 3 && !strncasecmp(v + n - 3, "GHz", 3) ? 1e6 : n > 3 && !strncasecmp(v + n - 3, "MHz", 3) ? 1e3 : 0;
-	if (!mul || !isc_parse_double(v, n - 3, &x) || x <= 0 || x > 1e3 * 1e3)
+	if (!mul || !isc_parse_double(v, n - 3, &x) || !(x > 0 && x * mul < 1e12))   /* not NaN, nor 1e12 kHz */
 		return false;
 	*khz = (uint64_t)(x * mul + 0.5);
 	return true;

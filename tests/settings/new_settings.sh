@@ -113,6 +113,10 @@ fi
 refused "uncore-freq=3GHz: outside package_00_die_00's range 800 to 2400 MHz \(initial_min/max_freq_khz\)" uncore-freq=3GHz
 refused "uncore-freq=2GHz-1GHz: the low limit is above the high one" uncore-freq=2GHz-1GHz
 refused "uncore-freq=fast: not an uncore frequency" uncore-freq=fast
+# (fuzz_setting_value found these: a frequency too large for kHz in 64 bits, or NaN, was undefined)
+refused "uncore-freq=nanGHz: not an uncore frequency" uncore-freq=nanGHz
+refused "freq=13111101111111110.5GHz: not a frequency" freq=13111101111111110.5GHz
+refused "freq@cpu1=nanMHz: not a frequency" freq@cpu1=nanMHz
 refused "hwp-max=46: outside CPU [01]'s levels 1 \(lowest\) to 45 \(highest\)" hwp-max=46
 refused "hwp-min=fast: not a performance level \(0 to 255\) or a level name" hwp-min=fast
 refused "cstate-prewake=yes: not on or off" cstate-prewake=yes

@@ -23,6 +23,11 @@ static bool agent_wanted(int argc, char **argv)
 	return argc > 1 && (!strcmp(argv[1], "--remote-agent") || !strcmp(argv[1], "--remote-agent-send"));
 }
 
+static bool settings_agent_wanted(int argc, char **argv)
+{
+	return argc > 1 && !strcmp(argv[1], "--remote-agent-settings");
+}
+
 static bool counters_wanted(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -33,6 +38,8 @@ static bool counters_wanted(int argc, char **argv)
 
 static const struct mode modes[] = {
 	{ "remote-agent", agent_wanted, remote_agent_main, "the SUT's side of collect -H, started over SSH" },
+	{ "remote-settings-agent", settings_agent_wanted, remote_settings_agent_main,
+	  "the SUT's side of collect -H with --list-settings, --dry-run or --restore" },
 	{ "remote", remote_wanted, remote_main, "-H HOST[,...]: any mode below on other machines over SSH" },
 	{ "counters", counters_wanted, counters_main, "--counters: turbostat-style counter snapshots" },
 	{ "measure", NULL, measure_main,

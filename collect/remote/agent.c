@@ -304,7 +304,7 @@ static int agent_send(struct agent *a)
 
 /* remote_collect() runs us from a private copy made for this session: remove it now (we run
  * on, and start_child executes /proc/self/exe, which needs no name). */
-static void remove_own_copy(void)
+void remote_agent_remove_copy(void)
 {
 	const char *dir = getenv("IDLESCOPE_AGENT_COPY");
 	if (!dir || !dir[0])
@@ -321,7 +321,7 @@ int remote_agent_main(int argc, char **argv)
 	struct agent a = { .rundir = argc > 2 ? argv[2] : NULL };
 	bool in_open = true, fetched = false;
 	int st = 0;
-	remove_own_copy();
+	remote_agent_remove_copy();
 	if (!a.rundir) {
 		isc_err("%s: needs the run directory", argv[1]);
 		return ISC_EXIT_USAGE;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* `collect -H HOST ...`: one host, a fleet, or --deploy only. */
+/* `collect -H HOST ...`: one host, a fleet, --deploy only, or the settings of each host. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +45,8 @@ int remote_main(int argc, char **argv)
 	install();
 	if (ro.deploy_only) {
 		rc = deploy_all(&ro);
+	} else if (ro.settings_mode) {
+		rc = remote_settings(&ro);
 	} else if (ro.nhosts == 1 && ro.fetch) {
 		struct host_result res;
 		rc = remote_fetch_host(&ro, ro.hosts[0], ro.outdir, &res);

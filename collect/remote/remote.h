@@ -47,6 +47,7 @@ struct remote_opts {
 	bool experiment;            /* --set/--matrix: the SUT runs the experiment driver */
 	bool fetch;                 /* --fetch: get the SUT's copy of a run cut short */
 	int progress;               /* --progress 1, -1: on a terminal */
+	const char *settings_mode;  /* "list-settings", "dry-run" or "restore": no run (settings_remote.c) */
 };
 
 /* remote_opts.c: true if argv asks for remote collection (-H, --hosts, --deploy). */
@@ -159,6 +160,14 @@ int remote_agent_main(int argc, char **argv);
 
 /* fleet.c */
 int remote_fleet(const struct remote_opts *ro);
+
+/* settings_remote.c: --list-settings, --dry-run or --restore on every host, one after another;
+ * each host's answer, then for several hosts the settings side by side. The exit status. */
+int remote_settings(const struct remote_opts *ro);
+/* settings_agent.c: the SUT's side of it, `collect --remote-agent-settings ARGS...`. */
+int remote_settings_agent_main(int argc, char **argv);
+/* agent.c: the deployed collect runs from a private copy; remove it (the program runs on). */
+void remote_agent_remove_copy(void);
 
 /* controller.c: collect -H, the remote mode in collect's main. */
 int remote_main(int argc, char **argv);

@@ -23,5 +23,6 @@ void remote_print_help(void)
 	       "                          lost (checked against the rows here, then removed on the SUT)\n"
 	       "      --progress          the fleet's progress line also when stderr is no terminal\n"
 	       "With one host, -o DIR is the run (the experiment with --matrix); with several,\n"
-	       "DIR/<host>/ per host. --set/--matrix and --counters run on the SUT, with its settings.\n");
+	       "DIR/<host>/ per host. --set/--matrix and --counters run on the SUT, with its settings;\n"
+	       "--list-settings, --dry-run and --restore answer per host, then side by side.\n");
 }

@@ -219,8 +219,9 @@ static const struct { const char *name; bool arg; } xopts[] = {
 	{ "dry-run", false }, { "restore", false }, { "list-settings", false },
 };
 
-/* How many argv entries rest[i] takes as an experiment option (0: not one); -1 for the ones
- * that are no measurement (they are run on the SUT by hand: ssh HOST collect ...). */
+/* How many argv entries rest[i] takes as an experiment option (0: not one). The ones that are
+ * no measurement (--list-settings, --dry-run, --restore) set the settings mode: each SUT's
+ * collect answers, no run is made (settings_remote.c). */
 static int experiment_opt(struct remote_opts *ro, char **rest, int nrest, int i)
 {
 	const char *a = rest[i];
@@ -229,8 +230,10 @@ static int experiment_opt(struct remote_opts *ro, char **rest, int nrest, int i)
 		if (strncmp(a, "--", 2) || strncmp(a + 2, xopts[k].name, n) || (a[2 + n] && a[2 + n] != '='))
 			continue;
 		if (!xopts[k].arg) {
-			isc_err("--%s: not with -H (run 'collect --%s' on the SUT)", xopts[k].name, xopts[k].name);
-			return -1;
+			if (a[2 + n])
+				return 0;   /* --restore=x: collect's parser says what is wrong */
+			ro->settings_mode = xopts[k].name;
+			return 1;
 		}
 		if (!strcmp(xopts[k].name, "set") || !strcmp(xopts[k].name, "matrix"))
 			ro->experiment |= !strcmp(xopts[k].name, "matrix");
@@ -317,6 +320,10 @@ int remote_parse(int argc, char **argv, struct remote_opts *ro)
 		ro->progress = -1;
 	if (!rc)
 		rc = check_rest(ro, rest, nrest);
+	if (!rc && ro->settings_mode && (ro->deploy_only || ro->fetch || ro->counters)) {
+		isc_err("--%s: not with %s", ro->settings_mode, ro->deploy_only ? "--deploy" : ro->fetch ? "--fetch" : "--counters");
+		rc = 2;
+	}
 	if (!rc && ro->fetch && (ro->deploy_only || nrest > 4 || !ro->outdir)) {
 		isc_err("--fetch: only -H HOST -o DIR (the run directory, or the fleet's) and the ssh options");
 		rc = 2;

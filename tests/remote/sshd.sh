@@ -23,7 +23,9 @@ free_port() {
 }
 
 # start_sshd N [TINYDIR]: server N with its own host key and port ($PORTN); waits until it listens.
-# $SSHD_EXTRA, when set, is one more line of its sshd_config (e.g. SetEnv PATH=...).
+# $SSHD_EXTRA, when set, is one more line of its sshd_config (e.g. SetEnv PATH=...). With
+# $SSHD_BIND_SRC and $SSHD_BIND_DST, it runs in a mount namespace of its own where the first is
+# bound over the second: its sessions see another tree at the same path, as another SUT would.
 start_sshd() {
 	n=$1
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHDIR/host_key$n" -C "host$n" || fail "ssh-keygen host"
@@ -41,7 +43,10 @@ StrictModes no
 LogLevel ERROR
 ${SSHD_EXTRA:-}
 EOC
-	if [ -n "${2:-}" ]; then   # $2: a directory that is a 1 MiB tmpfs for this server's sessions
+	if [ -n "${SSHD_BIND_SRC:-}" ]; then   # its sessions see SSHD_BIND_SRC at SSHD_BIND_DST (another machine's tree)
+		unshare -m sh -c 'mount --bind "$1" "$2" && exec "$3" -f "$4" -E "$5"' sh "$SSHD_BIND_SRC" "$SSHD_BIND_DST" \
+			"$SSHD" "$SSHDIR/sshd_config$n" "$SSHDIR/sshd$n.log" || skip "cannot bind a directory for sshd $n"
+	elif [ -n "${2:-}" ]; then   # $2: a directory that is a 1 MiB tmpfs for this server's sessions
 		mkdir -p "$2"
 		unshare -m sh -c 'mount -t tmpfs -o size=1m tmpfs "$1" && exec "$2" -f "$3" -E "$4"' sh \
 			"$2" "$SSHD" "$SSHDIR/sshd_config$n" "$SSHDIR/sshd$n.log" || skip "cannot mount a tmpfs for sshd $n"

@@ -18,8 +18,7 @@
 #define CPU_DIR "/sys/devices/system/cpu"
 #define MAX_CPUS 8192
 
-/* The CPUs of the machine (cpuN directories), ascending; malloc'd. */
-static int *present_cpus(const struct isc_settings *s, size_t *n)
+int *st_present_cpus(const struct isc_settings *s, size_t *n)
 {
 	char *dir = st_path(s, CPU_DIR);
 	DIR *d = opendir(dir);
@@ -47,8 +46,7 @@ static int *present_cpus(const struct isc_settings *s, size_t *n)
 	return cpus;
 }
 
-/* 1 online, 0 offline, -1 no online file (cannot go offline: always online). */
-static int online_state(const struct isc_settings *s, int cpu)
+int st_online_state(const struct isc_settings *s, int cpu)
 {
 	char *p = st_path(s, CPU_DIR "/cpu%d/online", cpu), *v = st_read(p);
 	int r = !v ? -1 : strcmp(v, "0") ? 1 : 0;
@@ -105,10 +103,10 @@ static int add_siblings(const struct isc_settings *s, bool *set)
 static int wanted(const struct isc_settings *s, const char *value, bool *set, char *why, size_t len)
 {
 	size_t n;
-	int *cpus = present_cpus(s, &n), rc = 0;
+	int *cpus = st_present_cpus(s, &n), rc = 0;
 	if (!strcmp(value, "siblings")) {
 		for (size_t i = 0; i < n; i++)
-			set[cpus[i]] = online_state(s, cpus[i]) == 0;
+			set[cpus[i]] = st_online_state(s, cpus[i]) == 0;
 		if (!add_siblings(s, set) && n) {
 			snprintf(why, len, "CPU %d has no SMT sibling online", s->measured_cpu);
 			rc = -1;
@@ -127,7 +125,7 @@ static int wanted(const struct isc_settings *s, const char *value, bool *set, ch
 			snprintf(why, len, "there is no CPU %d", c);
 		else if (c == s->measured_cpu)
 			snprintf(why, len, "CPU %d is the measured CPU: it is never taken offline", c);
-		else if (online_state(s, c) < 0)
+		else if (st_online_state(s, c) < 0)
 			snprintf(why, len, "CPU %d cannot go offline (no cpu%d/online file)", c, c);
 		else
 			rc = 0;
@@ -141,9 +139,9 @@ static int off_have(struct isc_settings *s, const char *name, char *why, size_t 
 {
 	(void)name;
 	size_t n;
-	int *cpus = present_cpus(s, &n), rc = -1;
+	int *cpus = st_present_cpus(s, &n), rc = -1;
 	for (size_t i = 0; i < n && rc < 0; i++)
-		if (cpus[i] != s->measured_cpu && online_state(s, cpus[i]) >= 0)
+		if (cpus[i] != s->measured_cpu && st_online_state(s, cpus[i]) >= 0)
 			rc = 0;
 	free(cpus);
 	if (rc < 0)
@@ -157,13 +155,13 @@ static char *off_read(struct isc_settings *s, const char *name, int cpu)
 {
 	(void)name, (void)cpu;
 	size_t n;
-	int *cpus = present_cpus(s, &n);
+	int *cpus = st_present_cpus(s, &n);
 	char *out = isc_xstrdup("");
 	for (size_t i = 0; i < n; i++) {
-		if (online_state(s, cpus[i]) != 0)
+		if (st_online_state(s, cpus[i]) != 0)
 			continue;
 		size_t k = i;
-		while (k + 1 < n && cpus[k + 1] == cpus[k] + 1 && online_state(s, cpus[k + 1]) == 0)
+		while (k + 1 < n && cpus[k + 1] == cpus[k] + 1 && st_online_state(s, cpus[k + 1]) == 0)
 			k++;
 		char *t = k > i ? isc_xasprintf("%s%s%d-%d", out, *out ? "," : "", cpus[i], cpus[k])
 				: isc_xasprintf("%s%s%d", out, *out ? "," : "", cpus[i]);
@@ -227,9 +225,9 @@ static int off_write(struct isc_settings *s, const char *name, const char *value
 	bool *set = isc_xcalloc(MAX_CPUS, sizeof(*set));
 	int *cpus = NULL, rc = wanted(s, value, set, err, len);
 	if (rc == 0)
-		cpus = present_cpus(s, &n);
+		cpus = st_present_cpus(s, &n);
 	for (size_t i = 0; rc == 0 && i < n; i++)   /* those to come back first, then those to go */
-		if (!set[cpus[i]] && online_state(s, cpus[i]) == 0)
+		if (!set[cpus[i]] && st_online_state(s, cpus[i]) == 0)
 			rc = set_online(s, cpus[i], true, err, len);
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (set[cpus[i]])

@@ -40,10 +40,8 @@ static struct isc_settings view(const struct isc_settings *s, int *cpu)
 static int fc_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	int cpu = cpu_of(name);
-	if (cpu < 0) {
-		snprintf(why, len, "name the CPU: freq@cpuN (freq@cpu3)");
-		return -1;
-	}
+	if (cpu < 0)   /* the bare name (--list-settings): as the measured CPU has it */
+		cpu = s->measured_cpu;
 	struct isc_settings v = view(s, &cpu);
 	return freq_def()->have(&v, "freq", why, len);
 }

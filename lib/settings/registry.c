@@ -12,16 +12,18 @@
 
 static const struct st_def *const tables[] = { st_cpuidle_defs, st_cpufreq_defs, st_pci_defs,
 					       st_msr_defs, st_pmqos_defs, st_resume_latency_defs, st_offline_defs,
-					       st_uncore_defs, st_prewake_defs, st_hwp_defs, st_freq_cpu_defs };
+					       st_uncore_defs, st_prewake_defs, st_hwp_defs, st_freq_cpu_defs,
+					       st_pkg_package_defs };
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
 bool st_is_cpu_named(const struct st_def *d)
 {
 	size_t n = strlen(d->name);
-	return n > 4 && !strcmp(d->name + n - 4, "@cpu");
+	return (n > 4 && !strcmp(d->name + n - 4, "@cpu")) || (n > 8 && !strcmp(d->name + n - 8, "@package"));
 }
 
-/* Exact name, or a per-device entry ("aspm@") or one named for a CPU ("freq@cpu3") by prefix. */
+/* Exact name, or by prefix a per-device entry ("aspm@") or one named for a CPU or package
+ * ("freq@cpu3", "pkg-cstate-limit@package1"). */
 static const struct st_def *find(const char *name)
 {
 	for (size_t t = 0; t < NTABLES; t++)
@@ -172,7 +174,7 @@ static void record_one(struct isc_settings *s, const struct st_def *d, const cha
 {
 	char why[256];
 	if (st_is_cpu_named(d) || d->have(s, name, why, sizeof(why)) < 0)
-		return;   /* freq@cpuN: in freq's record */
+		return;   /* freq@cpuN, pkg-cstate-limit@packageN: in freq's, pkg-cstate-limit's record */
 	char *v = read_def(s, d, name);
 	if (v)
 		cJSON_AddStringToObject(arg, name, v);
@@ -204,16 +206,16 @@ static void list_one(struct isc_settings *s, const struct st_def *d, const char 
 {
 	struct list_arg *a = arg;
 	char why[512], acc[1024];
-	if (st_is_cpu_named(d)) {   /* one line for every CPU's name, as the measured CPU has it */
-		char *n = isc_xasprintf("%s%d", name, s->measured_cpu), *shown = isc_xasprintf("%sN", name);
-		bool have = d->have(s, n, why, sizeof(why)) == 0;
+	if (st_is_cpu_named(d)) {   /* one line for every number (have() of the bare name: as here) */
+		char *shown = isc_xasprintf("%sN", name), *see = isc_xasprintf("(see %.*s)", (int)strcspn(name, "@"), name);
+		bool have = d->have(s, name, why, sizeof(why)) == 0;
 		if (have != a->missing && have) {
-			d->accepts(s, n, acc, sizeof(acc));
-			fprintf(a->out, "  %-20s %-16s %s\n", shown, "(see freq)", acc);
+			d->accepts(s, name, acc, sizeof(acc));
+			fprintf(a->out, "  %-20s %-16s %s\n", shown, see, acc);
 		} else if (have != a->missing) {
 			fprintf(a->out, "  %-20s %s\n", shown, why);
 		}
-		free(n);
+		free(see);
 		free(shown);
 		return;
 	}

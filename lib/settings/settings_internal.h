@@ -43,10 +43,16 @@ extern const struct st_def st_cpuidle_defs[], st_cpufreq_defs[], st_pci_defs[], 
 	st_pmqos_defs[];
 /* The settings of issue 27 (one file each). */
 extern const struct st_def st_resume_latency_defs[], st_offline_defs[], st_uncore_defs[], st_prewake_defs[],
-	st_hwp_defs[], st_freq_cpu_defs[];
-/* A setting named for one CPU ("freq@cpu" stands for freq@cpu0, freq@cpu1, ...). */
+	st_hwp_defs[], st_freq_cpu_defs[], st_pkg_package_defs[];
+/* A setting named for one CPU or package ("freq@cpu" stands for freq@cpu0, freq@cpu1, ...;
+ * "pkg-cstate-limit@package" for ...@package0, ...). Its have() of the bare name says whether
+ * the machine has it at all, for --list-settings. */
 bool st_is_cpu_named(const struct st_def *d);
 
+/* cpu_online.c: the CPUs of the machine (cpuN directories), ascending (malloc'd); whether one
+ * is online (1), offline (0) or has no online file (-1: it cannot go offline). */
+int *st_present_cpus(const struct isc_settings *s, size_t *n);
+int st_online_state(const struct isc_settings *s, int cpu);
 /* vendor.c: "GenuineIntel", "AuthenticAMD", "other" or "unknown" (no /proc/cpuinfo). */
 const char *st_cpu_vendor(const struct isc_settings *s);
 /* The "cpu family" and "model" of /proc/cpuinfo; -1 if it has none. */

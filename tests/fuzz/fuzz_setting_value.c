@@ -61,7 +61,8 @@ static void make_machine(const char *r)
 						    { "cpufreq/scaling_min_freq", "800000\n" },
 						    { "cpufreq/scaling_max_freq", "4200000\n" },
 						    { "power/pm_qos_resume_latency_us", "0\n" },
-						    { "topology/thread_siblings_list", "0-1\n" } };
+						    { "topology/thread_siblings_list", "0-1\n" },
+						    { "topology/physical_package_id", "0\n" } };
 		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 			snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%d/%s", c, f[i][0]);
 			put(r, rel, f[i][1], strlen(f[i][1]));

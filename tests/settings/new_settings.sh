@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Issue 27's settings on a fixture tree (--sysroot; never the machine's own): resume-latency,
-# offline-cpus, uncore-freq, cstate-prewake, hwp-min/max/desired, freq@cpuN, and the package
-# C-state limit's per-model codes (Sapphire Rapids: bits 2:0). --list-settings with their
+# offline-cpus, uncore-freq, cstate-prewake, hwp-min/max/desired, freq@cpuN,
+# pkg-cstate-limit@packageN, and the package C-state limit's per-model codes (Sapphire
+# Rapids: bits 2:0). --list-settings with their
 # values, and on AMD / HWP-off / other-model trees the reason each is missing; every check
 # refusal (exit 2, nothing written); a --set run (recorded, restored); the exact files and MSR
 # bits of a SIGKILLed run, then --restore (online files first) back to the tree as before;
@@ -33,6 +34,7 @@ make_fixture_new() {
 		echo 0 >"$c/cpu$n/power/pm_qos_resume_latency_us"
 		[ $n = 0 ] || echo 1 >"$c/cpu$n/online"
 		echo "$((n % 2)),$((n % 2 + 2))" >"$c/cpu$n/topology/thread_siblings_list"
+		echo $((n % 2)) >"$c/cpu$n/topology/physical_package_id"
 	done
 	for d in package_00_die_00 package_01_die_00; do
 		u=$c/intel_uncore_frequency/$d
@@ -73,6 +75,9 @@ for want in "pkg-cstate-limit PC0" "resume-latency 0" "offline-cpus none" "uncor
 	"hwp-min 1" "hwp-max 45" "hwp-desired auto"; do
 	grep -Eq "^  ${want% *} +${want#* } " "$TMP/list" || { cat "$TMP/list"; fail "--list-settings: no '$want'"; }
 done
+grep -q "^  pkg-cstate-limit@packageN (see pkg-cstate-limit) PC0, PC2, PC6N, PC6R, unlimited" "$TMP/list" ||
+	{ cat "$TMP/list"; fail "--list-settings: pkg-cstate-limit@packageN"; }
+grep -q "^  freq@cpuN  *(see freq)  *min, base, max, unl" "$TMP/list" || { cat "$TMP/list"; fail "--list-settings: freq@cpuN"; }
 grep -q "^  hwp-max .* lowest, efficient, guaranteed, highest, or 1 to 45 (MSR 0x771 of CPU $CPU)" "$TMP/list" ||
 	{ cat "$TMP/list"; fail "--list-settings: HWP levels"; }
 
@@ -230,9 +235,11 @@ retry_busy "$COLLECT" $S -c 20 -o "$TMP/fo" --settings-cpus measured --set freq@
 jq_true "$TMP/fo/info.json" '.settings.freq == "unl" and .settings_changed["freq@cpu'$OFF'"].after == "2000MHz" and
 	.settings_changed["resume-latency"] == {"before":"0","after":"n/a"}' \
 	"freq@cpu$OFF and resume-latency=n/a with --settings-cpus measured (the record covers the measured CPU)"
-start_long fo2 --set freq@cpu$OFF=1.5GHz --set freq@cpu$SIB=max
+start_long fo2 --set freq@cpu$OFF=1.5GHz --set freq@cpu$SIB=max --set pkg-cstate-limit@package1=PC6N
 kill -KILL $pid $child
 wait $pid 2>/dev/null
+for n in 0 2; do msr_is $n E2 0x14000008; done
+for n in 1 3; do msr_is $n E2 0x1400000a; done   # package 1: PC6N = 2 in bits 2:0
 for n in 0 1 2 3; do
 	want="800000 4200000"
 	[ $n = $OFF ] && want="1500000 1500000"
@@ -241,12 +248,21 @@ for n in 0 1 2 3; do
 	file_is "$C/cpu$n/cpufreq/scaling_max_freq" "${want#* }"
 done
 "$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (freq@cpuN)"; }
-grep -q "^collect: 3 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (freq@cpuN): count"; }
+grep -q "^collect: 5 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (freq@cpuN): count"; }
 same "after freq@cpuN and --restore"
 refused "freq@cpu$OFF=5GHz: outside CPU $OFF's range 800 to 4200 MHz" freq@cpu$OFF=5GHz
 refused "freq@cpu9: this machine does not have it: no cpufreq limits in $C/cpu9/cpufreq/" freq@cpu9=2GHz
 refused "unknown setting 'freq@cpu'; the settings are .*, freq@cpuN" freq@cpu=2GHz
-note "freq@cpu$OFF=1.5GHz, freq@cpu$SIB=max: only those CPUs' limits written, 3 values restored"
+refused "pkg-cstate-limit@package5: this machine does not have it: no online CPU of package 5 \(topology/physical_package_id\)" \
+	pkg-cstate-limit@package5=PC2
+# a lock on one CPU of package 1 refuses package 1, not package 0
+cp "$R/dev/cpu/3/msr" "$TMP/msr.keep"
+perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0xE2, 0); print $f pack("Q<", 0x14008008)' "$R/dev/cpu/3/msr"
+refused "pkg-cstate-limit@package1=PC2: MSR 0xE2 of CPU 3 is locked by the firmware \(bit 15\)" pkg-cstate-limit@package1=PC2
+"$COLLECT" $S -c 20 --set pkg-cstate-limit@package0=PC2 --dry-run >/dev/null || fail "package 0 refused for package 1's lock"
+cp "$TMP/msr.keep" "$R/dev/cpu/3/msr"
+same "after the package checks"
+note "freq@cpu$OFF=1.5GHz, freq@cpu$SIB=max, pkg-cstate-limit@package1=PC6N: only those CPUs written, 5 values restored"
 
 # SIGINT: the run stops, the collector restores everything itself
 start_long int $SET

@@ -16,6 +16,9 @@
 #include "cli/cli.h"
 #include "load_opts.h"
 #include "out_format.h"
+#include "diff_causes.h"
+#include "causes/causes.h"
+#include "table/numparse.h"
 
 static const char diff_help[] =
 "usage: analyze diff [options] REF CONFIG...\n"
@@ -79,7 +82,8 @@ static const char diff_help[] =
 "\n"
 "options:\n";
 
-enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS, OPT_PRIMARY, OPT_MARGIN, OPT_COMPARE_INPUTS };
+enum { OPT_ALLOW_SAME = 256, OPT_BY_BINS, OPT_PRIMARY, OPT_MARGIN, OPT_COMPARE_INPUTS, OPT_CAUSES,
+       OPT_CAUSES_PCT };
 
 static const struct cli_opt diff_opts[] = {
 	{ "ref", 'r', 'r', "NAME",
@@ -125,6 +129,13 @@ static const struct cli_opt diff_opts[] = {
 	  "also compare the inputs the collector sets (LDist, SilentTime):\n"
 	  "values and verdicts as for outcomes (by default they get no\n"
 	  "verdict, only the design check)" },
+	{ "causes", 0, OPT_CAUSES, NULL,
+	  "also break WakeLatency and IntrLatency (the metrics of --metrics, if\n"
+	  "given) down by cause, per configuration, as 'analyze stats --causes',\n"
+	  "with each cause's change of share against the reference and whether\n"
+	  "it is beyond chance (text and JSON; docs/diff.md)" },
+	{ "causes-pct", 0, OPT_CAUSES_PCT, "PCT",
+	  "the percentile of --causes, 0 < PCT < 100, default 99" },
 	{ "format", 'F', 'F', "FMT",
 	  "text (default), csv or json" },
 	{ "help", 'h', 'h', NULL,
@@ -180,6 +191,9 @@ struct diff_cli {
 	const char *by_spec;     /* --by as given, COLUMN[:N] */
 	char *by_col;            /* its column when :N was given */
 	size_t by_bins;          /* --by COLUMN:N or --by-bins N: N; 0 = by value */
+	bool causes;             /* --causes */
+	double causes_pct;       /* --causes-pct */
+	bool have_causes_pct;
 };
 
 static int parse_args(int argc, char **argv, struct diff_cli *o)
@@ -197,6 +211,20 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 		case 'r': o->ref = optarg; break;
 		case OPT_ALLOW_SAME: o->allow_same = true; break;
 		case OPT_COMPARE_INPUTS: o->compare_inputs = true; break;
+		case OPT_CAUSES:
+			o->causes = true;
+			o->load.also = isc_cause_columns;
+			break;
+		case OPT_CAUSES_PCT: {
+			double d;
+			if (!isc_parse_double(optarg, strlen(optarg), &d) || !(d > 0 && d < 100)) {
+				isc_err("diff: --causes-pct: expected a percentile, 0 < PCT < 100, got '%s'", optarg);
+				return -1;
+			}
+			o->causes_pct = d;
+			o->have_causes_pct = true;
+			break;
+		}
 		case OPT_PRIMARY: {
 			struct isc_diff_primary pr;
 			if (isc_diff_parse_primary(optarg, &pr) < 0)
@@ -227,6 +255,14 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
 	}
 	if (argc - optind < 1) {
 		isc_err("diff: need at least two runs, the reference first (see 'analyze diff --help')");
+		return -1;
+	}
+	if (o->have_causes_pct && !o->causes) {
+		isc_err("diff: --causes-pct needs --causes");
+		return -1;
+	}
+	if (o->causes && o->format == FMT_CSV) {
+		isc_err("diff: --causes: the breakdown is in the text and JSON output, not in CSV");
 		return -1;
 	}
 	o->by_spec = o->load.group_by;
@@ -375,6 +411,8 @@ static int print_json(FILE *out_fp, const struct diff_out *out)
 		cJSON_AddItemToArray(w, cJSON_CreateString(out->warn[i]));
 	if (out->design)
 		cJSON_AddStringToObject(root, "experiment", out->design);
+	if (out->causes)
+		cJSON_AddItemToObject(root, "causes", diff_causes_json(out->causes, out->d));
 	char *s = cJSON_PrintBuffered(root, 1 << 16, 1);
 	cJSON_Delete(root);
 	if (!s) {
@@ -433,7 +471,15 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 		isc_diff_flags_free(&flags);
 		return ISC_EXIT_DATA;
 	}
-	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design, .flags = &flags };
+	struct diff_causes causes = { 0 };
+	if (o->causes && diff_causes_compute(&causes, &d, o->causes_pct, o->load.metrics_re != NULL) < 0) {
+		diff_counters_free(&counters);
+		isc_diff_free(&d);
+		isc_diff_flags_free(&flags);
+		return ISC_EXIT_DATA;
+	}
+	struct diff_out out = { .d = &d, .c = &counters, .design = cl->design, .flags = &flags,
+				.causes = o->causes ? &causes : NULL };
 	out.nwarn = isc_diff_confounders(&d, (const char *const *)cl->varied, cl->nvaried,
 					&out.warn);
 	long *order = isc_configs_orders(cl);
@@ -444,9 +490,11 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 	FILE *fp = out_open(o->format);
 	if (!fp)
 		rc = ISC_EXIT_DATA;
-	else if (o->format == FMT_TEXT)
+	else if (o->format == FMT_TEXT) {
 		diff_print_text(fp, &out);
-	else if (o->format == FMT_CSV)
+		if (o->causes)
+			diff_causes_text(fp, &causes, &d);
+	} else if (o->format == FMT_CSV)
 		diff_print_csv(fp, &out);
 	else
 		rc = print_json(fp, &out);
@@ -457,6 +505,7 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 	for (size_t i = 0; i < out.nwarn; i++)
 		free(out.warn[i]);
 	free(out.warn);
+	diff_causes_free(&causes);
 	diff_counters_free(&counters);
 	isc_diff_flags_free(&flags);
 	isc_diff_free(&d);
@@ -465,7 +514,7 @@ static int compare_and_print(struct isc_load_ctx *ctx, const struct diff_cli *o,
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_cli o = { .funcs = ISC_DEFAULT_FUNCS };
+	struct diff_cli o = { .funcs = ISC_DEFAULT_FUNCS, .causes_pct = 99 };
 	struct isc_load_ctx ctx = { 0 };
 	struct isc_config_list cl = { 0 };
 	struct isc_func *funcs = NULL;

@@ -17,6 +17,7 @@
 #include "out_format.h"
 #include "stats_result.h"
 #include "stats_causes.h"
+#include "causes/causes.h"
 
 static const char stats_help[] =
 "usage: analyze stats [options] RUN...\n"
@@ -195,7 +196,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		case OPT_MEXCLUDE: o->mexclude = optarg; break;
 		case OPT_CAUSES:
 			o->causes = 1;
-			o->load.also = stats_cause_columns;
+			o->load.also = isc_cause_columns;
 			break;
 		case OPT_CAUSES_PCT:
 			if (!isc_parse_double(optarg, strlen(optarg), &d) || !(d > 0 && d < 100)) {
@@ -261,6 +262,18 @@ static int causes_of(const struct stats_opts *o, const struct stats_result *r, c
 
 /* Compute and print one run; JSON results are added to jruns instead. Its datapoints are
  * freed afterwards. */
+/* Whether every reader of the columns this job uses takes packed ones (less memory to
+ * touch): the statistics, the flags and the groups do; histograms, --causes and the row
+ * indexes of min_index/max_index read arrays of doubles. */
+static bool packed_load_ok(const struct stats_opts *o, const struct isc_func *funcs, size_t nfuncs)
+{
+	const char *off = getenv("IDLESCOPE_NO_PACK");  /* for comparing outputs (docs/performance.md) */
+	for (size_t i = 0; i < nfuncs; i++)
+		if (funcs[i].kind == ISC_F_MIN_INDEX || funcs[i].kind == ISC_F_MAX_INDEX)
+			return false;
+	return !o->hist && !o->causes && !(off && *off && strcmp(off, "0"));
+}
+
 static int stats_one(struct isc_load_ctx *ctx, const struct stats_opts *o, struct isc_run *run,
 		     const struct isc_func *funcs, size_t nfuncs, cJSON *jruns, FILE *out, int first)
 {
@@ -273,6 +286,8 @@ static int stats_one(struct isc_load_ctx *ctx, const struct stats_opts *o, struc
 	r.run = run;
 	if (isc_load_group_col(ctx, run, &r.group_col) < 0)
 		goto cleanup;
+	if (r.group_col)  /* a number column grouped by value or bins: read as doubles */
+		isc_table_unpack_col(run->dp, isc_table_col(run->dp, r.group_col));
 	if (isc_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0 ||
 	    metric_lists_apply(&o->inc, &o->exc, run->dp, r.metrics, &r.nmetrics) < 0)
 		goto cleanup;
@@ -348,6 +363,8 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (isc_load_prepare(&ctx, &o.load) < 0)
 		goto cleanup;
+	ctx.pack = packed_load_ok(&o, funcs, nfuncs);
+	ctx.no_text = true;  /* the statistics are of numbers: text columns only to group by */
 	size_t nruns = (size_t)(argc - optind);
 	/* every run's cache builder forked now, from a process that has read no run: a builder
 	 * forked after runs were read would keep their memory as its own once we exit */

@@ -9,6 +9,8 @@
 #include "diff_flags.h"
 #include "diff/diff.h"
 
+struct diff_causes;
+
 /* Counter summaries (analyze counters' columns) side by side; ncols == 0 when the reference
  * has no counters.csv. */
 struct diff_counters {
@@ -31,6 +33,7 @@ struct diff_out {
 	size_t nwarn;
 	const char *design;      /* the experiments' one-line description, or NULL */
 	const struct isc_diff_flags *flags;  /* 0/1 columns (diff_flags.h), or NULL */
+	const struct diff_causes *causes;    /* --causes (diff_causes.h), or NULL */
 };
 
 void diff_print_text(FILE *f, const struct diff_out *o);

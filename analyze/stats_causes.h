@@ -9,10 +9,8 @@
 #include "table/table.h"
 
 /* Text (json NULL) or JSON (added to json as "causes") for every metric in metrics[] that the
- * table has; 0, or -1 after an error naming the file (no cause column). */
-/* The columns --causes reads, NULL-terminated (loaded whatever --metrics says). */
-extern const char *const stats_cause_columns[];
-
+ * table has; 0, or -1 after an error naming the file (no cause column). The columns it reads:
+ * isc_cause_columns (causes/causes.h). */
 int stats_causes(const struct isc_table *t, const char *const *metrics, size_t nmetrics, double pct,
 		 FILE *out, cJSON *json);
 

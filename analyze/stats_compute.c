@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cache/cache.h"
+#include "table/colpack.h"
 #include "text/util.h"
 #include "stats_result.h"
 
@@ -28,17 +29,21 @@ static bool wants_index(const struct stats_result *r)
 static void run_task(struct stats_result *r, size_t task, double *scratch)
 {
 	size_t m = task % r->nmetrics, g = task / r->nmetrics;  /* g == 0: overall */
-	const double *col = isc_table_col(r->run->dp, r->metrics[m])->num;
+	const struct isc_column *c = isc_table_col(r->run->dp, r->metrics[m]);
+	const double *col = c->num;
 	const char *group = g ? r->groups.labels[g - 1] : NULL;
 	double *out = g ? r->by_group + ((g - 1) * r->nmetrics + m) * r->nfuncs
 			: r->overall + m * r->nfuncs;
 	const size_t *rows = g ? r->groups.rows[g - 1] : NULL;
 	size_t n = g ? r->groups.counts[g - 1] : r->run->dp->nrows;
 	if (!isc_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out)) {
-		if (g == 0) {
+		if (g == 0 && !c->packed) {
 			isc_stats_compute(col, n, r->funcs, r->nfuncs, out, scratch);
+		} else if (g == 0) {
+			isc_colpack_decode(c->packed, 0, n, scratch);
+			isc_stats_compute(scratch, n, r->funcs, r->nfuncs, out, scratch + n);
 		} else {
-			isc_gather(col, rows, n, scratch);
+			isc_col_gather(c, rows, n, scratch);
 			isc_stats_compute(scratch, n, r->funcs, r->nfuncs, out, scratch + n);
 		}
 	}

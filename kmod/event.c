@@ -28,6 +28,7 @@ static enum hrtimer_restart timer_fn(struct hrtimer *t)
 	} else if (idlescope_is_tdt(d)) {
 		idlescope_event_guard(d);   /* our deadline never showed up */
 	} else {
+		idlescope_causes_ours(d);
 		idlescope_event_fired(d, now, tsc);
 	}
 	return HRTIMER_NORESTART;
@@ -120,6 +121,7 @@ static void make_record(const struct idlescope_dev *d, struct idlescope_record *
 	if (ev->tsc_ai < ev->tsc_intr)
 		rec->flags |= IDLESCOPE_F_INTR_OFF;
 	fill_counters(d, rec);
+	idlescope_causes_fill(d, rec);
 }
 
 /* Counted once: as a datapoint or discard when it reaches the ring, else as overflow (which

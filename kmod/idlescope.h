@@ -15,6 +15,18 @@ enum { EV_FREE, EV_ARMED, EV_CLAIMED, EV_DONE };
 
 /* The event in flight. Written by the armer before arming, then by the probes and the
  * timer handler (all on the measured CPU, interrupts off), read by the armer after DONE. */
+#define IDLESCOPE_CAUSE_SRCS 8
+
+/* What else ran on the measured CPU since the last idle entry (causes.c). */
+struct idlescope_causes_win {
+	u32 irq_cnt, sirq_cnt, sirq_mask;
+	u64 irq_ns, sirq_ns;
+	u64 irq_t0, sirq_t0;  /* start of the handler running, 0 if none */
+	s32 irq_src;          /* its source */
+	s32 src_id[IDLESCOPE_CAUSE_SRCS];
+	u32 src_n[IDLESCOPE_CAUSE_SRCS];
+};
+
 struct idlescope_event {
 	int state;
 	int discard;          /* -1, or enum idlescope_discard */
@@ -28,6 +40,7 @@ struct idlescope_event {
 	bool tdt_ours;        /* tdt: our deadline is the one in IA32_TSC_DEADLINE */
 	u64 smi_bi, smi_ai, nmi_bi, nmi_ai;
 	u64 msr_bi[IDLESCOPE_MSR_NR], msr_ai[IDLESCOPE_MSR_NR];
+	struct idlescope_causes_win win;
 };
 
 struct idlescope_ring {
@@ -49,6 +62,7 @@ struct idlescope_dev {
 	u64 tsc_hz;
 	u64 msr_mask;                 /* readable counters on cfg.cpu */
 	bool has_smi;
+	bool causes;                  /* count the causes (config without IDLESCOPE_CFG_NO_CAUSES) */
 	char tdt_why[128];
 	struct task_struct *armer;
 	struct hrtimer timer;         /* hrt: the event; tdt: the guard/timeout */
@@ -77,6 +91,16 @@ bool idlescope_ring_empty(struct idlescope_ring *r);
 
 #define IDLESCOPE_IDLE_EXIT		((unsigned int)-1)	/* PWR_EVENT_EXIT */
 #define IDLESCOPE_MSR_TSC_DEADLINE	0x6e0			/* MSR_IA32_TSC_DEADLINE */
+
+struct tracepoint;
+/* causes.c: what else ran in the window; the probes count only while an event is armed */
+void idlescope_causes_find(struct tracepoint *tp);
+int idlescope_causes_register(struct idlescope_dev *d);
+void idlescope_causes_unregister(struct idlescope_dev *d);
+void idlescope_causes_open(struct idlescope_dev *d);
+void idlescope_causes_ours(struct idlescope_dev *d);
+void idlescope_causes_timer_entry(struct idlescope_dev *d, unsigned int cpu);
+void idlescope_causes_fill(const struct idlescope_dev *d, struct idlescope_record *rec);
 
 /* probes.c */
 int idlescope_probes_find(void);

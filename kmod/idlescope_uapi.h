@@ -22,7 +22,7 @@
 #endif
 
 #define IDLESCOPE_DEV_NAME "idlescope"
-#define IDLESCOPE_ABI_VERSION 1
+#define IDLESCOPE_ABI_VERSION 2   /* 2: cause fields in the record, config.flags */
 
 enum idlescope_method {
 	IDLESCOPE_METHOD_HRT = 1,  /* hrtimer (HRTIMER_MODE_ABS_PINNED_HARD), ktime_get_ns */
@@ -53,7 +53,10 @@ struct idlescope_config {
 	__u64 ldist_min_ns;  /* 1 ns .. IDLESCOPE_LDIST_MAX_NS, min <= max */
 	__u64 ldist_max_ns;
 	__u64 seed;          /* seed of the module's LDist generator (prandom) */
+	__u32 flags;         /* IDLESCOPE_CFG_* */
+	__u32 pad;           /* 0 */
 };
+#define IDLESCOPE_CFG_NO_CAUSES (1u << 0)  /* count no causes: the cause probes stay off */
 #define IDLESCOPE_LDIST_MAX_NS 10000000000ULL
 
 /* info.caps bits */
@@ -89,6 +92,13 @@ struct idlescope_stats {
 #define IDLESCOPE_F_INTR_OFF  (1u << 0)  /* TAI was taken before TIntr (IRQs held off in idle) */
 #define IDLESCOPE_F_SMI       (1u << 1)  /* smi_cnt valid */
 #define IDLESCOPE_F_NMI       (1u << 2)  /* nmi_cnt valid */
+#define IDLESCOPE_F_CAUSES    (1u << 3)  /* irq_* and sirq_* valid (the cause probes ran) */
+/* record.irq_top: an IRQ number (>= 0) or one of these x86 vectors (the bpf method's codes) */
+#define IDLESCOPE_SRC_NONE     (-100)
+#define IDLESCOPE_SRC_TIMER    (-1)     /* a local timer interrupt that was not ours (LOC) */
+#define IDLESCOPE_SRC_RESCHED  (-2)     /* reschedule IPI (RES) */
+#define IDLESCOPE_SRC_CALL     (-3)     /* call-function IPI, many or single (CAL) */
+#define IDLESCOPE_SRC_IRQ_WORK (-4)     /* irq_work self-IPI (IWI) */
 
 /* One fixed-size record; times in ns on CLOCK_MONOTONIC (ktime_get_ns), tdt converts TSC. */
 struct idlescope_record {
@@ -109,6 +119,12 @@ struct idlescope_record {
 	__u64 nmi_cnt;         /* NMIs between TBI and TAI */
 	__u64 msr_mask;        /* valid entries of msr_delta */
 	__u64 msr_delta[IDLESCOPE_MSR_NR];  /* counter increments between TBI and TAI */
+	/* what else ran on the measured CPU from TBI to max(TAI, TIntr), our timer interrupt
+	 * excluded (IDLESCOPE_F_CAUSES): hard interrupts, softirqs */
+	__u32 irq_cnt, sirq_cnt;
+	__u64 irq_ns, sirq_ns;   /* handler time */
+	__s32 irq_top;           /* the most frequent of the first 8 sources, IDLESCOPE_SRC_* */
+	__u32 sirq_mask;         /* bit per softirq vector that ran */
 };
 
 #define IDLESCOPE_IOC_MAGIC 0xB7

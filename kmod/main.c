@@ -36,6 +36,8 @@ static int validate_config(const struct idlescope_config *c, struct idlescope_de
 		return -EINVAL;
 	if (c->ldist_max_ns > IDLESCOPE_LDIST_MAX_NS)
 		return -ERANGE;
+	if ((c->flags & ~IDLESCOPE_CFG_NO_CAUSES) || c->pad)
+		return -EINVAL;
 	if (c->method == IDLESCOPE_METHOD_TDT && !idlescope_tdt_cpu_ok(c->cpu, d->tdt_why, sizeof(d->tdt_why)))
 		return -EOPNOTSUPP;
 	return 0;
@@ -64,6 +66,7 @@ static long do_config(struct idlescope_dev *d, void __user *arg)
 	d->msr_mask = idlescope_counters_probe(c.cpu, &d->has_smi);
 	d->tdt_why[0] = '\0';
 	d->cfg = c;
+	d->causes = !(c.flags & IDLESCOPE_CFG_NO_CAUSES);
 	d->configured = true;
 	return 0;
 }

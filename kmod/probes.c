@@ -22,6 +22,7 @@ static void find_tp(struct tracepoint *tp, void *priv)
 		tp_local_timer = tp;
 	else if (!strcmp(tp->name, "write_msr"))
 		tp_write_msr = tp;
+	idlescope_causes_find(tp);
 }
 
 int idlescope_probes_find(void)
@@ -48,12 +49,25 @@ bool idlescope_have_write_msr_tp(void)
 
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 {
+	struct idlescope_dev *d = data;
+
+	if (state != IDLESCOPE_IDLE_EXIT && cpu == d->cfg.cpu && READ_ONCE(d->ev.state) == EV_ARMED &&
+	    !d->ev.fired)
+		idlescope_causes_open(d);   /* a new TBI: a new window */
 	idlescope_on_cpu_idle(data, state, cpu);
 }
 
+/* A local timer interrupt is a cause unless it is ours: tdt takes TIntr here (fired turns
+ * true); hrt's timer handler, later in this interrupt, takes it back (idlescope_causes_ours). */
 static void probe_local_timer(void *data, int vector)
 {
-	idlescope_on_local_timer(data, smp_processor_id());
+	struct idlescope_dev *d = data;
+	unsigned int cpu = smp_processor_id();
+	bool was_fired = READ_ONCE(d->ev.fired);
+
+	idlescope_on_local_timer(data, cpu);
+	if (was_fired || !READ_ONCE(d->ev.fired))
+		idlescope_causes_timer_entry(d, cpu);
 }
 
 static void probe_write_msr(void *data, unsigned int msr, u64 val, int failed)
@@ -103,10 +117,14 @@ int idlescope_probes_register(struct idlescope_dev *d)
 			return ret;
 		}
 	}
-	return 0;
+	ret = idlescope_causes_register(d);   /* on failure it leaves none of its own */
+	if (ret)
+		unregister_first(d, ARRAY_SIZE(probes));
+	return ret;
 }
 
 void idlescope_probes_unregister(struct idlescope_dev *d)
 {
+	idlescope_causes_unregister(d);
 	unregister_first(d, ARRAY_SIZE(probes));
 }

@@ -15,6 +15,7 @@
 #include "cache/cache.h"
 #include "text/util.h"
 #include "cli/cli.h"
+#include "causes/causes.h"
 #include "idlescope/version.h"
 #include "axes_opt.h"
 #include "jsplot.h"
@@ -56,7 +57,7 @@ static const char help[] =
 "\n"
 "options:\n";
 
-enum { OPT_REF = 256, OPT_BY_BINS, OPT_NO_CACHE, OPT_HIST, OPT_CHIST, OPT_COMPARE_INPUTS };
+enum { OPT_REF = 256, OPT_BY_BINS, OPT_NO_CACHE, OPT_HIST, OPT_CHIST, OPT_COMPARE_INPUTS, OPT_CAUSES };
 
 static const struct cli_opt opts[] = {
 	{ "output", 'o', 'o', "DIR", "the report directory (required); refused if it exists" },
@@ -102,6 +103,11 @@ static const struct cli_opt opts[] = {
 	  "verdicts on the inputs the collector sets (LDist, SilentTime) too; by default their\n"
 	  "values are shown with no verdict, and the warnings say when the configurations'\n"
 	  "designs differ" },
+	{ "causes", 0, OPT_CAUSES, NULL,
+	  "a Causes section: per run and percentile band (<p50, p50-p90, p90-p99,\n"
+	  "p99-p99.9, >p99.9) of WakeLatency and IntrLatency, the share of datapoints\n"
+	  "with an NMI/SMI, an IRQ and a softirq, an IRQ, a softirq or nothing else in\n"
+	  "the window, as stacked bars and a table (bpf, hrt, tdt runs; docs/report.md)" },
 	{ "help", 'h', 'h', NULL, "this text" },
 	{ "version", 'V', 'V', NULL, "print the version" },
 };
@@ -162,6 +168,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			break;
 		case OPT_NO_CACHE: isc_cache_disable(); break;
 		case OPT_COMPARE_INPUTS: o->compare_inputs = true; break;
+		case OPT_CAUSES: o->causes = true; break;
 		case 'j':
 			if (parse_jobs(optarg, &o->jobs) < 0)
 				return -1;
@@ -255,7 +262,8 @@ static int load_runs(struct report *rep, const char *metrics_re)
 	char *load_re = isc_xasprintf("(%s)|%s", metrics_re, axes_re);
 	free(axes_re);
 	struct isc_load_spec spec = { .metrics_re = load_re, .include = o->include,
-				     .exclude = o->exclude, .group_by = o->by };
+				     .exclude = o->exclude, .group_by = o->by,
+				     .also = o->causes ? isc_cause_columns : NULL };
 	struct isc_load_ctx ctx;
 	size_t n = 0;
 	int rc = -1;
@@ -342,6 +350,8 @@ static void page_top(struct report *rep, const char *title)
 		html_esc(f, rep->metrics[m]);
 		fputs("</a>", f);
 	}
+	if (rep->o->causes)
+		fputs("<a href=\"#causes\">Causes</a>", f);
 	if (rep->fl.n)
 		fputs("<a href=\"#flags\">Flags</a>", f);
 	if (any_counters_file(rep))
@@ -369,6 +379,8 @@ static int write_page(struct report *rep)
 	section_intro(rep);
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		section_metric(rep, m);
+	if (rep->o->causes)
+		section_causes(rep);
 	section_flags(rep);
 	if (section_counters(rep) < 0)
 		goto cleanup;

@@ -28,6 +28,7 @@ struct report_opts {
 	const char *hist, *chist;  /* --hist, --chist */
 	bool copy_raw, force;
 	bool compare_inputs;       /* --compare-inputs: verdicts on LDist, SilentTime too */
+	bool causes;               /* --causes: the Causes section (causes.c) */
 	bool keep_plot_data;       /* --keep-plot-data: the work directory becomes DIR/plot-data */
 	int jobs;                  /* parallel gnuplot processes */
 	const char *ref;           /* --ref: the reference configuration's name */
@@ -157,6 +158,8 @@ void section_metric(struct report *rep, size_t m);
  * with several configurations their proportion tests against the reference. */
 void section_flags(struct report *rep);
 int section_counters(struct report *rep);
+/* causes.c: the breakdown by cause per run and percentile band (--causes) */
+void section_causes(struct report *rep);
 
 int plots_metric(struct report *rep, size_t m, struct metric_plots *mp);
 void plot_states_free(struct report *rep);

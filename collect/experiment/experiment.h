@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "collect.h"
+#include "settings/target.h"
 
 #define EXPERIMENT_FORMAT_VERSION "1"
 /* The environment variable a driver hands its child runs: JSON, see settings_record.c. */
@@ -43,6 +44,8 @@ struct factor {
 	char *name;
 	char **values;
 	size_t nvalues;
+	char *target;             /* after '@' (NAME=V1,V2@TARGET), NULL: the default CPUs */
+	struct isc_target tgt;    /* resolved by experiment_run.c before anything is checked */
 };
 
 struct plan_run {
@@ -74,6 +77,11 @@ void plan_free(struct plan *p);
 const char *plan_value(const struct plan *p, size_t c, size_t f);
 char *plan_config_name(const struct plan *p, size_t c);
 cJSON *plan_config_json(const struct plan *p, size_t c);
+/* Factor i of the plan, the --matrix ones first, then the --set ones. */
+struct factor *plan_factor(const struct plan *p, size_t i);
+/* {"NAME": {"target", "cpus"}} of every setting the plan changes (info.json settings_targets,
+ * experiment.json design.targets). */
+cJSON *plan_targets_json(const struct plan *p);
 const char *plan_order_name(enum exp_order o);
 void plan_print(const struct plan *p, const struct collect_opts *o, FILE *out);
 double plan_run_estimate_s(const struct collect_opts *o);

@@ -32,6 +32,7 @@ static cJSON *design_json(const struct plan *p, const struct exp_opts *x)
 		cJSON_AddNullToObject(d, "seed");
 	cJSON_AddNumberToObject(d, "settle_s", x->settle_s);
 	cJSON_AddStringToObject(d, "settings_cpus", x->measured_only ? "measured" : "all");
+	cJSON_AddItemToObject(d, "targets", plan_targets_json(p));
 	cJSON *plan = cJSON_AddArrayToObject(d, "plan");
 	for (size_t i = 0; i < p->nruns; i++)
 		cJSON_AddItemToArray(plan, cJSON_CreateString(p->runs[i].dir));

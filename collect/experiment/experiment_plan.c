@@ -15,14 +15,24 @@ const char *plan_order_name(enum exp_order o)
 	return o == ORDER_RANDOM ? "random" : o == ORDER_BLOCKED ? "blocked" : "interleaved";
 }
 
-/* "NAME=V1,V2" -> a factor; 2 after a usage error (empty or repeated value). */
+/* "NAME=V1,V2[@TARGET]" -> a factor; 2 after a usage error (empty or repeated value). The
+ * target follows the last '@' after the '=' (a name may hold one: aspm@BDF) and applies to
+ * every value; its CPU list may hold commas. */
 static int parse_factor(const char *arg, bool single, struct factor *f)
 {
 	const char *eq = strchr(arg, '=');
-	f->name = isc_xstrndup(arg, (size_t)(eq - arg));
-	f->values = NULL;
-	f->nvalues = 0;
-	char *copy = isc_xstrdup(eq + 1), *p = copy;
+	*f = (struct factor){ .name = isc_xstrndup(arg, (size_t)(eq - arg)) };
+	char *copy = isc_xstrdup(eq + 1), *p = copy, *at = strrchr(copy, '@');
+	if (at) {
+		*at = '\0';
+		f->target = isc_xstrdup(at + 1);
+		if (!*f->target) {
+			isc_err("--%s %s: empty target after '@' (all, measured, siblings, cpus=LIST, package=LIST)",
+				single ? "set" : "matrix", arg);
+			free(copy);
+			return ISC_EXIT_USAGE;
+		}
+	}
 	for (;;) {
 		char *c = single ? NULL : strchr(p, ',');
 		if (c)
@@ -117,6 +127,8 @@ static void free_factors(struct factor *f, size_t n)
 			free(f[i].values[v]);
 		free(f[i].values);
 		free(f[i].name);
+		free(f[i].target);
+		isc_target_free(&f[i].tgt);
 	}
 	free(f);
 }
@@ -168,6 +180,19 @@ cJSON *plan_config_json(const struct plan *p, size_t c)
 	return o;
 }
 
+struct factor *plan_factor(const struct plan *p, size_t i)
+{
+	return i < p->nfactors ? &p->factors[i] : &p->fixed[i - p->nfactors];
+}
+
+cJSON *plan_targets_json(const struct plan *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t i = 0; i < p->nfactors + p->nfixed; i++)
+		cJSON_AddItemToObject(o, plan_factor(p, i)->name, isc_target_json(&plan_factor(p, i)->tgt));
+	return o;
+}
+
 /* A run's expected length: its time limit, or count datapoints at the mean launch distance
  * plus about 100 us each for waking and writing (whichever comes first). */
 double plan_run_estimate_s(const struct collect_opts *o)
@@ -189,6 +214,14 @@ void plan_print(const struct plan *p, const struct collect_opts *o, FILE *out)
 	fprintf(out, "\n");
 	for (size_t i = 0; i < p->nfixed; i++)
 		fprintf(out, "every run: %s=%s\n", p->fixed[i].name, p->fixed[i].values[0]);
+	for (size_t i = 0; i < p->nfactors + p->nfixed; i++) {
+		const struct factor *f = plan_factor(p, i);
+		if (!f->target)
+			continue;
+		char *cpus = isc_target_cpus_text(&f->tgt);
+		fprintf(out, "target: %s@%s = CPUs %s\n", f->name, f->target, cpus);
+		free(cpus);
+	}
 	for (size_t i = 0; i < p->nruns; i++) {
 		fprintf(out, "%4zu  %s  replicate %u:", i + 1, p->runs[i].dir, p->runs[i].replicate);
 		for (size_t f = 0; f < p->nfactors; f++)

@@ -66,7 +66,7 @@ static int validate(struct exp *x)
 	char why[2048];
 	const struct plan *p = &x->p;
 	for (size_t i = 0; i < p->nfactors + p->nfixed; i++) {
-		const struct factor *f = i < p->nfactors ? &p->factors[i] : &p->fixed[i - p->nfactors];
+		struct factor *f = plan_factor(p, i);
 		bool dup = i < p->nfactors ? seen_name(p, i, 0, f->name) : seen_name(p, p->nfactors, i - p->nfactors, f->name);
 		if (dup) {
 			isc_err("%s: given twice (each setting once, in --set or in --matrix)", f->name);
@@ -76,8 +76,12 @@ static int validate(struct exp *x)
 			isc_err("pm-qos: given twice (--pm-qos-us and --set/--matrix pm-qos)");
 			return ISC_EXIT_USAGE;
 		}
+		if (isc_target_resolve(x->s, f->name, f->target, &f->tgt, why, sizeof(why)) < 0) {
+			isc_err("%s", why);
+			return ISC_EXIT_USAGE;
+		}
 		for (size_t v = 0; v < f->nvalues; v++)
-			if (isc_settings_check(x->s, f->name, f->values[v], why, sizeof(why)) < 0) {
+			if (isc_settings_check_on(x->s, &f->tgt, f->name, f->values[v], why, sizeof(why)) < 0) {
 				isc_err("%s", why);
 				return ISC_EXIT_USAGE;
 			}
@@ -106,13 +110,13 @@ static int apply_config(struct exp *x, size_t c, cJSON *changed)
 {
 	char err[2048];
 	for (size_t i = 0; i < x->p.nfactors + x->p.nfixed; i++) {
-		const char *name = i < x->p.nfactors ? x->p.factors[i].name : x->p.fixed[i - x->p.nfactors].name;
-		const char *v = value_in(&x->p, c, name);
-		if (isc_settings_apply(x->s, name, v, err, sizeof(err)) < 0) {
+		const struct factor *f = plan_factor(&x->p, i);
+		const char *name = f->name, *v = value_in(&x->p, c, name);
+		if (isc_settings_apply_on(x->s, &f->tgt, name, v, err, sizeof(err)) < 0) {
 			isc_err("%s", err);
 			return -1;
 		}
-		char *after = isc_settings_is_held(name) ? isc_xstrdup(v) : isc_settings_read(x->s, name);
+		char *after = isc_settings_is_held(name) ? isc_xstrdup(v) : isc_settings_read_on(x->s, &f->tgt, name);
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(x->before, name);
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "before", cJSON_IsString(b) ? b->valuestring : "");
@@ -272,6 +276,7 @@ static cJSON *run_context(struct exp *x, size_t k, cJSON *changed)
 	cJSON_AddStringToObject(ctx, "sysroot", x->x->sysroot ? x->x->sysroot : "");
 	cJSON_AddStringToObject(ctx, "settings_cpus", x->x->measured_only ? "measured" : "all");
 	cJSON_AddItemToObject(ctx, "settings_changed", changed);
+	cJSON_AddItemToObject(ctx, "settings_targets", plan_targets_json(&x->p));
 	if (x->dir.path) {
 		char *abs = realpath(x->dir.path, NULL);
 		cJSON *e = cJSON_AddObjectToObject(ctx, "experiment");

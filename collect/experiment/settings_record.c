@@ -2,12 +2,14 @@
 /*
  * What every run records about the settings in info.json: "settings" (every setting this
  * machine has, read at the start of the run), "settings_cpus" (all or measured),
- * "settings_changed" (name -> {"before", "after"}, those this run's driver changed) and, for a
+ * "settings_changed" (name -> {"before", "after"}, those this run's driver changed),
+ * "settings_targets" (name -> {"target", "cpus"}: the CPUs each was written on) and, for a
  * run of an experiment, "experiment" ({"directory", "config", "replicate", "run"}).
  *
  * A driver (experiment_run.c) hands the last two to its child runs in the environment
  * variable RUN_CONTEXT_ENV as one JSON object:
- *   {"sysroot": "", "settings_cpus": "all", "settings_changed": {...}, "experiment": {...}}
+ *   {"sysroot": "", "settings_cpus": "all", "settings_changed": {...}, "settings_targets": {...},
+ *    "experiment": {...}}
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,10 @@ void collect_settings_record(cJSON *info, int cpu)
 	cJSON_AddItemToObject(info, "settings_changed", cJSON_IsObject(changed) ? changed : cJSON_CreateObject());
 	if (!cJSON_IsObject(changed))
 		cJSON_Delete(changed);
+	cJSON *targets = cJSON_DetachItemFromObjectCaseSensitive(ctx, "settings_targets");
+	cJSON_AddItemToObject(info, "settings_targets", cJSON_IsObject(targets) ? targets : cJSON_CreateObject());
+	if (!cJSON_IsObject(targets))
+		cJSON_Delete(targets);
 	cJSON *exp = cJSON_DetachItemFromObjectCaseSensitive(ctx, "experiment");
 	if (cJSON_IsObject(exp))
 		cJSON_AddItemToObject(info, "experiment", exp);

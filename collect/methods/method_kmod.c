@@ -21,6 +21,7 @@
 #include "text/util.h"
 #include "idlescope/version.h"
 #include "method_kmod.h"
+#include "cause_names.h"
 #include "../kmod/idlescope_uapi.h"
 
 #define READ_RECORDS 64
@@ -49,6 +50,7 @@ struct method_ctx {
 	uint64_t silence_ns;      /* no record for this long: the module is not measuring */
 	uint64_t last_rec_ns;     /* CLOCK_MONOTONIC of the last record read (or ENABLE) */
 	uint64_t got[DISCARD_NR + 1];   /* records read: discards per reason, then datapoints */
+	bool causes;              /* the module counts the causes (not --no-causes) */
 };
 
 #define SILENCE_EXTRA_NS NSEC_PER_SEC    /* beyond LDist max: the module's lost timeout is 0.5 s */
@@ -262,6 +264,24 @@ static const char *const msr_names[IDLESCOPE_MSR_NR] = {
 	"TSC", "MPERF", "CC1", "CC3", "CC6", "CC7", "PC2", "PC3", "PC6", "PC7", "PC8", "PC9", "PC10",
 };
 
+/* info.json method_details.causes, as the bpf method describes its own. */
+static void describe_causes(const struct method_ctx *c, cJSON *info)
+{
+	cJSON *k = cJSON_AddObjectToObject(info, "causes");
+
+	cJSON_AddBoolToObject(k, "counted", c->causes);
+	if (!c->causes) {
+		cJSON_AddStringToObject(k, "why", "--no-causes");
+		return;
+	}
+	cJSON_AddStringToObject(k, "window", "TBI to max(TAI, TIntr), our timer interrupt excluded");
+	cJSON_AddStringToObject(k, "irq", "irq:irq_handler_entry/exit, irq_vectors:*_entry/exit "
+				"(tracepoint probes of the module)");
+	cJSON_AddStringToObject(k, "softirq", "irq:softirq_entry/exit");
+	cJSON_AddStringToObject(k, "nmi", "the CPU's NMI count, TBI to TAI");
+	cJSON_AddStringToObject(k, "steal", "not counted");
+}
+
 static void describe(const struct method_ctx *c, const char *path, cJSON *info)
 {
 	char buf[512];
@@ -295,6 +315,7 @@ static void describe(const struct method_ctx *c, const char *path, cJSON *info)
 		if (c->info.msr_mask & (1ull << i))
 			cJSON_AddItemToArray(m, cJSON_CreateString(msr_names[i]));
 	cJSON_AddBoolToObject(k, "smi_count", (c->info.caps & IDLESCOPE_CAP_SMI) != 0);
+	describe_causes(c, info);
 	if (c->info.tdt_why[0])
 		cJSON_AddStringToObject(k, "tdt_unavailable", c->info.tdt_why);
 }
@@ -328,12 +349,13 @@ static int kmod_start(struct method_ctx **ctx, const struct collect_cfg *cfg, cJ
 	c->ldist_max = cfg->ldist_max;
 	c->silence_ns = cfg->ldist_max + SILENCE_EXTRA_NS;
 	c->poll_states = find_poll_states(cfg->cpu);
+	c->causes = !cfg->no_causes;
 	*ctx = c;
 	if (open_device(c, cfg, path, sizeof(path)) < 0)
 		return -1;
 	struct idlescope_config conf = { .cpu = (uint32_t)cfg->cpu, .method = (uint32_t)method,
 					 .ldist_min_ns = cfg->ldist_min, .ldist_max_ns = cfg->ldist_max,
-					 .seed = cfg->seed };
+					 .seed = cfg->seed, .flags = cfg->no_causes ? IDLESCOPE_CFG_NO_CAUSES : 0 };
 	if (ioctl(c->fd, IDLESCOPE_IOC_CONFIG, &conf) < 0) {
 		int err = errno;
 		if (err == EOPNOTSUPP)   /* the reason may be about the measured CPU: ask again */
@@ -399,6 +421,25 @@ static void residencies(const struct idlescope_record *r, struct dp_raw *dp)
 			add_res(dp, pct_names[i], pct[i]);
 }
 
+_Static_assert(CAUSE_SRC_NONE == IDLESCOPE_SRC_NONE && CAUSE_SRC_TIMER == IDLESCOPE_SRC_TIMER &&
+	       CAUSE_SRC_RESCHED == IDLESCOPE_SRC_RESCHED && CAUSE_SRC_CALL == IDLESCOPE_SRC_CALL &&
+	       CAUSE_SRC_IRQ_WORK == IDLESCOPE_SRC_IRQ_WORK, "one source encoding");
+
+/* The cause columns (docs/format.md), when the module counted them. */
+static void causes(const struct idlescope_record *r, struct dp_causes *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->known = (r->flags & IDLESCOPE_F_CAUSES) != 0;
+	if (!k->known)
+		return;
+	k->irq_cnt = r->irq_cnt;
+	k->irq_ns = r->irq_ns;
+	k->sirq_cnt = r->sirq_cnt;
+	k->sirq_ns = r->sirq_ns;
+	cause_source_name(r->irq_cnt ? r->irq_top : CAUSE_SRC_NONE, k->irq_top, sizeof(k->irq_top));
+	cause_softirq_list(r->sirq_mask, k->sirq_types, sizeof(k->sirq_types));
+}
+
 static void to_dp(const struct method_ctx *c, const struct idlescope_record *r, struct dp_raw *dp)
 {
 	memset(dp, 0, sizeof(*dp));
@@ -411,6 +452,7 @@ static void to_dp(const struct method_ctx *c, const struct idlescope_record *r, 
 	dp->intr_off = (r->flags & IDLESCOPE_F_INTR_OFF) ? 1 : 0;
 	dp->smi_cnt = (r->flags & IDLESCOPE_F_SMI) ? (int64_t)r->smi_cnt : -1;
 	dp->nmi_cnt = (r->flags & IDLESCOPE_F_NMI) ? (int64_t)r->nmi_cnt : -1;
+	causes(r, &dp->causes);
 	/* The interrupt waited for the counter reads after TAI: take them out of IntrLatency
 	 * (as wult does). The handler ran after the probe, so TIntr stays >= TAI >= LTime. */
 	if (dp->intr_off == 1 && (r->msr_mask || (r->flags & IDLESCOPE_F_SMI)) &&

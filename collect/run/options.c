@@ -64,8 +64,8 @@ static const struct cli_opt opt_table[] = {
 	  "support is built; 0 = off)." },
 	{ "no-counters", 0, OPT_NO_COUNTERS, NULL, "No counter snapshots (same as --counters-interval 0)." },
 	{ "no-causes", 0, OPT_NO_CAUSES, NULL,
-	  "bpf: do not count what else ran on the measured CPU during each datapoint (the\n"
-	  "IRQCnt, SWIRQCnt, NMICnt, StealTime ... columns); their extra probes stay unloaded." },
+	  "bpf, hrt, tdt: do not count what else ran on the measured CPU during each datapoint\n"
+	  "(the IRQCnt, SWIRQCnt ... columns); their extra probes stay unloaded." },
 	{ "kmod-path", 0, OPT_KMOD_PATH, "FILE", "hrt/tdt: the module file to load if it is not loaded." },
 	{ "help", 'h', OPT_HELP, NULL, "Show this help and exit." },
 	{ "version", 'V', OPT_VERSION, NULL, "Print the version and exit." },
@@ -97,9 +97,12 @@ static void print_help(void)
 	       "wult's spellings work too: --datapoints (-c), --outdir (-o), --keep-raw-data\n"
 	       "(--keep-raw), --time-limit 1h25m.\n\n"
 	       "Settings and experiments (docs/experiments.md; changing settings needs root):\n"
-	       "  --list-settings        Every setting this machine has, its value and the values\n"
-	       "                         it accepts; and those it lacks, with the reason.\n"
+	       "  --list-settings        Every setting this machine has and can set, its value and\n"
+	       "                         the values it accepts; and those it lacks or cannot set\n"
+	       "                         here, with the reason.\n"
 	       "  --set NAME=VALUE       One run with this setting (repeatable); restored after.\n"
+	       "                         VALUE@TARGET: the CPUs of a per-CPU setting: all,\n"
+	       "                         measured, siblings, cpus=LIST (2-5,7), package=LIST.\n"
 	       "  --matrix NAME=V1,V2    An experiment: every combination of the values, each run\n"
 	       "                         --repeat N times (default 3) in --order interleaved\n"
 	       "                         (default), random (--order-seed N) or blocked, --settle SEC\n"

@@ -56,6 +56,7 @@ int cache_build_entry(const struct isc_cache_src *src, const struct stat *st, co
 	if (cache_surely_too_big(src->path, st, src->opts, entry, max))
 		return 0;  /* the marker is written: not read for nothing */
 	all.want = NULL;
+	all.pack = false;  /* the entry is written from arrays of doubles */
 	isc_msg_mute(true);
 	int rc = isc_table_read(src->path, &all, &t);
 	isc_msg_mute(false);

@@ -15,10 +15,14 @@ bool isc_is_flag_column(const struct isc_table *t, const char *name)
 	const struct isc_column *c = known ? isc_table_col(t, name) : NULL;
 	if (!c || c->type != ISC_COL_NUM)
 		return false;
-	const double *v = c->num;
-	for (size_t i = 0; i < t->nrows; i++)
-		if (!isnan(v[i]) && v[i] != 0 && v[i] != 1)
-			return false;
+	double buf[1024];
+	for (size_t at = 0; at < t->nrows; at += 1024) {
+		size_t n = t->nrows - at < 1024 ? t->nrows - at : 1024;
+		const double *v = isc_col_values(c, at, n, buf);
+		for (size_t i = 0; i < n; i++)
+			if (!isnan(v[i]) && v[i] != 0 && v[i] != 1)
+				return false;
+	}
 	return true;
 }
 

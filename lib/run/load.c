@@ -67,7 +67,8 @@ static bool want_column(const char *name, void *arg)
 {
 	const struct isc_load_ctx *ctx = arg;
 	const struct isc_load_spec *s = ctx->spec;
-	if (!ctx->regex || regexec(ctx->regex, name, 0, NULL, 0) == 0)
+	bool skip = ctx->no_text && isc_is_known_text_column(name);
+	if (!skip && (!ctx->regex || regexec(ctx->regex, name, 0, NULL, 0) == 0))
 		return true;
 	if (!s->no_group && !strcmp(name, s->group_by ? s->group_by : "ReqCState"))
 		return true;
@@ -107,7 +108,8 @@ void isc_load_prepare_run(const char *path)
 
 int isc_load_datapoints(struct isc_load_ctx *ctx, struct isc_run *r)
 {
-	struct isc_table_opts opts = { .want = want_column, .want_arg = ctx };
+	struct isc_table_opts opts = { .want = want_column, .want_arg = ctx,
+				       .pack = ctx->pack && !ctx->include && !ctx->exclude };
 	if (load_dp(r, &opts) < 0)
 		return -1;
 	if ((ctx->include || ctx->exclude) && isc_cache_table_modified(r->dp) < 0)

@@ -22,6 +22,12 @@ struct isc_load_ctx {
 	const struct isc_load_spec *spec;
 	struct isc_expr *include, *exclude;
 	void *regex;             /* regex_t * or NULL */
+	/* Number columns may come packed (isc_table_opts.pack; not with --include/--exclude):
+	 * the caller reads them through isc_col_values / isc_col_gather or unpacks them. */
+	bool pack;
+	/* Columns known to be text (isc_is_known_text_column) are read only as the group column,
+	 * in spec->also or in a filter: for a caller whose metrics are numbers only. */
+	bool no_text;
 };
 
 /* Check the spec: returns -1 after printing "--include: expected ')' at column 17". */

@@ -237,7 +237,7 @@ static int freq_check(struct isc_settings *s, const char *name, const char *valu
 
 static int write_limit(struct isc_settings *s, int cpu, const char *file, uint64_t old, uint64_t v, char *err, size_t len)
 {
-	if (old == v)
+	if (old == v && !s->probing)   /* the probe writes the value in force: it must see the file */
 		return 0;
 	char *p = st_path(s, CPUFREQ "%s", cpu, file);
 	char o[32], n[32];

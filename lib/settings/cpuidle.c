@@ -158,13 +158,22 @@ static char *gov_path(struct isc_settings *s, const char *file)
 	return st_path(s, "/sys/devices/system/cpu/cpuidle/%s", file);
 }
 
+/* A governor picks among the driver's states: with no cpuidle driver (current_driver "none")
+ * the kernel still switches governors, to no effect. */
 static int gov_have(struct isc_settings *s, const char *name, char *why, size_t len)
 {
 	(void)name;
 	char *p = gov_path(s, "current_governor"), *a = gov_path(s, "available_governors");
+	char *dp = gov_path(s, "current_driver"), *drv = st_read(dp);
 	int ok = st_exists(p) && st_exists(a);
 	if (!ok)
 		snprintf(why, len, "%s or available_governors missing (no cpuidle, or a kernel that cannot switch)", p);
+	else if (drv && (!*drv || !strcmp(drv, "none"))) {
+		snprintf(why, len, "no cpuidle driver (%s: '%s'): an idle governor would have no effect", dp, drv);
+		ok = 0;
+	}
+	free(drv);
+	free(dp);
 	free(p);
 	free(a);
 	return ok ? 0 : -1;

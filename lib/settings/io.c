@@ -106,6 +106,8 @@ static int write_file(const char *path, const char *value)
 int st_write(struct isc_settings *s, const char *setting, const char *path, const char *old,
 	     const char *value, char *err, size_t len)
 {
+	if (s->probing)
+		return st_probe_file(s, path);
 	if (st_journal_file(s, setting, path, old, err, len) < 0)
 		return -1;
 	if (write_file(path, value) < 0) {
@@ -122,6 +124,8 @@ int st_write_changed(struct isc_settings *s, const char *setting, const char *pa
 		snprintf(err, len, "%s: cannot read %s", setting, path);
 		return -1;
 	}
+	if (s->probing)
+		return st_probe_file(s, path);
 	return strcmp(old, value) ? st_write(s, setting, path, old, value, err, len) : 0;
 }
 
@@ -170,7 +174,9 @@ int st_msr_write(struct isc_settings *s, const char *setting, int cpu, uint32_t 
 	uint64_t old;
 	char *path = st_path(s, "/dev/cpu/%d/msr", cpu);
 	int r = -1;
-	if (msr_rw(path, s->sysroot[0] != '\0', msr, &old, false) < 0)
+	if (s->probing)
+		r = st_probe_msr(s, path);
+	else if (msr_rw(path, s->sysroot[0] != '\0', msr, &old, false) < 0)
 		snprintf(err, len, "%s: reading MSR 0x%X of CPU %d (%s): %s", setting, msr, cpu, path, strerror(errno));
 	else if (st_journal_msr(s, setting, path, msr, mask, old, err, len) == 0) {
 		uint64_t v = (old & ~mask) | (bits & mask);

@@ -127,10 +127,13 @@ static int msr_check(struct isc_settings *s, const char *name, const char *value
 static int msr_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	const struct msr_bit *b = bit_of(name);
-	if (is_limit(b))
-		return st_msr_write(s, name, cpu, b->msr, st_pkg_limits(s)->mask, (uint64_t)limit_code(s, value), err,
-				    len);
-	return st_msr_write(s, name, cpu, b->msr, b->mask, !strcmp(value, "on") ? b->mask : 0, err, len);
+	uint64_t v;
+	if (!is_limit(b))
+		return st_msr_write(s, name, cpu, b->msr, b->mask, !strcmp(value, "on") ? b->mask : 0, err, len);
+	/* the lock holds bits 15:0 (the limit), not the demotion bits */
+	if (s->probing && st_msr_read(s, cpu, b->msr, &v) == 0 && (v & CST_LOCK))
+		return st_probe_refuse(s, "MSR 0xE2 is locked by the firmware (bit 15)");
+	return st_msr_write(s, name, cpu, b->msr, st_pkg_limits(s)->mask, (uint64_t)limit_code(s, value), err, len);
 }
 
 const struct st_def st_msr_defs[] = {

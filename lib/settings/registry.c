@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "text/util.h"
 #include "settings/settings_internal.h"
@@ -24,7 +25,7 @@ bool st_is_cpu_named(const struct st_def *d)
 
 /* Exact name, or by prefix a per-device entry ("aspm@") or one named for a CPU or package
  * ("freq@cpu3", "pkg-cstate-limit@package1"). */
-static const struct st_def *find(const char *name)
+const struct st_def *st_find(const char *name)
 {
 	for (size_t t = 0; t < NTABLES; t++)
 		for (const struct st_def *d = tables[t]; d->name; d++) {
@@ -86,17 +87,22 @@ void isc_settings_close(struct isc_settings *s)
 	if (!s)
 		return;
 	st_journal_close(s->j);
+	free(s->probe_why);
 	free(s->cpus);
 	free(s->sysroot);
 	free(s);
 }
 
-/* Per-CPU value: the measured CPU's when every CPU agrees, else "mixed: cpu0=A cpu1=B". */
+/* Per-CPU value: the one of the CPUs it is read on (the measured one first, if it is one of
+ * them) when they all agree, else "mixed: cpu0=A cpu1=B". */
 static char *read_def(struct isc_settings *s, const struct st_def *d, const char *name)
 {
 	if (d->scope != ST_CPU)
 		return d->read(s, name, -1);
-	char *first = d->read(s, name, s->measured_cpu);
+	int cpu = s->cpus[0];
+	for (size_t i = 0; i < s->ncpus; i++)
+		cpu = s->cpus[i] == s->measured_cpu ? s->measured_cpu : cpu;
+	char *first = d->read(s, name, cpu);
 	bool same = true;
 	for (size_t i = 0; i < s->ncpus && first; i++) {
 		char *v = d->read(s, name, s->cpus[i]);
@@ -190,7 +196,7 @@ cJSON *isc_settings_record(struct isc_settings *s)
 
 char *isc_settings_read(struct isc_settings *s, const char *name)
 {
-	const struct st_def *d = find(name);
+	const struct st_def *d = st_find(name);
 	char why[256];
 	if (!d || d->have(s, name, why, sizeof(why)) < 0)
 		return NULL;
@@ -219,7 +225,7 @@ static void list_one(struct isc_settings *s, const struct st_def *d, const char 
 		free(shown);
 		return;
 	}
-	bool have = d->have(s, name, why, sizeof(why)) == 0;
+	bool have = st_settable(s, d, name, why, sizeof(why)) == 0;
 	if (have == a->missing)
 		return;
 	if (!have) {
@@ -238,6 +244,9 @@ void isc_settings_list(struct isc_settings *s, FILE *out)
 	struct list_arg a = { out, false };
 	fprintf(out, "Settings of this machine%s%s (name, value, accepted values):\n", *s->sysroot ? " under " : "",
 		s->sysroot);
+	if (!*s->sysroot && geteuid() != 0)
+		fprintf(out, "  (not root: whether the kernel takes a write is only known to root; a setting listed\n"
+			     "   here may still be refused by collect --set, as root)\n");
 	for_each(s, list_one, &a);
 	fprintf(out, "Not on this machine:\n");
 	a.missing = true;
@@ -256,7 +265,7 @@ static void names_of(char *buf, size_t len)
 
 int isc_settings_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
-	const struct st_def *d = find(name);
+	const struct st_def *d = st_find(name);
 	char r[512], acc[1024];
 	if (!d) {
 		names_of(acc, sizeof(acc));
@@ -265,6 +274,10 @@ int isc_settings_check(struct isc_settings *s, const char *name, const char *val
 	}
 	if (d->have(s, name, r, sizeof(r)) < 0) {
 		snprintf(why, len, "%s: this machine does not have it: %s", name, r);
+		return -1;
+	}
+	if (st_settable(s, d, name, r, sizeof(r)) < 0) {
+		snprintf(why, len, "%s=%s: cannot be set on this machine: %s", name, value, r);
 		return -1;
 	}
 	if (d->check(s, name, value, r, sizeof(r)) < 0) {
@@ -277,7 +290,7 @@ int isc_settings_check(struct isc_settings *s, const char *name, const char *val
 
 int isc_settings_apply(struct isc_settings *s, const char *name, const char *value, char *err, size_t len)
 {
-	const struct st_def *d = find(name);
+	const struct st_def *d = st_find(name);
 	if (!d || isc_settings_is_held(name))
 		return 0;
 	if (d->scope != ST_CPU)

@@ -18,6 +18,11 @@ struct isc_settings {
 	int *cpus;              /* the CPUs per-CPU settings touch */
 	size_t ncpus;
 	struct st_journal *j;   /* NULL before isc_settings_begin */
+	/* probe.c: while set, st_write, st_write_changed and st_msr_write change nothing and
+	 * journal nothing: they only find out whether the write would be taken here, and the
+	 * first reason it would not goes to probe_why. */
+	bool probing;
+	char *probe_why;
 };
 
 /* One setting. cpu is -1 for system and PCI scope. name is the full name as typed
@@ -34,7 +39,10 @@ struct st_def {
 	void (*accepts)(struct isc_settings *s, const char *name, char *buf, size_t len);
 	/* 0 if value is accepted, else -1 with the reason. */
 	int (*check)(struct isc_settings *s, const char *name, const char *value, char *why, size_t len);
-	/* Write a checked value (through st_write / st_msr_write, which journal first). */
+	/* Write a checked value (through st_write / st_write_changed / st_msr_write, which journal
+	 * first, and nothing else: the registry calls it with s->probing set and the value in
+	 * force to learn whether the setting can be set here; it must then reach those functions
+	 * for every file or MSR it would write, also those already holding the value). */
 	int (*write)(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len);
 };
 
@@ -66,6 +74,20 @@ struct st_pkg_limits {
 const struct st_pkg_limits *st_pkg_limits(const struct isc_settings *s);
 /* The have() of an Intel MSR setting: an Intel CPU whose MSR msr reads on the measured CPU. */
 int st_intel_msr_have(struct isc_settings *s, uint32_t msr, char *why, size_t len);
+
+/* The entry of a setting name (registry.c), NULL if unknown. */
+const struct st_def *st_find(const char *name);
+/* have(), then whether this machine takes a write of it on s->cpus (probe.c): 0, or -1 with
+ * the reason. What --list-settings offers and what --set accepts. */
+int st_settable(struct isc_settings *s, const struct st_def *d, const char *name, char *why, size_t len);
+/* probe.c, for io.c while probing: whether path / the MSR device path would take a write. */
+int st_probe_file(struct isc_settings *s, const char *path);
+int st_probe_msr(struct isc_settings *s, const char *path);
+/* For a write() that knows a refusal the files do not show (a lock bit): the reason, if it
+ * is the first; -1. */
+int st_probe_refuse(struct isc_settings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether the probe of the current value found a write refused (reason in s->probe_why). */
+bool st_probe_failed(const struct isc_settings *s);
 
 /* "<sysroot><abs path>" (malloc'd). */
 char *st_path(const struct isc_settings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

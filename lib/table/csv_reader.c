@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "table/colpack.h"
 #include "table/csv_split.h"
 #include "table/numparse.h"
 #include "table/table.h"
@@ -34,6 +35,8 @@ struct layout {
 	size_t nout;
 	char **out_names;        /* loaded column names */
 	enum isc_coltype *types;  /* loaded column types */
+	unsigned *pack_width;    /* per loaded column: 0, or the colpack width and scale */
+	unsigned *pack_scale;
 };
 
 struct chunk {
@@ -43,7 +46,8 @@ struct chunk {
 	size_t est_rows;
 	/* results */
 	size_t nrows, cap;
-	double **num;            /* per loaded column (NULL for text) */
+	double **num;            /* per loaded column (NULL for text and packed columns) */
+	struct isc_colpack *pk;  /* per loaded column: the packed ones' codes */
 	int in_shared;           /* num[k] point into the shared arrays (see read_body) */
 	uint32_t **text;
 	struct strpool pool;
@@ -61,12 +65,23 @@ struct chunk {
 	size_t *last_len;        /* and its length */
 };
 
+/* A column the layout packs that this chunk holds as doubles of its own instead: its values
+ * were mostly exceptions (unpack_if_worse). */
+static bool given_up(const struct chunk *c, size_t k)
+{
+	return c->lay->pack_width[k] && !c->pk[k].width;
+}
+
 /* More room: a chunk that outgrows its part of the shared arrays moves to arrays of its own. */
 static void chunk_grow(struct chunk *c)
 {
 	size_t cap = c->cap ? c->cap + c->cap / 2 : (c->est_rows ? c->est_rows : 1024);
 	for (size_t k = 0; k < c->lay->nout; k++) {
-		if (c->lay->types[k] == ISC_COL_NUM && c->in_shared) {
+		if (c->pk[k].width) {
+			isc_colpack_reserve(&c->pk[k], cap);
+		} else if (given_up(c, k)) {
+			c->num[k] = isc_xrealloc(c->num[k], cap * sizeof(double));
+		} else if (c->lay->types[k] == ISC_COL_NUM && c->in_shared) {
 			double *own = isc_xmalloc(cap * sizeof(double));
 			memcpy(own, c->num[k], c->nrows * sizeof(double));
 			c->num[k] = own;
@@ -110,11 +125,13 @@ static int store_fields(struct chunk *c, const struct fields *fl)
 			c->text[k][c->nrows] = intern_text(c, (size_t)k, s, len);
 			continue;
 		}
-		if (len == 0) {
-			c->num[k][c->nrows] = NAN;
-		} else if (!isc_parse_double(s, len, &c->num[k][c->nrows])) {
+		double d = NAN;
+		if (len && !isc_parse_double(s, len, &d))
 			return number_error(c, (size_t)k, s, s + len);
-		}
+		if (c->pk[k].width)
+			isc_colpack_put(&c->pk[k], c->nrows, d);
+		else
+			c->num[k][c->nrows] = d;
 	}
 	c->nrows++;
 	return 0;
@@ -167,7 +184,8 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 		const char *comma;
 		int k = f < lay->nfields ? lay->out_of_field[f] : -1;
 		if (k >= 0 && lay->types[k] == ISC_COL_NUM && p < end && *p != ',') {
-			comma = isc_parse_double_prefix(p, end, &c->num[k][c->nrows]);
+			comma = c->pk[k].width ? isc_colpack_parse(&c->pk[k], c->nrows, p, end)
+						   : isc_parse_double_prefix(p, end, &c->num[k][c->nrows]);
 			if (!comma || (comma != end && *comma != ',')) {
 				const char *field_end = memchr(p, ',', (size_t)(end - p));
 				return number_error(c, (size_t)k, p, field_end ? field_end : end);
@@ -175,7 +193,9 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 		} else {
 			comma = memchr(p, ',', (size_t)(end - p));
 			comma = comma ? comma : end;
-			if (k >= 0 && lay->types[k] == ISC_COL_NUM)
+			if (k >= 0 && c->pk[k].width)
+				isc_colpack_put(&c->pk[k], c->nrows, NAN);
+			else if (k >= 0 && lay->types[k] == ISC_COL_NUM)
 				c->num[k][c->nrows] = NAN;
 			else if (k >= 0)
 				c->text[k][c->nrows] = intern_text(c, (size_t)k, p, (size_t)(comma - p));
@@ -239,6 +259,20 @@ static void process_last_line(struct chunk *c, const char *line, size_t len)
 	snprintf(c->cut_msg, sizeof(c->cut_msg), "last line is cut off (%s); dropped it", c->err);
 }
 
+/* A packed column whose values are mostly exceptions (the type sample did not show them) would
+ * take more than doubles: after each block, such a column goes back to doubles in this chunk. */
+static void unpack_if_worse(struct chunk *c)
+{
+	for (size_t k = 0; k < c->lay->nout && c->nrows >= 4096; k++) {
+		if (!c->pk[k].width || c->pk[k].nx <= c->nrows / 8)
+			continue;
+		double *num = isc_xmalloc(c->cap * sizeof(double));
+		isc_colpack_decode(&c->pk[k], 0, c->nrows, num);
+		isc_colpack_free(&c->pk[k]);  /* width 0: given up */
+		c->num[k] = num;
+	}
+}
+
 static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 {
 	off_t pos = c->start;
@@ -263,6 +297,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 				return -1;
 			p = nl + 1;
 		}
+		unpack_if_worse(c);
 		have = (size_t)(end - p);
 		if (at_end) {
 			if (have && c->is_last)
@@ -413,6 +448,8 @@ static void layout_init(struct layout *lay, const struct fields *fl, const struc
 	lay->out_of_field = isc_xmalloc(fl->n * sizeof(int));
 	lay->out_names = isc_xcalloc(fl->n, sizeof(char *));
 	lay->types = isc_xcalloc(fl->n, sizeof(enum isc_coltype));
+	lay->pack_width = isc_xcalloc(fl->n, sizeof(unsigned));
+	lay->pack_scale = isc_xcalloc(fl->n, sizeof(unsigned));
 	t->file_ncols = fl->n;
 	t->file_colnames = isc_xcalloc(fl->n, sizeof(char *));
 	for (size_t i = 0; i < fl->n; i++) {
@@ -457,6 +494,53 @@ static void infer_types(struct layout *lay, const char *buf, size_t len)
 	free(decided);
 }
 
+/* Decimals of a number's text, or more than any scale when it has an exponent. */
+static unsigned decimals_of(const char *s, size_t len)
+{
+	const char *dot = memchr(s, '.', len);
+	if (memchr(s, 'e', len) || memchr(s, 'E', len))
+		return ISC_COLPACK_MAX_SCALE + 1;
+	return dot ? (unsigned)(len - (size_t)(dot + 1 - s)) : 0;
+}
+
+/* Which number columns to pack, from the values of the type sample: the most decimals and
+ * the largest magnitude there (values beyond them later are kept as exceptions). */
+static void choose_packing(struct layout *lay, const char *buf, size_t len)
+{
+	struct fields fl = { 0 };
+	double *maxabs = isc_xcalloc(lay->nout + 1, sizeof(double));
+	unsigned *maxdec = isc_xcalloc(lay->nout + 1, sizeof(unsigned));
+	const char *p = buf, *end = buf + len, *nl;
+	double d;
+
+	for (size_t k = 0; k < lay->nout; k++)
+		maxabs[k] = -1;  /* no value seen: not packed */
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		size_t l = (size_t)(nl - p);
+		l -= l && p[l - 1] == '\r';
+		if (csv_split_line(p, l, &fl) == 0 && fl.n == lay->nfields) {
+			for (size_t f = 0; f < fl.n; f++) {
+				int k = lay->out_of_field[f];
+				if (k < 0 || lay->types[k] != ISC_COL_NUM || fl.len[f] == 0)
+					continue;
+				unsigned dec = decimals_of(fl.ptr[f], fl.len[f]);
+				maxdec[k] = dec > maxdec[k] ? dec : maxdec[k];
+				if (!isc_parse_double(fl.ptr[f], fl.len[f], &d))
+					maxabs[k] = INFINITY;
+				else if (fabs(d) > maxabs[k])
+					maxabs[k] = fabs(d);
+			}
+		}
+		p = nl + 1;
+	}
+	for (size_t k = 0; k < lay->nout; k++)
+		if (lay->types[k] == ISC_COL_NUM && !isc_colpack_choose(maxabs[k], maxdec[k], &lay->pack_width[k], &lay->pack_scale[k]))
+			lay->pack_width[k] = 0;
+	fields_free(&fl);
+	free(maxabs);
+	free(maxdec);
+}
+
 /* Columns whose values are numbers in every wult and idlescope file: text there is an error. */
 static int known_numeric(const char *name)
 {
@@ -498,6 +582,10 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 	c->is_last = is_last;
 	c->est_rows = (size_t)((double)(end - start) / bytes_per_line * 1.05) + 64;
 	c->num = isc_xcalloc(lay->nout, sizeof(double *));
+	c->pk = isc_xcalloc(lay->nout + 1, sizeof(*c->pk));
+	for (size_t k = 0; k < lay->nout; k++)
+		if (lay->pack_width[k])
+			isc_colpack_init(&c->pk[k], lay->pack_width[k], lay->pack_scale[k]);
 	c->text = isc_xcalloc(lay->nout, sizeof(uint32_t *));
 	c->last_id = isc_xmalloc((lay->nout + 1) * sizeof(uint32_t));
 	c->last_len = isc_xcalloc(lay->nout + 1, sizeof(size_t));
@@ -512,7 +600,9 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 static void chunk_use_shared(struct chunk *c, double **shared, size_t offset)
 {
 	for (size_t k = 0; k < c->lay->nout; k++)
-		if (c->lay->types[k] == ISC_COL_NUM)
+		if (c->lay->pack_width[k])
+			continue;  /* codes in the arena (pack_arena) */
+		else if (c->lay->types[k] == ISC_COL_NUM)
 			c->num[k] = shared[k] + offset;
 		else
 			c->text[k] = isc_xmalloc(c->est_rows * sizeof(uint32_t));
@@ -523,11 +613,13 @@ static void chunk_use_shared(struct chunk *c, double **shared, size_t offset)
 static void chunk_free(struct chunk *c)
 {
 	for (size_t k = 0; k < c->lay->nout; k++) {
-		if (!c->in_shared)
+		if (!c->in_shared || given_up(c, k))
 			free(c->num[k]);
 		free(c->text[k]);
+		isc_colpack_free(&c->pk[k]);
 	}
 	free(c->num);
+	free(c->pk);
 	free(c->text);
 	free(c->last_id);
 	free(c->last_len);
@@ -564,6 +656,34 @@ static double *join_num(double *shared, struct chunk *ch, size_t nch, size_t k, 
 	return col;
 }
 
+/* One packed column of the table from the chunks' rows: chunk 0's codes, grown. */
+static struct isc_colpack *join_packed(struct chunk *ch, size_t nch, size_t k)
+{
+	struct isc_colpack *pk = isc_xmalloc(sizeof(*pk));
+	*pk = ch[0].pk[k];
+	memset(&ch[0].pk[k], 0, sizeof(ch[0].pk[k]));
+	if (nch == 2 && pk->borrowed && ch[1].pk[k].borrowed)
+		pk->cap += ch[1].pk[k].cap;  /* chunk 1's part of the arena follows chunk 0's */
+	isc_colpack_trim(pk, ch[0].nrows);
+	if (nch == 2)
+		isc_colpack_append(pk, ch[0].nrows, &ch[1].pk[k], ch[1].nrows);
+	isc_colpack_trim(pk, ch[0].nrows + (nch == 2 ? ch[1].nrows : 0));
+	return pk;
+}
+
+/* A column some chunk gave up packing: every chunk's rows as doubles. */
+static double *join_given_up(struct chunk *ch, size_t nch, size_t k, size_t total)
+{
+	double *col = isc_xmalloc((total ? total : 1) * sizeof(double));
+	for (size_t i = 0, at = 0; i < nch; at += ch[i].nrows, i++) {
+		if (ch[i].pk[k].width)
+			isc_colpack_decode(&ch[i].pk[k], 0, ch[i].nrows, col + at);
+		else if (ch[i].nrows)
+			memcpy(col + at, ch[i].num[k], ch[i].nrows * sizeof(double));
+	}
+	return col;
+}
+
 /* Move the chunks' columns into t: number columns from the shared arrays; text columns
  * grow chunk 0's arrays in place, the other chunk's ids mapped and appended. */
 static void join_chunks(struct isc_table *t, const struct layout *lay, struct chunk *ch, size_t nch,
@@ -578,6 +698,14 @@ static void join_chunks(struct isc_table *t, const struct layout *lay, struct ch
 	t->nrows = total;
 	for (size_t k = 0; k < lay->nout; k++) {
 		struct isc_column *col = isc_table_add_col(t, lay->out_names[k], lay->types[k]);
+		if (lay->pack_width[k] && ch[0].pk[k].width && (nch == 1 || ch[1].pk[k].width)) {
+			col->packed = join_packed(ch, nch, k);
+			continue;
+		}
+		if (lay->pack_width[k]) {
+			col->num = join_given_up(ch, nch, k, total);
+			continue;
+		}
 		if (col->type == ISC_COL_NUM) {
 			col->num = join_num(shared[k], ch, nch, k, total);
 			shared[k] = NULL;
@@ -699,6 +827,28 @@ static char *read_first_line(int fd, off_t data, off_t size, size_t *len)
 	return buf;
 }
 
+/* The packed columns' codes in one block, which is large enough for huge pages where a block
+ * per column would not be (a million one-byte codes): per column, chunk 0's rows, then
+ * chunk 1's, so that joining them is a memmove. */
+static char *pack_arena(const struct layout *lay, struct chunk *ch, int nch)
+{
+	size_t rows = ch[0].est_rows + (nch == 2 ? ch[1].est_rows : 0), total = 0, at = 0;
+	for (size_t k = 0; k < lay->nout; k++)
+		total += (lay->pack_width[k] * rows + 63) & ~(size_t)63;
+	if (!total)
+		return NULL;
+	char *arena = isc_xmalloc(total);
+	for (size_t k = 0; k < lay->nout; k++) {
+		if (!lay->pack_width[k])
+			continue;
+		for (int i = 0; i < nch; i++)
+			isc_colpack_use(&ch[i].pk[k], arena + at + (i ? ch[0].est_rows * lay->pack_width[k] : 0),
+					ch[i].est_rows);
+		at += (lay->pack_width[k] * rows + 63) & ~(size_t)63;
+	}
+	return arena;
+}
+
 static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t size,
 		     const char *hdrbuf, size_t hdrlen, const struct isc_table_opts *o)
 {
@@ -720,6 +870,8 @@ static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t 
 	for (size_t k = 0; k < lay->nout; k++)
 		if (lay->types[k] == ISC_COL_TEXT && known_numeric(lay->out_names[k]))
 			lay->types[k] = ISC_COL_NUM;
+	if (o && o->pack && sample_lines)
+		choose_packing(lay, hdrbuf + data, sample);
 
 	struct chunk ch[2];
 	int nch = nthreads_for(o, size - data);
@@ -732,10 +884,11 @@ static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t 
 	size_t rows = ch[0].est_rows + (nch == 2 ? ch[1].est_rows : 0);
 	double **shared = isc_xcalloc(lay->nout, sizeof(double *));
 	for (size_t k = 0; k < lay->nout; k++)
-		if (lay->types[k] == ISC_COL_NUM)
+		if (lay->types[k] == ISC_COL_NUM && !lay->pack_width[k])
 			shared[k] = isc_xmalloc(rows * sizeof(double));
 	for (int i = 0; i < nch; i++)
 		chunk_use_shared(&ch[i], shared, i ? ch[0].est_rows : 0);
+	char *arena = pack_arena(lay, ch, nch);
 	pthread_t tid;
 	int threaded = nch == 2 && pthread_create(&tid, NULL, chunk_run, &ch[1]) == 0;
 	chunk_run(&ch[0]);
@@ -746,6 +899,10 @@ static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t 
 	int rc = report_chunks(lay->path, ch, (size_t)nch, t, o);
 	if (rc == 0)
 		join_chunks(t, lay, ch, (size_t)nch, shared);
+	if (rc == 0)
+		t->pack_arena = arena;
+	else
+		free(arena);
 	for (int i = 0; i < nch; i++)
 		chunk_free(&ch[i]);
 	for (size_t k = 0; k < lay->nout; k++)
@@ -785,6 +942,8 @@ cleanup:
 	free(lay.out_of_field);
 	free(lay.out_names);
 	free(lay.types);
+	free(lay.pack_width);
+	free(lay.pack_scale);
 	fields_free(&hdr);
 	free(hdrbuf);
 	close(lay.fd);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "table/colpack.h"
 #include "text/util.h"
 #include "table/strpool.h"
 
@@ -57,9 +58,17 @@ struct isc_column *isc_table_col(const struct isc_table *t, const char *name)
 bool isc_table_col_has_value(const struct isc_table *t, const char *name)
 {
 	const struct isc_column *c = isc_table_col(t, name);
-	for (size_t i = 0; c && i < t->nrows; i++)
-		if (c->type == ISC_COL_TEXT ? c->text[i] != ISC_TEXT_EMPTY : !isnan(c->num[i]))
+	double buf[1024];
+	for (size_t i = 0; c && c->type == ISC_COL_TEXT && i < t->nrows; i++)
+		if (c->text[i] != ISC_TEXT_EMPTY)
 			return true;
+	for (size_t at = 0; c && c->type == ISC_COL_NUM && at < t->nrows; at += 1024) {
+		size_t n = t->nrows - at < 1024 ? t->nrows - at : 1024;
+		const double *v = isc_col_values(c, at, n, buf);
+		for (size_t i = 0; i < n; i++)
+			if (!isnan(v[i]))
+				return true;
+	}
 	return false;
 }
 
@@ -80,6 +89,7 @@ uint32_t isc_table_intern(struct isc_table *t, const char *s)
 void isc_table_keep_rows(struct isc_table *t, const unsigned char *keep)
 {
 	size_t out = 0;
+	isc_table_unpack(t);
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (!keep[r])
 			continue;
@@ -111,7 +121,12 @@ void isc_table_free(struct isc_table *t)
 			free(t->cols[i].num);
 			free(t->cols[i].text);
 		}
+		if (t->cols[i].packed) {
+			isc_colpack_free(t->cols[i].packed);
+			free(t->cols[i].packed);
+		}
 	}
+	free(t->pack_arena);
 	if (t->release)
 		t->release(t->release_arg);
 	free(t->cols);

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct isc_colpack;
+
 #define ISC_TEXT_EMPTY UINT32_MAX  /* text cell with no value */
 
 enum isc_coltype { ISC_COL_NUM, ISC_COL_TEXT };
@@ -15,6 +17,7 @@ struct isc_column {
 	enum isc_coltype type;
 	double *num;     /* ISC_COL_NUM: one value per row, NaN for an empty cell */
 	uint32_t *text;  /* ISC_COL_TEXT: string id per row (isc_table_str), ISC_TEXT_EMPTY if empty */
+	struct isc_colpack *packed;  /* ISC_COL_NUM read packed (isc_table_opts.pack): num is NULL */
 	bool borrowed;   /* num/text point into memory the table does not own (a mapped cache
 			  * entry): isc_table_free leaves them; columns added later are owned */
 };
@@ -31,6 +34,7 @@ struct isc_table {
 	size_t dropped_rows;     /* a cut-off last line dropped while reading (0 or 1) */
 	void *pool;              /* private: the string pool behind strs */
 	void *colindex;          /* private: column names -> column, for isc_table_col */
+	void *pack_arena;        /* private: the memory of packed columns' codes (one block) */
 	/* Set when some columns are borrowed (a mapped cache file, lib/cache): isc_table_free
 	 * calls release(release_arg) after freeing the columns it owns. */
 	void (*release)(void *arg);
@@ -51,6 +55,10 @@ struct isc_table_opts {
 	 * then a last line without its newline is kept when the row count matches. */
 	bool known_complete;
 	size_t known_rows;
+	/* Keep number columns whose type sample allows it as small integers (colpack.h), with
+	 * num NULL: only for a caller that reads every column it is given through
+	 * isc_col_values / isc_col_gather or unpacks it first. */
+	bool pack;
 };
 
 /*
@@ -78,6 +86,14 @@ uint32_t isc_table_intern(struct isc_table *t, const char *s);
 void isc_table_keep_rows(struct isc_table *t, const unsigned char *keep);
 /* Keep the first n rows. */
 void isc_table_truncate(struct isc_table *t, size_t n);
+
+/* Values of a number column, packed or not: rows [from, from + n) (a pointer into the
+ * column, or buf filled), and rows[0..n) into out. */
+const double *isc_col_values(const struct isc_column *c, size_t from, size_t n, double *buf);
+void isc_col_gather(const struct isc_column *c, const size_t *rows, size_t n, double *out);
+/* A packed column (or every one of t) back to an array of doubles. */
+void isc_table_unpack_col(const struct isc_table *t, struct isc_column *c);
+void isc_table_unpack(struct isc_table *t);
 
 /* Column names that idlescope and wult always treat as text. */
 bool isc_is_known_text_column(const char *name);

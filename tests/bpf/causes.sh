@@ -21,6 +21,8 @@ note "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/de
 # check_causes CSV: every row's cause cells (IRQCnt IRQTime IRQTop SWIRQCnt SWIRQTime SWIRQTypes
 # NMICnt after LDist ... TIntr of a --keep-raw run) consistent and inside the window.
 check_causes() {
+	# the columns follow the first datapoint: a run without one has none (a busy machine)
+	[ "$(wc -l <"$1")" -gt 1 ] || fail "$1: no datapoint (CPU $CPU busy all the time?)"
 	head -1 "$1" | grep -qx 'LDist,SilentTime,WakeLatency,IntrLatency,IntrOff,ReqCState,LTime,TBI,TAI,TIntr,IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes,NMICnt' ||
 		fail "$1: header $(head -1 "$1")"
 	awk -F, '

@@ -32,6 +32,21 @@ echo "$t0 $t1" > /out/run1.time
 collect -q -c 20 --cpu 1 --keep-raw -o /out/run4 >/out/run4.log 2>&1
 res collect-auto "rc=$? $(grep -o '"method":[[:space:]]*"[a-z]*"' /out/run4/info.json | head -1 | grep -o '[a-z]*"$' | tr -d '"')"
 
+# cause columns (issue 26): a quiet run; one while a shell on CPU 0 keeps starting short tasks
+# on CPU 1 (each wakes CPU 1 with an IPI: RES or CAL in IRQTop); one with --no-causes
+collect --method hrt -c 200 --cpu 1 --keep-raw -o /out/cq >/out/cq.log 2>&1
+res collect-causes-quiet "rc=$?"
+: >/tmp/load-on
+( while [ -e /tmp/load-on ]; do taskset 2 true; done ) &
+lpid=$!
+taskset -p 1 $lpid >/dev/null
+collect --method hrt -c 200 --cpu 1 --keep-raw -o /out/cl >/out/cl.log 2>&1
+res collect-causes-load "rc=$?"
+rm -f /tmp/load-on
+wait $lpid
+collect --method hrt -c 50 --cpu 1 --no-causes -o /out/cn >/out/cn.log 2>&1
+res collect-causes-off "rc=$?"
+
 # the module's own validation, root-only access, one opener at a time
 res busy "$(kmod_check busy)"
 res nobody "$(kmod_check nobody)"

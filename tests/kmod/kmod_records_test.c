@@ -186,6 +186,39 @@ static void test_fields(void)
 	      (unsigned long long)dp.tai, dp.intr_off);
 }
 
+/* The module's cause fields (IDLESCOPE_F_CAUSES) become the cause columns, as the bpf
+ * method's do; without the flag (--no-causes) there are none. */
+static void test_causes(void)
+{
+	struct method_ctx c = { .fd = -1 };
+	struct idlescope_record r = base_record();
+	struct dp_raw dp;
+
+	to_dp(&c, &r, &dp);
+	CHECK_MSG(!dp.causes.known, "causes known without IDLESCOPE_F_CAUSES");
+	r.flags |= IDLESCOPE_F_CAUSES;
+	r.irq_cnt = 3;
+	r.irq_ns = 4500;
+	r.irq_top = IDLESCOPE_SRC_CALL;
+	r.sirq_cnt = 2;
+	r.sirq_ns = 1200;
+	r.sirq_mask = (1u << 3) | (1u << 9);
+	to_dp(&c, &r, &dp);
+	CHECK_MSG(dp.causes.known && dp.causes.irq_cnt == 3 && dp.causes.irq_ns == 4500 &&
+		  dp.causes.sirq_cnt == 2 && dp.causes.sirq_ns == 1200, "cause counts not copied");
+	CHECK_STR(dp.causes.irq_top, "CAL");
+	CHECK_STR(dp.causes.sirq_types, "NET_RX+RCU");
+	r.irq_top = 24;
+	to_dp(&c, &r, &dp);
+	CHECK_STR(dp.causes.irq_top, "IRQ24");
+	r.irq_cnt = 0;   /* no IRQ: no top source, whatever the field holds */
+	r.sirq_cnt = 0;
+	r.sirq_mask = 0;
+	to_dp(&c, &r, &dp);
+	CHECK_STR(dp.causes.irq_top, "");
+	CHECK_STR(dp.causes.sirq_types, "");
+}
+
 static int write_records(int fd, const struct idlescope_record *recs, size_t n)
 {
 	if (write(fd, recs, n * sizeof(*recs)) == (ssize_t)(n * sizeof(*recs)))
@@ -424,8 +457,9 @@ static void test_other_version(void)
 	CHECK_MSG(n.ret == -1 && !strcmp(msg, want), "no info size: %d %s", n.ret, msg);
 	fake_info_size = sizeof(struct idlescope_info);
 	msg = stderr_of(call_check_info, &n);
-	CHECK_MSG(n.ret == -1 && strstr(msg, "another version (ABI 0, record 0 bytes; expected ABI 1"),
-	      "same size, other ABI: %d %s", n.ret, msg);
+	snprintf(want, sizeof(want), "another version (ABI 0, record 0 bytes; expected ABI %d, %zu bytes)",
+		 IDLESCOPE_ABI_VERSION, sizeof(struct idlescope_record));
+	CHECK_MSG(n.ret == -1 && strstr(msg, want), "same size, other ABI: %d %s", n.ret, msg);
 	fake_info_size = 0;
 }
 
@@ -475,6 +509,7 @@ int main(void)
 	isc_set_progname("kmod_records_test");
 	test_residencies();
 	test_fields();
+	test_causes();
 	test_stream();
 	test_stop_empty();
 	test_nothing_kept_watch();

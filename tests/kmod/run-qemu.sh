@@ -152,6 +152,9 @@ case $(sed -n 's/^collect-silence: //p' "$R") in
 	echo "kmod-qemu: ok   collect-silence: $(sed -n 's/^collect-silence: //p' "$R")" ;;
 *) echo "kmod-qemu: FAIL collect-silence: got '$(sed -n 's/^collect-silence: //p' "$R")'" >&2; errs=$((errs + 1)) ;;
 esac
+expect collect-causes-quiet "rc=0"
+expect collect-causes-load "rc=0"
+expect collect-causes-off "rc=0"
 expect insmod-ring16 "rc=0"
 expect overflow "overflow: ok"
 expect collect-other-version "rc=0 collect: warning: the loaded idlescope module is version '0.0.0-other', collect $VERSION: the same interface, but reload the module of this release (idlescope-dkms, or make -C kmod) for its fixes"
@@ -221,6 +224,47 @@ grep -Eq '"method":[[:space:]]*"hrt"' "$OUT/run1/info.json" || { echo "kmod-qemu
 [ "$(jq -r .method_details.kmod.version "$OUT/run6/info.json")" = 0.0.0-other ] ||
 	{ echo "kmod-qemu: FAIL run6 info.json kmod.version: $(jq -c .method_details.kmod.version "$OUT/run6/info.json")" >&2; errs=$((errs + 1)); }
 if grep 'module is version' "$OUT/run1.log"; then echo "kmod-qemu: FAIL run1: version warning (above)" >&2; errs=$((errs + 1)); fi
+
+# cause columns (issue 26): every row's cause cells consistent and inside the window (TBI to
+# max(TAI, TIntr)); under the IPI load more datapoints with RES or CAL than in the quiet run
+# (and at least 3); --no-causes writes none; analyze stats --causes of the loaded run against
+# an independent computation (tests/analyze/causes_check.py). check_causes RUN
+check_causes() {
+	head -1 "$OUT/$1/datapoints.csv" | grep -q ',IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes' ||
+		{ echo "kmod-qemu: FAIL $1: no cause columns: $(head -1 "$OUT/$1/datapoints.csv")" >&2; return 1; }
+	awk -F, -v run="$1" -v ipif="$OUT/$1.ipi" '
+function bad(m) { printf "kmod-qemu: FAIL %s line %d: %s: %s\n", run, NR, m, $0 > "/dev/stderr"; nbad++ }
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{	n++
+	ic = $c["IRQCnt"]; it = $c["IRQTime"]; top = $c["IRQTop"]; sc = $c["SWIRQCnt"]; st = $c["SWIRQTime"]
+	end = $c["TAI"] > $c["TIntr"] ? $c["TAI"] : $c["TIntr"]; win = (end - $c["TBI"]) / 1000
+	if (ic !~ /^[0-9]+$/ || sc !~ /^[0-9]+$/) bad("counts not whole numbers")
+	if ((ic == 0) != (top == "") || (ic == 0 && it != "0.000")) bad("IRQCnt, IRQTop, IRQTime disagree")
+	if (top != "" && top !~ /^(LOC|RES|CAL|IWI|IRQ[0-9]+)$/) bad("IRQTop " top)
+	if ((sc == 0) != ($c["SWIRQTypes"] == "") || (sc == 0 && st != "0.000")) bad("SWIRQCnt, SWIRQTypes, SWIRQTime disagree")
+	if (it + st > win + 0.001) bad("IRQTime + SWIRQTime > window " win " us")
+	if (top == "RES" || top == "CAL") ipi++
+}
+END {	if (nbad) exit 1
+	printf "kmod-qemu: ok   %s: cause cells of %d datapoints consistent, %d with RES or CAL on top\n", run, n, ipi
+	print ipi + 0 > ipif }' "$OUT/$1/datapoints.csv"
+}
+if check_causes cq && check_causes cl; then
+	q_ipi=$(tail -1 "$OUT/cq.ipi") l_ipi=$(tail -1 "$OUT/cl.ipi")
+	[ "$l_ipi" -ge 3 ] && [ "$l_ipi" -gt "$q_ipi" ] ||
+		{ echo "kmod-qemu: FAIL under the IPI load $l_ipi datapoints with RES or CAL, quiet $q_ipi" >&2; errs=$((errs + 1)); }
+else
+	errs=$((errs + 1))
+fi
+head -1 "$OUT/cn/datapoints.csv" | grep -q -e IRQCnt -e SWIRQ &&
+	{ echo "kmod-qemu: FAIL --no-causes wrote cause columns" >&2; errs=$((errs + 1)); }
+[ "$(jq -c '[.method_details.causes.counted]' "$OUT/cl/info.json" "$OUT/cn/info.json" | tr -d '\n')" = "[true][false]" ] ||
+	{ echo "kmod-qemu: FAIL info.json method_details.causes.counted of cl, cn" >&2; errs=$((errs + 1)); }
+if command -v python3 >/dev/null; then
+	"$ANALYZE" stats --causes -F json "$OUT/cl" >"$OUT/cl-causes.json" 2>"$OUT/cl-causes.err" &&
+		python3 "$SRC/tests/analyze/causes_check.py" "$OUT/cl/datapoints.csv" "$OUT/cl-causes.json" 99 WakeLatency IntrLatency ||
+		{ echo "kmod-qemu: FAIL analyze stats --causes of cl differs from causes_check.py" >&2; errs=$((errs + 1)); }
+fi
 
 # analyze stats reads it and counts the same rows
 "$ANALYZE" stats -m '^(WakeLatency|IntrLatency|SilentTime)$' -f count,min,med,99%,max "$OUT/run1" > "$OUT/stats.txt" 2>&1 ||

@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Builds a fixture machine under $1 (sourced by the settings tests): 2 CPUs with cpufreq
+# Builds a fixture machine under $1 (sourced by the settings tests): $2 CPUs (default 2; 8 are
+# 2 packages x 2 cores x 2 threads, numbered as Linux does: CPU n and n+4 are one core's
+# threads, CPUs 0, 1, 4, 5 package 0; fewer are all in package 0, one thread per core) with cpufreq
 # (intel_pstate: EPP, no_turbo), EPB, four idle states, three idle governors, PCIe ASPM policy
 # and one device with L1 control, msr files (MSR a at byte 8*a) and a GenuineIntel cpuinfo.
 # Refuses an empty root or / (test-lib.sh's refuse_root): a fixture is never built over the machine.
 make_fixture() {
 	refuse_root "${1:-}"
 	R=$1
+	ncpu=${2:-2}
 	c=$R/sys/devices/system/cpu
 	mkdir -p "$c/cpuidle" "$c/intel_pstate" "$R/sys/module/pcie_aspm/parameters" \
 		"$R/sys/bus/pci/devices/0000:00:1c.0/link" "$R/sys/bus/pci/devices/0000:00:1f.3" "$R/proc" "$R/dev"
-	echo 0-1 >"$c/online"
+	echo "0-$((ncpu - 1))" >"$c/online"
+	echo intel_idle >"$c/cpuidle/current_driver"
 	echo "ladder menu teo" >"$c/cpuidle/available_governors"
 	echo menu >"$c/cpuidle/current_governor"
 	echo 0 >"$c/intel_pstate/no_turbo"
@@ -17,9 +21,18 @@ make_fixture() {
 	echo 1 >"$R/sys/bus/pci/devices/0000:00:1c.0/link/l1_aspm"
 	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\n' >"$R/proc/cpuinfo"
 	printf '2000000000\n' >"$R/dev/cpu_dma_latency"
-	for n in 0 1; do
+	for n in $(seq 0 $((ncpu - 1))); do
 		f=$c/cpu$n/cpufreq
-		mkdir -p "$f" "$c/cpu$n/power"
+		mkdir -p "$f" "$c/cpu$n/power" "$c/cpu$n/topology"
+		if [ "$ncpu" -eq 8 ]; then
+			echo $((n / 2 % 2)) >"$c/cpu$n/topology/physical_package_id"
+			echo $((n % 2)) >"$c/cpu$n/topology/core_id"
+			echo "$((n % 4)),$((n % 4 + 4))" >"$c/cpu$n/topology/thread_siblings_list"
+		else
+			echo 0 >"$c/cpu$n/topology/physical_package_id"
+			echo "$n" >"$c/cpu$n/topology/core_id"
+			echo "$n" >"$c/cpu$n/topology/thread_siblings_list"
+		fi
 		echo "performance powersave" >"$f/scaling_available_governors"
 		echo powersave >"$f/scaling_governor"
 		echo 800000 >"$f/cpuinfo_min_freq"

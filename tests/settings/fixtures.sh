@@ -128,7 +128,7 @@ note "SIGKILL + --restore: every file back"
 # A locked package C-state limit is refused before anything is written
 perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0xE2, 0); print $f pack("Q<", 0x14008008)' "$R/dev/cpu/1/msr"
 cp "$R/dev/cpu/1/msr" "$TMP/pristine/dev/cpu/1/msr"
-expect_fail 2 "^collect: pkg-cstate-limit=PC6: MSR 0xE2 of CPU 1 is locked by the firmware \(bit 15\)" \
+expect_fail 2 "^collect: pkg-cstate-limit=PC6: cannot be set on this machine: CPU 1: MSR 0xE2 is locked by the firmware \(bit 15\)" \
 	$COLLECT $S --set turbo=off --set pkg-cstate-limit=PC6
 same "after a refused locked limit"
 

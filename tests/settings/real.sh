@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Real experiments on this machine's cpuidle settings (root): an idle-governor matrix and a
 # cstates matrix (order, experiment.json, every run's settings, everything restored), SIGINT
-# in the middle, and SIGKILL followed by collect --restore. Short runs: while they last, every
+# in the middle, SIGKILL followed by collect --restore, and a target (one CPU). Short runs: while they last, every
 # CPU of the machine runs with the settings under test. The trap puts the old values back
 # whatever happens.
 . "$(dirname "$0")/../collect/lib.sh"
@@ -127,13 +127,29 @@ note "SIGKILL + collect --restore: $(cat "$TMP/out")"
 #    --dry-run writes nothing and makes no directory
 expect_fail 2 "^collect: --set/--matrix: changing settings needs root$" as_nobody --set idle-governor=$G2 $U -c 10 -o "$TMP/nobody"
 if ! (cat /sys/module/pcie_aspm/parameters/policy >/sys/module/pcie_aspm/parameters/policy) 2>/dev/null; then
-	expect_fail 2 "^collect: aspm=performance: the kernel refuses changes here \(writing the policy in force, '[a-z]+', back to /sys/module/pcie_aspm/parameters/policy: Operation not permitted" \
+	expect_fail 2 "^collect: aspm=performance: cannot be set on this machine: the kernel refuses changes here \(writing the policy in force, '[a-z]+', back to /sys/module/pcie_aspm/parameters/policy: Operation not permitted" \
 		$COLLECT --set aspm=performance $U -c 10 -o "$TMP/aspm"
 fi
 "$COLLECT" --matrix idle-governor=$G1,$G2 --matrix cstates=POLL,all $U -c 10 -o "$TMP/dry" --dry-run >"$TMP/plan" || fail "--dry-run"
 grep -q "^4 configurations x 3 repeats = 12 runs, order interleaved$" "$TMP/plan" || { cat "$TMP/plan"; fail "--dry-run plan"; }
 [ ! -e "$TMP/dry" ] || fail "--dry-run made the experiment directory"
 unchanged "after refused commands and a dry run"
+
+# 5b. A target on this machine: cstates=POLL on one CPU (the one not measured, when there are
+#     two), the others untouched while the run lasts; restored after
+other=$((1 - CPU))
+[ "$other" -lt "$(nproc --all)" ] || other=$CPU
+retry_busy "$COLLECT" --set "cstates=POLL@cpus=$other" $U -c 20 -o "$TMP/target" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "--set cstates=POLL@cpus=$other"; }
+jq_true "$TMP/target/info.json" '.settings_targets.cstates == {"target":"cpus='$other'","cpus":['$other']} and
+	.settings_changed.cstates.after == "POLL" and
+	(if '$other' == '$CPU' then .settings.cstates == "POLL"
+	 else (.settings.cstates | test("cpu'$other'=POLL")) and (.settings.cstates | test("cpu'$CPU'=POLL") | not) end)' \
+	"a target on this machine: only CPU $other in POLL"
+unchanged "after cstates=POLL@cpus=$other"
+expect_fail 2 "^collect: cstates@cpus=$(nproc --all): CPU $(nproc --all) does not exist" \
+	$COLLECT --set "cstates=POLL@cpus=$(nproc --all)" $U -c 10 -o "$TMP/never"
+note "target: $(jq -c '.settings.cstates' "$TMP/target/info.json")"
 
 # 6. pm-qos is held by the run itself (no journal needed: the kernel drops it with the fd)
 retry_busy "$COLLECT" --set pm-qos=0 $U -c 50 -o "$TMP/qos" 2>"$TMP/err" || { cat "$TMP/err"; fail "--set pm-qos=0"; }

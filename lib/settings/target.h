@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Targets: the CPUs one per-CPU setting is written on, given after its value
+ * (--set cstates=POLL@cpus=2-5): all (every online CPU), measured, siblings (the measured
+ * CPU's core siblings, itself included), cpus=LIST (0-3,6), package=LIST (every online CPU of
+ * package N). Resolved from the (sysroot's) topology files; docs/experiments.md.
+ */
+#ifndef IDLESCOPE_SETTINGS_TARGET_H
+#define IDLESCOPE_SETTINGS_TARGET_H
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "settings/settings.h"
+
+struct isc_target {
+	char *spec;    /* as given after '@'; NULL: the default (--settings-cpus) */
+	int *cpus;     /* resolved, ascending; none for a system-wide setting */
+	size_t ncpus;
+};
+
+/* Resolve spec (NULL: the default) for setting name. 0, or -1 with one line in why: an
+ * unknown target, an unknown or offline CPU, a system-wide setting given a target. */
+int isc_target_resolve(struct isc_settings *s, const char *name, const char *spec, struct isc_target *t, char *why,
+		       size_t len);
+void isc_target_free(struct isc_target *t);
+/* {"target": "cpus=2-5", "cpus": [2, 3, 4, 5]} ("cpus" only for a per-CPU setting). */
+cJSON *isc_target_json(const struct isc_target *t);
+/* "2-5,7" (malloc'd). */
+char *isc_target_cpus_text(const struct isc_target *t);
+/* "0-3,6" -> ascending, without repeats. 0, or -1 with why. */
+int isc_parse_cpu_list(const char *text, int **cpus, size_t *n, char *why, size_t len);
+
+/* isc_settings_check, _apply and _read on the target's CPUs (a per-CPU setting). */
+int isc_settings_check_on(struct isc_settings *s, const struct isc_target *t, const char *name, const char *value,
+			  char *why, size_t len);
+int isc_settings_apply_on(struct isc_settings *s, const struct isc_target *t, const char *name, const char *value,
+			  char *err, size_t len);
+char *isc_settings_read_on(struct isc_settings *s, const struct isc_target *t, const char *name);
+
+#endif

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Number columns as small integers with a decimal scale (colpack.h). */
+#include "table/colpack.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table/numparse.h"
+#include "text/util.h"
+
+static const double pow10d[ISC_COLPACK_MAX_SCALE + 1] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+static const uint64_t pow10u[ISC_COLPACK_MAX_SCALE + 1] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+							    10000000, 100000000, 1000000000 };
+
+/* The two lowest codes of a width are reserved: an empty cell and "see the exceptions". The
+ * codes of values are symmetric, -limit..limit. */
+static int64_t code_nan(unsigned width) { return -(INT64_C(1) << (8 * width - 1)); }
+static int64_t code_exc(unsigned width) { return code_nan(width) + 1; }
+static int64_t limit_of(unsigned width) { return -code_exc(width) - 1; }
+
+bool isc_colpack_choose(double maxabs, unsigned maxdec, unsigned *width, unsigned *scale)
+{
+	if (maxdec > ISC_COLPACK_MAX_SCALE || !(maxabs >= 0))
+		return false;
+	double need = 2 * maxabs * pow10d[maxdec];  /* room for values twice the sample's */
+	for (unsigned w = 1; w <= 4; w *= 2) {
+		if (need <= (double)limit_of(w)) {
+			*width = w;
+			*scale = maxdec;
+			return true;
+		}
+	}
+	return false;
+}
+
+void isc_colpack_init(struct isc_colpack *pk, unsigned width, unsigned scale)
+{
+	memset(pk, 0, sizeof(*pk));
+	pk->width = width;
+	pk->scale = scale;
+}
+
+void isc_colpack_reserve(struct isc_colpack *pk, size_t rows)
+{
+	if (rows <= pk->cap)
+		return;
+	if (pk->borrowed) {
+		void *own = isc_xmalloc(rows * pk->width);
+		memcpy(own, pk->codes, pk->cap * pk->width);
+		pk->codes = own;
+		pk->borrowed = false;
+	} else {
+		pk->codes = isc_xrealloc(pk->codes, rows * pk->width);
+	}
+	pk->cap = rows;
+}
+
+void isc_colpack_use(struct isc_colpack *pk, void *mem, size_t rows)
+{
+	if (!pk->borrowed)
+		free(pk->codes);
+	pk->codes = mem;
+	pk->cap = rows;
+	pk->borrowed = true;
+}
+
+void isc_colpack_free(struct isc_colpack *pk)
+{
+	if (!pk->borrowed)
+		free(pk->codes);
+	free(pk->xrow);
+	free(pk->xval);
+	memset(pk, 0, sizeof(*pk));
+}
+
+static inline void put_code(struct isc_colpack *pk, size_t row, int64_t code)
+{
+	switch (pk->width) {
+	case 1: ((int8_t *)pk->codes)[row] = (int8_t)code; break;
+	case 2: ((int16_t *)pk->codes)[row] = (int16_t)code; break;
+	default: ((int32_t *)pk->codes)[row] = (int32_t)code; break;
+	}
+}
+
+static void put_exception(struct isc_colpack *pk, size_t row, double d)
+{
+	while (pk->nx && pk->xrow[pk->nx - 1] >= row)  /* a row stored again replaces its value */
+		pk->nx--;
+	if (pk->nx == pk->xcap) {
+		pk->xcap = pk->xcap ? 2 * pk->xcap : 64;
+		pk->xrow = isc_xrealloc(pk->xrow, pk->xcap * sizeof(*pk->xrow));
+		pk->xval = isc_xrealloc(pk->xval, pk->xcap * sizeof(*pk->xval));
+	}
+	pk->xrow[pk->nx] = row;
+	pk->xval[pk->nx++] = d;
+	put_code(pk, row, code_exc(pk->width));
+}
+
+void isc_colpack_put(struct isc_colpack *pk, size_t row, double d)
+{
+	if (isnan(d)) {
+		put_code(pk, row, code_nan(pk->width));
+		return;
+	}
+	double lim = (double)limit_of(pk->width), x = d * pow10d[pk->scale];
+	if (fabs(x) <= lim) {
+		int64_t code = (int64_t)nearbyint(x);
+		double back = (double)code / pow10d[pk->scale];
+		if (memcmp(&back, &d, sizeof(d)) == 0) {  /* -0 comes back as +0: an exception */
+			put_code(pk, row, code);
+			return;
+		}
+	}
+	put_exception(pk, row, d);
+}
+
+/* [-]digits[.digits] with at most 18 digits, at most scale decimals and a value below 2^32,
+ * followed by none of digit, '.', 'e' or 'E': the value times 10^scale in *m; else NULL (the
+ * general parser). A byte at a time: eight at a time (SWAR) was slower for these short
+ * numbers (issue 28, docs/performance.md). */
+static inline const char *scaled_decimal(const char *p, const char *end, unsigned scale, uint64_t *m, int *neg)
+{
+	uint64_t v = 0;
+	unsigned nd = 0, dec = 0;
+	*neg = p < end && *p == '-';
+	p += *neg;
+	for (; p < end && (unsigned)(*p - '0') < 10 && nd < 18; p++, nd++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p < end && *p == '.')
+		for (p++; p < end && (unsigned)(*p - '0') < 10 && nd < 18 && dec < scale; p++, nd++, dec++)
+			v = v * 10 + (uint64_t)(*p - '0');
+	if (nd == 0 || (p < end && ((unsigned)(*p - '0') < 10 || *p == '.' || *p == 'e' || *p == 'E')))
+		return NULL;
+	*m = v * pow10u[scale - dec];
+	return v >> 32 ? NULL : p;  /* far beyond any code; no overflow below (2^32 * 10^9 < 2^62) */
+}
+
+const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, const char *p, const char *end)
+{
+	uint64_t m;
+	int neg;
+	const char *stop = scaled_decimal(p, end, pk->scale, &m, &neg);
+	if (stop && m <= (uint64_t)limit_of(pk->width) && !(neg && m == 0)) {
+		put_code(pk, row, neg ? -(int64_t)m : (int64_t)m);
+		return stop;
+	}
+	double d;
+	stop = isc_parse_double_prefix(p, end, &d);
+	if (stop)
+		isc_colpack_put(pk, row, d);
+	return stop;
+}
+
+void isc_colpack_trim(struct isc_colpack *pk, size_t nrows)
+{
+	while (pk->nx && pk->xrow[pk->nx - 1] >= nrows)
+		pk->nx--;
+}
+
+void isc_colpack_append(struct isc_colpack *dst, size_t dst_rows, const struct isc_colpack *src,
+			size_t src_rows)
+{
+	isc_colpack_reserve(dst, dst_rows + src_rows);
+	if (src_rows)
+		memmove((char *)dst->codes + dst_rows * dst->width, src->codes, src_rows * src->width);
+	isc_colpack_trim(dst, dst_rows);
+	for (size_t i = 0; i < src->nx && src->xrow[i] < src_rows; i++)
+		put_exception(dst, dst_rows + src->xrow[i], src->xval[i]);
+}
+
+/* The first exception at a row >= row. */
+static size_t first_exception(const struct isc_colpack *pk, size_t row)
+{
+	size_t lo = 0, hi = pk->nx;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pk->xrow[mid] < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static double special(const struct isc_colpack *pk, int64_t code, size_t row)
+{
+	return code == code_nan(pk->width) ? NAN : pk->xval[first_exception(pk, row)];
+}
+
+#define DECODE_RANGE(type)                                                               \
+	do {                                                                                 \
+		const type *c = (const type *)pk->codes + from;                              \
+		for (size_t i = 0; i < n; i++)                                               \
+			out[i] = (double)c[i] / p;                                           \
+		for (size_t i = 0; i < n; i++)                                               \
+			if (c[i] <= exc)                                                     \
+				out[i] = special(pk, c[i], from + i);                        \
+	} while (0)
+
+void isc_colpack_decode(const struct isc_colpack *pk, size_t from, size_t n, double *out)
+{
+	double p = pow10d[pk->scale];
+	int64_t exc = code_exc(pk->width);
+	switch (pk->width) {
+	case 1: DECODE_RANGE(int8_t); break;
+	case 2: DECODE_RANGE(int16_t); break;
+	default: DECODE_RANGE(int32_t); break;
+	}
+}
+
+#define GATHER(type)                                                                     \
+	do {                                                                                 \
+		const type *c = (const type *)pk->codes;                                     \
+		for (size_t i = 0; i < n; i++) {                                             \
+			type v = c[rows[i]];                                                 \
+			out[i] = v > exc ? (double)v / p : special(pk, v, rows[i]);          \
+		}                                                                            \
+	} while (0)
+
+void isc_colpack_gather(const struct isc_colpack *pk, const size_t *rows, size_t n, double *out)
+{
+	double p = pow10d[pk->scale];
+	int64_t exc = code_exc(pk->width);
+	switch (pk->width) {
+	case 1: GATHER(int8_t); break;
+	case 2: GATHER(int16_t); break;
+	default: GATHER(int32_t); break;
+	}
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A number column kept as small integers: value = code / 10^scale, in 1, 2 or 4 bytes a row
+ * instead of 8. The text "96.35" is the integer 9635 at scale 2, and 9635.0 / 100.0 is one
+ * correctly rounded IEEE division of two exact doubles, so it is the same double as parsing
+ * the text. A value that has no such code (more decimals, too large, -0) is kept whole in a
+ * list of exceptions; an empty cell is a reserved code. Less fresh memory to zero is the
+ * point: on the VMs this runs on, the kernel zeroing new pages was half the load time.
+ */
+#ifndef IDLESCOPE_COLPACK_H
+#define IDLESCOPE_COLPACK_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ISC_COLPACK_MAX_SCALE 9
+
+struct isc_colpack {
+	unsigned width;          /* bytes a code: 1, 2 or 4 */
+	unsigned scale;          /* decimals: value = code / 10^scale */
+	void *codes;
+	size_t cap;              /* rows there is room for */
+	bool borrowed;           /* codes are in memory the column does not own (an arena) */
+	size_t nx, xcap;         /* exceptions: rows in ascending order and their values */
+	size_t *xrow;
+	double *xval;
+};
+
+/* The width and scale for a column whose values in a sample had at most maxdec decimals
+ * and at most maxabs in magnitude; false when packing would not pay (8-byte values). */
+bool isc_colpack_choose(double maxabs, unsigned maxdec, unsigned *width, unsigned *scale);
+
+void isc_colpack_init(struct isc_colpack *pk, unsigned width, unsigned scale);
+void isc_colpack_reserve(struct isc_colpack *pk, size_t rows);
+/* Codes at mem, room for rows, owned by the caller (until a reserve needs more). */
+void isc_colpack_use(struct isc_colpack *pk, void *mem, size_t rows);
+void isc_colpack_free(struct isc_colpack *pk);
+
+/* Store row's value (rows are stored in ascending order; NaN is an empty cell). */
+void isc_colpack_put(struct isc_colpack *pk, size_t row, double d);
+/* Parse the number at the start of [p, end) into row, as isc_parse_double_prefix would:
+ * returns where it stops, or NULL when there is no number (nothing is stored then). */
+const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, const char *p, const char *end);
+
+/* Forget the exceptions of rows >= nrows (a dropped last line). */
+void isc_colpack_trim(struct isc_colpack *pk, size_t nrows);
+/* Append src's rows [0, src_rows) after dst's first dst_rows rows (same width and scale);
+ * src's codes may lie in dst's room, after those rows. */
+void isc_colpack_append(struct isc_colpack *dst, size_t dst_rows, const struct isc_colpack *src,
+			size_t src_rows);
+
+/* Values of rows [from, from + n) into out. */
+void isc_colpack_decode(const struct isc_colpack *pk, size_t from, size_t n, double *out);
+/* Values of rows[0..n) into out. */
+void isc_colpack_gather(const struct isc_colpack *pk, const size_t *rows, size_t n, double *out);
+
+#endif

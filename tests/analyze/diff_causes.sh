@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# analyze diff --causes: each configuration's breakdown by cause and the change of each share
+# against the reference, for one run a side and three, against an independent computation in
+# Python (diff_causes_check.py); the output without --causes unchanged by the option's code;
+# usage errors. usage: diff_causes.sh ANALYZE
+set -u
+. "$(dirname "$0")/../common/test-lib.sh"
+analyze=$1
+command -v python3 >/dev/null || skip "python3 not installed"
+command -v jq >/dev/null || skip "jq not installed"
+test_tmpdir tmp
+[ -n "$tmp" ] && [ "$tmp" != / ] || fail "no temporary directory"
+# run DIR SEED IRQ_RATE: 3000 datapoints, IRQs (and their tail) at IRQ_RATE, softirqs at 0.06
+run() {
+	mkdir "$tmp/$1"
+	python3 - "$tmp/$1/datapoints.csv" "$2" "$3" <<'PY'
+import random, sys
+random.seed(int(sys.argv[2]))
+rate = float(sys.argv[3])
+tops = ["LOC", "RES", "CAL", "IRQ24"]
+types = ["TIMER", "NET_RX", "RCU", "TIMER+RCU", "NET_RX+SCHED"]
+with open(sys.argv[1], "w") as f:
+    f.write("LDist,WakeLatency,IntrLatency,ReqCState,IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes,NMICnt\n")
+    for i in range(3000):
+        irq = random.random() < rate
+        sirq = random.random() < 0.06
+        nmi = random.random() < 0.01
+        wl = random.gauss(20, 2) + (random.expovariate(1 / 8) if irq else 0) + (random.expovariate(1 / 8) if sirq else 0)
+        il = wl - random.uniform(3, 6)
+        wcell = "" if i % 97 == 0 else f"{wl:.3f}"
+        f.write(f"{random.uniform(10, 4000):.3f},{wcell},{il:.3f},C1,{random.randint(1, 3) if irq else 0},"
+                f"{random.uniform(1, 9) if irq else 0:.3f},{random.choice(tops) if irq else ''},"
+                f"{random.randint(1, 2) if sirq else 0},{random.uniform(1, 9) if sirq else 0:.3f},"
+                f"{random.choice(types) if sirq else ''},{1 if nmi else 0}\n")
+PY
+}
+run a1 1 0.08; run a2 2 0.10; run a3 3 0.09
+run b1 4 0.16; run b2 5 0.18; run b3 6 0.15
+run c1 7 0.09; run c2 8 0.11
+check=$(dirname "$0")/diff_causes_check.py
+csvs() { local IFS=,; local l=(); for r in "$@"; do l+=("$tmp/$r/datapoints.csv"); done; echo "${l[*]}"; }
+
+# one run a side: datapoint level (Fisher or the band-share z test)
+for pct in 99 90; do
+	"$analyze" diff --causes --causes-pct "$pct" -F json "$tmp/a1" "$tmp/b1" >"$tmp/d$pct.json" 2>"$tmp/err" ||
+		fail "diff --causes --causes-pct $pct: $(cat "$tmp/err")"
+	for m in WakeLatency IntrLatency; do
+		python3 "$check" "$tmp/d$pct.json" "$pct" "$m" -- "$(csvs a1)" "$(csvs b1)" ||
+			fail "$m p$pct (one run a side) differs from the independent computation"
+	done
+done
+jq -e '.causes.WakeLatency.changes[1].above.IRQ.beyond_chance' "$tmp/d90.json" >/dev/null ||
+	fail "IRQ rate 0.08 -> 0.16: the change above p90 is not beyond chance"
+# three runs a side, and a third configuration: run level (Welch's t on the runs' shares)
+"$analyze" diff --causes --causes-pct 90 -F json "$tmp/a1,$tmp/a2,$tmp/a3" "$tmp/b1,$tmp/b2,$tmp/b3" \
+	"$tmp/c1,$tmp/c2" >"$tmp/r.json" 2>"$tmp/err" || fail "diff --causes (replicates): $(cat "$tmp/err")"
+python3 "$check" "$tmp/r.json" 90 WakeLatency -- "$(csvs a1 a2 a3)" "$(csvs b1 b2 b3)" "$(csvs c1 c2)" ||
+	fail "replicates differ from the independent computation"
+[ "$(jq -r '.causes.WakeLatency.changes[1].above.IRQ.method' "$tmp/r.json")" = welch-t-run-shares ] ||
+	fail "replicates: not the run-level test"
+# --metrics chooses the metrics of the breakdown, and the cause columns are loaded all the same
+"$analyze" diff --causes -m '^IntrLatency$' -F json "$tmp/a1" "$tmp/b1" >"$tmp/m.json" || fail "diff --causes -m"
+[ "$(jq -c '.causes | keys' "$tmp/m.json")" = '["IntrLatency"]' ] || fail "-m: $(jq -c '.causes | keys' "$tmp/m.json")"
+python3 "$check" "$tmp/m.json" 99 IntrLatency -- "$(csvs a1)" "$(csvs b1)" || fail "--causes -m differs"
+
+# text: the header, the method and a row per cause
+"$analyze" diff --causes "$tmp/a1" "$tmp/b1" >"$tmp/t" 2>/dev/null || fail "diff --causes (text)"
+grep -q "^WakeLatency by cause, above each configuration's 99% and at or below it$" "$tmp/t" || fail "no text header: $(cat "$tmp/t")"
+grep -q "^  p: one run in a configuration: the two-proportion test" "$tmp/t" || fail "no method line"
+grep -Eq '^  none +[0-9.]+% +[0-9.]+% +[-+][0-9.]+ pts ' "$tmp/t" || fail "no 'none' row"
+# without --causes: no breakdown, the rest the same
+"$analyze" diff "$tmp/a1" "$tmp/b1" >"$tmp/plain" 2>/dev/null || fail "diff"
+grep -q "by cause" "$tmp/plain" && fail "a breakdown without --causes"
+head -n "$(wc -l <"$tmp/plain")" "$tmp/t" | cmp -s - "$tmp/plain" || fail "--causes changed the rest of the text output"
+"$analyze" diff -F json "$tmp/a1" "$tmp/b1" 2>/dev/null | jq -e 'has("causes") | not' >/dev/null || fail "JSON has causes without --causes"
+
+expect_fail 2 "diff: --causes-pct: expected a percentile, 0 < PCT < 100, got '0'" "$analyze" diff --causes --causes-pct 0 "$tmp/a1" "$tmp/b1"
+expect_fail 2 "diff: --causes-pct needs --causes" "$analyze" diff --causes-pct 90 "$tmp/a1" "$tmp/b1"
+expect_fail 2 "not in CSV" "$analyze" diff --causes -F csv "$tmp/a1" "$tmp/b1"
+mkdir "$tmp/plainrun"
+printf 'WakeLatency,IntrLatency\n1,2\n3,4\n' >"$tmp/plainrun/datapoints.csv"
+"$analyze" diff --causes "$tmp/a1" "$tmp/plainrun" >/dev/null 2>"$tmp/err" && fail "--causes with a run without cause columns succeeded"
+grep -q "plainrun/datapoints.csv: --causes: no cause column" "$tmp/err" || fail "message: $(cat "$tmp/err")"

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# analyze stats reads number columns packed (lib/table/colpack.h) when its job allows: every
+# output must be the same, byte for byte, as read into doubles (IDLESCOPE_NO_PACK=1), on a
+# wult-style file big enough for two threads and on one with cells packing cannot hold
+# (-0.00, more decimals than the sample had, exponents, large values, empty cells, quotes),
+# and a bad value in the second half must name its line.
+# usage: pack_same.sh ANALYZE GEN_DATAPOINTS SHARED_DATA
+set -u
+TEST_KEEP_GOING=1
+. "$(dirname "$0")/../common/test-lib.sh"
+analyze=$1
+gen=$2
+shared=$3
+export IDLESCOPE_NO_CACHE=1
+tmp=$(mktemp -d)
+test_when_finished 'rm -rf "$tmp"'
+
+mkdir "$tmp/gen" "$tmp/odd" "$tmp/bad"
+"$gen" 300000 7 > "$tmp/gen/datapoints.csv" || fail "gen_datapoints"
+{
+	head -n 200001 "$tmp/gen/datapoints.csv"
+	echo '1.5,2000.25,3.5,1,2000.000,C6,-0.00,0.001,1e1,100000.00,,"5.25",0,0'
+	echo '2.5,2000.25,3.5,0,-0.000,C1E,1.00,-5.5,0.00,,7E-2,0.000000001,3,-0'
+	tail -n +200002 "$tmp/gen/datapoints.csv"
+} > "$tmp/odd/datapoints.csv"
+awk -F, 'NR == 250002 { $7 = "1.2.3" } { print }' OFS=, "$tmp/gen/datapoints.csv" > "$tmp/bad/datapoints.csv"
+
+# same ARGS...: stdout and stderr of analyze ARGS, packed and not, are the same
+same() {
+	local rc1 rc2
+	"$analyze" "$@" > "$tmp/p.out" 2> "$tmp/p.err"
+	rc1=$?
+	IDLESCOPE_NO_PACK=1 "$analyze" "$@" > "$tmp/d.out" 2> "$tmp/d.err"
+	rc2=$?
+	[ "$rc1" = "$rc2" ] || fail "exit $rc1 packed, $rc2 not: $*"
+	cmp -s "$tmp/p.out" "$tmp/d.out" || fail "stdout differs: $*: $(diff "$tmp/p.out" "$tmp/d.out" | head -5)"
+	cmp -s "$tmp/p.err" "$tmp/d.err" || fail "stderr differs: $*: $(diff "$tmp/p.err" "$tmp/d.err" | head -5)"
+	[ -s "$tmp/p.out" ] || [ "$rc1" != 0 ] || fail "no output: $*"
+}
+for run in "$tmp/gen" "$tmp/odd" "$shared/wult-good"; do
+	same stats "$run"
+	same stats -G "$run"
+	same stats -F json "$run"
+	same stats -F csv -f count,min,max,avg,std,med,1%,25%,99.999% "$run"
+	same stats --by CC6%:5 -F json "$run"
+	same stats --by IntrOff -F json "$run"
+	same stats -m 'Latency|%' "$run"
+done
+same stats "$tmp/gen" "$tmp/odd"
+# the odd rows are in the statistics: -0.00 is CC0%'s minimum, 100000.00 CC6%'s maximum
+"$analyze" stats -G -F json -f min,max "$tmp/odd" > "$tmp/j" 2>/dev/null
+[ "$(jq -c '.runs[0].metrics | [.["CC0%"].min, .["CC6%"].max, .LDist.min]' "$tmp/j")" = '[-0,100000,-0]' ] ||
+	fail "odd values: $(jq -c '.runs[0].metrics | [.["CC0%"], .["CC6%"].max, .LDist.min]' "$tmp/j")"
+# a bad value in the second thread's half: its line, packed or not
+same stats "$tmp/bad"
+grep -q "datapoints.csv:250002: field 'CC0%': expected a number, got '1.2.3'" "$tmp/p.err" ||
+	fail "bad value: $(cat "$tmp/p.err")"
+[ "$fails" = 0 ] && echo "pack_same: all checks passed"
+exit $((fails > 0))

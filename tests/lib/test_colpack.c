@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Packed number columns (lib/table/colpack.h): every value comes back as the same double as
+ * parsing its text, packed or not, and the reader reads the same table either way. */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "table/colpack.h"
+#include "table/numparse.h"
+#include "table/table.h"
+#include "../common/check.h"
+
+static char dir[] = "/tmp/is-test-colpack-XXXXXX";
+
+static bool same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0 || (isnan(a) && isnan(b));
+}
+
+/* A random number's text: mostly within the scale, some with more decimals, an exponent,
+ * a sign on zero, many digits or a '+' (exceptions and the general parser). */
+static int random_number(char *buf, size_t len, unsigned scale)
+{
+	int kind = rand() % 16, dec = rand() % (int)(scale + 1);
+	long ip = rand() % (kind == 1 ? 2000000000 : 300);
+	switch (kind) {
+	case 0: return snprintf(buf, len, "%.*f", (int)scale + 1 + rand() % 5, (double)rand() / RAND_MAX);
+	case 2: return snprintf(buf, len, "%de%d", rand() % 100, rand() % 5 - 2);
+	case 3: return snprintf(buf, len, "-0.%0*d", (int)scale, 0);
+	case 4: return snprintf(buf, len, "+%ld", ip);
+	case 5: return snprintf(buf, len, "%.17g", (double)rand() / RAND_MAX * 100);
+	case 6: return snprintf(buf, len, ".%d", rand() % 10);
+	default: break;
+	}
+	int n = snprintf(buf, len, "%s%ld", rand() % 4 ? "" : "-", ip);
+	if (dec)
+		n += snprintf(buf + n, len - (size_t)n, ".%0*ld", dec, (long)rand() % (long)pow(10, dec));
+	return n;
+}
+
+/* Parse random texts into a pack and check every value, its stop, decode and gather. */
+static void random_values(unsigned width, unsigned scale, size_t n)
+{
+	struct isc_colpack pk;
+	double *want = malloc(n * sizeof(double)), *got = malloc(n * sizeof(double));
+	size_t *rows = malloc(n * sizeof(size_t)), bad_stop = 0, bad = 0;
+	isc_colpack_init(&pk, width, scale);
+	isc_colpack_reserve(&pk, 16);
+	for (size_t i = 0; i < n; i++) {
+		char buf[96];
+		int len = random_number(buf, sizeof(buf), scale);
+		isc_colpack_reserve(&pk, i + 1 > pk.cap ? 2 * pk.cap : pk.cap);
+		if (rand() % 50 == 0) {
+			want[i] = NAN;
+			isc_colpack_put(&pk, i, NAN);
+			continue;
+		}
+		/* half of them inside a longer line (17 bytes on: parsed 8 at a time), ended by a
+		 * comma or by a byte that makes them no number or a longer one */
+		static const char *const tails[] = { ",1,2,3,4,5,6,7,8,9", "x,1,2,3,4,5,6,7,8", ".5,2,3,4,5,6,7,8",
+						     "e1,2,3,4,5,6,7,8,9", "7,2,3,4,5,6,7,8,9" };
+		size_t n_tail = rand() % 2 ? 0 : (size_t)snprintf(buf + len, sizeof(buf) - (size_t)len, "%s",
+								  tails[rand() % 5]);
+		const char *a = isc_parse_double_prefix(buf, buf + len + n_tail, &want[i]);
+		const char *b = isc_colpack_parse(&pk, i, buf, buf + len + n_tail);
+		bad_stop += a != b;
+		if (!a)
+			isc_colpack_put(&pk, i, want[i] = NAN);
+	}
+	isc_colpack_decode(&pk, 0, n, got);
+	for (size_t i = 0; i < n; i++)
+		bad += !same_bits(got[i], want[i]);
+	size_t from = n / 3;
+	isc_colpack_decode(&pk, from, n - from, got);
+	for (size_t i = from; i < n; i++)
+		bad += !same_bits(got[i - from], want[i]);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = (size_t)rand() % n;
+	isc_colpack_gather(&pk, rows, n, got);
+	for (size_t i = 0; i < n; i++)
+		bad += !same_bits(got[i], want[rows[i]]);
+	CHECK_MSG(bad_stop == 0 && bad == 0, "width %u scale %u: %zu stops, %zu values differ", width, scale,
+		  bad_stop, bad);
+	CHECK_MSG(pk.nx > 0 && (width < 4 || scale > 6 || pk.nx < n / 2), "width %u scale %u: %zu exceptions of %zu",
+		  width, scale, pk.nx, n);
+	isc_colpack_free(&pk);
+	free(want);
+	free(got);
+	free(rows);
+}
+
+static void choose(void)
+{
+	unsigned w = 0, s = 0;
+	CHECK(isc_colpack_choose(100, 2, &w, &s) && w == 2 && s == 2);    /* C-state % */
+	CHECK(isc_colpack_choose(1, 0, &w, &s) && w == 1 && s == 0);      /* a flag */
+	CHECK(isc_colpack_choose(63, 0, &w, &s) && w == 1);
+	CHECK(isc_colpack_choose(64, 0, &w, &s) && w == 2);                /* 2 x 64 > 126 */
+	CHECK(isc_colpack_choose(3999.989, 3, &w, &s) && w == 4 && s == 3); /* LDist */
+	CHECK(!isc_colpack_choose(5.6634858017549039, 16, &w, &s));       /* %.17g: doubles */
+	CHECK(!isc_colpack_choose(2e9, 0, &w, &s));
+	CHECK(!isc_colpack_choose(INFINITY, 0, &w, &s));
+	CHECK(!isc_colpack_choose(-1, 0, &w, &s));                         /* no value seen */
+}
+
+/* Two halves joined: exceptions of both keep their rows; a dropped row's is forgotten. */
+static void append_trim(void)
+{
+	struct isc_colpack a, b;
+	double got[7];
+	isc_colpack_init(&a, 1, 1);
+	isc_colpack_init(&b, 1, 1);
+	isc_colpack_reserve(&a, 3);
+	isc_colpack_reserve(&b, 4);
+	isc_colpack_put(&a, 0, 1.5);
+	isc_colpack_put(&a, 1, 1000);   /* too large for a byte: an exception */
+	isc_colpack_put(&a, 2, 0.25);   /* dropped below */
+	isc_colpack_put(&b, 0, -0.0);
+	isc_colpack_put(&b, 1, NAN);
+	isc_colpack_put(&b, 2, 0.05);   /* two decimals at scale 1 */
+	isc_colpack_put(&b, 3, -12.6);
+	isc_colpack_trim(&a, 2);
+	isc_colpack_append(&a, 2, &b, 4);
+	CHECK(a.nx == 3 && a.xrow[0] == 1 && a.xrow[1] == 2 && a.xrow[2] == 4);
+	isc_colpack_decode(&a, 0, 6, got);
+	CHECK_EQ_DBL(got[0], 1.5);
+	CHECK_EQ_DBL(got[1], 1000);
+	CHECK(got[2] == 0 && signbit(got[2]));
+	CHECK(isnan(got[3]));
+	CHECK_EQ_DBL(got[4], 0.05);
+	CHECK_EQ_DBL(got[5], -12.6);
+	isc_colpack_free(&a);
+	isc_colpack_free(&b);
+}
+
+static const char *write_csv(size_t n, size_t bad_row, int cut)
+{
+	static char path[256];
+	snprintf(path, sizeof(path), "%s/p.csv", dir);
+	FILE *f = fopen(path, "wb");
+	fprintf(f, "I,Pct,L,Flag,Pad,Q,H\n");
+	for (size_t i = 0; i < n; i++) {
+		char pad[200];
+		memset(pad, 'x', sizeof(pad));
+		/* long rows first, so that both chunks outgrow the estimate from the first MiB and
+		 * move out of the arena; then long ones in chunk 1's part, where only it grows */
+		pad[i < n / 30 || (i > 2 * n / 3 && i < 2 * n / 3 + n / 15) ? 150 : 1] = '\0';
+		/* H: small but in the last tenth, where the second chunk gives up packing it */
+		size_t h = i < n - n / 10 ? i % 50 : i;
+		if (i == bad_row)
+			fprintf(f, "%zu,1.2.3,0.5,1,%s,1,%zu\n", i, pad, h);
+		else if (i % 9973 == 0)  /* a quoted line, exceptions and an empty cell */
+			fprintf(f, "%zu,\"-0.00\",%.17g,,%s,\"2\",%zu\n", i, (double)i / 7, pad, h);
+		else
+			fprintf(f, "%zu,%zu.%02zu,%s%zu.%03zu,%zu,%s,%zu,%zu\n", i, i % 100, i % 97,
+				i % 5 ? "" : "-", i % 4000, i % 1000, i % 2, pad, i % 1000 == 7 ? 100000 : i % 3, h);
+	}
+	if (cut)
+		fprintf(f, "%zu,12.5", n);
+	fclose(f);
+	return path;
+}
+
+/* want_packed: the columns left packed; moved: the codes outgrew the arena */
+static void same_table(const char *path, size_t want_packed, bool moved)
+{
+	struct isc_table *a = NULL, *b = NULL;
+	struct isc_table_opts plain = { .nthreads = 2 }, packed = { .nthreads = 2, .pack = true };
+	CHECK(isc_table_read(path, &plain, &a) == 0 && isc_table_read(path, &packed, &b) == 0);
+	if (!a || !b)
+		return;
+	CHECK(a->nrows == b->nrows && a->ncols == b->ncols && a->dropped_rows == b->dropped_rows);
+	size_t npacked = 0, bad = 0;
+	double *v = malloc((b->nrows + 1) * sizeof(double));
+	for (size_t c = 0; c < b->ncols && a->nrows == b->nrows; c++) {
+		if (b->cols[c].type != ISC_COL_NUM)
+			continue;
+		npacked += b->cols[c].packed != NULL;
+		const double *got = isc_col_values(&b->cols[c], 0, b->nrows, v);
+		for (size_t r = 0; r < b->nrows; r++)
+			bad += !same_bits(got[r], a->cols[c].num[r]);
+	}
+	CHECK_MSG(bad == 0, "%zu values differ", bad);
+	CHECK_MSG(npacked == want_packed, "%zu columns packed, expected %zu", npacked, want_packed);
+	const struct isc_column *pct = isc_table_col(b, "Pct");
+	CHECK_MSG(pct->packed && pct->packed->borrowed == !moved, "Pct's codes %s the arena",
+		  pct->packed && pct->packed->borrowed ? "in" : "out of");
+	isc_table_unpack(b);
+	CHECK(isc_table_col(b, "Pct")->num && !isc_table_col(b, "Pct")->packed);
+	free(v);
+	isc_table_free(a);
+	isc_table_free(b);
+}
+
+/* An error in the second half of a packed read names its line (header = line 1). */
+static void error_line(void)
+{
+	const char *path = write_csv(300000, 250000, 0);
+	char err[256], want[256];
+	snprintf(err, sizeof(err), "%s/err.txt", dir);
+	fflush(stderr);
+	int saved = dup(2), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	struct isc_table *t = NULL;
+	struct isc_table_opts o = { .nthreads = 2, .pack = true };
+	int rc = isc_table_read(path, &o, &t);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(fd);
+	close(saved);
+	CHECK(rc < 0 && !t);
+	FILE *f = fopen(err, "r");
+	CHECK(f && fgets(err, sizeof(err), f));
+	if (f)
+		fclose(f);
+	snprintf(want, sizeof(want), "%s:250002: field 'Pct': expected a number, got '1.2.3'", path);
+	CHECK_MSG(strstr(err, want) != NULL, "got %s", err);
+}
+
+int main(void)
+{
+	CHECK(mkdtemp(dir) != NULL);
+	srand(28);
+	choose();
+	append_trim();
+	for (unsigned w = 1; w <= 4; w *= 2)
+		for (unsigned s = 0; s <= ISC_COLPACK_MAX_SCALE; s += 3)
+			random_values(w, s, 200000);
+	/* two threads, a cut last line; I (beyond the sample's range from row 32,767 on) and H
+	 * (in the second chunk only) go back to doubles: Pct, L, Flag and Q stay packed */
+	same_table(write_csv(300000, SIZE_MAX, 1), 4, true);
+	same_table(write_csv(2000, SIZE_MAX, 0), 6, false);   /* one thread, estimate kept */
+	error_line();
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+	return CHECK_DONE();
+}

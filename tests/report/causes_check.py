@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Independent check of report --causes: the Causes section of index.html (its table cells
+and SVG bars, by their data- attributes) against the breakdown recomputed from each run's
+datapoints.csv with the csv module.
+usage: causes_check.py INDEX.HTML METRIC RUN_INDEX=DATAPOINTS.CSV..."""
+import csv
+import math
+import sys
+from html.parser import HTMLParser
+
+CUTS = [50, 90, 99, 99.9]
+PARTS = ["NMI or SMI", "IRQ and softirq", "IRQ only", "softirq only", "none"]
+BAR_H = 180
+
+
+def quantile(s, q):
+    pos = q * (len(s) - 1)
+    lo = int(math.floor(pos))
+    if lo >= len(s) - 1:
+        return s[-1]
+    return s[lo] + (pos - lo) * (s[lo + 1] - s[lo])
+
+
+def num(c):
+    return float(c) if c not in ("", None) else None
+
+
+def expected(path, metric):
+    rows = list(csv.DictReader(open(path, newline="")))
+    vals = [(num(r[metric]), r) for r in rows if num(r[metric]) is not None]
+    s = sorted(v for v, _ in vals)
+    thr = [quantile(s, c / 100) for c in CUTS]
+    bands = [{"rows": 0, "parts": [0] * 5, "fam": {"IRQ": 0, "softirq": 0, "NMI": 0, "SMI": 0},
+              "tops": {}, "types": {}} for _ in range(5)]
+    for v, r in vals:
+        b = bands[sum(v > t for t in thr)]
+        has = {f: (num(r.get(c)) or 0) > 0 for f, c in
+               (("IRQ", "IRQCnt"), ("softirq", "SWIRQCnt"), ("NMI", "NMICnt"), ("SMI", "SMICnt"))}
+        part = 0 if has["NMI"] or has["SMI"] else 1 if has["IRQ"] and has["softirq"] else \
+            2 if has["IRQ"] else 3 if has["softirq"] else 4
+        b["rows"] += 1
+        b["parts"][part] += 1
+        for f in has:
+            b["fam"][f] += has[f]
+        if has["IRQ"] and r.get("IRQTop"):
+            b["tops"][r["IRQTop"]] = b["tops"].get(r["IRQTop"], 0) + 1
+        if has["softirq"] and r.get("SWIRQTypes"):
+            for t in r["SWIRQTypes"].split("+"):
+                b["types"][t] = b["types"].get(t, 0) + 1
+    return thr, bands
+
+
+class Section(HTMLParser):
+    """Cells (run, band, key) -> (data-n, text) and bars (run, band, part) -> (n, height) of
+    the metric's part of the Causes section."""
+    def __init__(self, metric):
+        super().__init__()
+        self.metric, self.inside, self.mine = metric, False, False
+        self.cells, self.bars, self.tr, self.td, self.text = {}, {}, None, None, ""
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self.inside = a.get("id") == "causes"
+        if not self.inside:
+            return
+        if tag == "h3":
+            self.mine = a.get("id") == "causes-" + self.metric
+        elif self.mine and tag == "tr" and "data-run" in a:
+            self.tr = (int(a["data-run"]), int(a["data-band"]))
+        elif self.mine and tag == "td" and "data-k" in a and self.tr:
+            self.td, self.text = (self.tr + (a["data-k"],), a.get("data-n")), ""
+        elif self.mine and tag == "rect":
+            self.bars[(int(a["data-run"]), int(a["data-band"]), int(a["data-part"]))] = \
+                (int(a["data-n"]), float(a["height"]))
+
+    def handle_data(self, data):
+        if self.td:
+            self.text += data
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self.td:
+            self.cells[self.td[0]] = (self.td[1], self.text)
+            self.td = None
+        elif tag == "section":
+            self.inside = False
+
+
+def main():
+    html, metric = sys.argv[1], sys.argv[2]
+    runs = {int(k): v for k, v in (a.split("=", 1) for a in sys.argv[3:])}
+    sec = Section(metric)
+    sec.feed(open(html, encoding="utf-8").read())
+    bad, checked = 0, 0
+
+    def want(cond, msg):
+        nonlocal bad, checked
+        checked += 1
+        if not cond:
+            print(msg)
+            bad += 1
+    got_runs = {k[0] for k in sec.cells}
+    want(got_runs == set(runs), f"{metric}: runs in the table {sorted(got_runs)}, expected {sorted(runs)}")
+    for r, path in runs.items():
+        thr, bands = expected(path, metric)
+        for b, e in enumerate(bands):
+            cell = lambda k: sec.cells.get((r, b, k), (None, ""))
+            want(cell("rows")[0] == str(e["rows"]), f"run {r} band {b}: rows {cell('rows')}, expected {e['rows']}")
+            if b < 4:
+                up = float(cell("upper")[1].replace(",", ""))
+                want(math.isclose(up, thr[b], rel_tol=1e-3), f"run {r} band {b}: upper end {up}, expected {thr[b]}")
+            for k, name in enumerate(PARTS):
+                n = e["parts"][k]
+                want(cell(name)[0] == str(n), f"run {r} band {b} {name}: {cell(name)}, expected {n}")
+                bar = sec.bars.get((r, b, k))
+                if n:
+                    want(bar and bar[0] == n and math.isclose(bar[1], BAR_H * n / e["rows"], abs_tol=0.006),
+                         f"run {r} band {b} {name}: bar {bar}, expected n {n} height {BAR_H * n / e['rows']:.2f}")
+                else:
+                    want(bar is None, f"run {r} band {b} {name}: a bar {bar} for no datapoint")
+            if e["rows"]:
+                h = sum(v[1] for k, v in sec.bars.items() if k[:2] == (r, b))
+                want(math.isclose(h, BAR_H, abs_tol=0.03), f"run {r} band {b}: the stack is {h} high, not {BAR_H}")
+            for fam, n in e["fam"].items():
+                want(cell(fam)[0] == str(n), f"run {r} band {b} any {fam}: {cell(fam)}, expected {n}")
+            for key, counts in (("IRQTop", e["tops"]), ("SWIRQType", e["types"])):
+                n, text = cell(key)
+                if not counts:
+                    want(text == "-", f"run {r} band {b} {key}: '{text}', expected '-'")
+                    continue
+                best = max(counts.values())
+                name = text.rsplit(" (", 1)[0]
+                want(n == str(best) and counts.get(name) == best,
+                     f"run {r} band {b} {key}: '{text}' ({n}), expected one of "
+                     f"{[k for k, v in counts.items() if v == best]} with {best}")
+    print(f"# {metric}: {len(runs)} runs, {checked} figures checked")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -5,8 +5,8 @@
  * ("1,3-5"), or "siblings" (the measured CPU's online thread siblings, added to the CPUs
  * offline now). The measured CPU is never taken offline, nor a CPU without an online file
  * (CPU 0 on most x86 machines). Per-CPU settings written after this one skip the CPUs it took
- * offline (their files refuse writes); a restore writes the online files first
- * (journal_restore.c), so the other values of those CPUs can go back.
+ * offline (their files refuse writes; target_online.c); a restore writes the online files
+ * first (journal_restore.c), so the other values of those CPUs can go back.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -192,35 +192,50 @@ static int off_check(struct isc_settings *s, const char *name, const char *value
 	return rc;
 }
 
-/* The per-CPU settings written after this skip a CPU it took offline and, when they go to
- * every online CPU, include one it brought back. */
-static void follow_online(struct isc_settings *s, int cpu, bool on)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < s->ncpus; i++)
-		if (s->cpus[i] != cpu)
-			s->cpus[k++] = s->cpus[i];
-	s->ncpus = k;
-	if (on && s->all_cpus) {
-		s->cpus = isc_xrealloc(s->cpus, (s->ncpus + 1) * sizeof(*s->cpus));
-		s->cpus[s->ncpus++] = cpu;
-	}
-}
-
 static int set_online(struct isc_settings *s, int cpu, bool on, char *err, size_t len)
 {
 	char *p = st_path(s, CPU_DIR "/cpu%d/online", cpu), *old = st_read(p);
 	int r = st_write_changed(s, "offline-cpus", p, old, on ? "1" : "0", err, len);
 	free(old);
 	free(p);
-	if (r == 0)
-		follow_online(s, cpu, on);
+	if (r == 0 && !s->probing)
+		st_online_changed(s, cpu, on);
 	return r;
+}
+
+/* The probe: every online file this setting may write, whatever the value in force. */
+static int off_probe(struct isc_settings *s, char *err, size_t len)
+{
+	size_t n;
+	int *cpus = st_present_cpus(s, &n), rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (cpus[i] != s->measured_cpu && st_online_state(s, cpus[i]) >= 0)
+			rc = set_online(s, cpus[i], st_online_state(s, cpus[i]) == 1, err, len);
+	free(cpus);
+	return rc;
+}
+
+int *st_offline_taken(struct isc_settings *s, const char *value, size_t *n)
+{
+	bool *set = isc_xcalloc(MAX_CPUS, sizeof(*set));
+	char why[256];
+	int *out = NULL;
+	*n = 0;
+	if (wanted(s, value, set, why, sizeof(why)) == 0)
+		for (int c = 0; c < MAX_CPUS; c++)
+			if (set[c] && st_online_state(s, c) == 1) {
+				out = isc_xrealloc(out, (*n + 1) * sizeof(*out));
+				out[(*n)++] = c;
+			}
+	free(set);
+	return out;
 }
 
 static int off_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	(void)name, (void)cpu;
+	if (s->probing)
+		return off_probe(s, err, len);
 	size_t n = 0;
 	bool *set = isc_xcalloc(MAX_CPUS, sizeof(*set));
 	int *cpus = NULL, rc = wanted(s, value, set, err, len);

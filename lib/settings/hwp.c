@@ -108,8 +108,20 @@ static int hwp_check(struct isc_settings *s, const char *name, const char *value
 	return 0;
 }
 
+/* The probe: whether MSR 0x774 of cpu takes a write, whatever level it holds now (one below
+ * the lowest, as firmware may leave, is still a request to put back). */
+static int hwp_probe(struct isc_settings *s, const char *name, int cpu, char *err, size_t len)
+{
+	uint64_t req;
+	if (st_msr_read(s, cpu, MSR_HWP_REQUEST, &req) == 0 && (req & HWP_PKG_CONTROL))
+		return st_probe_refuse(s, "MSR 0x774 defers to the package request (bit 42)");
+	return st_msr_write(s, name, cpu, MSR_HWP_REQUEST, 0, 0, err, len);
+}
+
 static int hwp_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
+	if (s->probing)
+		return hwp_probe(s, name, cpu, err, len);
 	int level = level_of(s, name, cpu, value, err, len);
 	if (level < 0)
 		return -1;

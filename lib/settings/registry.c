@@ -13,26 +13,17 @@
 
 static const struct st_def *const tables[] = { st_cpuidle_defs, st_cpufreq_defs, st_pci_defs,
 					       st_msr_defs, st_pmqos_defs, st_resume_latency_defs, st_offline_defs,
-					       st_uncore_defs, st_prewake_defs, st_hwp_defs, st_freq_cpu_defs,
-					       st_pkg_package_defs };
+					       st_uncore_defs, st_prewake_defs, st_hwp_defs };
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
-bool st_is_cpu_named(const struct st_def *d)
-{
-	size_t n = strlen(d->name);
-	return (n > 4 && !strcmp(d->name + n - 4, "@cpu")) || (n > 8 && !strcmp(d->name + n - 8, "@package"));
-}
-
-/* Exact name, or by prefix a per-device entry ("aspm@") or one named for a CPU or package
- * ("freq@cpu3", "pkg-cstate-limit@package1"). */
+/* Exact name, or a per-device entry ("aspm@") by prefix. */
 const struct st_def *st_find(const char *name)
 {
 	for (size_t t = 0; t < NTABLES; t++)
 		for (const struct st_def *d = tables[t]; d->name; d++) {
 			size_t n = strlen(d->name);
-			if (st_is_cpu_named(d) ? !strncmp(name, d->name, n) && name[n] >= '0' && name[n] <= '9'
-			    : d->scope == ST_PCI && d->name[n - 1] == '@' ? !strncmp(name, d->name, n) && name[n]
-									  : !strcmp(name, d->name))
+			if (d->scope == ST_PCI && d->name[n - 1] == '@' ? !strncmp(name, d->name, n) && name[n]
+								       : !strcmp(name, d->name))
 				return d;
 		}
 	return NULL;
@@ -88,6 +79,8 @@ void isc_settings_close(struct isc_settings *s)
 		return;
 	st_journal_close(s->j);
 	free(s->probe_why);
+	free(s->went_off);
+	free(s->came_on);
 	free(s->cpus);
 	free(s->sysroot);
 	free(s);
@@ -99,6 +92,8 @@ static char *read_def(struct isc_settings *s, const struct st_def *d, const char
 {
 	if (d->scope != ST_CPU)
 		return d->read(s, name, -1);
+	if (!s->ncpus)
+		return NULL;
 	int cpu = s->cpus[0];
 	for (size_t i = 0; i < s->ncpus; i++)
 		cpu = s->cpus[i] == s->measured_cpu ? s->measured_cpu : cpu;
@@ -179,8 +174,8 @@ static void for_each(struct isc_settings *s, void (*fn)(struct isc_settings *, c
 static void record_one(struct isc_settings *s, const struct st_def *d, const char *name, void *arg)
 {
 	char why[256];
-	if (st_is_cpu_named(d) || d->have(s, name, why, sizeof(why)) < 0)
-		return;   /* freq@cpuN, pkg-cstate-limit@packageN: in freq's, pkg-cstate-limit's record */
+	if (d->have(s, name, why, sizeof(why)) < 0)
+		return;
 	char *v = read_def(s, d, name);
 	if (v)
 		cJSON_AddStringToObject(arg, name, v);
@@ -212,19 +207,6 @@ static void list_one(struct isc_settings *s, const struct st_def *d, const char 
 {
 	struct list_arg *a = arg;
 	char why[512], acc[1024];
-	if (st_is_cpu_named(d)) {   /* one line for every number (have() of the bare name: as here) */
-		char *shown = isc_xasprintf("%sN", name), *see = isc_xasprintf("(see %.*s)", (int)strcspn(name, "@"), name);
-		bool have = d->have(s, name, why, sizeof(why)) == 0;
-		if (have != a->missing && have) {
-			d->accepts(s, name, acc, sizeof(acc));
-			fprintf(a->out, "  %-20s %-16s %s\n", shown, see, acc);
-		} else if (have != a->missing) {
-			fprintf(a->out, "  %-20s %s\n", shown, why);
-		}
-		free(see);
-		free(shown);
-		return;
-	}
 	bool have = st_settable(s, d, name, why, sizeof(why)) == 0;
 	if (have == a->missing)
 		return;
@@ -260,7 +242,7 @@ static void names_of(char *buf, size_t len)
 	for (size_t t = 0; t < NTABLES; t++)
 		for (const struct st_def *d = tables[t]; d->name && k < len; d++)
 			k += (size_t)snprintf(buf + k, len - k, "%s%s%s", k ? ", " : "", d->name,
-					      d->scope == ST_PCI ? "BDF" : st_is_cpu_named(d) ? "N" : "");
+					      d->scope == ST_PCI ? "BDF" : "");
 }
 
 int isc_settings_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)

@@ -23,6 +23,10 @@ struct isc_settings {
 	 * first reason it would not goes to probe_why. */
 	bool probing;
 	char *probe_why;
+	/* target_online.c: the CPUs offline-cpus took offline or brought back in this session
+	 * (ascending), which the per-CPU settings written after it skip or add. */
+	int *went_off, *came_on;
+	size_t nwent_off, ncame_on;
 };
 
 /* One setting. cpu is -1 for system and PCI scope. name is the full name as typed
@@ -51,16 +55,16 @@ extern const struct st_def st_cpuidle_defs[], st_cpufreq_defs[], st_pci_defs[], 
 	st_pmqos_defs[];
 /* The settings of issue 27 (one file each). */
 extern const struct st_def st_resume_latency_defs[], st_offline_defs[], st_uncore_defs[], st_prewake_defs[],
-	st_hwp_defs[], st_freq_cpu_defs[], st_pkg_package_defs[];
-/* A setting named for one CPU or package ("freq@cpu" stands for freq@cpu0, freq@cpu1, ...;
- * "pkg-cstate-limit@package" for ...@package0, ...). Its have() of the bare name says whether
- * the machine has it at all, for --list-settings. */
-bool st_is_cpu_named(const struct st_def *d);
+	st_hwp_defs[];
 
 /* cpu_online.c: the CPUs of the machine (cpuN directories), ascending (malloc'd); whether one
  * is online (1), offline (0) or has no online file (-1: it cannot go offline). */
 int *st_present_cpus(const struct isc_settings *s, size_t *n);
 int st_online_state(const struct isc_settings *s, int cpu);
+/* The online CPUs offline-cpus=value would take offline (malloc'd; none for a value it refuses). */
+int *st_offline_taken(struct isc_settings *s, const char *value, size_t *n);
+/* target_online.c: offline-cpus wrote cpu's online file (on: brought back). */
+void st_online_changed(struct isc_settings *s, int cpu, bool on);
 /* vendor.c: "GenuineIntel", "AuthenticAMD", "other" or "unknown" (no /proc/cpuinfo). */
 const char *st_cpu_vendor(const struct isc_settings *s);
 /* The "cpu family" and "model" of /proc/cpuinfo; -1 if it has none. */

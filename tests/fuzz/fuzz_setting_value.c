@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: any bytes as "NAME=VALUE" of collect --set, checked (lib/settings: every
  * setting's check, including the CPU lists of offline-cpus, the frequencies of uncore-freq
- * and freq@cpuN, the HWP levels) against a fixture machine made once in a scratch directory:
+ * the HWP levels, with a target) against a fixture machine made once in a scratch directory:
  * accepted, or refused with one NUL-terminated line, never a crash. Nothing is written. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Issue 27's settings on a fixture tree (--sysroot; never the machine's own): resume-latency,
-# offline-cpus, uncore-freq, cstate-prewake, hwp-min/max/desired, freq@cpuN,
-# pkg-cstate-limit@packageN, and the package C-state limit's per-model codes (Sapphire
-# Rapids: bits 2:0). --list-settings with their
-# values, and on AMD / HWP-off / other-model trees the reason each is missing; every check
-# refusal (exit 2, nothing written); a --set run (recorded, restored); the exact files and MSR
-# bits of a SIGKILLed run, then --restore (online files first) back to the tree as before;
-# SIGINT; a write that fails midway; a matrix over offline-cpus and hwp-desired.
+# offline-cpus, uncore-freq, cstate-prewake, hwp-min/max/desired, and the package C-state
+# limit's per-model codes (Sapphire Rapids: bits 2:0). --list-settings with their values, not
+# offering one whose writes the probe finds refused, and on AMD / HWP-off / other-model trees
+# the reason each is missing; every check refusal (exit 2, nothing written); a --set run
+# (recorded, restored); the exact files and MSR bits of a SIGKILLed run, then --restore (online
+# files first) back to the tree as before; targets (@cpus=, @package=, @siblings, @all) on
+# the per-CPU ones, also after offline-cpus took CPUs offline; SIGINT; a write that fails
+# midway; a matrix over offline-cpus and hwp-desired.
 . "$(dirname "$0")/../collect/lib.sh"
 . "$(dirname "$0")/fixture.sh"
 # The fixture: make_fixture's machine with 4 CPUs (2 and 3 copies of CPU 0, thread siblings
@@ -73,13 +74,49 @@ S="--sysroot $R --method timer --cpu $CPU -q --no-counters"
 "$COLLECT" --list-settings --sysroot "$R" --cpu "$CPU" >"$TMP/list" || fail "--list-settings"
 for want in "pkg-cstate-limit PC0" "resume-latency 0" "offline-cpus none" "uncore-freq 800MHz-2000MHz" "cstate-prewake on" \
 	"hwp-min 1" "hwp-max 45" "hwp-desired auto"; do
-	grep -Eq "^  ${want% *} +${want#* } " "$TMP/list" || { cat "$TMP/list"; fail "--list-settings: no '$want'"; }
+	sed '/^Not on this machine:/q' "$TMP/list" | grep -Eq "^  ${want% *} +${want#* } " ||
+		{ cat "$TMP/list"; fail "--list-settings: no '$want' offered"; }
 done
-grep -q "^  pkg-cstate-limit@packageN (see pkg-cstate-limit) PC0, PC2, PC6N, PC6R, unlimited" "$TMP/list" ||
-	{ cat "$TMP/list"; fail "--list-settings: pkg-cstate-limit@packageN"; }
-grep -q "^  freq@cpuN  *(see freq)  *min, base, max, unl" "$TMP/list" || { cat "$TMP/list"; fail "--list-settings: freq@cpuN"; }
+[ "$(sed -n '/^Not on this machine:/,$p' "$TMP/list" | wc -l)" -eq 1 ] || { cat "$TMP/list"; fail "the fixture lacks something"; }
+grep -q "@cpuN\|@packageN" "$TMP/list" && { cat "$TMP/list"; fail "--list-settings: a CPU-named form (targets replace them)"; }
 grep -q "^  hwp-max .* lowest, efficient, guaranteed, highest, or 1 to 45 (MSR 0x771 of CPU $CPU)" "$TMP/list" ||
 	{ cat "$TMP/list"; fail "--list-settings: HWP levels"; }
+same "after --list-settings (the probe writes nothing)"
+
+# The probe (item 4): a new setting whose writes would be refused is not offered, and --set of
+# it is refused with the reason: a read-only file of one CPU or die, the msr driver refusing
+# writes, a request that defers to the package one (MSR 0x774 bit 42)
+not_offered() {   # NAME REASON-REGEX
+	"$COLLECT" --list-settings --sysroot "$R" --cpu "$CPU" >"$TMP/list" || fail "--list-settings"
+	sed -n '/^Not on this machine:/,$p' "$TMP/list" | grep -Eq "^  $1 +$2" ||
+		{ cat "$TMP/list"; fail "$1 is not listed as not settable, with /$2/"; }
+}
+ro() {   # FILE NAME REASON-REGEX VALUE: FILE read-only refuses NAME=VALUE
+	chmod 0444 "$1"
+	not_offered "$2" "$3"
+	expect_fail 2 "^collect: $2=$4: cannot be set on this machine: $3" $COLLECT $S -c 20 -o "$TMP/never" --set "$2=$4"
+	chmod 0644 "$1"
+}
+ro "$C/cpu$OTHER/power/pm_qos_resume_latency_us" resume-latency \
+	"CPU $OTHER: $C/cpu$OTHER/power/pm_qos_resume_latency_us is read-only here \(mode 0444\)" 5
+ro "$C/cpu$OFF/online" offline-cpus "$C/cpu$OFF/online is read-only here \(mode 0444\)" none
+ro "$U/package_01_die_00/max_freq_khz" uncore-freq "$U/package_01_die_00/max_freq_khz is read-only here" min
+# a target leaving out the read-only CPU is taken
+chmod 0444 "$C/cpu$OTHER/power/pm_qos_resume_latency_us"
+"$COLLECT" $S -c 20 --dry-run --set resume-latency=5@measured >/dev/null || fail "resume-latency@measured refused for another CPU's file"
+chmod 0644 "$C/cpu$OTHER/power/pm_qos_resume_latency_us"
+mkdir -p "$R/sys/module/msr/parameters"
+echo off >"$R/sys/module/msr/parameters/allow_writes"
+for n in cstate-prewake hwp-min hwp-max hwp-desired; do
+	not_offered $n "CPU [0-9]: the msr driver refuses writes \($R/sys/module/msr/parameters/allow_writes is off\)$"
+done
+rm -r "$R/sys/module/msr"
+cp "$R/dev/cpu/$OTHER/msr" "$TMP/msr.keep"
+perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x774, 0); print $f pack("Q<", 0x0000055580002D01)' "$R/dev/cpu/$OTHER/msr"
+not_offered hwp-desired "CPU $OTHER: MSR 0x774 defers to the package request \(bit 42\)$"
+cp "$TMP/msr.keep" "$R/dev/cpu/$OTHER/msr"
+same "after the probe refusals"
+note "probe: read-only resume-latency/online/uncore files, msr allow_writes=off and HWP bit 42 refuse the setting"
 
 # Missing, with the reason: AMD, HWP off, a model without pre-wake, no hotplug or uncore driver
 missing() {   # TREE NAME REASON-REGEX
@@ -121,7 +158,7 @@ refused "uncore-freq=fast: not an uncore frequency" uncore-freq=fast
 # (fuzz_setting_value found these: a frequency too large for kHz in 64 bits, or NaN, was undefined)
 refused "uncore-freq=nanGHz: not an uncore frequency" uncore-freq=nanGHz
 refused "freq=13111101111111110.5GHz: not a frequency" freq=13111101111111110.5GHz
-refused "freq@cpu1=nanMHz: not a frequency" freq@cpu1=nanMHz
+refused "freq=nanMHz: not a frequency" freq=nanMHz@cpus=1
 refused "hwp-max=46: outside CPU [01]'s levels 1 \(lowest\) to 45 \(highest\)" hwp-max=46
 refused "hwp-min=fast: not a performance level \(0 to 255\) or a level name" hwp-min=fast
 refused "cstate-prewake=yes: not on or off" cstate-prewake=yes
@@ -131,7 +168,7 @@ refused "pkg-cstate-limit=raw:8: not a package" pkg-cstate-limit=raw:8
 # a request that defers to the package request (MSR 0x774 bit 42) is refused
 cp "$R/dev/cpu/$OTHER/msr" "$TMP/msr.keep"
 perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x774, 0); print $f pack("Q<", 0x0000055580002D01)' "$R/dev/cpu/$OTHER/msr"
-refused "hwp-min=8: MSR 0x774 of CPU $OTHER defers to the package request \(bit 42\)" hwp-min=8
+refused "hwp-min=8: cannot be set on this machine: CPU $OTHER: MSR 0x774 defers to the package request \(bit 42\)" hwp-min=8
 cp "$TMP/msr.keep" "$R/dev/cpu/$OTHER/msr"
 [ ! -e "$TMP/never" ] || fail "a refused command made its output directory"
 same "after refused values"
@@ -228,41 +265,108 @@ grep -q "^collect: 7 journalled values restored$" "$TMP/out" || { cat "$TMP/out"
 same "after offline-cpus=$OFF and --restore"
 note "offline-cpus=$OFF then resume-latency, hwp-max: CPU $OFF left untouched, 7 values restored"
 
-# freq@cpuN: another CPU's cpufreq limits, the measured CPU's left alone, also with --settings-cpus
-# measured (and resume-latency's n/a, the kernel's "no latency at all")
-retry_busy "$COLLECT" $S -c 20 -o "$TMP/fo" --settings-cpus measured --set freq@cpu$OFF=2GHz --set resume-latency=n/a ||
-	fail "freq@cpu$OFF run"
-jq_true "$TMP/fo/info.json" '.settings.freq == "unl" and .settings_changed["freq@cpu'$OFF'"].after == "2000MHz" and
+# Targets on the per-CPU settings (the CPU-named freq@cpuN and pkg-cstate-limit@packageN they
+# replace are unknown names): only the target CPUs' files and MSRs change, also with
+# --settings-cpus measured (and resume-latency's n/a, the kernel's "no latency at all")
+retry_busy "$COLLECT" $S -c 20 -o "$TMP/fo" --settings-cpus measured --set freq=2GHz@cpus=$OFF --set resume-latency=n/a ||
+	fail "freq@cpus=$OFF run"
+jq_true "$TMP/fo/info.json" '.settings.freq == "unl" and .settings_changed.freq.after == "2000MHz" and
+	.settings_targets.freq == {"target":"cpus='$OFF'","cpus":['$OFF']} and
 	.settings_changed["resume-latency"] == {"before":"0","after":"n/a"}' \
-	"freq@cpu$OFF and resume-latency=n/a with --settings-cpus measured (the record covers the measured CPU)"
-start_long fo2 --set freq@cpu$OFF=1.5GHz --set freq@cpu$SIB=max --set pkg-cstate-limit@package1=PC6N
+	"freq=2GHz@cpus=$OFF and resume-latency=n/a with --settings-cpus measured (the record covers the measured CPU)"
+start_long fo2 --set freq=1.5GHz@cpus=$OFF --set resume-latency=7@siblings --set pkg-cstate-limit=PC6N@package=1 \
+	--set hwp-max=30@package=0
 kill -KILL $pid $child
 wait $pid 2>/dev/null
-for n in 0 2; do msr_is $n E2 0x14000008; done
-for n in 1 3; do msr_is $n E2 0x1400000a; done   # package 1: PC6N = 2 in bits 2:0
+for n in 0 2; do msr_is $n E2 0x14000008; msr_is $n 774 0x15580001e01; done   # package 0: hwp-max 30
+for n in 1 3; do msr_is $n E2 0x1400000a; msr_is $n 774 0x15580002d01; done   # package 1: PC6N = 2 in bits 2:0
 for n in 0 1 2 3; do
 	want="800000 4200000"
 	[ $n = $OFF ] && want="1500000 1500000"
-	[ $n = $SIB ] && want="4200000 4200000"
 	file_is "$C/cpu$n/cpufreq/scaling_min_freq" "${want% *}"
 	file_is "$C/cpu$n/cpufreq/scaling_max_freq" "${want#* }"
+	want=0
+	[ $n = $CPU ] || [ $n = $SIB ] && want=7
+	file_is "$C/cpu$n/power/pm_qos_resume_latency_us" $want
 done
-"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (freq@cpuN)"; }
-grep -q "^collect: 5 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (freq@cpuN): count"; }
-same "after freq@cpuN and --restore"
-refused "freq@cpu$OFF=5GHz: outside CPU $OFF's range 800 to 4200 MHz" freq@cpu$OFF=5GHz
-refused "freq@cpu9: this machine does not have it: no cpufreq limits in $C/cpu9/cpufreq/" freq@cpu9=2GHz
-refused "unknown setting 'freq@cpu'; the settings are .*, freq@cpuN" freq@cpu=2GHz
-refused "pkg-cstate-limit@package5: this machine does not have it: no online CPU of package 5 \(topology/physical_package_id\)" \
-	pkg-cstate-limit@package5=PC2
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (targets)"; }
+# freq min+max of one CPU, resume-latency of 2, pkg-cstate-limit of 2, hwp-max of 2
+grep -q "^collect: 8 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (targets): count"; }
+same "after targets and --restore"
+refused "freq=5GHz: outside CPU $OFF's range 800 to 4200 MHz" freq=5GHz@cpus=$OFF
+refused "freq@cpus=9: CPU 9 does not exist \(online: 0-3\)" freq=2GHz@cpus=9
+refused "unknown setting 'freq@cpu1'; the settings are .*, pkg-cstate-limit, pm-qos, resume-latency, offline-cpus, uncore-freq, cstate-prewake, hwp-min, hwp-max, hwp-desired$" freq@cpu1=2GHz
+refused "unknown setting 'pkg-cstate-limit@package1'" pkg-cstate-limit@package1=PC2
+refused "pkg-cstate-limit@package=5: no online CPU is in package 5" pkg-cstate-limit=PC2@package=5
+refused "hwp-desired@siblings=x: unknown target" hwp-desired=8@siblings=x
 # a lock on one CPU of package 1 refuses package 1, not package 0
 cp "$R/dev/cpu/3/msr" "$TMP/msr.keep"
 perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0xE2, 0); print $f pack("Q<", 0x14008008)' "$R/dev/cpu/3/msr"
-refused "pkg-cstate-limit@package1=PC2: MSR 0xE2 of CPU 3 is locked by the firmware \(bit 15\)" pkg-cstate-limit@package1=PC2
-"$COLLECT" $S -c 20 --set pkg-cstate-limit@package0=PC2 --dry-run >/dev/null || fail "package 0 refused for package 1's lock"
+refused "pkg-cstate-limit=PC2: cannot be set on this machine: CPU 3: MSR 0xE2 is locked by the firmware \(bit 15\)" \
+	pkg-cstate-limit=PC2@package=1
+"$COLLECT" $S -c 20 --set pkg-cstate-limit=PC2@package=0 --dry-run >/dev/null || fail "package 0 refused for package 1's lock"
 cp "$TMP/msr.keep" "$R/dev/cpu/3/msr"
 same "after the package checks"
-note "freq@cpu$OFF=1.5GHz, freq@cpu$SIB=max, pkg-cstate-limit@package1=PC6N: only those CPUs written, 5 values restored"
+note "freq=1.5GHz@cpus=$OFF, resume-latency=7@siblings, pkg-cstate-limit=PC6N@package=1, hwp-max=30@package=0: only those CPUs written, 8 values restored"
+
+# offline-cpus is one setting for the whole machine: no target; a target naming a CPU it takes
+# offline in the same run (in any run of a matrix) is refused; all, package= and siblings skip
+# the CPUs it took offline
+refused "offline-cpus@cpus=$OFF: offline-cpus is one setting for the whole machine: it takes no CPU target" offline-cpus=$OFF@cpus=$OFF
+expect_fail 2 "^collect: resume-latency@cpus=$OFF: CPU $OFF is taken offline by offline-cpus=$OFF in the same run$" \
+	$COLLECT $S -c 20 -o "$TMP/never" --set offline-cpus=$OFF --set resume-latency=30@cpus=$OFF
+expect_fail 2 "^collect: hwp-max@cpus=$CPU-3: CPU $SIB is taken offline by offline-cpus=siblings in the same run$" \
+	$COLLECT $S -c 20 -o "$TMP/never" --matrix offline-cpus=none,siblings --set hwp-max=guaranteed@cpus=$CPU-3
+if [ "$CPU" = 0 ]; then
+	expect_fail 2 "^collect: pkg-cstate-limit@package=1: offline-cpus=1,3 in the same run takes every CPU of the target offline$" \
+		$COLLECT $S -c 20 -o "$TMP/never" --set offline-cpus=1,3 --set pkg-cstate-limit=PC2@package=1
+fi
+start_long offt --set offline-cpus=siblings --set resume-latency=30@package=$CPU --set hwp-max=guaranteed@all \
+	--set cstate-prewake=off@siblings
+kill -KILL $pid $child
+wait $pid 2>/dev/null
+file_is "$C/cpu$SIB/online" 0
+for n in 0 1 2 3; do
+	rl=0 hw=0x15580001a01 pw=0x22
+	[ $n = $CPU ] && rl=30 pw=0x40000022
+	[ $n = $SIB ] && hw=0x15580002d01   # offline: skipped by all, package and siblings
+	file_is "$C/cpu$n/power/pm_qos_resume_latency_us" $rl
+	msr_is $n 774 $hw
+	msr_is $n 1FC $pw
+done
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (offline-cpus with targets)"; }
+# 1 online file, resume-latency of 1, hwp-max of 3, pre-wake of 1
+grep -q "^collect: 6 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (offline-cpus with targets): count"; }
+same "after offline-cpus with targets and --restore"
+note "offline-cpus=siblings with resume-latency@package=$CPU, hwp-max@all, cstate-prewake@siblings: CPU $SIB skipped, 6 values restored"
+
+# offline-cpus bringing a CPU back: a per-CPU setting on every online CPU (the default, or @all)
+# takes it too; a package= target, resolved before the run, keeps the CPUs it named
+ON=0-1,3
+[ "$OFF" = 1 ] && ON=0,2-3
+echo 0 >"$C/cpu$OFF/online"
+echo "$ON" >"$C/online"
+PW=$(((OFF + 2) % 4))   # the other CPU of OFF's package
+start_long back --set offline-cpus=none --set hwp-max=guaranteed --set resume-latency=9@all \
+	--set cstate-prewake=off@package=$((OFF % 2))
+kill -KILL $pid $child
+wait $pid 2>/dev/null
+file_is "$C/cpu$OFF/online" 1
+for n in 0 1 2 3; do
+	pw=0x22
+	[ $n = $PW ] && pw=0x40000022
+	file_is "$C/cpu$n/power/pm_qos_resume_latency_us" 9
+	msr_is $n 774 0x15580001a01
+	msr_is $n 1FC $pw
+done
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (offline-cpus=none)"; }
+# 1 online file, resume-latency and hwp-max of 4, pre-wake of 1
+grep -q "^collect: 10 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (offline-cpus=none): count"; }
+file_is "$C/cpu$OFF/online" 0
+echo 1 >"$C/cpu$OFF/online"
+echo 0-3 >"$C/online"
+same "after offline-cpus=none with targets and --restore"
+note "offline-cpus=none bringing CPU $OFF back: hwp-max (default) and resume-latency@all on it too, cstate-prewake@package=$((OFF % 2)) on CPU $PW only, 10 values restored"
 
 # SIGINT: the run stops, the collector restores everything itself
 start_long int $SET
@@ -274,17 +378,26 @@ same "after SIGINT"
 [ ! -e "$J" ] || fail "journal left after SIGINT"
 note "SIGINT: exit 1, every file back"
 
-# A write that fails midway (the other CPU's resume-latency file cannot be read): exit 1 with
-# the setting and file named, what was written before put back, no journal left
+# A write that fails midway (the other CPU's resume-latency file, left at 0 by the first
+# configuration, is no longer a file when the second is applied; the probe saw it whole):
+# exit 1 with the setting and file named, everything written before put back, no journal left
 f=$C/cpu$OTHER/power/pm_qos_resume_latency_us
-mv "$f" "$TMP/rl.keep" && mkdir "$f"
+e=$TMP/mid
 wait_cpu_free
-expect_fail 1 "^collect: resume-latency: cannot read $f$" $COLLECT $S -c 20 -o "$TMP/mid" \
-	--set uncore-freq=1.2GHz --set hwp-min=8 --set offline-cpus=siblings --set cstate-prewake=off --set resume-latency=40
+test_bg "$COLLECT" $S --time-limit 3s -o "$e" --set uncore-freq=1.2GHz --set hwp-min=8 --set offline-cpus=siblings \
+	--set cstate-prewake=off --matrix resume-latency=0,41 --repeat 1 2>"$TMP/err"
+pid=$!
+for _ in $(seq 600); do [ -s "$e/resume-latency=0-r1/datapoints.csv" ] && break; sleep 0.1; done
+[ "$(jq '.runs | length' "$e/experiment.json")" = 0 ] || fail "midway: the first run ended before the file was broken"
+mv "$f" "$TMP/rl.keep" && mkdir "$f"
+wait $pid
+rc=$?
 rmdir "$f" && mv "$TMP/rl.keep" "$f"
+[ $rc = 1 ] || { cat "$TMP/err"; fail "midway: exit $rc, expected 1"; }
+grep -q "^collect: resume-latency: cannot read $f$" "$TMP/err" || { cat "$TMP/err"; fail "midway: the failed write is not named"; }
 same "after a write that failed midway"
 [ ! -e "$J" ] || fail "journal left after a failed write"
-note "failed write midway: uncore, hwp-min, offline-cpus, pre-wake written, then refused: all put back"
+note "failed write midway: uncore, hwp-min, offline-cpus, pre-wake written, then resume-latency=41 refused on CPU $OTHER: all put back"
 
 # A matrix: every run records its configuration, everything restored after (with the sibling
 # offline, the fixture's static CPU list shows it with the value it kept: "mixed: ...")

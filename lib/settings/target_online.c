@@ -23,7 +23,7 @@ static int cmp_int(const void *a, const void *b)
 
 static bool has(const int *cpus, size_t n, int cpu)
 {
-	return bsearch(&cpu, cpus, n, sizeof(*cpus), cmp_int) != NULL;
+	return n && bsearch(&cpu, cpus, n, sizeof(*cpus), cmp_int) != NULL;   /* (an empty list may be NULL) */
 }
 
 /* cpu into (add) or out of the ascending list. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* libFuzzer target: any bytes as "NAME=VALUE" of collect --set, checked (lib/settings: every
- * setting's check, including the CPU lists of offline-cpus, the frequencies of uncore-freq
- * the HWP levels, with a target) against a fixture machine made once in a scratch directory:
- * accepted, or refused with one NUL-terminated line, never a crash. Nothing is written. */
+/* libFuzzer target: any bytes as "NAME=VALUE[@TARGET]" of collect --set, checked (lib/settings:
+ * every setting's check and probe, including the CPU lists of offline-cpus, the frequencies of
+ * uncore-freq, the HWP levels; the target resolved, and checked against offline-cpus=VALUE
+ * taking CPUs offline in the same run) against a fixture machine made once in a scratch
+ * directory: accepted, or refused with one NUL-terminated line, never a crash. Nothing is
+ * written. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "settings/settings.h"
+#include "settings/target.h"
 
 static struct isc_settings *s;
 static char root[] = "/tmp/idlescope-fuzz-settings.XXXXXX";
@@ -89,9 +92,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* Every answer is one NUL-terminated line (why starts as 0xff bytes). */
+static void check_one(const char *name, const char *value, const char *spec)
+{
+	char why[1024];
+	struct isc_target t;
+	memset(why, 0xff, sizeof(why));
+	if (isc_target_resolve(s, name, spec, &t, why, sizeof(why)) < 0) {
+		if (!memchr(why, '\0', sizeof(why)))
+			abort();
+		return;
+	}
+	if ((isc_settings_check_on(s, &t, name, value, why, sizeof(why)) < 0 ||
+	     isc_target_offline_clash(s, name, &t, value, why, sizeof(why)) < 0) &&
+	    !memchr(why, '\0', sizeof(why)))
+		abort();
+	free(isc_settings_read_on(s, &t, name));
+	isc_target_free(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1), why[1024];
+	char *text = malloc(size + 1);
 	if (!text)
 		abort();
 	memcpy(text, data, size);
@@ -99,10 +121,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *eq = strchr(text, '=');
 	if (eq) {
 		*eq = '\0';
-		memset(why, 0xff, sizeof(why));
-		if (isc_settings_check(s, text, eq + 1, why, sizeof(why)) < 0 && !memchr(why, '\0', sizeof(why)))
-			abort();
-		free(isc_settings_read(s, text));
+		char *at = strrchr(eq + 1, '@');   /* the target follows the last '@' (as experiment_plan.c) */
+		if (at)
+			*at = '\0';
+		check_one(text, eq + 1, at ? at + 1 : NULL);
 	}
 	free(text);
 	return 0;

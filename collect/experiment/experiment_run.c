@@ -60,6 +60,24 @@ static bool seen_name(const struct plan *p, size_t nf, size_t nx, const char *na
 	return false;
 }
 
+/* A target that names a CPU offline-cpus takes offline in a run of the plan (each of its
+ * values meets every other setting in some run). 0, or -1 with one line in why. */
+static int offline_clash(const struct exp *x, char *why, size_t len)
+{
+	const struct plan *p = &x->p;
+	const struct factor *off = NULL;
+	for (size_t i = 0; i < p->nfactors + p->nfixed; i++)
+		if (!strcmp(plan_factor(p, i)->name, "offline-cpus"))
+			off = plan_factor(p, i);
+	for (size_t i = 0; off && i < p->nfactors + p->nfixed; i++) {
+		const struct factor *f = plan_factor(p, i);
+		for (size_t v = 0; f != off && v < off->nvalues; v++)
+			if (isc_target_offline_clash(x->s, f->name, &f->tgt, off->values[v], why, len) < 0)
+				return -1;
+	}
+	return 0;
+}
+
 /* One line and exit 2 for the first thing wrong; nothing is written before this passes. */
 static int validate(struct exp *x)
 {
@@ -85,6 +103,10 @@ static int validate(struct exp *x)
 				isc_err("%s", why);
 				return ISC_EXIT_USAGE;
 			}
+	}
+	if (offline_clash(x, why, sizeof(why)) < 0) {
+		isc_err("%s", why);
+		return ISC_EXIT_USAGE;
 	}
 	if (geteuid() != 0 && !x->x->sysroot) {
 		isc_err("--set/--matrix: changing settings needs root");

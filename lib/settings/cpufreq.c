@@ -212,7 +212,7 @@ static int freq_target(struct isc_settings *s, int cpu, const char *v, uint64_t 
 		return 0;
 	}
 	double mul = n > 3 && !strcasecmp(v + n - 3, "GHz") ? 1e6 : n > 3 && !strcasecmp(v + n - 3, "MHz") ? 1e3 : 0;
-	if (!mul || !isc_parse_double(v, n - 3, &x) || x <= 0) {
+	if (!mul || !isc_parse_double(v, n - 3, &x) || !(x > 0 && x * mul < 1e12)) {   /* not NaN, nor 1e12 kHz */
 		snprintf(why, len, "not a frequency (min, base, max, unl, 2000MHz, 2.1GHz)");
 		return -1;
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Writing a parsed journal back (collect --restore, and the end of every experiment): last
- * entry first, a second pass for those that failed (cpufreq min/max order); each value left
- * changed is named with its journal line and what to do. */
+/* Writing a parsed journal back (collect --restore, and the end of every experiment): CPUs'
+ * online files first, then last entry first, a second pass for those that failed (cpufreq
+ * min/max order); each value left changed is named with its journal line and what to do. */
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -77,12 +77,24 @@ static int restore_entry(const struct st_jentry *e, const char *root, const char
 	return e->msr ? restore_msr(e, root, jp, report) : restore_file(e, root, jp, report);
 }
 
+/* A CPU's online file (offline-cpus): written back before anything else, as the other files
+ * of an offline CPU refuse writes. */
+static bool is_online_file(const struct st_jentry *e)
+{
+	size_t n = strlen(e->path);
+	return !e->msr && n > 7 && !strcmp(e->path + n - 7, "/online");
+}
+
 int st_journal_replay(const struct st_jtext *t, const char *root, const char *jp)
 {
 	int failed = 0;
 	bool *bad = isc_xcalloc(t->n + 1, sizeof(*bad));
 	for (size_t i = t->n; i-- > 0;)
-		bad[i] = restore_entry(&t->e[i], root, jp, false) < 0;
+		if (is_online_file(&t->e[i]))
+			bad[i] = restore_entry(&t->e[i], root, jp, false) < 0;
+	for (size_t i = t->n; i-- > 0;)
+		if (!is_online_file(&t->e[i]))
+			bad[i] = restore_entry(&t->e[i], root, jp, false) < 0;
 	for (size_t i = t->n; i-- > 0;)
 		if (bad[i] && restore_entry(&t->e[i], root, jp, true) < 0)
 			failed++;

@@ -2,8 +2,8 @@
 /*
  * Intel idle MSRs through the msr device (/dev/cpu/N/msr; a fixture tree holds MSR a at byte
  * 8*a of a regular file): MSR_PKG_CST_CONFIG_CONTROL (0xE2) bit 26 C1 auto-demotion, bit 28
- * C1 undemotion, bits 0-3 the package C-state limit (bit 15 locks them); MSR_POWER_CTL (0x1FC)
- * bit 1 C1E auto-promotion.
+ * C1 undemotion, bits 2:0 or 3:0 the package C-state limit (per model: pkg_limits.c; bit 15
+ * locks them); MSR_POWER_CTL (0x1FC) bit 1 C1E auto-promotion.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +26,6 @@ static const struct msr_bit bits[] = {
 	{ "c1e-autopromote", MSR_POWER_CTL, 1ull << 1 },
 	{ "pkg-cstate-limit", MSR_PKG_CST_CONFIG, 0xf },
 };
-
-/* Limit codes of the client cores (Haswell and later); other models: raw:N. */
-static const char *const limit_names[] = { "PC0", "PC2", "PC3", "PC6", "PC7", "PC7S", "PC8", "PC9", "PC10" };
-#define NLIMITS (sizeof(limit_names) / sizeof(limit_names[0]))
 
 static const struct msr_bit *bit_of(const char *name)
 {
@@ -59,41 +55,50 @@ static int msr_have(struct isc_settings *s, const char *name, char *why, size_t 
 	return -1;
 }
 
+static bool is_limit(const struct msr_bit *b)
+{
+	return !strcmp(b->setting, "pkg-cstate-limit");
+}
+
 static char *msr_read(struct isc_settings *s, const char *name, int cpu)
 {
 	const struct msr_bit *b = bit_of(name);
 	uint64_t v;
 	if (st_msr_read(s, cpu, b->msr, &v) < 0)
 		return NULL;
-	if (b->mask != 0xf)
+	if (!is_limit(b))
 		return isc_xstrdup(v & b->mask ? "on" : "off");
-	v &= 0xf;
-	return v < NLIMITS ? isc_xstrdup(limit_names[v]) : isc_xasprintf("raw:%u", (unsigned)v);
+	const struct st_pkg_limits *t = st_pkg_limits(s);
+	v &= t->mask;
+	return t->names[v] ? isc_xstrdup(t->names[v]) : isc_xasprintf("raw:%u", (unsigned)v);
 }
 
 static void msr_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
-	(void)s;
-	if (bit_of(name)->mask != 0xf) {
+	if (!is_limit(bit_of(name))) {
 		st_onoff_accepts(s, name, buf, len);
 		return;
 	}
+	const struct st_pkg_limits *t = st_pkg_limits(s);
 	size_t k = 0;
-	for (size_t i = 0; i < NLIMITS; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s, ", limit_names[i]);
-	snprintf(buf + k, len - k, "raw:0 to raw:15 (names are the client cores' codes)");
+	for (size_t i = 0; i < 16 && k < len; i++)
+		if (t->names[i])
+			k += (size_t)snprintf(buf + k, len - k, "%s, ", t->names[i]);
+	if (k < len)
+		snprintf(buf + k, len - k, "raw:0 to raw:%u (the codes of the %s)", (unsigned)t->mask, t->models);
 }
 
-/* The code a limit value stands for, or -1. */
-static int limit_code(const char *v)
+/* The code a limit value stands for on this model, or -1. */
+static int limit_code(const struct isc_settings *s, const char *v)
 {
-	for (size_t i = 0; i < NLIMITS; i++)
-		if (!strcmp(v, limit_names[i]))
-			return (int)i;
+	const struct st_pkg_limits *t = st_pkg_limits(s);
+	for (int i = 0; i < 16; i++)
+		if (t->names[i] && !strcmp(v, t->names[i]))
+			return i;
 	if (!strncmp(v, "raw:", 4) && v[4] >= '0' && v[4] <= '9') {
 		char *end;
 		long c = strtol(v + 4, &end, 10);
-		if (!*end && c <= 15)
+		if (!*end && (uint64_t)c <= t->mask)
 			return (int)c;
 	}
 	return -1;
@@ -102,10 +107,10 @@ static int limit_code(const char *v)
 static int msr_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	const struct msr_bit *b = bit_of(name);
-	if (b->mask != 0xf)
+	if (!is_limit(b))
 		return st_onoff_check(s, name, value, why, len);
-	if (limit_code(value) < 0) {
-		snprintf(why, len, "not a package C-state limit");
+	if (limit_code(s, value) < 0) {
+		snprintf(why, len, "not a package C-state limit of the %s", st_pkg_limits(s)->models);
 		return -1;
 	}
 	for (size_t i = 0; i < s->ncpus; i++) {
@@ -122,18 +127,19 @@ static int msr_check(struct isc_settings *s, const char *name, const char *value
 static int msr_write(struct isc_settings *s, const char *name, const char *value, int cpu, char *err, size_t len)
 {
 	const struct msr_bit *b = bit_of(name);
-	uint64_t want = b->mask == 0xf ? (uint64_t)limit_code(value) : !strcmp(value, "on") ? b->mask : 0, v;
+	uint64_t v;
+	if (!is_limit(b))
+		return st_msr_write(s, name, cpu, b->msr, b->mask, !strcmp(value, "on") ? b->mask : 0, err, len);
 	/* the lock holds bits 15:0 (the limit), not the demotion bits */
-	if (s->probing && b->msr == MSR_PKG_CST_CONFIG && b->mask == 0xf && st_msr_read(s, cpu, b->msr, &v) == 0 &&
-	    (v & CST_LOCK))
+	if (s->probing && st_msr_read(s, cpu, b->msr, &v) == 0 && (v & CST_LOCK))
 		return st_probe_refuse(s, "MSR 0xE2 is locked by the firmware (bit 15)");
-	return st_msr_write(s, name, cpu, b->msr, b->mask, want, err, len);
+	return st_msr_write(s, name, cpu, b->msr, st_pkg_limits(s)->mask, (uint64_t)limit_code(s, value), err, len);
 }
 
 const struct st_def st_msr_defs[] = {
 	{ "c1-demotion", ST_CPU, "on, off", msr_have, msr_read, msr_accepts, msr_check, msr_write },
 	{ "c1-undemotion", ST_CPU, "on, off", msr_have, msr_read, msr_accepts, msr_check, msr_write },
 	{ "c1e-autopromote", ST_CPU, "on, off", msr_have, msr_read, msr_accepts, msr_check, msr_write },
-	{ "pkg-cstate-limit", ST_CPU, "PC0 ... PC10, raw:N", msr_have, msr_read, msr_accepts, msr_check, msr_write },
+	{ "pkg-cstate-limit", ST_CPU, "PC0 ... PC10 (per model), raw:N", msr_have, msr_read, msr_accepts, msr_check, msr_write },
 	{ 0 },
 };

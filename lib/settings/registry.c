@@ -12,7 +12,8 @@
 #include "settings/settings_internal.h"
 
 static const struct st_def *const tables[] = { st_cpuidle_defs, st_cpufreq_defs, st_pci_defs,
-					       st_msr_defs, st_pmqos_defs };
+					       st_msr_defs, st_pmqos_defs, st_resume_latency_defs, st_offline_defs,
+					       st_uncore_defs, st_prewake_defs, st_hwp_defs };
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
 /* Exact name, or a per-device entry ("aspm@") by prefix. */
@@ -78,6 +79,8 @@ void isc_settings_close(struct isc_settings *s)
 		return;
 	st_journal_close(s->j);
 	free(s->probe_why);
+	free(s->went_off);
+	free(s->came_on);
 	free(s->cpus);
 	free(s->sysroot);
 	free(s);
@@ -89,6 +92,8 @@ static char *read_def(struct isc_settings *s, const struct st_def *d, const char
 {
 	if (d->scope != ST_CPU)
 		return d->read(s, name, -1);
+	if (!s->ncpus)
+		return NULL;
 	int cpu = s->cpus[0];
 	for (size_t i = 0; i < s->ncpus; i++)
 		cpu = s->cpus[i] == s->measured_cpu ? s->measured_cpu : cpu;

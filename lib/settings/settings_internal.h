@@ -23,6 +23,10 @@ struct isc_settings {
 	 * first reason it would not goes to probe_why. */
 	bool probing;
 	char *probe_why;
+	/* target_online.c: the CPUs offline-cpus took offline or brought back in this session
+	 * (ascending), which the per-CPU settings written after it skip or add. */
+	int *went_off, *came_on;
+	size_t nwent_off, ncame_on;
 };
 
 /* One setting. cpu is -1 for system and PCI scope. name is the full name as typed
@@ -49,6 +53,31 @@ struct st_def {
 /* Each file of settings contributes its entries through one of these (NULL-name ended). */
 extern const struct st_def st_cpuidle_defs[], st_cpufreq_defs[], st_pci_defs[], st_msr_defs[],
 	st_pmqos_defs[];
+/* The settings of issue 27 (one file each). */
+extern const struct st_def st_resume_latency_defs[], st_offline_defs[], st_uncore_defs[], st_prewake_defs[],
+	st_hwp_defs[];
+
+/* cpu_online.c: the CPUs of the machine (cpuN directories), ascending (malloc'd); whether one
+ * is online (1), offline (0) or has no online file (-1: it cannot go offline). */
+int *st_present_cpus(const struct isc_settings *s, size_t *n);
+int st_online_state(const struct isc_settings *s, int cpu);
+/* The online CPUs offline-cpus=value would take offline (malloc'd; none for a value it refuses). */
+int *st_offline_taken(struct isc_settings *s, const char *value, size_t *n);
+/* target_online.c: offline-cpus wrote cpu's online file (on: brought back). */
+void st_online_changed(struct isc_settings *s, int cpu, bool on);
+/* vendor.c: "GenuineIntel", "AuthenticAMD", "other" or "unknown" (no /proc/cpuinfo). */
+const char *st_cpu_vendor(const struct isc_settings *s);
+/* The "cpu family" and "model" of /proc/cpuinfo; -1 if it has none. */
+int st_cpu_model(const struct isc_settings *s, int *family, int *model);
+/* pkg_limits.c: the package C-state limit field of MSR 0xE2 on this CPU model. */
+struct st_pkg_limits {
+	const char *models;
+	uint64_t mask;              /* bits 2:0 or 3:0 */
+	const char *names[16];      /* by code; NULL: a code without a name (raw:N) */
+};
+const struct st_pkg_limits *st_pkg_limits(const struct isc_settings *s);
+/* The have() of an Intel MSR setting: an Intel CPU whose MSR msr reads on the measured CPU. */
+int st_intel_msr_have(struct isc_settings *s, uint32_t msr, char *why, size_t len);
 
 /* The entry of a setting name (registry.c), NULL if unknown. */
 const struct st_def *st_find(const char *name);

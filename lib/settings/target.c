@@ -242,24 +242,24 @@ cJSON *isc_target_json(const struct isc_target *t)
 	return o;
 }
 
-/* The registry works on s->cpus: a target's CPUs stand in for them while it acts. */
+/* The registry works on s->cpus: a target's CPUs, less those offline-cpus took offline since
+ * (target_online.c), stand in for them while it acts. */
 struct saved {
-	int *cpus;
+	int *cpus, *now;
 	size_t n;
 };
 
 static struct saved swap_in(struct isc_settings *s, const struct isc_target *t)
 {
-	struct saved old = { s->cpus, s->ncpus };
-	if (t && t->cpus) {
-		s->cpus = t->cpus;
-		s->ncpus = t->ncpus;
-	}
+	struct saved old = { s->cpus, NULL, s->ncpus };
+	old.now = isc_target_cpus_now(s, t, &s->ncpus);
+	s->cpus = old.now;
 	return old;
 }
 
 static void swap_out(struct isc_settings *s, struct saved old)
 {
+	free(old.now);
 	s->cpus = old.cpus;
 	s->ncpus = old.n;
 }

@@ -36,4 +36,12 @@ int isc_settings_apply_on(struct isc_settings *s, const struct isc_target *t, co
 			  char *err, size_t len);
 char *isc_settings_read_on(struct isc_settings *s, const struct isc_target *t, const char *name);
 
+/* target_online.c: the CPUs of t (NULL: the default) now, after offline-cpus took some
+ * offline or brought some back in this session (malloc'd, ascending). */
+int *isc_target_cpus_now(const struct isc_settings *s, const struct isc_target *t, size_t *n);
+/* 0, or -1 with one line in why if t names by number (cpus=LIST) a CPU that
+ * offline-cpus=offline_value takes offline, or that value takes all of t's CPUs offline. */
+int isc_target_offline_clash(struct isc_settings *s, const char *name, const struct isc_target *t,
+			     const char *offline_value, char *why, size_t len);
+
 #endif

@@ -89,7 +89,14 @@ e=$TMP/int
 "$COLLECT" $U --time-limit 1s --matrix cstates=all,POLL --repeat 3 -o "$e" 2>"$TMP/err" &
 pid=$!
 wait_runs "$e/experiment.json" 1
-sleep 0.5
+# a loaded machine may keep nothing in the next run's first half second: wait for its first row
+first=$(jq -r '.runs[0].path' "$e/experiment.json")
+for _ in $(seq 300); do
+	for f in "$e"/*/datapoints.csv; do
+		[ "$f" != "$e/$first/datapoints.csv" ] && [ "$(wc -l <"$f")" -gt 1 ] && break 2
+	done
+	sleep 0.1
+done
 kill -INT $pid
 wait $pid
 rc=$?

@@ -185,6 +185,12 @@ static void share_td(FILE *f, const char *key, size_t n, size_t of)
 	fputs("</td>", f);
 }
 
+/* A share this run cannot have (no StealTime in a table that shows it for other runs). */
+static void unknown_td(FILE *f, const char *key)
+{
+	fprintf(f, "<td class=\"num\" data-k=\"%s\">not known</td>", key);
+}
+
 static void top_td(FILE *f, const char *key, const struct isc_causes *cs, const char *prefix, size_t b)
 {
 	const struct isc_cause *t = top_of(cs, prefix, b);
@@ -214,11 +220,16 @@ static void table_rows(FILE *f, const struct report *rep, size_t r, const struct
 		html_count(f, cs->band[b]);
 		fputs("</td>", f);
 		for (size_t k = 0; k < ISC_NPARTS; k++)
-			if (part_shown(k))
+			if (k == ISC_PART_STEAL && steal_shown && !cs->steal)
+				unknown_td(f, isc_part_names[k]);
+			else if (part_shown(k))
 				share_td(f, isc_part_names[k], cs->part[b][k], cs->band[b]);
 		for (size_t k = 0; k < (steal_shown ? 5u : 4u); k++) {
 			const struct isc_cause *c = isc_causes_find(cs, fam[k]);
-			share_td(f, fam[k], c ? c->n[b] : 0, cs->band[b]);
+			if (k == 4 && !cs->steal)
+				unknown_td(f, fam[k]);
+			else
+				share_td(f, fam[k], c ? c->n[b] : 0, cs->band[b]);
 		}
 		top_td(f, "IRQTop", cs, "  IRQ ", b);
 		top_td(f, "SWIRQType", cs, "  softirq ", b);

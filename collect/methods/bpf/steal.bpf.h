@@ -26,9 +26,13 @@ __s64 shim_steal_clock(void);	/* tests/bpf/wake_logic_test.c */
 static __s64 steal_clock_now(void)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct rq *rq = BPF_CORE_READ(t, se.cfs_rq, rq);
+	struct rq *rq;
 	__u64 accounted = 0, clock = 0;
 
+	/* cfs_rq->rq needs CONFIG_FAIR_GROUP_SCHED: without it the program still loads */
+	if (!bpf_core_field_exists(t->se.cfs_rq) || !bpf_core_field_exists(((struct cfs_rq *)0)->rq))
+		return -1;
+	rq = BPF_CORE_READ(t, se.cfs_rq, rq);
 	if (!rq || bpf_get_smp_processor_id() != cfg_cpu)
 		return -1;
 	if (bpf_core_field_exists(rq->prev_steal_time_rq))

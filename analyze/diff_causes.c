@@ -226,8 +226,9 @@ void diff_causes_text(FILE *f, const struct diff_causes *dc, const struct isc_di
 		fprintf(f, "\n%s by cause, above each configuration's %g%% and at or below it\n", m->name, dc->pct);
 		for (size_t c = 0; c < d->nconfigs; c++)
 			fprintf(f, "  %s: %g%% %.3f, clean median %.3f (%zu datapoints with no IRQ, softirq, "
-				"NMI or SMI in the window)\n", d->configs[c].name, dc->pct, m->pooled[c].thr[0],
-				m->pooled[c].clean_med, m->pooled[c].nclean);
+				"NMI%s in the window)\n", d->configs[c].name, dc->pct, m->pooled[c].thr[0],
+				m->pooled[c].clean_med, m->pooled[c].nclean,
+				m->pooled[c].steal ? ", SMI or steal time" : " or SMI");
 		fprintf(f, "  p: %s;\n  p_adj: Holm over the causes of one band and configuration\n",
 			level_text(d));
 		text_band(f, m, d, 1);

@@ -31,6 +31,7 @@ static const struct metric_info known[] = {
 	{ "SWIRQCnt", "count", "softirqs other than ours from TBI to max(TAI, TIntr)" },
 	{ "SWIRQTime", "us", "their total time" },
 	{ "SWIRQTypes", "text", "their types, '+'-separated (TIMER+NET_RX ...)" },
+	{ "StealTime", "us", "the measured CPU's steal clock advance from TBI to max(TAI, TIntr) (bpf, KVM)" },
 	{ "CC1Derived%", "%", "core C1 residency derived as 100 - CC0% - the deeper C-states" },
 };
 

@@ -15,8 +15,9 @@
 static void print_text(FILE *f, const char *metric, double pct, const struct isc_causes *cs)
 {
 	fprintf(f, "\n%s by cause, above its %g%% (%.3f) and at or below it; clean median %.3f "
-		"(%zu datapoints with no IRQ, softirq, NMI or SMI in the window)\n",
-		metric, pct, cs->thr[0], cs->clean_med, cs->nclean);
+		"(%zu datapoints with no IRQ, softirq, NMI%s in the window)\n",
+		metric, pct, cs->thr[0], cs->clean_med, cs->nclean,
+		cs->steal ? ", SMI or steal time" : " or SMI");
 	fprintf(f, "  %-24s %8s %8s %12s   %8s %8s %12s\n", "cause", "above", "share", "excess avg",
 		"below", "share", "excess avg");
 	fprintf(f, "  %-24s %8zu %8s %12s   %8zu %8s %12s\n", "all", cs->band[1], "100.0%", "",

@@ -22,7 +22,14 @@ static const double cuts[] = { 50, 90, 99, 99.9 };
 static const char *const band_label[NBANDS] = { "&le;p50", "p50&ndash;p90", "p90&ndash;p99",
 						"p99&ndash;p99.9", "&gt;p99.9" };
 static const char *const part_colour[ISC_NPARTS] = { "#7b3294", "#e66101", "#fdb863", "#5e9cd3",
-						     "#d9d9d9" };
+						     "#d9d9d9", "#1b9e77" };
+/* The "steal only" class and the steal share: only when a run of the metric has StealTime. */
+static bool steal_shown;
+
+static bool part_shown(size_t k)
+{
+	return k != ISC_PART_STEAL || steal_shown;
+}
 #define BAR_W 44
 #define BAR_GAP 14
 #define RUN_GAP 36
@@ -102,7 +109,8 @@ static void legend(FILE *f)
 {
 	fputs("<p class=\"about causes-legend\">", f);
 	for (size_t k = 0; k < ISC_NPARTS; k++)
-		fprintf(f, "<span style=\"display:inline-block;width:12px;height:12px;background:%s;"
+		if (part_shown(k))
+			fprintf(f, "<span style=\"display:inline-block;width:12px;height:12px;background:%s;"
 			"margin:0 4px 0 12px;vertical-align:middle\"></span>%s", part_colour[k],
 			isc_part_names[k]);
 	fputs("</p>\n", f);
@@ -120,7 +128,7 @@ static void svg_run(FILE *f, const struct report *rep, size_t r, const struct is
 		for (size_t k = ISC_NPARTS; k-- > 0;) {
 			double h = cs->band[b] ? BAR_H * (double)cs->part[b][k] / (double)cs->band[b] : 0;
 			y -= h;
-			if (!cs->part[b][k])
+			if (!cs->part[b][k] || !part_shown(k))
 				continue;
 			fprintf(f, "<rect x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\" "
 				"data-run=\"%zu\" data-band=\"%zu\" data-part=\"%zu\" data-n=\"%zu\"><title>",
@@ -177,6 +185,12 @@ static void share_td(FILE *f, const char *key, size_t n, size_t of)
 	fputs("</td>", f);
 }
 
+/* A share this run cannot have (no StealTime in a table that shows it for other runs). */
+static void unknown_td(FILE *f, const char *key)
+{
+	fprintf(f, "<td class=\"num\" data-k=\"%s\">not known</td>", key);
+}
+
 static void top_td(FILE *f, const char *key, const struct isc_causes *cs, const char *prefix, size_t b)
 {
 	const struct isc_cause *t = top_of(cs, prefix, b);
@@ -191,7 +205,7 @@ static void top_td(FILE *f, const char *key, const struct isc_causes *cs, const 
 
 static void table_rows(FILE *f, const struct report *rep, size_t r, const struct isc_causes *cs)
 {
-	static const char *const fam[] = { "IRQ", "softirq", "NMI", "SMI" };
+	static const char *const fam[] = { "IRQ", "softirq", "NMI", "SMI", "steal" };
 	for (size_t b = 0; b < NBANDS; b++) {
 		fprintf(f, "<tr data-run=\"%zu\" data-band=\"%zu\">", r, b);
 		if (b == 0) {
@@ -206,10 +220,16 @@ static void table_rows(FILE *f, const struct report *rep, size_t r, const struct
 		html_count(f, cs->band[b]);
 		fputs("</td>", f);
 		for (size_t k = 0; k < ISC_NPARTS; k++)
-			share_td(f, isc_part_names[k], cs->part[b][k], cs->band[b]);
-		for (size_t k = 0; k < 4; k++) {
+			if (k == ISC_PART_STEAL && steal_shown && !cs->steal)
+				unknown_td(f, isc_part_names[k]);
+			else if (part_shown(k))
+				share_td(f, isc_part_names[k], cs->part[b][k], cs->band[b]);
+		for (size_t k = 0; k < (steal_shown ? 5u : 4u); k++) {
 			const struct isc_cause *c = isc_causes_find(cs, fam[k]);
-			share_td(f, fam[k], c ? c->n[b] : 0, cs->band[b]);
+			if (k == 4 && !cs->steal)
+				unknown_td(f, fam[k]);
+			else
+				share_td(f, fam[k], c ? c->n[b] : 0, cs->band[b]);
 		}
 		top_td(f, "IRQTop", cs, "  IRQ ", b);
 		top_td(f, "SWIRQType", cs, "  softirq ", b);
@@ -222,9 +242,12 @@ static void table(FILE *f, const struct report *rep, const struct isc_causes *cs
 	fputs("<div class=\"tw\"><table class=\"summary causes\"><thead><tr><th>Run</th><th>band</th>"
 	      "<th>upper end</th><th>datapoints</th>", f);
 	for (size_t k = 0; k < ISC_NPARTS; k++)
-		fprintf(f, "<th>%s</th>", isc_part_names[k]);
-	fputs("<th>any IRQ</th><th>any softirq</th><th>any NMI</th><th>any SMI</th>"
-	      "<th>top IRQ source</th><th>top softirq type</th></tr></thead>\n<tbody>\n", f);
+		if (part_shown(k))
+			fprintf(f, "<th>%s</th>", isc_part_names[k]);
+	fputs("<th>any IRQ</th><th>any softirq</th><th>any NMI</th><th>any SMI</th>", f);
+	if (steal_shown)
+		fputs("<th>any steal</th>", f);
+	fputs("<th>top IRQ source</th><th>top softirq type</th></tr></thead>\n<tbody>\n", f);
 	for (size_t r = 0; r < rep->nruns; r++)
 		if (have[r])
 			table_rows(f, rep, r, &cs[r]);
@@ -258,6 +281,12 @@ static const char about[] =
 	"latency (the idle state's exit alone): <code>--exclude 'IRQCnt &gt; 0 or SWIRQCnt &gt; 0 "
 	"or NMICnt &gt; 0'</code>.</p>\n";
 
+static const char about_steal[] =
+	"<p class=\"about\">Steal time (StealTime, bpf method on a KVM guest): the host ran something "
+	"else while the measured vCPU waited. A datapoint with steal time and none of the others is "
+	"in the class <em>steal only</em>; the clean latency then also needs "
+	"<code>StealTime = 0</code>.</p>\n";
+
 void section_causes(struct report *rep)
 {
 	FILE *f = rep->html;
@@ -281,6 +310,13 @@ void section_causes(struct report *rep)
 		fputs("</ul>\n", f);
 	}
 	partial_notes(rep, have);
+	steal_shown = false;
+	for (size_t r = 0; r < rep->nruns; r++) {
+		const struct isc_column *c = isc_table_col(rep->runs[r]->dp, "StealTime");
+		steal_shown |= have[r] && c && c->type == ISC_COL_NUM;
+	}
+	if (steal_shown)
+		fputs(about_steal, f);
 	legend(f);
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		if (!strcmp(rep->metrics[m], "WakeLatency") || !strcmp(rep->metrics[m], "IntrLatency")) {

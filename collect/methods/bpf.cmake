@@ -76,6 +76,7 @@ if(_bpf_missing STREQUAL "")
     ${IDLESCOPE_BPF_SRC}/method_bpf_sys.c
     ${IDLESCOPE_BPF_SRC}/method_bpf_hist.c
     ${IDLESCOPE_BPF_SRC}/method_bpf_causes.c
+    ${IDLESCOPE_BPF_SRC}/method_bpf_steal.c
     ${IDLESCOPE_BPF_SRC}/method_bpf_thread.c)
   add_dependencies(idlescope_bpf_method idlescope_bpf_skel)
   target_include_directories(idlescope_bpf_method PRIVATE

@@ -33,6 +33,8 @@ struct dp_causes {
 	uint64_t irq_ns, sirq_ns;
 	char irq_top[16];    /* most frequent hard interrupt: "LOC", "RES", "CAL", "IWI", "IRQ24" */
 	char sirq_types[96]; /* softirq types seen, vector order: "TIMER+NET_RX+RCU" */
+	bool steal;          /* the StealTime column is written */
+	int64_t steal_ns;    /* the steal clock's advance in the window; -1 = not known */
 };
 
 /* One datapoint as a method delivers it. Times in ns, CLOCK_MONOTONIC (= ktime_get_ns). */

@@ -43,6 +43,8 @@ struct method_ctx {
 	cJSON *info_method;		/* method_details: stop() adds soft_hrtimer */
 	bool causes;			/* count the causes (not --no-causes) */
 	bool nmi_counted;		/* ... and NMIs among them */
+	long long steal_delta;		/* StealTime: bpf/steal.bpf.h cfg_steal_delta; 0 = none */
+	char steal_why[128];		/* why there is no StealTime column */
 };
 
 /* Keep the BPF side's LDist queue full (single producer: this thread). */
@@ -95,7 +97,7 @@ static void fill_dp(const struct method_ctx *ctx, const struct wake_rec *r, stru
 	dp->smi_cnt = -1;
 	dp->nmi_cnt = r->causes && ctx->nmi_counted ? r->nmi_cnt : -1;
 	dp->nres = 0;
-	bpf_causes_fill(r, &dp->causes);
+	bpf_causes_fill(r, ctx->steal_delta != 0, &dp->causes);
 }
 
 static void move_discards(struct method_ctx *ctx, uint64_t discards[DISCARD_NR])
@@ -218,7 +220,7 @@ static void choose_cause_programs(struct wake_bpf *skel, bool causes)
 
 /* Open and load the programs for `source`; NULL with the reason in why. */
 static struct wake_bpf *load_programs(int cpu, enum wake_source source, bool causes,
-				      char *why, size_t whylen)
+				      long long steal_delta, char *why, size_t whylen)
 {
 	struct wake_bpf *skel;
 	int err;
@@ -245,6 +247,7 @@ static struct wake_bpf *load_programs(int cpu, enum wake_source source, bool cau
 	if (source != WAKE_SRC_BPF_TIMER)
 		bpf_program__set_autoload(skel->progs.wake_timer_setup, false);
 	choose_cause_programs(skel, causes);
+	skel->rodata->cfg_steal_delta = causes ? steal_delta : 0;
 	err = wake_bpf__load(skel);
 	if (err) {
 		snprintf(why, whylen, "the kernel refused the eBPF programs (%s: %s): use --method timer",
@@ -261,7 +264,7 @@ static int bpf_probe(const struct collect_cfg *cfg, char *why, size_t whylen)
 
 	if (bpf_check_privileges(why, whylen) || bpf_check_btf(why, whylen))
 		return -1;
-	skel = load_programs(cfg->cpu, WAKE_SRC_BPF_TIMER, !cfg->no_causes, why, whylen);
+	skel = load_programs(cfg->cpu, WAKE_SRC_BPF_TIMER, !cfg->no_causes, 0, why, whylen);
 	if (!skel)
 		return -1;
 	wake_bpf__destroy(skel);
@@ -306,7 +309,7 @@ static int load_for_source(struct method_ctx *ctx, char *why, size_t whylen)
 		snprintf(why, whylen, "timerfd thread pinned to CPU %d, forced by "
 			 "IDLESCOPE_BPF_EVENT_SOURCE=thread", ctx->cpu);
 	} else {
-		ctx->skel = load_programs(ctx->cpu, WAKE_SRC_BPF_TIMER, ctx->causes, err, sizeof(err));
+		ctx->skel = load_programs(ctx->cpu, WAKE_SRC_BPF_TIMER, ctx->causes, ctx->steal_delta, err, sizeof(err));
 		if (!ctx->skel) {
 			isc_err("bpf: %s", err);
 			return -1;
@@ -317,7 +320,7 @@ static int load_for_source(struct method_ctx *ctx, char *why, size_t whylen)
 		wake_bpf__destroy(ctx->skel);
 		ctx->source = WAKE_SRC_THREAD;
 	}
-	ctx->skel = load_programs(ctx->cpu, WAKE_SRC_THREAD, ctx->causes, err, sizeof(err));
+	ctx->skel = load_programs(ctx->cpu, WAKE_SRC_THREAD, ctx->causes, ctx->steal_delta, err, sizeof(err));
 	if (!ctx->skel) {
 		isc_err("bpf: %s", err);
 		return -1;
@@ -344,7 +347,7 @@ static void describe(const struct method_ctx *ctx, const char *why, cJSON *info)
 	cJSON_AddNumberToObject(info, "poll_states_mask", (double)ctx->skel->rodata->cfg_poll_states);
 	cJSON_AddNumberToObject(info, "irq_on_states_mask", (double)ctx->skel->rodata->cfg_irq_on_states);
 	cJSON_AddBoolToObject(info, "consumer_pinned_away", ctx->pinned);
-	bpf_causes_describe(ctx->causes, ctx->nmi_counted, info);
+	bpf_causes_describe(ctx->causes, ctx->nmi_counted, ctx->steal_delta ? NULL : ctx->steal_why, info);
 }
 
 /* Everything of start() after the context exists; -1 after printing why. */
@@ -388,6 +391,10 @@ static int bpf_start(struct method_ctx **out, const struct collect_cfg *cfg, cJS
 	ctx->cpu = cfg->cpu;
 	ctx->ldist_max = cfg->ldist_max;
 	ctx->causes = !cfg->no_causes;
+	if (!ctx->causes)
+		snprintf(ctx->steal_why, sizeof(ctx->steal_why), "--no-causes");
+	else if (bpf_steal_delta(&ctx->steal_delta, ctx->steal_why, sizeof(ctx->steal_why)) != 0)
+		ctx->steal_delta = 0;
 	ctx->recs = isc_xcalloc(REC_QUEUE_CAP, sizeof(*ctx->recs));
 	if (start_measuring(ctx, info_method) != 0) {
 		bpf_stop(ctx);	/* unpins, detaches, frees: the core's stop() gets NULL */

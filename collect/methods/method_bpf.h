@@ -20,8 +20,12 @@ void bpf_hist_describe(const uint32_t hist[][WAKE_HIST_N], struct cJSON *info);
 /* method_bpf_causes.c: a record's cause counts as datapoints.csv columns, and what
  * info.json method_details.causes says was counted. */
 struct dp_causes;
-void bpf_causes_fill(const struct wake_rec *r, struct dp_causes *k);
-void bpf_causes_describe(bool on, bool nmi, struct cJSON *info);
+void bpf_causes_fill(const struct wake_rec *r, bool steal, struct dp_causes *k);
+void bpf_causes_describe(bool on, bool nmi, const char *steal_why, struct cJSON *info);
+
+/* method_bpf_steal.c: 0 with *delta = &steal_time.steal - &runqueues (per CPU) if the
+ * StealTime column can be had (bpf/steal.bpf.h); else -1 with the reason in why. */
+int bpf_steal_delta(long long *delta, char *why, size_t whylen);
 
 /* method_bpf_sys.c: what the machine offers. */
 

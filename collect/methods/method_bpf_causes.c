@@ -15,7 +15,7 @@ _Static_assert((int)CAUSE_SRC_NONE == (int)WAKE_CAUSE_SRC_NONE && (int)CAUSE_SRC
 	       (int)CAUSE_SRC_RESCHED == (int)WAKE_CAUSE_SRC_RESCHED && (int)CAUSE_SRC_CALL == (int)WAKE_CAUSE_SRC_CALL &&
 	       (int)CAUSE_SRC_IRQ_WORK == (int)WAKE_CAUSE_SRC_IRQ_WORK, "one source encoding");
 
-void bpf_causes_fill(const struct wake_rec *r, struct dp_causes *k)
+void bpf_causes_fill(const struct wake_rec *r, bool steal, struct dp_causes *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->known = r->causes != 0;
@@ -27,9 +27,11 @@ void bpf_causes_fill(const struct wake_rec *r, struct dp_causes *k)
 	k->sirq_ns = r->sirq_ns;
 	cause_source_name(r->irq_cnt ? r->irq_top : CAUSE_SRC_NONE, k->irq_top, sizeof(k->irq_top));
 	cause_softirq_list(r->sirq_mask, k->sirq_types, sizeof(k->sirq_types));
+	k->steal = steal;
+	k->steal_ns = r->steal_ns;
 }
 
-void bpf_causes_describe(bool on, bool nmi, cJSON *info)
+void bpf_causes_describe(bool on, bool nmi, const char *steal_why, cJSON *info)
 {
 	cJSON *c = cJSON_AddObjectToObject(info, "causes");
 
@@ -44,7 +46,12 @@ void bpf_causes_describe(bool on, bool nmi, cJSON *info)
 	cJSON_AddStringToObject(c, "softirq", "irq:softirq_entry/exit");
 	cJSON_AddStringToObject(c, "nmi", nmi ? "nmi:nmi_handler calls that handled an NMI"
 				: "not known (no nmi:nmi_handler tracepoint)");
-	cJSON_AddStringToObject(c, "steal", "not counted (see docs/bpf.md)");
+	if (steal_why)
+		cJSON_AddStringToObject(c, "steal", steal_why);
+	else
+		cJSON_AddStringToObject(c, "steal", "StealTime: KVM's steal clock of the measured CPU "
+					"(steal_time.steal, what kvm_steal_clock() returns) read at TBI and at the "
+					"last of TAI and TIntr before the record");
 	cJSON_AddStringToObject(c, "smi_cstate_residency", "not counted by the bpf method (needs MSRs "
 				"or the cstate_core/cstate_pkg perf PMUs in the window)");
 }

@@ -282,6 +282,27 @@ static void describe_causes(const struct method_ctx *c, cJSON *info)
 	cJSON_AddStringToObject(k, "steal", "not counted");
 }
 
+/* Why a counter column is missing: the module probes each MSR with a safe read on the measured
+ * CPU at configuration and leaves out those that fault (kmod/counters.c). */
+static void describe_missing_counters(const struct method_ctx *c, cJSON *k)
+{
+	uint64_t residency = c->info.msr_mask & ~((1ull << IDLESCOPE_MSR_TSC) | (1ull << IDLESCOPE_MSR_MPERF));
+	char buf[320];
+
+	if (!residency) {
+		snprintf(buf, sizeof(buf), "no C-state residency MSR (MSR_CORE_C1_RES, MSR_CORE_C3..C7_RESIDENCY, "
+			 "MSR_PKG_C2..C10_RESIDENCY) could be read on CPU %d: the module's safe reads faulted "
+			 "(a virtual machine), or the CPU is not Intel or lacks APERF/MPERF; no CC%%/PC%% columns",
+			 c->cpu);
+		cJSON_AddStringToObject(k, "residency_unavailable", buf);
+	}
+	if (!(c->info.caps & IDLESCOPE_CAP_SMI)) {
+		snprintf(buf, sizeof(buf), "MSR_SMI_COUNT (0x34) could not be read on CPU %d: the module's safe "
+			 "read faulted, or the CPU is not Intel; no SMICnt column", c->cpu);
+		cJSON_AddStringToObject(k, "smi_count_unavailable", buf);
+	}
+}
+
 static void describe(const struct method_ctx *c, const char *path, cJSON *info)
 {
 	char buf[512];
@@ -315,6 +336,7 @@ static void describe(const struct method_ctx *c, const char *path, cJSON *info)
 		if (c->info.msr_mask & (1ull << i))
 			cJSON_AddItemToArray(m, cJSON_CreateString(msr_names[i]));
 	cJSON_AddBoolToObject(k, "smi_count", (c->info.caps & IDLESCOPE_CAP_SMI) != 0);
+	describe_missing_counters(c, k);
 	describe_causes(c, info);
 	if (c->info.tdt_why[0])
 		cJSON_AddStringToObject(k, "tdt_unavailable", c->info.tdt_why);

@@ -119,6 +119,7 @@ struct dp_columns {
 	bool keep_raw;
 	bool smi, nmi;
 	bool causes;         /* the cause columns (cause_cols.c) */
+	bool steal;          /* ... and StealTime among them */
 	size_t nres;
 	const char *const *state_names;
 	size_t nstates;

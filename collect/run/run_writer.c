@@ -421,6 +421,7 @@ static void put_header(struct dp_writer *w, const struct dp_raw *first)
 		c->smi = first->smi_cnt >= 0;
 		c->nmi = first->nmi_cnt >= 0;
 		c->causes = first->causes.known;
+		c->steal = c->causes && first->causes.steal;
 	}
 	o += (size_t)dp_causes_header(p + o, DP_ROW_MAX - o, c);
 	o += (size_t)snprintf(p + o, DP_ROW_MAX - o, "%s%s\n", c->smi ? ",SMICnt" : "", c->nmi ? ",NMICnt" : "");

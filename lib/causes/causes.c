@@ -10,13 +10,14 @@
 #include "stats/stats.h"
 #include "text/util.h"
 
-static const char *const count_cols[ISC_CAUSE_NCOUNT] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt" };
-enum { CNT_IRQ, CNT_SOFTIRQ, CNT_NMI, CNT_SMI };
+static const char *const count_cols[ISC_CAUSE_NCOUNT] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt",
+							 "StealTime" };
+enum { CNT_IRQ, CNT_SOFTIRQ, CNT_NMI, CNT_SMI, CNT_STEAL };
 
-const char *const isc_cause_columns[] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt", "IRQTop",
-					  "SWIRQTypes", NULL };
+const char *const isc_cause_columns[] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt", "StealTime",
+					  "IRQTop", "SWIRQTypes", NULL };
 const char *const isc_part_names[ISC_NPARTS] = { "NMI or SMI", "IRQ and softirq", "IRQ only",
-						 "softirq only", "none" };
+						 "softirq only", "none", "steal only" };
 
 bool isc_cause_cols_find(const struct isc_table *t, struct isc_cause_cols *cols)
 {
@@ -84,14 +85,16 @@ static int part_of(const struct isc_cause_cols *cc, size_t row)
 		return ISC_PART_NMI_SMI;
 	if (irq && sirq)
 		return ISC_PART_IRQ_SOFTIRQ;
-	return irq ? ISC_PART_IRQ : sirq ? ISC_PART_SOFTIRQ : ISC_PART_NONE;
+	if (irq || sirq)
+		return irq ? ISC_PART_IRQ : ISC_PART_SOFTIRQ;
+	return has(cc->cnt[CNT_STEAL], row) ? ISC_PART_STEAL : ISC_PART_NONE;
 }
 
 /* One datapoint's causes, into its band. */
 static void classify(const struct isc_table *t, const struct isc_cause_cols *cc, size_t row,
 		     size_t band, double excess, unsigned near, struct isc_causes *cs)
 {
-	static const char *const family[ISC_CAUSE_NCOUNT] = { "IRQ", "softirq", "NMI", "SMI" };
+	static const char *const family[ISC_CAUSE_NCOUNT] = { "IRQ", "softirq", "NMI", "SMI", "steal" };
 	char name[48], list[128];
 
 	for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++)
@@ -114,15 +117,16 @@ static void classify(const struct isc_table *t, const struct isc_cause_cols *cc,
 		cs->nnear[k] += (near >> k) & 1;
 }
 
-/* Output order: IRQ, its sources, softirq, its types, NMI, SMI, none; within a family the most
+/* Output order: IRQ, its sources, softirq, its types, NMI, SMI, steal, none; within a family the most
  * frequent first, then by name. */
 int isc_cause_family_rank(const char *name)
 {
-	static const char *const order[] = { "IRQ", "  IRQ ", "softirq", "  softirq ", "NMI", "SMI", "none" };
-	for (int i = 6; i >= 0; i--)
+	static const char *const order[] = { "IRQ", "  IRQ ", "softirq", "  softirq ", "NMI", "SMI", "steal",
+					     "none" };
+	for (int i = 7; i >= 0; i--)
 		if (!strncmp(name, order[i], strlen(order[i])))
 			return i;
-	return 7;
+	return 8;
 }
 
 static size_t total(const struct isc_cause *c)
@@ -254,6 +258,7 @@ void isc_causes_compute(const struct isc_table *const *t, size_t nt, const char 
 		struct isc_cause_cols cc;
 		if (!m || m->type != ISC_COL_NUM || !isc_cause_cols_find(t[i], &cc))
 			continue;
+		out->steal |= cc.cnt[CNT_STEAL] != NULL;
 		for (size_t r = 0; r < t[i]->nrows; r++) {
 			size_t band = 0;
 			unsigned near = 0;

@@ -7,7 +7,7 @@
  * For a metric M and cut percentiles P1 < P2 < ...: Tk = Pk% of M's values (the interpolation
  * of --funcs); band 0 holds the values at or below T1, band k those above Tk and at or below
  * Tk+1. The clean datapoints are those with every count column the run has (IRQCnt, SWIRQCnt,
- * NMICnt, SMICnt) at 0, and C their median of M. Per band and cause: the datapoints with it and
+ * NMICnt, SMICnt, and StealTime, the steal clock's advance) at 0, and C their median of M. Per band and cause: the datapoints with it and
  * the sum of M - C over them. The causes overlap (a window can hold an IRQ and a softirq);
  * "none" does not overlap the others. The partition (ISC_PART_*) puts each datapoint in
  * exactly one class, for stacked bars.
@@ -22,7 +22,7 @@
 
 #define ISC_CAUSES_MAX 64
 #define ISC_CAUSES_MAX_BANDS 8
-#define ISC_CAUSE_NCOUNT 4
+#define ISC_CAUSE_NCOUNT 5
 /* How many ranks either side of a cut count as near it: sqrt(n) / 2, at least 10 (wider
  * windows bias the share near the cut where it changes fast: the simulation's false-positive
  * rate rose from 5.4% to 6.7% at 2 sqrt(n)). */
@@ -32,18 +32,20 @@
 extern const char *const isc_cause_columns[];
 
 /* Exclusive classes, by precedence: an NMI or SMI; else an IRQ and a softirq; an IRQ only;
- * a softirq only; nothing seen. */
+ * a softirq only; steal time only (only in tables with StealTime); nothing seen. Steal is last
+ * in the enum so that the other classes keep their numbers (the report's data-part). */
 enum { ISC_PART_NMI_SMI, ISC_PART_IRQ_SOFTIRQ, ISC_PART_IRQ, ISC_PART_SOFTIRQ, ISC_PART_NONE,
-       ISC_NPARTS };
+       ISC_PART_STEAL, ISC_NPARTS };
 extern const char *const isc_part_names[ISC_NPARTS];
 
 struct isc_cause_cols {
-	const struct isc_column *cnt[ISC_CAUSE_NCOUNT];  /* IRQCnt, SWIRQCnt, NMICnt, SMICnt */
+	const struct isc_column *cnt[ISC_CAUSE_NCOUNT];  /* IRQCnt, SWIRQCnt, NMICnt, SMICnt, StealTime */
 	const struct isc_column *top, *types;            /* IRQTop, SWIRQTypes */
 };
 
 struct isc_cause {
-	char name[48];       /* "IRQ", "  IRQ LOC", "softirq", "  softirq NET_RX", "NMI", "SMI", "none" */
+	char name[48];       /* "IRQ", "  IRQ LOC", "softirq", "  softirq NET_RX", "NMI", "SMI", "steal",
+	                      * "none" */
 	size_t n[ISC_CAUSES_MAX_BANDS];       /* datapoints with it, per band */
 	double excess[ISC_CAUSES_MAX_BANDS];  /* sum of M - C over them */
 	size_t near[ISC_CAUSES_MAX_BANDS - 1]; /* with it among the datapoints near each cut */
@@ -62,6 +64,7 @@ struct isc_causes {
 	double near_lo[ISC_CAUSES_MAX_BANDS - 1], near_hi[ISC_CAUSES_MAX_BANDS - 1];
 	double clean_med;                     /* NaN without clean datapoints */
 	size_t nclean;
+	bool steal;                           /* a table had StealTime: the steal share and class */
 };
 
 /* The table's cause columns (text columns where numbers are expected count as absent);

@@ -546,7 +546,7 @@ static int known_numeric(const char *name)
 {
 	static const char *const exact[] = { "LDist", "SilentTime", "WakeLatency", "IntrLatency",
 		"IntrOff", "LTime", "TBI", "TAI", "TIntr", "SMICnt", "NMICnt", "CPU", "Time",
-		"IRQTime", "SWIRQTime" };
+		"IRQTime", "SWIRQTime", "StealTime" };
 	size_t n = strlen(name);
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(name, exact[i]) == 0)

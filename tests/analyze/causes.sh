@@ -53,6 +53,39 @@ python3 "$(dirname "$0")/causes_check.py" "$tmp/r/datapoints.csv" "$tmp/m.json" 
 grep -q '^WakeLatency by cause, above its 99% ' "$tmp/t" || fail "no text breakdown: $(cat "$tmp/t")"
 grep -Eq '^  none +[0-9]+ ' "$tmp/t" || fail "no 'none' line"
 
+# StealTime (bpf on a KVM guest): a "steal" share, and not clean; empty cells are not known
+mkdir "$tmp/st"
+python3 - "$tmp/r/datapoints.csv" "$tmp/st/datapoints.csv" <<'PY'
+import csv, random, sys
+random.seed(2626)
+rows = list(csv.reader(open(sys.argv[1])))
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(rows[0][:-1] + ["StealTime", rows[0][-1]])
+    for i, r in enumerate(rows[1:]):
+        steal = random.random() < 0.05
+        cell = "" if i % 89 == 0 else f"{random.uniform(0.001, 40) if steal else 0:.3f}"
+        if steal and r[1]:
+            r[1] = f"{float(r[1]) + random.expovariate(1 / 40):.3f}"
+        w.writerow(r[:-1] + [cell, r[-1]])
+PY
+"$analyze" stats --causes -F json "$tmp/st" >"$tmp/st.json" 2>"$tmp/err" || fail "stats --causes (steal): $(cat "$tmp/err")"
+python3 "$(dirname "$0")/causes_check.py" "$tmp/st/datapoints.csv" "$tmp/st.json" 99 WakeLatency IntrLatency ||
+	fail "the steal breakdown differs from the independent computation"
+jq -e '.runs[0].causes.WakeLatency.above.causes.steal.rows > 0' "$tmp/st.json" >/dev/null ||
+	fail "no steal in the p99 tail of a run whose steal adds latency"
+"$analyze" stats -F json -f count,med -m '^WakeLatency$' \
+	--exclude 'IRQCnt > 0 or SWIRQCnt > 0 or NMICnt > 0 or StealTime > 0' "$tmp/st" >"$tmp/stclean.json" ||
+	fail "stats --exclude (clean, steal)"
+want=$(jq -c '.runs[0].causes.WakeLatency | [.clean_rows, .clean_median]' "$tmp/st.json")
+got=$(jq -c '.runs[0].metrics.WakeLatency | [.count, .med]' "$tmp/stclean.json")
+jq -en --argjson w "$want" --argjson g "$got" '$w[0] == $g[0] and (($w[1] - $g[1]) | fabs) < 1e-9' >/dev/null ||
+	fail "clean filter with StealTime: count and median $got, --causes says $want"
+"$analyze" stats --causes "$tmp/st" >"$tmp/stt" || fail "stats --causes (steal, text)"
+grep -q 'with no IRQ, softirq, NMI, SMI or steal time in the window' "$tmp/stt" || fail "text: $(head -3 "$tmp/stt")"
+grep -Eq '^  steal +[0-9]+ ' "$tmp/stt" || fail "no 'steal' line: $(cat "$tmp/stt")"
+grep -q 'steal' "$tmp/t" && fail "a run without StealTime mentions steal: $(cat "$tmp/t")"
+
 expect_fail 2 "causes-pct: expected a percentile, 0 < PCT < 100, got '100'" "$analyze" stats --causes --causes-pct 100 "$tmp/r"
 expect_fail 2 "causes-pct needs --causes" "$analyze" stats --causes-pct 90 "$tmp/r"
 expect_fail 2 "not in CSV" "$analyze" stats --causes -F csv "$tmp/r"

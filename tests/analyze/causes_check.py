@@ -26,7 +26,8 @@ def num(cell):
 
 def causes_of(row):
     out = []
-    families = [("IRQCnt", "IRQ"), ("SWIRQCnt", "softirq"), ("NMICnt", "NMI"), ("SMICnt", "SMI")]
+    families = [("IRQCnt", "IRQ"), ("SWIRQCnt", "softirq"), ("NMICnt", "NMI"), ("SMICnt", "SMI"),
+                ("StealTime", "steal")]
     for col, fam in families:
         v = num(row.get(col, "") or "")
         if v is not None and v > 0:

@@ -11,28 +11,34 @@ command -v python3 >/dev/null || skip "python3 not installed"
 command -v jq >/dev/null || skip "jq not installed"
 test_tmpdir tmp
 [ -n "$tmp" ] && [ "$tmp" != / ] || fail "no temporary directory"
-# run DIR SEED IRQ_RATE: 3000 datapoints, IRQs (and their tail) at IRQ_RATE, softirqs at 0.06
+# run DIR SEED IRQ_RATE [STEAL_RATE]: 3000 datapoints, IRQs (and their tail) at IRQ_RATE, softirqs
+# at 0.06; with STEAL_RATE a StealTime column (bpf on a KVM guest), steal (and its tail) at that rate
 run() {
 	mkdir "$tmp/$1"
-	python3 - "$tmp/$1/datapoints.csv" "$2" "$3" <<'PY'
+	python3 - "$tmp/$1/datapoints.csv" "$2" "$3" "${4:-}" <<'PY'
 import random, sys
 random.seed(int(sys.argv[2]))
 rate = float(sys.argv[3])
+srate = float(sys.argv[4]) if sys.argv[4] else None
 tops = ["LOC", "RES", "CAL", "IRQ24"]
 types = ["TIMER", "NET_RX", "RCU", "TIMER+RCU", "NET_RX+SCHED"]
 with open(sys.argv[1], "w") as f:
-    f.write("LDist,WakeLatency,IntrLatency,ReqCState,IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes,NMICnt\n")
+    f.write("LDist,WakeLatency,IntrLatency,ReqCState,IRQCnt,IRQTime,IRQTop,SWIRQCnt,SWIRQTime,SWIRQTypes"
+            + (",StealTime" if srate is not None else "") + ",NMICnt\n")
     for i in range(3000):
         irq = random.random() < rate
         sirq = random.random() < 0.06
         nmi = random.random() < 0.01
+        steal = srate is not None and random.random() < srate
         wl = random.gauss(20, 2) + (random.expovariate(1 / 8) if irq else 0) + (random.expovariate(1 / 8) if sirq else 0)
+        wl += random.expovariate(1 / 20) if steal else 0
+        scell = "" if srate is None else ("," if i % 101 == 0 else f",{random.uniform(0.001, 20) if steal else 0:.3f}")
         il = wl - random.uniform(3, 6)
         wcell = "" if i % 97 == 0 else f"{wl:.3f}"
         f.write(f"{random.uniform(10, 4000):.3f},{wcell},{il:.3f},C1,{random.randint(1, 3) if irq else 0},"
                 f"{random.uniform(1, 9) if irq else 0:.3f},{random.choice(tops) if irq else ''},"
                 f"{random.randint(1, 2) if sirq else 0},{random.uniform(1, 9) if sirq else 0:.3f},"
-                f"{random.choice(types) if sirq else ''},{1 if nmi else 0}\n")
+                f"{random.choice(types) if sirq else ''}{scell},{1 if nmi else 0}\n")
 PY
 }
 run a1 1 0.08; run a2 2 0.10; run a3 3 0.09
@@ -74,6 +80,20 @@ grep -Eq '^  none +[0-9.]+% +[0-9.]+% +[-+][0-9.]+ pts ' "$tmp/t" || fail "no 'n
 grep -q "by cause" "$tmp/plain" && fail "a breakdown without --causes"
 head -n "$(wc -l <"$tmp/plain")" "$tmp/t" | cmp -s - "$tmp/plain" || fail "--causes changed the rest of the text output"
 "$analyze" diff -F json "$tmp/a1" "$tmp/b1" 2>/dev/null | jq -e 'has("causes") | not' >/dev/null || fail "JSON has causes without --causes"
+
+# StealTime: a steal share, checked like the others; its change beyond chance; the text names it
+run s1 9 0.08 0.02; run s2 10 0.08 0.12
+"$analyze" diff --causes --causes-pct 90 -F json "$tmp/s1" "$tmp/s2" >"$tmp/s.json" 2>"$tmp/err" ||
+	fail "diff --causes (steal): $(cat "$tmp/err")"
+for m in WakeLatency IntrLatency; do
+	python3 "$check" "$tmp/s.json" 90 "$m" -- "$(csvs s1)" "$(csvs s2)" || fail "$m (steal) differs from the independent computation"
+done
+jq -e '.causes.WakeLatency.changes[1].above.steal.beyond_chance' "$tmp/s.json" >/dev/null ||
+	fail "steal rate 0.02 -> 0.12: the change above p90 is not beyond chance"
+"$analyze" diff --causes "$tmp/s1" "$tmp/s2" >"$tmp/st" 2>/dev/null || fail "diff --causes (steal, text)"
+grep -q 'datapoints with no IRQ, softirq, NMI, SMI or steal time in the window' "$tmp/st" || fail "steal: no clean-median note"
+grep -Eq '^  steal +[0-9.]+% +[0-9.]+% +[-+][0-9.]+ pts ' "$tmp/st" || fail "no 'steal' row"
+grep -q steal "$tmp/t" && fail "runs without StealTime: steal in the text"
 
 expect_fail 2 "diff: --causes-pct: expected a percentile, 0 < PCT < 100, got '0'" "$analyze" diff --causes --causes-pct 0 "$tmp/a1" "$tmp/b1"
 expect_fail 2 "diff: --causes-pct needs --causes" "$analyze" diff --causes-pct 90 "$tmp/a1" "$tmp/b1"

@@ -27,7 +27,8 @@ def num(cell):
 
 def causes_of(row):
     out = []
-    for col, fam in [("IRQCnt", "IRQ"), ("SWIRQCnt", "softirq"), ("NMICnt", "NMI"), ("SMICnt", "SMI")]:
+    for col, fam in [("IRQCnt", "IRQ"), ("SWIRQCnt", "softirq"), ("NMICnt", "NMI"), ("SMICnt", "SMI"),
+                     ("StealTime", "steal")]:
         v = num(row.get(col))
         if v is not None and v > 0:
             out.append(fam)

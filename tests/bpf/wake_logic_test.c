@@ -60,6 +60,13 @@ __u64 bpf_ktime_get_ns(void)
 	return now_ns;
 }
 
+static __s64 steal_clock = -1;	/* the measured CPU's steal clock; -1 = cannot be read */
+
+__s64 shim_steal_clock(void)
+{
+	return steal_clock;
+}
+
 void *bpf_map_lookup_elem(void *map, const void *key)
 {
 	(void)map, (void)key;
@@ -398,12 +405,71 @@ static void test_causes(void)
 		 recs[0].nmi_cnt, recs[0].irq_cnt);
 }
 
+static void expect_steal(const char *scenario, __s64 steal_ns)
+{
+	CHECK_MSG(nrecs == 1 && recs[0].kind == WAKE_REC_DATAPOINT, "%d records, expected 1 datapoint", nrecs);
+	CHECK_MSG(recs[0].steal_ns == steal_ns, "StealTime %lld ns, expected %lld",
+		  (long long)recs[0].steal_ns, (long long)steal_ns);
+}
+
+/* A window with IRQs off: steal clock s0 at TBI, s1 at TAI, s2 at our interrupt (TIntr),
+ * then s3 at the next idle exit, after the record. */
+static void steal_window(__s64 s0, __s64 s1, __s64 s2, __s64 s3)
+{
+	start(0);
+	steal_clock = s0;
+	idle_enter(100, 3);
+	steal_clock = s1;
+	idle_exit(1010);
+	steal_clock = s2;
+	event_irq(1015, 0);
+	expect_datapoint("steal window", 100, 1010, 1015, 1);
+	steal_clock = s3;
+	idle_enter(1100, 3);
+	idle_exit(1200);
+}
+
+/* StealTime: the steal clock's advance from TBI to the last sample before the record. */
+static void test_steal(void)
+{
+	cfg_causes = 1;
+	cfg_steal_delta = 4096;
+	irq_on_states = 0;
+	steal_window(5000, 5200, 5300, 9000);
+	expect_steal("TBI to TIntr (IRQs off)", 300);
+	steal_window(7000, 7000, 7000, 7500);
+	expect_steal("no steal", 0);
+	steal_window(-1, 5200, 5300, 9000);
+	expect_steal("unreadable at TBI", -1);
+	steal_window(5000, 5200, -1, 9000);
+	expect_steal("unreadable at TIntr", -1);
+
+	start(0);                          /* IRQs on: the record at TAI, after TIntr */
+	steal_clock = 100;
+	idle_enter(100, 1);
+	steal_clock = 150;
+	event_irq(1005, 0);
+	steal_clock = 400;
+	idle_exit(1020);
+	expect_steal("TBI to TAI (IRQs on)", 300);
+
+	cfg_steal_delta = 0;               /* not a KVM guest with steal time */
+	steal_window(5000, 5200, 5300, 9000);
+	expect_steal("no steal clock", -1);
+	cfg_steal_delta = 4096;
+	cfg_causes = 0;                    /* --no-causes */
+	steal_window(5000, 5200, 5300, 9000);
+	expect_steal("causes off", -1);
+	cfg_steal_delta = 0;
+}
+
 int main(void)
 {
 	test_datapoints();
 	test_discards();
 	test_unlearnt_states();
 	test_causes();
+	test_steal();
 	if (check_failures) {
 		printf("%d check(s) failed\n", check_failures);
 		return 1;

@@ -76,6 +76,30 @@ expect_rc 0 "$REPORT" --causes "$W/a" "$TIMER" -o "$W/r5"
 sed -n '/<section id="causes"/,/<\/section>/p' "$W/r5/index.html" >"$W/sec5"
 grep -q 'Left out, without cause columns:' "$W/sec5" || fail "mixed: the timer run is not named"
 python3 "$check" "$W/r5/index.html" WakeLatency 0="$W/a/datapoints.csv" || fail "mixed: the Causes section differs"
+# StealTime (bpf on a KVM guest): the "steal only" class and the "any steal" share, checked
+# like the others; none of it in a report of runs without StealTime
+mkdir "$W/st"
+cp "$W/a/info.json" "$W/st/info.json"
+python3 - "$W/a/datapoints.csv" "$W/st/datapoints.csv" <<'PY'
+import csv, random, sys
+random.seed(26)
+rows = list(csv.reader(open(sys.argv[1])))
+w = csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n")
+w.writerow(rows[0][:-1] + ["StealTime", rows[0][-1]])
+for i, r in enumerate(rows[1:]):
+    steal = random.random() < 0.1
+    if steal and r[2]:
+        r[2] = f"{float(r[2]) + random.expovariate(1 / 30):.3f}"
+    w.writerow(r[:-1] + ["" if i % 83 == 0 else f"{random.uniform(0.001, 30) if steal else 0:.3f}", r[-1]])
+PY
+expect_rc 0 "$REPORT" --causes "$W/st" "$W/a" -o "$W/r8"
+for m in WakeLatency IntrLatency; do
+	python3 "$check" "$W/r8/index.html" "$m" 0="$W/st/datapoints.csv" 1="$W/a/datapoints.csv" ||
+		fail "$m: the Causes section with StealTime differs from the independent computation"
+done
+grep -q '<th>any steal</th>' "$W/r8/index.html" || fail "no 'any steal' column"
+grep -q 'steal' "$W/r1/index.html" && fail "a report without StealTime mentions steal"
+
 # neither latency shown
 expect_rc 0 "$REPORT" --causes -m '^LDist$' "$W/a" -o "$W/r6"
 grep -q 'No breakdown: neither WakeLatency nor IntrLatency is among the metrics shown' "$W/r6/index.html" ||

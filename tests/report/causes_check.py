@@ -10,7 +10,7 @@ import sys
 from html.parser import HTMLParser
 
 CUTS = [50, 90, 99, 99.9]
-PARTS = ["NMI or SMI", "IRQ and softirq", "IRQ only", "softirq only", "none"]
+PARTS = ["NMI or SMI", "IRQ and softirq", "IRQ only", "softirq only", "none", "steal only"]
 BAR_H = 180
 
 
@@ -28,17 +28,20 @@ def num(c):
 
 def expected(path, metric):
     rows = list(csv.DictReader(open(path, newline="")))
+    steal = bool(rows) and "StealTime" in rows[0]
     vals = [(num(r[metric]), r) for r in rows if num(r[metric]) is not None]
     s = sorted(v for v, _ in vals)
     thr = [quantile(s, c / 100) for c in CUTS]
-    bands = [{"rows": 0, "parts": [0] * 5, "fam": {"IRQ": 0, "softirq": 0, "NMI": 0, "SMI": 0},
+    fams = ["IRQ", "softirq", "NMI", "SMI"] + (["steal"] if steal else [])
+    bands = [{"rows": 0, "parts": [0] * 6, "fam": {f: 0 for f in fams}, "steal": steal,
               "tops": {}, "types": {}} for _ in range(5)]
     for v, r in vals:
         b = bands[sum(v > t for t in thr)]
         has = {f: (num(r.get(c)) or 0) > 0 for f, c in
-               (("IRQ", "IRQCnt"), ("softirq", "SWIRQCnt"), ("NMI", "NMICnt"), ("SMI", "SMICnt"))}
+               (("IRQ", "IRQCnt"), ("softirq", "SWIRQCnt"), ("NMI", "NMICnt"), ("SMI", "SMICnt"),
+                ("steal", "StealTime")) if f in fams}
         part = 0 if has["NMI"] or has["SMI"] else 1 if has["IRQ"] and has["softirq"] else \
-            2 if has["IRQ"] else 3 if has["softirq"] else 4
+            2 if has["IRQ"] else 3 if has["softirq"] else 5 if steal and has["steal"] else 4
         b["rows"] += 1
         b["parts"][part] += 1
         for f in has:
@@ -112,6 +115,10 @@ def main():
                 want(math.isclose(up, thr[b], rel_tol=1e-3), f"run {r} band {b}: upper end {up}, expected {thr[b]}")
             for k, name in enumerate(PARTS):
                 n = e["parts"][k]
+                if name == "steal only" and not e["steal"]:
+                    want(cell(name)[0] is None and cell(name)[1] in ("", "not known") and (r, b, k) not in sec.bars,
+                         f"run {r} band {b}: a steal class {cell(name)} without StealTime")
+                    continue
                 want(cell(name)[0] == str(n), f"run {r} band {b} {name}: {cell(name)}, expected {n}")
                 bar = sec.bars.get((r, b, k))
                 if n:
@@ -124,6 +131,8 @@ def main():
                 want(math.isclose(h, BAR_H, abs_tol=0.03), f"run {r} band {b}: the stack is {h} high, not {BAR_H}")
             for fam, n in e["fam"].items():
                 want(cell(fam)[0] == str(n), f"run {r} band {b} any {fam}: {cell(fam)}, expected {n}")
+            if not e["steal"]:
+                want(cell("steal")[0] is None, f"run {r} band {b}: a steal share {cell('steal')} without StealTime")
             for key, counts in (("IRQTop", e["tops"]), ("SWIRQType", e["types"])):
                 n, text = cell(key)
                 if not counts:

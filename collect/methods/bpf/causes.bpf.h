@@ -3,7 +3,7 @@
  * What else ran on the measured CPU during a datapoint's window (included by wake.bpf.c):
  * hard interrupts other than our own timer interrupt (count, handler time, most frequent
  * source), softirqs other than the HRTIMER softirq that ran our callback (count, time,
- * types) and NMIs (count). The window opens at every idle entry (TBI:
+ * types), NMIs (count) and steal time (steal.bpf.h). The window opens at every idle entry (TBI:
  * the datapoint's TBI is the last one) and closes when the record is emitted, which is
  * max(TAI, TIntr). Off (cfg_causes == 0): nothing is counted and the *_exit programs are
  * not loaded (method_bpf.c).
@@ -20,6 +20,8 @@ CAUSES_CFG __u32 cfg_causes;	/* 1: count the causes */
 
 struct wake_causes_win win;
 
+#include "steal.bpf.h"
+
 /* Idle entry on the measured CPU: a new window. */
 static void causes_open(void)
 {
@@ -31,6 +33,7 @@ static void causes_open(void)
 	for (int i = 0; i < WAKE_CAUSE_SRCS; i++)
 		win.src_n[i] = 0;
 	win.nmi_cnt = 0;
+	steal_open();
 }
 
 static void causes_count_src(__s32 id)
@@ -100,6 +103,7 @@ static void causes_close(struct wake_rec *r)
 	r->nmi_cnt = -1;
 	r->irq_cnt = r->sirq_cnt = r->sirq_mask = 0;
 	r->irq_ns = r->sirq_ns = 0;
+	r->steal_ns = -1;
 	if (!cfg_causes)
 		return;
 	r->irq_cnt = win.irq_cnt;
@@ -114,6 +118,7 @@ static void causes_close(struct wake_rec *r)
 		}
 	}
 	r->nmi_cnt = (__s32)win.nmi_cnt;
+	r->steal_ns = steal_close();
 }
 
 #endif

@@ -141,7 +141,6 @@ static void emit(__u8 kind, __u8 reason, __u64 tai, __s8 intr_off)
 	r->intr_off = intr_off;
 	r->tintr_src = cur.tintr_src;
 	r->pad2 = 0;
-	r->pad3 = 0;
 	causes_close(r);
 	/* No wake-up per record: that would be an irq_work self-IPI on the measured CPU each
 	 * time. User space polls on a short timeout; only a filling buffer wakes it. */
@@ -282,6 +281,7 @@ int BPF_PROG(wake_cpu_idle, unsigned int state, unsigned int cpu_id)
 	}
 	idle.tai = now;
 	idle.in_idle = 0;
+	steal_sample();
 	if (READ_ONCE(armed)) {
 		if (cur.await_tai) {
 			emit(WAKE_REC_DATAPOINT, 0, now, 0);
@@ -310,6 +310,7 @@ int BPF_PROG(wake_local_timer_entry, int vector)
 	t = bpf_ktime_get_ns();
 	last_timer_irq = t;
 	note_irq();
+	steal_sample();
 	was_fired = cur.fired;
 	on_fire(t, WAKE_TINTR_LOCAL_TIMER, cpu);
 	/* Ours: the interrupt that took TIntr (any record it completed is already out). */

@@ -52,7 +52,7 @@ struct wake_rec {
 	/* What else ran on the measured CPU from TBI to max(TAI, TIntr), ours excluded. */
 	__u64 irq_ns;		/* hard interrupt handlers' time */
 	__u64 sirq_ns;		/* softirqs' time */
-	__u64 pad3;
+	__s64 steal_ns;		/* the steal clock's advance over the window; -1 = not known */
 	__u32 irq_cnt;		/* hard interrupts */
 	__u32 sirq_cnt;		/* softirqs */
 	__u32 sirq_mask;	/* bit v: a softirq of vector v ran */
@@ -118,6 +118,7 @@ struct wake_causes_win {
 	__u32 src_n[WAKE_CAUSE_SRCS];
 	__s32 irq_src;
 	__u32 nmi_cnt;
+	__s64 steal0, steal1;	/* steal clock at TBI and at the last sample since; -1 = none */
 };
 
 #endif

@@ -86,6 +86,15 @@ static void label_of(const struct isc_table *t, const struct isc_column *c, size
 	}
 }
 
+/* Row r's label id: per row (gid), or through its string id (cache). */
+static inline uint32_t label_id(const struct isc_table *t, const struct isc_column *c, const uint32_t *gid,
+				const uint32_t *cache, size_t r)
+{
+	if (gid)
+		return gid[r];
+	return cache[c->text[r] != ISC_TEXT_EMPTY ? c->text[r] : t->nstrs];
+}
+
 int isc_group_rows(const struct isc_table *t, const char *colname, struct isc_groups *g)
 {
 	const struct isc_column *c = isc_table_col(t, colname);
@@ -97,28 +106,28 @@ int isc_group_rows(const struct isc_table *t, const char *colname, struct isc_gr
 		return -1;
 	}
 	strpool_init(&pool);
-	uint32_t *gid = isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*gid));
-	/* A text column's rows share few string ids: intern each id's label once. */
+	/* A text column's rows share few string ids: intern each id's label once, and find a
+	 * row's label id through its string id (no array per row: 40 MB at 10 M rows). */
 	size_t ncache = c->type == ISC_COL_TEXT ? t->nstrs + 1 : 0;
+	uint32_t *gid = ncache ? NULL : isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*gid));
 	uint32_t *cache = isc_xmalloc((ncache ? ncache : 1) * sizeof(*cache));
 	for (size_t i = 0; i < ncache; i++)
 		cache[i] = UINT32_MAX;
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t key = ncache && c->text[r] != ISC_TEXT_EMPTY ? c->text[r] : t->nstrs;
-		if (ncache && cache[key] != UINT32_MAX) {
-			gid[r] = cache[key];
+		if (ncache && cache[key] != UINT32_MAX)
 			continue;
-		}
 		const char *s = buf;
 		if (ncache && c->text[r] != ISC_TEXT_EMPTY)
 			s = isc_table_str(t, c->text[r]);
 		else
 			label_of(t, c, r, buf, sizeof(buf));
-		gid[r] = strpool_intern(&pool, s, strlen(s));
+		uint32_t id = strpool_intern(&pool, s, strlen(s));
 		if (ncache)
-			cache[key] = gid[r];
+			cache[key] = id;
+		else
+			gid[r] = id;
 	}
-	free(cache);
 	/* Sort the label ids, then map pool ids to sorted group indices. */
 	size_t n;
 	char **labels = strpool_release(&pool, &n);
@@ -145,15 +154,16 @@ int isc_group_rows(const struct isc_table *t, const char *colname, struct isc_gr
 	g->counts = isc_xcalloc(n ? n : 1, sizeof(size_t));
 	g->rows = isc_xcalloc(n ? n : 1, sizeof(size_t *));
 	for (size_t r = 0; r < t->nrows; r++)
-		g->counts[rank[gid[r]]]++;
+		g->counts[rank[label_id(t, c, gid, cache, r)]]++;
 	for (size_t k = 0; k < n; k++)
 		g->rows[k] = isc_xmalloc((g->counts[k] ? g->counts[k] : 1) * sizeof(size_t));
 	size_t *fill = isc_xcalloc(n ? n : 1, sizeof(size_t));
 	for (size_t r = 0; r < t->nrows; r++) {
-		size_t k = rank[gid[r]];
+		size_t k = rank[label_id(t, c, gid, cache, r)];
 		g->rows[k][fill[k]++] = r;
 	}
 	free(fill);
+	free(cache);
 	free(rank);
 	free(labels);
 	free(gid);

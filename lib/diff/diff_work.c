@@ -42,6 +42,7 @@ struct bufs {
 	double *rmom;            /* [(part * nruns + run) * NMOM]: each run's moments */
 	struct diff_sample *views;    /* [part * nruns + run], part 0 = overall */
 	struct diff_sample *cviews;   /* [part * nconfigs + config] */
+	double *col;             /* a packed column decoded (maxrows; touched only when used) */
 };
 
 /* col[0..n) without NaN. */
@@ -139,14 +140,16 @@ static void merge_all(const struct diff_sample *s, size_t k, double *out, double
 
 /* A configuration's values of metric m in part (0 = all, else group part - 1), collection
  * order, run after run, NaN left out. Returns how many. */
-static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c, double *out)
+static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c, double *out,
+		      double *colbuf)
 {
 	const struct isc_diff *d = j->d;
 	const struct isc_diff_config *k = &d->configs[c];
 	size_t n = 0;
 	for (size_t i = 0; i < k->nruns; i++) {
 		size_t r = k->runs[i];
-		const double *col = isc_table_col(d->runs[r]->dp, d->metrics[m])->num;
+		const struct isc_table *t = d->runs[r]->dp;
+		const double *col = isc_col_values(isc_table_col(t, d->metrics[m]), 0, t->nrows, colbuf);
 		if (part == 0) {
 			n += gather(col, d->runs[r]->dp->nrows, out + n);
 			continue;
@@ -250,7 +253,7 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 		t->q[k] = (struct isc_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
 						  .df = NAN };
 	t->med_diff = isc_quantile_sorted(x.x, x.n, 0.5) - isc_quantile_sorted(ref.x, ref.n, 0.5);
-	size_t na = rows_of(j, part, m, 0, b->rows_a), nb = rows_of(j, part, m, c, b->rows_b);
+	size_t na = rows_of(j, part, m, 0, b->rows_a, b->col), nb = rows_of(j, part, m, c, b->rows_b, b->col);
 	isc_block_boot_median_ci(b->rows_a, ref.x, na, b->rows_b, x.x, nb, ISC_DIFF_CI_LEVEL, b->tmp,
 				&t->ci_lo, &t->ci_hi);
 	t->differs = t->mw_p < ISC_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
@@ -331,7 +334,7 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 	if (cached_samples(j, m, r, b))
 		return;
 	size_t nr = d->nruns, ng = d->ngroups, nrows = d->runs[r]->dp->nrows, n = 0;
-	const double *col = isc_table_col(d->runs[r]->dp, d->metrics[m])->num;
+	const double *col = isc_col_values(isc_table_col(d->runs[r]->dp, d->metrics[m]), 0, nrows, b->col);
 	double *out = b->rvals + r * d->nfuncs;
 	if (ng)
 		group_samples(j, r, col, b);
@@ -497,6 +500,7 @@ static struct bufs bufs_alloc(const struct diff_job *j)
 		.rmom = isc_xcalloc(parts * nr * NMOM, sizeof(double)),
 		.views = isc_xcalloc(parts * nr, sizeof(struct diff_sample)),
 		.cviews = isc_xcalloc(parts * nc, sizeof(struct diff_sample)),
+		.col = isc_xmalloc(cap * sizeof(double)),
 	};
 	for (size_t r = 0; r < nr; r++) {
 		b.all[r] = isc_xmalloc(cap * sizeof(double));
@@ -535,6 +539,7 @@ static void bufs_free(struct bufs *b, size_t nr, size_t nc)
 	free(b->rmom);
 	free(b->views);
 	free(b->cviews);
+	free(b->col);
 }
 
 static void *worker(void *arg)

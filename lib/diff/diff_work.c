@@ -42,7 +42,6 @@ struct bufs {
 	double *rmom;            /* [(part * nruns + run) * NMOM]: each run's moments */
 	struct diff_sample *views;    /* [part * nruns + run], part 0 = overall */
 	struct diff_sample *cviews;   /* [part * nconfigs + config] */
-	double *col;             /* a packed column decoded (maxrows; touched only when used) */
 };
 
 /* col[0..n) without NaN. */
@@ -253,7 +252,8 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 		t->q[k] = (struct isc_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
 						  .df = NAN };
 	t->med_diff = isc_quantile_sorted(x.x, x.n, 0.5) - isc_quantile_sorted(ref.x, ref.n, 0.5);
-	size_t na = rows_of(j, part, m, 0, b->rows_a, b->col), nb = rows_of(j, part, m, c, b->rows_b, b->col);
+	/* a packed column is decoded into tmp (the bootstrap's scratch, free here) */
+	size_t na = rows_of(j, part, m, 0, b->rows_a, b->tmp), nb = rows_of(j, part, m, c, b->rows_b, b->tmp);
 	isc_block_boot_median_ci(b->rows_a, ref.x, na, b->rows_b, x.x, nb, ISC_DIFF_CI_LEVEL, b->tmp,
 				&t->ci_lo, &t->ci_hi);
 	t->differs = t->mw_p < ISC_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
@@ -334,7 +334,8 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 	if (cached_samples(j, m, r, b))
 		return;
 	size_t nr = d->nruns, ng = d->ngroups, nrows = d->runs[r]->dp->nrows, n = 0;
-	const double *col = isc_col_values(isc_table_col(d->runs[r]->dp, d->metrics[m]), 0, nrows, b->col);
+	/* a packed column is decoded into the run's sample buffer, which it becomes below */
+	const double *col = isc_col_values(isc_table_col(d->runs[r]->dp, d->metrics[m]), 0, nrows, b->all[r]);
 	double *out = b->rvals + r * d->nfuncs;
 	if (ng)
 		group_samples(j, r, col, b);
@@ -500,7 +501,6 @@ static struct bufs bufs_alloc(const struct diff_job *j)
 		.rmom = isc_xcalloc(parts * nr * NMOM, sizeof(double)),
 		.views = isc_xcalloc(parts * nr, sizeof(struct diff_sample)),
 		.cviews = isc_xcalloc(parts * nc, sizeof(struct diff_sample)),
-		.col = isc_xmalloc(cap * sizeof(double)),
 	};
 	for (size_t r = 0; r < nr; r++) {
 		b.all[r] = isc_xmalloc(cap * sizeof(double));
@@ -539,7 +539,6 @@ static void bufs_free(struct bufs *b, size_t nr, size_t nc)
 	free(b->rmom);
 	free(b->views);
 	free(b->cviews);
-	free(b->col);
 }
 
 static void *worker(void *arg)

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* analyze diff with packed number columns: the metrics stay packed (lib/diff/diff_work.c
- * decodes one run's column at a time into a worker's buffer); the rest is unpacked. */
+/* analyze diff with packed number columns: the metrics, flags and inputs stay packed
+ * (lib/diff/diff_work.c decodes one run's column at a time into a worker's buffer); the
+ * grouping column is unpacked. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff/flags.h"
-#include "run/col_roles.h"
 #include "table/table.h"
 #include "diff_pack.h"
 
@@ -21,9 +20,7 @@ void diff_unpack_others(struct isc_run **runs, size_t n, const char *by, const c
 		struct isc_table *t = runs[r]->dp;
 		for (size_t k = 0; k < t->ncols; k++) {
 			struct isc_column *c = &t->cols[k];
-			if (c->packed && (isc_is_flag_column(t, c->name) ||
-					  isc_col_role(runs[r], c->name) == ISC_ROLE_INPUT ||
-					  (by && !strcmp(c->name, by)) || (by_col && !strcmp(c->name, by_col))))
+			if (c->packed && ((by && !strcmp(c->name, by)) || (by_col && !strcmp(c->name, by_col))))
 				isc_table_unpack_col(t, c);
 		}
 	}

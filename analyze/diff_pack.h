@@ -10,9 +10,9 @@
  * doubles), nor with IDLESCOPE_NO_PACK set. */
 bool diff_pack_ok(bool causes);
 
-/* Unpack what other readers than the metric comparison read as arrays of doubles: the
- * flag columns, the inputs' columns (the design check) and the grouping column (--by's
- * argument, by_col its column when it has bins; either may be NULL). */
+/* Unpack what other readers than the metric comparison, the flag counts and the design
+ * check read as arrays of doubles: the grouping column (--by's argument, by_col its column
+ * when it has bins; either may be NULL). */
 void diff_unpack_others(struct isc_run **runs, size_t n, const char *by, const char *by_col);
 
 #endif

@@ -138,9 +138,9 @@ static void merge_all(const struct diff_sample *s, size_t k, double *out, double
 }
 
 /* A configuration's values of metric m in part (0 = all, else group part - 1), collection
- * order, run after run, NaN left out. Returns how many. */
-static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c, double *out,
-		      double *colbuf)
+ * order, run after run, NaN left out. Returns how many. A packed column's rows are decoded
+ * or gathered into out itself, then the NaN squeezed out in place. */
+static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c, double *out)
 {
 	const struct isc_diff *d = j->d;
 	const struct isc_diff_config *k = &d->configs[c];
@@ -148,20 +148,17 @@ static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c,
 	for (size_t i = 0; i < k->nruns; i++) {
 		size_t r = k->runs[i];
 		const struct isc_table *t = d->runs[r]->dp;
-		const double *col = isc_col_values(isc_table_col(t, d->metrics[m]), 0, t->nrows, colbuf);
+		const struct isc_column *col = isc_table_col(t, d->metrics[m]);
 		if (part == 0) {
-			n += gather(col, d->runs[r]->dp->nrows, out + n);
+			n += gather(isc_col_values(col, 0, t->nrows, out + n), t->nrows, out + n);
 			continue;
 		}
 		long g = j->pv->gmap[(part - 1) * d->nruns + r];
 		if (g < 0)
 			continue;
 		const struct isc_groups *rg = &j->pv->rg[r];
-		for (size_t x = 0; x < rg->counts[g]; x++) {
-			double v = col[rg->rows[g][x]];
-			if (!isnan(v))
-				out[n++] = v;
-		}
+		isc_col_gather(col, rg->rows[g], rg->counts[g], out + n);
+		n += gather(out + n, rg->counts[g], out + n);
 	}
 	return n;
 }
@@ -252,8 +249,7 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 		t->q[k] = (struct isc_diff_qtest){ .diff = NAN, .ci_lo = NAN, .ci_hi = NAN, .p = NAN,
 						  .df = NAN };
 	t->med_diff = isc_quantile_sorted(x.x, x.n, 0.5) - isc_quantile_sorted(ref.x, ref.n, 0.5);
-	/* a packed column is decoded into tmp (the bootstrap's scratch, free here) */
-	size_t na = rows_of(j, part, m, 0, b->rows_a, b->tmp), nb = rows_of(j, part, m, c, b->rows_b, b->tmp);
+	size_t na = rows_of(j, part, m, 0, b->rows_a), nb = rows_of(j, part, m, c, b->rows_b);
 	isc_block_boot_median_ci(b->rows_a, ref.x, na, b->rows_b, x.x, nb, ISC_DIFF_CI_LEVEL, b->tmp,
 				&t->ci_lo, &t->ci_hi);
 	t->differs = t->mw_p < ISC_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);

@@ -11,6 +11,7 @@
 #include "text/json_num.h"
 #include "text/util.h"
 #include "table/strpool.h"
+#include "table/group_fill.h"
 
 int isc_select_metrics(const struct isc_table *t, const char *re, const char ***names, size_t *n)
 {
@@ -86,15 +87,6 @@ static void label_of(const struct isc_table *t, const struct isc_column *c, size
 	}
 }
 
-/* Row r's label id: per row (gid), or through its string id (cache). */
-static inline uint32_t label_id(const struct isc_table *t, const struct isc_column *c, const uint32_t *gid,
-				const uint32_t *cache, size_t r)
-{
-	if (gid)
-		return gid[r];
-	return cache[c->text[r] != ISC_TEXT_EMPTY ? c->text[r] : t->nstrs];
-}
-
 int isc_group_rows(const struct isc_table *t, const char *colname, struct isc_groups *g)
 {
 	const struct isc_column *c = isc_table_col(t, colname);
@@ -153,16 +145,8 @@ int isc_group_rows(const struct isc_table *t, const char *colname, struct isc_gr
 	g->labels = sorted;
 	g->counts = isc_xcalloc(n ? n : 1, sizeof(size_t));
 	g->rows = isc_xcalloc(n ? n : 1, sizeof(size_t *));
-	for (size_t r = 0; r < t->nrows; r++)
-		g->counts[rank[label_id(t, c, gid, cache, r)]]++;
-	for (size_t k = 0; k < n; k++)
-		g->rows[k] = isc_xmalloc((g->counts[k] ? g->counts[k] : 1) * sizeof(size_t));
-	size_t *fill = isc_xcalloc(n ? n : 1, sizeof(size_t));
-	for (size_t r = 0; r < t->nrows; r++) {
-		size_t k = rank[label_id(t, c, gid, cache, r)];
-		g->rows[k][fill[k]++] = r;
-	}
-	free(fill);
+	const struct group_of_row gr = { t, c, gid, ncache ? cache : NULL, rank };
+	group_fill(&gr, n, g->counts, g->rows);
 	free(cache);
 	free(rank);
 	free(labels);

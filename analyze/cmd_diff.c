@@ -17,6 +17,7 @@
 #include "load_opts.h"
 #include "out_format.h"
 #include "diff_causes.h"
+#include "diff_pack.h"
 #include "causes/causes.h"
 #include "table/numparse.h"
 
@@ -557,8 +558,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	runs = isc_xcalloc(n, sizeof(*runs));
 	rc = ISC_EXIT_DATA;
+	ctx.pack = diff_pack_ok(o.causes);
 	if (load_runs(&ctx, paths, n, runs) < 0)
 		goto cleanup;
+	diff_unpack_others(runs, n, o.load.group_by, o.by_col);
 	rc = compare_and_print(&ctx, &o, runs, n, &cl, funcs, nfuncs);
 	if (fflush(stdout) != 0 && rc == ISC_EXIT_OK) {
 		isc_err("diff: cannot write output");

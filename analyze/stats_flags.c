@@ -37,21 +37,6 @@ void stats_split_columns(struct stats_result *r, bool flags_apart)
 	free(empty);
 }
 
-/* isc_flag_counts of a column that may be packed, a block at a time. */
-static void flag_counts(const struct isc_column *c, const size_t *rows, size_t n, size_t *values, size_t *set)
-{
-	double buf[1024];
-	*values = *set = 0;
-	for (size_t at = 0; at < n; at += 1024) {
-		size_t m = n - at < 1024 ? n - at : 1024, v, s;
-		if (rows)
-			isc_col_gather(c, rows + at, m, buf);
-		isc_flag_counts(rows ? buf : isc_col_values(c, at, m, buf), NULL, m, &v, &s);
-		*values += v;
-		*set += s;
-	}
-}
-
 static void flags_table(FILE *f, const struct stats_result *r, const size_t *rows, size_t n)
 {
 	size_t w = 4;
@@ -60,7 +45,7 @@ static void flags_table(FILE *f, const struct stats_result *r, const size_t *row
 	fprintf(f, "%-*s  %10s  %10s  %7s\n", (int)w, "Flag", "values", "set (1)", "share");
 	for (size_t k = 0; k < r->nflags; k++) {
 		size_t values, set;
-		flag_counts(isc_table_col(r->run->dp, r->flags[k]), rows, n, &values, &set);
+		isc_col_flag_counts(isc_table_col(r->run->dp, r->flags[k]), rows, n, &values, &set);
 		char share[32] = "-";
 		if (values)
 			snprintf(share, sizeof(share), "%.2f%%", 100.0 * (double)set / (double)values);
@@ -87,9 +72,9 @@ cJSON *stats_flags_json(const struct stats_result *r, size_t group)
 		size_t values, set;
 		const struct isc_column *c = isc_table_col(r->run->dp, r->flags[k]);
 		if (group == (size_t)-1)
-			flag_counts(c, NULL, r->run->dp->nrows, &values, &set);
+			isc_col_flag_counts(c, NULL, r->run->dp->nrows, &values, &set);
 		else
-			flag_counts(c, r->groups.rows[group], r->groups.counts[group], &values, &set);
+			isc_col_flag_counts(c, r->groups.rows[group], r->groups.counts[group], &values, &set);
 		cJSON *fo = cJSON_AddObjectToObject(o, r->flags[k]);
 		isc_json_add_num(fo, "values", (double)values);
 		isc_json_add_num(fo, "set", (double)set);

@@ -42,13 +42,18 @@ static double *config_values(const struct isc_diff *d, size_t c, const char *col
 	for (size_t i = 0; i < d->configs[c].nruns; i++)
 		total += d->runs[d->configs[c].runs[i]]->dp->nrows;
 	double *v = isc_xcalloc(total + 1, sizeof(double)), *tmp = isc_xcalloc(total + 1, sizeof(double));
+	double buf[1024];
 	*n = 0;
 	for (size_t i = 0; i < d->configs[c].nruns; i++) {
 		const struct isc_table *t = d->runs[d->configs[c].runs[i]]->dp;
 		const struct isc_column *k = isc_table_col(t, col);
-		for (size_t row = 0; k && k->type == ISC_COL_NUM && row < t->nrows; row++)
-			if (!isnan(k->num[row]))
-				v[(*n)++] = k->num[row];
+		for (size_t at = 0; k && k->type == ISC_COL_NUM && at < t->nrows; at += 1024) {
+			size_t len = t->nrows - at < 1024 ? t->nrows - at : 1024;
+			const double *x = isc_col_values(k, at, len, buf);  /* packed or not */
+			for (size_t row = 0; row < len; row++)
+				if (!isnan(x[row]))
+					v[(*n)++] = x[row];
+		}
 	}
 	isc_sort_doubles(v, *n, tmp);
 	free(tmp);

@@ -87,7 +87,7 @@ static void count_rows(struct isc_diff_flags *fl, const struct isc_table *t, siz
 {
 	for (size_t k = 0; k < fl->n; k++) {
 		size_t values, set;
-		isc_flag_counts(isc_table_col(t, fl->names[k])->num, rows, n, &values, &set);
+		isc_col_flag_counts(isc_table_col(t, fl->names[k]), rows, n, &values, &set);
 		*cell(fl->values, fl, p, k, r) = values;
 		*cell(fl->set, fl, p, k, r) = set;
 	}

@@ -138,7 +138,8 @@ static void merge_all(const struct diff_sample *s, size_t k, double *out, double
 }
 
 /* A configuration's values of metric m in part (0 = all, else group part - 1), collection
- * order, run after run, NaN left out. Returns how many. */
+ * order, run after run, NaN left out. Returns how many. A packed column's rows are decoded
+ * or gathered into out itself, then the NaN squeezed out in place. */
 static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c, double *out)
 {
 	const struct isc_diff *d = j->d;
@@ -146,20 +147,18 @@ static size_t rows_of(const struct diff_job *j, size_t part, size_t m, size_t c,
 	size_t n = 0;
 	for (size_t i = 0; i < k->nruns; i++) {
 		size_t r = k->runs[i];
-		const double *col = isc_table_col(d->runs[r]->dp, d->metrics[m])->num;
+		const struct isc_table *t = d->runs[r]->dp;
+		const struct isc_column *col = isc_table_col(t, d->metrics[m]);
 		if (part == 0) {
-			n += gather(col, d->runs[r]->dp->nrows, out + n);
+			n += gather(isc_col_values(col, 0, t->nrows, out + n), t->nrows, out + n);
 			continue;
 		}
 		long g = j->pv->gmap[(part - 1) * d->nruns + r];
 		if (g < 0)
 			continue;
 		const struct isc_groups *rg = &j->pv->rg[r];
-		for (size_t x = 0; x < rg->counts[g]; x++) {
-			double v = col[rg->rows[g][x]];
-			if (!isnan(v))
-				out[n++] = v;
-		}
+		isc_col_gather(col, rg->rows[g], rg->counts[g], out + n);
+		n += gather(out + n, rg->counts[g], out + n);
 	}
 	return n;
 }
@@ -331,7 +330,8 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 	if (cached_samples(j, m, r, b))
 		return;
 	size_t nr = d->nruns, ng = d->ngroups, nrows = d->runs[r]->dp->nrows, n = 0;
-	const double *col = isc_table_col(d->runs[r]->dp, d->metrics[m])->num;
+	/* a packed column is decoded into the run's sample buffer, which it becomes below */
+	const double *col = isc_col_values(isc_table_col(d->runs[r]->dp, d->metrics[m]), 0, nrows, b->all[r]);
 	double *out = b->rvals + r * d->nfuncs;
 	if (ng)
 		group_samples(j, r, col, b);

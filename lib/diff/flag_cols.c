@@ -35,3 +35,18 @@ void isc_flag_counts(const double *v, const size_t *rows, size_t n, size_t *valu
 		*set += x == 1;
 	}
 }
+
+void isc_col_flag_counts(const struct isc_column *c, const size_t *rows, size_t n, size_t *values,
+			 size_t *set)
+{
+	double buf[1024];
+	*values = *set = 0;
+	for (size_t at = 0; at < n; at += 1024) {
+		size_t m = n - at < 1024 ? n - at : 1024, v, s;
+		if (rows)
+			isc_col_gather(c, rows + at, m, buf);
+		isc_flag_counts(rows ? buf : isc_col_values(c, at, m, buf), NULL, m, &v, &s);
+		*values += v;
+		*set += s;
+	}
+}

@@ -15,6 +15,9 @@
 bool isc_is_flag_column(const struct isc_table *t, const char *name);
 /* Rows with a value and rows that are 1, of v at rows[0..n) (v[0..n) when rows is NULL). */
 void isc_flag_counts(const double *v, const size_t *rows, size_t n, size_t *values, size_t *set);
+/* The same of column c, packed or not, a block at a time. */
+void isc_col_flag_counts(const struct isc_column *c, const size_t *rows, size_t n, size_t *values,
+			 size_t *set);
 
 /* One flag against the reference in one part: level run when both configurations have two or
  * more runs with values (Welch's t on the runs' shares), else datapoint (proptest.h). */

@@ -116,8 +116,6 @@ void isc_multiselect(double *a, size_t n, const size_t *idx, size_t nidx)
 }
 
 
-#define SAMPLE_SIZE 4096
-#define BRACKET_MIN_N 65536
 #define MERGE_GAP_DIV 32   /* merge brackets less than 1/32 of the sample apart */
 
 static size_t make_brackets(const double *sample, size_t s, const size_t *idx, size_t ni, size_t m,
@@ -150,15 +148,26 @@ static size_t make_brackets(const double *sample, size_t s, const size_t *idx, s
 int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
 		     const size_t *idx, size_t ni, double *arena, size_t arena_n)
 {
-	double sample[SAMPLE_SIZE];
-	size_t s = 0, stride = n / SAMPLE_SIZE, need = 0;
+	double sample[BRACKET_SAMPLE];
+	size_t s = 0, stride = brackets_stride(n);
 
 	memset(br, 0, sizeof(*br));
 	if (m < BRACKET_MIN_N || ni > BRACKET_MAX)
 		return -1;
-	for (size_t i = 0; i < n && s < SAMPLE_SIZE; i += stride)
+	for (size_t i = 0; i < n && s < BRACKET_SAMPLE; i += stride)
 		if (!isnan(a[i]))
 			sample[s++] = a[i];
+	return brackets_prepare_sampled(br, sample, s, m, idx, ni, arena, arena_n);
+}
+
+int brackets_prepare_sampled(struct brackets *br, double *sample, size_t s, size_t m,
+			     const size_t *idx, size_t ni, double *arena, size_t arena_n)
+{
+	size_t need = 0;
+
+	memset(br, 0, sizeof(*br));
+	if (m < BRACKET_MIN_N || ni > BRACKET_MAX)
+		return -1;
 	sort_doubles(sample, s, 0);
 	br->nb = make_brackets(sample, s, idx, ni, m, br->b);
 	for (size_t j = 0; j < br->nb; j++) {

@@ -30,10 +30,22 @@ struct brackets {
 	int failed;          /* a collection outgrew its room */
 };
 
+#define BRACKET_SAMPLE 4096   /* the sample: the non-NaN values among a[0], a[stride], ... */
+#define BRACKET_MIN_N 65536   /* fewer values (m) than this: no brackets */
+
 /* 0 and ready for brackets_fill when the method applies (enough values, few ranks); else -1.
  * The collections go into arena[0..arena_n) when they fit there (arena may be NULL). */
 int brackets_prepare(struct brackets *br, const double *a, size_t n, size_t m,
 		     const size_t *idx, size_t ni, double *arena, size_t arena_n);
+/* The same with the sample already taken (s values, any order; sorted here), for data that
+ * is read a piece at a time. */
+int brackets_prepare_sampled(struct brackets *br, double *sample, size_t s, size_t m,
+			     const size_t *idx, size_t ni, double *arena, size_t arena_n);
+/* The sample's stride over n values (m >= BRACKET_MIN_N makes it at least 1). */
+static inline size_t brackets_stride(size_t n)
+{
+	return n / BRACKET_SAMPLE ? n / BRACKET_SAMPLE : 1;
+}
 
 /* The next values of the data, a[0..n), for every bracket (called on consecutive pieces). */
 void brackets_fill(struct brackets *br, const double *a, size_t n);

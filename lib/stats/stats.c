@@ -209,20 +209,43 @@ static void block_deviations(const double *a, size_t n, double avg, struct ksum 
 	ksum_add_lanes(dev, d1);
 }
 
+/* Data is read in pieces of CHUNK values: a multiple of BLOCK and of BRACKET_SLACK, so that
+ * the blocks, and with them every sum, are those of one pass over an array. */
+#define CHUNK 2048
+
+static const double *array_get(void *ctx, size_t from, size_t n, double *buf)
+{
+	(void)n;
+	(void)buf;
+	return (const double *)ctx + from;
+}
+
+static size_t piece_len(size_t n, size_t i)
+{
+	return n - i < CHUNK ? n - i : CHUNK;
+}
+
 /* The values at ranks idx[] after the first pass: from the brackets if they held, else by
- * selection on a compacted copy in work (which may be a itself). */
-static void select_ranks(const double *a, size_t n, size_t m, const size_t *idx, size_t ni,
-			 double *vals, double *work, struct brackets *br, int have_br)
+ * selection on a compacted copy in work (which may be the data itself; NULL: allocated). */
+static void select_ranks(const struct isc_value_source *src, size_t n, size_t m, const size_t *idx,
+			 size_t ni, double *vals, double *work, struct brackets *br, int have_br)
 {
 	if (have_br && brackets_finish(br, idx, ni, vals) == 0)
 		return;
+	double buf[CHUNK], *w = work ? work : isc_xmalloc((m ? m : 1) * sizeof(double));
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(a[i]))
-			work[k++] = a[i];
-	isc_multiselect(work, m, idx, ni);
+	for (size_t i = 0; i < n; i += CHUNK) {
+		size_t len = piece_len(n, i);
+		const double *p = src->get(src->ctx, i, len, buf);
+		for (size_t j = 0; j < len; j++)
+			if (!isnan(p[j]))
+				w[k++] = p[j];
+	}
+	isc_multiselect(w, m, idx, ni);
 	for (size_t i = 0; i < ni; i++)
-		vals[i] = work[idx[i]];
+		vals[i] = w[idx[i]];
+	if (!work)
+		free(w);
 }
 
 /*
@@ -243,53 +266,71 @@ static int scale_exponent(double min, double max)
 	return e;
 }
 
-/* The block passes over a[0..n) * 2^-e, a block at a time through a small buffer. */
-static void scaled_sum(const double *a, size_t n, int e, struct moments *mo)
+/* The block passes over p[0..n) * 2^-e, a block at a time through a small buffer. */
+static void scaled_sum(const double *p, size_t n, int e, struct moments *mo)
 {
 	double buf[BLOCK];
 	for (size_t i = 0; i < n; i += BLOCK) {
 		size_t k = n - i < BLOCK ? n - i : BLOCK;
 		for (size_t j = 0; j < k; j++)
-			buf[j] = ldexp(a[i + j], -e);
+			buf[j] = ldexp(p[i + j], -e);
 		block_moments(buf, k, mo);
 	}
 }
 
-static void scaled_deviations(const double *a, size_t n, int e, double avg, struct ksum *ss,
+static void scaled_deviations(const double *p, size_t n, int e, double avg, struct ksum *ss,
 			      struct ksum *dev)
 {
 	double buf[BLOCK];
 	for (size_t i = 0; i < n; i += BLOCK) {
 		size_t k = n - i < BLOCK ? n - i : BLOCK;
 		for (size_t j = 0; j < k; j++)
-			buf[j] = ldexp(a[i + j], -e);
+			buf[j] = ldexp(p[i + j], -e);
 		block_deviations(buf, k, avg, ss, dev);
 	}
 }
 
-/* avg and std (n - 1) of the m non-NaN values of a[0..n), whose sum the first pass gave; the
- * same pass over the data fills the brackets (br, or NULL) a block at a time, while the block
- * is in the cache. */
-static void mean_std(const double *a, size_t n, const struct moments *mo, double *avg, double *std,
-		     struct brackets *br)
+/* First pass over the data: count, min, max and sum (scaled by 2^-e when e != 0). */
+static void first_pass(const struct isc_value_source *src, size_t n, int e, struct moments *mo)
+{
+	double buf[CHUNK];
+	for (size_t i = 0; i < n; i += CHUNK) {
+		size_t len = piece_len(n, i);
+		const double *p = src->get(src->ctx, i, len, buf);
+		if (e) {
+			scaled_sum(p, len, e, mo);
+			continue;
+		}
+		for (size_t j = 0; j < len; j += BLOCK)
+			block_moments(p + j, len - j < BLOCK ? len - j : BLOCK, mo);
+	}
+}
+
+/* avg and std (n - 1) of the m non-NaN values, whose sum the first pass gave; the same pass
+ * over the data fills the brackets (br, or NULL) a block at a time, while the block is in the
+ * cache. */
+static void mean_std(const struct isc_value_source *src, size_t n, const struct moments *mo,
+		     double *avg, double *std, struct brackets *br)
 {
 	size_t m = mo->m;
 	int e = m ? scale_exponent(mo->min, mo->max) : 0;
 	struct moments sc = { .min = INFINITY, .max = -INFINITY };
 	struct ksum ss = { 0 }, dev = { 0 };
+	double buf[CHUNK];
 	if (e)
-		scaled_sum(a, n, e, &sc);
+		first_pass(src, n, e, &sc);
 	double mean = m ? ksum_total(e ? &sc.sum : &mo->sum) / (double)m : NAN;
-	if (e) {
-		scaled_deviations(a, n, e, mean, &ss, &dev);
-		if (br)
-			brackets_fill(br, a, n);
-	} else {
-		for (size_t i = 0; i < n; i += BLOCK) {
-			size_t len = n - i < BLOCK ? n - i : BLOCK;
-			block_deviations(a + i, len, mean, &ss, &dev);
+	for (size_t i = 0; i < n; i += CHUNK) {
+		size_t len = piece_len(n, i);
+		const double *p = src->get(src->ctx, i, len, buf);
+		for (size_t j = 0; j < len; j += BLOCK) {
+			size_t k = len - j < BLOCK ? len - j : BLOCK;
+			if (e)
+				scaled_deviations(p + j, k, e, mean, &ss, &dev);
+			else
+				block_deviations(p + j, k, mean, &ss, &dev);
 			if (br)
-				brackets_fill(br, a + i, len);
+				brackets_fill(br, p + j, k);
 		}
 	}
 	double c = ksum_total(&dev);
@@ -297,14 +338,31 @@ static void mean_std(const double *a, size_t n, const struct moments *mo, double
 	*std = m > 1 ? ldexp(sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)), e) : NAN;
 }
 
-/* work: n doubles for a selection on a copy, or a itself (then the brackets allocate their
- * collections; else they use work, free until a selection needs it). */
-static void compute(const double *a, size_t n, const struct isc_func *f, size_t nf, double *out,
-		    double *work)
+/* The brackets for ranks idx[0..ni) of the m non-NaN values among n, their sample taken
+ * through src. */
+static int prepare_brackets(const struct isc_value_source *src, size_t n, size_t m, const size_t *idx,
+			    size_t ni, double *arena, size_t arena_n, struct brackets *br)
+{
+	double sample[BRACKET_SAMPLE];
+	size_t s = 0, stride = brackets_stride(n);
+	if (m < BRACKET_MIN_N || ni > BRACKET_MAX)
+		return -1;
+	for (size_t i = 0; i < n && s < BRACKET_SAMPLE; i += stride) {
+		double v;
+		const double *p = src->get(src->ctx, i, 1, &v);
+		if (!isnan(*p))
+			sample[s++] = *p;
+	}
+	return brackets_prepare_sampled(br, sample, s, m, idx, ni, arena, arena_n);
+}
+
+/* work: n doubles for a selection on a copy (then also the brackets' arena), the data itself
+ * (work_is_data: the brackets allocate their collections), or NULL (both allocate). */
+static void compute(const struct isc_value_source *src, size_t n, const struct isc_func *f, size_t nf,
+		    double *out, double *work, int work_is_data)
 {
 	struct moments mo = { .min = INFINITY, .max = -INFINITY };
-	for (size_t i = 0; i < n; i += BLOCK)
-		block_moments(a + i, n - i < BLOCK ? n - i : BLOCK, &mo);
+	first_pass(src, n, 0, &mo);
 	size_t m = mo.m;
 	double min = mo.min, max = mo.max, avg, std;
 
@@ -312,12 +370,13 @@ static void compute(const double *a, size_t n, const struct isc_func *f, size_t 
 	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : isc_xmalloc(2 * nf * sizeof(double));
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
 	struct brackets br;
-	int have_br = ni && brackets_prepare(&br, a, n, m, idx, ni, work == a ? NULL : work, n) == 0;
+	int have_br = ni && prepare_brackets(src, n, m, idx, ni, work_is_data ? NULL : work,
+					     work ? n : 0, &br) == 0;
 
 	/* Second pass: the variance, with the mean's rounding corrected, and the brackets. */
-	mean_std(a, n, &mo, &avg, &std, have_br ? &br : NULL);
+	mean_std(src, n, &mo, &avg, &std, have_br ? &br : NULL);
 	if (ni)
-		select_ranks(a, n, m, idx, ni, vals, work, &br, have_br);
+		select_ranks(src, n, m, idx, ni, vals, work, &br, have_br);
 	for (size_t i = 0; i < nf; i++) {
 		switch (f[i].kind) {
 		case ISC_F_COUNT: out[i] = (double)m; break;
@@ -343,13 +402,21 @@ static void compute(const double *a, size_t n, const struct isc_func *f, size_t 
 
 void isc_stats_compute_inplace(double *a, size_t n, const struct isc_func *f, size_t nf, double *out)
 {
-	compute(a, n, f, nf, out, a);
+	const struct isc_value_source src = { array_get, a };
+	compute(&src, n, f, nf, out, a, 1);
 }
 
 void isc_stats_compute(const double *vals, size_t n, const struct isc_func *f, size_t nf,
 		      double *out, double *scratch)
 {
-	compute(vals, n, f, nf, out, scratch);
+	const struct isc_value_source src = { array_get, (void *)(uintptr_t)vals };
+	compute(&src, n, f, nf, out, scratch, 0);
+}
+
+void isc_stats_compute_source(const struct isc_value_source *src, size_t n, const struct isc_func *f,
+			      size_t nf, double *out)
+{
+	compute(src, n, f, nf, out, NULL, 0);
 }
 
 static int parse_one_func(const char *s, size_t len, struct isc_func *f, char *err, size_t errlen)

@@ -32,6 +32,21 @@ int isc_funcs_parse(const char *list, struct isc_func **out, size_t *nout, char 
 void isc_stats_compute(const double *vals, size_t n, const struct isc_func *f, size_t nf,
 		      double *out, double *scratch);
 
+/*
+ * Values read a piece at a time: get(ctx, from, n, buf) gives values [from, from + n), a
+ * pointer into the data or buf (room for n) filled; for data kept packed or gathered from
+ * rows, so that no copy of all n values is needed.
+ */
+struct isc_value_source {
+	const double *(*get)(void *ctx, size_t from, size_t n, double *buf);
+	void *ctx;
+};
+
+/* isc_stats_compute over src's n values, bit for bit the same, without a scratch of n
+ * doubles (a selection on a copy, when the brackets miss, allocates it). */
+void isc_stats_compute_source(const struct isc_value_source *src, size_t n, const struct isc_func *f,
+			      size_t nf, double *out);
+
 /* The same, working in a[0..n) itself (its order is lost). */
 void isc_stats_compute_inplace(double *a, size_t n, const struct isc_func *f, size_t nf, double *out);
 

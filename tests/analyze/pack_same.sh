@@ -4,7 +4,7 @@
 # output must be the same, byte for byte, as read into doubles (IDLESCOPE_NO_PACK=1), on a
 # wult-style file big enough for two threads and on one with cells packing cannot hold
 # (-0.00, more decimals than the sample had, exponents, large values, empty cells, quotes),
-# and a bad value in the second half must name its line.
+# and a bad value in the second half must name its line. The same for analyze diff.
 # usage: pack_same.sh ANALYZE GEN_DATAPOINTS SHARED_DATA
 set -u
 TEST_KEEP_GOING=1
@@ -48,6 +48,14 @@ for run in "$tmp/gen" "$tmp/odd" "$shared/wult-good"; do
 	same stats -m 'Latency|%' "$run"
 done
 same stats "$tmp/gen" "$tmp/odd"
+# analyze diff reads its metrics packed too (lib/diff/diff_work.c), flags, inputs and the
+# grouping column as doubles: one run each, pooled runs, bins, a numeric group, JSON
+same diff "$tmp/gen" "$tmp/odd"
+same diff -F json "$tmp/odd" "$tmp/gen"
+same diff --by CC6%:5 "$tmp/gen" "$tmp/odd"
+same diff --by IntrOff -F json "$tmp/gen" "$tmp/odd"
+same diff -G "$tmp/gen,$tmp/odd" "$shared/wult-good,$tmp/gen"
+same diff "$tmp/gen" "$tmp/bad"
 # the odd rows are in the statistics: -0.00 is CC0%'s minimum, 100000.00 CC6%'s maximum
 "$analyze" stats -G -F json -f min,max "$tmp/odd" > "$tmp/j" 2>/dev/null
 [ "$(jq -c '.runs[0].metrics | [.["CC0%"].min, .["CC6%"].max, .LDist.min]' "$tmp/j")" = '[-0,100000,-0]' ] ||

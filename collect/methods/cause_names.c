@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cause_names.h"
+#include "method.h"
 
 /* include/linux/interrupt.h, in vector order (the names of /proc/softirqs). */
 static const char *const softirq_names[] = {
@@ -44,4 +45,15 @@ void cause_softirq_list(uint32_t mask, char *buf, size_t len)
 			break;
 		o += (size_t)n;
 	}
+}
+
+void cause_fill_counts(struct dp_causes *k, uint32_t irq_cnt, uint64_t irq_ns, int32_t irq_top, uint32_t sirq_cnt,
+		       uint64_t sirq_ns, uint32_t sirq_mask)
+{
+	k->irq_cnt = irq_cnt;
+	k->irq_ns = irq_ns;
+	k->sirq_cnt = sirq_cnt;
+	k->sirq_ns = sirq_ns;
+	cause_source_name(irq_cnt ? irq_top : CAUSE_SRC_NONE, k->irq_top, sizeof(k->irq_top));
+	cause_softirq_list(sirq_mask, k->sirq_types, sizeof(k->sirq_types));
 }

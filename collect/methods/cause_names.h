@@ -19,4 +19,9 @@ void cause_source_name(int32_t src, char *buf, size_t len);
 /* The softirq types of a mask of vectors, in vector order: "TIMER+NET_RX+RCU". */
 void cause_softirq_list(uint32_t mask, char *buf, size_t len);
 
+struct dp_causes;
+/* The IRQ and softirq cells of a record that counted them (bpf and module records alike). */
+void cause_fill_counts(struct dp_causes *k, uint32_t irq_cnt, uint64_t irq_ns, int32_t irq_top, uint32_t sirq_cnt,
+		       uint64_t sirq_ns, uint32_t sirq_mask);
+
 #endif

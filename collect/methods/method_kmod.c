@@ -454,12 +454,7 @@ static void causes(const struct idlescope_record *r, struct dp_causes *k)
 	k->known = (r->flags & IDLESCOPE_F_CAUSES) != 0;
 	if (!k->known)
 		return;
-	k->irq_cnt = r->irq_cnt;
-	k->irq_ns = r->irq_ns;
-	k->sirq_cnt = r->sirq_cnt;
-	k->sirq_ns = r->sirq_ns;
-	cause_source_name(r->irq_cnt ? r->irq_top : CAUSE_SRC_NONE, k->irq_top, sizeof(k->irq_top));
-	cause_softirq_list(r->sirq_mask, k->sirq_types, sizeof(k->sirq_types));
+	cause_fill_counts(k, r->irq_cnt, r->irq_ns, r->irq_top, r->sirq_cnt, r->sirq_ns, r->sirq_mask);
 }
 
 static void to_dp(const struct method_ctx *c, const struct idlescope_record *r, struct dp_raw *dp)

@@ -13,10 +13,12 @@
 
 /* Columns by slot; a residency column (name ending in '%') is V_RES + its index in dp->res. */
 enum { V_LDIST, V_SILENT, V_WAKE, V_INTR, V_INTROFF, V_REQ, V_LTIME, V_TBI, V_TAI, V_TINTR,
-       V_SMI, V_NMI, V_INDEX, V_RES, V_UNRESOLVED = -1 };
+       V_SMI, V_NMI, V_IRQCNT, V_IRQTIME, V_IRQTOP, V_SWIRQCNT, V_SWIRQTIME, V_SWIRQTYPES, V_STEAL,
+       V_INDEX, V_RES, V_UNRESOLVED = -1 };
 static const char *const fixed_names[V_RES] = {
 	"LDist", "SilentTime", "WakeLatency", "IntrLatency", "IntrOff", "ReqCState", "LTime",
-	"TBI", "TAI", "TIntr", "SMICnt", "NMICnt", "index",
+	"TBI", "TAI", "TIntr", "SMICnt", "NMICnt", "IRQCnt", "IRQTime", "IRQTop", "SWIRQCnt",
+	"SWIRQTime", "SWIRQTypes", "StealTime", "index",
 };
 
 struct side {
@@ -61,11 +63,13 @@ static int prepare_side(struct side *s, const char *opt, const char *src)
 		if (s->slot[i] == V_UNRESOLVED && !is_residency(v)) {
 			isc_err("--%s: unknown column '%s' (columns: LDist, SilentTime, WakeLatency, "
 				"IntrLatency, IntrOff, ReqCState, LTime, TBI, TAI, TIntr, SMICnt, NMICnt, "
-				"index, and residencies such as CC6%%)", opt, v);
+				"the cause columns IRQCnt, IRQTime, IRQTop, SWIRQCnt, SWIRQTime, SWIRQTypes, "
+				"StealTime, index, and residencies such as CC6%%)", opt, v);
 			free(types);
 			return -1;
 		}
-		types[i] = s->slot[i] == V_REQ ? ISC_EXPR_TEXT : ISC_EXPR_NUM;
+		bool text = s->slot[i] == V_REQ || s->slot[i] == V_IRQTOP || s->slot[i] == V_SWIRQTYPES;
+		types[i] = text ? ISC_EXPR_TEXT : ISC_EXPR_NUM;
 	}
 	int rc = isc_expr_check(s->e, types, err, sizeof(err));
 	if (rc < 0)
@@ -103,10 +107,26 @@ struct dp_filter *dp_filter_new(const char *include, const char *exclude, bool *
 	return f;
 }
 
-/* Residency names against the first datapoint's (they are the run's columns). */
+/* A cause column the run does not write (datapoints.csv's columns follow the first datapoint):
+ * why, or NULL. */
+static const char *cause_missing(int slot, const struct dp_raw *dp)
+{
+	if (slot >= V_IRQCNT && slot <= V_SWIRQTYPES && !dp->causes.known)
+		return "the method counts no causes here (timer method, or --no-causes)";
+	if (slot == V_STEAL && !dp->causes.steal)
+		return "no steal clock is read here (docs/format.md, StealTime)";
+	return NULL;
+}
+
+/* Residency and cause names against the first datapoint's (they are the run's columns). */
 static int resolve(struct side *s, const struct dp_raw *dp, const char *opt)
 {
 	for (size_t i = 0; s->e && !s->resolved && i < isc_expr_nvars(s->e); i++) {
+		const char *why = cause_missing(s->slot[i], dp);
+		if (why) {
+			isc_err("--%s: this run has no column '%s': %s", opt, isc_expr_var(s->e, i), why);
+			return -1;
+		}
 		if (s->slot[i] != V_UNRESOLVED)
 			continue;
 		const char *v = isc_expr_var(s->e, i);
@@ -141,6 +161,17 @@ static double ns(uint64_t v)
 	return v ? (double)v : NAN;
 }
 
+/* A count or time cell of the cause columns: empty (NaN) in a row whose causes were not counted. */
+static double cause_num(const struct dp_causes *k, double v)
+{
+	return k->known ? v : NAN;
+}
+
+static const char *cause_text(const struct dp_causes *k, const char *s)
+{
+	return k->known && s[0] ? s : NULL;
+}
+
 static struct isc_value get(void *arg, size_t var)
 {
 	const struct dp_filter *f = arg;
@@ -164,6 +195,15 @@ static struct isc_value get(void *arg, size_t var)
 	case V_TINTR: v.num = ns(dp->tintr); break;
 	case V_SMI: v.num = known(dp->smi_cnt); break;
 	case V_NMI: v.num = known(dp->nmi_cnt); break;
+	case V_IRQCNT: v.num = cause_num(&dp->causes, dp->causes.irq_cnt); break;
+	case V_IRQTIME: v.num = cause_num(&dp->causes, (double)dp->causes.irq_ns / 1000.0); break;
+	case V_SWIRQCNT: v.num = cause_num(&dp->causes, dp->causes.sirq_cnt); break;
+	case V_SWIRQTIME: v.num = cause_num(&dp->causes, (double)dp->causes.sirq_ns / 1000.0); break;
+	case V_STEAL:
+		v.num = dp->causes.known && dp->causes.steal_ns >= 0 ? (double)dp->causes.steal_ns / 1000.0 : NAN;
+		break;
+	case V_IRQTOP: v.is_str = true; v.str = cause_text(&dp->causes, dp->causes.irq_top); break;
+	case V_SWIRQTYPES: v.is_str = true; v.str = cause_text(&dp->causes, dp->causes.sirq_types); break;
 	case V_INDEX: v.num = (double)f->index; break;
 	default:   /* a residency, written with two decimals */
 		if ((size_t)(slot - V_RES) < dp->nres) {

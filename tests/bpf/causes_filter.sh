@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# collect --exclude on the cause columns (bpf method): with loopback traffic steered to the
+# measured CPU (as bpf_causes), a run that excludes datapoints with a softirq or an IRQ in their
+# window keeps none, counts the dropped ones as "filtered", and a run without the filter (the
+# same traffic) shows that there were some to drop. The timer method, which counts no causes,
+# refuses a filter naming them with one line. lo's rps_cpus is restored on any exit.
+. "$(dirname "$0")/lib.sh"
+need_bpf_env
+command -v python3 >/dev/null || skip "python3 not installed (the traffic generator)"
+[ "$(nproc)" -ge 2 ] || skip "one online CPU: no other CPU to send the traffic from"
+RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
+[ -w "$RPS" ] || skip "no $RPS (kernel without RPS)"
+SRC=0
+[ "$CPU" -ne 0 ] || SRC=1
+note "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none), CPU $CPU"
+
+# the refusal first: one line, exit 2 or 1, nothing measured beyond the first datapoint
+"$COLLECT" --method timer --cpu "$CPU" -c 50 -q --no-counters --exclude 'IRQCnt > 0' -o "$TMP/timer" 2>"$TMP/err"
+rc=$?
+[ $rc -ne 0 ] || fail "the timer method took a filter on IRQCnt"
+grep -q "^collect: --exclude: this run has no column 'IRQCnt': the method counts no causes here" "$TMP/err" ||
+	{ cat "$TMP/err"; fail "no clear refusal of IRQCnt with the timer method"; }
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err"; fail "the refusal is not one line"; }
+
+old=$(cat "$RPS") || fail "cannot read $RPS"
+test_when_finished "echo '$old' > '$RPS'"
+printf '%x\n' $((1 << CPU)) >"$RPS" || fail "cannot write $RPS"
+test_bg python3 "$(dirname "$0")/cause_load.py" netrx "$SRC" "$CPU" 60 >"$TMP/sent"
+gen=$!
+EXCL='IRQCnt > 0 or SWIRQCnt > 0'
+collect_wait --method bpf --cpu "$CPU" -c 300 --time-limit 20s -l 200us,2ms -q --no-counters \
+	--exclude "$EXCL" -o "$TMP/clean" || fail "collect --exclude '$EXCL' failed"
+collect_wait --method bpf --cpu "$CPU" -c 300 --time-limit 20s -l 200us,2ms -q --no-counters \
+	-o "$TMP/all" || fail "collect without a filter failed"
+kill "$gen" && wait "$gen" || fail "the traffic generator failed"
+echo "$old" >"$RPS"
+
+kept=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ n++; if ($c["IRQCnt"] > 0 || $c["SWIRQCnt"] > 0) bad++ } END { print n + 0, bad + 0 }' "$TMP/clean/datapoints.csv")
+set -- $kept
+[ "$1" -gt 0 ] || fail "the filtered run kept no datapoint"
+[ "$2" -eq 0 ] || fail "$2 of $1 kept datapoints have an IRQ or a softirq in their window"
+filtered=$(jq '.discards.filtered' "$TMP/clean/info.json")
+seen=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ n++; if ($c["IRQCnt"] > 0 || $c["SWIRQCnt"] > 0) k++ } END { print k + 0, n + 0 }' "$TMP/all/datapoints.csv")
+set -- $seen
+[ "$1" -gt 0 ] || fail "the unfiltered run under traffic had no datapoint with an IRQ or a softirq"
+[ "$filtered" -gt 0 ] || fail "info.json counts no filtered datapoint though the same traffic gave $1 of $2"
+note "under steered traffic: $1 of $2 datapoints had an IRQ or a softirq; with --exclude: all kept clean of them, $filtered filtered"

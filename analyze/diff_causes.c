@@ -13,6 +13,7 @@
 
 #include "stats/verdict.h"
 #include "text/util.h"
+#include "causes_states.h"
 #include "diff_causes.h"
 
 #define ALPHA 0.05
@@ -159,6 +160,7 @@ int diff_causes_compute(struct diff_causes *dc, const struct isc_diff *d, double
 				"with --method bpf, hrt or tdt, without --no-causes", d->runs[r]->dp_path);
 			return -1;
 		}
+		causes_warn_states(d->runs[r]->dp);
 	}
 	dc->m = isc_xcalloc(d->nmetrics + 1, sizeof(*dc->m));
 	for (size_t i = 0; i < d->nmetrics; i++) {

@@ -11,6 +11,7 @@
 
 #include "causes/causes.h"
 #include "text/util.h"
+#include "causes_states.h"
 #include "stats_causes.h"
 
 static void print_row(FILE *f, const char *name, const size_t *n, const double *excess,
@@ -120,36 +121,6 @@ static cJSON *to_json(double pct, const struct isc_causes *cs)
 	return o;
 }
 
-/* One line when the run's rows are in more than one requested state: the breakdown pools them
- * (the clean median is then a mixture), naming up to four. */
-static void warn_states(const struct isc_table *t)
-{
-	const struct isc_column *c = isc_table_col(t, "ReqCState");
-	size_t seen[4], n = 0, more = 0;
-	char list[160] = "";
-
-	if (!c || c->type != ISC_COL_TEXT)
-		return;
-	for (size_t r = 0; r < t->nrows; r++) {
-		size_t i = 0;
-		while (i < n && seen[i] != c->text[r])
-			i++;
-		if (i < n)
-			continue;
-		if (n < 4)
-			seen[n++] = c->text[r];
-		else if (++more)
-			break;
-	}
-	if (n < 2)
-		return;
-	for (size_t i = 0, len = 0; i < n && len < sizeof(list); i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
-					seen[i] == ISC_TEXT_EMPTY ? "(empty)" : isc_table_str(t, seen[i]));
-	isc_warn("%s: --causes: requested states %s%s pooled: the clean median mixes them "
-		 "(--include \"ReqCState == '...'\" for one)", t->path, list, more ? " and more" : "");
-}
-
 int stats_causes(const struct isc_table *t, const char *const *metrics, size_t nmetrics, double pct,
 		 FILE *out, cJSON *json)
 {
@@ -161,7 +132,7 @@ int stats_causes(const struct isc_table *t, const char *const *metrics, size_t n
 			"with --method bpf, hrt or tdt, without --no-causes", t->path);
 		return -1;
 	}
-	warn_states(t);
+	causes_warn_states(t);
 	for (size_t i = 0; i < nmetrics; i++) {
 		const struct isc_column *m = isc_table_col(t, metrics[i]);
 		struct isc_causes *cs;

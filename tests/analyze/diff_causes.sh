@@ -107,6 +107,14 @@ grep -Eq '^  steal +not measured +[0-9.]+% +- +- +- not measured in a1$' "$tmp/n
 	fail "text: steal in one run only: $(grep steal "$tmp/nt")"
 grep -Eq '^  steal only +not measured +[0-9.]+%$' "$tmp/nt" || fail "text: no 'steal only' row: $(cat "$tmp/nt")"
 
+# two requested states in a run: one line says the breakdown pools them
+mkdir "$tmp/two"
+sed '3~2s/,C1,/,C6,/' "$tmp/a1/datapoints.csv" >"$tmp/two/datapoints.csv"
+"$analyze" diff --causes "$tmp/two" "$tmp/b1" >/dev/null 2>"$tmp/err" || fail "diff --causes (two states)"
+grep -q "two/datapoints.csv: --causes: requested states C1, C6 pooled: the clean median mixes them" "$tmp/err" ||
+	fail "no warning for two states: $(cat "$tmp/err")"
+grep -q "b1/datapoints.csv: --causes: requested states" "$tmp/err" && fail "a one-state run warned: $(cat "$tmp/err")"
+
 expect_fail 2 "diff: --causes-pct: expected a percentile, 0 < PCT < 100, got '0'" "$analyze" diff --causes --causes-pct 0 "$tmp/a1" "$tmp/b1"
 expect_fail 2 "diff: --causes-pct needs --causes" "$analyze" diff --causes-pct 90 "$tmp/a1" "$tmp/b1"
 expect_fail 2 "not in CSV" "$analyze" diff --causes -F csv "$tmp/a1" "$tmp/b1"

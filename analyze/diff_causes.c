@@ -7,11 +7,13 @@
  * datapoints) and Holm's adjustment over the causes of that band and configuration.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/verdict.h"
 #include "text/util.h"
+#include "causes_states.h"
 #include "diff_causes.h"
 
 #define ALPHA 0.05
@@ -95,6 +97,26 @@ static const struct isc_causes **runs_of(const struct diff_causes_metric *m, con
 	return v;
 }
 
+/* The first run of configuration c without the count column cause name needs, or NULL. */
+static const char *unmeasured_run(const struct isc_diff *d, size_t c, const char *name)
+{
+	int k = isc_cause_column_of(name);
+	for (size_t i = 0; k >= 0 && i < d->configs[c].nruns; i++) {
+		const struct isc_run *run = d->runs[d->configs[c].runs[i]];
+		struct isc_cause_cols cc;
+		if (!isc_cause_cols_find(run->dp, &cc) || !cc.cnt[k])
+			return run->name;
+	}
+	return NULL;
+}
+
+/* The run that lacks the cause's column, the reference's first: no test then. */
+static const char *unmeasured_in(const struct isc_diff *d, size_t c, const char *name)
+{
+	const char *r = unmeasured_run(d, 0, name);
+	return r ? r : unmeasured_run(d, c, name);
+}
+
 static void changes(struct diff_causes_metric *m, const struct isc_diff *d)
 {
 	size_t total = d->nconfigs * 2 * m->nnames;
@@ -110,6 +132,8 @@ static void changes(struct diff_causes_metric *m, const struct isc_diff *d)
 				struct isc_cause_change *ch = &m->chg[idx(m, c, b, k)];
 				isc_cause_change(&m->pooled[0], ref, d->configs[0].nruns, &m->pooled[c], oth,
 						 d->configs[c].nruns, m->names[k], b, ch);
+				if (unmeasured_in(d, c, m->names[k]))
+					*ch = (struct isc_cause_change){ NAN, NAN, NULL };
 				p[k] = ch->p;
 			}
 			isc_holm_adjust(p, m->nnames, &m->p_adj[idx(m, c, b, 0)]);
@@ -136,6 +160,7 @@ int diff_causes_compute(struct diff_causes *dc, const struct isc_diff *d, double
 				"with --method bpf, hrt or tdt, without --no-causes", d->runs[r]->dp_path);
 			return -1;
 		}
+		causes_warn_states(d->runs[r]->dp);
 	}
 	dc->m = isc_xcalloc(d->nmetrics + 1, sizeof(*dc->m));
 	for (size_t i = 0; i < d->nmetrics; i++) {
@@ -173,13 +198,52 @@ static double share(const struct isc_causes *cs, const char *name, size_t band)
 	return cs->band[band] ? (double)(c ? c->n[band] : 0) / (double)cs->band[band] : NAN;
 }
 
-static const char *answer(const struct isc_cause_change *ch, double p_adj)
+static bool measured(const struct isc_causes *cs, const char *name)
 {
+	int k = isc_cause_column_of(name);
+	return k < 0 || ((cs->measured >> k) & 1);
+}
+
+static const char *answer(const struct isc_cause_change *ch, double p_adj, const char *unmeasured,
+			  char *buf, size_t size)
+{
+	if (unmeasured) {
+		snprintf(buf, size, "not measured in %s", unmeasured);
+		return buf;
+	}
 	if (!ch->method || isnan(p_adj))
 		return "untested";
 	if (p_adj >= ALPHA)
 		return "-";
 	return strcmp(ch->method, "welch-t-run-shares") ? "differs in these runs" : "changed";
+}
+
+static bool steal_class_shown(const struct diff_causes_metric *m, const struct isc_diff *d)
+{
+	for (size_t c = 0; c < d->nconfigs; c++)
+		if ((m->pooled[c].measured >> ISC_CNT_STEAL) & 1)
+			return true;
+	return false;
+}
+
+/* The exclusive classes' shares per configuration (no test: the families carry the tests). */
+static void text_parts(FILE *f, const struct diff_causes_metric *m, const struct isc_diff *d, size_t b)
+{
+	fprintf(f, "  exclusive classes (each datapoint in one)\n");
+	for (size_t k = 0; k < ISC_NPARTS; k++) {
+		if (k == ISC_PART_STEAL && !steal_class_shown(m, d))
+			continue;
+		fprintf(f, "  %-24s", isc_part_names[k]);
+		for (size_t c = 0; c < d->nconfigs; c++) {
+			const struct isc_causes *cs = &m->pooled[c];
+			if (k == ISC_PART_STEAL && !((cs->measured >> ISC_CNT_STEAL) & 1))
+				fprintf(f, " %12s", "not measured");
+			else
+				fprintf(f, " %11.1f%%", cs->band[b] ? 100.0 * (double)cs->part[b][k] /
+					(double)cs->band[b] : NAN);
+		}
+		fputc('\n', f);
+	}
 }
 
 static void text_band(FILE *f, const struct diff_causes_metric *m, const struct isc_diff *d, size_t b)
@@ -197,14 +261,24 @@ static void text_band(FILE *f, const struct diff_causes_metric *m, const struct 
 	for (size_t k = 0; k < m->nnames; k++) {
 		fprintf(f, "  %-24s", m->names[k]);
 		for (size_t c = 0; c < d->nconfigs; c++)
-			fprintf(f, " %11.1f%%", 100 * share(&m->pooled[c], m->names[k], b));
+			if (measured(&m->pooled[c], m->names[k]))
+				fprintf(f, " %11.1f%%", 100 * share(&m->pooled[c], m->names[k], b));
+			else
+				fprintf(f, " %12s", "not measured");
 		for (size_t c = 1; c < d->nconfigs; c++) {
 			const struct isc_cause_change *ch = &m->chg[idx(m, c, b, k)];
 			double pa = m->p_adj[idx(m, c, b, k)];
-			fprintf(f, "   %+6.1f pts %9.2g %9.2g %s", 100 * ch->diff, ch->p, pa, answer(ch, pa));
+			const char *lack = unmeasured_in(d, c, m->names[k]);
+			char buf[160];
+			if (lack)
+				fprintf(f, "   %10s %9s %9s %s", "-", "-", "-", answer(ch, pa, lack, buf, sizeof(buf)));
+			else
+				fprintf(f, "   %+6.1f pts %9.2g %9.2g %s", 100 * ch->diff, ch->p, pa,
+					answer(ch, pa, NULL, buf, sizeof(buf)));
 		}
 		fputc('\n', f);
 	}
+	text_parts(f, m, d, b);
 }
 
 static const char *level_text(const struct isc_diff *d)
@@ -224,11 +298,13 @@ void diff_causes_text(FILE *f, const struct diff_causes *dc, const struct isc_di
 	for (size_t i = 0; i < dc->nm; i++) {
 		const struct diff_causes_metric *m = &dc->m[i];
 		fprintf(f, "\n%s by cause, above each configuration's %g%% and at or below it\n", m->name, dc->pct);
-		for (size_t c = 0; c < d->nconfigs; c++)
-			fprintf(f, "  %s: %g%% %.3f, clean median %.3f (%zu datapoints with no IRQ, softirq, "
-				"NMI%s in the window)\n", d->configs[c].name, dc->pct, m->pooled[c].thr[0],
-				m->pooled[c].clean_med, m->pooled[c].nclean,
-				m->pooled[c].steal ? ", SMI or steal time" : " or SMI");
+		for (size_t c = 0; c < d->nconfigs; c++) {
+			char fams[64];
+			isc_causes_family_list(m->pooled[c].measured, fams, sizeof(fams));
+			fprintf(f, "  %s: %g%% %.3f, clean median %.3f (%zu datapoints with no %s in the "
+				"window)\n", d->configs[c].name, dc->pct, m->pooled[c].thr[0],
+				m->pooled[c].clean_med, m->pooled[c].nclean, fams);
+		}
 		fprintf(f, "  p: %s;\n  p_adj: Holm over the causes of one band and configuration\n",
 			level_text(d));
 		text_band(f, m, d, 1);
@@ -244,6 +320,23 @@ static cJSON *num_or_null(double v)
 }
 
 static const char *const band_name[2] = { "at_or_below", "above" };
+
+/* The exclusive classes of band b of configuration c; "steal only" as in the text. */
+static void parts_json(cJSON *jb, const struct diff_causes_metric *m, const struct isc_diff *d, size_t c,
+		       size_t b)
+{
+	const struct isc_causes *cs = &m->pooled[c];
+	cJSON *jp = cJSON_AddObjectToObject(jb, "classes");
+	for (size_t k = 0; k < ISC_NPARTS; k++) {
+		bool known = k != ISC_PART_STEAL || ((cs->measured >> ISC_CNT_STEAL) & 1);
+		if (k == ISC_PART_STEAL && !steal_class_shown(m, d))
+			continue;
+		cJSON *e = cJSON_AddObjectToObject(jp, isc_part_names[k]);
+		cJSON_AddNumberToObject(e, "rows", (double)cs->part[b][k]);
+		cJSON_AddItemToObject(e, "share", num_or_null(known && cs->band[b] ?
+			(double)cs->part[b][k] / (double)cs->band[b] : NAN));
+	}
+}
 
 static cJSON *config_json(const struct diff_causes_metric *m, const struct isc_diff *d, size_t c)
 {
@@ -262,15 +355,19 @@ static cJSON *config_json(const struct diff_causes_metric *m, const struct isc_d
 			const struct isc_cause *e = isc_causes_find(cs, m->names[k]);
 			size_t n = e ? e->n[b] : 0;
 			cJSON *je = cJSON_AddObjectToObject(jc, m->names[k] + strspn(m->names[k], " "));
+			bool known = measured(cs, m->names[k]);
 			cJSON_AddNumberToObject(je, "rows", (double)n);
-			cJSON_AddItemToObject(je, "share", num_or_null(share(cs, m->names[k], (size_t)b)));
+			cJSON_AddItemToObject(je, "share", num_or_null(known ? share(cs, m->names[k], (size_t)b) : NAN));
 			cJSON_AddItemToObject(je, "excess_mean", num_or_null(n ? e->excess[b] / (double)n : NAN));
+			if (!known)
+				cJSON_AddStringToObject(je, "not_measured_in", unmeasured_run(d, c, m->names[k]));
 		}
+		parts_json(jb, m, d, c, (size_t)b);
 	}
 	return o;
 }
 
-static cJSON *change_json(const struct diff_causes_metric *m, size_t c)
+static cJSON *change_json(const struct diff_causes_metric *m, const struct isc_diff *d, size_t c)
 {
 	cJSON *o = cJSON_CreateObject();
 	for (int b = 1; b >= 0; b--) {
@@ -287,6 +384,8 @@ static cJSON *change_json(const struct diff_causes_metric *m, size_t c)
 			else
 				cJSON_AddNullToObject(je, "method");
 			cJSON_AddBoolToObject(je, "beyond_chance", ch->method && pa < ALPHA);
+			if (unmeasured_in(d, c, m->names[k]))
+				cJSON_AddStringToObject(je, "not_measured_in", unmeasured_in(d, c, m->names[k]));
 		}
 	}
 	return o;
@@ -303,7 +402,7 @@ cJSON *diff_causes_json(const struct diff_causes *dc, const struct isc_diff *d)
 		cJSON_AddNumberToObject(jm, "pct", dc->pct);
 		for (size_t c = 0; c < d->nconfigs; c++) {
 			cJSON_AddItemToArray(jc, config_json(m, d, c));
-			cJSON_AddItemToArray(jx, c ? change_json(m, c) : cJSON_CreateNull());
+			cJSON_AddItemToArray(jx, c ? change_json(m, d, c) : cJSON_CreateNull());
 		}
 	}
 	return root;

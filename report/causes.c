@@ -22,13 +22,27 @@ static const double cuts[] = { 50, 90, 99, 99.9 };
 static const char *const band_label[NBANDS] = { "&le;p50", "p50&ndash;p90", "p90&ndash;p99",
 						"p99&ndash;p99.9", "&gt;p99.9" };
 static const char *const part_colour[ISC_NPARTS] = { "#7b3294", "#e66101", "#fdb863", "#5e9cd3",
-						     "#d9d9d9", "#1b9e77" };
-/* The "steal only" class and the steal share: only when a run of the metric has StealTime. */
-static bool steal_shown;
+						     "#d9d9d9", "#1b9e77", "#636363" };
+/* The "steal only" class and the steal share: only when a run of the metric has StealTime;
+ * the "not known" class only when a run has an empty count cell. */
+static bool steal_shown, unknown_shown;
 
 static bool part_shown(size_t k)
 {
-	return k != ISC_PART_STEAL || steal_shown;
+	return (k != ISC_PART_STEAL || steal_shown) && (k != ISC_PART_UNKNOWN || unknown_shown);
+}
+
+/* Whether a table has an empty cell in one of its count columns (collect could not count). */
+static bool has_unknown(const struct isc_table *t)
+{
+	struct isc_cause_cols cc;
+	if (!isc_cause_cols_find(t, &cc))
+		return false;
+	for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++)
+		for (size_t r = 0; cc.cnt[k] && r < t->nrows; r++)
+			if (isnan(cc.cnt[k]->num[r]))
+				return true;
+	return false;
 }
 #define BAR_W 44
 #define BAR_GAP 14
@@ -60,7 +74,7 @@ static const char *absent_reason(const struct report *rep, size_t r)
  * "none" means there. */
 static void partial_notes(struct report *rep, const bool *have)
 {
-	static const char *const names[ISC_CAUSE_NCOUNT] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt" };
+	const char *const *names = isc_cause_count_cols;
 	FILE *f = rep->html;
 	for (size_t r = 0; r < rep->nruns; r++) {
 		struct isc_cause_cols cc;
@@ -185,10 +199,10 @@ static void share_td(FILE *f, const char *key, size_t n, size_t of)
 	fputs("</td>", f);
 }
 
-/* A share this run cannot have (no StealTime in a table that shows it for other runs). */
-static void unknown_td(FILE *f, const char *key)
+/* A share this run cannot have: it lacks the column (no StealTime, wult's IRQs). */
+static void unmeasured_td(FILE *f, const char *key)
 {
-	fprintf(f, "<td class=\"num\" data-k=\"%s\">not known</td>", key);
+	fprintf(f, "<td class=\"num\" data-k=\"%s\">not measured</td>", key);
 }
 
 static void top_td(FILE *f, const char *key, const struct isc_causes *cs, const char *prefix, size_t b)
@@ -221,13 +235,13 @@ static void table_rows(FILE *f, const struct report *rep, size_t r, const struct
 		fputs("</td>", f);
 		for (size_t k = 0; k < ISC_NPARTS; k++)
 			if (k == ISC_PART_STEAL && steal_shown && !cs->steal)
-				unknown_td(f, isc_part_names[k]);
+				unmeasured_td(f, isc_part_names[k]);
 			else if (part_shown(k))
 				share_td(f, isc_part_names[k], cs->part[b][k], cs->band[b]);
 		for (size_t k = 0; k < (steal_shown ? 5u : 4u); k++) {
 			const struct isc_cause *c = isc_causes_find(cs, fam[k]);
-			if (k == 4 && !cs->steal)
-				unknown_td(f, fam[k]);
+			if (!((cs->measured >> k) & 1))
+				unmeasured_td(f, fam[k]);
 			else
 				share_td(f, fam[k], c ? c->n[b] : 0, cs->band[b]);
 		}
@@ -276,16 +290,18 @@ static const char about[] =
 	"columns of the bpf, hrt and tdt methods, docs/format.md), per run and percentile band of the metric "
 	"(each run's own percentiles, interpolated as in the summary tables): the share of the "
 	"band's datapoints in each exclusive class, by precedence an NMI or SMI; else an IRQ and "
-	"a softirq; an IRQ only; a softirq only; none seen. The table adds each family's share "
-	"(overlapping) and the most frequent IRQ source (IRQTop) and softirq type. The clean "
-	"latency (the idle state's exit alone): <code>--exclude 'IRQCnt &gt; 0 or SWIRQCnt &gt; 0 "
-	"or NMICnt &gt; 0'</code>.</p>\n";
+	"a softirq; an IRQ only; a softirq only; none seen; not known (an empty cause cell: collect "
+	"could not count). The table adds each family's share "
+	"(overlapping; &ldquo;not measured&rdquo; where the run lacks the column) and the most frequent "
+	"IRQ source (IRQTop) and softirq type. The clean "
+	"latency (the idle state's exit alone): <code>--include 'IRQCnt == 0 and SWIRQCnt == 0 "
+	"and NMICnt == 0'</code> (an empty cell is not 0, so this leaves out the rows not known).</p>\n";
 
 static const char about_steal[] =
 	"<p class=\"about\">Steal time (StealTime, bpf method on a KVM guest): the host ran something "
 	"else while the measured vCPU waited. A datapoint with steal time and none of the others is "
 	"in the class <em>steal only</em>; the clean latency then also needs "
-	"<code>StealTime = 0</code>.</p>\n";
+	"<code>and StealTime == 0</code>.</p>\n";
 
 void section_causes(struct report *rep)
 {
@@ -317,6 +333,9 @@ void section_causes(struct report *rep)
 	}
 	if (steal_shown)
 		fputs(about_steal, f);
+	unknown_shown = false;
+	for (size_t r = 0; r < rep->nruns; r++)
+		unknown_shown |= have[r] && has_unknown(rep->runs[r]->dp);
 	legend(f);
 	for (size_t m = 0; m < rep->nmetrics; m++)
 		if (!strcmp(rep->metrics[m], "WakeLatency") || !strcmp(rep->metrics[m], "IntrLatency")) {

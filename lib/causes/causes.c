@@ -10,14 +10,15 @@
 #include "stats/stats.h"
 #include "text/util.h"
 
-static const char *const count_cols[ISC_CAUSE_NCOUNT] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt",
-							 "StealTime" };
-enum { CNT_IRQ, CNT_SOFTIRQ, CNT_NMI, CNT_SMI, CNT_STEAL };
+#define count_cols isc_cause_count_cols
+enum { CNT_IRQ = ISC_CNT_IRQ, CNT_SOFTIRQ = ISC_CNT_SOFTIRQ, CNT_NMI = ISC_CNT_NMI, CNT_SMI = ISC_CNT_SMI,
+       CNT_STEAL = ISC_CNT_STEAL };
 
 const char *const isc_cause_columns[] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt", "StealTime",
 					  "IRQTop", "SWIRQTypes", NULL };
 const char *const isc_part_names[ISC_NPARTS] = { "NMI or SMI", "IRQ and softirq", "IRQ only",
-						 "softirq only", "none", "steal only" };
+						 "softirq only", "none", "steal only",
+						 "not known" };
 
 bool isc_cause_cols_find(const struct isc_table *t, struct isc_cause_cols *cols)
 {
@@ -70,23 +71,27 @@ static const char *text(const struct isc_table *t, const struct isc_column *col,
 	return isc_table_str(t, col->text[row]);
 }
 
-static bool busy(const struct isc_cause_cols *cc, size_t row)
+/* An empty cell of a column the table has: not known (collect could not count it). */
+static bool unknown(const struct isc_column *col, size_t row)
 {
-	for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++)
-		if (has(cc->cnt[k], row))
-			return true;
-	return false;
+	return col && isnan(col->num[row]);
 }
 
+/* The class by precedence; not known as soon as an empty cell could change it. */
 static int part_of(const struct isc_cause_cols *cc, size_t row)
 {
 	bool irq = has(cc->cnt[CNT_IRQ], row), sirq = has(cc->cnt[CNT_SOFTIRQ], row);
 	if (has(cc->cnt[CNT_NMI], row) || has(cc->cnt[CNT_SMI], row))
 		return ISC_PART_NMI_SMI;
+	if (unknown(cc->cnt[CNT_NMI], row) || unknown(cc->cnt[CNT_SMI], row) ||
+	    unknown(cc->cnt[CNT_IRQ], row) || unknown(cc->cnt[CNT_SOFTIRQ], row))
+		return ISC_PART_UNKNOWN;
 	if (irq && sirq)
 		return ISC_PART_IRQ_SOFTIRQ;
 	if (irq || sirq)
 		return irq ? ISC_PART_IRQ : ISC_PART_SOFTIRQ;
+	if (unknown(cc->cnt[CNT_STEAL], row))
+		return ISC_PART_UNKNOWN;
 	return has(cc->cnt[CNT_STEAL], row) ? ISC_PART_STEAL : ISC_PART_NONE;
 }
 
@@ -109,9 +114,11 @@ static void classify(const struct isc_table *t, const struct isc_cause_cols *cc,
 		snprintf(name, sizeof(name), "  softirq %.30s", s);
 		add(cs, name, band, excess, near);
 	}
-	if (!busy(cc, row))
+	int part = part_of(cc, row);
+	if (part == ISC_PART_NONE)
 		add(cs, "none", band, excess, near);
-	cs->part[band][part_of(cc, row)]++;
+	cs->part[band][part]++;
+	cs->part_excess[band][part] += excess;
 	cs->band[band]++;
 	for (size_t k = 0; k + 1 < cs->nbands; k++)
 		cs->nnear[k] += (near >> k) & 1;
@@ -212,7 +219,7 @@ static void collect_values(const struct isc_table *const *t, size_t nt, const ch
 			if (isnan(m->num[r]))
 				continue;
 			(*all)[(*n)++] = m->num[r];
-			if (!busy(&cc, r))
+			if (part_of(&cc, r) == ISC_PART_NONE)
 				(*clean)[(*nc)++] = m->num[r];
 		}
 	}
@@ -251,6 +258,7 @@ void isc_causes_compute(const struct isc_table *const *t, size_t nt, const char 
 {
 	memset(out, 0, sizeof(*out));
 	out->nbands = ncuts + 1;
+	out->measured = (1u << ISC_CAUSE_NCOUNT) - 1;
 	memcpy(out->pct, cuts, ncuts * sizeof(double));
 	thresholds(t, nt, metric, out);
 	for (size_t i = 0; i < nt; i++) {
@@ -259,6 +267,9 @@ void isc_causes_compute(const struct isc_table *const *t, size_t nt, const char 
 		if (!m || m->type != ISC_COL_NUM || !isc_cause_cols_find(t[i], &cc))
 			continue;
 		out->steal |= cc.cnt[CNT_STEAL] != NULL;
+		for (size_t k = 0; k < ISC_CAUSE_NCOUNT; k++)
+			if (!cc.cnt[k])
+				out->measured &= ~(1u << k);
 		for (size_t r = 0; r < t[i]->nrows; r++) {
 			size_t band = 0;
 			unsigned near = 0;

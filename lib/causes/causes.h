@@ -7,10 +7,12 @@
  * For a metric M and cut percentiles P1 < P2 < ...: Tk = Pk% of M's values (the interpolation
  * of --funcs); band 0 holds the values at or below T1, band k those above Tk and at or below
  * Tk+1. The clean datapoints are those with every count column the run has (IRQCnt, SWIRQCnt,
- * NMICnt, SMICnt, and StealTime, the steal clock's advance) at 0, and C their median of M. Per band and cause: the datapoints with it and
- * the sum of M - C over them. The causes overlap (a window can hold an IRQ and a softirq);
- * "none" does not overlap the others. The partition (ISC_PART_*) puts each datapoint in
- * exactly one class, for stacked bars.
+ * NMICnt, SMICnt, and StealTime, the steal clock's advance) known and 0, and C their median
+ * of M. Per band and cause: the datapoints with it and the sum of M - C over them. The causes
+ * overlap (a window can hold an IRQ and a softirq); "none" does not overlap the others. An
+ * empty count cell is not known, never 0: a datapoint whose class its empty cells leave open
+ * is in the class "not known", neither "none" nor clean. The partition (ISC_PART_*) puts each
+ * datapoint in exactly one class, for stacked bars and the exclusive-class rows.
  */
 #ifndef IDLESCOPE_CAUSES_H
 #define IDLESCOPE_CAUSES_H
@@ -32,11 +34,17 @@
 extern const char *const isc_cause_columns[];
 
 /* Exclusive classes, by precedence: an NMI or SMI; else an IRQ and a softirq; an IRQ only;
- * a softirq only; steal time only (only in tables with StealTime); nothing seen. Steal is last
- * in the enum so that the other classes keep their numbers (the report's data-part). */
+ * a softirq only; steal time only (only in tables with StealTime); nothing seen; not known
+ * (an empty count cell where the precedence needs it). Steal and not known are last in the
+ * enum so that the other classes keep their numbers (the report's data-part). */
 enum { ISC_PART_NMI_SMI, ISC_PART_IRQ_SOFTIRQ, ISC_PART_IRQ, ISC_PART_SOFTIRQ, ISC_PART_NONE,
-       ISC_PART_STEAL, ISC_NPARTS };
+       ISC_PART_STEAL, ISC_PART_UNKNOWN, ISC_NPARTS };
 extern const char *const isc_part_names[ISC_NPARTS];
+
+/* The count columns, in the order of isc_cause_cols.cnt, and their cause families. */
+enum { ISC_CNT_IRQ, ISC_CNT_SOFTIRQ, ISC_CNT_NMI, ISC_CNT_SMI, ISC_CNT_STEAL };
+extern const char *const isc_cause_count_cols[];
+extern const char *const isc_cause_families[];
 
 struct isc_cause_cols {
 	const struct isc_column *cnt[ISC_CAUSE_NCOUNT];  /* IRQCnt, SWIRQCnt, NMICnt, SMICnt, StealTime */
@@ -62,9 +70,11 @@ struct isc_causes {
 	/* the datapoints near each cut: values within ISC_CAUSES_NEAR(n) ranks of it either side */
 	size_t nnear[ISC_CAUSES_MAX_BANDS - 1];
 	double near_lo[ISC_CAUSES_MAX_BANDS - 1], near_hi[ISC_CAUSES_MAX_BANDS - 1];
+	double part_excess[ISC_CAUSES_MAX_BANDS][ISC_NPARTS]; /* sum of M - C per class */
 	double clean_med;                     /* NaN without clean datapoints */
 	size_t nclean;
 	bool steal;                           /* a table had StealTime: the steal share and class */
+	unsigned measured;                    /* bit k: every table had count column k */
 };
 
 /* The table's cause columns (text columns where numbers are expected count as absent);
@@ -82,6 +92,11 @@ void isc_causes_compute(const struct isc_table *const *t, size_t nt, const char 
 /* A cause name's place in the output order: IRQ, "  IRQ SRC", softirq, "  softirq TYPE", NMI,
  * SMI, none (0..6). */
 int isc_cause_family_rank(const char *name);
+/* The count column (ISC_CNT_*) a cause or class name needs ("IRQ", "  IRQ LOC", "steal only",
+ * ...), or -1 for "none", "not known" and the classes of several columns. */
+int isc_cause_column_of(const char *name);
+/* The families of the count columns in measured (a bit set), "IRQ, softirq, NMI or SMI". */
+void isc_causes_family_list(unsigned measured, char *buf, size_t size);
 /* The entry named name (with or without its indent), or NULL. */
 const struct isc_cause *isc_causes_find(const struct isc_causes *cs, const char *name);
 

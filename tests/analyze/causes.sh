@@ -26,6 +26,9 @@ with open(sys.argv[1], "w") as f:
         wl = base + (random.expovariate(1 / 30) if irq else 0) + (random.expovariate(1 / 50) if sirq else 0)
         il = wl - random.uniform(3, 6)
         wcell = "" if i % 97 == 0 else f"{wl:.3f}"
+        if i % 53 == 0:  # collect could not count: every cause cell empty (collect/run/cause_cols.c)
+            f.write(f"500.000,{wcell},{il:.3f},C1,,,,,,,\n")
+            continue
         f.write(f"500.000,{wcell},{il:.3f},C1,{random.randint(1, 3) if irq else 0},"
                 f"{random.uniform(1, 9) if irq else 0:.3f},{random.choice(tops) if irq else ''},"
                 f"{random.randint(1, 2) if sirq else 0},{random.uniform(1, 9) if sirq else 0:.3f},"
@@ -39,7 +42,10 @@ for pct in 99 90; do
 done
 "$analyze" stats --causes -F json "$tmp/r" >"$tmp/d.json" || fail "stats --causes"
 # clean latency (docs/format.md): the documented filter keeps exactly the clean datapoints
-"$analyze" stats -F json -f count,med -m '^WakeLatency$' --exclude 'IRQCnt > 0 or SWIRQCnt > 0 or NMICnt > 0' \
+# (not the rows with empty cause cells: not known is not clean)
+jq -e '.runs[0].causes.WakeLatency | .above.classes["not known"].rows + .at_or_below.classes["not known"].rows > 90' \
+	"$tmp/d.json" >/dev/null || fail "the rows with empty cause cells are not 'not known'"
+"$analyze" stats -F json -f count,med -m '^WakeLatency$' --include 'IRQCnt == 0 and SWIRQCnt == 0 and NMICnt == 0' \
 	"$tmp/r" >"$tmp/clean.json" || fail "stats --exclude (clean)"
 want=$(jq '.runs[0].causes.WakeLatency | [.clean_rows, .clean_median]' "$tmp/d.json")
 got=$(jq '.runs[0].metrics.WakeLatency | [.count, .med]' "$tmp/clean.json")
@@ -52,6 +58,11 @@ python3 "$(dirname "$0")/causes_check.py" "$tmp/r/datapoints.csv" "$tmp/m.json" 
 "$analyze" stats --causes "$tmp/r" >"$tmp/t" || fail "stats --causes (text)"
 grep -q '^WakeLatency by cause, above its 99% ' "$tmp/t" || fail "no text breakdown: $(cat "$tmp/t")"
 grep -Eq '^  none +[0-9]+ ' "$tmp/t" || fail "no 'none' line"
+grep -q 'datapoints with no IRQ, softirq or NMI in the window' "$tmp/t" || fail "header: $(head -3 "$tmp/t")"
+grep -Eq '^  SMI +not measured \(no SMICnt column\)$' "$tmp/t" || fail "no 'SMI not measured': $(cat "$tmp/t")"
+grep -Eq '^  not known +[0-9]+ ' "$tmp/t" || fail "no 'not known' class: $(cat "$tmp/t")"
+jq -e '.runs[0].causes.WakeLatency.not_measured == {"SMI": "no SMICnt column", "steal": "no StealTime column"}' \
+	"$tmp/d.json" >/dev/null || fail "JSON not_measured: $(jq -c '.runs[0].causes.WakeLatency.not_measured' "$tmp/d.json")"
 
 # StealTime (bpf on a KVM guest): a "steal" share, and not clean; empty cells are not known
 mkdir "$tmp/st"
@@ -75,16 +86,27 @@ python3 "$(dirname "$0")/causes_check.py" "$tmp/st/datapoints.csv" "$tmp/st.json
 jq -e '.runs[0].causes.WakeLatency.above.causes.steal.rows > 0' "$tmp/st.json" >/dev/null ||
 	fail "no steal in the p99 tail of a run whose steal adds latency"
 "$analyze" stats -F json -f count,med -m '^WakeLatency$' \
-	--exclude 'IRQCnt > 0 or SWIRQCnt > 0 or NMICnt > 0 or StealTime > 0' "$tmp/st" >"$tmp/stclean.json" ||
+	--include 'IRQCnt == 0 and SWIRQCnt == 0 and NMICnt == 0 and StealTime == 0' "$tmp/st" >"$tmp/stclean.json" ||
 	fail "stats --exclude (clean, steal)"
 want=$(jq -c '.runs[0].causes.WakeLatency | [.clean_rows, .clean_median]' "$tmp/st.json")
 got=$(jq -c '.runs[0].metrics.WakeLatency | [.count, .med]' "$tmp/stclean.json")
 jq -en --argjson w "$want" --argjson g "$got" '$w[0] == $g[0] and (($w[1] - $g[1]) | fabs) < 1e-9' >/dev/null ||
 	fail "clean filter with StealTime: count and median $got, --causes says $want"
 "$analyze" stats --causes "$tmp/st" >"$tmp/stt" || fail "stats --causes (steal, text)"
-grep -q 'with no IRQ, softirq, NMI, SMI or steal time in the window' "$tmp/stt" || fail "text: $(head -3 "$tmp/stt")"
+grep -q 'with no IRQ, softirq, NMI or steal time in the window' "$tmp/stt" || fail "text: $(head -3 "$tmp/stt")"
 grep -Eq '^  steal +[0-9]+ ' "$tmp/stt" || fail "no 'steal' line: $(cat "$tmp/stt")"
-grep -q 'steal' "$tmp/t" && fail "a run without StealTime mentions steal: $(cat "$tmp/t")"
+grep -v '^  steal  *not measured (no StealTime column)$' "$tmp/t" | grep -q 'steal' &&
+	fail "a run without StealTime mentions steal other than as not measured: $(cat "$tmp/t")"
+grep -Eq '^  steal only +[0-9]+ ' "$tmp/stt" || fail "no 'steal only' class: $(cat "$tmp/stt")"
+
+# two requested states: one line says the breakdown pools them
+mkdir "$tmp/two"
+sed '3~2s/,C1,/,POLL,/' "$tmp/r/datapoints.csv" >"$tmp/two/datapoints.csv"
+"$analyze" stats --causes "$tmp/two" >/dev/null 2>"$tmp/err" || fail "stats --causes (two states)"
+grep -q "two/datapoints.csv: --causes: requested states C1, POLL pooled: the clean median mixes them" "$tmp/err" ||
+	fail "no warning for two states: $(cat "$tmp/err")"
+"$analyze" stats --causes "$tmp/r" >/dev/null 2>"$tmp/err" || fail "stats --causes"
+grep -q "requested states" "$tmp/err" && fail "a one-state run warned: $(cat "$tmp/err")"
 
 expect_fail 2 "causes-pct: expected a percentile, 0 < PCT < 100, got '100'" "$analyze" stats --causes --causes-pct 100 "$tmp/r"
 expect_fail 2 "causes-pct needs --causes" "$analyze" stats --causes-pct 90 "$tmp/r"

@@ -24,6 +24,29 @@ def num(cell):
     return float(cell) if cell != "" else None
 
 
+COLS = [("IRQCnt", "IRQ"), ("SWIRQCnt", "softirq"), ("NMICnt", "NMI"), ("SMICnt", "SMI"),
+        ("StealTime", "steal")]
+CLASSES = ["NMI or SMI", "IRQ and softirq", "IRQ only", "softirq only", "none", "steal only", "not known"]
+
+
+def class_of(row):
+    """The exclusive class: a present column's empty cell is not known (None), never 0."""
+    cell = {fam: num(row[col]) for col, fam in COLS if col in row}
+    pos = {fam for fam, v in cell.items() if v is not None and v > 0}
+    unk = {fam for fam, v in cell.items() if v is None}
+    if pos & {"NMI", "SMI"}:
+        return "NMI or SMI"
+    if unk & {"NMI", "SMI", "IRQ", "softirq"}:
+        return "not known"
+    if {"IRQ", "softirq"} <= pos:
+        return "IRQ and softirq"
+    if "IRQ" in pos or "softirq" in pos:
+        return "IRQ only" if "IRQ" in pos else "softirq only"
+    if "steal" in unk:
+        return "not known"
+    return "steal only" if "steal" in pos else "none"
+
+
 def causes_of(row):
     out = []
     families = [("IRQCnt", "IRQ"), ("SWIRQCnt", "softirq"), ("NMICnt", "NMI"), ("SMICnt", "SMI"),
@@ -36,15 +59,15 @@ def causes_of(row):
         out.append("IRQ " + row["IRQTop"])
     if "softirq" in out and row.get("SWIRQTypes", ""):
         out += ["softirq " + t for t in row["SWIRQTypes"].split("+")]
-    return out or ["none"]
+    return out + (["none"] if class_of(row) == "none" else [])
 
 
 def expected(rows, metric, pct):
     vals = [(num(r[metric]), r) for r in rows if num(r[metric]) is not None]
     thr = quantile(sorted(v for v, _ in vals), pct / 100)
-    clean = sorted(v for v, r in vals if causes_of(r) == ["none"])
+    clean = sorted(v for v, r in vals if class_of(r) == "none")
     cmed = quantile(clean, 0.5)
-    bands = {"above": {"rows": 0, "causes": {}}, "at_or_below": {"rows": 0, "causes": {}}}
+    bands = {"above": {"rows": 0, "causes": {}, "classes": {}}, "at_or_below": {"rows": 0, "causes": {}, "classes": {}}}
     for v, r in vals:
         b = bands["above" if v > thr else "at_or_below"]
         b["rows"] += 1
@@ -52,6 +75,9 @@ def expected(rows, metric, pct):
             e = b["causes"].setdefault(c, [0, 0.0])
             e[0] += 1
             e[1] += v - cmed if cmed is not None else math.nan
+        e = b["classes"].setdefault(class_of(r), [0, 0.0])
+        e[0] += 1
+        e[1] += v - cmed if cmed is not None else math.nan
     return thr, cmed, len(clean), bands
 
 
@@ -88,8 +114,31 @@ def main():
                 if gc["rows"] != n or not close(gc["share"], share) or not close(gc["excess_mean"], exm):
                     print(f"{m} {bname} {c}: {gc}, expected rows {n} share {share} excess {exm}")
                     bad += 1
+        header = rows[0] if rows else {}
+        for col, fam in COLS:
+            want = None if col in header else f"no {col} column"
+            if g["not_measured"].get(fam) != want:
+                print(f"{m}: not_measured {fam} {g['not_measured'].get(fam)}, expected {want}")
+                bad += 1
+        for bname, b in bands.items():
+            shown = [c for c in CLASSES if c != "steal only" or "StealTime" in header]
+            if list(g[bname]["classes"]) != shown:
+                print(f"{m} {bname}: classes {list(g[bname]['classes'])}, expected {shown}")
+                bad += 1
+            if sum(g[bname]["classes"][c]["rows"] for c in shown) != b["rows"]:
+                print(f"{m} {bname}: the classes do not add up to the band's {b['rows']} rows")
+                bad += 1
+            for c in shown:
+                n, ex = b["classes"].get(c, [0, 0.0])
+                gc = g[bname]["classes"][c]
+                share = n / b["rows"] if b["rows"] else None
+                exm = ex / n if n and not math.isnan(ex) else None
+                if gc["rows"] != n or not close(gc["share"], share) or not close(gc["excess_mean"], exm):
+                    print(f"{m} {bname} class {c}: {gc}, expected rows {n} share {share} excess {exm}")
+                    bad += 1
+        unknown = sum(b["classes"].get("not known", [0])[0] for b in bands.values())
         print(f"# {m}: p{pct:g} {thr}, clean median {cmed} ({nclean}), above {bands['above']['rows']}, "
-              f"checked {sum(len(b['causes']) for b in bands.values())} cause entries")
+              f"checked {sum(len(b['causes']) for b in bands.values())} cause entries, {unknown} not known")
     sys.exit(1 if bad else 0)
 
 

@@ -91,9 +91,29 @@ done
 jq -e '.causes.WakeLatency.changes[1].above.steal.beyond_chance' "$tmp/s.json" >/dev/null ||
 	fail "steal rate 0.02 -> 0.12: the change above p90 is not beyond chance"
 "$analyze" diff --causes "$tmp/s1" "$tmp/s2" >"$tmp/st" 2>/dev/null || fail "diff --causes (steal, text)"
-grep -q 'datapoints with no IRQ, softirq, NMI, SMI or steal time in the window' "$tmp/st" || fail "steal: no clean-median note"
+grep -q 'datapoints with no IRQ, softirq, NMI or steal time in the window' "$tmp/st" || fail "steal: no clean-median note"
 grep -Eq '^  steal +[0-9.]+% +[0-9.]+% +[-+][0-9.]+ pts ' "$tmp/st" || fail "no 'steal' row"
 grep -q steal "$tmp/t" && fail "runs without StealTime: steal in the text"
+grep -Eq '^  not known +[0-9.]+% +[0-9.]+%$' "$tmp/st" || fail "no 'not known' class row: $(cat "$tmp/st")"
+# a reference without StealTime: steal is not measured there, and not tested
+"$analyze" diff --causes --causes-pct 90 -F json "$tmp/a1" "$tmp/s2" >"$tmp/n.json" 2>"$tmp/err" ||
+	fail "diff --causes (steal in one run only): $(cat "$tmp/err")"
+python3 "$check" "$tmp/n.json" 90 WakeLatency -- "$(csvs a1)" "$(csvs s2)" || fail "steal in one run only differs"
+jq -e '.causes.WakeLatency.changes[1].above.steal == {"diff": null, "p": null, "p_adj": null, "method": null,
+	"beyond_chance": false, "not_measured_in": "a1"}' "$tmp/n.json" >/dev/null ||
+	fail "steal not measured in a1: $(jq -c '.causes.WakeLatency.changes[1].above.steal' "$tmp/n.json")"
+"$analyze" diff --causes "$tmp/a1" "$tmp/s2" >"$tmp/nt" 2>/dev/null || fail "diff --causes (steal in one run, text)"
+grep -Eq '^  steal +not measured +[0-9.]+% +- +- +- not measured in a1$' "$tmp/nt" ||
+	fail "text: steal in one run only: $(grep steal "$tmp/nt")"
+grep -Eq '^  steal only +not measured +[0-9.]+%$' "$tmp/nt" || fail "text: no 'steal only' row: $(cat "$tmp/nt")"
+
+# two requested states in a run: one line says the breakdown pools them
+mkdir "$tmp/two"
+sed '3~2s/,C1,/,C6,/' "$tmp/a1/datapoints.csv" >"$tmp/two/datapoints.csv"
+"$analyze" diff --causes "$tmp/two" "$tmp/b1" >/dev/null 2>"$tmp/err" || fail "diff --causes (two states)"
+grep -q "two/datapoints.csv: --causes: requested states C1, C6 pooled: the clean median mixes them" "$tmp/err" ||
+	fail "no warning for two states: $(cat "$tmp/err")"
+grep -q "b1/datapoints.csv: --causes: requested states" "$tmp/err" && fail "a one-state run warned: $(cat "$tmp/err")"
 
 expect_fail 2 "diff: --causes-pct: expected a percentile, 0 < PCT < 100, got '0'" "$analyze" diff --causes --causes-pct 0 "$tmp/a1" "$tmp/b1"
 expect_fail 2 "diff: --causes-pct needs --causes" "$analyze" diff --causes-pct 90 "$tmp/a1" "$tmp/b1"

@@ -25,10 +25,36 @@ def num(cell):
     return float(cell) if cell not in ("", None) else None
 
 
+FAMS = [("IRQCnt", "IRQ"), ("SWIRQCnt", "softirq"), ("NMICnt", "NMI"), ("SMICnt", "SMI"),
+        ("StealTime", "steal")]
+CLASSES = ["NMI or SMI", "IRQ and softirq", "IRQ only", "softirq only", "none", "steal only", "not known"]
+
+
+def part(row):
+    """Exclusive class by precedence; an empty cell of a column the run has is not known."""
+    v = {fam: num(row[col]) for col, fam in FAMS if col in row}
+    yes = lambda f: v.get(f) is not None and v[f] > 0
+    empty = lambda *fs: any(f in v and v[f] is None for f in fs)
+    if yes("NMI") or yes("SMI"):
+        return "NMI or SMI"
+    if empty("NMI", "SMI", "IRQ", "softirq"):
+        return "not known"
+    if yes("IRQ") or yes("softirq"):
+        return {(1, 1): "IRQ and softirq", (1, 0): "IRQ only", (0, 1): "softirq only"}[(yes("IRQ"), yes("softirq"))]
+    if empty("steal"):
+        return "not known"
+    return "steal only" if yes("steal") else "none"
+
+
+def column_of(cause):
+    """The column a cause needs (None: none, not known)."""
+    fam = cause.split(" ")[0]
+    return {f: c for c, f in FAMS}.get(fam)
+
+
 def causes_of(row):
     out = []
-    for col, fam in [("IRQCnt", "IRQ"), ("SWIRQCnt", "softirq"), ("NMICnt", "NMI"), ("SMICnt", "SMI"),
-                     ("StealTime", "steal")]:
+    for col, fam in FAMS:
         v = num(row.get(col))
         if v is not None and v > 0:
             out.append(fam)
@@ -36,32 +62,35 @@ def causes_of(row):
         out.append("IRQ " + row["IRQTop"])
     if "softirq" in out and row.get("SWIRQTypes", ""):
         out += ["softirq " + t for t in row["SWIRQTypes"].split("+")]
-    return out or ["none"]
+    return out + (["none"] if part(row) == "none" else [])
 
 
 def breakdown(rows, metric, pct):
     """bands[b] = {"rows": k, "n": {cause: count}, "ex": {cause: sum}}; near: {cause: count}."""
     vals = [(num(r[metric]), causes_of(r)) for r in rows if num(r[metric]) is not None]
+    parts = [part(r) for r in rows if num(r[metric]) is not None]
     s = sorted(v for v, _ in vals)
     n = len(s)
     thr = quantile(s, pct / 100)
-    cmed = quantile(sorted(v for v, c in vals if c == ["none"]), 0.5)
+    cmed = quantile(sorted(v for v, c in vals if "none" in c), 0.5)
     h = int(max(10, math.sqrt(n) / 2))
     pos = pct / 100 * (n - 1)
     lo, hi = s[max(0, math.floor(pos - h))], s[min(n - 1, math.ceil(pos + h))]
-    bands = [{"rows": 0, "n": {}, "ex": {}} for _ in range(2)]
+    bands = [{"rows": 0, "n": {}, "ex": {}, "parts": {}} for _ in range(2)]
     near, nnear = {}, 0
-    for v, cs in vals:
+    for (v, cs), pt in zip(vals, parts):
         b = bands[1 if v > thr else 0]
         b["rows"] += 1
+        b["parts"][pt] = b["parts"].get(pt, 0) + 1
         isnear = lo <= v <= hi
         nnear += isnear
         for c in cs:
             b["n"][c] = b["n"].get(c, 0) + 1
             b["ex"][c] = b["ex"].get(c, 0.0) + (v - cmed if cmed is not None else math.nan)
             near[c] = near.get(c, 0) + isnear
-    return {"thr": thr, "cmed": cmed, "nclean": sum(1 for _, c in vals if c == ["none"]),
-            "bands": bands, "near": near, "nnear": nnear, "n": n}
+    cols = set(rows[0]) if rows else set()
+    return {"thr": thr, "cmed": cmed, "nclean": sum(1 for _, c in vals if "none" in c),
+            "bands": bands, "near": near, "nnear": nnear, "n": n, "cols": cols}
 
 
 def betacf(a, b, x):
@@ -145,9 +174,23 @@ def close(a, b, tol=1e-9):
     return math.isclose(a, b, rel_tol=tol, abs_tol=1e-300)
 
 
+def pooled_cols(config_runs):
+    return set().union(*(set(run[0]) for run in config_runs if run))
+
+
+def unmeasured(config_runs, names, cause):
+    """The first run (its directory's name) without the cause's column, or None."""
+    col = column_of(cause)
+    for run, name in zip(config_runs, names):
+        if col and (not run or col not in run[0]):
+            return name
+    return None
+
+
 def main():
     jpath, pct, metric = sys.argv[1], float(sys.argv[2]), sys.argv[3]
     configs = [c.split(",") for c in sys.argv[5:]]
+    run_names = [[p.split("/")[-2] for p in c] for c in configs]
     runs = [[list(csv.DictReader(open(p, newline=""))) for p in c] for c in configs]
     got = json.load(open(jpath))["causes"][metric]
     bad = 0
@@ -166,10 +209,28 @@ def main():
             if gb["rows"] != eb["rows"] or set(gb["causes"]) != names:
                 print(f"config {ci} {bname}: rows {gb['rows']} causes {sorted(gb['causes'])}, expected {eb['rows']} {sorted(names)}")
                 bad += 1
+            steal_shown = any("StealTime" in pooled_cols(cr) for cr in runs)
+            shown = [c for c in CLASSES if c != "steal only" or steal_shown]
+            if list(gb["classes"]) != shown or sum(v["rows"] for v in gb["classes"].values()) != eb["rows"]:
+                print(f"config {ci} {bname}: classes {gb['classes']}, expected {shown} adding up to {eb['rows']}")
+                bad += 1
+            for c in shown:
+                n = eb["parts"].get(c, 0)
+                meas = c != "steal only" or all("StealTime" in set(run[0]) for run in runs[ci] if run)
+                gc = gb["classes"].get(c, {})
+                if gc.get("rows") != n or not close(gc.get("share"), n / eb["rows"] if meas else None):
+                    print(f"config {ci} {bname} class {c}: {gc}, expected {n} (measured {meas})")
+                    bad += 1
             for c in names:
                 n = eb["n"].get(c, 0)
                 gc = gb["causes"].get(c, {})
                 exm = eb["ex"][c] / n if n and not math.isnan(eb["ex"][c]) else None
+                lack = unmeasured(runs[ci], run_names[ci], c)
+                if lack:
+                    if gc.get("share") is not None or gc.get("not_measured_in") != lack or gc.get("rows") != 0:
+                        print(f"config {ci} {bname} {c}: {gc}, expected not measured in {lack}")
+                        bad += 1
+                    continue
                 if gc.get("rows") != n or not close(gc.get("share"), n / eb["rows"]) or not close(gc.get("excess_mean"), exm):
                     print(f"config {ci} {bname} {c}: {gc}, expected {n} {n / eb['rows']} {exm}")
                     bad += 1
@@ -180,7 +241,10 @@ def main():
             order = sorted(names)
             ps, methods = [], []
             for c in order:
-                if run_level:
+                if unmeasured(runs[0], run_names[0], c) or unmeasured(runs[ci], run_names[ci], c):
+                    ps.append(None)
+                    methods.append(None)
+                elif run_level:
                     sh = [[r["bands"][bi]["n"].get(c, 0) / r["bands"][bi]["rows"] for r in per_run[k] if r["bands"][bi]["rows"]]
                           for k in (0, ci)]
                     ps.append(welch_p(sh[0], sh[1]))
@@ -192,6 +256,14 @@ def main():
             adj = holm(ps)
             for c, p, pa, m in zip(order, ps, adj, methods):
                 gc = got["changes"][ci][bname][c]
+                lack = unmeasured(runs[0], run_names[0], c) or unmeasured(runs[ci], run_names[ci], c)
+                if lack:
+                    if gc != {"diff": None, "p": None, "p_adj": None, "method": None, "beyond_chance": False,
+                              "not_measured_in": lack}:
+                        print(f"change {ci} {bname} {c}: {gc}, expected not measured in {lack}")
+                        bad += 1
+                    tested += 1
+                    continue
                 ea, eb_ = pooled[0]["bands"][bi], pooled[ci]["bands"][bi]
                 diff = eb_["n"].get(c, 0) / eb_["rows"] - ea["n"].get(c, 0) / ea["rows"]
                 if not (close(gc["diff"], diff) and close(gc["p"], p, 1e-7) and close(gc["p_adj"], pa, 1e-7)

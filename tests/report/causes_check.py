@@ -10,7 +10,8 @@ import sys
 from html.parser import HTMLParser
 
 CUTS = [50, 90, 99, 99.9]
-PARTS = ["NMI or SMI", "IRQ and softirq", "IRQ only", "softirq only", "none", "steal only"]
+PARTS = ["NMI or SMI", "IRQ and softirq", "IRQ only", "softirq only", "none", "steal only", "not known"]
+COLS = (("IRQ", "IRQCnt"), ("softirq", "SWIRQCnt"), ("NMI", "NMICnt"), ("SMI", "SMICnt"), ("steal", "StealTime"))
 BAR_H = 180
 
 
@@ -32,19 +33,27 @@ def expected(path, metric):
     vals = [(num(r[metric]), r) for r in rows if num(r[metric]) is not None]
     s = sorted(v for v, _ in vals)
     thr = [quantile(s, c / 100) for c in CUTS]
-    fams = ["IRQ", "softirq", "NMI", "SMI"] + (["steal"] if steal else [])
-    bands = [{"rows": 0, "parts": [0] * 6, "fam": {f: 0 for f in fams}, "steal": steal,
-              "tops": {}, "types": {}} for _ in range(5)]
+    header = set(rows[0]) if rows else set()
+    fams = [f for f, c in COLS if c in header]
+    bands = [{"rows": 0, "parts": [0] * 7, "fam": {f: 0 for f in fams}, "steal": steal,
+              "absent": [f for f, c in COLS[:4] if c not in header], "tops": {}, "types": {}} for _ in range(5)]
     for v, r in vals:
         b = bands[sum(v > t for t in thr)]
-        has = {f: (num(r.get(c)) or 0) > 0 for f, c in
-               (("IRQ", "IRQCnt"), ("softirq", "SWIRQCnt"), ("NMI", "NMICnt"), ("SMI", "SMICnt"),
-                ("steal", "StealTime")) if f in fams}
-        part = 0 if has["NMI"] or has["SMI"] else 1 if has["IRQ"] and has["softirq"] else \
-            2 if has["IRQ"] else 3 if has["softirq"] else 5 if steal and has["steal"] else 4
+        cells = {f: num(r[c]) for f, c in COLS if c in header}
+        has = {f: x is not None and x > 0 for f, x in cells.items()}
+        empty = {f for f, x in cells.items() if x is None}
+        has.update({f: False for f, c in COLS if c not in header})
+        if has["NMI"] or has["SMI"]:
+            part = 0
+        elif empty & {"NMI", "SMI", "IRQ", "softirq"}:
+            part = 6
+        elif has["IRQ"] or has["softirq"]:
+            part = 1 if has["IRQ"] and has["softirq"] else 2 if has["IRQ"] else 3
+        else:
+            part = 6 if "steal" in empty else 5 if has["steal"] else 4
         b["rows"] += 1
         b["parts"][part] += 1
-        for f in has:
+        for f in fams:
             b["fam"][f] += has[f]
         if has["IRQ"] and r.get("IRQTop"):
             b["tops"][r["IRQTop"]] = b["tops"].get(r["IRQTop"], 0) + 1
@@ -93,6 +102,7 @@ class Section(HTMLParser):
 def main():
     html, metric = sys.argv[1], sys.argv[2]
     runs = {int(k): v for k, v in (a.split("=", 1) for a in sys.argv[3:])}
+    unknown_shown = any(e["parts"][6] for path in runs.values() for e in expected(path, metric)[1])
     sec = Section(metric)
     sec.feed(open(html, encoding="utf-8").read())
     bad, checked = 0, 0
@@ -116,8 +126,12 @@ def main():
             for k, name in enumerate(PARTS):
                 n = e["parts"][k]
                 if name == "steal only" and not e["steal"]:
-                    want(cell(name)[0] is None and cell(name)[1] in ("", "not known") and (r, b, k) not in sec.bars,
+                    want(cell(name)[0] is None and cell(name)[1] in ("", "not measured") and (r, b, k) not in sec.bars,
                          f"run {r} band {b}: a steal class {cell(name)} without StealTime")
+                    continue
+                if name == "not known" and not unknown_shown:
+                    want(cell(name) == (None, "") and (r, b, k) not in sec.bars,
+                         f"run {r} band {b}: a 'not known' class {cell(name)} where every cell is known")
                     continue
                 want(cell(name)[0] == str(n), f"run {r} band {b} {name}: {cell(name)}, expected {n}")
                 bar = sec.bars.get((r, b, k))
@@ -133,6 +147,8 @@ def main():
                 want(cell(fam)[0] == str(n), f"run {r} band {b} any {fam}: {cell(fam)}, expected {n}")
             if not e["steal"]:
                 want(cell("steal")[0] is None, f"run {r} band {b}: a steal share {cell('steal')} without StealTime")
+            for fam in e["absent"]:
+                want(cell(fam) == (None, "not measured"), f"run {r} band {b} any {fam}: {cell(fam)}, expected not measured")
             for key, counts in (("IRQTop", e["tops"]), ("SWIRQType", e["types"])):
                 n, text = cell(key)
                 if not counts:

@@ -6,7 +6,8 @@
 # offering one whose writes the probe finds refused, and on AMD / HWP-off / other-model trees
 # the reason each is missing; every check refusal (exit 2, nothing written); a --set run
 # (recorded, restored); the exact files and MSR bits of a SIGKILLed run, then --restore (online
-# files first) back to the tree as before; targets (@cpus=, @package=, @siblings, @all) on
+# files of CPUs it took offline first, of CPUs it brought online last, their msr files refusing
+# opens while offline as the kernel's) back to the tree as before; targets (@cpus=, @package=, @siblings, @all) on
 # the per-CPU ones, also after offline-cpus took CPUs offline; SIGINT; a write that fails
 # midway; a matrix over offline-cpus and hwp-desired.
 . "$(dirname "$0")/../collect/lib.sh"
@@ -359,7 +360,15 @@ for n in 0 1 2 3; do
 	msr_is $n 774 0x15580001a01
 	msr_is $n 1FC $pw
 done
-"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (offline-cpus=none)"; }
+# under offline_shim.c, as on a real kernel, cpu$OFF's msr refuses opens once it is offline
+# again: its MSRs are written back before its online file
+OFFLINE_SHIM=$3
+[ -f "$OFFLINE_SHIM" ] || fail "no offline_shim library: $OFFLINE_SHIM"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 LD_PRELOAD=$OFFLINE_SHIM \
+	"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (offline-cpus=none)"; }
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 LD_PRELOAD=$OFFLINE_SHIM \
+	perl -e 'open(my $f, "<", $ARGV[0]) and exit 1; exit 0' "$R/dev/cpu/$OFF/msr" ||
+	fail "offline_shim: cpu$OFF/msr opens while cpu$OFF is offline"
 # 1 online file, resume-latency and hwp-max of 4, pre-wake of 1
 grep -q "^collect: 10 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (offline-cpus=none): count"; }
 file_is "$C/cpu$OFF/online" 0

@@ -201,7 +201,7 @@ int isc_target_resolve(struct isc_settings *s, const char *name, const char *spe
 		return 0;
 	}
 	if (resolve_spec(s, spec, t, r, sizeof(r)) == 0)
-		return 0;
+		return st_target_scope_check(s, name, t, why, len) == 0 ? 0 : (isc_target_free(t), -1);
 	snprintf(why, len, "%s@%s: %s", name, spec, r);
 	isc_target_free(t);
 	return -1;

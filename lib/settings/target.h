@@ -44,4 +44,8 @@ int *isc_target_cpus_now(const struct isc_settings *s, const struct isc_target *
 int isc_target_offline_clash(struct isc_settings *s, const char *name, const struct isc_target *t,
 			     const char *offline_value, char *why, size_t len);
 
+/* target_scope.c: 0, or -1 with one line in why if name is one MSR per core or package and t
+ * covers part of one (the online CPUs missing named). */
+int st_target_scope_check(struct isc_settings *s, const char *name, const struct isc_target *t, char *why, size_t len);
+
 #endif

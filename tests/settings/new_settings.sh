@@ -299,6 +299,8 @@ refused "freq@cpus=9: CPU 9 does not exist \(online: 0-3\)" freq=2GHz@cpus=9
 refused "unknown setting 'freq@cpu1'; the settings are .*, pkg-cstate-limit, pm-qos, resume-latency, offline-cpus, uncore-freq, cstate-prewake, hwp-min, hwp-max, hwp-desired$" freq@cpu1=2GHz
 refused "unknown setting 'pkg-cstate-limit@package1'" pkg-cstate-limit@package1=PC2
 refused "pkg-cstate-limit@package=5: no online CPU is in package 5" pkg-cstate-limit=PC2@package=5
+refused "cstate-prewake@cpus=3: MSR 0x1FC is one per package: the target must cover whole packages; CPUs missing: 1$" \
+	cstate-prewake=off@cpus=3
 refused "hwp-desired@siblings=x: unknown target" hwp-desired=8@siblings=x
 # a lock on one CPU of package 1 refuses package 1, not package 0
 cp "$R/dev/cpu/3/msr" "$TMP/msr.keep"

@@ -78,7 +78,9 @@ for want in "pkg-cstate-limit PC0" "resume-latency 0" "offline-cpus none" "uncor
 	sed '/^Not on this machine:/q' "$TMP/list" | grep -Eq "^  ${want% *} +${want#* } " ||
 		{ cat "$TMP/list"; fail "--list-settings: no '$want' offered"; }
 done
-[ "$(sed -n '/^Not on this machine:/,$p' "$TMP/list" | wc -l)" -eq 1 ] || { cat "$TMP/list"; fail "the fixture lacks something"; }
+# the fixture lacks nothing: no "Not on this machine:" header with nothing under it
+! grep -q "^Not on this machine:" "$TMP/list" || { cat "$TMP/list"; fail "the fixture lacks something, or an empty header"; }
+tail -n 1 "$TMP/list" | grep -Eq "^  hwp-desired +auto " || { cat "$TMP/list"; fail "--list-settings: not ending with a setting"; }
 grep -q "@cpuN\|@packageN" "$TMP/list" && { cat "$TMP/list"; fail "--list-settings: a CPU-named form (targets replace them)"; }
 grep -q "^  hwp-max .* lowest, efficient, guaranteed, highest, or 1 to 45 (MSR 0x771 of CPU $CPU)" "$TMP/list" ||
 	{ cat "$TMP/list"; fail "--list-settings: HWP levels"; }

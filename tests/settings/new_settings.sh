@@ -149,8 +149,9 @@ refused "resume-latency=-1: not n/a or a whole number of microseconds up to 2147
 refused "resume-latency=2147483647: not n/a" resume-latency=2147483647
 refused "offline-cpus=$CPU: CPU $CPU is the measured CPU: it is never taken offline; accepted: none, siblings" offline-cpus=$CPU
 refused "offline-cpus=7: there is no CPU 7;" offline-cpus=7
-for v in 1- 3-2 1,,2 1, x 99999 -1; do
-	refused "offline-cpus=$v: not none, siblings or a CPU list such as 1,3-5 \(CPUs below 8192\)" offline-cpus=$v
+for v in 1- 3-2 1,,2 1, x 99999 -1 1+ +1 1++2 1+,2; do
+	re=$(printf '%s' "$v" | sed 's/+/\\+/g')
+	refused "offline-cpus=$re: not none, siblings or a CPU list such as 1,3-5 or 1\+3-5 \(CPUs below 8192\)" "offline-cpus=$v"
 done
 if [ "$CPU" = 1 ]; then
 	refused "offline-cpus=0,2: CPU 0 cannot go offline \(no cpu0/online file\)" offline-cpus=0,2
@@ -427,3 +428,20 @@ for d in "$e"/*/; do
 done
 same "after the matrix"
 note "matrix offline-cpus x hwp-desired: 4 runs, each with its configuration; restored"
+
+# '+' joins CPUs in a value (the commas of --matrix split values): {OFF, SIB} in one run
+e=$TMP/plus
+"$COLLECT" $S -c 20 -o "$e" --matrix offline-cpus=none,$OFF+$SIB --repeat 1 2>"$TMP/err" || { cat "$TMP/err"; fail "matrix offline-cpus=none,$OFF+$SIB"; }
+lo=$OFF hi=$SIB
+[ $OFF -lt $SIB ] || { lo=$SIB hi=$OFF; }
+jq_true "$e/experiment.json" '(.runs | length) == 2 and .restored == true and (.design.factors[0].values == ["none","'$OFF+$SIB'"])' \
+	"experiment.json of offline-cpus=none,$OFF+$SIB"
+n=0
+for d in "$e"/*/; do
+	jq_true "$d/info.json" '.settings["offline-cpus"] == (if .experiment.config["offline-cpus"] == "none" then "none"
+		else "'$lo-$hi'" end)' "$d: offline-cpus of its configuration"
+	n=$((n + 1))
+done
+[ $n = 2 ] || fail "matrix offline-cpus=none,$OFF+$SIB: $n run directories"
+same "after the matrix over offline-cpus=none,$OFF+$SIB"
+note "matrix offline-cpus=none,$OFF+$SIB: 2 runs, the second with CPUs $lo-$hi offline; restored"

@@ -174,12 +174,37 @@ cp "$R/dev/cpu/$OTHER/msr" "$TMP/msr.keep"
 perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x774, 0); print $f pack("Q<", 0x0000055580002D01)' "$R/dev/cpu/$OTHER/msr"
 refused "hwp-min=8: cannot be set on this machine: CPU $OTHER: MSR 0x774 defers to the package request \(bit 42\)" hwp-min=8
 cp "$TMP/msr.keep" "$R/dev/cpu/$OTHER/msr"
+# HWP fields against each other (levels: lowest 1, efficient 8, guaranteed 26, highest 45;
+# MSR 0x774 now: min 1, max 45, desired 0), the planned ones and those left as they are
+hwp_refused() {   # MESSAGE ARGS...
+	m=$1
+	shift
+	expect_fail 2 "^collect: $m$" $COLLECT $S -c 20 -o "$TMP/never" "$@"
+}
+hwp_refused "hwp-min=highest \(45\) is above hwp-max=lowest \(1\) on CPU 0 \(HWP needs min <= desired <= max\)" \
+	--set hwp-min=highest --set hwp-max=lowest
+hwp_refused "hwp-desired=highest \(45\) is above hwp-max=guaranteed \(26\) on CPU 0 \(HWP needs min <= desired <= max\)" \
+	--set hwp-desired=highest --set hwp-max=guaranteed
+hwp_refused "hwp-min=guaranteed \(26\) is above hwp-max=efficient \(8\) on CPU 0 \(HWP needs min <= desired <= max\)" \
+	--set hwp-min=guaranteed --matrix hwp-max=highest,efficient
+hwp_refused "hwp-min=30 \(30\) is above hwp-desired=20 \(20\) on CPU $OTHER \(HWP needs min <= desired <= max\)" \
+	--set hwp-min=30@cpus=$OTHER --matrix hwp-desired=auto,20
+cp "$R/dev/cpu/0/msr" "$TMP/msr.keep"   # CPU 0 asking min 26 now: a field left as it is counts
+perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x774, 0); print $f pack("Q<", 0x0000015580002D1A)' "$R/dev/cpu/0/msr"
+hwp_refused "hwp-min 26 \(as now\) is above hwp-max=efficient \(8\) on CPU 0 \(HWP needs min <= desired <= max\)" \
+	--set hwp-max=efficient
+cp "$TMP/msr.keep" "$R/dev/cpu/0/msr"
+# accepted: auto desired below min; fields on different CPUs, each in order with what the CPU holds
+"$COLLECT" $S -c 20 --dry-run --set hwp-min=guaranteed --set hwp-desired=auto --set hwp-max=highest >/dev/null ||
+	fail "hwp-min=guaranteed with desired auto refused"
+"$COLLECT" $S -c 20 --dry-run --set hwp-min=highest@cpus=$OTHER --set hwp-max=lowest@cpus=$SIB >/dev/null ||
+	fail "hwp-min and hwp-max on different CPUs refused"
 [ ! -e "$TMP/never" ] || fail "a refused command made its output directory"
 same "after refused values"
 
 # --set of every new setting: recorded as set, restored after
 SET="--set resume-latency=20 --set offline-cpus=siblings --set uncore-freq=2.2GHz --set cstate-prewake=off
-	--set hwp-min=guaranteed --set hwp-max=40 --set hwp-desired=efficient"
+	--set hwp-min=efficient --set hwp-max=40 --set hwp-desired=guaranteed"
 run=$TMP/set1
 retry_busy "$COLLECT" $S -c 20 -o "$run" $SET || fail "--set run"
 # (the run reads the CPUs of the fixture's static cpu/online, 0-3: the sibling taken offline
@@ -187,11 +212,11 @@ retry_busy "$COLLECT" $S -c 20 -o "$run" $SET || fail "--set run"
 mixed() { echo "mixed: $(for n in 0 1 2 3; do [ $n = $SIB ] && printf 'cpu%s=%s ' $n "$2" || printf 'cpu%s=%s ' $n "$1"; done | sed 's/ $//')"; }
 jq_true "$run/info.json" '.settings["resume-latency"] == "20" and .settings["offline-cpus"] == "'$SIB'" and
 	.settings["uncore-freq"] == "2200MHz" and .settings["cstate-prewake"] == "'"$(mixed off on)"'" and
-	.settings["hwp-min"] == "'"$(mixed 26 1)"'" and .settings["hwp-max"] == "'"$(mixed 40 45)"'" and
-	.settings["hwp-desired"] == "'"$(mixed 8 auto)"'"' "settings recorded as set"
+	.settings["hwp-min"] == "'"$(mixed 8 1)"'" and .settings["hwp-max"] == "'"$(mixed 40 45)"'" and
+	.settings["hwp-desired"] == "'"$(mixed 26 auto)"'"' "settings recorded as set"
 jq_true "$run/info.json" '.settings_changed["uncore-freq"] == {"before":"800MHz-2000MHz","after":"2200MHz"} and
 	.settings_changed["offline-cpus"] == {"before":"none","after":"'$SIB'"} and
-	.settings_changed["hwp-desired"] == {"before":"auto","after":"8"} and (.settings_changed | length) == 7' "settings_changed"
+	.settings_changed["hwp-desired"] == {"before":"auto","after":"26"} and (.settings_changed | length) == 7' "settings_changed"
 same "after the --set run"
 [ ! -e "$J" ] || fail "journal left after a clean run"
 note "--set run: $(jq -c '.settings | with_entries(select(.key | test("resume|offline|uncore|prewake|hwp")))' "$run/info.json")"
@@ -226,7 +251,7 @@ for n in 0 1 2 3; do
 	file_is "$C/cpu$n/power/pm_qos_resume_latency_us" 20   # written before offline-cpus
 	[ $n = $SIB ] && continue                              # the later ones skip the CPU gone offline
 	msr_is $n 1FC 0x40000022
-	msr_is $n 774 0x1558008281a
+	msr_is $n 774 0x155801a2808
 	msr_is $n E2 0x1400000b   # Sapphire Rapids: the limit is bits 2:0 (PC6R = 3), bit 3 stays
 	file_is "$C/cpu$n/cpufreq/scaling_max_freq" 2000000
 done
@@ -252,7 +277,7 @@ first=$(grep -E "openat\(.*\"$R/(sys|dev)/.*O_(WRONLY|RDWR)" "$TMP/strace" | hea
 case "$first" in *"/cpu$SIB/online\""*) ;; *) fail "--restore wrote something before the online file: $first" ;; esac
 same "after SIGKILL and --restore"
 [ ! -e "$J" ] || fail "journal left after --restore"
-note "SIGKILL: MSR 0x1FC 0x22 -> 0x40000022, 0x774 0x15580002d01 -> 0x1558008281a, cpu$SIB offline; --restore wrote cpu$SIB/online first"
+note "SIGKILL: MSR 0x1FC 0x22 -> 0x40000022, 0x774 0x15580002d01 -> 0x155801a2808, cpu$SIB offline; --restore wrote cpu$SIB/online first"
 
 # offline-cpus first, then per-CPU settings: the CPU taken offline is skipped (its files refuse
 # writes on a real machine), and brought back before the rest on restore

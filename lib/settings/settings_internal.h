@@ -27,6 +27,9 @@ struct isc_settings {
 	 * (ascending), which the per-CPU settings written after it skip or add. */
 	int *went_off, *came_on;
 	size_t nwent_off, ncame_on;
+	/* target.c: while a uncore-freq@package= target acts, its dies: the only ones uncore.c sees */
+	char **uncore_dies;
+	size_t nuncore_dies;
 };
 
 /* One setting. cpu is -1 for system and PCI scope. name is the full name as typed

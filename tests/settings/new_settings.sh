@@ -407,6 +407,29 @@ echo 0-3 >"$C/online"
 same "after offline-cpus=none with targets and --restore"
 note "offline-cpus=none bringing CPU $OFF back: hwp-max (default) and resume-latency@all on it too, cstate-prewake@package=$((OFF % 2)) on CPU $PW only, 10 values restored"
 
+# uncore-freq@package=LIST: the dies of those packages only (package_XX_die_YY), recorded
+U=$C/intel_uncore_frequency
+refused "uncore-freq@package=5: no uncore die of package 5 \(package_05_die_YY in $U\)$" uncore-freq=1.2GHz@package=5
+refused "uncore-freq@cpus=1: uncore-freq is one setting for the whole machine: it takes no CPU target$" uncore-freq=1.2GHz@cpus=1
+"$COLLECT" $S -c 20 --dry-run --set uncore-freq=1.2GHz@package=1 >"$TMP/plan" || fail "--dry-run uncore-freq@package=1"
+grep -qx "target: uncore-freq@package=1 = dies package_01_die_00" "$TMP/plan" || { cat "$TMP/plan"; fail "uncore-freq@package=1: plan"; }
+start_long unc --set uncore-freq=1.2GHz@package=1
+kill -KILL $pid $child
+wait $pid 2>/dev/null
+file_is "$U/package_00_die_00/min_freq_khz" 800000
+file_is "$U/package_00_die_00/max_freq_khz" 2000000
+file_is "$U/package_01_die_00/min_freq_khz" 1200000
+file_is "$U/package_01_die_00/max_freq_khz" 1200000
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (uncore-freq@package=1)"; }
+grep -q "^collect: 2 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (uncore-freq@package=1): count"; }
+same "after uncore-freq@package=1 and --restore"
+"$COLLECT" $S -c 20 -o "$TMP/unc-run" --set uncore-freq=1.2GHz@package=1 2>"$TMP/err" || { cat "$TMP/err"; fail "uncore-freq@package=1 run"; }
+jq_true "$TMP/unc-run/info.json" '.settings_targets["uncore-freq"] == {"target":"package=1","dies":["package_01_die_00"]} and
+	.settings_changed["uncore-freq"] == {"before":"800MHz-2000MHz","after":"1200MHz"} and
+	.settings["uncore-freq"] == "mixed: package_00_die_00=800MHz-2000MHz package_01_die_00=1200MHz"' "uncore-freq@package=1 recorded"
+same "after the uncore-freq@package=1 run"
+note "uncore-freq=1.2GHz@package=1: package_01_die_00 written (1200000 kHz), package_00_die_00 kept, 2 values restored"
+
 # SIGINT: the run stops, the collector restores everything itself
 start_long int $SET
 kill -INT $pid

@@ -86,6 +86,10 @@ const char *plan_order_name(enum exp_order o);
 void plan_print(const struct plan *p, const struct collect_opts *o, FILE *out);
 double plan_run_estimate_s(const struct collect_opts *o);
 
+/* experiment_hwp.c: hwp-min <= hwp-desired <= hwp-max in every configuration (targets
+ * resolved). 0, or -1 with one line in why. */
+int plan_hwp_check(const struct plan *p, struct isc_settings *s, char *why, size_t len);
+
 /* experiment_run.c: apply, run, restore. argv: the usual options only. */
 int experiment_main(const struct exp_opts *x, int argc, char **argv);
 

@@ -219,7 +219,14 @@ void plan_print(const struct plan *p, const struct collect_opts *o, FILE *out)
 		if (!f->target)
 			continue;
 		char *cpus = isc_target_cpus_text(&f->tgt);
-		fprintf(out, "target: %s@%s = CPUs %s\n", f->name, f->target, cpus);
+		if (f->tgt.dies) {   /* uncore-freq@package= */
+			fprintf(out, "target: %s@%s = dies", f->name, f->target);
+			for (size_t k = 0; k < f->tgt.ndies; k++)
+				fprintf(out, " %s", f->tgt.dies[k]);
+			fprintf(out, "\n");
+		} else {
+			fprintf(out, "target: %s@%s = CPUs %s\n", f->name, f->target, cpus);
+		}
 		free(cpus);
 	}
 	for (size_t i = 0; i < p->nruns; i++) {

@@ -104,7 +104,7 @@ static int validate(struct exp *x)
 				return ISC_EXIT_USAGE;
 			}
 	}
-	if (offline_clash(x, why, sizeof(why)) < 0) {
+	if (offline_clash(x, why, sizeof(why)) < 0 || plan_hwp_check(&x->p, x->s, why, sizeof(why)) < 0) {
 		isc_err("%s", why);
 		return ISC_EXIT_USAGE;
 	}

@@ -55,7 +55,8 @@ int st_online_state(const struct isc_settings *s, int cpu)
 	return r;
 }
 
-/* "0-2,5" into set (MAX_CPUS flags). 0, or -1 with the reason. */
+/* "0-2,5" into set (MAX_CPUS flags); '+' joins like ',' ("1+3": --matrix splits values at
+ * commas). 0, or -1 with the reason. */
 static int parse_list(const char *v, bool *set, char *why, size_t len)
 {
 	for (const char *p = v; *p;) {
@@ -68,7 +69,8 @@ static int parse_list(const char *v, bool *set, char *why, size_t len)
 				goto bad;
 			b = strtol(end + 1, &end, 10);
 		}
-		if (b < a || b >= MAX_CPUS || (*end && *end != ',') || (*end == ',' && !end[1]))
+		bool joiner = *end == ',' || *end == '+';
+		if (b < a || b >= MAX_CPUS || (*end && !joiner) || (joiner && !end[1]))
 			goto bad;
 		for (long c = a; c <= b; c++)
 			set[c] = true;
@@ -76,7 +78,7 @@ static int parse_list(const char *v, bool *set, char *why, size_t len)
 	}
 	return 0;
 bad:
-	snprintf(why, len, "not none, siblings or a CPU list such as 1,3-5 (CPUs below %d)", MAX_CPUS);
+	snprintf(why, len, "not none, siblings or a CPU list such as 1,3-5 or 1+3-5 (CPUs below %d)", MAX_CPUS);
 	return -1;
 }
 
@@ -180,7 +182,7 @@ static char *off_read(struct isc_settings *s, const char *name, int cpu)
 static void off_accepts(struct isc_settings *s, const char *name, char *buf, size_t len)
 {
 	(void)s, (void)name;
-	snprintf(buf, len, "none, siblings (of the measured CPU), or a CPU list such as 1,3-5 (the CPUs offline)");
+	snprintf(buf, len, "none, siblings (of the measured CPU), or a CPU list such as 1,3-5 or 1+3-5 (the CPUs offline)");
 }
 
 static int off_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)

@@ -93,6 +93,11 @@ static int level_of(struct isc_settings *s, const char *name, int cpu, const cha
 	return (int)v;
 }
 
+int st_hwp_level(struct isc_settings *s, const char *name, int cpu, const char *value, char *why, size_t len)
+{
+	return level_of(s, name, cpu, value, why, len);
+}
+
 static int hwp_check(struct isc_settings *s, const char *name, const char *value, char *why, size_t len)
 {
 	for (size_t i = 0; i < s->ncpus; i++) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Writing a parsed journal back (collect --restore, and the end of every experiment): CPUs'
- * online files first, then last entry first, a second pass for those that failed (cpufreq
- * min/max order); each value left changed is named with its journal line and what to do. */
+ * online files that were 1 first, then last entry first, the online files that were 0 last; a
+ * second pass for those that failed (cpufreq min/max order); each value left changed is named
+ * with its journal line and what to do. */
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -77,27 +78,37 @@ static int restore_entry(const struct st_jentry *e, const char *root, const char
 	return e->msr ? restore_msr(e, root, jp, report) : restore_file(e, root, jp, report);
 }
 
-/* A CPU's online file (offline-cpus): written back before anything else, as the other files
- * of an offline CPU refuse writes. */
+/* A CPU's online file (offline-cpus). */
 static bool is_online_file(const struct st_jentry *e)
 {
 	size_t n = strlen(e->path);
 	return !e->msr && n > 7 && !strcmp(e->path + n - 7, "/online");
 }
 
+/* 0: an online file that was 1 (a CPU the run took offline: back first, as the files of an
+ * offline CPU refuse writes); 2: one that was 0 (a CPU the run brought online: offline last,
+ * once its other files are back); 1: everything else. */
+static int restore_pass(const struct st_jentry *e)
+{
+	if (!is_online_file(e))
+		return 1;
+	return strcmp(e->old, "0") ? 0 : 2;
+}
+
+/* Each pass in reverse journal order; then the failed ones again, in the same order, saying
+ * why (cpufreq min/max refuse each other in one order only). */
 int st_journal_replay(const struct st_jtext *t, const char *root, const char *jp)
 {
 	int failed = 0;
 	bool *bad = isc_xcalloc(t->n + 1, sizeof(*bad));
-	for (size_t i = t->n; i-- > 0;)
-		if (is_online_file(&t->e[i]))
-			bad[i] = restore_entry(&t->e[i], root, jp, false) < 0;
-	for (size_t i = t->n; i-- > 0;)
-		if (!is_online_file(&t->e[i]))
-			bad[i] = restore_entry(&t->e[i], root, jp, false) < 0;
-	for (size_t i = t->n; i-- > 0;)
-		if (bad[i] && restore_entry(&t->e[i], root, jp, true) < 0)
-			failed++;
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = t->n; i-- > 0;)
+			if (restore_pass(&t->e[i]) == pass)
+				bad[i] = restore_entry(&t->e[i], root, jp, false) < 0;
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = t->n; i-- > 0;)
+			if (restore_pass(&t->e[i]) == pass && bad[i] && restore_entry(&t->e[i], root, jp, true) < 0)
+				failed++;
 	free(bad);
 	return failed;
 }

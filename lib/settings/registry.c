@@ -230,9 +230,21 @@ void isc_settings_list(struct isc_settings *s, FILE *out)
 		fprintf(out, "  (not root: whether the kernel takes a write is only known to root; a setting listed\n"
 			     "   here may still be refused by collect --set, as root)\n");
 	for_each(s, list_one, &a);
-	fprintf(out, "Not on this machine:\n");
-	a.missing = true;
+	/* the header only when a setting follows it */
+	char *missing = NULL;
+	size_t n = 0;
+	a = (struct list_arg){ open_memstream(&missing, &n), true };
+	if (!a.out) {   /* out of memory: the header regardless */
+		fprintf(out, "Not on this machine:\n");
+		a.out = out;
+		for_each(s, list_one, &a);
+		return;
+	}
 	for_each(s, list_one, &a);
+	fclose(a.out);
+	if (n)
+		fprintf(out, "Not on this machine:\n%s", missing);
+	free(missing);
 }
 
 static void names_of(char *buf, size_t len)

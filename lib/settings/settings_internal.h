@@ -27,6 +27,9 @@ struct isc_settings {
 	 * (ascending), which the per-CPU settings written after it skip or add. */
 	int *went_off, *came_on;
 	size_t nwent_off, ncame_on;
+	/* target.c: while a uncore-freq@package= target acts, its dies: the only ones uncore.c sees */
+	char **uncore_dies;
+	size_t nuncore_dies;
 };
 
 /* One setting. cpu is -1 for system and PCI scope. name is the full name as typed
@@ -76,6 +79,8 @@ struct st_pkg_limits {
 	const char *names[16];      /* by code; NULL: a code without a name (raw:N) */
 };
 const struct st_pkg_limits *st_pkg_limits(const struct isc_settings *s);
+/* hwp.c: the level value of hwp-min/max/desired asks of cpu (0: auto), or -1 with why. */
+int st_hwp_level(struct isc_settings *s, const char *name, int cpu, const char *value, char *why, size_t len);
 /* The have() of an Intel MSR setting: an Intel CPU whose MSR msr reads on the measured CPU. */
 int st_intel_msr_have(struct isc_settings *s, uint32_t msr, char *why, size_t len);
 

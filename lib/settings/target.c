@@ -189,6 +189,13 @@ int isc_target_resolve(struct isc_settings *s, const char *name, const char *spe
 	if (d && d->scope != ST_CPU) {
 		if (!spec)
 			return 0;
+		if (!strcmp(name, "uncore-freq") && !strncmp(spec, "package=", 8)) {
+			if (st_uncore_package_dies(s, spec + 8, &t->dies, &t->ndies, r, sizeof(r)) == 0)
+				return 0;
+			snprintf(why, len, "%s@%s: %s", name, spec, r);
+			isc_target_free(t);
+			return -1;
+		}
 		snprintf(why, len, "%s@%s: %s is one setting for the whole machine: it takes no CPU target", name, spec, name);
 		isc_target_free(t);
 		return -1;
@@ -201,7 +208,7 @@ int isc_target_resolve(struct isc_settings *s, const char *name, const char *spe
 		return 0;
 	}
 	if (resolve_spec(s, spec, t, r, sizeof(r)) == 0)
-		return 0;
+		return st_target_scope_check(s, name, t, why, len) == 0 ? 0 : (isc_target_free(t), -1);
 	snprintf(why, len, "%s@%s: %s", name, spec, r);
 	isc_target_free(t);
 	return -1;
@@ -209,6 +216,9 @@ int isc_target_resolve(struct isc_settings *s, const char *name, const char *spe
 
 void isc_target_free(struct isc_target *t)
 {
+	for (size_t i = 0; i < t->ndies; i++)
+		free(t->dies[i]);
+	free(t->dies);
 	free(t->spec);
 	free(t->cpus);
 	*t = (struct isc_target){ 0 };
@@ -239,6 +249,11 @@ cJSON *isc_target_json(const struct isc_target *t)
 		for (size_t i = 0; i < t->ncpus; i++)
 			cJSON_AddItemToArray(a, cJSON_CreateNumber(t->cpus[i]));
 	}
+	if (t->dies) {
+		cJSON *a = cJSON_AddArrayToObject(o, "dies");
+		for (size_t i = 0; i < t->ndies; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(t->dies[i]));
+	}
 	return o;
 }
 
@@ -254,6 +269,7 @@ static struct saved swap_in(struct isc_settings *s, const struct isc_target *t)
 	struct saved old = { s->cpus, NULL, s->ncpus };
 	old.now = isc_target_cpus_now(s, t, &s->ncpus);
 	s->cpus = old.now;
+	s->uncore_dies = t->dies, s->nuncore_dies = t->ndies;
 	return old;
 }
 
@@ -262,6 +278,7 @@ static void swap_out(struct isc_settings *s, struct saved old)
 	free(old.now);
 	s->cpus = old.cpus;
 	s->ncpus = old.n;
+	s->uncore_dies = NULL, s->nuncore_dies = 0;
 }
 
 int isc_settings_check_on(struct isc_settings *s, const struct isc_target *t, const char *name, const char *value,

@@ -15,6 +15,8 @@ struct isc_target {
 	char *spec;    /* as given after '@'; NULL: the default (--settings-cpus) */
 	int *cpus;     /* resolved, ascending; none for a system-wide setting */
 	size_t ncpus;
+	char **dies;   /* uncore-freq@package=LIST: the package_XX_die_YY directories it writes */
+	size_t ndies;
 };
 
 /* Resolve spec (NULL: the default) for setting name. 0, or -1 with one line in why: an
@@ -43,5 +45,13 @@ int *isc_target_cpus_now(const struct isc_settings *s, const struct isc_target *
  * offline-cpus=offline_value takes offline, or that value takes all of t's CPUs offline. */
 int isc_target_offline_clash(struct isc_settings *s, const char *name, const struct isc_target *t,
 			     const char *offline_value, char *why, size_t len);
+
+/* uncore.c: the uncore dies of the packages in list ("0", "0-1"), every package with one.
+ * 0, or -1 with why. */
+int st_uncore_package_dies(struct isc_settings *s, const char *list, char ***dies, size_t *n, char *why, size_t len);
+
+/* target_scope.c: 0, or -1 with one line in why if name is one MSR per core or package and t
+ * covers part of one (the online CPUs missing named). */
+int st_target_scope_check(struct isc_settings *s, const char *name, const struct isc_target *t, char *why, size_t len);
 
 #endif

@@ -13,6 +13,7 @@
 #include "table/numparse.h"
 #include "text/util.h"
 #include "settings/settings_internal.h"
+#include "settings/target.h"
 
 #define UNCORE_DIR "/sys/devices/system/cpu/intel_uncore_frequency"
 
@@ -21,7 +22,17 @@ struct die {
 	uint64_t init_min, init_max, min, max;   /* kHz */
 };
 
-/* The dies, sorted by name; n = 0 when there are none. malloc'd. */
+/* Whether die name is one an uncore-freq@package= target acting now leaves out. */
+static bool left_out(const struct isc_settings *s, const char *name)
+{
+	for (size_t i = 0; i < s->nuncore_dies; i++)
+		if (!strcmp(s->uncore_dies[i], name))
+			return false;
+	return s->uncore_dies != NULL;
+}
+
+/* The dies, sorted by name (only a package target's while it acts); n = 0 when there are
+ * none. malloc'd. */
 static struct die *dies(const struct isc_settings *s, size_t *n)
 {
 	char *dir = st_path(s, UNCORE_DIR);
@@ -31,7 +42,7 @@ static struct die *dies(const struct isc_settings *s, size_t *n)
 	*n = 0;
 	while (d && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		if (strncmp(e->d_name, "package_", 8) || len >= sizeof(out->name))
+		if (strncmp(e->d_name, "package_", 8) || len >= sizeof(out->name) || left_out(s, e->d_name))
 			continue;
 		static const char *const files[] = { "initial_min_freq_khz", "initial_max_freq_khz", "min_freq_khz",
 						     "max_freq_khz" };
@@ -211,6 +222,40 @@ static int unc_write(struct isc_settings *s, const char *name, const char *value
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = die_target(&d[i], value, &lo, &hi, err, len) < 0 ? -1 : die_write(s, &d[i], lo, hi, err, len);
 	free(d);
+	return rc;
+}
+
+int st_uncore_package_dies(struct isc_settings *s, const char *list, char ***out, size_t *nout, char *why, size_t len)
+{
+	int *pkgs;
+	size_t npkgs, n;
+	char r[256];
+	*out = NULL, *nout = 0;
+	if (isc_parse_cpu_list(list, &pkgs, &npkgs, r, sizeof(r)) < 0) {
+		snprintf(why, len, "'package=%s': expected package numbers (0, 0-1)", list);
+		return -1;
+	}
+	struct die *d = dies(s, &n);
+	int rc = 0;
+	for (size_t k = 0; k < npkgs && rc == 0; k++) {
+		size_t before = *nout;
+		for (size_t i = 0; i < n; i++) {
+			unsigned pkg;
+			int end = 0;
+			if (sscanf(d[i].name, "package_%u_die_%*u%n", &pkg, &end) != 1 || !end || d[i].name[end] ||
+			    (int)pkg != pkgs[k])
+				continue;
+			*out = isc_xrealloc(*out, (*nout + 1) * sizeof(**out));
+			(*out)[(*nout)++] = isc_xstrdup(d[i].name);
+		}
+		if (*nout == before) {
+			snprintf(why, len, "no uncore die of package %d (package_%02d_die_YY in %s%s)", pkgs[k], pkgs[k],
+				 s->sysroot, UNCORE_DIR);
+			rc = -1;
+		}
+	}
+	free(d);
+	free(pkgs);
 	return rc;
 }
 

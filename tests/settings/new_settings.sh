@@ -6,7 +6,8 @@
 # offering one whose writes the probe finds refused, and on AMD / HWP-off / other-model trees
 # the reason each is missing; every check refusal (exit 2, nothing written); a --set run
 # (recorded, restored); the exact files and MSR bits of a SIGKILLed run, then --restore (online
-# files first) back to the tree as before; targets (@cpus=, @package=, @siblings, @all) on
+# files of CPUs it took offline first, of CPUs it brought online last, their msr files refusing
+# opens while offline as the kernel's) back to the tree as before; targets (@cpus=, @package=, @siblings, @all) on
 # the per-CPU ones, also after offline-cpus took CPUs offline; SIGINT; a write that fails
 # midway; a matrix over offline-cpus and hwp-desired.
 . "$(dirname "$0")/../collect/lib.sh"
@@ -77,7 +78,9 @@ for want in "pkg-cstate-limit PC0" "resume-latency 0" "offline-cpus none" "uncor
 	sed '/^Not on this machine:/q' "$TMP/list" | grep -Eq "^  ${want% *} +${want#* } " ||
 		{ cat "$TMP/list"; fail "--list-settings: no '$want' offered"; }
 done
-[ "$(sed -n '/^Not on this machine:/,$p' "$TMP/list" | wc -l)" -eq 1 ] || { cat "$TMP/list"; fail "the fixture lacks something"; }
+# the fixture lacks nothing: no "Not on this machine:" header with nothing under it
+! grep -q "^Not on this machine:" "$TMP/list" || { cat "$TMP/list"; fail "the fixture lacks something, or an empty header"; }
+tail -n 1 "$TMP/list" | grep -Eq "^  hwp-desired +auto " || { cat "$TMP/list"; fail "--list-settings: not ending with a setting"; }
 grep -q "@cpuN\|@packageN" "$TMP/list" && { cat "$TMP/list"; fail "--list-settings: a CPU-named form (targets replace them)"; }
 grep -q "^  hwp-max .* lowest, efficient, guaranteed, highest, or 1 to 45 (MSR 0x771 of CPU $CPU)" "$TMP/list" ||
 	{ cat "$TMP/list"; fail "--list-settings: HWP levels"; }
@@ -146,8 +149,9 @@ refused "resume-latency=-1: not n/a or a whole number of microseconds up to 2147
 refused "resume-latency=2147483647: not n/a" resume-latency=2147483647
 refused "offline-cpus=$CPU: CPU $CPU is the measured CPU: it is never taken offline; accepted: none, siblings" offline-cpus=$CPU
 refused "offline-cpus=7: there is no CPU 7;" offline-cpus=7
-for v in 1- 3-2 1,,2 1, x 99999 -1; do
-	refused "offline-cpus=$v: not none, siblings or a CPU list such as 1,3-5 \(CPUs below 8192\)" offline-cpus=$v
+for v in 1- 3-2 1,,2 1, x 99999 -1 1+ +1 1++2 1+,2; do
+	re=$(printf '%s' "$v" | sed 's/+/\\+/g')
+	refused "offline-cpus=$re: not none, siblings or a CPU list such as 1,3-5 or 1\+3-5 \(CPUs below 8192\)" "offline-cpus=$v"
 done
 if [ "$CPU" = 1 ]; then
 	refused "offline-cpus=0,2: CPU 0 cannot go offline \(no cpu0/online file\)" offline-cpus=0,2
@@ -170,12 +174,37 @@ cp "$R/dev/cpu/$OTHER/msr" "$TMP/msr.keep"
 perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x774, 0); print $f pack("Q<", 0x0000055580002D01)' "$R/dev/cpu/$OTHER/msr"
 refused "hwp-min=8: cannot be set on this machine: CPU $OTHER: MSR 0x774 defers to the package request \(bit 42\)" hwp-min=8
 cp "$TMP/msr.keep" "$R/dev/cpu/$OTHER/msr"
+# HWP fields against each other (levels: lowest 1, efficient 8, guaranteed 26, highest 45;
+# MSR 0x774 now: min 1, max 45, desired 0), the planned ones and those left as they are
+hwp_refused() {   # MESSAGE ARGS...
+	m=$1
+	shift
+	expect_fail 2 "^collect: $m$" $COLLECT $S -c 20 -o "$TMP/never" "$@"
+}
+hwp_refused "hwp-min=highest \(45\) is above hwp-max=lowest \(1\) on CPU 0 \(HWP needs min <= desired <= max\)" \
+	--set hwp-min=highest --set hwp-max=lowest
+hwp_refused "hwp-desired=highest \(45\) is above hwp-max=guaranteed \(26\) on CPU 0 \(HWP needs min <= desired <= max\)" \
+	--set hwp-desired=highest --set hwp-max=guaranteed
+hwp_refused "hwp-min=guaranteed \(26\) is above hwp-max=efficient \(8\) on CPU 0 \(HWP needs min <= desired <= max\)" \
+	--set hwp-min=guaranteed --matrix hwp-max=highest,efficient
+hwp_refused "hwp-min=30 \(30\) is above hwp-desired=20 \(20\) on CPU $OTHER \(HWP needs min <= desired <= max\)" \
+	--set hwp-min=30@cpus=$OTHER --matrix hwp-desired=auto,20
+cp "$R/dev/cpu/0/msr" "$TMP/msr.keep"   # CPU 0 asking min 26 now: a field left as it is counts
+perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8 * 0x774, 0); print $f pack("Q<", 0x0000015580002D1A)' "$R/dev/cpu/0/msr"
+hwp_refused "hwp-min 26 \(as now\) is above hwp-max=efficient \(8\) on CPU 0 \(HWP needs min <= desired <= max\)" \
+	--set hwp-max=efficient
+cp "$TMP/msr.keep" "$R/dev/cpu/0/msr"
+# accepted: auto desired below min; fields on different CPUs, each in order with what the CPU holds
+"$COLLECT" $S -c 20 --dry-run --set hwp-min=guaranteed --set hwp-desired=auto --set hwp-max=highest >/dev/null ||
+	fail "hwp-min=guaranteed with desired auto refused"
+"$COLLECT" $S -c 20 --dry-run --set hwp-min=highest@cpus=$OTHER --set hwp-max=lowest@cpus=$SIB >/dev/null ||
+	fail "hwp-min and hwp-max on different CPUs refused"
 [ ! -e "$TMP/never" ] || fail "a refused command made its output directory"
 same "after refused values"
 
 # --set of every new setting: recorded as set, restored after
 SET="--set resume-latency=20 --set offline-cpus=siblings --set uncore-freq=2.2GHz --set cstate-prewake=off
-	--set hwp-min=guaranteed --set hwp-max=40 --set hwp-desired=efficient"
+	--set hwp-min=efficient --set hwp-max=40 --set hwp-desired=guaranteed"
 run=$TMP/set1
 retry_busy "$COLLECT" $S -c 20 -o "$run" $SET || fail "--set run"
 # (the run reads the CPUs of the fixture's static cpu/online, 0-3: the sibling taken offline
@@ -183,11 +212,11 @@ retry_busy "$COLLECT" $S -c 20 -o "$run" $SET || fail "--set run"
 mixed() { echo "mixed: $(for n in 0 1 2 3; do [ $n = $SIB ] && printf 'cpu%s=%s ' $n "$2" || printf 'cpu%s=%s ' $n "$1"; done | sed 's/ $//')"; }
 jq_true "$run/info.json" '.settings["resume-latency"] == "20" and .settings["offline-cpus"] == "'$SIB'" and
 	.settings["uncore-freq"] == "2200MHz" and .settings["cstate-prewake"] == "'"$(mixed off on)"'" and
-	.settings["hwp-min"] == "'"$(mixed 26 1)"'" and .settings["hwp-max"] == "'"$(mixed 40 45)"'" and
-	.settings["hwp-desired"] == "'"$(mixed 8 auto)"'"' "settings recorded as set"
+	.settings["hwp-min"] == "'"$(mixed 8 1)"'" and .settings["hwp-max"] == "'"$(mixed 40 45)"'" and
+	.settings["hwp-desired"] == "'"$(mixed 26 auto)"'"' "settings recorded as set"
 jq_true "$run/info.json" '.settings_changed["uncore-freq"] == {"before":"800MHz-2000MHz","after":"2200MHz"} and
 	.settings_changed["offline-cpus"] == {"before":"none","after":"'$SIB'"} and
-	.settings_changed["hwp-desired"] == {"before":"auto","after":"8"} and (.settings_changed | length) == 7' "settings_changed"
+	.settings_changed["hwp-desired"] == {"before":"auto","after":"26"} and (.settings_changed | length) == 7' "settings_changed"
 same "after the --set run"
 [ ! -e "$J" ] || fail "journal left after a clean run"
 note "--set run: $(jq -c '.settings | with_entries(select(.key | test("resume|offline|uncore|prewake|hwp")))' "$run/info.json")"
@@ -222,7 +251,7 @@ for n in 0 1 2 3; do
 	file_is "$C/cpu$n/power/pm_qos_resume_latency_us" 20   # written before offline-cpus
 	[ $n = $SIB ] && continue                              # the later ones skip the CPU gone offline
 	msr_is $n 1FC 0x40000022
-	msr_is $n 774 0x1558008281a
+	msr_is $n 774 0x155801a2808
 	msr_is $n E2 0x1400000b   # Sapphire Rapids: the limit is bits 2:0 (PC6R = 3), bit 3 stays
 	file_is "$C/cpu$n/cpufreq/scaling_max_freq" 2000000
 done
@@ -248,7 +277,7 @@ first=$(grep -E "openat\(.*\"$R/(sys|dev)/.*O_(WRONLY|RDWR)" "$TMP/strace" | hea
 case "$first" in *"/cpu$SIB/online\""*) ;; *) fail "--restore wrote something before the online file: $first" ;; esac
 same "after SIGKILL and --restore"
 [ ! -e "$J" ] || fail "journal left after --restore"
-note "SIGKILL: MSR 0x1FC 0x22 -> 0x40000022, 0x774 0x15580002d01 -> 0x1558008281a, cpu$SIB offline; --restore wrote cpu$SIB/online first"
+note "SIGKILL: MSR 0x1FC 0x22 -> 0x40000022, 0x774 0x15580002d01 -> 0x155801a2808, cpu$SIB offline; --restore wrote cpu$SIB/online first"
 
 # offline-cpus first, then per-CPU settings: the CPU taken offline is skipped (its files refuse
 # writes on a real machine), and brought back before the rest on restore
@@ -298,6 +327,8 @@ refused "freq@cpus=9: CPU 9 does not exist \(online: 0-3\)" freq=2GHz@cpus=9
 refused "unknown setting 'freq@cpu1'; the settings are .*, pkg-cstate-limit, pm-qos, resume-latency, offline-cpus, uncore-freq, cstate-prewake, hwp-min, hwp-max, hwp-desired$" freq@cpu1=2GHz
 refused "unknown setting 'pkg-cstate-limit@package1'" pkg-cstate-limit@package1=PC2
 refused "pkg-cstate-limit@package=5: no online CPU is in package 5" pkg-cstate-limit=PC2@package=5
+refused "cstate-prewake@cpus=3: MSR 0x1FC is one per package: the target must cover whole packages; CPUs missing: 1$" \
+	cstate-prewake=off@cpus=3
 refused "hwp-desired@siblings=x: unknown target" hwp-desired=8@siblings=x
 # a lock on one CPU of package 1 refuses package 1, not package 0
 cp "$R/dev/cpu/3/msr" "$TMP/msr.keep"
@@ -359,7 +390,15 @@ for n in 0 1 2 3; do
 	msr_is $n 774 0x15580001a01
 	msr_is $n 1FC $pw
 done
-"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (offline-cpus=none)"; }
+# under offline_shim.c, as on a real kernel, cpu$OFF's msr refuses opens once it is offline
+# again: its MSRs are written back before its online file
+OFFLINE_SHIM=$3
+[ -f "$OFFLINE_SHIM" ] || fail "no offline_shim library: $OFFLINE_SHIM"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 LD_PRELOAD=$OFFLINE_SHIM \
+	"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (offline-cpus=none)"; }
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 LD_PRELOAD=$OFFLINE_SHIM \
+	perl -e 'open(my $f, "<", $ARGV[0]) and exit 1; exit 0' "$R/dev/cpu/$OFF/msr" ||
+	fail "offline_shim: cpu$OFF/msr opens while cpu$OFF is offline"
 # 1 online file, resume-latency and hwp-max of 4, pre-wake of 1
 grep -q "^collect: 10 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (offline-cpus=none): count"; }
 file_is "$C/cpu$OFF/online" 0
@@ -367,6 +406,29 @@ echo 1 >"$C/cpu$OFF/online"
 echo 0-3 >"$C/online"
 same "after offline-cpus=none with targets and --restore"
 note "offline-cpus=none bringing CPU $OFF back: hwp-max (default) and resume-latency@all on it too, cstate-prewake@package=$((OFF % 2)) on CPU $PW only, 10 values restored"
+
+# uncore-freq@package=LIST: the dies of those packages only (package_XX_die_YY), recorded
+U=$C/intel_uncore_frequency
+refused "uncore-freq@package=5: no uncore die of package 5 \(package_05_die_YY in $U\)$" uncore-freq=1.2GHz@package=5
+refused "uncore-freq@cpus=1: uncore-freq is one setting for the whole machine: it takes no CPU target$" uncore-freq=1.2GHz@cpus=1
+"$COLLECT" $S -c 20 --dry-run --set uncore-freq=1.2GHz@package=1 >"$TMP/plan" || fail "--dry-run uncore-freq@package=1"
+grep -qx "target: uncore-freq@package=1 = dies package_01_die_00" "$TMP/plan" || { cat "$TMP/plan"; fail "uncore-freq@package=1: plan"; }
+start_long unc --set uncore-freq=1.2GHz@package=1
+kill -KILL $pid $child
+wait $pid 2>/dev/null
+file_is "$U/package_00_die_00/min_freq_khz" 800000
+file_is "$U/package_00_die_00/max_freq_khz" 2000000
+file_is "$U/package_01_die_00/min_freq_khz" 1200000
+file_is "$U/package_01_die_00/max_freq_khz" 1200000
+"$COLLECT" --restore --sysroot "$R" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "--restore (uncore-freq@package=1)"; }
+grep -q "^collect: 2 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore (uncore-freq@package=1): count"; }
+same "after uncore-freq@package=1 and --restore"
+"$COLLECT" $S -c 20 -o "$TMP/unc-run" --set uncore-freq=1.2GHz@package=1 2>"$TMP/err" || { cat "$TMP/err"; fail "uncore-freq@package=1 run"; }
+jq_true "$TMP/unc-run/info.json" '.settings_targets["uncore-freq"] == {"target":"package=1","dies":["package_01_die_00"]} and
+	.settings_changed["uncore-freq"] == {"before":"800MHz-2000MHz","after":"1200MHz"} and
+	.settings["uncore-freq"] == "mixed: package_00_die_00=800MHz-2000MHz package_01_die_00=1200MHz"' "uncore-freq@package=1 recorded"
+same "after the uncore-freq@package=1 run"
+note "uncore-freq=1.2GHz@package=1: package_01_die_00 written (1200000 kHz), package_00_die_00 kept, 2 values restored"
 
 # SIGINT: the run stops, the collector restores everything itself
 start_long int $SET
@@ -414,3 +476,20 @@ for d in "$e"/*/; do
 done
 same "after the matrix"
 note "matrix offline-cpus x hwp-desired: 4 runs, each with its configuration; restored"
+
+# '+' joins CPUs in a value (the commas of --matrix split values): {OFF, SIB} in one run
+e=$TMP/plus
+"$COLLECT" $S -c 20 -o "$e" --matrix offline-cpus=none,$OFF+$SIB --repeat 1 2>"$TMP/err" || { cat "$TMP/err"; fail "matrix offline-cpus=none,$OFF+$SIB"; }
+lo=$OFF hi=$SIB
+[ $OFF -lt $SIB ] || { lo=$SIB hi=$OFF; }
+jq_true "$e/experiment.json" '(.runs | length) == 2 and .restored == true and (.design.factors[0].values == ["none","'$OFF+$SIB'"])' \
+	"experiment.json of offline-cpus=none,$OFF+$SIB"
+n=0
+for d in "$e"/*/; do
+	jq_true "$d/info.json" '.settings["offline-cpus"] == (if .experiment.config["offline-cpus"] == "none" then "none"
+		else "'$lo-$hi'" end)' "$d: offline-cpus of its configuration"
+	n=$((n + 1))
+done
+[ $n = 2 ] || fail "matrix offline-cpus=none,$OFF+$SIB: $n run directories"
+same "after the matrix over offline-cpus=none,$OFF+$SIB"
+note "matrix offline-cpus=none,$OFF+$SIB: 2 runs, the second with CPUs $lo-$hi offline; restored"

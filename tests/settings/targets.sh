@@ -50,9 +50,20 @@ expect_fail 2 "^collect: aspm@0000:00:1c.0@all: aspm@0000:00:1c.0 is one setting
 	$COLLECT $N --set aspm@0000:00:1c.0=off@all
 expect_fail 2 "^collect: --set cstates=POLL@: empty target after '@'" $COLLECT $N --set cstates=POLL@
 expect_fail 2 "^collect: cstates=POLL\+C7: CPU 2 has no idle state 'C7'" $COLLECT $N --set cstates=POLL+C7@package=1
+# MSR scope (packages 0-1,4-5 and 2-3,6-7; cores 0+4, 1+5, 2+6, 3+7): whole packages or cores
+expect_fail 2 "^collect: c1e-autopromote@cpus=4-5: MSR 0x1FC is one per package: the target must cover whole packages; CPUs missing: 0-1$" \
+	$COLLECT $N --set c1e-autopromote=off@cpus=4-5
+expect_fail 2 "^collect: pkg-cstate-limit@siblings: MSR 0xE2 is one per package: the target must cover whole packages; CPUs missing: 0,4$" \
+	$COLLECT $N --cpu 1 --set pkg-cstate-limit=PC2@siblings
+expect_fail 2 "^collect: c1-demotion@cpus=0-1: MSR 0xE2 is one per core: the target must cover whole cores; CPUs missing: 4-5$" \
+	$COLLECT $N --matrix c1-demotion=on,off@cpus=0-1
+"$COLLECT" $S -c 10 --dry-run --cpu 1 --set c1-demotion=off@siblings --set c1e-autopromote=off@cpus=0-1,4-5 >"$TMP/plan" ||
+	fail "--dry-run: whole core and package refused"
 echo 0-5,7 >"$C/online"
 expect_fail 2 "^collect: cstates@cpus=5-6: CPU 6 is offline \(online: 0-5,7\)$" $COLLECT $N --set cstates=POLL@cpus=5-6
 expect_fail 2 "^collect: epb@siblings: CPU 6 is offline \(online: 0-5,7\)$" $COLLECT $N --cpu 2 --set epb=0@siblings
+# an offline CPU is not missing from its package
+"$COLLECT" $S -c 10 --dry-run --set c1e-autopromote=off@cpus=2-3,7 >"$TMP/plan" || fail "package 1 less offline CPU 6 refused"
 # all and package=LIST are their online CPUs
 "$COLLECT" $S -c 10 --dry-run --set cstates=POLL@all --set epb=0@package=1 >"$TMP/plan" || fail "--dry-run with CPU 6 offline"
 grep -qx "target: cstates@all = CPUs 0-5,7" "$TMP/plan" || { cat "$TMP/plan"; fail "@all with CPU 6 offline"; }
@@ -60,14 +71,14 @@ grep -qx "target: epb@package=1 = CPUs 2-3,7" "$TMP/plan" || { cat "$TMP/plan"; 
 echo 0-7 >"$C/online"
 [ ! -e "$TMP/never" ] || fail "a refused command made its output directory"
 same "after refused targets"
-note "every target form resolved; 12 refusals, one line each"
+note "every target form resolved; 15 refusals (3 of MSR scope), one line each"
 
 # A run with targets: what it records; every file back after it
 retry_busy "$COLLECT" $S -c 20 -o "$TMP/set" --set cstates=POLL@package=1 --set freq=2GHz@siblings \
-	--set epb=15@cpus=0,7 --set c1e-autopromote=off@cpus=4-5 --set turbo=off || fail "--set run with targets"
+	--set epb=15@cpus=0,7 --set c1e-autopromote=off@package=0 --set turbo=off || fail "--set run with targets"
 jq_true "$TMP/set/info.json" '.settings_targets == {"cstates":{"target":"package=1","cpus":[2,3,6,7]},
 	"freq":{"target":"siblings","cpus":[1,5]},"epb":{"target":"cpus=0,7","cpus":[0,7]},
-	"c1e-autopromote":{"target":"cpus=4-5","cpus":[4,5]},"turbo":{"target":"system"}}' "settings_targets"
+	"c1e-autopromote":{"target":"package=0","cpus":[0,1,4,5]},"turbo":{"target":"system"}}' "settings_targets"
 jq_true "$TMP/set/info.json" '.settings_changed == {"cstates":{"before":"all","after":"POLL"},
 	"freq":{"before":"unl","after":"2000MHz"},"epb":{"before":"normal","after":"power"},
 	"c1e-autopromote":{"before":"on","after":"off"},"turbo":{"before":"on","after":"off"}} and
@@ -78,10 +89,11 @@ same "after the --set run with targets"
 [ ! -e "$J" ] || fail "journal left after a clean run"
 
 # SIGKILL of a driver with targets: exactly the target CPUs' files are written; --restore
+pkg=$(cat "$C/cpu$CPU/topology/physical_package_id")
 for _ in $(seq 60); do
 	wait_cpu_free
 	"$COLLECT" $S --cpu "$CPU" -c 100000000 -o "$TMP/killed" --set cstates=POLL+C1E@package=1 \
-		--set freq=2.5GHz@cpus=3 --set pkg-cstate-limit=PC2@siblings --set c1e-autopromote=off@cpus=0,6 2>"$TMP/kerr" &
+		--set freq=2.5GHz@cpus=3 --set pkg-cstate-limit=PC2@package=$pkg --set c1e-autopromote=off@package=1 2>"$TMP/kerr" &
 	pid=$!
 	for _ in $(seq 100); do
 		[ -s "$TMP/killed/datapoints.csv" ] && break
@@ -105,18 +117,18 @@ for n in 0 1 2 3 4 5 6 7; do
 	[ $n = 3 ] && want="2500000 2500000"
 	[ "$mm" = "$want" ] || fail "freq@cpus=3: CPU $n min/max $mm, expected $want"
 	want=0x14000008
-	case ",$sib," in *",$n,"*) want=0x14000001 ;; esac
-	[ "$(msr "$R/dev/cpu/$n/msr" E2)" = $want ] || fail "pkg-cstate-limit@siblings ($sib): CPU $n MSR 0xE2 = $(msr "$R/dev/cpu/$n/msr" E2), expected $want"
+	[ "$(cat "$C/cpu$n/topology/physical_package_id")" = "$pkg" ] && want=0x14000001
+	[ "$(msr "$R/dev/cpu/$n/msr" E2)" = $want ] || fail "pkg-cstate-limit@package=$pkg: CPU $n MSR 0xE2 = $(msr "$R/dev/cpu/$n/msr" E2), expected $want"
 	want=0x2
-	case $n in 0 | 6) want=0x0 ;; esac
-	[ "$(msr "$R/dev/cpu/$n/msr" 1FC)" = $want ] || fail "c1e-autopromote@cpus=0,6: CPU $n MSR 0x1FC = $(msr "$R/dev/cpu/$n/msr" 1FC), expected $want"
+	case $n in 2 | 3 | 6 | 7) want=0x0 ;; esac
+	[ "$(msr "$R/dev/cpu/$n/msr" 1FC)" = $want ] || fail "c1e-autopromote@package=1: CPU $n MSR 0x1FC = $(msr "$R/dev/cpu/$n/msr" 1FC), expected $want"
 done
-# one journal entry per file and MSR field of each target CPU: 4 x 2 states, 2 limits, 2 + 2 MSRs
-[ "$(grep -c '^file' "$J") $(grep -c '^msr' "$J")" = "10 4" ] || { cat "$J"; fail "journal entries: not 10 files and 4 MSRs"; }
+# one journal entry per file and MSR field of each target CPU: 4 x 2 states, 2 limits, 4 + 4 MSRs
+[ "$(grep -c '^file' "$J") $(grep -c '^msr' "$J")" = "10 8" ] || { cat "$J"; fail "journal entries: not 10 files and 8 MSRs"; }
 grep -q "^file	cstates	$C/cpu6/cpuidle/state3/disable	0$" "$J" || { cat "$J"; fail "no journal entry for CPU 6's state3"; }
 grep -q "^msr	pkg-cstate-limit	$R/dev/cpu/$CPU/msr	e2	f	14000008$" "$J" || { cat "$J"; fail "no journal entry for CPU $CPU's limit"; }
 "$COLLECT" --restore --sysroot "$R" >"$TMP/out" || fail "--restore"
-grep -q "^collect: 14 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore: count"; }
+grep -q "^collect: 18 journalled values restored$" "$TMP/out" || { cat "$TMP/out"; fail "--restore: count"; }
 same "after SIGKILL and --restore"
 note "SIGKILL: 14 entries on the target CPUs only, all restored"
 

@@ -11,7 +11,7 @@
 #include "text/util.h"
 
 static const double pow10d[ISC_COLPACK_MAX_SCALE + 1] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
-static const uint64_t pow10u[ISC_COLPACK_MAX_SCALE + 1] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+const uint64_t isc_colpack_pow10u[ISC_COLPACK_MAX_SCALE + 1] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
 							    10000000, 100000000, 1000000000 };
 
 /* The two lowest codes of a width are reserved: an empty cell and "see the exceptions". The
@@ -116,38 +116,10 @@ void isc_colpack_put(struct isc_colpack *pk, size_t row, double d)
 	put_exception(pk, row, d);
 }
 
-/* [-]digits[.digits] with at most 18 digits, at most scale decimals and a value below 2^32,
- * followed by none of digit, '.', 'e' or 'E': the value times 10^scale in *m; else NULL (the
- * general parser). A byte at a time: eight at a time (SWAR) was slower for these short
- * numbers (issue 28, docs/performance.md). */
-static inline const char *scaled_decimal(const char *p, const char *end, unsigned scale, uint64_t *m, int *neg)
+const char *isc_colpack_parse_general(struct isc_colpack *pk, size_t row, const char *p, const char *end)
 {
-	uint64_t v = 0;
-	unsigned nd = 0, dec = 0;
-	*neg = p < end && *p == '-';
-	p += *neg;
-	for (; p < end && (unsigned)(*p - '0') < 10 && nd < 18; p++, nd++)
-		v = v * 10 + (uint64_t)(*p - '0');
-	if (p < end && *p == '.')
-		for (p++; p < end && (unsigned)(*p - '0') < 10 && nd < 18 && dec < scale; p++, nd++, dec++)
-			v = v * 10 + (uint64_t)(*p - '0');
-	if (nd == 0 || (p < end && ((unsigned)(*p - '0') < 10 || *p == '.' || *p == 'e' || *p == 'E')))
-		return NULL;
-	*m = v * pow10u[scale - dec];
-	return v >> 32 ? NULL : p;  /* far beyond any code; no overflow below (2^32 * 10^9 < 2^62) */
-}
-
-const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, const char *p, const char *end)
-{
-	uint64_t m;
-	int neg;
-	const char *stop = scaled_decimal(p, end, pk->scale, &m, &neg);
-	if (stop && m <= (uint64_t)limit_of(pk->width) && !(neg && m == 0)) {
-		put_code(pk, row, neg ? -(int64_t)m : (int64_t)m);
-		return stop;
-	}
 	double d;
-	stop = isc_parse_double_prefix(p, end, &d);
+	const char *stop = isc_parse_double_prefix(p, end, &d);
 	if (stop)
 		isc_colpack_put(pk, row, d);
 	return stop;

@@ -11,6 +11,7 @@
 #define IDLESCOPE_COLPACK_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define ISC_COLPACK_MAX_SCALE 9
 
@@ -38,8 +39,11 @@ void isc_colpack_free(struct isc_colpack *pk);
 /* Store row's value (rows are stored in ascending order; NaN is an empty cell). */
 void isc_colpack_put(struct isc_colpack *pk, size_t row, double d);
 /* Parse the number at the start of [p, end) into row, as isc_parse_double_prefix would:
- * returns where it stops, or NULL when there is no number (nothing is stored then). */
-const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, const char *p, const char *end);
+ * returns where it stops, or NULL when there is no number (nothing is stored then). Inline
+ * (the CSV reader's inner loop): the common short number here, the rest out of line. */
+static inline const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, const char *p,
+					    const char *end);
+const char *isc_colpack_parse_general(struct isc_colpack *pk, size_t row, const char *p, const char *end);
 
 /* Forget the exceptions of rows >= nrows (a dropped last line). */
 void isc_colpack_trim(struct isc_colpack *pk, size_t nrows);
@@ -52,5 +56,47 @@ void isc_colpack_append(struct isc_colpack *dst, size_t dst_rows, const struct i
 void isc_colpack_decode(const struct isc_colpack *pk, size_t from, size_t n, double *out);
 /* Values of rows[0..n) into out. */
 void isc_colpack_gather(const struct isc_colpack *pk, const size_t *rows, size_t n, double *out);
+
+extern const uint64_t isc_colpack_pow10u[ISC_COLPACK_MAX_SCALE + 1];
+
+/* [-]digits[.digits] with at most 18 digits, at most scale decimals and a value below 2^32,
+ * followed by none of digit, '.', 'e' or 'E': the value times 10^scale in *m; else NULL (the
+ * general parser). A byte at a time: eight at a time (SWAR) was slower for these short
+ * numbers (issue 28, docs/performance.md). */
+static inline const char *isc_colpack_scaled(const char *p, const char *end, unsigned scale, uint64_t *m,
+					     int *neg)
+{
+	uint64_t v = 0;
+	unsigned nd = 0, dec = 0;
+	*neg = p < end && *p == '-';
+	p += *neg;
+	for (; p < end && (unsigned)(*p - '0') < 10 && nd < 18; p++, nd++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p < end && *p == '.')
+		for (p++; p < end && (unsigned)(*p - '0') < 10 && nd < 18 && dec < scale; p++, nd++, dec++)
+			v = v * 10 + (uint64_t)(*p - '0');
+	if (nd == 0 || (p < end && ((unsigned)(*p - '0') < 10 || *p == '.' || *p == 'e' || *p == 'E')))
+		return NULL;
+	*m = v * isc_colpack_pow10u[scale - dec];
+	return v >> 32 ? NULL : p;  /* far beyond any code; no overflow below (2^32 * 10^9 < 2^62) */
+}
+
+static inline const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, const char *p,
+					    const char *end)
+{
+	uint64_t m;
+	int neg;
+	const char *stop = isc_colpack_scaled(p, end, pk->scale, &m, &neg);
+	uint64_t limit = ((uint64_t)1 << (8 * pk->width - 1)) - 2;  /* below: the two reserved codes */
+	if (!stop || m > limit || (neg && m == 0))
+		return isc_colpack_parse_general(pk, row, p, end);
+	int64_t code = neg ? -(int64_t)m : (int64_t)m;
+	switch (pk->width) {
+	case 1: ((int8_t *)pk->codes)[row] = (int8_t)code; break;
+	case 2: ((int16_t *)pk->codes)[row] = (int16_t)code; break;
+	default: ((int32_t *)pk->codes)[row] = (int32_t)code; break;
+	}
+	return stop;
+}
 
 #endif

@@ -18,6 +18,7 @@
 #include "table/colpack.h"
 #include "table/csv_split.h"
 #include "table/numparse.h"
+#include "table/swar.h"
 #include "table/table.h"
 #include "text/util.h"
 #include "table/strpool.h"
@@ -26,6 +27,9 @@
 #define HEADER_MAX (1u << 20)
 #define SPLIT_MIN_BYTES (4u << 20)
 #define TYPE_SAMPLE_BYTES (1u << 20)
+/* The packing's sample: a quarter of the type sample (2,500 wult rows) finds the widths and
+ * scales as well, and it is read before the threads start. */
+#define PACK_SAMPLE_BYTES (256u << 10)
 
 struct layout {
 	const char *path;
@@ -63,6 +67,25 @@ struct chunk {
 	struct fields fl;        /* scratch for one line's fields */
 	uint32_t *last_id;       /* per text column: the previous row's string id */
 	size_t *last_len;        /* and its length */
+	struct short_text *recent;  /* per text column, SHORT_SLOTS ids of values of <= 8 bytes */
+	struct field_op *ops;    /* per field of the header: what the plain path does with it */
+};
+
+/* A text value of at most 8 bytes as one word (the key) and its id: most text columns
+ * (ReqCState) take a few short values, found here without hashing their bytes. */
+struct short_text {
+	uint64_t key;
+	uint32_t len, id;
+};
+
+#define SHORT_SLOTS 16
+
+/* A field's column, and how this chunk holds it (chunk_set_ops). */
+enum field_kind { FIELD_SKIP, FIELD_TEXT, FIELD_NUM, FIELD_PACKED };
+
+struct field_op {
+	enum field_kind kind;
+	size_t k;                /* the loaded column */
 };
 
 /* A column the layout packs that this chunk holds as doubles of its own instead: its values
@@ -70,6 +93,18 @@ struct chunk {
 static bool given_up(const struct chunk *c, size_t k)
 {
 	return c->lay->pack_width[k] && !c->pk[k].width;
+}
+
+static void chunk_set_ops(struct chunk *c)
+{
+	const struct layout *lay = c->lay;
+	for (size_t f = 0; f < lay->nfields; f++) {
+		int k = lay->out_of_field[f];
+		enum field_kind kind = k < 0 ? FIELD_SKIP
+				     : lay->types[k] == ISC_COL_TEXT ? FIELD_TEXT
+				     : c->pk[k].width ? FIELD_PACKED : FIELD_NUM;
+		c->ops[f] = (struct field_op){ kind, k < 0 ? 0 : (size_t)k };
+	}
 }
 
 /* More room: a chunk that outgrows its part of the shared arrays moves to arrays of its own. */
@@ -149,6 +184,29 @@ static uint32_t intern_text(struct chunk *c, size_t k, const char *s, size_t len
 	return c->last_id[k] = strpool_intern(&c->pool, s, len);
 }
 
+/* intern_text for a field of the plain path (the block's slack makes 8 bytes readable). */
+static uint32_t intern_short(struct chunk *c, size_t k, const char *s, size_t len)
+{
+	if (len == 0 || len > 8)
+		return intern_text(c, k, s, len);
+	uint64_t key = isc_load8(s) & (len == 8 ? ~0ULL : (1ULL << (8 * len)) - 1);
+	struct short_text *e = &c->recent[k * SHORT_SLOTS + ((key * 0x9E3779B97F4A7C15ULL) >> 60)];
+	if (e->len != len || e->key != key)
+		*e = (struct short_text){ key, (uint32_t)len, strpool_intern(&c->pool, s, len) };
+	return e->id;
+}
+
+/* The first comma in [p, end), or end, eight bytes at a time (the block's slack). */
+static inline const char *field_end(const char *p, const char *end)
+{
+	for (; p < end; p += 8) {
+		unsigned i = isc_byte_index(isc_load8(p), ',');
+		if (i < 8)
+			return isc_min_size(i, (size_t)(end - p)) + p;
+	}
+	return end;
+}
+
 static int field_count_error(struct chunk *c, size_t got)
 {
 	char msg[80];
@@ -173,38 +231,41 @@ static int number_error(struct chunk *c, size_t k, const char *p, const char *en
 	return -1;
 }
 
-/* The fast path for a line without quotes: split and convert in one walk. */
+/* An empty number or a text field of the plain path. */
+static void store_plain(struct chunk *c, struct field_op op, const char *p, const char *stop)
+{
+	if (op.kind == FIELD_PACKED)
+		isc_colpack_put(&c->pk[op.k], c->nrows, NAN);
+	else if (op.kind == FIELD_NUM)
+		c->num[op.k][c->nrows] = NAN;
+	else if (op.kind == FIELD_TEXT)
+		c->text[op.k][c->nrows] = intern_short(c, op.k, p, (size_t)(stop - p));
+}
+
+/* The fast path for a line without quotes: split and convert in one walk. The line is in a
+ * block with ISC_PARSE_SLACK readable bytes after its data (read_range). */
 static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 {
-	const struct layout *lay = c->lay;
-	size_t f = 0;
-	if (c->nrows == c->cap)
+	size_t nfields = c->lay->nfields, f = 0, row = c->nrows;
+	if (row == c->cap)
 		chunk_grow(c);
 	for (;; f++) {
-		const char *comma;
-		int k = f < lay->nfields ? lay->out_of_field[f] : -1;
-		if (k >= 0 && lay->types[k] == ISC_COL_NUM && p < end && *p != ',') {
-			comma = c->pk[k].width ? isc_colpack_parse(&c->pk[k], c->nrows, p, end)
-						   : isc_parse_double_prefix(p, end, &c->num[k][c->nrows]);
-			if (!comma || (comma != end && *comma != ',')) {
-				const char *field_end = memchr(p, ',', (size_t)(end - p));
-				return number_error(c, (size_t)k, p, field_end ? field_end : end);
-			}
+		struct field_op op = f < nfields ? c->ops[f] : (struct field_op){ FIELD_SKIP, 0 };
+		const char *stop;
+		if (op.kind >= FIELD_NUM && p < end && *p != ',') {
+			stop = op.kind == FIELD_PACKED ? isc_colpack_parse(&c->pk[op.k], row, p, end)
+						       : isc_parse_double_wide(p, end, &c->num[op.k][row]);
+			if (!stop || (stop != end && *stop != ','))
+				return number_error(c, op.k, p, field_end(p, end));
 		} else {
-			comma = memchr(p, ',', (size_t)(end - p));
-			comma = comma ? comma : end;
-			if (k >= 0 && c->pk[k].width)
-				isc_colpack_put(&c->pk[k], c->nrows, NAN);
-			else if (k >= 0 && lay->types[k] == ISC_COL_NUM)
-				c->num[k][c->nrows] = NAN;
-			else if (k >= 0)
-				c->text[k][c->nrows] = intern_text(c, (size_t)k, p, (size_t)(comma - p));
+			stop = field_end(p, end);
+			store_plain(c, op, p, stop);
 		}
-		if (comma == end)
+		if (stop == end)
 			break;
-		p = comma + 1;
+		p = stop + 1;
 	}
-	if (f + 1 != lay->nfields)
+	if (f + 1 != nfields)
 		return field_count_error(c, f + 1);
 	c->nrows++;
 	return 0;
@@ -270,6 +331,7 @@ static void unpack_if_worse(struct chunk *c)
 		isc_colpack_decode(&c->pk[k], 0, c->nrows, num);
 		isc_colpack_free(&c->pk[k]);  /* width 0: given up */
 		c->num[k] = num;
+		chunk_set_ops(c);
 	}
 }
 
@@ -290,6 +352,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		pos += got;
 		have += (size_t)got;
 		int at_end = pos >= c->end || got == 0;
+		memset(buf + have, 0, ISC_PARSE_SLACK);  /* what the wide parsers may read past a line */
 		char *p = buf, *end = buf + have, *nl;
 		int plain = !memchr(buf, '\0', have) && !memchr(buf, '"', have);
 		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
@@ -309,7 +372,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		memmove(buf, p, have);
 		if (have == bufsize) {  /* a line longer than the buffer: grow it */
 			bufsize *= 2;
-			buf = *heap = isc_xrealloc(*heap, bufsize);
+			buf = *heap = isc_xrealloc(*heap, bufsize + ISC_PARSE_SLACK);
 		}
 	}
 	return 0;
@@ -319,7 +382,7 @@ static void *chunk_run(void *arg)
 {
 	struct chunk *c = arg;
 	isc_oom_context("loading %s", c->lay->path);  /* this thread's own, for isc_xmalloc */
-	char *buf = isc_xmalloc(BLOCK_SIZE);
+	char *buf = isc_xmalloc(BLOCK_SIZE + ISC_PARSE_SLACK);
 	read_range(c, buf, BLOCK_SIZE, &buf);
 	free(buf);
 	return NULL;
@@ -472,9 +535,12 @@ static void infer_types(struct layout *lay, const char *buf, size_t len)
 	struct fields fl = { 0 };
 	unsigned char *decided = isc_xcalloc(lay->nout, 1);
 	const char *p = buf, *end = buf + len, *nl;
+	size_t undecided = 0;
 	double d;
 
-	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+	for (size_t k = 0; k < lay->nout; k++)
+		undecided += lay->types[k] != ISC_COL_TEXT;
+	while (undecided && (nl = memchr(p, '\n', (size_t)(end - p)))) {
 		size_t l = (size_t)(nl - p);
 		if (l && p[l - 1] == '\r')
 			l--;
@@ -484,6 +550,7 @@ static void infer_types(struct layout *lay, const char *buf, size_t len)
 				if (k < 0 || decided[k] || fl.len[f] == 0 || lay->types[k] == ISC_COL_TEXT)
 					continue;
 				decided[k] = 1;
+				undecided--;
 				if (!isc_parse_double(fl.ptr[f], fl.len[f], &d))
 					lay->types[k] = ISC_COL_TEXT;
 			}
@@ -497,10 +564,13 @@ static void infer_types(struct layout *lay, const char *buf, size_t len)
 /* Decimals of a number's text, or more than any scale when it has an exponent. */
 static unsigned decimals_of(const char *s, size_t len)
 {
-	const char *dot = memchr(s, '.', len);
-	if (memchr(s, 'e', len) || memchr(s, 'E', len))
-		return ISC_COLPACK_MAX_SCALE + 1;
-	return dot ? (unsigned)(len - (size_t)(dot + 1 - s)) : 0;
+	size_t dot = len;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == 'e' || s[i] == 'E')
+			return ISC_COLPACK_MAX_SCALE + 1;
+		dot = s[i] == '.' && dot == len ? i : dot;
+	}
+	return dot < len ? (unsigned)(len - dot - 1) : 0;
 }
 
 /* Which number columns to pack, from the values of the type sample: the most decimals and
@@ -589,6 +659,9 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 	c->text = isc_xcalloc(lay->nout, sizeof(uint32_t *));
 	c->last_id = isc_xmalloc((lay->nout + 1) * sizeof(uint32_t));
 	c->last_len = isc_xcalloc(lay->nout + 1, sizeof(size_t));
+	c->recent = isc_xcalloc((lay->nout + 1) * SHORT_SLOTS, sizeof(*c->recent));
+	c->ops = isc_xmalloc((lay->nfields + 1) * sizeof(*c->ops));
+	chunk_set_ops(c);
 	for (size_t k = 0; k < lay->nout; k++)
 		c->last_id[k] = ISC_TEXT_EMPTY;
 	strpool_init(&c->pool);
@@ -623,6 +696,8 @@ static void chunk_free(struct chunk *c)
 	free(c->text);
 	free(c->last_id);
 	free(c->last_len);
+	free(c->recent);
+	free(c->ops);
 	strpool_free(&c->pool);
 	fields_free(&c->fl);
 }
@@ -871,7 +946,7 @@ static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t 
 		if (lay->types[k] == ISC_COL_TEXT && known_numeric(lay->out_names[k]))
 			lay->types[k] = ISC_COL_NUM;
 	if (o && o->pack && sample_lines)
-		choose_packing(lay, hdrbuf + data, sample);
+		choose_packing(lay, hdrbuf + data, sample < PACK_SAMPLE_BYTES ? sample : PACK_SAMPLE_BYTES);
 
 	struct chunk ch[2];
 	int nch = nthreads_for(o, size - data);

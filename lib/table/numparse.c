@@ -7,6 +7,7 @@
  * Digits are read eight at a time where possible (the SWAR method, as in simdjson).
  */
 #include "table/numparse.h"
+#include "table/swar.h"
 
 #include <errno.h>
 #include <math.h>
@@ -47,8 +48,10 @@ __attribute__((constructor)) static void init_tables(void)
  * [p, p + 2^64) when inexact (else it is p). The 53 kept bits are the top of hi; the k = 10
  * or 11 bits below them in hi decide the rounding, unless they sit right at the halfway
  * pattern, where the low word (or the inexactness) could tip it: then 0 (use strtod).
+ * Returns the double's bits (never 0: p is not zero).
  */
-static int round_to_double(uint64_t hi, uint64_t lo, int e2, int inexact, double *out)
+static inline __attribute__((always_inline)) uint64_t round_to_bits(uint64_t hi, uint64_t lo, int e2,
+								     int inexact)
 {
 	int k = (hi >> 63) ? 11 : 10;
 	uint64_t mant = hi >> k, below = hi & ((1ULL << k) - 1), half = 1ULL << (k - 1);
@@ -67,9 +70,7 @@ static int round_to_double(uint64_t hi, uint64_t lo, int e2, int inexact, double
 	int biased = e2 + 52 + 1023;
 	if (biased <= 0 || biased >= 2047)
 		return 0;
-	uint64_t bits = ((uint64_t)biased << 52) | (mant & ((1ULL << 52) - 1));
-	memcpy(out, &bits, sizeof(*out));
-	return 1;
+	return ((uint64_t)biased << 52) | (mant & ((1ULL << 52) - 1));
 }
 
 /*
@@ -77,13 +78,10 @@ static int round_to_double(uint64_t hi, uint64_t lo, int e2, int inexact, double
  * 10^e = 5^e * 2^e; a multiply by 5^e is exact in 128 bits, a divide by 5^e is a multiply by
  * a 64-bit reciprocal that is short of the truth by less than 1, so the 128-bit product is
  * short by less than 2^64 units: only values that close to a halfway point go to strtod.
+ * The bits of the double for mant > 0, or 0 for those values.
  */
-static int fast_value(uint64_t mant, int exp10, double *out)
+static inline __attribute__((always_inline)) uint64_t fast_bits(uint64_t mant, int exp10)
 {
-	if (mant == 0) {
-		*out = 0.0;
-		return 1;
-	}
 	int lz = __builtin_clzll(mant);
 	uint64_t w = mant << lz;   /* top bit set */
 	u128 p;
@@ -96,26 +94,16 @@ static int fast_value(uint64_t mant, int exp10, double *out)
 		p = (u128)w * recip5[-exp10];
 		e2 = -recip5_shift[-exp10] - lz + exp10;
 	}
-	return round_to_double((uint64_t)(p >> 64), (uint64_t)p, e2, inexact, out);
+	return round_to_bits((uint64_t)(p >> 64), (uint64_t)p, e2, inexact);
 }
 
-/* How many of the 8 bytes of v (first byte lowest) are ASCII digits before the first
- * non-digit. A byte is a digit when its high nibble is 3 and adding 6 keeps it so. */
-static inline int digit_run(uint64_t v)
+static int fast_value(uint64_t mant, int exp10, double *out)
 {
-	uint64_t nd = ((v & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL) |
-		      (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL);
-	return nd ? __builtin_ctzll(nd) >> 3 : 8;
-}
-
-/* Value of 8 digit values 0..9 in the bytes of d, first byte most significant (SWAR: pairs,
- * then quads, then the whole, as in simdjson). */
-static inline uint64_t eight_digit_value(uint64_t d)
-{
-	d = (d * 10) + (d >> 8);
-	d = (((d & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-	     (((d >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
-	return d;
+	uint64_t bits = mant ? fast_bits(mant, exp10) : 0;
+	if (mant && !bits)
+		return 0;
+	memcpy(out, &bits, sizeof(*out));  /* 0 bits: +0.0 */
+	return 1;
 }
 
 static const uint64_t pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
@@ -135,12 +123,12 @@ static inline __attribute__((always_inline)) const char *scan_digits(const char 
 	while (end - s >= 8 && (sc->mant != 0 || *s != '0')) {
 		uint64_t v;
 		memcpy(&v, s, 8);
-		int n = digit_run(v);
+		int n = (int)isc_digit_run(v);
 		if (n == 0 || sc->sig + n > FAST_MAX_DIGITS)
 			break;
 		/* digits to the top bytes, zeros below: the run's value */
-		uint64_t d = (v - 0x3030303030303030ULL) << (8 * (8 - n));
-		sc->mant = sc->mant * pow10_u64[n] + eight_digit_value(d);
+		uint64_t d = (v - ISC_SWAR_ZEROS) << (8 * (8 - n));
+		sc->mant = sc->mant * pow10_u64[n] + isc_eight_digits(d);
 		sc->sig += n;
 		sc->exp10 -= frac ? n : 0;
 		s += n;
@@ -241,10 +229,10 @@ static inline __attribute__((always_inline)) const char *fast_decimal(const char
 		while (end - p >= 8) {
 			uint64_t v;
 			memcpy(&v, p, 8);
-			int n = digit_run(v);
+			int n = (int)isc_digit_run(v);
 			if (n == 0 || nint + (size_t)(p - frac) + (size_t)n > FAST_MAX_DIGITS)
 				break;
-			mant = mant * pow10_u64[n] + eight_digit_value((v - 0x3030303030303030ULL) << (8 * (8 - n)));
+			mant = mant * pow10_u64[n] + isc_eight_digits((v - ISC_SWAR_ZEROS) << (8 * (8 - n)));
 			p += n;
 			if (n < 8)
 				break;
@@ -262,6 +250,61 @@ static inline __attribute__((always_inline)) const char *fast_decimal(const char
 		return NULL;
 	*out = neg ? -d : d;
 	return p;
+}
+
+/*
+ * The same as fast_decimal for a number in a buffer readable for ISC_PARSE_SLACK bytes from
+ * s, without a branch per digit: the integer part and up to 16 decimals are read as three
+ * 8-byte words, each run cut at end. NULL sends the rest (an integer part of 8 digits or
+ * more, more than 19 digits, an exponent, no digits) to the general parser.
+ */
+static inline __attribute__((always_inline)) const char *wide_decimal(const char *s, const char *end,
+								    double *out)
+{
+	int neg = *s == '-';  /* s < end */
+	const char *p = s + neg;
+	uint64_t v = isc_load8(p);
+	unsigned n1 = (unsigned)isc_min_size(isc_digit_run(v), (size_t)(end - p));
+	if (n1 == 8)
+		return NULL;
+	uint64_t mant = isc_digits_value(v, n1);
+	const char *q = p + n1;
+	unsigned nf = 0;
+	if (q < end && *q == '.') {
+		q++;
+		uint64_t a = isc_load8(q), b = isc_load8(q + 8);
+		unsigned na = (unsigned)isc_min_size(isc_digit_run(a), (size_t)(end - q));
+		unsigned nb = na == 8 ? (unsigned)isc_min_size(isc_digit_run(b), (size_t)(end - q - 8)) : 0;
+		if (n1 + na + nb > FAST_MAX_DIGITS)
+			return NULL;
+		mant = mant * pow10_u64[na] + isc_digits_value(a, na);
+		mant = mant * pow10_u64[nb] + isc_digits_value(b, nb);
+		nf = na + nb;
+		q += nf;
+	}
+	if (n1 + nf == 0 || (q < end && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E')))
+		return NULL;
+	if (mant <= CLINGER_MAX_MANT) {
+		double d = (double)mant / exact_pow10[nf];
+		*out = neg ? -d : d;
+		return q;
+	}
+	uint64_t bits = fast_bits(mant, -(int)nf);
+	if (!bits)
+		return NULL;
+	bits |= (uint64_t)neg << 63;
+	memcpy(out, &bits, sizeof(*out));
+	return q;
+}
+
+const char *isc_parse_double_wide(const char *s, const char *end, double *out)
+{
+	if (s < end) {
+		const char *quick = wide_decimal(s, end, out);
+		if (quick)
+			return quick;
+	}
+	return isc_parse_double_prefix(s, end, out);
 }
 
 const char *isc_parse_double_prefix(const char *s, const char *end, double *out)

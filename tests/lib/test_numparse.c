@@ -70,6 +70,32 @@ static void random_string(char *buf, size_t len)
 	}
 }
 
+/* isc_parse_double_wide must give what isc_parse_double_prefix gives for the same [s, end),
+ * whatever follows end in the buffer: here digits, '.', 'e' or a comma (digits past end
+ * taken into the number would be caught), with end also cut inside the text. */
+static void same_as_prefix(const char *text)
+{
+	static const char follow[] = "0123456789.eE,\n-";
+	char buf[128 + ISC_PARSE_SLACK];
+	size_t len = strlen(text);
+	if (len > 120)
+		return;
+	for (int cut = 0; cut < 3; cut++) {
+		size_t n = cut == 0 ? len : (size_t)(next() % (len + 1));
+		memcpy(buf, text, n);
+		for (size_t i = n; i < sizeof(buf); i++)
+			buf[i] = follow[next() % (sizeof(follow) - 1)];
+		double a = 0, b = 0;
+		const char *pa = isc_parse_double_prefix(buf, buf + n, &a);
+		const char *pb = isc_parse_double_wide(buf, buf + n, &b);
+		if (pa != pb || (pa && memcmp(&a, &b, sizeof(a)) != 0)) {
+			check_failures++;
+			fprintf(stderr, "'%.*s' (then '%.6s'): prefix %td %.17g, wide %td %.17g\n", (int)n, buf,
+				buf + n, pa ? pa - buf : -1, a, pb ? pb - buf : -1, b);
+		}
+	}
+}
+
 int main(void)
 {
 	static const char *const edge[] = {
@@ -92,11 +118,14 @@ int main(void)
 		"0.0000000000000000000000001", "5e-324", "2036.9056379051576,", "7.",
 	};
 	char buf[96];
-	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
 		same_as_strtod(edge[i]);
+		same_as_prefix(edge[i]);
+	}
 	for (long i = 0; i < 2000000; i++) {
 		random_string(buf, sizeof(buf));
 		same_as_strtod(buf);
+		same_as_prefix(buf);
 	}
 	/* halfway cases between adjacent doubles, written exactly: must round to even */
 	for (long i = 0; i < 200000; i++) {

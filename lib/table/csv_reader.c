@@ -196,11 +196,14 @@ static uint32_t intern_short(struct chunk *c, size_t k, const char *s, size_t le
 	return e->id;
 }
 
-/* The first comma in [p, end), or end, eight bytes at a time (the block's slack). */
+/* The first comma or newline in [p, end), or end, eight bytes at a time (the block's slack). */
 static inline const char *field_end(const char *p, const char *end)
 {
 	for (; p < end; p += 8) {
-		unsigned i = isc_byte_index(isc_load8(p), ',');
+		uint64_t v = isc_load8(p);
+		unsigned i = isc_byte_index(v, ','), j = isc_byte_index(v, '\n');
+		if (j < i)
+			i = j;
 		if (i < 8)
 			return isc_min_size(i, (size_t)(end - p)) + p;
 	}
@@ -242,9 +245,10 @@ static void store_plain(struct chunk *c, struct field_op op, const char *p, cons
 		c->text[op.k][c->nrows] = intern_short(c, op.k, p, (size_t)(stop - p));
 }
 
-/* The fast path for a line without quotes: split and convert in one walk. The line is in a
- * block with ISC_PARSE_SLACK readable bytes after its data (read_range). */
-static int parse_plain_line(struct chunk *c, const char *p, const char *end)
+/* The fast path for a line without quotes: split and convert in one walk. The line ends at
+ * end or at a newline before it; it is in a block with ISC_PARSE_SLACK readable bytes after
+ * its data (read_range). Returns where the line ends, or NULL (c->err says why). */
+static const char *parse_plain_fields(struct chunk *c, const char *p, const char *end)
 {
 	size_t nfields = c->lay->nfields, f = 0, row = c->nrows;
 	if (row == c->cap)
@@ -252,22 +256,51 @@ static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 	for (;; f++) {
 		struct field_op op = f < nfields ? c->ops[f] : (struct field_op){ FIELD_SKIP, 0 };
 		const char *stop;
-		if (op.kind >= FIELD_NUM && p < end && *p != ',') {
+		if (op.kind >= FIELD_NUM && p < end && *p != ',' && *p != '\n') {
 			stop = op.kind == FIELD_PACKED ? isc_colpack_parse(&c->pk[op.k], row, p, end)
 						       : isc_parse_double_wide(p, end, &c->num[op.k][row]);
-			if (!stop || (stop != end && *stop != ','))
-				return number_error(c, op.k, p, field_end(p, end));
+			if (!stop || (stop != end && *stop != ',' && *stop != '\n')) {
+				number_error(c, op.k, p, field_end(p, end));
+				return NULL;
+			}
 		} else {
 			stop = field_end(p, end);
 			store_plain(c, op, p, stop);
 		}
-		if (stop == end)
-			break;
+		if (stop == end || *stop == '\n') {
+			if (f + 1 != nfields) {
+				field_count_error(c, f + 1);
+				return NULL;
+			}
+			c->nrows++;
+			return stop;
+		}
 		p = stop + 1;
 	}
-	if (f + 1 != nfields)
-		return field_count_error(c, f + 1);
-	c->nrows++;
+}
+
+static int parse_plain_line(struct chunk *c, const char *p, const char *end)
+{
+	return parse_plain_fields(c, p, end) ? 0 : -1;
+}
+
+/* The complete lines of a block with no NUL byte, quote or carriage return, up to and with
+ * the newline before end: each line's end is found by its last field, not searched first. */
+static int parse_plain_block(struct chunk *c, const char *p, const char *end)
+{
+	while (p < end) {
+		c->lines++;
+		if (*p == '\n') {
+			if (!c->blank++)
+				c->first_blank = c->lines;
+			p++;
+			continue;
+		}
+		const char *eol = parse_plain_fields(c, p, end);
+		if (!eol)
+			return -1;
+		p = eol + 1;
+	}
 	return 0;
 }
 
@@ -355,6 +388,12 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		memset(buf + have, 0, ISC_PARSE_SLACK);  /* what the wide parsers may read past a line */
 		char *p = buf, *end = buf + have, *nl;
 		int plain = !memchr(buf, '\0', have) && !memchr(buf, '"', have);
+		char *last_nl = plain && !memchr(buf, '\r', have) ? memrchr(buf, '\n', have) : NULL;
+		if (last_nl) {
+			if (parse_plain_block(c, p, last_nl + 1) < 0)
+				return -1;
+			p = last_nl + 1;
+		}
 		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
 			if (process_line(c, p, (size_t)(nl - p), plain) < 0)
 				return -1;

@@ -39,10 +39,16 @@ const char *isc_progname(void)
  * must not silence, nor be spoilt by, what another thread says about its own run. */
 static _Thread_local bool muted;
 static _Thread_local unsigned nwarnings;
+static _Thread_local FILE *held;
 
 void isc_msg_mute(bool on)
 {
 	muted = on;
+}
+
+void isc_msg_hold(FILE *to)
+{
+	held = to;
 }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
@@ -51,14 +57,15 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	if (muted)
 		return;
 	int n = vasprintf(&msg, fmt, ap);
-	flockfile(stderr);  /* one line, also when runs open on two threads (analyze diff) */
-	fprintf(stderr, "%s: %s", progname, kind);
+	FILE *out = held ? held : stderr;
+	flockfile(out);  /* one line, also when runs open on two threads (analyze diff) */
+	fprintf(out, "%s: %s", progname, kind);
 	if (n >= 0)
-		isc_text_write(stderr, msg, (size_t)n, ISC_TEXT_LINE);
+		isc_text_write(out, msg, (size_t)n, ISC_TEXT_LINE);
 	else
-		fputs("(message lost: out of memory)", stderr);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+		fputs("(message lost: out of memory)", out);
+	fputc('\n', out);
+	funlockfile(out);
 	free(msg);
 }
 

@@ -25,6 +25,9 @@ unsigned isc_warn_count(void);
 /* Print no messages on this thread until called with false (a trial read whose messages a
  * second read prints); warnings are still counted. Other threads still speak. */
 void isc_msg_mute(bool on);
+/* Write this thread's messages to `to` instead of stderr until called with NULL: runs loaded
+ * on two threads say what they have to say in the runs' order, not in the threads'. */
+void isc_msg_hold(FILE *to);
 
 /* After getopt_long returned '?' or ':' (with opterr = 0, so that glibc prints nothing raw):
  * "<prog>: <prefix><option>: unknown option or missing argument (see '<help> --help')". */

@@ -120,6 +120,16 @@ sum_before=$(md5sum < "$tmp/crlf/datapoints.csv")
 cmp -s "$tmp/lf.out" "$tmp/crlf.out" || { echo "FAIL: CRLF results differ"; fails=$((fails + 1)); }
 [ "$sum_before" = "$(md5sum < "$tmp/crlf/datapoints.csv")" ] || { echo "FAIL: input modified"; fails=$((fails + 1)); }
 
+# diff loads runs on two threads: the messages still come in the runs' order (a long run
+# whose error is at its end, then a short one that fails at once)
+mkdir -p "$tmp/longbad" "$tmp/shortbad"
+{ echo "$hdr"; for _ in $(seq 200000); do echo "$row"; done; echo "1.2.3,${row#*,}"; } > "$tmp/longbad/datapoints.csv"
+printf '%s\n%s\n' "$hdr" "x,${row#*,}" > "$tmp/shortbad/datapoints.csv"
+for _ in 1 2 3; do
+	expect 1 "analyze: $tmp/longbad/datapoints.csv:200002: field 'WakeLatency': expected a number, got '1.2.3'
+analyze: $tmp/shortbad/datapoints.csv:2: field 'WakeLatency': expected a number, got 'x'" diff "$tmp/longbad" "$tmp/shortbad"
+done
+
 # usage errors exit 2
 expect 2 "analyze: --include: expected ')' at column 17 (in '(LDist > 5 and 1')" stats --include '(LDist > 5 and 1' "$good"
 expect 2 "analyze: stats: --funcs: unknown function 'p99' (expected count, min, max, avg, std, med, min_index, max_index, or N% with 0 < N < 100)" stats --funcs max,p99 "$good"

@@ -10,9 +10,9 @@ static int count_ranks(void *ctx, size_t m, const size_t *idx, size_t ni, double
 	else if (!sc->counted)
 		isc_colcount_range(&sc->cc, 0, sc->n);
 	sc->counted = true;
-	if (isc_colcount_ranks(&sc->cc, idx, ni, vals) < 0 || sc->cc.m != m)
+	if (isc_colcount_values(&sc->cc) != m)
 		return -1;
-	return 0;
+	return isc_colcount_ranks(&sc->cc, idx, ni, vals);
 }
 
 const struct isc_rank_answer *stats_count_answer(struct stats_count *sc, const struct isc_column *c,

@@ -181,9 +181,7 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Add up width 1's sets, take the empty cells off m, sort the exceptions: -1 when one is
- * zero or NaN (no exact order). */
-static int finish(struct isc_colcount *cc)
+size_t isc_colcount_values(struct isc_colcount *cc)
 {
 	if (!cc->merged) {
 		for (unsigned s = 1; cc->pk->width == 1 && s < SETS1; s++)
@@ -192,6 +190,13 @@ static int finish(struct isc_colcount *cc)
 		cc->merged = true;
 		cc->m -= cc->counts[INDEX_NAN];
 	}
+	return cc->m;
+}
+
+/* Sort the exceptions: -1 when one is zero or NaN (no exact order). */
+static int finish(struct isc_colcount *cc)
+{
+	isc_colcount_values(cc);
 	for (size_t i = 0; i < cc->nx; i++)
 		if (cc->xval[i] == 0 || isnan(cc->xval[i]))
 			return -1;

@@ -19,10 +19,10 @@ struct isc_colcount {
 	uint32_t *counts;        /* per code - the width's lowest code; width 1: 4 interleaved sets */
 	unsigned ncodes;         /* 256 or 65,536 */
 	unsigned lo, hi;         /* the lowest and highest counted index (lo > hi: none) */
-	size_t m;                /* values counted: rows that are not empty */
+	size_t m;                /* rows counted; isc_colcount_values takes the empty ones off */
 	double *xval;            /* the exceptions among the counted rows (sorted when finished) */
 	size_t nx, xcap;
-	bool merged;             /* width 1's interleaved sets added up */
+	bool merged;             /* width 1's interleaved sets added up, m the values */
 };
 
 /* Whether pk's codes can be counted: width 1 or 2, and rows fewer than 2^32. */
@@ -40,8 +40,11 @@ void isc_colcount_rows(struct isc_colcount *cc, const size_t *rows, size_t n);
 /* isc_colcount_rows, and the rows' values into out as isc_colpack_gather gives them. */
 void isc_colcount_gather(struct isc_colcount *cc, const size_t *rows, size_t n, double *out);
 
+/* After counting (no more counting then, until a reset): how many values, rows not empty. */
+size_t isc_colcount_values(struct isc_colcount *cc);
+
 /*
- * After counting: the values of ascending ranks idx[0..ni) (each < cc->m) into vals.
+ * After counting: the values of ascending ranks idx[0..ni) (each below the values) into vals.
  * -1 when the order is not exact: an exception is zero (-0.0 and +0.0 compare equal, and a
  * selection or sort may give either at that rank) or NaN; then use the general path.
  */

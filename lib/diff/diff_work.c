@@ -346,6 +346,25 @@ static bool cached_samples(struct diff_job *j, size_t m, size_t r, struct bufs *
 	return true;
 }
 
+/* Run r's whole sample of packed metric c into b->all[r], sorted from counts of its codes:
+ * false (b->all[r] untouched) when they cannot give what run_sample does otherwise: not an
+ * exact order (a zero exception: a sort puts -0 first, a merge of groups keeps either order)
+ * or not the values its groups hold. */
+static bool sorted_by_count(struct diff_job *j, size_t r, const struct isc_column *c, struct bufs *b,
+			    size_t *n)
+{
+	const struct isc_diff *d = j->d;
+	size_t ng = d->ngroups, in_groups = 0;
+	*n = diff_count_all(&b->cc, c, d->runs[r]->dp->nrows);
+	for (size_t g = 0; ng <= MAX_MERGE_GROUPS && g < ng; g++)
+		in_groups += b->views[(g + 1) * d->nruns + r].n;
+	if ((ng && ng <= MAX_MERGE_GROUPS && in_groups != *n) || !diff_count_sorted(&b->cc, *n, b->all[r])) {
+		*n = 0;
+		return false;
+	}
+	return true;
+}
+
 /* Run r's whole sample of metric m, sorted (the merge of its groups when there are few). */
 static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 {
@@ -363,12 +382,8 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 	else if (ng)
 		group_samples(j, r, col, b);
 	plain_values(j, col, nrows, b->tmp, b->rmom + r * NMOM, out);
-	if (counted) {  /* col is b->all[r]; the counts leave it as it is when they fail */
-		n = diff_count_all(&b->cc, c, nrows);
-		if (!diff_count_sorted(&b->cc, n, b->all[r])) {
-			n = gather(col, nrows, b->all[r]);
-			isc_sort_doubles(b->all[r], n, b->tmp);
-		}
+	if (counted && sorted_by_count(j, r, c, b, &n)) {
+		/* col was b->all[r], now sorted */
 	} else if (ng && ng <= MAX_MERGE_GROUPS) {  /* the groups split the rows: merge them */
 		struct diff_sample groups[MAX_MERGE_GROUPS];
 		for (size_t g = 0; g < ng; g++) {

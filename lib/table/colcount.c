@@ -200,7 +200,8 @@ static int finish(struct isc_colcount *cc)
 	for (size_t i = 0; i < cc->nx; i++)
 		if (cc->xval[i] == 0 || isnan(cc->xval[i]))
 			return -1;
-	qsort(cc->xval, cc->nx, sizeof(double), cmp_double);
+	if (cc->nx > 1)
+		qsort(cc->xval, cc->nx, sizeof(double), cmp_double);
 	return 0;
 }
 

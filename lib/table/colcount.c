@@ -25,27 +25,27 @@ static unsigned ncodes_of(unsigned width)
 	return width == 1 ? 256 : 65536;
 }
 
+/* Room for either width (65,536 counters; width 1 uses 4 x 256 of them), so that counting
+ * columns of both widths in turn needs no fresh memory. */
+#define NCOUNTERS 65536
+
 void isc_colcount_init(struct isc_colcount *cc, const struct isc_colpack *pk)
 {
 	memset(cc, 0, sizeof(*cc));
 	cc->pk = pk;
 	cc->ncodes = ncodes_of(pk->width);
-	cc->counts = isc_xcalloc((size_t)cc->ncodes * (pk->width == 1 ? SETS1 : 1), sizeof(uint32_t));
+	cc->counts = isc_xcalloc(NCOUNTERS, sizeof(uint32_t));
 	cc->lo = cc->ncodes;
 }
 
 void isc_colcount_reset(struct isc_colcount *cc, const struct isc_colpack *pk)
 {
-	if (cc->lo <= cc->hi)
-		memset(cc->counts + cc->lo, 0, (size_t)(cc->hi - cc->lo + 1) * sizeof(uint32_t));
 	if (cc->ncodes == 256)   /* width 1: every set */
 		memset(cc->counts, 0, (size_t)cc->ncodes * SETS1 * sizeof(uint32_t));
-	if (pk && ncodes_of(pk->width) != cc->ncodes) {
-		isc_colcount_free(cc);
-		isc_colcount_init(cc, pk);
-		return;
-	}
+	else if (cc->lo <= cc->hi)
+		memset(cc->counts + cc->lo, 0, (size_t)(cc->hi - cc->lo + 1) * sizeof(uint32_t));
 	cc->pk = pk ? pk : cc->pk;
+	cc->ncodes = ncodes_of(cc->pk->width);
 	cc->lo = cc->ncodes;
 	cc->hi = 0;
 	cc->m = cc->nx = 0;

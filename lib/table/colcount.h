@@ -17,7 +17,7 @@
 struct isc_colcount {
 	const struct isc_colpack *pk;
 	uint32_t *counts;        /* per code - the width's lowest code; width 1: 4 interleaved sets */
-	unsigned ncodes;         /* 256 or 65,536 */
+	unsigned ncodes;         /* 256 or 65,536: pk's width */
 	unsigned lo, hi;         /* the lowest and highest counted index (lo > hi: none) */
 	size_t m;                /* rows counted; isc_colcount_values takes the empty ones off */
 	double *xval;            /* the exceptions among the counted rows (sorted when finished) */
@@ -28,9 +28,9 @@ struct isc_colcount {
 /* Whether pk's codes can be counted: width 1 or 2, and rows fewer than 2^32. */
 bool isc_colcount_applies(const struct isc_colpack *pk, size_t rows);
 
-/* Counters for pk's width, all zero. */
+/* Counters for either width, all zero; pk's width first. */
 void isc_colcount_init(struct isc_colcount *cc, const struct isc_colpack *pk);
-/* Forget what was counted, to count again (pk: a column of the same width, or NULL: the same). */
+/* Forget what was counted, to count again (pk: the next column, either width; NULL: the same). */
 void isc_colcount_reset(struct isc_colcount *cc, const struct isc_colpack *pk);
 void isc_colcount_free(struct isc_colcount *cc);
 

@@ -264,6 +264,10 @@ int main(void)
 						check_case(&c, width, scale, sizes[s], flag_sets[f], a, b, tmp, rows);
 	check_exact_ranks(&c);
 	check_pieces(&c, a, b);
+	for (unsigned width = 1; width <= 2; width++)   /* the counters from one width to the other */
+		for (unsigned w = 1; w <= 2; w++)
+			check_case(&c, w, 2, 2049, WITH_EMPTY | WITH_EXC | (width == 2 ? FEW_CODES : 0), a, b,
+				   tmp, rows);
 	CHECK(!isc_colcount_applies(&first, (size_t)UINT32_MAX));
 	first.width = 4;
 	CHECK(!isc_colcount_applies(&first, 10));

@@ -10,6 +10,7 @@
 #include "cache/cache.h"
 #include "table/colpack.h"
 #include "text/util.h"
+#include "stats_count.h"
 #include "stats_result.h"
 
 struct job {
@@ -48,18 +49,23 @@ static const double *col_rows_get(void *ctx, size_t from, size_t n, double *buf)
 #define COPY_MAX ((size_t)1 << 20)
 
 static void compute_task(const struct stats_result *r, const struct col_rows *cr, size_t n, double *out,
-			 double *buf)
+			 double *buf, struct stats_count *sc)
 {
 	const struct isc_value_source src = { col_rows_get, (void *)cr };
+	struct isc_rank_answer answer;
+	const struct isc_rank_answer *ra = stats_count_answer(sc, cr->c, cr->rows, n, &answer);
 	if (!buf || (!cr->rows && !cr->c->packed)) {
-		isc_stats_compute_source(&src, n, r->funcs, r->nfuncs, out);
+		isc_stats_compute_source_ranked(&src, n, r->funcs, r->nfuncs, out, ra);
 		return;
 	}
-	col_rows_get((void *)cr, 0, n, buf);
-	isc_stats_compute_inplace(buf, n, r->funcs, r->nfuncs, out);
+	if (ra && cr->rows)
+		stats_count_gather(sc, buf);
+	else
+		col_rows_get((void *)cr, 0, n, buf);
+	isc_stats_compute_inplace_ranked(buf, n, r->funcs, r->nfuncs, out, ra);
 }
 
-static void run_task(struct stats_result *r, size_t task, double *buf)
+static void run_task(struct stats_result *r, size_t task, double *buf, struct stats_count *sc)
 {
 	size_t m = task % r->nmetrics, g = task / r->nmetrics;  /* g == 0: overall */
 	const struct isc_column *c = isc_table_col(r->run->dp, r->metrics[m]);
@@ -69,7 +75,7 @@ static void run_task(struct stats_result *r, size_t task, double *buf)
 	struct col_rows cr = { c, g ? r->groups.rows[g - 1] : NULL };
 	size_t n = g ? r->groups.counts[g - 1] : r->run->dp->nrows;
 	if (!isc_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out))
-		compute_task(r, &cr, n, out, buf);
+		compute_task(r, &cr, n, out, buf, sc);
 	if (wants_index(r))
 		isc_stats_fill_index(c->num, cr.rows, n, r->funcs, r->nfuncs, out);
 }
@@ -80,8 +86,10 @@ static void *worker(void *arg)
 	size_t n = j->r->run->dp->nrows;
 	isc_oom_context("computing the statistics of %s", j->r->run->dp_path);
 	double *buf = n <= COPY_MAX ? isc_xmalloc((n + 1) * sizeof(double)) : NULL;
+	struct stats_count sc = { 0 };
 	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
-		run_task(j->r, t, buf);
+		run_task(j->r, t, buf, &sc);
+	stats_count_free(&sc);
 	free(buf);
 	return NULL;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diff/diff_count.h"
 #include "diff/diff_internal.h"
 #include "stats/runtest.h"
 #include "stats/sigtest.h"
@@ -42,6 +43,7 @@ struct bufs {
 	double *rmom;            /* [(part * nruns + run) * NMOM]: each run's moments */
 	struct diff_sample *views;    /* [part * nruns + run], part 0 = overall */
 	struct diff_sample *cviews;   /* [part * nconfigs + config] */
+	struct isc_colcount cc;       /* a packed metric's codes counted (diff_count.h) */
 };
 
 /* col[0..n) without NaN. */
@@ -255,6 +257,27 @@ static void compare(struct diff_job *j, size_t part, size_t m, size_t c, struct 
 	t->differs = t->mw_p < ISC_DIFF_ALPHA && (t->ci_lo > 0 || t->ci_hi < 0);
 }
 
+/* Every group of run r for packed metric c: as group_samples, each group's rows gathered
+ * and their codes counted, sorted from the counts. */
+static void group_samples_counted(struct diff_job *j, size_t r, const struct isc_column *c,
+				  struct bufs *b)
+{
+	struct isc_diff *d = j->d;
+	const struct isc_groups *rg = &j->pv->rg[r];
+	size_t nr = d->nruns;
+	for (size_t g = 0; g < d->ngroups; g++) {
+		long k = j->pv->gmap[g * nr + r];
+		double *x = k >= 0 ? b->seg[r] + j->pv->seg_off[r][k] : b->seg[r];
+		size_t n = k >= 0 ? diff_count_rows(&b->cc, c, rg->rows[k], rg->counts[k], x) : 0;
+		double *out = b->rvals + ((g + 1) * nr + r) * d->nfuncs;
+		plain_values(j, x, n, b->tmp, b->rmom + ((g + 1) * nr + r) * NMOM, out);
+		if (k >= 0 && !diff_count_sorted(&b->cc, n, x))
+			isc_sort_doubles(x, n, b->tmp);
+		order_values(j, x, n, out);
+		b->views[(g + 1) * nr + r] = (struct diff_sample){ x, n };
+	}
+}
+
 /* Every group of run r for metric m: split off the column in one pass (NaN dropped, row order
  * kept), described into b->rvals, sorted in place in b->seg[r]. */
 static void group_samples(struct diff_job *j, size_t r, const double *col, struct bufs *b)
@@ -323,6 +346,25 @@ static bool cached_samples(struct diff_job *j, size_t m, size_t r, struct bufs *
 	return true;
 }
 
+/* Run r's whole sample of packed metric c into b->all[r], sorted from counts of its codes:
+ * false (b->all[r] untouched) when they cannot give what run_sample does otherwise: not an
+ * exact order (a zero exception: a sort puts -0 first, a merge of groups keeps either order)
+ * or not the values its groups hold. */
+static bool sorted_by_count(struct diff_job *j, size_t r, const struct isc_column *c, struct bufs *b,
+			    size_t *n)
+{
+	const struct isc_diff *d = j->d;
+	size_t ng = d->ngroups, in_groups = 0;
+	*n = diff_count_all(&b->cc, c, d->runs[r]->dp->nrows);
+	for (size_t g = 0; ng <= MAX_MERGE_GROUPS && g < ng; g++)
+		in_groups += b->views[(g + 1) * d->nruns + r].n;
+	if ((ng && ng <= MAX_MERGE_GROUPS && in_groups != *n) || !diff_count_sorted(&b->cc, *n, b->all[r])) {
+		*n = 0;
+		return false;
+	}
+	return true;
+}
+
 /* Run r's whole sample of metric m, sorted (the merge of its groups when there are few). */
 static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 {
@@ -330,13 +372,19 @@ static void run_sample(struct diff_job *j, size_t m, size_t r, struct bufs *b)
 	if (cached_samples(j, m, r, b))
 		return;
 	size_t nr = d->nruns, ng = d->ngroups, nrows = d->runs[r]->dp->nrows, n = 0;
+	const struct isc_column *c = isc_table_col(d->runs[r]->dp, d->metrics[m]);
+	bool counted = diff_count_applies(c, nrows);
 	/* a packed column is decoded into the run's sample buffer, which it becomes below */
-	const double *col = isc_col_values(isc_table_col(d->runs[r]->dp, d->metrics[m]), 0, nrows, b->all[r]);
+	const double *col = isc_col_values(c, 0, nrows, b->all[r]);
 	double *out = b->rvals + r * d->nfuncs;
-	if (ng)
+	if (ng && counted)
+		group_samples_counted(j, r, c, b);
+	else if (ng)
 		group_samples(j, r, col, b);
 	plain_values(j, col, nrows, b->tmp, b->rmom + r * NMOM, out);
-	if (ng && ng <= MAX_MERGE_GROUPS) {  /* the groups split the rows: merge them */
+	if (counted && sorted_by_count(j, r, c, b, &n)) {
+		/* col was b->all[r], now sorted */
+	} else if (ng && ng <= MAX_MERGE_GROUPS) {  /* the groups split the rows: merge them */
 		struct diff_sample groups[MAX_MERGE_GROUPS];
 		for (size_t g = 0; g < ng; g++) {
 			groups[g] = b->views[(g + 1) * nr + r];
@@ -535,6 +583,8 @@ static void bufs_free(struct bufs *b, size_t nr, size_t nc)
 	free(b->rmom);
 	free(b->views);
 	free(b->cviews);
+	if (b->cc.counts)
+		isc_colcount_free(&b->cc);
 }
 
 static void *worker(void *arg)

@@ -359,7 +359,7 @@ static int prepare_brackets(const struct isc_value_source *src, size_t n, size_t
 /* work: n doubles for a selection on a copy (then also the brackets' arena), the data itself
  * (work_is_data: the brackets allocate their collections), or NULL (both allocate). */
 static void compute(const struct isc_value_source *src, size_t n, const struct isc_func *f, size_t nf,
-		    double *out, double *work, int work_is_data)
+		    double *out, double *work, int work_is_data, const struct isc_rank_answer *ra)
 {
 	struct moments mo = { .min = INFINITY, .max = -INFINITY };
 	first_pass(src, n, 0, &mo);
@@ -370,12 +370,13 @@ static void compute(const struct isc_value_source *src, size_t n, const struct i
 	double stack_vals[64], *vals = 2 * nf <= 64 ? stack_vals : isc_xmalloc(2 * nf * sizeof(double));
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
 	struct brackets br;
-	int have_br = ni && prepare_brackets(src, n, m, idx, ni, work_is_data ? NULL : work,
-					     work ? n : 0, &br) == 0;
+	int answered = ni && ra && ra->ranks(ra->ctx, m, idx, ni, vals) == 0;
+	int have_br = ni && !answered && prepare_brackets(src, n, m, idx, ni, work_is_data ? NULL : work,
+							  work ? n : 0, &br) == 0;
 
 	/* Second pass: the variance, with the mean's rounding corrected, and the brackets. */
 	mean_std(src, n, &mo, &avg, &std, have_br ? &br : NULL);
-	if (ni)
+	if (ni && !answered)
 		select_ranks(src, n, m, idx, ni, vals, work, &br, have_br);
 	for (size_t i = 0; i < nf; i++) {
 		switch (f[i].kind) {
@@ -403,20 +404,34 @@ static void compute(const struct isc_value_source *src, size_t n, const struct i
 void isc_stats_compute_inplace(double *a, size_t n, const struct isc_func *f, size_t nf, double *out)
 {
 	const struct isc_value_source src = { array_get, a };
-	compute(&src, n, f, nf, out, a, 1);
+	compute(&src, n, f, nf, out, a, 1, NULL);
+}
+
+void isc_stats_compute_inplace_ranked(double *a, size_t n, const struct isc_func *f, size_t nf,
+				      double *out, const struct isc_rank_answer *ra)
+{
+	const struct isc_value_source src = { array_get, a };
+	compute(&src, n, f, nf, out, a, 1, ra);
 }
 
 void isc_stats_compute(const double *vals, size_t n, const struct isc_func *f, size_t nf,
 		      double *out, double *scratch)
 {
 	const struct isc_value_source src = { array_get, (void *)(uintptr_t)vals };
-	compute(&src, n, f, nf, out, scratch, 0);
+	compute(&src, n, f, nf, out, scratch, 0, NULL);
 }
 
 void isc_stats_compute_source(const struct isc_value_source *src, size_t n, const struct isc_func *f,
 			      size_t nf, double *out)
 {
-	compute(src, n, f, nf, out, NULL, 0);
+	compute(src, n, f, nf, out, NULL, 0, NULL);
+}
+
+void isc_stats_compute_source_ranked(const struct isc_value_source *src, size_t n,
+				     const struct isc_func *f, size_t nf, double *out,
+				     const struct isc_rank_answer *ra)
+{
+	compute(src, n, f, nf, out, NULL, 0, ra);
 }
 
 static int parse_one_func(const char *s, size_t len, struct isc_func *f, char *err, size_t errlen)

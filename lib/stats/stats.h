@@ -51,6 +51,25 @@ void isc_stats_compute_source(const struct isc_value_source *src, size_t n, cons
 void isc_stats_compute_inplace(double *a, size_t n, const struct isc_func *f, size_t nf, double *out);
 
 /*
+ * The quantiles' ranks answered by the caller, who knows more of the values (a packed
+ * column's codes can be counted): ranks(ctx, m, idx, ni, vals) puts into vals[i] the value
+ * of rank idx[i] (ascending, unique, < m) among the m values that are not NaN, exactly the
+ * double a selection gives, and returns 0; or returns -1 (the ranks are then selected as
+ * without it). The moments are computed as without it.
+ */
+struct isc_rank_answer {
+	int (*ranks)(void *ctx, size_t m, const size_t *idx, size_t ni, double *vals);
+	void *ctx;
+};
+
+/* isc_stats_compute_source and isc_stats_compute_inplace, the ranks from ra (may be NULL). */
+void isc_stats_compute_source_ranked(const struct isc_value_source *src, size_t n,
+				     const struct isc_func *f, size_t nf, double *out,
+				     const struct isc_rank_answer *ra);
+void isc_stats_compute_inplace_ranked(double *a, size_t n, const struct isc_func *f, size_t nf,
+				      double *out, const struct isc_rank_answer *ra);
+
+/*
  * The row index funcs of f over col's rows rows[0..n) (rows NULL: rows 0..n-1): out[i] gets the
  * row number (as in rows) of the first smallest or largest value, NaN values skipped; NaN when
  * there is none. Other funcs are left as they are.

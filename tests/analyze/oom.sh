@@ -48,10 +48,11 @@ expect_oom() {
 	fi
 }
 
-# 1.5 M datapoints: a column of 12 MB, more than the limit; a small run; a run whose
-# datapoints are small and whose counters.csv is large.
+# 1.5 M datapoints: a column of 12 MB, more than the limit (ten decimals: no packing; packed
+# into a byte a row, its statistics from counts of the codes need no big block); a small run;
+# a run whose datapoints are small and whose counters.csv is large.
 mkdir -p "$tmp/big" "$tmp/small" "$tmp/ctr"
-awk 'BEGIN { print "WakeLatency,IntrLatency"; for (i = 0; i < 1500000; i++) print i % 97 ",5" }' > "$tmp/big/datapoints.csv"
+awk 'BEGIN { print "WakeLatency,IntrLatency"; for (i = 0; i < 1500000; i++) print i % 97 ".0123456789,5" }' > "$tmp/big/datapoints.csv"
 printf 'WakeLatency,IntrLatency\n1.5,100\n2.5,200\n3.5,300\n' > "$tmp/small/datapoints.csv"
 cp "$tmp/small/datapoints.csv" "$tmp/ctr/"
 awk 'BEGIN { print "Snapshot,Time,CPU,Core,Package,TSC"; for (i = 0; i < 1500000; i++) print i ",1,0,0,0," i }' > "$tmp/ctr/counters.csv"
@@ -60,6 +61,15 @@ awk 'BEGIN { print "Snapshot,Time,CPU,Core,Package,TSC"; for (i = 0; i < 1500000
 run_limited "$tmp/out" "$tmp/err" "$analyze" stats "$tmp/small"
 if [ $? != 0 ] || ! grep -q "^WakeLatency" "$tmp/out"; then
 	echo "FAIL: analyze stats of a small run under the limit: $(cat "$tmp/err")"; fails=$((fails + 1))
+fi
+
+# The same rows packed into a byte a value: their quantiles come from counts of the codes,
+# with no block of all the values (the selection's copy was 12 MB).
+mkdir -p "$tmp/packed"
+awk 'BEGIN { print "WakeLatency,IntrLatency"; for (i = 0; i < 1500000; i++) print i % 97 ",5" }' > "$tmp/packed/datapoints.csv"
+IDLESCOPE_NO_CACHE=1 run_limited "$tmp/out" "$tmp/err" "$analyze" stats -G -F csv -f count,med,99% "$tmp/packed"
+if [ $? != 0 ] || ! grep -q ",WakeLatency,1500000,48,96$" "$tmp/out"; then
+	echo "FAIL: analyze stats of 1.5 M packed values under the limit: $(cat "$tmp/out" "$tmp/err")"; fails=$((fails + 1))
 fi
 
 for nocache in 1 ""; do

@@ -4,7 +4,8 @@
 # output must be the same, byte for byte, as read into doubles (IDLESCOPE_NO_PACK=1), on a
 # wult-style file big enough for two threads and on one with cells packing cannot hold
 # (-0.00, more decimals than the sample had, exponents, large values, empty cells, quotes),
-# and a bad value in the second half must name its line. The same for analyze diff.
+# and a bad value in the second half must name its line. The same for analyze diff. (The
+# packed columns' quantiles and sorted samples come from counts of their codes.)
 # usage: pack_same.sh ANALYZE GEN_DATAPOINTS SHARED_DATA
 set -u
 TEST_KEEP_GOING=1
@@ -55,6 +56,10 @@ same diff -F json "$tmp/odd" "$tmp/gen"
 same diff --by CC6%:5 "$tmp/gen" "$tmp/odd"
 same diff --by IntrOff -F json "$tmp/gen" "$tmp/odd"
 same diff -G "$tmp/gen,$tmp/odd" "$shared/wult-good,$tmp/gen"
+# sorted samples from counts of the codes (lib/diff/diff_count.c): without groups, and where
+# a zero exception (-0.00) makes a column, or a group, sort as before
+same diff -G "$tmp/gen" "$tmp/odd"
+same diff -G -F json "$tmp/odd" "$tmp/gen"
 same diff "$tmp/gen" "$tmp/bad"
 # the odd rows are in the statistics: -0.00 is CC0%'s minimum, 100000.00 CC6%'s maximum
 "$analyze" stats -G -F json -f min,max "$tmp/odd" > "$tmp/j" 2>/dev/null

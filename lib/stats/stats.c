@@ -116,49 +116,48 @@ struct moments {
 	struct ksum sum;
 };
 
-/* The four chains as GCC vectors (lanes of -1 or 0 from comparisons): lane j does exactly
- * what ksum_add does for chain j, so the sums are the same to the bit, two or four at a time. */
-typedef double v2d __attribute__((vector_size(16)));
-typedef long long v2l __attribute__((vector_size(16)));
+/* The four chains as one GCC vector (lanes of -1 or 0 from comparisons): lane j does exactly
+ * what ksum_add does for chain j, so the sums are the same to the bit however many lanes the
+ * machine adds at once: two SSE2 halves, or one AVX2 register where the CPU has it (the
+ * clones below; no FMA, which would round differently). */
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4l __attribute__((vector_size(32)));
 
-static inline v2d vsel(v2l mask, v2d a, v2d b)
-{
-	return (v2d)((mask & (v2l)a) | (~mask & (v2l)b));
-}
+#define LANES_CLONES __attribute__((target_clones("avx2", "default")))
 
-static inline void vksum_add(v2d *sum, v2d *comp, v2d v)
-{
-	const v2l abs_mask = { INT64_MAX, INT64_MAX };
-	v2d t = *sum + v;
-	v2l big = (v2d)((v2l)*sum & abs_mask) >= (v2d)((v2l)v & abs_mask);
-	*comp += vsel(big, (*sum - t) + v, (v - t) + *sum);
-	*sum = t;
-}
+/* Macros, not functions: a function passing 32-byte vectors has no one ABI across the clones. */
+#define VSEL(mask, a, b) ((v4d)(((mask) & (v4l)(a)) | (~(mask) & (v4l)(b))))
 
-static void block_moments(const double *a, size_t n, struct moments *mo)
+#define VKSUM_ADD(sum, comp, v) do {                                                  \
+		const v4l abs_mask_ = { INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };   \
+		v4d v_ = (v), t_ = (sum) + v_;                                             \
+		v4l big_ = (v4d)((v4l)(sum) & abs_mask_) >= (v4d)((v4l)v_ & abs_mask_);   \
+		(comp) += VSEL(big_, ((sum) - t_) + v_, (v_ - t_) + (sum));                \
+		(sum) = t_;                                                                \
+	} while (0)
+
+LANES_CLONES static void block_moments(const double *a, size_t n, struct moments *mo)
 {
 	struct ksum s[LANES] = { { 0 } };
 	double lo[LANES], hi[LANES];
 	size_t c = 0, i = 0;
-	v2d vs[2] = { { 0 } }, vc[2] = { { 0 } }, vlo[2], vhi[2];   /* lanes 0-1, 2-3 */
-	v2l vn[2] = { { 0 } };
-	for (int h = 0; h < 2; h++)
-		vlo[h] = (v2d){ INFINITY, INFINITY }, vhi[h] = (v2d){ -INFINITY, -INFINITY };
-	for (; i + LANES <= n; i += LANES)
-		for (int h = 0; h < 2; h++) {
-			v2d v;
-			memcpy(&v, a + i + 2 * h, sizeof(v));
-			v2l ok = v == v;
-			vksum_add(&vs[h], &vc[h], (v2d)(ok & (v2l)v));
-			vn[h] -= ok;
-			vlo[h] = vsel(v < vlo[h], v, vlo[h]);
-			vhi[h] = vsel(v > vhi[h], v, vhi[h]);
-		}
+	v4d vs = { 0 }, vc = { 0 }, vlo = { INFINITY, INFINITY, INFINITY, INFINITY },
+	    vhi = { -INFINITY, -INFINITY, -INFINITY, -INFINITY };
+	v4l vn = { 0 };
+	for (; i + LANES <= n; i += LANES) {
+		v4d v;
+		memcpy(&v, a + i, sizeof(v));
+		v4l ok = v == v;
+		VKSUM_ADD(vs, vc, (v4d)(ok & (v4l)v));
+		vn -= ok;
+		vlo = VSEL(v < vlo, v, vlo);
+		vhi = VSEL(v > vhi, v, vhi);
+	}
 	for (int j = 0; j < LANES; j++) {
-		s[j] = (struct ksum){ vs[j / 2][j % 2], vc[j / 2][j % 2] };
-		lo[j] = vlo[j / 2][j % 2];
-		hi[j] = vhi[j / 2][j % 2];
-		c += (size_t)vn[j / 2][j % 2];
+		s[j] = (struct ksum){ vs[j], vc[j] };
+		lo[j] = vlo[j];
+		hi[j] = vhi[j];
+		c += (size_t)vn[j];
 	}
 	for (; i < n; i += LANES)   /* the last, short group: lanes past n take NaN */
 		for (size_t j = 0; j < LANES; j++) {
@@ -178,25 +177,26 @@ static void block_moments(const double *a, size_t n, struct moments *mo)
 }
 
 /* Second pass: sums of (v - avg)^2 and of (v - avg), the latter to correct the mean's rounding. */
-static void block_deviations(const double *a, size_t n, double avg, struct ksum *ss, struct ksum *dev)
+LANES_CLONES static void block_deviations(const double *a, size_t n, double avg, struct ksum *ss,
+					  struct ksum *dev)
 {
 	double q[LANES] = { 0 };
 	struct ksum d1[LANES] = { { 0 } };
-	const v2d vavg = { avg, avg };
-	v2d vq[2] = { { 0 } }, vs[2] = { { 0 } }, vc[2] = { { 0 } };   /* lanes 0-1, 2-3 */
+	const v4d vavg = { avg, avg, avg, avg };
+	v4d vq = { 0 }, vs = { 0 }, vc = { 0 };
 	size_t i = 0;
-	for (; i + LANES <= n; i += LANES)
-		for (int h = 0; h < 2; h++) {
-			v2d d;
-			memcpy(&d, a + i + 2 * h, sizeof(d));
-			d -= vavg;
-			v2d dz = (v2d)((d == d) & (v2l)d);   /* NaN -> 0 */
-			vq[h] += dz * dz;
-			vksum_add(&vs[h], &vc[h], dz);
-		}
+	for (; i + LANES <= n; i += LANES) {
+		v4d d;
+		memcpy(&d, a + i, sizeof(d));
+		d -= vavg;
+		v4d dz = (v4d)((d == d) & (v4l)d);   /* NaN -> 0 */
+		v4d sq = dz * dz;
+		vq += sq;
+		VKSUM_ADD(vs, vc, dz);
+	}
 	for (int j = 0; j < LANES; j++) {
-		q[j] = vq[j / 2][j % 2];
-		d1[j] = (struct ksum){ vs[j / 2][j % 2], vc[j / 2][j % 2] };
+		q[j] = vq[j];
+		d1[j] = (struct ksum){ vs[j], vc[j] };
 	}
 	for (; i < n; i += LANES)
 		for (size_t j = 0; j < LANES; j++) {

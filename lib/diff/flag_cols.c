@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diff/flags.h"
+#include "table/colpack.h"
 
 static const char *const flag_names[] = { "IntrOff" };
 
@@ -15,6 +16,9 @@ bool isc_is_flag_column(const struct isc_table *t, const char *name)
 	const struct isc_column *c = known ? isc_table_col(t, name) : NULL;
 	if (!c || c->type != ISC_COL_NUM)
 		return false;
+	bool flags;
+	if (c->packed && isc_colpack_is_flags(c->packed, t->nrows, &flags))
+		return flags;
 	double buf[1024];
 	for (size_t at = 0; at < t->nrows; at += 1024) {
 		size_t n = t->nrows - at < 1024 ? t->nrows - at : 1024;
@@ -40,6 +44,8 @@ void isc_col_flag_counts(const struct isc_column *c, const size_t *rows, size_t 
 			 size_t *set)
 {
 	double buf[1024];
+	if (c->packed && isc_colpack_flag_counts(c->packed, rows, n, values, set))
+		return;
 	*values = *set = 0;
 	for (size_t at = 0; at < n; at += 1024) {
 		size_t m = n - at < 1024 ? n - at : 1024, v, s;

@@ -201,3 +201,46 @@ void isc_colpack_gather(const struct isc_colpack *pk, const size_t *rows, size_t
 	default: GATHER(int32_t); break;
 	}
 }
+
+/* Counts of the rows whose code is `nan` and whose code is `one`. */
+#define COUNT_CODES(type)                                                                \
+	do {                                                                                 \
+		const type *c = (const type *)pk->codes;                                     \
+		for (size_t i = 0; i < n; i++) {                                             \
+			type v = rows ? c[rows[i]] : c[i];                                   \
+			empty += v == (type)nan;                                             \
+			set += v == (type)one;                                               \
+		}                                                                            \
+	} while (0)
+
+bool isc_colpack_flag_counts(const struct isc_colpack *pk, const size_t *rows, size_t n, size_t *values,
+			     size_t *set_out)
+{
+	int64_t one = (int64_t)isc_colpack_pow10u[pk->scale], nan = code_nan(pk->width);
+	if (one > limit_of(pk->width))
+		return false;  /* 1 would be an exception: the caller decodes */
+	size_t empty = 0, set = 0;
+	switch (pk->width) {
+	case 1: COUNT_CODES(int8_t); break;
+	case 2: COUNT_CODES(int16_t); break;
+	default: COUNT_CODES(int32_t); break;
+	}
+	*values = n - empty;  /* an exception is a value, never NaN (that is a code) */
+	*set_out = set;
+	return true;
+}
+
+bool isc_colpack_is_flags(const struct isc_colpack *pk, size_t n, bool *flags)
+{
+	int64_t one = (int64_t)isc_colpack_pow10u[pk->scale], nan = code_nan(pk->width);
+	if (pk->nx || one > limit_of(pk->width))
+		return false;  /* exceptions: values other than 0 and 1 are possible, decode */
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		int64_t v = pk->width == 1 ? ((const int8_t *)pk->codes)[i]
+			  : pk->width == 2 ? ((const int16_t *)pk->codes)[i] : ((const int32_t *)pk->codes)[i];
+		ok = v == 0 || v == one || v == nan;
+	}
+	*flags = ok;
+	return true;
+}

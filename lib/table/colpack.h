@@ -57,6 +57,14 @@ void isc_colpack_decode(const struct isc_colpack *pk, size_t from, size_t n, dou
 /* Values of rows[0..n) into out. */
 void isc_colpack_gather(const struct isc_colpack *pk, const size_t *rows, size_t n, double *out);
 
+/* A 0/1 column's counts over rows[0..n) (rows 0..n-1 when NULL): rows with a value and
+ * rows that are 1, from the codes; false when 1 has no code (the caller decodes instead). */
+bool isc_colpack_flag_counts(const struct isc_colpack *pk, const size_t *rows, size_t n, size_t *values,
+			     size_t *set);
+/* Whether rows 0..n-1 are all 0, 1 or empty, in *flags, from the codes; false when the codes
+ * cannot tell (exceptions, or 1 has no code). */
+bool isc_colpack_is_flags(const struct isc_colpack *pk, size_t n, bool *flags);
+
 extern const uint64_t isc_colpack_pow10u[ISC_COLPACK_MAX_SCALE + 1];
 
 /* [-]digits[.digits] with at most 18 digits, at most scale decimals and a value below 2^32,

@@ -219,6 +219,49 @@ static void error_line(void)
 	CHECK_MSG(strstr(err, want) != NULL, "got %s", err);
 }
 
+/* The flag counts and the 0/1 check from the codes against the decoded values: columns of
+ * 0, 1 and empty cells, with and without an exception (0.5, -0), all rows and a row list. */
+static void flags_from_codes(unsigned width, unsigned scale, int exception)
+{
+	size_t n = 70001, values = 0, set = 0, rv = 0, rs = 0, nrows = 0;
+	struct isc_colpack pk;
+	isc_colpack_init(&pk, width, scale);
+	isc_colpack_reserve(&pk, n);
+	size_t *rows = malloc(n * sizeof(size_t));
+	for (size_t i = 0; i < n; i++) {
+		int r = rand() % 5;
+		double d = r == 0 ? NAN : r <= 2 ? 0 : 1;
+		if (exception && i == n / 2)
+			d = exception == 1 ? 0.5 : -0.0;
+		isc_colpack_put(&pk, i, d);
+		values += !isnan(d);
+		set += d == 1;
+		if (i % 3 == 1) {
+			rows[nrows++] = i;
+			rv += !isnan(d);
+			rs += d == 1;
+		}
+	}
+	size_t v = 0, st = 0;
+	bool flags = false, answered = isc_colpack_is_flags(&pk, n, &flags);
+	if (isc_colpack_pow10u[scale] <= (uint64_t)((1ull << (8 * width - 1)) - 2)) {
+		CHECK(isc_colpack_flag_counts(&pk, NULL, n, &v, &st));
+		CHECK_MSG(v == values && st == set, "w%u s%u: %zu/%zu, want %zu/%zu", width, scale, v, st, values, set);
+		CHECK(isc_colpack_flag_counts(&pk, rows, nrows, &v, &st));
+		CHECK_MSG(v == rv && st == rs, "w%u s%u rows: %zu/%zu, want %zu/%zu", width, scale, v, st, rv, rs);
+		/* answered from the codes unless an exception (-0, or 0.5 where it has no code) */
+		CHECK_MSG(answered == (pk.nx == 0) && (!answered || flags == (exception != 1)),
+			  "w%u s%u exc %d: %d %d", width, scale, exception, answered, flags);
+	} else {
+		CHECK(!isc_colpack_flag_counts(&pk, NULL, n, &v, &st));
+		CHECK(!answered);
+	}
+	isc_colpack_put(&pk, 7, 2);   /* a 2: no longer flags */
+	CHECK(!isc_colpack_is_flags(&pk, n, &flags) || !flags);
+	free(rows);
+	isc_colpack_free(&pk);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(dir) != NULL);
@@ -233,6 +276,10 @@ int main(void)
 	same_table(write_csv(300000, SIZE_MAX, 1), 4, true);
 	same_table(write_csv(2000, SIZE_MAX, 0), 6, false);   /* one thread, estimate kept */
 	error_line();
+	for (unsigned w = 1; w <= 4; w *= 2)
+		for (unsigned sc = 0; sc <= ISC_COLPACK_MAX_SCALE; sc++)
+			for (int e = 0; e <= 2; e++)
+				flags_from_codes(w, sc, e);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);

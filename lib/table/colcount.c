@@ -59,27 +59,13 @@ void isc_colcount_free(struct isc_colcount *cc)
 	memset(cc, 0, sizeof(*cc));
 }
 
-/* The first exception at a row >= row. */
-static size_t first_exception(const struct isc_colpack *pk, size_t row)
-{
-	size_t lo = 0, hi = pk->nx;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (pk->xrow[mid] < row)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static void add_exception(struct isc_colcount *cc, size_t row)
 {
 	if (cc->nx == cc->xcap) {
 		cc->xcap = cc->xcap ? 2 * cc->xcap : 64;
 		cc->xval = isc_xrealloc(cc->xval, cc->xcap * sizeof(double));
 	}
-	cc->xval[cc->nx++] = cc->pk->xval[first_exception(cc->pk, row)];
+	cc->xval[cc->nx++] = cc->pk->xval[isc_colpack_first_exception(cc->pk, row)];
 }
 
 static unsigned index_at(const struct isc_colpack *pk, size_t row)
@@ -119,7 +105,7 @@ void isc_colcount_range(struct isc_colcount *cc, size_t from, size_t n)
 		}
 	}
 	counted(cc, n, lo, hi);
-	for (size_t e = first_exception(pk, from); e < pk->nx && pk->xrow[e] < from + n; e++)
+	for (size_t e = isc_colpack_first_exception(pk, from); e < pk->nx && pk->xrow[e] < from + n; e++)
 		if (index_at(pk, pk->xrow[e]) == INDEX_EXC)   /* else a stale entry, as in decoding */
 			add_exception(cc, pk->xrow[e]);
 }

@@ -142,8 +142,7 @@ void isc_colpack_append(struct isc_colpack *dst, size_t dst_rows, const struct i
 		put_exception(dst, dst_rows + src->xrow[i], src->xval[i]);
 }
 
-/* The first exception at a row >= row. */
-static size_t first_exception(const struct isc_colpack *pk, size_t row)
+size_t isc_colpack_first_exception(const struct isc_colpack *pk, size_t row)
 {
 	size_t lo = 0, hi = pk->nx;
 	while (lo < hi) {
@@ -158,7 +157,7 @@ static size_t first_exception(const struct isc_colpack *pk, size_t row)
 
 static double special(const struct isc_colpack *pk, int64_t code, size_t row)
 {
-	return code == code_nan(pk->width) ? NAN : pk->xval[first_exception(pk, row)];
+	return code == code_nan(pk->width) ? NAN : pk->xval[isc_colpack_first_exception(pk, row)];
 }
 
 #define DECODE_RANGE(type)                                                               \

@@ -52,6 +52,9 @@ void isc_colpack_trim(struct isc_colpack *pk, size_t nrows);
 void isc_colpack_append(struct isc_colpack *dst, size_t dst_rows, const struct isc_colpack *src,
 			size_t src_rows);
 
+/* The index in xrow of the first exception at a row >= row (nx if none). */
+size_t isc_colpack_first_exception(const struct isc_colpack *pk, size_t row);
+
 /* Values of rows [from, from + n) into out. */
 void isc_colpack_decode(const struct isc_colpack *pk, size_t from, size_t n, double *out);
 /* Values of rows[0..n) into out. */

@@ -294,8 +294,7 @@ struct loader {
 	char **paths;
 	struct isc_run **runs;
 	int *rc;
-	char **said;             /* per run: its messages, printed in the runs' order */
-	size_t *said_len;
+	struct isc_msg_held *said;  /* per run: its messages, printed in the runs' order */
 	size_t n;
 	atomic_size_t next;
 };
@@ -304,25 +303,11 @@ static void *load_some(void *arg)
 {
 	struct loader *l = arg;
 	for (size_t i; (i = atomic_fetch_add(&l->next, 1)) < l->n;) {
-		FILE *msgs = open_memstream(&l->said[i], &l->said_len[i]);
-		isc_msg_hold(msgs);
+		isc_msg_hold(&l->said[i]);
 		l->rc[i] = isc_load_run(l->ctx, l->paths[i], &l->runs[i]);
 		isc_msg_hold(NULL);
-		if (msgs)
-			fclose(msgs);
 	}
 	return NULL;
-}
-
-static void say_held(struct loader *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		if (l->said[i])
-			fwrite(l->said[i], 1, l->said_len[i], stderr);
-		free(l->said[i]);
-	}
-	free(l->said);
-	free(l->said_len);
 }
 
 static int load_runs(struct isc_load_ctx *ctx, char **paths, size_t n, struct isc_run **runs)
@@ -330,8 +315,8 @@ static int load_runs(struct isc_load_ctx *ctx, char **paths, size_t n, struct is
 	struct loader l = { .ctx = ctx, .paths = paths, .runs = runs, .n = n };
 	pthread_t tid;
 	l.rc = isc_xcalloc(n, sizeof(int));
-	l.said = isc_xcalloc(n, sizeof(char *));
-	l.said_len = isc_xcalloc(n, sizeof(size_t));
+	l.said = isc_xcalloc(n, sizeof(*l.said));
+	isc_msg_hold_order(l.said, n);
 	atomic_init(&l.next, 0);
 	for (size_t i = 0; i < n; i++)  /* while single-threaded (fork) */
 		isc_load_prepare_run(paths[i]);
@@ -339,7 +324,8 @@ static int load_runs(struct isc_load_ctx *ctx, char **paths, size_t n, struct is
 	load_some(&l);
 	if (threaded)
 		pthread_join(tid, NULL);
-	say_held(&l);
+	isc_msg_held_print(l.said, n);
+	free(l.said);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (l.rc[i] < 0) {

@@ -4,6 +4,7 @@
 #include "text/textsafe.h"
 
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,25 +40,44 @@ const char *isc_progname(void)
  * must not silence, nor be spoilt by, what another thread says about its own run. */
 static _Thread_local bool muted;
 static _Thread_local unsigned nwarnings;
-static _Thread_local FILE *held;
+static _Thread_local struct isc_msg_held *held;
+
+/* The held buffers an out-of-memory exit prints first (oom), and the lock of every buffer. */
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct isc_msg_held *held_order;
+static size_t held_n;
 
 void isc_msg_mute(bool on)
 {
 	muted = on;
 }
 
-void isc_msg_hold(FILE *to)
+void isc_msg_hold(struct isc_msg_held *to)
 {
 	held = to;
 }
 
-static void vmsg(const char *kind, const char *fmt, va_list ap)
+void isc_msg_hold_order(struct isc_msg_held *hs, size_t n)
 {
-	char *msg = NULL;
-	if (muted)
-		return;
-	int n = vasprintf(&msg, fmt, ap);
-	FILE *out = held ? held : stderr;
+	pthread_mutex_lock(&held_lock);
+	held_order = hs;
+	held_n = hs ? n : 0;
+	pthread_mutex_unlock(&held_lock);
+}
+
+void isc_msg_held_print(struct isc_msg_held *hs, size_t n)
+{
+	isc_msg_hold_order(NULL, 0);
+	for (size_t i = 0; i < n; i++) {
+		if (hs[i].len)
+			fwrite(hs[i].text, 1, hs[i].len, stderr);
+		free(hs[i].text);
+		hs[i] = (struct isc_msg_held){ NULL, 0 };
+	}
+}
+
+static void put_line(FILE *out, const char *kind, const char *msg, int n)
+{
 	flockfile(out);  /* one line, also when runs open on two threads (analyze diff) */
 	fprintf(out, "%s: %s", progname, kind);
 	if (n >= 0)
@@ -66,6 +86,38 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 		fputs("(message lost: out of memory)", out);
 	fputc('\n', out);
 	funlockfile(out);
+}
+
+/* The line into this thread's held buffer; false when memory is short (then it is printed). */
+static bool hold_line(const char *kind, const char *msg, int n)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+	if (!m)
+		return false;
+	put_line(m, kind, msg, n);
+	bool ok = fclose(m) == 0 && line;
+	pthread_mutex_lock(&held_lock);
+	char *t = ok ? realloc(held->text, held->len + len) : NULL;
+	if (t) {
+		memcpy(t + held->len, line, len);
+		held->text = t;
+		held->len += len;
+	}
+	pthread_mutex_unlock(&held_lock);
+	free(line);
+	return t != NULL;
+}
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	if (muted)
+		return;
+	int n = vasprintf(&msg, fmt, ap);
+	if (!held || !hold_line(kind, msg, n))
+		put_line(stderr, kind, msg, n);
 	free(msg);
 }
 
@@ -149,6 +201,15 @@ static void *oom(size_t n)
 	if (atomic_flag_test_and_set(&once))
 		for (;;)
 			pause();
+	/* what runs loading on other threads said so far, in their order (isc_msg_hold_order);
+	 * skipped if a thread holding the lock (adding a line) does not let go within 0.1 s */
+	int locked = -1;
+	for (int tries = 0; tries < 200 && (locked = pthread_mutex_trylock(&held_lock)) != 0; tries++)
+		nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+	if (locked == 0)
+		for (size_t i = 0; i < held_n; i++)
+			if (held_order[i].len && write(STDERR_FILENO, held_order[i].text, held_order[i].len) < 0)
+				break;
 	int len = snprintf(msg, sizeof(msg), "%s: out of memory%s%s", progname,
 			   oom_what[0] ? " " : "", oom_what);
 	if (len < (int)sizeof(msg) - 40)  /* n is 0 where the size is not known (vasprintf) */

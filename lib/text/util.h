@@ -25,9 +25,18 @@ unsigned isc_warn_count(void);
 /* Print no messages on this thread until called with false (a trial read whose messages a
  * second read prints); warnings are still counted. Other threads still speak. */
 void isc_msg_mute(bool on);
-/* Write this thread's messages to `to` instead of stderr until called with NULL: runs loaded
- * on two threads say what they have to say in the runs' order, not in the threads'. */
-void isc_msg_hold(FILE *to);
+/* Messages held in memory, a buffer per job (a run being loaded on one of two threads), so
+ * that they come out in the jobs' order, not the threads': isc_msg_hold(h) sends this thread's
+ * messages to h until isc_msg_hold(NULL); isc_msg_hold_order(hs, n) names the buffers that an
+ * out-of-memory exit prints first, in order; isc_msg_held_print(hs, n) prints them in order,
+ * frees them and forgets that order. */
+struct isc_msg_held {
+	char *text;
+	size_t len;
+};
+void isc_msg_hold(struct isc_msg_held *to);
+void isc_msg_hold_order(struct isc_msg_held *hs, size_t n);
+void isc_msg_held_print(struct isc_msg_held *hs, size_t n);
 
 /* After getopt_long returned '?' or ':' (with opterr = 0, so that glibc prints nothing raw):
  * "<prog>: <prefix><option>: unknown option or missing argument (see '<help> --help')". */

@@ -69,6 +69,7 @@ struct chunk {
 	size_t *last_len;        /* and its length */
 	struct short_text *recent;  /* per text column, SHORT_SLOTS ids of values of <= 8 bytes */
 	struct field_op *ops;    /* per field of the header: what the plain path does with it */
+	size_t fields_got;       /* the field count of the last line that had the wrong one */
 };
 
 /* A text value of at most 8 bytes as one word (the key) and its id: most text columns
@@ -213,6 +214,7 @@ static inline const char *field_end(const char *p, const char *end)
 static int field_count_error(struct chunk *c, size_t got)
 {
 	char msg[80];
+	c->fields_got = got;
 	snprintf(msg, sizeof(msg), "expected %zu fields, got %zu", c->lay->nfields, got);
 	chunk_fail(c, "%s%s", msg, "");
 	return -1;
@@ -341,11 +343,12 @@ static int process_line(struct chunk *c, const char *line, size_t len, int plain
 static void process_last_line(struct chunk *c, const char *line, size_t len)
 {
 	size_t nrows = c->nrows;
+	c->fields_got = 0;
 	if (process_line(c, line, len, 0) == 0) {
 		c->open_row = c->nrows > nrows;
 		return;
 	}
-	if (c->fl.n > c->lay->nfields || strncmp(c->err, "NUL", 3) == 0)
+	if (c->fields_got > c->lay->nfields || strncmp(c->err, "NUL", 3) == 0)
 		return;  /* too many fields or binary junk: a real error, not a cut line */
 	c->failed = 0;
 	c->nrows = nrows;

@@ -50,5 +50,17 @@ rc=$?
 [ $rc = 1 ] && [ "$(cat "$tmp/err")" = "analyze: $tmp/broken/datapoints.csv:4: expected 2 fields, got 1" ] ||
 	fail "complete run with a broken last line: exit $rc, $(cat "$tmp/err")"
 
+# a last line with more fields than the header is bad data, not a cut line (plain and quoted)
+printf 'LDist,WakeLatency\n10,1\n20,2\n30,3,4' > "$tmp/extra.csv"
+"$analyze" stats "$tmp/extra.csv" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc = 1 ] && [ "$(cat "$tmp/err")" = "analyze: $tmp/extra.csv:4: expected 2 fields, got 3" ] ||
+	fail "a last line with too many fields: exit $rc, $(cat "$tmp/err")"
+printf 'LDist,WakeLatency\n10,1\n20,2\n30,"3",4' > "$tmp/extraq.csv"
+"$analyze" stats "$tmp/extraq.csv" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc = 1 ] && [ "$(cat "$tmp/err")" = "analyze: $tmp/extraq.csv:4: expected 2 fields, got 3" ] ||
+	fail "a quoted last line with too many fields: exit $rc, $(cat "$tmp/err")"
+
 echo "$fails failure(s)"
 [ $fails = 0 ]

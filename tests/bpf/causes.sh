@@ -10,12 +10,7 @@
 # computation (tests/analyze/causes_check.py). lo's rps_cpus is restored on any exit.
 . "$(dirname "$0")/lib.sh"
 need_bpf_env
-command -v python3 >/dev/null || skip "python3 not installed (the traffic generator)"
-[ "$(nproc)" -ge 2 ] || skip "one online CPU: no other CPU to send the traffic from"
-RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
-[ -w "$RPS" ] || skip "no $RPS (kernel without RPS)"
-SRC=0
-[ "$CPU" -ne 0 ] || SRC=1
+need_netrx_load
 note "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none), CPU $CPU, traffic from CPU $SRC"
 
 # check_causes CSV: every row's cause cells (IRQCnt IRQTime IRQTop SWIRQCnt SWIRQTime SWIRQTypes
@@ -60,14 +55,9 @@ set -- $(netrx_share "$TMP/quiet/datapoints.csv")
 q_k=$1 q_n=$2
 note "quiet: $q_k of $q_n datapoints with NET_RX"
 
-old=$(cat "$RPS") || fail "cannot read $RPS"
-test_when_finished "echo '$old' > '$RPS'"
-printf '%x\n' $((1 << CPU)) >"$RPS" || fail "cannot write $RPS"
-test_bg python3 "$(dirname "$0")/cause_load.py" netrx "$SRC" "$CPU" 60 >"$TMP/sent"
-gen=$!
+netrx_load_start
 run_for "$TMP/net"
-kill "$gen" && wait "$gen" || fail "the traffic generator failed"
-echo "$old" >"$RPS"
+netrx_load_stop
 check_causes "$TMP/net/datapoints.csv"
 set -- $(netrx_share "$TMP/net/datapoints.csv")
 l_k=$1 l_n=$2

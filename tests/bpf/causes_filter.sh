@@ -7,12 +7,7 @@
 # refuses a filter naming them with one line. lo's rps_cpus is restored on any exit.
 . "$(dirname "$0")/lib.sh"
 need_bpf_env
-command -v python3 >/dev/null || skip "python3 not installed (the traffic generator)"
-[ "$(nproc)" -ge 2 ] || skip "one online CPU: no other CPU to send the traffic from"
-RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
-[ -w "$RPS" ] || skip "no $RPS (kernel without RPS)"
-SRC=0
-[ "$CPU" -ne 0 ] || SRC=1
+need_netrx_load
 note "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none), CPU $CPU"
 
 # the refusal first: one line, exit 2 or 1, nothing measured beyond the first datapoint
@@ -23,18 +18,13 @@ grep -q "^collect: --exclude: this run has no column 'IRQCnt': the method counts
 	{ cat "$TMP/err"; fail "no clear refusal of IRQCnt with the timer method"; }
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err"; fail "the refusal is not one line"; }
 
-old=$(cat "$RPS") || fail "cannot read $RPS"
-test_when_finished "echo '$old' > '$RPS'"
-printf '%x\n' $((1 << CPU)) >"$RPS" || fail "cannot write $RPS"
-test_bg python3 "$(dirname "$0")/cause_load.py" netrx "$SRC" "$CPU" 60 >"$TMP/sent"
-gen=$!
+netrx_load_start
 CLEAN='IRQCnt == 0 and SWIRQCnt == 0'   # the clean filter of docs/format.md, as collect takes it
 collect_wait --method bpf --cpu "$CPU" -c 300 --time-limit 20s -l 200us,2ms -q --no-counters \
 	--include "$CLEAN" -o "$TMP/clean" || fail "collect --include '$CLEAN' failed"
 collect_wait --method bpf --cpu "$CPU" -c 300 --time-limit 20s -l 200us,2ms -q --no-counters \
 	-o "$TMP/all" || fail "collect without a filter failed"
-kill "$gen" && wait "$gen" || fail "the traffic generator failed"
-echo "$old" >"$RPS"
+netrx_load_stop
 
 kept=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ n++; if ($c["IRQCnt"] > 0 || $c["SWIRQCnt"] > 0) bad++ } END { print n + 0, bad + 0 }' "$TMP/clean/datapoints.csv")

@@ -21,6 +21,33 @@ need_bpf_env() {
 	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF at /sys/kernel/btf/vmlinux"
 }
 
+# need_netrx_load: what loopback traffic steered to $CPU needs (python3, a second CPU to send
+# from, lo's RPS), or skip. Sets RPS (lo's rps_cpus) and SRC (the CPU the traffic comes from).
+need_netrx_load() {
+	command -v python3 >/dev/null || skip "python3 not installed (the traffic generator)"
+	[ "$(nproc)" -ge 2 ] || skip "one online CPU: no other CPU to send the traffic from"
+	RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
+	[ -w "$RPS" ] || skip "no $RPS (kernel without RPS)"
+	SRC=0
+	[ "$CPU" -ne 0 ] || SRC=1
+}
+
+# netrx_load_start: steer lo's receive side to $CPU (rps_cpus restored on any exit) and start
+# UDP traffic from $SRC in the background (GEN its pid; $TMP/sent the datagrams it sent).
+# netrx_load_stop: stop it (it must not have failed) and restore rps_cpus.
+netrx_load_start() {
+	RPS_OLD=$(cat "$RPS") || fail "cannot read $RPS"
+	test_when_finished "echo '$RPS_OLD' > '$RPS'"
+	printf '%x\n' $((1 << CPU)) >"$RPS" || fail "cannot write $RPS"
+	test_bg python3 "$(dirname "$0")/cause_load.py" netrx "$SRC" "$CPU" 60 >"$TMP/sent"
+	GEN=$!
+}
+
+netrx_load_stop() {
+	kill "$GEN" && wait "$GEN" || fail "the traffic generator failed"
+	echo "$RPS_OLD" >"$RPS"
+}
+
 # Idle state names of $CPU, '|'-separated (names may contain spaces).
 state_names() {
 	names=""

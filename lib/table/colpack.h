@@ -60,6 +60,13 @@ void isc_colpack_decode(const struct isc_colpack *pk, size_t from, size_t n, dou
 /* Values of rows[0..n) into out. */
 void isc_colpack_gather(const struct isc_colpack *pk, const size_t *rows, size_t n, double *out);
 
+/* The rows rows[0..n) of pk as a column of their own, in *view: their codes copied to mem
+ * (n * width bytes, owned by the caller), so that passes over them read the codes in order
+ * instead of through the row list each time. False when pk has exceptions (they are found
+ * by row), and view is then untouched. */
+bool isc_colpack_view_rows(const struct isc_colpack *pk, const size_t *rows, size_t n, void *mem,
+			   struct isc_colpack *view);
+
 /* A 0/1 column's counts over rows[0..n) (rows 0..n-1 when NULL): rows with a value and
  * rows that are 1, from the codes; false when 1 has no code (the caller decodes instead). */
 bool isc_colpack_flag_counts(const struct isc_colpack *pk, const size_t *rows, size_t n, size_t *values,

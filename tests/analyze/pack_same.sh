@@ -49,6 +49,13 @@ for run in "$tmp/gen" "$tmp/odd" "$shared/wult-good"; do
 	same stats -m 'Latency|%' "$run"
 done
 same stats "$tmp/gen" "$tmp/odd"
+# above the bound for copies (2^20 rows; IDLESCOPE_COPY_MAX lowers it): values read in pieces,
+# a group of 1- or 2-byte codes through a copy of its codes (analyze/stats_compute.c)
+for run in "$tmp/gen" "$tmp/odd"; do
+	IDLESCOPE_COPY_MAX=1000 same stats "$run"
+	IDLESCOPE_COPY_MAX=1000 same stats -F json --by CC6%:5 "$run"
+	IDLESCOPE_COPY_MAX=1000 same stats -F csv -f count,min,max,avg,std,med,1%,25%,99.999% "$run"
+done
 # analyze diff reads its metrics packed too (lib/diff/diff_work.c), flags, inputs and the
 # grouping column as doubles: one run each, pooled runs, bins, a numeric group, JSON
 same diff "$tmp/gen" "$tmp/odd"

@@ -262,6 +262,47 @@ static void flags_from_codes(unsigned width, unsigned scale, int exception)
 	isc_colpack_free(&pk);
 }
 
+/* A group's rows as a column of their own (isc_colpack_view_rows): the same doubles as
+ * gathering them, for codes within the width and empty cells; refused with an exception. */
+static void view_rows(unsigned width, unsigned scale, size_t n)
+{
+	struct isc_colpack pk, view;
+	double *want = malloc(n * sizeof(double)), *got = malloc(n * sizeof(double));
+	size_t *rows = malloc(n * sizeof(size_t)), m = 0, bad = 0;
+	char *mem = malloc(n * width + 1);
+	long span = width == 1 ? 120 : width == 2 ? 32000 : 2000000000;  /* within the codes */
+	isc_colpack_init(&pk, width, scale);
+	isc_colpack_reserve(&pk, n + 1);
+	for (size_t i = 0; i < n; i++) {
+		double d = rand() % 40 == 0 ? NAN : (double)(rand() % (2 * span) - span) / pow(10, scale);
+		isc_colpack_put(&pk, i, d);
+		if (rand() % 3)
+			rows[m++] = i;  /* ascending, as a group's */
+	}
+	CHECK_MSG(pk.nx == 0, "w%u s%u: %zu exceptions in codes' range", width, scale, pk.nx);
+	isc_colpack_gather(&pk, rows, m, want);
+	memset(&view, 0xa5, sizeof(view));
+	bool made = isc_colpack_view_rows(&pk, rows, m, mem, &view);
+	CHECK(made);
+	CHECK(!made || (view.width == width && view.scale == scale && view.nx == 0 && view.codes == mem));
+	for (int half = 0; made && half <= 1; half++) {
+		size_t from = half ? m / 2 : 0;
+		isc_colpack_decode(&view, from, m - from, got);
+		for (size_t i = from; i < m; i++)
+			bad += !same_bits(got[i - from], want[i]);
+	}
+	CHECK_MSG(bad == 0, "w%u s%u: %zu of %zu view values differ", width, scale, bad, m);
+	isc_colpack_put(&pk, n, -0.0);  /* an exception: found by row, so no view */
+	struct isc_colpack before = view;
+	CHECK(!isc_colpack_view_rows(&pk, rows, m, mem, &view));
+	CHECK(memcmp(&before, &view, sizeof(view)) == 0);
+	isc_colpack_free(&pk);
+	free(mem);
+	free(rows);
+	free(want);
+	free(got);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(dir) != NULL);
@@ -276,6 +317,9 @@ int main(void)
 	same_table(write_csv(300000, SIZE_MAX, 1), 4, true);
 	same_table(write_csv(2000, SIZE_MAX, 0), 6, false);   /* one thread, estimate kept */
 	error_line();
+	for (unsigned w = 1; w <= 4; w *= 2)
+		for (unsigned sc = 0; sc <= ISC_COLPACK_MAX_SCALE; sc += 4)
+			view_rows(w, sc, 100000 + w);
 	for (unsigned w = 1; w <= 4; w *= 2)
 		for (unsigned sc = 0; sc <= ISC_COLPACK_MAX_SCALE; sc++)
 			for (int e = 0; e <= 2; e++)

@@ -42,10 +42,11 @@ static const double *col_rows_get(void *ctx, size_t from, size_t n, double *buf)
 	return buf;
 }
 
-/* Up to COPY_MAX rows, a worker copies a packed column or a group's values into its buffer
- * (one decoding or gathering, then passes over the copy); above, it reads them in pieces
- * through a source (a decoding per pass, but no copy: 80 MB a worker at 10 M rows, the
- * difference between 569 and 730 MB). 2^20 values (8 MiB) hold a million rows. */
+/* A group of up to COPY_MAX rows is copied into a worker's buffer (one gathering, then passes
+ * over the copy); a bigger group is read in pieces through a source (a gathering per pass,
+ * but no copy: 80 MB a worker at 10 M rows, the difference between 569 and 730 MB). All rows
+ * of a column are always read through a source: their passes decode in order, and a copy of
+ * 8 MB fresh pages a worker cost more than a second decoding (docs/performance.md). */
 #define COPY_MAX ((size_t)1 << 20)
 
 /* The bound, or IDLESCOPE_COPY_MAX: the tests take the paths above it with a small file. */
@@ -57,13 +58,25 @@ static size_t copy_max(void)
 	return v && !*end ? (size_t)v : COPY_MAX;
 }
 
-/* A worker's memory for its tasks: buf holds a copy of up to COPY_MAX values; above, codes
- * holds a group's codes (group_view), a quarter or an eighth of the values' size. */
+/* A worker's memory, grown to what its tasks need (pages are touched only as far as used):
+ * buf for a group's values, codes for a bigger group's codes (group_view). */
 struct worker_mem {
+	size_t copy_max;
 	double *buf;
+	size_t buf_bytes;
 	void *codes;
 	size_t codes_bytes;
 };
+
+static void *room(void **mem, size_t *have, size_t need)
+{
+	if (*have < need) {
+		free(*mem);  /* nothing in it is kept from one task to the next */
+		*mem = isc_xmalloc(need);
+		*have = need;
+	}
+	return *mem;
+}
 
 /* Above COPY_MAX, a group of a 1- or 2-byte packed column as a column of its own (its codes
  * copied in order), so that each pass decodes codes in order instead of gathering them
@@ -71,14 +84,22 @@ struct worker_mem {
 static bool group_view(const struct col_rows *cr, size_t n, struct worker_mem *wm, struct isc_colpack *view)
 {
 	const struct isc_colpack *pk = cr->c->packed;
-	if (wm->buf || !cr->rows || !pk || pk->width > 2 || pk->nx)
+	if (!pk || pk->width > 2 || pk->nx)
 		return false;
-	if (wm->codes_bytes < n * pk->width) {
-		free(wm->codes);
-		wm->codes_bytes = n * pk->width;
-		wm->codes = isc_xmalloc(wm->codes_bytes);
-	}
-	return isc_colpack_view_rows(pk, cr->rows, n, wm->codes, view);
+	return isc_colpack_view_rows(pk, cr->rows, n, room(&wm->codes, &wm->codes_bytes, n * pk->width), view);
+}
+
+static void compute_group_copy(const struct stats_result *r, const struct col_rows *cr, size_t n, double *out,
+			       struct worker_mem *wm, struct stats_count *sc)
+{
+	double *buf = room((void **)&wm->buf, &wm->buf_bytes, (n + 1) * sizeof(double));
+	struct isc_rank_answer answer;
+	const struct isc_rank_answer *ra = stats_count_answer(sc, cr->c, cr->rows, n, &answer);
+	if (ra)
+		stats_count_gather(sc, buf);  /* counted on the way */
+	else
+		col_rows_get((void *)cr, 0, n, buf);
+	isc_stats_compute_inplace_ranked(buf, n, r->funcs, r->nfuncs, out, ra);
 }
 
 static void compute_task(const struct stats_result *r, const struct col_rows *cr, size_t n, double *out,
@@ -87,25 +108,20 @@ static void compute_task(const struct stats_result *r, const struct col_rows *cr
 	struct isc_colpack view;
 	struct isc_column vcol;
 	struct col_rows vrows;
-	if (group_view(cr, n, wm, &view)) {
+	if (cr->rows && n <= wm->copy_max) {
+		compute_group_copy(r, cr, n, out, wm, sc);
+		return;
+	}
+	if (cr->rows && group_view(cr, n, wm, &view)) {
 		vcol = *cr->c;
 		vcol.packed = &view;
 		vrows = (struct col_rows){ &vcol, NULL };
 		cr = &vrows;
 	}
-	double *buf = wm->buf;
 	const struct isc_value_source src = { col_rows_get, (void *)cr };
 	struct isc_rank_answer answer;
 	const struct isc_rank_answer *ra = stats_count_answer(sc, cr->c, cr->rows, n, &answer);
-	if (!buf || (!cr->rows && !cr->c->packed)) {
-		isc_stats_compute_source_ranked(&src, n, r->funcs, r->nfuncs, out, ra);
-		return;
-	}
-	if (ra && cr->rows)
-		stats_count_gather(sc, buf);
-	else
-		col_rows_get((void *)cr, 0, n, buf);
-	isc_stats_compute_inplace_ranked(buf, n, r->funcs, r->nfuncs, out, ra);
+	isc_stats_compute_source_ranked(&src, n, r->funcs, r->nfuncs, out, ra);
 }
 
 static void run_task(struct stats_result *r, size_t task, struct worker_mem *wm, struct stats_count *sc)
@@ -126,9 +142,8 @@ static void run_task(struct stats_result *r, size_t task, struct worker_mem *wm,
 static void *worker(void *arg)
 {
 	struct job *j = arg;
-	size_t n = j->r->run->dp->nrows;
 	isc_oom_context("computing the statistics of %s", j->r->run->dp_path);
-	struct worker_mem wm = { .buf = n <= copy_max() ? isc_xmalloc((n + 1) * sizeof(double)) : NULL };
+	struct worker_mem wm = { .copy_max = copy_max() };
 	struct stats_count sc = { 0 };
 	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
 		run_task(j->r, t, &wm, &sc);

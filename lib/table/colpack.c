@@ -163,9 +163,12 @@ static double special(const struct isc_colpack *pk, int64_t code, size_t row)
 #define DECODE_RANGE(type)                                                               \
 	do {                                                                                 \
 		const type *c = (const type *)pk->codes + from;                              \
-		for (size_t i = 0; i < n; i++)                                               \
+		type lo = 0;                                                                 \
+		for (size_t i = 0; i < n; i++) {                                             \
 			out[i] = (double)c[i] / p;                                           \
-		for (size_t i = 0; i < n; i++)                                               \
+			lo = c[i] < lo ? c[i] : lo;                                          \
+		}                                                                            \
+		for (size_t i = 0; lo <= exc && i < n; i++)  /* rare: a vector min first */ \
 			if (c[i] <= exc)                                                     \
 				out[i] = special(pk, c[i], from + i);                        \
 	} while (0)

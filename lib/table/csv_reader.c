@@ -23,7 +23,9 @@
 #include "text/util.h"
 #include "table/strpool.h"
 
-#define BLOCK_SIZE (4u << 20)
+/* A thread's read block: small enough to stay in its core's L2 cache and to take no huge
+ * page (2 x 4 MiB blocks were 8 MiB of fresh pages, 7 % of -G's samples on this VM). */
+#define BLOCK_SIZE (256u << 10)
 #define HEADER_MAX (1u << 20)
 #define SPLIT_MIN_BYTES (4u << 20)
 #define TYPE_SAMPLE_BYTES (1u << 20)

@@ -184,34 +184,38 @@ int brackets_prepare_sampled(struct brackets *br, double *sample, size_t s, size
 	return 0;
 }
 
-typedef double v2d __attribute__((vector_size(16)));
-typedef long long v2i __attribute__((vector_size(16)));
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4l __attribute__((vector_size(32)));
 
-/* Two values at a time (GCC vector extensions: comparisons give lanes of -1 or 0): the counts
- * without branches, the values inside stored unconditionally and kept by moving k. Only locals
- * in the loop (a store through buf could otherwise alias the bracket's fields); n <=
- * BRACKET_SLACK, so the stores stay within the slack. */
-static void fill_one(struct bracket *b, const double *a, size_t n)
+/* Four values at a time (GCC vector extensions: comparisons give lanes of -1 or 0; one AVX2
+ * register or two SSE2 halves, as the clone of brackets_fill chooses): the counts without
+ * branches. A bracket is narrow, so most groups of four have no value inside it and store
+ * nothing; the others store theirs in order, as one at a time would (the same collection,
+ * in the same order). Only locals in the loop (a store through buf could otherwise alias
+ * the bracket's fields); n <= BRACKET_SLACK, so the stores stay within the slack. */
+static inline __attribute__((always_inline)) void fill_one(struct bracket *b, const double *a, size_t n)
 {
 	const double lo = b->lo, hi = b->hi;
-	const v2d vlo = { lo, lo }, vhi = { hi, hi };
-	v2i below = { 0 }, eq_lo = { 0 }, eq_hi = { 0 };
+	const v4d vlo = { lo, lo, lo, lo }, vhi = { hi, hi, hi, hi };
+	v4l below = { 0 }, eq_lo = { 0 }, eq_hi = { 0 };
 	double *buf = b->buf;
 	size_t k = b->n, i = 0;
-	for (; i + 2 <= n; i += 2) {
-		v2d v;
+	for (; i + 4 <= n; i += 4) {
+		v4d v;
 		memcpy(&v, a + i, sizeof(v));
-		v2i in = (v > vlo) & (v < vhi);
+		v4l in = (v > vlo) & (v < vhi);
 		below -= v < vlo;
 		eq_lo -= v == vlo;
 		eq_hi -= v == vhi;
-		buf[k] = v[0];
-		k -= (size_t)in[0];
-		buf[k] = v[1];
-		k -= (size_t)in[1];
+		if (__builtin_expect((in[0] | in[1] | in[2] | in[3]) != 0, 0))
+			for (int l = 0; l < 4; l++) {
+				buf[k] = v[l];
+				k -= (size_t)in[l];
+			}
 	}
-	size_t nb = (size_t)(below[0] + below[1]), nl = (size_t)(eq_lo[0] + eq_lo[1]);
-	size_t nh = (size_t)(eq_hi[0] + eq_hi[1]);
+	size_t nb = (size_t)(below[0] + below[1] + below[2] + below[3]);
+	size_t nl = (size_t)(eq_lo[0] + eq_lo[1] + eq_lo[2] + eq_lo[3]);
+	size_t nh = (size_t)(eq_hi[0] + eq_hi[1] + eq_hi[2] + eq_hi[3]);
 	for (; i < n; i++) {
 		double v = a[i];
 		nb += v < lo;
@@ -226,6 +230,7 @@ static void fill_one(struct bracket *b, const double *a, size_t n)
 	b->n = k;
 }
 
+__attribute__((target_clones("avx2", "default")))
 void brackets_fill(struct brackets *br, const double *a, size_t n)
 {
 	for (size_t i = 0; i < n && !br->failed; i += BRACKET_SLACK) {

@@ -320,8 +320,10 @@ static int load_runs(struct isc_load_ctx *ctx, char **paths, size_t n, struct is
 	atomic_init(&l.next, 0);
 	for (size_t i = 0; i < n; i++)  /* while single-threaded (fork) */
 		isc_load_prepare_run(paths[i]);
+	ctx->concurrent = n > 1;
 	int threaded = pthread_create(&tid, NULL, load_some, &l) == 0;
 	load_some(&l);
+	ctx->concurrent = false;
 	if (threaded)
 		pthread_join(tid, NULL);
 	isc_msg_held_print(l.said, n);

@@ -108,7 +108,7 @@ void isc_load_prepare_run(const char *path)
 
 int isc_load_datapoints(struct isc_load_ctx *ctx, struct isc_run *r)
 {
-	struct isc_table_opts opts = { .want = want_column, .want_arg = ctx,
+	struct isc_table_opts opts = { .want = want_column, .want_arg = ctx, .concurrent = ctx->concurrent,
 				       .pack = ctx->pack && !ctx->include && !ctx->exclude };
 	if (load_dp(r, &opts) < 0)
 		return -1;

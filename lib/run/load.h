@@ -28,6 +28,8 @@ struct isc_load_ctx {
 	/* Columns known to be text (isc_is_known_text_column) are read only as the group column,
 	 * in spec->also or in a filter: for a caller whose metrics are numbers only. */
 	bool no_text;
+	/* Runs are loaded on several threads at once (isc_table_opts.concurrent). */
+	bool concurrent;
 };
 
 /* Check the spec: returns -1 after printing "--include: expected ')' at column 17". */

@@ -17,6 +17,7 @@
 
 #include "table/colpack.h"
 #include "table/csv_split.h"
+#include "table/early_thread.h"
 #include "table/numparse.h"
 #include "table/swar.h"
 #include "table/table.h"
@@ -969,7 +970,8 @@ static char *pack_arena(const struct layout *lay, struct chunk *ch, int nch)
 }
 
 static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t size,
-		     const char *hdrbuf, size_t hdrlen, const struct isc_table_opts *o)
+		     const char *hdrbuf, size_t hdrlen, const struct isc_table_opts *o,
+		     struct isc_early_thread *helper)
 {
 	size_t sample = hdrlen > (size_t)data ? hdrlen - (size_t)data : 0;
 	const char *last_nl = sample ? memrchr(hdrbuf + data, '\n', sample) : NULL;
@@ -1009,9 +1011,12 @@ static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t 
 		chunk_use_shared(&ch[i], shared, i ? ch[0].est_rows : 0);
 	char *arena = pack_arena(lay, ch, nch);
 	pthread_t tid;
-	int threaded = nch == 2 && pthread_create(&tid, NULL, chunk_run, &ch[1]) == 0;
+	bool early = nch == 2 && isc_early_thread_run(helper, chunk_run, &ch[1]);
+	int threaded = early || (nch == 2 && pthread_create(&tid, NULL, chunk_run, &ch[1]) == 0);
 	chunk_run(&ch[0]);
-	if (threaded)
+	if (early)
+		isc_early_thread_join(helper);
+	else if (threaded)
 		pthread_join(tid, NULL);
 	else if (nch == 2)
 		chunk_run(&ch[1]);
@@ -1044,6 +1049,9 @@ int isc_table_read(const char *path, const struct isc_table_opts *o, struct isc_
 	if (lay.fd < 0)
 		return -1;
 	posix_fadvise(lay.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	struct isc_early_thread helper = { 0 };
+	if (nthreads_for(o, size) == 2 && !(o && o->concurrent))  /* its CPU awake when the chunks are known */
+		isc_early_thread_start(&helper);
 	data = read_header(path, lay.fd, &hdr, &hdrbuf);
 	if (data < 0)
 		goto cleanup;
@@ -1052,8 +1060,10 @@ int isc_table_read(const char *path, const struct isc_table_opts *o, struct isc_
 	size_t hdrlen = (size_t)(size < (off_t)HEADER_MAX ? size : (off_t)HEADER_MAX);
 	if (size > (off_t)HEADER_MAX)
 		hdrlen = (size_t)HEADER_MAX;
-	rc = read_body(t, &lay, data, size, hdrbuf, hdrlen < TYPE_SAMPLE_BYTES ? hdrlen : TYPE_SAMPLE_BYTES, o);
+	rc = read_body(t, &lay, data, size, hdrbuf, hdrlen < TYPE_SAMPLE_BYTES ? hdrlen : TYPE_SAMPLE_BYTES, o,
+		       &helper);
 cleanup:
+	isc_early_thread_join(&helper);  /* an idle one told to end */
 	if (rc == 0)
 		*out = t;
 	else

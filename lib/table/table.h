@@ -51,6 +51,9 @@ struct isc_table_opts {
 	bool (*want)(const char *name, void *arg);
 	void *want_arg;
 	int nthreads;            /* 0 = number of online CPUs (at most 2 used per file) */
+	/* Other readers run at the same time: no helper thread waiting for its chunk on a busy
+	 * loop while the header is read (early_thread.h), which would take their CPU. */
+	bool concurrent;
 	/* The metadata says the file is whole (info.json "complete": true) with known_rows rows:
 	 * then a last line without its newline is kept when the row count matches. */
 	bool known_complete;

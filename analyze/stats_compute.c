@@ -16,6 +16,7 @@
 struct job {
 	struct stats_result *r;
 	size_t ntasks;           /* nmetrics * (1 + ngroups) */
+	size_t *order;           /* the tasks, the costliest first */
 	atomic_size_t next;
 };
 
@@ -146,7 +147,7 @@ static void *worker(void *arg)
 	struct worker_mem wm = { .copy_max = copy_max() };
 	struct stats_count sc = { 0 };
 	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
-		run_task(j->r, t, &wm, &sc);
+		run_task(j->r, j->order[t], &wm, &sc);
 	stats_count_free(&sc);
 	free(wm.buf);
 	free(wm.codes);
@@ -186,10 +187,48 @@ static void compute_hists(struct stats_result *r, size_t nbins, const double *ra
 	free(scratch);
 }
 
+/* A task's time, roughly, per row (measured at 1 M rows, microseconds per 10 k rows): values
+ * of 8 bytes or 4-byte codes go through the brackets and a selection, 1- and 2-byte codes are
+ * counted. */
+static size_t task_cost(const struct stats_result *r, size_t task)
+{
+	size_t m = task % r->nmetrics, g = task / r->nmetrics;
+	const struct isc_colpack *pk = isc_table_col(r->run->dp, r->metrics[m])->packed;
+	size_t n = g ? r->groups.counts[g - 1] : r->run->dp->nrows;
+	return n * (!pk ? 38 : pk->width == 4 ? 42 : pk->width == 2 ? 20 : 15);
+}
+
+struct costed {
+	size_t cost, task;
+};
+
+static int costlier_first(const void *a, const void *b)
+{
+	const struct costed *x = a, *y = b;
+	if (x->cost != y->cost)
+		return (x->cost < y->cost) - (x->cost > y->cost);
+	return (x->task > y->task) - (x->task < y->task);
+}
+
+/* The costliest tasks first, so that the two workers end together (the last task is short). */
+static size_t *task_order(const struct stats_result *r, size_t ntasks)
+{
+	struct costed *c = isc_xmalloc((ntasks + 1) * sizeof(*c));
+	size_t *order = isc_xmalloc((ntasks + 1) * sizeof(size_t));
+	for (size_t t = 0; t < ntasks; t++)
+		c[t] = (struct costed){ task_cost(r, t), t };
+	qsort(c, ntasks, sizeof(*c), costlier_first);
+	for (size_t t = 0; t < ntasks; t++)
+		order[t] = c[t].task;
+	free(c);
+	return order;
+}
+
 void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_range)
 {
 	size_t ng = r->group_col ? r->groups.ngroups : 0;
 	struct job j = { .r = r, .ntasks = r->nmetrics * (1 + ng) };
+	j.order = task_order(r, j.ntasks);
 	r->overall = isc_xcalloc(r->nmetrics * r->nfuncs + 1, sizeof(double));
 	r->by_group = isc_xcalloc(ng * r->nmetrics * r->nfuncs + 1, sizeof(double));
 	atomic_init(&j.next, 0);
@@ -201,6 +240,7 @@ void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_
 	worker(&j);
 	if (threaded)
 		pthread_join(tid, NULL);
+	free(j.order);
 	if (nbins)
 		compute_hists(r, nbins, hist_range);
 }

@@ -20,6 +20,17 @@ here=$(dirname "$0")
 data=${BENCH_DATA:-/tmp/idlescope-bench}
 mkdir -p "$data"
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# One run of COMMAND...: wall seconds to the millisecond in $wall (bash's clock around GNU
+# time, whose own figure comes in 10 ms steps: an 80 ms run would read 0.08 anywhere from
+# 0.080 to 0.089) and its max RSS KB in $kb.
+timed() {
+	local t0=${EPOCHREALTIME/,/.}  # the locale may write a comma
+	/usr/bin/time -f '%M' -o "$data/time.out" "$@" > /dev/null
+	local t1=${EPOCHREALTIME/,/.}
+	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+	read -r kb < "$data/time.out"
+}
+declare -A default_med
 printf '%-10s %-9s %-9s %-9s %-12s %-10s %s\n' rows MB wall_s med_s rows/s maxrss_MB "command"
 for rows in $sizes; do
 	f=$data/dp-$rows/datapoints.csv
@@ -38,8 +49,7 @@ for rows in $sizes; do
 		walls=""
 		for _ in $(seq "$repeat"); do
 			# shellcheck disable=SC2086 # opt is one option or none
-			/usr/bin/time -f '%e %M' -o "$data/time.out" "$build/analyze/analyze" stats $opt "$(dirname "$f")" > /dev/null
-			read -r wall kb < "$data/time.out"
+			timed "$build/analyze/analyze" stats $opt "$(dirname "$f")"
 			walls="$walls $wall"
 			if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$wall; fi
 			[ "$kb" -gt "$rss" ] && rss=$kb
@@ -47,6 +57,7 @@ for rows in $sizes; do
 		# shellcheck disable=SC2086 # one wall time a word
 		med=$(printf '%s\n' $walls | median)
 		if [ "$job" = -G ]; then med_G=$med rss_G=$rss; else med_d=$med rss_d=$rss; fi
+		[ "$job" = default ] && default_med[$rows]=$med
 		printf '%-10s %-9s %-9s %-9s %-12s %-10s %s\n' "$rows" "$mb" "$best" "$med" \
 			"$(awk -v r="$rows" -v w="$best" 'BEGIN { printf "%.0f", r / w }')" "$((rss / 1024))" \
 			"analyze stats ${opt:+$opt }$(dirname "$f")"
@@ -66,3 +77,7 @@ for rows in $sizes; do
 			'BEGIN { printf "%.2f", a / b }') with -G)"
 	fi
 done
+if [ -n "${default_med[1000000]:-}" ] && [ -n "${default_med[10000000]:-}" ]; then
+	echo "10 M rows take $(awk -v a="${default_med[10000000]}" -v b="${default_med[1000000]}" \
+		'BEGIN { printf "%.1f", a / b }')x the time of 1 M (default job, medians)"
+fi

@@ -69,8 +69,13 @@ struct worker_mem {
 	size_t codes_bytes;
 };
 
-static void *room(void **mem, size_t *have, size_t need)
+/* mem grown to need bytes; other (the worker's other buffer) freed, so that a worker holds
+ * one of them at a time (10 M rows: 8 MB of values or up to 20 MB of codes, not both). */
+static void *room(void **mem, size_t *have, size_t need, void **other, size_t *other_have)
 {
+	free(*other);
+	*other = NULL;
+	*other_have = 0;
 	if (*have < need) {
 		free(*mem);  /* nothing in it is kept from one task to the next */
 		*mem = isc_xmalloc(need);
@@ -81,19 +86,22 @@ static void *room(void **mem, size_t *have, size_t need)
 
 /* Above COPY_MAX, a group of a 1- or 2-byte packed column as a column of its own (its codes
  * copied in order), so that each pass decodes codes in order instead of gathering them
- * through the row list: at 10 M rows the group's tasks took 21 times those of 1 M, 16 now. */
+ * through the row list (at 10 M rows a group task took 17 to 21 times its 1 M time, now
+ * 17 to 18). */
 static bool group_view(const struct col_rows *cr, size_t n, struct worker_mem *wm, struct isc_colpack *view)
 {
 	const struct isc_colpack *pk = cr->c->packed;
 	if (!pk || pk->width > 2 || pk->nx)
 		return false;
-	return isc_colpack_view_rows(pk, cr->rows, n, room(&wm->codes, &wm->codes_bytes, n * pk->width), view);
+	void *mem = room(&wm->codes, &wm->codes_bytes, n * pk->width, (void **)&wm->buf, &wm->buf_bytes);
+	return isc_colpack_view_rows(pk, cr->rows, n, mem, view);
 }
 
 static void compute_group_copy(const struct stats_result *r, const struct col_rows *cr, size_t n, double *out,
 			       struct worker_mem *wm, struct stats_count *sc)
 {
-	double *buf = room((void **)&wm->buf, &wm->buf_bytes, (n + 1) * sizeof(double));
+	double *buf = room((void **)&wm->buf, &wm->buf_bytes, (n + 1) * sizeof(double), &wm->codes,
+			   &wm->codes_bytes);
 	struct isc_rank_answer answer;
 	const struct isc_rank_answer *ra = stats_count_answer(sc, cr->c, cr->rows, n, &answer);
 	if (ra)
@@ -132,8 +140,9 @@ static void run_task(struct stats_result *r, size_t task, struct worker_mem *wm,
 	const char *group = g ? r->groups.labels[g - 1] : NULL;
 	double *out = g ? r->by_group + ((g - 1) * r->nmetrics + m) * r->nfuncs
 			: r->overall + m * r->nfuncs;
-	struct col_rows cr = { c, g ? r->groups.rows[g - 1] : NULL };
 	size_t n = g ? r->groups.counts[g - 1] : r->run->dp->nrows;
+	/* a group of every row (one idle state requested) is read as all rows: no gathering */
+	struct col_rows cr = { c, g && n != r->run->dp->nrows ? r->groups.rows[g - 1] : NULL };
 	if (!isc_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out))
 		compute_task(r, &cr, n, out, wm, sc);
 	if (wants_index(r))

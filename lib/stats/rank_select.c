@@ -230,8 +230,10 @@ static inline __attribute__((always_inline)) void fill_one(struct bracket *b, co
 	b->n = k;
 }
 
+/* Static, called through brackets_fill: clang 14 names the clones of an exported function so
+ * that other files cannot link to it. */
 __attribute__((target_clones("avx2", "default")))
-void brackets_fill(struct brackets *br, const double *a, size_t n)
+static void fill_all(struct brackets *br, const double *a, size_t n)
 {
 	for (size_t i = 0; i < n && !br->failed; i += BRACKET_SLACK) {
 		size_t len = n - i < BRACKET_SLACK ? n - i : BRACKET_SLACK;
@@ -240,6 +242,11 @@ void brackets_fill(struct brackets *br, const double *a, size_t n)
 			br->failed |= br->b[j].n > br->b[j].cap;
 		}
 	}
+}
+
+void brackets_fill(struct brackets *br, const double *a, size_t n)
+{
+	fill_all(br, a, n);
 }
 
 /* The values of the ranks idx[*i..] that fall in bracket b (sorted, its values are: eq_lo

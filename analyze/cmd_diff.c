@@ -323,9 +323,9 @@ static int load_runs(struct isc_load_ctx *ctx, char **paths, size_t n, struct is
 	ctx->concurrent = n > 1;
 	int threaded = pthread_create(&tid, NULL, load_some, &l) == 0;
 	load_some(&l);
-	ctx->concurrent = false;
 	if (threaded)
 		pthread_join(tid, NULL);
+	ctx->concurrent = false;  /* after the join: the other loader reads it until then */
 	isc_msg_held_print(l.said, n);
 	free(l.said);
 	int rc = 0;

@@ -22,7 +22,8 @@ mkdir -p "$data"
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # One run of COMMAND...: wall seconds to the millisecond in $wall (bash's clock around GNU
 # time, whose own figure comes in 10 ms steps: an 80 ms run would read 0.08 anywhere from
-# 0.080 to 0.089) and its max RSS KB in $kb.
+# 0.080 to 0.089) and its max RSS KB in $kb. The figure includes starting GNU time itself,
+# 1.5-2 ms here (/usr/bin/time /bin/true timed so): against analyze, not for it.
 timed() {
 	local t0=${EPOCHREALTIME/,/.}  # the locale may write a comma
 	/usr/bin/time -f '%M' -o "$data/time.out" "$@" > /dev/null

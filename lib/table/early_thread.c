@@ -63,6 +63,11 @@ bool isc_early_thread_run(struct isc_early_thread *et, void *(*fn)(void *), void
 						       memory_order_acquire);
 }
 
+bool isc_early_thread_gave_up(struct isc_early_thread *et)
+{
+	return et->started && atomic_load(&et->state) == GAVE_UP;
+}
+
 void isc_early_thread_join(struct isc_early_thread *et)
 {
 	int expect = WAITING;

@@ -25,6 +25,8 @@ bool isc_early_thread_start(struct isc_early_thread *et);
 /* Hand fn(arg) to the waiting thread: true when it takes it (isc_early_thread_join waits for
  * it); false when there is no thread or it stopped waiting (nothing runs fn then). */
 bool isc_early_thread_run(struct isc_early_thread *et, void *(*fn)(void *), void *arg);
+/* Whether the thread stopped waiting for work (its bound passed) before any came. */
+bool isc_early_thread_gave_up(struct isc_early_thread *et);
 /* Wait for the thread's work to end, or tell an idle thread to end; the thread is gone after. */
 void isc_early_thread_join(struct isc_early_thread *et);
 

@@ -49,6 +49,11 @@ for run in "$tmp/gen" "$tmp/odd" "$shared/wult-good"; do
 	same stats -m 'Latency|%' "$run"
 done
 same stats "$tmp/gen" "$tmp/odd"
+# a group of every row (IntrOff is 1 in every row of the generated file) is read as all rows:
+# its statistics are the overall ones, to the bit
+"$analyze" stats --by IntrOff -F json "$tmp/gen" > "$tmp/j1" 2>/dev/null
+[ "$(jq -c '.runs[0] | [(.groups | keys), .metrics == .groups["1"].metrics]' "$tmp/j1")" = '[["1"],true]' ] ||
+	fail "one group of every row: $(jq -c '.runs[0].groups | keys' "$tmp/j1")"
 # above the bound for copies (2^20 rows; IDLESCOPE_COPY_MAX lowers it): values read in pieces,
 # a group of 1- or 2-byte codes through a copy of its codes (analyze/stats_compute.c)
 for run in "$tmp/gen" "$tmp/odd"; do

@@ -999,6 +999,8 @@ static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t 
 	off_t mid = nch == 2 ? next_line_start(lay->fd, data + (size - data) / 2 - 1, size) : size;
 	if (mid >= size)
 		nch = 1;
+	if (nch == 1)
+		isc_early_thread_join(helper);  /* no second chunk after all: end its busy loop now */
 	chunk_init(&ch[0], lay, data, nch == 2 ? mid : size, nch == 1, bpl);
 	if (nch == 2)
 		chunk_init(&ch[1], lay, mid, size, 1, bpl);

@@ -169,6 +169,35 @@ static void misestimated_rows(size_t n, size_t long_from, size_t long_to)
 	isc_table_free(t);
 }
 
+/* A file whose B column is empty for its first rows (8 bytes a row) and "abc" at row late. */
+static int read_late_text(size_t n, size_t late, struct isc_table **t)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/late.csv", dir);
+	FILE *f = fopen(path, "wb");
+	fprintf(f, "A,B\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%06zu,%s\n", i, i == late ? "abc" : "");
+	fclose(f);
+	*t = NULL;
+	return isc_table_read(path, NULL, t);
+}
+
+/* A column's type is its first non-empty value's in the first 1 MiB, which is read in two
+ * steps (320 KiB, then the rest while a column is undecided): text at 400 KB makes a text
+ * column, text at 1.1 MB is an error in a number column. */
+static void late_types(void)
+{
+	struct isc_table *t;
+	CHECK(read_late_text(60000, 50000, &t) == 0);
+	struct isc_column *b = t ? isc_table_col(t, "B") : NULL;
+	CHECK(b && b->type == ISC_COL_TEXT);
+	CHECK(b && t->nrows == 60000 && strcmp(isc_table_str(t, b->text[50000]), "abc") == 0);
+	CHECK(t && isc_table_col(t, "A")->num[59999] == 59999);
+	isc_table_free(t);
+	CHECK(read_late_text(150000, 140000, &t) < 0 && !t);
+}
+
 static void wult_run(void)
 {
 	struct isc_run *r;
@@ -193,6 +222,7 @@ int main(void)
 	misestimated_rows(300000, 0, 20000);       /* both chunks outgrow the estimate */
 	misestimated_rows(100000, 0, 50000);       /* the second chunk outgrows it */
 	misestimated_rows(100000, 30000, 100000);  /* the first one is short of it */
+	late_types();
 	wult_run();
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -247,6 +247,37 @@ bool isc_colpack_view_rows(const struct isc_colpack *pk, const size_t *rows, siz
 		}                                                                            \
 	} while (0)
 
+typedef int8_t v32i8 __attribute__((vector_size(32)));
+
+/* How many of the n one-byte codes at c are x[0], x[1] and x[2]: 32 at a time into byte
+ * counters, added up every 255 steps (an AVX2 clone, else two SSE2 halves). A byte at a
+ * time, a flag column's check and counts took 0.4 ms each a million rows, before and after
+ * the statistics, with the other CPU idle. */
+__attribute__((target_clones("avx2", "default")))
+static void byte_counts(const int8_t *c, size_t n, const int8_t x[3], size_t got[3])
+{
+	size_t i = 0;
+	got[0] = got[1] = got[2] = 0;
+	while (n - i >= 32) {
+		v32i8 a0 = { 0 }, a1 = { 0 }, a2 = { 0 };
+		for (size_t steps = 0; steps < 255 && n - i >= 32; steps++, i += 32) {
+			v32i8 v;
+			memcpy(&v, c + i, sizeof(v));
+			a0 -= v == x[0];
+			a1 -= v == x[1];
+			a2 -= v == x[2];
+		}
+		for (int l = 0; l < 32; l++) {
+			got[0] += (uint8_t)a0[l];
+			got[1] += (uint8_t)a1[l];
+			got[2] += (uint8_t)a2[l];
+		}
+	}
+	for (; i < n; i++)
+		for (int k = 0; k < 3; k++)
+			got[k] += c[i] == x[k];
+}
+
 bool isc_colpack_flag_counts(const struct isc_colpack *pk, const size_t *rows, size_t n, size_t *values,
 			     size_t *set_out)
 {
@@ -254,7 +285,13 @@ bool isc_colpack_flag_counts(const struct isc_colpack *pk, const size_t *rows, s
 	if (one > limit_of(pk->width))
 		return false;  /* 1 would be an exception: the caller decodes */
 	size_t empty = 0, set = 0;
-	switch (pk->width) {
+	if (pk->width == 1 && !rows) {
+		const int8_t x[3] = { (int8_t)nan, (int8_t)one, (int8_t)nan };
+		size_t got[3];
+		byte_counts(pk->codes, n, x, got);
+		empty = got[0];
+		set = got[1];
+	} else switch (pk->width) {
 	case 1: COUNT_CODES(int8_t); break;
 	case 2: COUNT_CODES(int16_t); break;
 	default: COUNT_CODES(int32_t); break;
@@ -270,7 +307,13 @@ bool isc_colpack_is_flags(const struct isc_colpack *pk, size_t n, bool *flags)
 	if (pk->nx || one > limit_of(pk->width))
 		return false;  /* exceptions: values other than 0 and 1 are possible, decode */
 	bool ok = true;
-	for (size_t i = 0; i < n && ok; i++) {
+	for (size_t i = 0; pk->width == 1 && i < n && ok; i += 65536) {  /* a block at a time */
+		const int8_t x[3] = { 0, (int8_t)one, (int8_t)nan };
+		size_t got[3], len = n - i < 65536 ? n - i : 65536;
+		byte_counts((const int8_t *)pk->codes + i, len, x, got);
+		ok = got[0] + got[1] + got[2] == len;
+	}
+	for (size_t i = 0; pk->width != 1 && i < n && ok; i++) {
 		int64_t v = pk->width == 1 ? ((const int8_t *)pk->codes)[i]
 			  : pk->width == 2 ? ((const int16_t *)pk->codes)[i] : ((const int32_t *)pk->codes)[i];
 		ok = v == 0 || v == one || v == nan;

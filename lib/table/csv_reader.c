@@ -19,6 +19,7 @@
 #include "table/csv_split.h"
 #include "table/early_thread.h"
 #include "table/numparse.h"
+#include "table/numparse_fast.h"
 #include "table/swar.h"
 #include "table/table.h"
 #include "text/util.h"
@@ -263,7 +264,7 @@ static const char *parse_plain_fields(struct chunk *c, const char *p, const char
 		const char *stop;
 		if (op.kind >= FIELD_NUM && p < end && *p != ',' && *p != '\n') {
 			stop = op.kind == FIELD_PACKED ? isc_colpack_parse(&c->pk[op.k], row, p, end)
-						       : isc_parse_double_wide(p, end, &c->num[op.k][row]);
+						       : isc_parse_double_wide_inline(p, end, &c->num[op.k][row]);
 			if (!stop || (stop != end && *stop != ',' && *stop != '\n')) {
 				number_error(c, op.k, p, field_end(p, end));
 				return NULL;

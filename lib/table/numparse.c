@@ -7,6 +7,7 @@
  * Digits are read eight at a time where possible (the SWAR method, as in simdjson).
  */
 #include "table/numparse.h"
+#include "table/numparse_fast.h"
 #include "table/swar.h"
 
 #include <errno.h>
@@ -15,86 +16,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FAST_MAX_DIGITS 19
-#define FAST_MAX_EXP 27   /* 5^27 < 2^63 */
-
-typedef unsigned __int128 u128;
-
-#define CLINGER_MAX_MANT (1ULL << 53)
-#define CLINGER_MAX_EXP 22   /* 10^22 is the largest power of ten that is an exact double */
-
-static const double exact_pow10[CLINGER_MAX_EXP + 1] = {
+const double isc_np_exact_pow10[CLINGER_MAX_EXP + 1] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
-
-static uint64_t pow5[FAST_MAX_EXP + 1];
-static uint64_t recip5[FAST_MAX_EXP + 1];  /* floor(2^(63+L) / 5^k), L = bit length of 5^k */
-static int recip5_shift[FAST_MAX_EXP + 1]; /* 63 + L */
+const uint64_t isc_np_pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+uint64_t isc_np_pow5[FAST_MAX_EXP + 1];
+uint64_t isc_np_recip5[FAST_MAX_EXP + 1];
+int isc_np_recip5_shift[FAST_MAX_EXP + 1];
 
 __attribute__((constructor)) static void init_tables(void)
 {
-	pow5[0] = 1;
+	isc_np_pow5[0] = 1;
 	for (int k = 1; k <= FAST_MAX_EXP; k++) {
-		pow5[k] = pow5[k - 1] * 5;
-		int bits = 64 - __builtin_clzll(pow5[k]);
-		recip5_shift[k] = 63 + bits;
-		recip5[k] = (uint64_t)(((u128)1 << (63 + bits)) / pow5[k]);
+		isc_np_pow5[k] = isc_np_pow5[k - 1] * 5;
+		int bits = 64 - __builtin_clzll(isc_np_pow5[k]);
+		isc_np_recip5_shift[k] = 63 + bits;
+		isc_np_recip5[k] = (uint64_t)(((u128)1 << (63 + bits)) / isc_np_pow5[k]);
 	}
-}
-
-/*
- * Round p * 2^e2 to a double, where p = hi * 2^64 + lo >= 2^126 and the true value lies in
- * [p, p + 2^64) when inexact (else it is p). The 53 kept bits are the top of hi; the k = 10
- * or 11 bits below them in hi decide the rounding, unless they sit right at the halfway
- * pattern, where the low word (or the inexactness) could tip it: then 0 (use strtod).
- * Returns the double's bits (never 0: p is not zero).
- */
-static inline __attribute__((always_inline)) uint64_t round_to_bits(uint64_t hi, uint64_t lo, int e2,
-								     int inexact)
-{
-	int k = (hi >> 63) ? 11 : 10;
-	uint64_t mant = hi >> k, below = hi & ((1ULL << k) - 1), half = 1ULL << (k - 1);
-	if (inexact) {
-		if (below == half || below == half - 1)
-			return 0;
-		mant += below > half;
-	} else {
-		mant += below > half || (below == half && (lo != 0 || (mant & 1)));
-	}
-	e2 += 64 + k;
-	if (mant == (1ULL << 53)) {
-		mant >>= 1;
-		e2++;
-	}
-	int biased = e2 + 52 + 1023;
-	if (biased <= 0 || biased >= 2047)
-		return 0;
-	return ((uint64_t)biased << 52) | (mant & ((1ULL << 52) - 1));
-}
-
-/*
- * mant * 10^exp10 correctly rounded, for mant < 2^64 and |exp10| <= 27, without strtod:
- * 10^e = 5^e * 2^e; a multiply by 5^e is exact in 128 bits, a divide by 5^e is a multiply by
- * a 64-bit reciprocal that is short of the truth by less than 1, so the 128-bit product is
- * short by less than 2^64 units: only values that close to a halfway point go to strtod.
- * The bits of the double for mant > 0, or 0 for those values.
- */
-static inline __attribute__((always_inline)) uint64_t fast_bits(uint64_t mant, int exp10)
-{
-	int lz = __builtin_clzll(mant);
-	uint64_t w = mant << lz;   /* top bit set */
-	u128 p;
-	int e2, inexact = exp10 < 0;
-	if (exp10 >= 0) {          /* w * 5^e, exact, normalised to p >= 2^126 */
-		int z = __builtin_clzll(pow5[exp10]);
-		p = (u128)w * pow5[exp10] << z;
-		e2 = exp10 - lz - z;
-	} else {
-		p = (u128)w * recip5[-exp10];
-		e2 = -recip5_shift[-exp10] - lz + exp10;
-	}
-	return round_to_bits((uint64_t)(p >> 64), (uint64_t)p, e2, inexact);
 }
 
 static int fast_value(uint64_t mant, int exp10, double *out)
@@ -106,7 +45,6 @@ static int fast_value(uint64_t mant, int exp10, double *out)
 	return 1;
 }
 
-static const uint64_t pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
 
 struct scan {
 	uint64_t mant;    /* first FAST_MAX_DIGITS significant digits */
@@ -128,7 +66,7 @@ static inline __attribute__((always_inline)) const char *scan_digits(const char 
 			break;
 		/* digits to the top bytes, zeros below: the run's value */
 		uint64_t d = (v - ISC_SWAR_ZEROS) << (8 * (8 - n));
-		sc->mant = sc->mant * pow10_u64[n] + isc_eight_digits(d);
+		sc->mant = sc->mant * isc_np_pow10_u64[n] + isc_eight_digits(d);
 		sc->sig += n;
 		sc->exp10 -= frac ? n : 0;
 		s += n;
@@ -232,7 +170,7 @@ static inline __attribute__((always_inline)) const char *fast_decimal(const char
 			int n = (int)isc_digit_run(v);
 			if (n == 0 || nint + (size_t)(p - frac) + (size_t)n > FAST_MAX_DIGITS)
 				break;
-			mant = mant * pow10_u64[n] + isc_eight_digits((v - ISC_SWAR_ZEROS) << (8 * (8 - n)));
+			mant = mant * isc_np_pow10_u64[n] + isc_eight_digits((v - ISC_SWAR_ZEROS) << (8 * (8 - n)));
 			p += n;
 			if (n < 8)
 				break;
@@ -245,62 +183,17 @@ static inline __attribute__((always_inline)) const char *fast_decimal(const char
 		return NULL;  /* no digits, more than 19, or an exponent */
 	double d;
 	if (mant <= CLINGER_MAX_MANT && nfrac <= CLINGER_MAX_EXP)
-		d = (double)mant / exact_pow10[nfrac];
+		d = (double)mant / isc_np_exact_pow10[nfrac];
 	else if (nfrac > FAST_MAX_EXP || !fast_value(mant, -(int)nfrac, &d))
 		return NULL;
 	*out = neg ? -d : d;
 	return p;
 }
 
-/*
- * The same as fast_decimal for a number in a buffer readable for ISC_PARSE_SLACK bytes from
- * s, without a branch per digit: the integer part and up to 16 decimals are read as three
- * 8-byte words, each run cut at end. NULL sends the rest (an integer part of 8 digits or
- * more, more than 19 digits, an exponent, no digits) to the general parser.
- */
-static inline __attribute__((always_inline)) const char *wide_decimal(const char *s, const char *end,
-								    double *out)
-{
-	int neg = *s == '-';  /* s < end */
-	const char *p = s + neg;
-	uint64_t v = isc_load8(p);
-	unsigned n1 = (unsigned)isc_min_size(isc_digit_run(v), (size_t)(end - p));
-	if (n1 == 8)
-		return NULL;
-	uint64_t mant = isc_digits_value(v, n1);
-	const char *q = p + n1;
-	unsigned nf = 0;
-	if (q < end && *q == '.') {
-		q++;
-		uint64_t a = isc_load8(q), b = isc_load8(q + 8);
-		unsigned na = (unsigned)isc_min_size(isc_digit_run(a), (size_t)(end - q));
-		unsigned nb = na == 8 ? (unsigned)isc_min_size(isc_digit_run(b), (size_t)(end - q - 8)) : 0;
-		if (n1 + na + nb > FAST_MAX_DIGITS)
-			return NULL;
-		mant = mant * pow10_u64[na] + isc_digits_value(a, na);
-		mant = mant * pow10_u64[nb] + isc_digits_value(b, nb);
-		nf = na + nb;
-		q += nf;
-	}
-	if (n1 + nf == 0 || (q < end && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E')))
-		return NULL;
-	if (mant <= CLINGER_MAX_MANT) {
-		double d = (double)mant / exact_pow10[nf];
-		*out = neg ? -d : d;
-		return q;
-	}
-	uint64_t bits = fast_bits(mant, -(int)nf);
-	if (!bits)
-		return NULL;
-	bits |= (uint64_t)neg << 63;
-	memcpy(out, &bits, sizeof(*out));
-	return q;
-}
-
 const char *isc_parse_double_wide(const char *s, const char *end, double *out)
 {
 	if (s < end) {
-		const char *quick = wide_decimal(s, end, out);
+		const char *quick = isc_wide_decimal(s, end, out);
 		if (quick)
 			return quick;
 	}
@@ -320,7 +213,7 @@ const char *isc_parse_double_prefix(const char *s, const char *end, double *out)
 	if (sc.sig <= FAST_MAX_DIGITS && sc.mant <= CLINGER_MAX_MANT && sc.exp10 >= -CLINGER_MAX_EXP && sc.exp10 <= CLINGER_MAX_EXP) {
 		/* both operands exact doubles: one IEEE operation rounds correctly (Clinger) */
 		d = (double)sc.mant;
-		d = sc.exp10 < 0 ? d / exact_pow10[-sc.exp10] : d * exact_pow10[sc.exp10];
+		d = sc.exp10 < 0 ? d / isc_np_exact_pow10[-sc.exp10] : d * isc_np_exact_pow10[sc.exp10];
 		*out = sc.neg ? -d : d;
 		return stop;
 	}

@@ -256,6 +256,11 @@ static void flags_from_codes(unsigned width, unsigned scale, int exception)
 		CHECK(!isc_colpack_flag_counts(&pk, NULL, n, &v, &st));
 		CHECK(!answered);
 	}
+	isc_colpack_put(&pk, n - 40, 2);   /* a 2 in the second block of 65,536 rows: no longer flags */
+	CHECK_MSG(!isc_colpack_is_flags(&pk, n, &flags) || !flags, "w%u s%u: a 2 near the end", width, scale);
+	isc_colpack_put(&pk, n - 40, 1);
+	isc_colpack_put(&pk, n - 2, 2);    /* and in the last bytes, after the vector steps */
+	CHECK_MSG(!isc_colpack_is_flags(&pk, n, &flags) || !flags, "w%u s%u: a 2 at the end", width, scale);
 	isc_colpack_put(&pk, 7, 2);   /* a 2: no longer flags */
 	CHECK(!isc_colpack_is_flags(&pk, n, &flags) || !flags);
 	free(rows);

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The fast path of isc_parse_double_wide (numparse.h) as inline functions, so that the CSV
+ * reader's line loop runs it without a call (three latencies a wult row). Only numparse.c
+ * and the reader include this.
+ */
+#ifndef IDLESCOPE_NUMPARSE_FAST_H
+#define IDLESCOPE_NUMPARSE_FAST_H
+#include <stdint.h>
+#include <string.h>
+
+#include "table/numparse.h"
+#include "table/swar.h"
+
+#define FAST_MAX_DIGITS 19
+#define FAST_MAX_EXP 27   /* 5^27 < 2^63 */
+
+typedef unsigned __int128 u128;
+
+#define CLINGER_MAX_MANT (1ULL << 53)
+#define CLINGER_MAX_EXP 22   /* 10^22 is the largest power of ten that is an exact double */
+
+extern const double isc_np_exact_pow10[CLINGER_MAX_EXP + 1];
+extern const uint64_t isc_np_pow10_u64[9];
+/* 5^k, floor(2^(63+L) / 5^k) where L is the bit length of 5^k, and 63 + L (numparse.c) */
+extern uint64_t isc_np_pow5[FAST_MAX_EXP + 1];
+extern uint64_t isc_np_recip5[FAST_MAX_EXP + 1];
+extern int isc_np_recip5_shift[FAST_MAX_EXP + 1];
+
+/*
+ * Round p * 2^e2 to a double, where p = hi * 2^64 + lo >= 2^126 and the true value lies in
+ * [p, p + 2^64) when inexact (else it is p). The 53 kept bits are the top of hi; the k = 10
+ * or 11 bits below them in hi decide the rounding, unless they sit right at the halfway
+ * pattern, where the low word (or the inexactness) could tip it: then 0 (use strtod).
+ * Returns the double's bits (never 0: p is not zero).
+ */
+static inline __attribute__((always_inline)) uint64_t round_to_bits(uint64_t hi, uint64_t lo, int e2,
+								     int inexact)
+{
+	int k = (hi >> 63) ? 11 : 10;
+	uint64_t mant = hi >> k, below = hi & ((1ULL << k) - 1), half = 1ULL << (k - 1);
+	if (inexact) {
+		if (below == half || below == half - 1)
+			return 0;
+		mant += below > half;
+	} else {
+		mant += below > half || (below == half && (lo != 0 || (mant & 1)));
+	}
+	e2 += 64 + k;
+	if (mant == (1ULL << 53)) {
+		mant >>= 1;
+		e2++;
+	}
+	int biased = e2 + 52 + 1023;
+	if (biased <= 0 || biased >= 2047)
+		return 0;
+	return ((uint64_t)biased << 52) | (mant & ((1ULL << 52) - 1));
+}
+
+/*
+ * mant * 10^exp10 correctly rounded, for mant < 2^64 and |exp10| <= 27, without strtod:
+ * 10^e = 5^e * 2^e; a multiply by 5^e is exact in 128 bits, a divide by 5^e is a multiply by
+ * a 64-bit reciprocal that is short of the truth by less than 1, so the 128-bit product is
+ * short by less than 2^64 units: only values that close to a halfway point go to strtod.
+ * The bits of the double for mant > 0, or 0 for those values.
+ */
+static inline __attribute__((always_inline)) uint64_t fast_bits(uint64_t mant, int exp10)
+{
+	int lz = __builtin_clzll(mant);
+	uint64_t w = mant << lz;   /* top bit set */
+	u128 p;
+	int e2, inexact = exp10 < 0;
+	if (exp10 >= 0) {          /* w * 5^e, exact, normalised to p >= 2^126 */
+		int z = __builtin_clzll(isc_np_pow5[exp10]);
+		p = (u128)w * isc_np_pow5[exp10] << z;
+		e2 = exp10 - lz - z;
+	} else {
+		p = (u128)w * isc_np_recip5[-exp10];
+		e2 = -isc_np_recip5_shift[-exp10] - lz + exp10;
+	}
+	return round_to_bits((uint64_t)(p >> 64), (uint64_t)p, e2, inexact);
+}
+
+/*
+ * The same as fast_decimal for a number in a buffer readable for ISC_PARSE_SLACK bytes from
+ * s, without a branch per digit: the integer part and up to 16 decimals are read as three
+ * 8-byte words, each run cut at end. NULL sends the rest (an integer part of 8 digits or
+ * more, more than 19 digits, an exponent, no digits) to the general parser.
+ */
+static inline __attribute__((always_inline)) const char *isc_wide_decimal(const char *s, const char *end,
+								    double *out)
+{
+	int neg = *s == '-';  /* s < end */
+	const char *p = s + neg;
+	uint64_t v = isc_load8(p);
+	unsigned n1 = (unsigned)isc_min_size(isc_digit_run(v), (size_t)(end - p));
+	if (n1 == 8)
+		return NULL;
+	uint64_t mant = isc_digits_value(v, n1);
+	const char *q = p + n1;
+	unsigned nf = 0;
+	if (q < end && *q == '.') {
+		q++;
+		uint64_t a = isc_load8(q), b = isc_load8(q + 8);
+		unsigned na = (unsigned)isc_min_size(isc_digit_run(a), (size_t)(end - q));
+		unsigned nb = na == 8 ? (unsigned)isc_min_size(isc_digit_run(b), (size_t)(end - q - 8)) : 0;
+		if (n1 + na + nb > FAST_MAX_DIGITS)
+			return NULL;
+		mant = mant * isc_np_pow10_u64[na] + isc_digits_value(a, na);
+		mant = mant * isc_np_pow10_u64[nb] + isc_digits_value(b, nb);
+		nf = na + nb;
+		q += nf;
+	}
+	if (n1 + nf == 0 || (q < end && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E')))
+		return NULL;
+	if (mant <= CLINGER_MAX_MANT) {
+		double d = (double)mant / isc_np_exact_pow10[nf];
+		*out = neg ? -d : d;
+		return q;
+	}
+	uint64_t bits = fast_bits(mant, -(int)nf);
+	if (!bits)
+		return NULL;
+	bits |= (uint64_t)neg << 63;
+	memcpy(out, &bits, sizeof(*out));
+	return q;
+}
+
+/* isc_parse_double_wide, its common case inline. */
+static inline const char *isc_parse_double_wide_inline(const char *s, const char *end, double *out)
+{
+	if (s < end) {
+		const char *quick = isc_wide_decimal(s, end, out);
+		if (quick)
+			return quick;
+	}
+	return isc_parse_double_prefix(s, end, out);
+}
+
+#endif

@@ -12,8 +12,9 @@
  * and "see the exceptions"; here codes are indexes, code - the width's lowest code. */
 static const double pow10d[ISC_COLPACK_MAX_SCALE + 1] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
 enum { INDEX_NAN = 0, INDEX_EXC = 1, INDEX_FIRST_VALUE = 2 };
-#define SETS1 4   /* width 1: interleaved sets of counters, so that equal codes in a row do
-		   * not wait for each other's increment */
+#define SETS 4   /* interleaved sets of counters for a range of rows, so that equal codes in a
+		  * row do not wait for each other's increment (a column of 70 % zeros took 1.1 ms
+		  * a million rows with one set, 0.4 ms with four) */
 
 bool isc_colcount_applies(const struct isc_colpack *pk, size_t rows)
 {
@@ -25,9 +26,9 @@ static unsigned ncodes_of(unsigned width)
 	return width == 1 ? 256 : 65536;
 }
 
-/* Room for either width (65,536 counters; width 1 uses 4 x 256 of them), so that counting
- * columns of both widths in turn needs no fresh memory. */
-#define NCOUNTERS 65536
+/* Room for either width's sets (4 x 65,536 counters, of which the codes' range is touched),
+ * so that counting columns of both widths in turn needs no fresh memory. */
+#define NCOUNTERS (SETS * 65536)
 
 void isc_colcount_init(struct isc_colcount *cc, const struct isc_colpack *pk)
 {
@@ -41,9 +42,10 @@ void isc_colcount_init(struct isc_colcount *cc, const struct isc_colpack *pk)
 void isc_colcount_reset(struct isc_colcount *cc, const struct isc_colpack *pk)
 {
 	if (cc->ncodes == 256)   /* width 1: every set */
-		memset(cc->counts, 0, (size_t)cc->ncodes * SETS1 * sizeof(uint32_t));
-	else if (cc->lo <= cc->hi)
-		memset(cc->counts + cc->lo, 0, (size_t)(cc->hi - cc->lo + 1) * sizeof(uint32_t));
+		memset(cc->counts, 0, (size_t)cc->ncodes * SETS * sizeof(uint32_t));
+	else
+		for (unsigned s = 0; s < SETS && cc->lo <= cc->hi; s++)
+			memset(cc->counts + s * cc->ncodes + cc->lo, 0, (size_t)(cc->hi - cc->lo + 1) * sizeof(uint32_t));
 	cc->pk = pk ? pk : cc->pk;
 	cc->ncodes = ncodes_of(cc->pk->width);
 	cc->lo = cc->ncodes;
@@ -81,27 +83,46 @@ static void counted(struct isc_colcount *cc, size_t n, unsigned lo, unsigned hi)
 	cc->m += n;   /* the empty cells are taken off when finishing */
 }
 
+/* The lowest and highest index among 2-byte codes: a signed minimum and maximum of the codes
+ * (code order is index order), which the compiler does 8 or 16 codes at a time. */
+static void code_span(const int16_t *c, size_t n, unsigned *lo, unsigned *hi)
+{
+	int16_t l = INT16_MAX, h = INT16_MIN;
+	for (size_t i = 0; i < n; i++) {
+		l = c[i] < l ? c[i] : l;
+		h = c[i] > h ? c[i] : h;
+	}
+	unsigned li = (uint16_t)l ^ 0x8000u, hi_ = (uint16_t)h ^ 0x8000u;
+	*lo = n && li < *lo ? li : *lo;
+	*hi = n && hi_ > *hi ? hi_ : *hi;
+}
+
 void isc_colcount_range(struct isc_colcount *cc, size_t from, size_t n)
 {
 	const struct isc_colpack *pk = cc->pk;
-	unsigned lo = cc->ncodes, hi = 0;
+	unsigned lo = cc->ncodes, hi = 0, w = cc->ncodes;
+	uint32_t *k = cc->counts;
 	if (pk->width == 1) {
 		const uint8_t *c = (const uint8_t *)pk->codes + from;
-		uint32_t *k = cc->counts;
 		size_t i = 0;
-		for (; i + SETS1 <= n; i += SETS1)
-			for (unsigned s = 0; s < SETS1; s++)
-				k[s * 256 + (c[i + s] ^ 0x80u)]++;
+		for (; i + SETS <= n; i += SETS)
+			for (unsigned s = 0; s < SETS; s++)
+				k[s * w + (c[i + s] ^ 0x80u)]++;
 		for (; i < n; i++)
 			k[c[i] ^ 0x80u]++;
 		lo = 0, hi = 255;
 	} else {
-		const uint16_t *c = (const uint16_t *)pk->codes + from;
-		for (size_t i = 0; i < n; i++) {
-			unsigned x = c[i] ^ 0x8000u;
-			cc->counts[x]++;
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
+		/* a block at a time: counted, then its span while it is in the cache (tracking the
+		 * span value by value cost as much as the counting) */
+		for (size_t b = 0; b < n; b += 2048) {
+			const uint16_t *c = (const uint16_t *)pk->codes + from + b;
+			size_t len = n - b < 2048 ? n - b : 2048, i = 0;
+			for (; i + SETS <= len; i += SETS)
+				for (unsigned s = 0; s < SETS; s++)
+					k[s * w + (c[i + s] ^ 0x8000u)]++;
+			for (; i < len; i++)
+				k[c[i] ^ 0x8000u]++;
+			code_span((const int16_t *)c, len, &lo, &hi);
 		}
 	}
 	counted(cc, n, lo, hi);
@@ -170,9 +191,9 @@ static int cmp_double(const void *x, const void *y)
 size_t isc_colcount_values(struct isc_colcount *cc)
 {
 	if (!cc->merged) {
-		for (unsigned s = 1; cc->pk->width == 1 && s < SETS1; s++)
-			for (unsigned k = 0; k < 256; k++)
-				cc->counts[k] += cc->counts[s * 256 + k];
+		for (unsigned s = 1; s < SETS; s++)
+			for (unsigned k = cc->lo; k <= cc->hi && cc->lo <= cc->hi; k++)
+				cc->counts[k] += cc->counts[s * cc->ncodes + k];
 		cc->merged = true;
 		cc->m -= cc->counts[INDEX_NAN];
 	}

@@ -16,13 +16,13 @@
 
 struct isc_colcount {
 	const struct isc_colpack *pk;
-	uint32_t *counts;        /* per code - the width's lowest code; width 1: 4 interleaved sets */
+	uint32_t *counts;        /* per code - the width's lowest code, in 4 interleaved sets of ncodes */
 	unsigned ncodes;         /* 256 or 65,536: pk's width */
 	unsigned lo, hi;         /* the lowest and highest counted index (lo > hi: none) */
 	size_t m;                /* rows counted; isc_colcount_values takes the empty ones off */
 	double *xval;            /* the exceptions among the counted rows (sorted when finished) */
 	size_t nx, xcap;
-	bool merged;             /* width 1's interleaved sets added up, m the values */
+	bool merged;             /* the interleaved sets added up into the first, m the values */
 };
 
 /* Whether pk's codes can be counted: width 1 or 2, and rows fewer than 2^32. */

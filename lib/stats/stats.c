@@ -338,6 +338,28 @@ static void mean_std(const struct isc_value_source *src, size_t n, const struct 
 	*std = m > 1 ? ldexp(sqrt((ksum_total(&ss) - c * c / (double)m) / (double)(m - 1)), e) : NAN;
 }
 
+/*
+ * The avg and std of a column whose values all compare equal (SMICnt and NMICnt are zeros),
+ * without the second pass, when they are the ones it would give: avg is the first pass's
+ * mean either way; each deviation is v - mean = +-0 when the values are zeros, or when they
+ * are one nonzero value (one bit pattern) that the mean hit exactly, and sums of +-0 and
+ * their squares make std +0 (NaN for one value). Values beyond the scaled range go the usual
+ * way. ranks_known: the ranks' values are answered already, or none is needed; else the
+ * values must be one bit pattern (not zeros, of which -0 and +0 tie) to be the ranks' values.
+ */
+static int one_value(const struct moments *mo, int ranks_known, double *avg, double *std)
+{
+	size_t m = mo->m;
+	if (!m || mo->min != mo->max || scale_exponent(mo->min, mo->max) || (mo->min == 0 && !ranks_known))
+		return 0;
+	double mean = ksum_total(&mo->sum) / (double)m;
+	if (mo->min != 0 && mean != mo->min)
+		return 0;
+	*avg = mean;
+	*std = m > 1 ? 0.0 : NAN;
+	return 1;
+}
+
 /* The brackets for ranks idx[0..ni) of the m non-NaN values among n, their sample taken
  * through src. */
 static int prepare_brackets(const struct isc_value_source *src, size_t n, size_t m, const size_t *idx,
@@ -371,11 +393,16 @@ static void compute(const struct isc_value_source *src, size_t n, const struct i
 	size_t ni = m ? needed_ranks(f, nf, m, idx) : 0;
 	struct brackets br;
 	int answered = ni && ra && ra->ranks(ra->ctx, m, idx, ni, vals) == 0;
+	int flat = one_value(&mo, answered || !ni, &avg, &std);
+	for (size_t i = 0; flat && !answered && i < ni; i++)
+		vals[i] = min;
+	answered |= flat;
 	int have_br = ni && !answered && prepare_brackets(src, n, m, idx, ni, work_is_data ? NULL : work,
 							  work ? n : 0, &br) == 0;
 
 	/* Second pass: the variance, with the mean's rounding corrected, and the brackets. */
-	mean_std(src, n, &mo, &avg, &std, have_br ? &br : NULL);
+	if (!flat)
+		mean_std(src, n, &mo, &avg, &std, have_br ? &br : NULL);
 	if (ni && !answered)
 		select_ranks(src, n, m, idx, ni, vals, work, &br, have_br);
 	for (size_t i = 0; i < nf; i++) {

@@ -3,8 +3,10 @@
 #include <float.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/stats.h"
 #include "text/util.h"
@@ -245,9 +247,52 @@ static void brackets_ties(void)
 	free(arena);
 }
 
+static bool same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+/* A column of one value (NaN holes aside) skips the second pass: avg is the mean, std is +0
+ * when the mean is the value (NaN for one value), every quantile is the value, to the bit.
+ * Zeros of both signs go the usual way for their quantiles (-0 and +0 tie); 1e300 is beyond
+ * the scaled range. */
+static void one_value_columns(void)
+{
+	const double vs[] = { 0.1, 1, 5.6634858017549039, 2036.9056379051576, -3.25, 1e300, 0, -0.0 };
+	const size_t ns[] = { 1, 2, 1000, 70001, 300000 };
+	struct isc_func *f;
+	size_t nf;
+	char err[128];
+	CHECK(isc_funcs_parse("count,min,max,avg,std,med,99%,99.999%", &f, &nf, err, sizeof(err)) == 0);
+	double *v = isc_xmalloc(300000 * sizeof(double)), *scratch = isc_xmalloc(300000 * sizeof(double));
+	for (size_t a = 0; a < sizeof(vs) / sizeof(vs[0]); a++) {
+		for (size_t b = 0; b < sizeof(ns) / sizeof(ns[0]); b++) {
+			size_t n = ns[b], m = 0;
+			for (size_t i = 0; i < n; i++) {
+				v[i] = n > 2 && i % 13 == 5 ? NAN : vs[a];
+				m += !isnan(v[i]);
+			}
+			double out[8];
+			isc_stats_compute(v, n, f, nf, out, scratch);
+			CHECK_MSG(out[0] == (double)m && same_bits(out[1], vs[a]) && same_bits(out[2], vs[a]),
+				  "%g x %zu: count, min, max", vs[a], n);
+			CHECK_MSG(fabs(out[3] - vs[a]) <= 1e-15 * fabs(vs[a]), "%g x %zu: avg %.17g", vs[a], n, out[3]);
+			bool exact = out[3] == vs[a];
+			CHECK_MSG(m > 1 ? !exact || same_bits(out[4], 0.0) : isnan(out[4]), "%g x %zu: std %g", vs[a], n,
+				  out[4]);
+			for (int q = 5; q < 8; q++)
+				CHECK_MSG(same_bits(out[q], vs[a]), "%g x %zu: %s %.17g", vs[a], n, f[q].name, out[q]);
+		}
+	}
+	free(v);
+	free(scratch);
+	free(f);
+}
+
 int main(void)
 {
 	brackets_ties();
+	one_value_columns();
 	size_t sizes[] = { 1, 2, 3, 4, 5, 10, 11, 100, 101, 1000, 65535, 65536, 70001, 300000 };
 	hand_computed();
 	extreme_values();

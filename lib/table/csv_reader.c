@@ -375,6 +375,31 @@ static void unpack_if_worse(struct chunk *c)
 	}
 }
 
+enum { ODD_NUL = 1, ODD_QUOTE = 2, ODD_CR = 4 };
+typedef char v32c __attribute__((vector_size(32)));
+
+/* Which of NUL, '"' and '\r' the n bytes at p hold (ODD_*), in one pass of 32 bytes a step
+ * (an AVX2 clone, else two SSE2 halves) instead of a memchr for each. */
+__attribute__((target_clones("avx2", "default")))
+static unsigned odd_bytes(const char *p, size_t n)
+{
+	v32c nul = { 0 }, quote = { 0 }, cr = { 0 };
+	size_t i = 0;
+	for (; i + 32 <= n; i += 32) {
+		v32c v;
+		memcpy(&v, p + i, sizeof(v));
+		nul |= v == 0;
+		quote |= v == '"';
+		cr |= v == '\r';
+	}
+	unsigned odd = 0;
+	for (int l = 0; l < 32; l++)
+		odd |= (nul[l] ? ODD_NUL : 0) | (quote[l] ? ODD_QUOTE : 0) | (cr[l] ? ODD_CR : 0);
+	for (; i < n; i++)
+		odd |= (p[i] == 0 ? ODD_NUL : 0) | (p[i] == '"' ? ODD_QUOTE : 0) | (p[i] == '\r' ? ODD_CR : 0);
+	return odd;
+}
+
 static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 {
 	off_t pos = c->start;
@@ -394,8 +419,9 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		int at_end = pos >= c->end || got == 0;
 		memset(buf + have, 0, ISC_PARSE_SLACK);  /* what the wide parsers may read past a line */
 		char *p = buf, *end = buf + have, *nl;
-		int plain = !memchr(buf, '\0', have) && !memchr(buf, '"', have);
-		char *last_nl = plain && !memchr(buf, '\r', have) ? memrchr(buf, '\n', have) : NULL;
+		unsigned odd = odd_bytes(buf, have);
+		int plain = !(odd & (ODD_NUL | ODD_QUOTE));
+		char *last_nl = plain && !(odd & ODD_CR) ? memrchr(buf, '\n', have) : NULL;
 		if (last_nl) {
 			if (parse_plain_block(c, p, last_nl + 1) < 0)
 				return -1;

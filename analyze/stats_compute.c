@@ -204,7 +204,7 @@ static size_t task_cost(const struct stats_result *r, size_t task)
 	size_t m = task % r->nmetrics, g = task / r->nmetrics;
 	const struct isc_colpack *pk = isc_table_col(r->run->dp, r->metrics[m])->packed;
 	size_t n = g ? r->groups.counts[g - 1] : r->run->dp->nrows;
-	return n * (!pk ? 38 : pk->width == 4 ? 42 : pk->width == 2 ? 20 : 15);
+	return n * (!pk ? 21 : pk->width == 4 ? 26 : pk->width == 2 ? 18 : 15);
 }
 
 struct costed {

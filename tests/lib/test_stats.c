@@ -207,6 +207,11 @@ static void histogram(void)
  * selection on a copy; the ranks are those of the sorted values. Then the selection within
  * the brackets of values of one sign (no branch on comparisons there): a thousand values
  * repeated, a constant, negative values, values spanning zero, and 1e-300 apart. */
+static bool same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
 static double bracket_value(int kind, double u)
 {
 	switch (kind) {
@@ -237,6 +242,16 @@ static void brackets_ties(void)
 		struct brackets br;
 		CHECK(brackets_prepare(&br, v, n, n, idx, ni, kind == 2 ? arena : NULL, n) == 0);
 		brackets_fill(&br, v, n);
+		for (size_t j = 0; j < br.nb; j++) {   /* each collection: the values inside, in order */
+			size_t k = 0, bad = 0, below = 0;
+			for (size_t i = 0; i < n; i++) {
+				below += v[i] < br.b[j].lo;
+				if (v[i] > br.b[j].lo && v[i] < br.b[j].hi)
+					bad += k >= br.b[j].n || !same_bits(br.b[j].buf[k++], v[i]);
+			}
+			CHECK_MSG(bad == 0 && k == br.b[j].n && below == br.b[j].below,
+				  "kind %d bracket %zu: %zu of %zu differ, below %zu/%zu", kind, j, bad, k, br.b[j].below, below);
+		}
 		CHECK(brackets_finish(&br, idx, ni, vals) == 0);
 		for (size_t i = 0; i < ni; i++)
 			CHECK_MSG(memcmp(&vals[i], &sorted[idx[i]], sizeof(double)) == 0, "kind %d rank %zu: %.17g, want %.17g",
@@ -245,11 +260,6 @@ static void brackets_ties(void)
 	free(v);
 	free(sorted);
 	free(arena);
-}
-
-static bool same_bits(double a, double b)
-{
-	return memcmp(&a, &b, sizeof(a)) == 0;
 }
 
 /* A column of one value (NaN holes aside) skips the second pass: avg is the mean, std is +0

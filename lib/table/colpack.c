@@ -247,7 +247,7 @@ bool isc_colpack_view_rows(const struct isc_colpack *pk, const size_t *rows, siz
 		}                                                                            \
 	} while (0)
 
-typedef int8_t v32i8 __attribute__((vector_size(32)));
+typedef uint8_t v32u8 __attribute__((vector_size(32)));
 
 /* How many of the n one-byte codes at c are x[0], x[1] and x[2]: 32 at a time into byte
  * counters, added up every 255 steps (an AVX2 clone, else two SSE2 halves). A byte at a
@@ -258,19 +258,20 @@ static void byte_counts(const int8_t *c, size_t n, const int8_t x[3], size_t got
 {
 	size_t i = 0;
 	got[0] = got[1] = got[2] = 0;
+	const uint8_t x0 = (uint8_t)x[0], x1 = (uint8_t)x[1], x2 = (uint8_t)x[2];
 	while (n - i >= 32) {
-		v32i8 a0 = { 0 }, a1 = { 0 }, a2 = { 0 };
+		v32u8 a0 = { 0 }, a1 = { 0 }, a2 = { 0 };   /* unsigned: a comparison's -1 adds one */
 		for (size_t steps = 0; steps < 255 && n - i >= 32; steps++, i += 32) {
-			v32i8 v;
+			v32u8 v;
 			memcpy(&v, c + i, sizeof(v));
-			a0 -= v == x[0];
-			a1 -= v == x[1];
-			a2 -= v == x[2];
+			a0 -= (v32u8)(v == x0);
+			a1 -= (v32u8)(v == x1);
+			a2 -= (v32u8)(v == x2);
 		}
 		for (int l = 0; l < 32; l++) {
-			got[0] += (uint8_t)a0[l];
-			got[1] += (uint8_t)a1[l];
-			got[2] += (uint8_t)a2[l];
+			got[0] += a0[l];
+			got[1] += a1[l];
+			got[2] += a2[l];
 		}
 	}
 	for (; i < n; i++)

@@ -12,6 +12,27 @@
 #define HAVE_AVX2_FILL 1
 #endif
 
+/* The values a[i..n) one at a time after a vector loop, and the counts into b: nb below, nl
+ * and nh at the ends, the collection's end at k. */
+static inline __attribute__((always_inline)) void fill_rest(struct bracket *b, const double *a, size_t i,
+							    size_t n, size_t k, size_t nb, size_t nl, size_t nh)
+{
+	const double lo = b->lo, hi = b->hi;
+	double *buf = b->buf;
+	for (; i < n; i++) {
+		double v = a[i];
+		nb += v < lo;
+		nl += v == lo;
+		nh += v == hi;
+		buf[k] = v;
+		k += (v > lo) & (v < hi);
+	}
+	b->below += nb;
+	b->eq_lo += nl;
+	b->eq_hi += lo == hi ? 0 : nh;
+	b->n = k;
+}
+
 typedef double v4d __attribute__((vector_size(32)));
 typedef long long v4l __attribute__((vector_size(32)));
 
@@ -44,18 +65,7 @@ static inline __attribute__((always_inline)) void fill_one(struct bracket *b, co
 	size_t nb = (size_t)(below[0] + below[1] + below[2] + below[3]);
 	size_t nl = (size_t)(eq_lo[0] + eq_lo[1] + eq_lo[2] + eq_lo[3]);
 	size_t nh = (size_t)(eq_hi[0] + eq_hi[1] + eq_hi[2] + eq_hi[3]);
-	for (; i < n; i++) {
-		double v = a[i];
-		nb += v < lo;
-		nl += v == lo;
-		nh += v == hi;
-		buf[k] = v;
-		k += (v > lo) & (v < hi);
-	}
-	b->below += nb;
-	b->eq_lo += nl;
-	b->eq_hi += lo == hi ? 0 : nh;
-	b->n = k;
+	fill_rest(b, a, i, n, k, nb, nl, nh);
 }
 
 #ifdef HAVE_AVX2_FILL
@@ -106,18 +116,7 @@ __attribute__((target("avx2"))) static void fill_one_avx2(struct bracket *b, con
 	size_t nb = (size_t)(c[0][0] + c[0][1] + c[0][2] + c[0][3]);
 	size_t nl = (size_t)(c[1][0] + c[1][1] + c[1][2] + c[1][3]);
 	size_t nh = (size_t)(c[2][0] + c[2][1] + c[2][2] + c[2][3]);
-	for (; i < n; i++) {
-		double v = a[i];
-		nb += v < lo;
-		nl += v == lo;
-		nh += v == hi;
-		buf[k] = v;
-		k += (v > lo) & (v < hi);
-	}
-	b->below += nb;
-	b->eq_lo += nl;
-	b->eq_hi += lo == hi ? 0 : nh;
-	b->n = k;
+	fill_rest(b, a, i, n, k, nb, nl, nh);
 }
 #endif
 

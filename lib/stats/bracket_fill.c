@@ -36,13 +36,12 @@ static inline __attribute__((always_inline)) void fill_rest(struct bracket *b, c
 typedef double v4d __attribute__((vector_size(32)));
 typedef long long v4l __attribute__((vector_size(32)));
 
-/* Four values at a time (GCC vector extensions: comparisons give lanes of -1 or 0; one AVX2
- * register or two SSE2 halves, as the clone of brackets_fill chooses): the counts without
- * branches. A bracket is narrow, so most groups of four have no value inside it and store
+/* Four values at a time (GCC vector extensions: comparisons give lanes of -1 or 0; two SSE2
+ * halves, for CPUs without AVX2): the counts without branches. A bracket is narrow, so most groups of four have no value inside it and store
  * nothing; the others store theirs in order, as one at a time would (the same collection,
  * in the same order). Only locals in the loop (a store through buf could otherwise alias
  * the bracket's fields); n <= BRACKET_SLACK, so the stores stay within the slack. */
-static inline __attribute__((always_inline)) void fill_one(struct bracket *b, const double *a, size_t n)
+static void fill_one(struct bracket *b, const double *a, size_t n)
 {
 	const double lo = b->lo, hi = b->hi;
 	const v4d vlo = { lo, lo, lo, lo }, vhi = { hi, hi, hi, hi };
@@ -120,38 +119,26 @@ __attribute__((target("avx2"))) static void fill_one_avx2(struct bracket *b, con
 }
 #endif
 
-/* Without AVX2: fill_one's vectors as two SSE2 halves. */
-static void fill_all(struct brackets *br, const double *a, size_t n)
+/* fill_one or fill_one_avx2 for every bracket, a piece of BRACKET_SLACK values at a time. */
+static void fill_pieces(struct brackets *br, const double *a, size_t n,
+			void (*fill)(struct bracket *b, const double *a, size_t n))
 {
 	for (size_t i = 0; i < n && !br->failed; i += BRACKET_SLACK) {
 		size_t len = n - i < BRACKET_SLACK ? n - i : BRACKET_SLACK;
 		for (size_t j = 0; j < br->nb; j++) {
-			fill_one(&br->b[j], a + i, len);
+			fill(&br->b[j], a + i, len);
 			br->failed |= br->b[j].n > br->b[j].cap;
 		}
 	}
 }
-
-#ifdef HAVE_AVX2_FILL
-__attribute__((target("avx2"))) static void fill_all_avx2(struct brackets *br, const double *a, size_t n)
-{
-	for (size_t i = 0; i < n && !br->failed; i += BRACKET_SLACK) {
-		size_t len = n - i < BRACKET_SLACK ? n - i : BRACKET_SLACK;
-		for (size_t j = 0; j < br->nb; j++) {
-			fill_one_avx2(&br->b[j], a + i, len);
-			br->failed |= br->b[j].n > br->b[j].cap;
-		}
-	}
-}
-#endif
 
 void brackets_fill(struct brackets *br, const double *a, size_t n)
 {
 #ifdef HAVE_AVX2_FILL
 	if (__builtin_cpu_supports("avx2")) {
-		fill_all_avx2(br, a, n);
+		fill_pieces(br, a, n, fill_one_avx2);
 		return;
 	}
 #endif
-	fill_all(br, a, n);
+	fill_pieces(br, a, n, fill_one);
 }

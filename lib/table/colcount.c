@@ -192,7 +192,7 @@ size_t isc_colcount_values(struct isc_colcount *cc)
 {
 	if (!cc->merged) {
 		for (unsigned s = 1; s < SETS; s++)
-			for (unsigned k = cc->lo; k <= cc->hi && cc->lo <= cc->hi; k++)
+			for (unsigned k = cc->lo; k <= cc->hi; k++)   /* none when nothing was counted */
 				cc->counts[k] += cc->counts[s * cc->ncodes + k];
 		cc->merged = true;
 		cc->m -= cc->counts[INDEX_NAN];

@@ -40,6 +40,7 @@ void isc_colpack_init(struct isc_colpack *pk, unsigned width, unsigned scale)
 	memset(pk, 0, sizeof(*pk));
 	pk->width = width;
 	pk->scale = scale;
+	pk->code_max = ((uint64_t)1 << (8 * width - 1)) - 2;
 }
 
 void isc_colpack_reserve(struct isc_colpack *pk, size_t rows)
@@ -231,8 +232,8 @@ bool isc_colpack_view_rows(const struct isc_colpack *pk, const size_t *rows, siz
 	case 2: GATHER_CODES(int16_t); break;
 	default: GATHER_CODES(int32_t); break;
 	}
-	*view = (struct isc_colpack){ .width = pk->width, .scale = pk->scale, .codes = mem, .cap = n,
-				      .borrowed = true };
+	*view = (struct isc_colpack){ .width = pk->width, .scale = pk->scale, .code_max = pk->code_max,
+				      .codes = mem, .cap = n, .borrowed = true };
 	return true;
 }
 

@@ -18,6 +18,7 @@
 struct isc_colpack {
 	unsigned width;          /* bytes a code: 1, 2 or 4 */
 	unsigned scale;          /* decimals: value = code / 10^scale */
+	uint64_t code_max;       /* the largest |code| of a value (the two above are reserved) */
 	void *codes;
 	size_t cap;              /* rows there is room for */
 	bool borrowed;           /* codes are in memory the column does not own (an arena) */
@@ -80,33 +81,46 @@ extern const uint64_t isc_colpack_pow10u[ISC_COLPACK_MAX_SCALE + 1];
 /* [-]digits[.digits] with at most 18 digits, at most scale decimals and a value below 2^32,
  * followed by none of digit, '.', 'e' or 'E': the value times 10^scale in *m; else NULL (the
  * general parser). A byte at a time: eight at a time (SWAR) was slower for these short
- * numbers (issue 28, docs/performance.md). */
-static inline const char *isc_colpack_scaled(const char *p, const char *end, unsigned scale, uint64_t *m,
-					     int *neg)
+ * numbers (issue 28, docs/performance.md). With stopped (ISC_NP_STOPPED) the caller promises
+ * a terminator at or before end, a byte that is none of digit, '.', 'e' and 'E', and the
+ * checks against end are left out; the number must then end the field (a comma, a newline
+ * or end), anything else goes to the general parser. More than 18 digits wrap v (unsigned)
+ * and are refused. */
+static inline __attribute__((always_inline)) const char *isc_colpack_scaled(const char *p, const char *end,
+									    unsigned scale, uint64_t *m,
+									    int *neg, int stopped)
 {
 	uint64_t v = 0;
-	unsigned nd = 0, dec = 0;
-	*neg = p < end && *p == '-';
+	*neg = (stopped || p < end) && *p == '-';
 	p += *neg;
-	for (; p < end && (unsigned)(*p - '0') < 10 && nd < 18; p++, nd++)
+	const char *first = p;
+	for (; (stopped || p < end) && (unsigned)(*p - '0') < 10; p++)
 		v = v * 10 + (uint64_t)(*p - '0');
-	if (p < end && *p == '.')
-		for (p++; p < end && (unsigned)(*p - '0') < 10 && nd < 18 && dec < scale; p++, nd++, dec++)
+	size_t nd = (size_t)(p - first), dec = 0;
+	if ((stopped || p < end) && *p == '.') {
+		const char *frac = ++p, *lim = frac + scale;
+		for (; p < lim && (stopped || p < end) && (unsigned)(*p - '0') < 10; p++)
 			v = v * 10 + (uint64_t)(*p - '0');
-	if (nd == 0 || (p < end && ((unsigned)(*p - '0') < 10 || *p == '.' || *p == 'e' || *p == 'E')))
+		dec = (size_t)(p - frac);
+		nd += dec;
+	}
+	if (nd == 0 || nd > 18)
+		return NULL;
+	if (stopped ? !(*p == ',' || *p == '\n' || p == end)  /* what a field ends with, or else */
+		    : p < end && ((unsigned)(*p - '0') < 10 || *p == '.' || *p == 'e' || *p == 'E'))
 		return NULL;
 	*m = v * isc_colpack_pow10u[scale - dec];
 	return v >> 32 ? NULL : p;  /* far beyond any code; no overflow below (2^32 * 10^9 < 2^62) */
 }
 
-static inline const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, const char *p,
-					    const char *end)
+static inline __attribute__((always_inline)) const char *colpack_parse(struct isc_colpack *pk, size_t row,
+								       const char *p, const char *end,
+								       int stopped)
 {
 	uint64_t m;
 	int neg;
-	const char *stop = isc_colpack_scaled(p, end, pk->scale, &m, &neg);
-	uint64_t limit = ((uint64_t)1 << (8 * pk->width - 1)) - 2;  /* below: the two reserved codes */
-	if (!stop || m > limit || (neg && m == 0))
+	const char *stop = isc_colpack_scaled(p, end, pk->scale, &m, &neg, stopped);
+	if (!stop || m > pk->code_max || (neg && m == 0))
 		return isc_colpack_parse_general(pk, row, p, end);
 	int64_t code = neg ? -(int64_t)m : (int64_t)m;
 	switch (pk->width) {
@@ -115,6 +129,20 @@ static inline const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, 
 	default: ((int32_t *)pk->codes)[row] = (int32_t)code; break;
 	}
 	return stop;
+}
+
+static inline const char *isc_colpack_parse(struct isc_colpack *pk, size_t row, const char *p,
+					    const char *end)
+{
+	return colpack_parse(pk, row, p, end, 0);
+}
+
+/* isc_colpack_parse for p < end in a line whose terminator (none of digit, '.', 'e' and 'E')
+ * comes at or before end. */
+static inline const char *isc_colpack_parse_stopped(struct isc_colpack *pk, size_t row, const char *p,
+						    const char *end)
+{
+	return colpack_parse(pk, row, p, end, 1);
 }
 
 #endif

@@ -251,37 +251,67 @@ static void store_plain(struct chunk *c, struct field_op op, const char *p, cons
 		c->text[op.k][c->nrows] = intern_short(c, op.k, p, (size_t)(stop - p));
 }
 
+/* A line with more fields than the header's (f counted so far, the last of them ending at
+ * stop, a comma): how many it has, for the message. */
+static void too_many_fields(struct chunk *c, size_t f, const char *stop, const char *end)
+{
+	while (stop < end && *stop == ',') {
+		stop = field_end(stop + 1, end);
+		f++;
+	}
+	field_count_error(c, f);
+}
+
+/* A number field that did not parse at p: empty (NaN), or an error (NULL). */
+static const char *empty_or_error(struct chunk *c, struct field_op op, const char *p, const char *end)
+{
+	if (p < end && *p != ',' && *p != '\n') {
+		number_error(c, op.k, p, field_end(p, end));
+		return NULL;
+	}
+	store_plain(c, op, p, p);
+	return p;
+}
+
 /* The fast path for a line without quotes: split and convert in one walk. The line ends at
  * end or at a newline before it; it is in a block with ISC_PARSE_SLACK readable bytes after
- * its data (read_range). Returns where the line ends, or NULL (c->err says why). */
+ * its data (read_range), and the byte at end is a newline, a carriage return or NUL. So a
+ * number's digits stop at or before end, and a comma after a field is before end. Returns
+ * where the line ends, or NULL (c->err says why). */
 static const char *parse_plain_fields(struct chunk *c, const char *p, const char *end)
 {
-	size_t nfields = c->lay->nfields, f = 0, row = c->nrows;
+	size_t row = c->nrows;
 	if (row == c->cap)
 		chunk_grow(c);
-	for (;; f++) {
-		struct field_op op = f < nfields ? c->ops[f] : (struct field_op){ FIELD_SKIP, 0 };
+	const struct field_op *op = c->ops, *last = c->ops + c->lay->nfields - 1;
+	for (;; op++) {
 		const char *stop;
-		if (op.kind >= FIELD_NUM && p < end && *p != ',' && *p != '\n') {
-			stop = op.kind == FIELD_PACKED ? isc_colpack_parse(&c->pk[op.k], row, p, end)
-						       : isc_parse_double_wide_inline(p, end, &c->num[op.k][row]);
-			if (!stop || (stop != end && *stop != ',' && *stop != '\n')) {
-				number_error(c, op.k, p, field_end(p, end));
+		if (op->kind == FIELD_PACKED)
+			stop = isc_colpack_parse_stopped(&c->pk[op->k], row, p, end);
+		else if (op->kind == FIELD_NUM)
+			stop = isc_parse_double_stopped(p, end, &c->num[op->k][row]);
+		else  /* text or skipped */
+			store_plain(c, *op, p, stop = field_end(p, end));
+		if (!stop && !(stop = empty_or_error(c, *op, p, end)))
+			return NULL;
+		if (stop < end && *stop == ',') {
+			if (op == last) {
+				too_many_fields(c, (size_t)(op - c->ops) + 1, stop, end);
 				return NULL;
 			}
-		} else {
-			stop = field_end(p, end);
-			store_plain(c, op, p, stop);
+			p = stop + 1;
+			continue;
 		}
-		if (stop == end || *stop == '\n') {
-			if (f + 1 != nfields) {
-				field_count_error(c, f + 1);
-				return NULL;
-			}
-			c->nrows++;
-			return stop;
+		if (stop != end && *stop != '\n') {
+			number_error(c, op->k, p, field_end(p, end));
+			return NULL;
 		}
-		p = stop + 1;
+		if (op != last) {
+			field_count_error(c, (size_t)(op - c->ops) + 1);
+			return NULL;
+		}
+		c->nrows++;
+		return stop;
 	}
 }
 

@@ -193,7 +193,7 @@ static inline __attribute__((always_inline)) const char *fast_decimal(const char
 const char *isc_parse_double_wide(const char *s, const char *end, double *out)
 {
 	if (s < end) {
-		const char *quick = isc_wide_decimal(s, end, out);
+		const char *quick = isc_wide_decimal(s, end, out, ISC_NP_BOUNDED);
 		if (quick)
 			return quick;
 	}

@@ -81,29 +81,42 @@ static inline __attribute__((always_inline)) uint64_t fast_bits(uint64_t mant, i
 	return round_to_bits((uint64_t)(p >> 64), (uint64_t)p, e2, inexact);
 }
 
+/* The length of the digit run at the start of the 8 bytes v at p, cut at end unless the
+ * caller knows a byte that is no digit comes first (ISC_NP_STOPPED). */
+#define ISC_NP_BOUNDED 0
+#define ISC_NP_STOPPED 1
+static inline __attribute__((always_inline)) unsigned run_before(uint64_t v, const char *p, const char *end,
+								 int stopped)
+{
+	unsigned n = isc_digit_run(v);
+	return stopped ? n : (unsigned)isc_min_size(n, (size_t)(end - p));
+}
+
 /*
  * The same as fast_decimal for a number in a buffer readable for ISC_PARSE_SLACK bytes from
  * s, without a branch per digit: the integer part and up to 16 decimals are read as three
  * 8-byte words, each run cut at end. NULL sends the rest (an integer part of 8 digits or
- * more, more than 19 digits, an exponent, no digits) to the general parser.
+ * more, more than 19 digits, an exponent, no digits) to the general parser. With
+ * ISC_NP_STOPPED the caller promises a byte at or before end that is none of digit, '.',
+ * 'e' and 'E' (a line's terminator), and the cuts and checks against end are left out.
  */
 static inline __attribute__((always_inline)) const char *isc_wide_decimal(const char *s, const char *end,
-								    double *out)
+								    double *out, int stopped)
 {
-	int neg = *s == '-';  /* s < end */
+	int neg = *s == '-';  /* s < end, or a readable terminator when stopped */
 	const char *p = s + neg;
 	uint64_t v = isc_load8(p);
-	unsigned n1 = (unsigned)isc_min_size(isc_digit_run(v), (size_t)(end - p));
+	unsigned n1 = run_before(v, p, end, stopped);
 	if (n1 == 8)
 		return NULL;
 	uint64_t mant = isc_digits_value(v, n1);
 	const char *q = p + n1;
 	unsigned nf = 0;
-	if (q < end && *q == '.') {
+	if ((stopped || q < end) && *q == '.') {
 		q++;
 		uint64_t a = isc_load8(q), b = isc_load8(q + 8);
-		unsigned na = (unsigned)isc_min_size(isc_digit_run(a), (size_t)(end - q));
-		unsigned nb = na == 8 ? (unsigned)isc_min_size(isc_digit_run(b), (size_t)(end - q - 8)) : 0;
+		unsigned na = run_before(a, q, end, stopped);
+		unsigned nb = na == 8 ? run_before(b, q + 8, end, stopped) : 0;
 		if (n1 + na + nb > FAST_MAX_DIGITS)
 			return NULL;
 		mant = mant * isc_np_pow10_u64[na] + isc_digits_value(a, na);
@@ -111,7 +124,7 @@ static inline __attribute__((always_inline)) const char *isc_wide_decimal(const 
 		nf = na + nb;
 		q += nf;
 	}
-	if (n1 + nf == 0 || (q < end && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E')))
+	if (n1 + nf == 0 || ((stopped || q < end) && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E')))
 		return NULL;
 	if (mant <= CLINGER_MAX_MANT) {
 		double d = (double)mant / isc_np_exact_pow10[nf];
@@ -130,11 +143,19 @@ static inline __attribute__((always_inline)) const char *isc_wide_decimal(const 
 static inline const char *isc_parse_double_wide_inline(const char *s, const char *end, double *out)
 {
 	if (s < end) {
-		const char *quick = isc_wide_decimal(s, end, out);
+		const char *quick = isc_wide_decimal(s, end, out, ISC_NP_BOUNDED);
 		if (quick)
 			return quick;
 	}
 	return isc_parse_double_prefix(s, end, out);
+}
+
+/* The same for s < end in a line whose terminator (a byte none of digit, '.', 'e' and 'E')
+ * comes at or before end and stays readable with ISC_PARSE_SLACK bytes after it. */
+static inline const char *isc_parse_double_stopped(const char *s, const char *end, double *out)
+{
+	const char *quick = isc_wide_decimal(s, end, out, ISC_NP_STOPPED);
+	return quick ? quick : isc_parse_double_prefix(s, end, out);
 }
 
 #endif

@@ -61,6 +61,11 @@ stats dup-name 1 ':1: header: duplicate column name' "$(dp dup 'A,B,A\n1,2,3\n')
 stats nul 1 ':3: NUL byte at column 3' "$(dp nul 'A,B\n1,2\n3,\0004\n')"
 stats too-few 1 ':3: expected 3 fields, got 2' "$(dp few 'A,B,C\n1,2,3\n1,2\n4,5,6\n')"
 stats too-many 1 ':2: expected 2 fields, got 3' "$(dp many 'A,B\n1,2,3\n')"
+stats too-many-text 1 ':3: expected 2 fields, got 5' "$(dp many5 'A,B\n1,2\n1,2,x,,4\n')"
+stats too-many-empty 1 ':2: expected 2 fields, got 3' "$(dp many3e 'A,B\n1,2,\n')"
+stats junk-after-number 1 ":3: field 'LDist': expected a number, got '12x'" "$(dp junk 'LDist,B\n1,2\n12x,3\n')"
+stats junk-after-long-number 1 ":3: field 'W': expected a number, got '1.25x'" \
+	"$(dp junkw 'W,B\n1.2345678901234567,2\n1.25x,3\n')"
 stats text-in-number 1 ":3: field 'LDist': expected a number, got 'abc'" "$(dp text 'LDist,B\n1,2\nabc,3\n')"
 stats inf 1 "expected a number, got 'inf'" "$(dp inf 'LDist,B\n1,2\ninf,3\n')"
 stats nan 1 "expected a number, got 'nan'" "$(dp nan 'LDist,B\n1,2\nnan,3\n')"

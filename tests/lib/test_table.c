@@ -198,6 +198,42 @@ static void late_types(void)
 	CHECK(read_late_text(150000, 140000, &t) < 0 && !t);
 }
 
+/* The plain path's edges: empty fields first, inside and last, a value beyond its packed
+ * column's decimals, -0 and negatives, and the same lines once more at the file's end
+ * without a newline (the line path instead of the block path). */
+static void plain_edges(void)
+{
+	const char *rows = "1.2345678901234567,1.5,a\n,,\n2.5,,b\n,2.25,c\n3,-0,d\n-1.5,-4.5,";
+	char text[256];
+	int rc;
+	snprintf(text, sizeof(text), "W,P,T\n%s\n%s", rows, rows);
+	struct isc_table *t = NULL;
+	struct isc_table_opts o = { .known_complete = true, .known_rows = 12, .pack = true };
+	rc = isc_table_read(write_file("edges.csv", text, strlen(text)), &o, &t);
+	CHECK(rc == 0 && t && t->nrows == 12 && t->dropped_rows == 0);
+	if (!t)
+		return;
+	CHECK(isc_table_col(t, "P")->packed && !isc_table_col(t, "W")->packed);
+	double wb[12], pb[12];
+	const double *w = isc_col_values(isc_table_col(t, "W"), 0, 12, wb);
+	const double *p = isc_col_values(isc_table_col(t, "P"), 0, 12, pb);
+	const uint32_t *txt = isc_table_col(t, "T")->text;
+	for (size_t r = 0; r < 12 && r < t->nrows; r += 6) {
+		CHECK_EQ_DBL(w[r], 1.2345678901234567);
+		CHECK_EQ_DBL(p[r], 1.5);
+		CHECK(isnan(w[r + 1]) && isnan(p[r + 1]) && isnan(p[r + 2]) && isnan(w[r + 3]));
+		CHECK_EQ_DBL(w[r + 2], 2.5);
+		CHECK_EQ_DBL(p[r + 3], 2.25);
+		CHECK_EQ_DBL(w[r + 4], 3);
+		CHECK(p[r + 4] == 0 && signbit(p[r + 4]));
+		CHECK_EQ_DBL(w[r + 5], -1.5);
+		CHECK_EQ_DBL(p[r + 5], -4.5);
+		CHECK_STR(isc_table_str(t, txt[r + 3]), "c");
+		CHECK(txt[r + 5] == ISC_TEXT_EMPTY);
+	}
+	isc_table_free(t);
+}
+
 static void wult_run(void)
 {
 	struct isc_run *r;
@@ -223,6 +259,7 @@ int main(void)
 	misestimated_rows(100000, 0, 50000);       /* the second chunk outgrows it */
 	misestimated_rows(100000, 30000, 100000);  /* the first one is short of it */
 	late_types();
+	plain_edges();
 	wult_run();
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

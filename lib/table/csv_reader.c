@@ -190,7 +190,7 @@ static uint32_t intern_text(struct chunk *c, size_t k, const char *s, size_t len
 }
 
 /* intern_text for a field of the plain path (the block's slack makes 8 bytes readable). */
-static uint32_t intern_short(struct chunk *c, size_t k, const char *s, size_t len)
+static inline uint32_t intern_short(struct chunk *c, size_t k, const char *s, size_t len)
 {
 	if (len == 0 || len > 8)
 		return intern_text(c, k, s, len);
@@ -290,8 +290,11 @@ static const char *parse_plain_fields(struct chunk *c, const char *p, const char
 			stop = isc_colpack_parse_stopped(&c->pk[op->k], row, p, end);
 		else if (op->kind == FIELD_NUM)
 			stop = isc_parse_double_stopped(p, end, &c->num[op->k][row]);
-		else  /* text or skipped */
-			store_plain(c, *op, p, stop = field_end(p, end));
+		else {  /* text or skipped */
+			stop = field_end(p, end);
+			if (op->kind == FIELD_TEXT)
+				c->text[op->k][row] = intern_short(c, op->k, p, (size_t)(stop - p));
+		}
 		if (!stop && !(stop = empty_or_error(c, *op, p, end)))
 			return NULL;
 		if (stop < end && *stop == ',') {

@@ -98,7 +98,8 @@ static inline __attribute__((always_inline)) unsigned run_before(uint64_t v, con
  * 8-byte words, each run cut at end. NULL sends the rest (an integer part of 8 digits or
  * more, more than 19 digits, an exponent, no digits) to the general parser. With
  * ISC_NP_STOPPED the caller promises a byte at or before end that is none of digit, '.',
- * 'e' and 'E' (a line's terminator), and the cuts and checks against end are left out.
+ * 'e' and 'E' (a line's terminator), and the cuts and checks against end are left out; the
+ * number must then end its field (a comma, a newline or end), anything else is NULL.
  */
 static inline __attribute__((always_inline)) const char *isc_wide_decimal(const char *s, const char *end,
 								    double *out, int stopped)
@@ -124,7 +125,10 @@ static inline __attribute__((always_inline)) const char *isc_wide_decimal(const 
 		nf = na + nb;
 		q += nf;
 	}
-	if (n1 + nf == 0 || ((stopped || q < end) && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E')))
+	if (n1 + nf == 0)
+		return NULL;
+	if (stopped ? !(*q == ',' || *q == '\n' || q == end)  /* what a field ends with, or else */
+		    : q < end && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E'))
 		return NULL;
 	if (mant <= CLINGER_MAX_MANT) {
 		double d = (double)mant / isc_np_exact_pow10[nf];

@@ -286,8 +286,6 @@ static int stats_one(struct isc_load_ctx *ctx, const struct stats_opts *o, struc
 	r.run = run;
 	if (isc_load_group_col(ctx, run, &r.group_col) < 0)
 		goto cleanup;
-	if (r.group_col)  /* a number column grouped by value or bins: read as doubles */
-		isc_table_unpack_col(run->dp, isc_table_col(run->dp, r.group_col));
 	if (isc_select_metrics(run->dp, o->load.metrics_re, &r.metrics, &r.nmetrics) < 0 ||
 	    metric_lists_apply(&o->inc, &o->exc, run->dp, r.metrics, &r.nmetrics) < 0)
 		goto cleanup;

@@ -3,6 +3,7 @@
 #include "table/bins.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,17 +144,46 @@ int isc_by_group_tables(struct isc_table **t, size_t n, const char *col, size_t 
 	return 0;
 }
 
-/* Groups of t's rows by the bins of v: rows without a value first (label ""), then the bins
- * that have rows, in order. */
-static void bin_rows(const struct isc_table *t, const double *v, size_t nbins, struct isc_groups *g)
+/* Rows of a column read at a time (on the stack). */
+#define BIN_PIECE 1024
+_Static_assert(ISC_BY_MAX_BINS < UINT16_MAX, "a row's bin, or no value, in 2 bytes");
+
+/* [*lo, *hi] widened to the values of column c (read a piece at a time: a packed column
+ * stays packed). */
+static void widen_range_col(const struct isc_table *t, const struct isc_column *c, double *lo, double *hi)
+{
+	double piece[BIN_PIECE];
+	for (size_t from = 0; from < t->nrows; from += BIN_PIECE) {
+		size_t n = t->nrows - from < BIN_PIECE ? t->nrows - from : BIN_PIECE;
+		widen_range(isc_col_values(c, from, n, piece), n, lo, hi);
+	}
+}
+
+/* Each row's bin (nbins: no value), 2 bytes a row (ISC_BY_MAX_BINS < 65535), and the
+ * bins' row counts (count[nbins + 1]). */
+static uint16_t *bins_of_rows(const struct isc_table *t, const struct isc_column *c, const double *edges,
+			      size_t nbins, size_t *count)
+{
+	double piece[BIN_PIECE];
+	uint16_t *bin = isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*bin));
+	for (size_t from = 0; from < t->nrows; from += BIN_PIECE) {
+		size_t n = t->nrows - from < BIN_PIECE ? t->nrows - from : BIN_PIECE;
+		const double *v = isc_col_values(c, from, n, piece);
+		for (size_t i = 0; i < n; i++)
+			count[bin[from + i] = (uint16_t)(isnan(v[i]) ? nbins : isc_bin_find(edges, nbins, v[i]))]++;
+	}
+	return bin;
+}
+
+/* Groups of t's rows by the bins of number column c: rows without a value first (label ""),
+ * then the bins that have rows, in order. */
+static void bin_rows(const struct isc_table *t, const struct isc_column *c, size_t nbins, struct isc_groups *g)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	widen_range(v, t->nrows, &lo, &hi);
+	widen_range_col(t, c, &lo, &hi);
 	double *edges = edges_of(lo, hi, nbins);
-	size_t *bin = isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(size_t));
 	size_t *count = isc_xcalloc(nbins + 1, sizeof(size_t));
-	for (size_t i = 0; i < t->nrows; i++)
-		count[bin[i] = isnan(v[i]) ? nbins : isc_bin_find(edges, nbins, v[i])]++;
+	uint16_t *bin = bins_of_rows(t, c, edges, nbins, count);
 	size_t *gidx = isc_xcalloc(nbins + 1, sizeof(size_t));
 	memset(g, 0, sizeof(*g));
 	g->labels = isc_xcalloc(nbins + 1, sizeof(char *));
@@ -184,7 +214,7 @@ int isc_by_group_rows(const struct isc_table *t, const char *col, size_t nbins, 
 	if (c && nbins && c->type != ISC_COL_NUM)
 		return text_column_error(t, col, nbins);
 	if (c && nbins) {
-		bin_rows(t, c->num, nbins, g);
+		bin_rows(t, c, nbins, g);
 		return 0;
 	}
 	size_t nvalues = distinct_values(t, col, g);
@@ -193,6 +223,6 @@ int isc_by_group_rows(const struct isc_table *t, const char *col, size_t nbins, 
 	isc_note("%s: --by %s: %zu different values; grouped into %d equal bins (--by %s:N for N)",
 		t->path, col, nvalues, ISC_BY_AUTO_BINS, col);
 	isc_groups_free(g);
-	bin_rows(t, c->num, ISC_BY_AUTO_BINS, g);
+	bin_rows(t, c, ISC_BY_AUTO_BINS, g);
 	return 0;
 }

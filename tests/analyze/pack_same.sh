@@ -5,7 +5,8 @@
 # wult-style file big enough for two threads and on one with cells packing cannot hold
 # (-0.00, more decimals than the sample had, exponents, large values, empty cells, quotes),
 # and a bad value in the second half must name its line. The same for analyze diff. (The
-# packed columns' quantiles and sorted samples come from counts of their codes.)
+# packed columns' quantiles and sorted samples come from counts of their codes; --by reads
+# its column packed too.)
 # usage: pack_same.sh ANALYZE GEN_DATAPOINTS SHARED_DATA
 set -u
 TEST_KEEP_GOING=1
@@ -46,6 +47,8 @@ for run in "$tmp/gen" "$tmp/odd" "$shared/wult-good"; do
 	same stats -F csv -f count,min,max,avg,std,med,1%,25%,99.999% "$run"
 	same stats --by CC6%:5 -F json "$run"
 	same stats --by IntrOff -F json "$run"
+	same stats --by LDist -F csv "$run"       # more than 100 values: 10 bins, with a note
+	same stats --by CC0%:3 -G "$run"
 	same stats -m 'Latency|%' "$run"
 done
 same stats "$tmp/gen" "$tmp/odd"

@@ -323,3 +323,47 @@ bool isc_colpack_is_flags(const struct isc_colpack *pk, size_t n, bool *flags)
 	*flags = ok;
 	return true;
 }
+
+#define CODE_SPAN(type)                                                                  \
+	do {                                                                             \
+		const type *c = (const type *)pk->codes;                                 \
+		for (size_t i = 0; i < n; i++)                                           \
+			if (c[i] > exc) {                                                \
+				lo = c[i] < lo ? c[i] : lo;                              \
+				hi = c[i] > hi ? c[i] : hi;                              \
+			}                                                                \
+	} while (0)
+
+#define CODE_MARK(type)                                                                  \
+	do {                                                                             \
+		const type *c = (const type *)pk->codes;                                 \
+		for (size_t i = 0; i < n; i++)                                           \
+			if (c[i] > exc)                                                  \
+				seen[(uint64_t)(c[i] - lo) >> 6] |= 1ULL << ((c[i] - lo) & 63); \
+	} while (0)
+
+bool isc_colpack_count_codes(const struct isc_colpack *pk, size_t n, size_t max_span, size_t *count)
+{
+	int64_t exc = code_exc(pk->width), lo = INT64_MAX, hi = INT64_MIN;
+	switch (pk->width) {
+	case 1: CODE_SPAN(int8_t); break;
+	case 2: CODE_SPAN(int16_t); break;
+	default: CODE_SPAN(int32_t); break;
+	}
+	*count = 0;
+	if (lo > hi)
+		return true;
+	if ((uint64_t)(hi - lo) >= max_span)
+		return false;
+	size_t words = (size_t)((uint64_t)(hi - lo) / 64 + 1);
+	uint64_t *seen = isc_xcalloc(words, sizeof(*seen));
+	switch (pk->width) {
+	case 1: CODE_MARK(int8_t); break;
+	case 2: CODE_MARK(int16_t); break;
+	default: CODE_MARK(int32_t); break;
+	}
+	for (size_t w = 0; w < words; w++)
+		*count += (size_t)__builtin_popcountll(seen[w]);
+	free(seen);
+	return true;
+}

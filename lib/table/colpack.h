@@ -76,6 +76,12 @@ bool isc_colpack_flag_counts(const struct isc_colpack *pk, const size_t *rows, s
  * cannot tell (exceptions, or 1 has no code). */
 bool isc_colpack_is_flags(const struct isc_colpack *pk, size_t n, bool *flags);
 
+/* How many different codes rows 0..n-1 hold (empty cells and exceptions not counted), in
+ * *count; false when their span is wider than max_span (a bitmap of it would be too big).
+ * A value with a code has no other (isc_colpack_put), so these are its different values,
+ * and no exception equals one of them. */
+bool isc_colpack_count_codes(const struct isc_colpack *pk, size_t n, size_t max_span, size_t *count);
+
 extern const uint64_t isc_colpack_pow10u[ISC_COLPACK_MAX_SCALE + 1];
 
 /* [-]digits[.digits] with at most 18 digits, at most scale decimals and a value below 2^32,

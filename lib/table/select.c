@@ -5,6 +5,8 @@
 #include <ctype.h>
 #include <math.h>
 #include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,20 +89,40 @@ static const char *num_label(double v, char *buf)
 	return buf;
 }
 
+/* A value's label id, by the value's bits (a label is a function of them): most columns
+ * grouped by value hold a few values, and formatting each row's took most of the time. */
+struct label_slot {
+	uint64_t bits;
+	uint32_t id;
+	bool used;
+};
+#define LABEL_SLOTS 256
+
+static uint32_t number_label_id(struct label_slot *slots, struct strpool *pool, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	struct label_slot *e = &slots[(bits * 0x9E3779B97F4A7C15ULL) >> 56];
+	if (!e->used || e->bits != bits) {
+		char buf[ISC_NUM_STR_LEN];
+		const char *s = num_label(v, buf);
+		*e = (struct label_slot){ bits, strpool_intern(pool, s, strlen(s)), true };
+	}
+	return e->id;
+}
+
 /* Label ids of a number column's rows in gid, its values read a piece at a time (a packed
  * column stays packed: no array of doubles for every row). */
 static void number_labels(const struct isc_table *t, const struct isc_column *c, struct strpool *pool,
 			  uint32_t *gid)
 {
 	double piece[ISC_GROUP_PIECE];
-	char buf[ISC_NUM_STR_LEN];
+	struct label_slot slots[LABEL_SLOTS] = { 0 };
 	for (size_t from = 0; from < t->nrows; from += ISC_GROUP_PIECE) {
 		size_t n = t->nrows - from < ISC_GROUP_PIECE ? t->nrows - from : ISC_GROUP_PIECE;
 		const double *v = isc_col_values(c, from, n, piece);
-		for (size_t i = 0; i < n; i++) {
-			const char *s = num_label(v[i], buf);
-			gid[from + i] = strpool_intern(pool, s, strlen(s));
-		}
+		for (size_t i = 0; i < n; i++)
+			gid[from + i] = number_label_id(slots, pool, v[i]);
 	}
 }
 

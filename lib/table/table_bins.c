@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "table/distinct.h"
 #include "text/json_num.h"
 #include "text/util.h"
 
@@ -101,14 +102,6 @@ void isc_bin_tables(struct isc_table **t, size_t n, const char *col, size_t nbin
 	free(edges);
 }
 
-/* Values of numeric column c grouped by value, counting "" (no value) out. */
-static size_t distinct_values(const struct isc_table *t, const char *col, struct isc_groups *g)
-{
-	if (isc_group_rows(t, col, g) < 0)
-		return 0;
-	return g->ngroups - (g->ngroups && !g->labels[0][0]);
-}
-
 static int text_column_error(const struct isc_table *t, const char *col, size_t nbins)
 {
 	isc_err("%s: --by %s:%zu: '%s' is a text column; bins need numbers", t->path, col, nbins, col);
@@ -124,11 +117,9 @@ int isc_by_group_tables(struct isc_table **t, size_t n, const char *col, size_t 
 		const struct isc_column *c = isc_table_col(t[i], col);
 		if (c->type != ISC_COL_NUM)
 			return nbins ? text_column_error(t[i], col, nbins) : 0;
-		struct isc_groups g;
 		if (!nbins) {
-			size_t values = distinct_values(t[i], col, &g);
+			size_t values = isc_count_values(t[i], c);
 			most = values > most ? values : most;
-			isc_groups_free(&g);
 		}
 	}
 	if (!nbins && most <= ISC_BY_AUTO_LIMIT)
@@ -217,12 +208,11 @@ int isc_by_group_rows(const struct isc_table *t, const char *col, size_t nbins, 
 		bin_rows(t, c, nbins, g);
 		return 0;
 	}
-	size_t nvalues = distinct_values(t, col, g);
+	size_t nvalues = c && c->type == ISC_COL_NUM ? isc_count_values(t, c) : 0;
 	if (!c || c->type != ISC_COL_NUM || nvalues <= ISC_BY_AUTO_LIMIT)
-		return c ? 0 : -1;
+		return isc_group_rows(t, col, g);
 	isc_note("%s: --by %s: %zu different values; grouped into %d equal bins (--by %s:N for N)",
 		t->path, col, nvalues, ISC_BY_AUTO_BINS, col);
-	isc_groups_free(g);
 	bin_rows(t, c, ISC_BY_AUTO_BINS, g);
 	return 0;
 }

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# analyze stats --by on wult-style datapoints.csv files (the ones bench_stats.sh makes): a
+# column grouped by value (IntrOff), by bins (CC6%:20), and columns with too many values to
+# group by value (LDist, WakeLatency: counted, then 10 bins). Wall s (best and median of
+# REPEAT runs) and max RSS; the reference is the default job's, which keeps 10 M rows
+# under 600 MB (issue 28). --by has no wult counterpart.
+# usage: bench/bench_by.sh [BUILD_DIR] [ROWS...]   (default: build, 10000000)
+set -eu
+export IDLESCOPE_NO_CACHE=1
+build=${1:-build}
+shift || true
+sizes=${*:-10000000}
+repeat=${REPEAT:-3}
+data=${BENCH_DATA:-/tmp/idlescope-bench}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+timed() {
+	local t0=${EPOCHREALTIME/,/.}
+	/usr/bin/time -f '%M' -o "$data/time.out" "$@" > /dev/null 2>&1
+	local t1=${EPOCHREALTIME/,/.}
+	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+	read -r kb < "$data/time.out"
+}
+printf '%-10s %-9s %-9s %-10s %s\n' rows wall_s med_s maxrss_MB "command"
+for rows in $sizes; do
+	f=$data/dp-$rows/datapoints.csv
+	if [ ! -s "$f" ]; then
+		mkdir -p "$(dirname "$f")"
+		"$build/bench/gen_datapoints" "$rows" 1 > "$f.tmp" && mv "$f.tmp" "$f"
+	fi
+	cat "$f" > /dev/null   # warm the page cache
+	for by in "" IntrOff CC6%:20 LDist WakeLatency; do
+		best="" rss=0 walls=""
+		for _ in $(seq "$repeat"); do
+			# shellcheck disable=SC2046 # no --by for the reference
+			timed "$build/analyze/analyze" stats $([ -n "$by" ] && echo --by "$by") "$(dirname "$f")"
+			walls="$walls $wall"
+			if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$wall; fi
+			[ "$kb" -gt "$rss" ] && rss=$kb
+		done
+		# shellcheck disable=SC2086 # one wall time a word
+		printf '%-10s %-9s %-9s %-10s %s\n' "$rows" "$best" "$(printf '%s\n' $walls | median)" \
+			"$((rss / 1024))" "analyze stats ${by:+--by $by }$(dirname "$f")"
+	done
+done

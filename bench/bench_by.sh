@@ -13,6 +13,7 @@ shift || true
 sizes=${*:-10000000}
 repeat=${REPEAT:-3}
 data=${BENCH_DATA:-/tmp/idlescope-bench}
+mkdir -p "$data"
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 timed() {
 	local t0=${EPOCHREALTIME/,/.}
@@ -23,12 +24,7 @@ timed() {
 }
 printf '%-10s %-9s %-9s %-10s %s\n' rows wall_s med_s maxrss_MB "command"
 for rows in $sizes; do
-	f=$data/dp-$rows/datapoints.csv
-	if [ ! -s "$f" ]; then
-		mkdir -p "$(dirname "$f")"
-		"$build/bench/gen_datapoints" "$rows" 1 > "$f.tmp" && mv "$f.tmp" "$f"
-	fi
-	cat "$f" > /dev/null   # warm the page cache
+	f=$("$(dirname "$0")/datapoints_file.sh" "$build" "$data" "$rows")   # in the page cache
 	for by in "" IntrOff CC6%:20 LDist WakeLatency; do
 		best="" rss=0 walls=""
 		for _ in $(seq "$repeat"); do

@@ -34,12 +34,7 @@ timed() {
 declare -A default_med
 printf '%-10s %-9s %-9s %-9s %-12s %-10s %s\n' rows MB wall_s med_s rows/s maxrss_MB "command"
 for rows in $sizes; do
-	f=$data/dp-$rows/datapoints.csv
-	if [ ! -s "$f" ]; then
-		mkdir -p "$(dirname "$f")"
-		"$build/bench/gen_datapoints" "$rows" 1 > "$f.tmp" && mv "$f.tmp" "$f"
-	fi
-	cat "$f" > /dev/null   # warm the page cache
+	f=$("$here/datapoints_file.sh" "$build" "$data" "$rows")   # in the page cache
 	mb=$(du -m "$f" | cut -f1)
 	# the default job (all datapoints and per ReqCState), then -G (all datapoints only: wult's job)
 	for job in default -G; do

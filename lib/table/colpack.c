@@ -76,6 +76,20 @@ void isc_colpack_free(struct isc_colpack *pk)
 	memset(pk, 0, sizeof(*pk));
 }
 
+static int64_t code_at(const struct isc_colpack *pk, size_t row)
+{
+	switch (pk->width) {
+	case 1: return ((const int8_t *)pk->codes)[row];
+	case 2: return ((const int16_t *)pk->codes)[row];
+	default: return ((const int32_t *)pk->codes)[row];
+	}
+}
+
+bool isc_colpack_is_exception(const struct isc_colpack *pk, size_t row)
+{
+	return code_at(pk, row) == code_exc(pk->width);
+}
+
 static inline void put_code(struct isc_colpack *pk, size_t row, int64_t code)
 {
 	switch (pk->width) {

@@ -81,6 +81,9 @@ bool isc_colpack_is_flags(const struct isc_colpack *pk, size_t n, bool *flags);
  * A value with a code has no other (isc_colpack_put), so these are its different values,
  * and no exception equals one of them. */
 bool isc_colpack_count_codes(const struct isc_colpack *pk, size_t n, size_t max_span, size_t *count);
+/* Whether row holds an exception: an entry of xrow whose row holds a code since is stale
+ * (a row stored again), and decoding skips it. */
+bool isc_colpack_is_exception(const struct isc_colpack *pk, size_t row);
 
 extern const uint64_t isc_colpack_pow10u[ISC_COLPACK_MAX_SCALE + 1];
 

@@ -30,9 +30,17 @@ struct bitset {
 	size_t mask, n;          /* slots - 1 (a power of two minus one), values held */
 };
 
-static uint64_t hash_of(uint64_t bits)
+/* Every bit of the hash depends on every bit of the value, by the finalizer of MurmurHash3's
+ * 64-bit variant. A product's middle bits depend on the value's low bits only, which whole
+ * numbers and k / 10^s share: with them, 300,000 whole numbers in 5 M rows took 17.7 s. */
+static uint64_t hash_of(uint64_t x)
 {
-	return bits * 0x9E3779B97F4A7C15ULL;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
 }
 
 static void set_init(struct bitset *s, size_t slots)
@@ -59,7 +67,7 @@ static void set_grow(struct bitset *s)
 
 static bool set_add(struct bitset *s, uint64_t bits, uint64_t h)
 {
-	size_t i = (size_t)(h >> 20) & s->mask;  /* the top bits choose the pass */
+	size_t i = (size_t)h & s->mask;  /* the top bits choose the pass */
 	while (s->slot[i] != EMPTY_SLOT && s->slot[i] != bits)
 		i = (i + 1) & s->mask;
 	if (s->slot[i] == bits)
@@ -114,7 +122,8 @@ static bool count_packed(const struct isc_table *t, const struct isc_colpack *pk
 	for (size_t i = 0; fits && i < pk->nx && pk->xrow[i] < t->nrows; i++) {
 		uint64_t bits;
 		memcpy(&bits, &pk->xval[i], sizeof(bits));
-		fits = isnan(pk->xval[i]) || set_add(&s, bits, hash_of(bits));
+		if (isc_colpack_is_exception(pk, pk->xrow[i]) && !isnan(pk->xval[i]))
+			fits = set_add(&s, bits, hash_of(bits));
 	}
 	*count += s.n;
 	free(s.slot);

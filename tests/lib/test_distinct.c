@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* isc_count_values (lib/table/distinct.h) against a count by sorting: a column of doubles
- * small and large enough for passes, runs, empty cells, -0 and +0; packed columns whose codes
- * span a bitmap or not, with exceptions. */
+ * small and large enough for passes, runs, empty cells, -0 and +0, whole numbers; packed
+ * columns whose codes span a bitmap or not, with exceptions. (bench/bench_by.sh times it.) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +57,20 @@ static void check_doubles(size_t n, size_t range)
 	isc_table_free(t);
 }
 
+/* Values k / div for k < range (whole numbers for div 1), as doubles: the same count. */
+static void check_whole(size_t n, size_t range, unsigned div)
+{
+	struct isc_table *t = isc_table_new("distinct.csv");
+	struct isc_column *c = isc_table_add_col(t, "V", ISC_COL_NUM);
+	c->num = isc_xmalloc(n * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		c->num[i] = (double)((i * 2654435761u) % range) / div;
+	t->nrows = n;
+	size_t want = count_by_sorting(c->num, n), got = isc_count_values(t, c);
+	CHECK_MSG(got == want, "k / %u, n=%zu: %zu values, expected %zu", div, n, got, want);
+	isc_table_free(t);
+}
+
 /* A packed column of width w at scale 2 (put as the reader stores them), its values from
  * value_of, some with more decimals (exceptions), and the same count as sorting them. */
 static void check_packed(unsigned w, size_t n, size_t range, double step)
@@ -86,6 +100,8 @@ int main(void)
 	check_doubles(5000, 40);
 	check_doubles(200000, 150000);
 	check_doubles(3000000, 2500000);   /* more than one set holds: counted in passes */
+	check_whole(1000000, 300000, 1);   /* whole numbers and k / 1000: their low bits alike */
+	check_whole(1000000, 300000, 1000);
 	check_packed(1, 5000, 100, 0.01);
 	check_packed(2, 100000, 20000, 0.01);
 	check_packed(4, 300000, 250000, 0.01);

@@ -240,17 +240,6 @@ static int number_error(struct chunk *c, size_t k, const char *p, const char *en
 	return -1;
 }
 
-/* An empty number or a text field of the plain path. */
-static void store_plain(struct chunk *c, struct field_op op, const char *p, const char *stop)
-{
-	if (op.kind == FIELD_PACKED)
-		isc_colpack_put(&c->pk[op.k], c->nrows, NAN);
-	else if (op.kind == FIELD_NUM)
-		c->num[op.k][c->nrows] = NAN;
-	else if (op.kind == FIELD_TEXT)
-		c->text[op.k][c->nrows] = intern_short(c, op.k, p, (size_t)(stop - p));
-}
-
 /* A line with more fields than the header's (f counted so far, the last of them ending at
  * stop, a comma): how many it has, for the message. */
 static void too_many_fields(struct chunk *c, size_t f, const char *stop, const char *end)
@@ -269,7 +258,10 @@ static const char *empty_or_error(struct chunk *c, struct field_op op, const cha
 		number_error(c, op.k, p, field_end(p, end));
 		return NULL;
 	}
-	store_plain(c, op, p, p);
+	if (op.kind == FIELD_PACKED)
+		isc_colpack_put(&c->pk[op.k], c->nrows, NAN);
+	else
+		c->num[op.k][c->nrows] = NAN;
 	return p;
 }
 

@@ -15,8 +15,6 @@
 #include "table/colpack.h"
 #include "text/util.h"
 
-/* Rows read at a time (on the stack). */
-#define PIECE 1024
 /* No value has these bits: they are a NaN, and NaN is never added. */
 #define EMPTY_SLOT UINT64_MAX
 #define FIRST_SLOTS ((size_t)1 << 10)
@@ -88,13 +86,11 @@ static bool set_add(struct bitset *s, uint64_t bits, uint64_t h)
 static bool count_part(const struct isc_table *t, const struct isc_column *c, unsigned part, unsigned parts,
 		       struct bitset *s, size_t *done)
 {
-	double piece[PIECE];
+	struct isc_col_pieces p = { .c = c, .nrows = t->nrows };
 	int shift = parts > 1 ? 64 - __builtin_ctz(parts) : 0;
 	uint64_t last = EMPTY_SLOT;
-	for (size_t from = 0; from < t->nrows; from += PIECE) {
-		size_t n = t->nrows - from < PIECE ? t->nrows - from : PIECE;
-		const double *v = isc_col_values(c, from, n, piece);
-		for (size_t i = 0; i < n; i++) {
+	for (const double *v; (v = isc_col_piece(&p));) {
+		for (size_t i = 0; i < p.n; i++) {
 			uint64_t bits, h;
 			memcpy(&bits, &v[i], sizeof(bits));
 			if (bits == last || isnan(v[i]))  /* runs of one value are common */
@@ -103,7 +99,7 @@ static bool count_part(const struct isc_table *t, const struct isc_column *c, un
 			h = hash_of(bits);
 			if ((parts > 1 && (unsigned)(h >> shift) != part) || set_add(s, bits, h))
 				continue;
-			*done = from + i;
+			*done = p.from + i;
 			return false;
 		}
 	}

@@ -15,9 +15,6 @@
 #include "table/strpool.h"
 #include "table/group_fill.h"
 
-/* Rows of a number column read at a time (on the stack). */
-#define ISC_GROUP_PIECE 1024
-
 int isc_select_metrics(const struct isc_table *t, const char *re, const char ***names, size_t *n)
 {
 	regex_t rx;
@@ -111,19 +108,15 @@ static uint32_t number_label_id(struct label_slot *slots, struct strpool *pool, 
 	return e->id;
 }
 
-/* Label ids of a number column's rows in gid, its values read a piece at a time (a packed
- * column stays packed: no array of doubles for every row). */
+/* Label ids of a number column's rows in gid. */
 static void number_labels(const struct isc_table *t, const struct isc_column *c, struct strpool *pool,
 			  uint32_t *gid)
 {
-	double piece[ISC_GROUP_PIECE];
+	struct isc_col_pieces p = { .c = c, .nrows = t->nrows };
 	struct label_slot slots[LABEL_SLOTS] = { 0 };
-	for (size_t from = 0; from < t->nrows; from += ISC_GROUP_PIECE) {
-		size_t n = t->nrows - from < ISC_GROUP_PIECE ? t->nrows - from : ISC_GROUP_PIECE;
-		const double *v = isc_col_values(c, from, n, piece);
-		for (size_t i = 0; i < n; i++)
-			gid[from + i] = number_label_id(slots, pool, v[i]);
-	}
+	for (const double *v; (v = isc_col_piece(&p));)
+		for (size_t i = 0; i < p.n; i++)
+			gid[p.from + i] = number_label_id(slots, pool, v[i]);
 }
 
 /* Label ids of a text column's string ids in cache (t->nstrs: the empty cell): each id's

@@ -94,6 +94,19 @@ void isc_table_truncate(struct isc_table *t, size_t n);
  * column, or buf filled), and rows[0..n) into out. */
 const double *isc_col_values(const struct isc_column *c, size_t from, size_t n, double *buf);
 void isc_col_gather(const struct isc_column *c, const size_t *rows, size_t n, double *out);
+
+/* A number column's nrows rows read ISC_COL_PIECE at a time, packed or not (a packed column
+ * stays packed: no array of doubles for every row). Set c and nrows, the rest zero, then:
+ *     for (const double *v; (v = isc_col_piece(&p));)  ... v[0..p.n): rows p.from ...  */
+#define ISC_COL_PIECE 1024
+struct isc_col_pieces {
+	const struct isc_column *c;
+	size_t nrows;
+	size_t from, n;          /* the piece last returned */
+	double buf[ISC_COL_PIECE];
+};
+/* The next piece's values, or NULL after the last. */
+const double *isc_col_piece(struct isc_col_pieces *p);
 /* A packed column (or every one of t) back to an array of doubles. */
 void isc_table_unpack_col(const struct isc_table *t, struct isc_column *c);
 void isc_table_unpack(struct isc_table *t);

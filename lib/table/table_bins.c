@@ -135,19 +135,14 @@ int isc_by_group_tables(struct isc_table **t, size_t n, const char *col, size_t 
 	return 0;
 }
 
-/* Rows of a column read at a time (on the stack). */
-#define BIN_PIECE 1024
 _Static_assert(ISC_BY_MAX_BINS < UINT16_MAX, "a row's bin, or no value, in 2 bytes");
 
-/* [*lo, *hi] widened to the values of column c (read a piece at a time: a packed column
- * stays packed). */
+/* [*lo, *hi] widened to the values of column c. */
 static void widen_range_col(const struct isc_table *t, const struct isc_column *c, double *lo, double *hi)
 {
-	double piece[BIN_PIECE];
-	for (size_t from = 0; from < t->nrows; from += BIN_PIECE) {
-		size_t n = t->nrows - from < BIN_PIECE ? t->nrows - from : BIN_PIECE;
-		widen_range(isc_col_values(c, from, n, piece), n, lo, hi);
-	}
+	struct isc_col_pieces p = { .c = c, .nrows = t->nrows };
+	for (const double *v; (v = isc_col_piece(&p));)
+		widen_range(v, p.n, lo, hi);
 }
 
 /* Each row's bin (nbins: no value), 2 bytes a row (ISC_BY_MAX_BINS < 65535), and the
@@ -155,14 +150,11 @@ static void widen_range_col(const struct isc_table *t, const struct isc_column *
 static uint16_t *bins_of_rows(const struct isc_table *t, const struct isc_column *c, const double *edges,
 			      size_t nbins, size_t *count)
 {
-	double piece[BIN_PIECE];
+	struct isc_col_pieces p = { .c = c, .nrows = t->nrows };
 	uint16_t *bin = isc_xmalloc((t->nrows ? t->nrows : 1) * sizeof(*bin));
-	for (size_t from = 0; from < t->nrows; from += BIN_PIECE) {
-		size_t n = t->nrows - from < BIN_PIECE ? t->nrows - from : BIN_PIECE;
-		const double *v = isc_col_values(c, from, n, piece);
-		for (size_t i = 0; i < n; i++)
-			count[bin[from + i] = (uint16_t)(isnan(v[i]) ? nbins : isc_bin_find(edges, nbins, v[i]))]++;
-	}
+	for (const double *v; (v = isc_col_piece(&p));)
+		for (size_t i = 0; i < p.n; i++)
+			count[bin[p.from + i] = (uint16_t)(isnan(v[i]) ? nbins : isc_bin_find(edges, nbins, v[i]))]++;
 	return bin;
 }
 

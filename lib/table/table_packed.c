@@ -14,6 +14,15 @@ const double *isc_col_values(const struct isc_column *c, size_t from, size_t n, 
 	return buf;
 }
 
+const double *isc_col_piece(struct isc_col_pieces *p)
+{
+	p->from += p->n;
+	if (p->from >= p->nrows)
+		return NULL;
+	p->n = p->nrows - p->from < ISC_COL_PIECE ? p->nrows - p->from : ISC_COL_PIECE;
+	return isc_col_values(p->c, p->from, p->n, p->buf);
+}
+
 void isc_col_gather(const struct isc_column *c, const size_t *rows, size_t n, double *out)
 {
 	if (c->packed) {

@@ -15,29 +15,17 @@ sizes=${*:-10000000}
 repeat=${REPEAT:-3}
 data=${BENCH_DATA:-/tmp/idlescope-bench}
 mkdir -p "$data"
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-timed() {
-	local t0=${EPOCHREALTIME/,/.}
-	/usr/bin/time -f '%M' -o "$data/time.out" "$@" > /dev/null 2>&1
-	local t1=${EPOCHREALTIME/,/.}
-	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-	read -r kb < "$data/time.out"
-}
+here=$(dirname "$0")
+# shellcheck source=bench/timing.sh
+. "$here/timing.sh"
 printf '%-10s %-9s %-9s %-10s %s\n' rows wall_s med_s maxrss_MB "command"
 for rows in $sizes; do
-	f=$("$(dirname "$0")/datapoints_file.sh" "$build" "$data" "$rows")   # in the page cache
+	f=$("$here/datapoints_file.sh" "$build" "$data" "$rows")   # in the page cache
 	# the last: a filter reads every column as doubles (LDist's values are counted as doubles)
 	for opts in "" "--by IntrOff" "--by CC6%:20" "--by LDist" "--by WakeLatency" "-x IntrOff<0 --by LDist"; do
-		best="" rss=0 walls=""
-		for _ in $(seq "$repeat"); do
-			# shellcheck disable=SC2086 # options a word each
-			timed "$build/analyze/analyze" stats $opts "$(dirname "$f")"
-			walls="$walls $wall"
-			if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$wall; fi
-			[ "$kb" -gt "$rss" ] && rss=$kb
-		done
-		# shellcheck disable=SC2086 # one wall time a word
-		printf '%-10s %-9s %-9s %-10s %s\n' "$rows" "$best" "$(printf '%s\n' $walls | median)" \
-			"$((rss / 1024))" "analyze stats ${opts:+$opts }$(dirname "$f")"
+		# shellcheck disable=SC2086 # options a word each; the notes --by writes are not shown
+		repeat_timed "$build/analyze/analyze" stats $opts "$(dirname "$f")" 2> /dev/null
+		printf '%-10s %-9s %-9s %-10s %s\n' "$rows" "$best" "$med" "$((rss / 1024))" \
+			"analyze stats ${opts:+$opts }$(dirname "$f")"
 	done
 done

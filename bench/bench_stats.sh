@@ -19,18 +19,8 @@ repeat=${REPEAT:-5}
 here=$(dirname "$0")
 data=${BENCH_DATA:-/tmp/idlescope-bench}
 mkdir -p "$data"
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# One run of COMMAND...: wall seconds to the millisecond in $wall (bash's clock around GNU
-# time, whose own figure comes in 10 ms steps: an 80 ms run would read 0.08 anywhere from
-# 0.080 to 0.089) and its max RSS KB in $kb. The figure includes starting GNU time itself,
-# 1.5-2 ms here (/usr/bin/time /bin/true timed so): against analyze, not for it.
-timed() {
-	local t0=${EPOCHREALTIME/,/.}  # the locale may write a comma
-	/usr/bin/time -f '%M' -o "$data/time.out" "$@" > /dev/null
-	local t1=${EPOCHREALTIME/,/.}
-	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-	read -r kb < "$data/time.out"
-}
+# shellcheck source=bench/timing.sh
+. "$here/timing.sh"
 declare -A default_med
 printf '%-10s %-9s %-9s %-9s %-12s %-10s %s\n' rows MB wall_s med_s rows/s maxrss_MB "command"
 for rows in $sizes; do
@@ -40,18 +30,8 @@ for rows in $sizes; do
 	for job in default -G; do
 		opt=""
 		[ "$job" = -G ] && opt=-G
-		best=""
-		rss=0
-		walls=""
-		for _ in $(seq "$repeat"); do
-			# shellcheck disable=SC2086 # opt is one option or none
-			timed "$build/analyze/analyze" stats $opt "$(dirname "$f")"
-			walls="$walls $wall"
-			if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$wall; fi
-			[ "$kb" -gt "$rss" ] && rss=$kb
-		done
-		# shellcheck disable=SC2086 # one wall time a word
-		med=$(printf '%s\n' $walls | median)
+		# shellcheck disable=SC2086 # opt is one option or none
+		repeat_timed "$build/analyze/analyze" stats $opt "$(dirname "$f")"
 		if [ "$job" = -G ]; then med_G=$med rss_G=$rss; else med_d=$med rss_d=$rss; fi
 		[ "$job" = default ] && default_med[$rows]=$med
 		printf '%-10s %-9s %-9s %-9s %-12s %-10s %s\n' "$rows" "$mb" "$best" "$med" \

@@ -127,7 +127,7 @@ void isc_colcount_range(struct isc_colcount *cc, size_t from, size_t n)
 	}
 	counted(cc, n, lo, hi);
 	for (size_t e = isc_colpack_first_exception(pk, from); e < pk->nx && pk->xrow[e] < from + n; e++)
-		if (index_at(pk, pk->xrow[e]) == INDEX_EXC)   /* else a stale entry, as in decoding */
+		if (isc_colpack_is_exception(pk, pk->xrow[e]))   /* else a stale entry, as in decoding */
 			add_exception(cc, pk->xrow[e]);
 }
 

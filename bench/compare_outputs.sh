@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Byte-for-byte comparison of two builds' analyze outputs (stdout, stderr and exit status):
-# stats (default, -G, JSON, CSV), export (CSV, JSON Lines) of every run, and diff (text,
-# JSON) of each run against the next. For a speed change that must not change any output
-# (issue 28): the build it started from against the new one, on the benches' data and
-# /work/shared/data. Cold (no run cache). Prints one line per difference and a summary;
-# exits 1 when anything differs.
+# stats (default, -G, JSON, CSV, three filters), export (CSV, JSON Lines) of every run, and
+# diff (text, JSON, a filter) of each run against the next. For a speed change that must not
+# change any output (issue 28): the build it started from against the new one, on the
+# benches' data and /work/shared/data. Cold (no run cache). Prints one line per difference
+# and a summary; exits 1 when anything differs.
 # usage: bench/compare_outputs.sh REF_BUILD NEW_BUILD RUN...
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 REF_BUILD NEW_BUILD RUN..." >&2; exit 2; }
@@ -37,9 +37,14 @@ for run in "$@"; do
 	one stats -F csv "$run"
 	one export "$run"
 	one export -F jsonl "$run"
+	# filters: packed columns are filtered as they are (kept rows, exceptions renumbered)
+	one stats -i "CC6% > 50 and LDist < 3000" "$run"
+	one stats -G -F json -x "WakeLatency > 5 or ReqCState == 'C1E'" "$run"
+	one stats --by IntrOff -i "index >= 1000 and SilentTime >= 0" "$run"
 	if [ -n "$prev" ]; then
 		one diff "$prev" "$run"
 		one diff -F json "$prev" "$run"
+		one diff -x "CC1% < 5" "$prev" "$run"
 	fi
 	prev=$run
 done

@@ -109,7 +109,7 @@ void isc_load_prepare_run(const char *path)
 int isc_load_datapoints(struct isc_load_ctx *ctx, struct isc_run *r)
 {
 	struct isc_table_opts opts = { .want = want_column, .want_arg = ctx, .concurrent = ctx->concurrent,
-				       .pack = ctx->pack && !ctx->include && !ctx->exclude };
+				       .pack = ctx->pack };
 	if (load_dp(r, &opts) < 0)
 		return -1;
 	if ((ctx->include || ctx->exclude) && isc_cache_table_modified(r->dp) < 0)

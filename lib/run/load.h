@@ -22,7 +22,7 @@ struct isc_load_ctx {
 	const struct isc_load_spec *spec;
 	struct isc_expr *include, *exclude;
 	void *regex;             /* regex_t * or NULL */
-	/* Number columns may come packed (isc_table_opts.pack; not with --include/--exclude):
+	/* Number columns may come packed (isc_table_opts.pack; filters keep them packed):
 	 * the caller reads them through isc_col_values / isc_col_gather or unpacks them. */
 	bool pack;
 	/* Columns known to be text (isc_is_known_text_column) are read only as the group column,

@@ -157,6 +157,43 @@ void isc_colpack_append(struct isc_colpack *dst, size_t dst_rows, const struct i
 		put_exception(dst, dst_rows + src->xrow[i], src->xval[i]);
 }
 
+/* The exceptions of the kept rows, renumbered; before the codes move (their rows are read). */
+static void keep_exceptions(struct isc_colpack *pk, size_t nrows, const unsigned char *keep)
+{
+	size_t nx = 0, r = 0, kept = 0;
+	for (size_t e = 0; e < pk->nx && pk->xrow[e] < nrows; e++) {
+		size_t row = pk->xrow[e];
+		for (; r < row; r++)
+			kept += keep[r] != 0;
+		if (keep[row] && isc_colpack_is_exception(pk, row)) {  /* else dropped, or stale */
+			pk->xrow[nx] = kept;
+			pk->xval[nx++] = pk->xval[e];
+		}
+	}
+	pk->nx = nx;
+}
+
+#define KEEP_CODES(type)                                                                 \
+	do {                                                                             \
+		type *c = (type *)pk->codes;                                             \
+		for (size_t r = 0; r < nrows; r++) {                                     \
+			c[out] = c[r];                                                   \
+			out += keep[r] != 0;                                             \
+		}                                                                        \
+	} while (0)
+
+size_t isc_colpack_keep_rows(struct isc_colpack *pk, size_t nrows, const unsigned char *keep)
+{
+	size_t out = 0;
+	keep_exceptions(pk, nrows, keep);
+	switch (pk->width) {
+	case 1: KEEP_CODES(int8_t); break;
+	case 2: KEEP_CODES(int16_t); break;
+	default: KEEP_CODES(int32_t); break;
+	}
+	return out;
+}
+
 size_t isc_colpack_first_exception(const struct isc_colpack *pk, size_t row)
 {
 	size_t lo = 0, hi = pk->nx;

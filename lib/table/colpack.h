@@ -53,6 +53,10 @@ void isc_colpack_trim(struct isc_colpack *pk, size_t nrows);
 void isc_colpack_append(struct isc_colpack *dst, size_t dst_rows, const struct isc_colpack *src,
 			size_t src_rows);
 
+/* Keep only rows r < nrows with keep[r] != 0, in order, in place (their exceptions too);
+ * returns how many. */
+size_t isc_colpack_keep_rows(struct isc_colpack *pk, size_t nrows, const unsigned char *keep);
+
 /* The index in xrow of the first exception at a row >= row (nx if none). */
 size_t isc_colpack_first_exception(const struct isc_colpack *pk, size_t row);
 

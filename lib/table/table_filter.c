@@ -8,9 +8,14 @@
 #include "table/table.h"
 #include "text/util.h"
 
+/* Rows are evaluated ISC_COL_PIECE at a time: a number variable's values of the piece are
+ * read first (a packed column decoded into buf, not unpacked whole). */
 struct row_ctx {
 	const struct isc_table *t;
 	const struct isc_column **cols;  /* per expression variable */
+	const double **vals;             /* per variable: the piece's values of a number column */
+	double *buf;                     /* ISC_COL_PIECE doubles per variable */
+	size_t from;                     /* the piece's first row */
 	size_t row;
 };
 
@@ -24,8 +29,24 @@ static struct isc_value row_get(void *arg, size_t var)
 	if (col == &index_col)
 		return (struct isc_value){ .num = (double)c->row };
 	if (col->type == ISC_COL_NUM)
-		return (struct isc_value){ .num = col->num[c->row] };
+		return (struct isc_value){ .num = c->vals[var][c->row - c->from] };
 	return (struct isc_value){ .is_str = true, .str = isc_table_str(c->t, col->text[c->row]) };
+}
+
+/* The values of rows [from, from + n) of e's number variables (no e: nothing). */
+static void read_piece(struct row_ctx *c, const struct isc_expr *e, size_t from, size_t n)
+{
+	c->from = from;
+	for (size_t i = 0; e && i < isc_expr_nvars(e); i++)
+		if (c->cols[i] != &index_col && c->cols[i]->type == ISC_COL_NUM)
+			c->vals[i] = isc_col_values(c->cols[i], from, n, c->buf + i * ISC_COL_PIECE);
+}
+
+static void piece_room(struct row_ctx *c, const struct isc_expr *e)
+{
+	size_t n = e ? isc_expr_nvars(e) : 0;
+	c->vals = isc_xcalloc(n + 1, sizeof(*c->vals));
+	c->buf = isc_xmalloc((n + 1) * ISC_COL_PIECE * sizeof(double));
 }
 
 /* Every column of the file, loaded or not ("A, B, C", cut with "..." to fit). */
@@ -90,15 +111,26 @@ int isc_table_filter_mask(const struct isc_table *t, const struct isc_expr *incl
 	if ((include && !(inc.cols = bind(t, include, "--include"))) ||
 	    (exclude && !(exc.cols = bind(t, exclude, "--exclude"))))
 		goto cleanup;
-	for (size_t r = 0; r < t->nrows; r++) {
-		inc.row = exc.row = r;
-		keep[r] = (!include || isc_expr_truthy(isc_expr_eval(include, row_get, &inc))) &&
-			  (!exclude || !isc_expr_truthy(isc_expr_eval(exclude, row_get, &exc)));
+	piece_room(&inc, include);
+	piece_room(&exc, exclude);
+	for (size_t from = 0; from < t->nrows; from += ISC_COL_PIECE) {
+		size_t n = t->nrows - from < ISC_COL_PIECE ? t->nrows - from : ISC_COL_PIECE;
+		read_piece(&inc, include, from, n);
+		read_piece(&exc, exclude, from, n);
+		for (size_t r = from; r < from + n; r++) {
+			inc.row = exc.row = r;
+			keep[r] = (!include || isc_expr_truthy(isc_expr_eval(include, row_get, &inc))) &&
+				  (!exclude || !isc_expr_truthy(isc_expr_eval(exclude, row_get, &exc)));
+		}
 	}
 	rc = 0;
 cleanup:
 	free(inc.cols);
 	free(exc.cols);
+	free(inc.vals);
+	free(exc.vals);
+	free(inc.buf);
+	free(exc.buf);
 	return rc;
 }
 

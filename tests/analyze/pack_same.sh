@@ -6,7 +6,7 @@
 # (-0.00, more decimals than the sample had, exponents, large values, empty cells, quotes),
 # and a bad value in the second half must name its line. The same for analyze diff. (The
 # packed columns' quantiles and sorted samples come from counts of their codes; --by reads
-# its column packed too.)
+# its column packed too; so do filters.)
 # usage: pack_same.sh ANALYZE GEN_DATAPOINTS SHARED_DATA
 set -u
 TEST_KEEP_GOING=1
@@ -50,6 +50,10 @@ for run in "$tmp/gen" "$tmp/odd" "$shared/wult-good"; do
 	same stats --by LDist -F csv "$run"       # more than 100 values: 10 bins, with a note
 	same stats --by CC0%:3 -G "$run"
 	same stats -m 'Latency|%' "$run"
+	# filters keep packed columns packed: rows with exceptions and empty cells kept and dropped
+	same stats -i "CC6% > 50 or LDist < 1000" -F json "$run"
+	same stats -x "CC0% == 0 or ReqCState == 'C1E'" --by CC1%:4 -F csv "$run"
+	same stats -G -i "index >= 200000 and not (CC1Derived% > 1)" "$run"
 done
 same stats "$tmp/gen" "$tmp/odd"
 # a group of every row (IntrOff is 1 in every row of the generated file) is read as all rows:
@@ -76,6 +80,8 @@ same diff -G "$tmp/gen,$tmp/odd" "$shared/wult-good,$tmp/gen"
 same diff -G "$tmp/gen" "$tmp/odd"
 same diff -G -F json "$tmp/odd" "$tmp/gen"
 same diff "$tmp/gen" "$tmp/bad"
+same diff -x "CC6% > 90" -F json "$tmp/gen" "$tmp/odd"
+same diff -G -i "LDist < 2500 or CC0% < 0" "$tmp/odd" "$tmp/gen"
 # the odd rows are in the statistics: -0.00 is CC0%'s minimum, 100000.00 CC6%'s maximum
 "$analyze" stats -G -F json -f min,max "$tmp/odd" > "$tmp/j" 2>/dev/null
 [ "$(jq -c '.runs[0].metrics | [.["CC0%"].min, .["CC6%"].max, .LDist.min]' "$tmp/j")" = '[-0,100000,-0]' ] ||

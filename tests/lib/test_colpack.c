@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "table/colpack.h"
+#include "table/expr.h"
 #include "table/numparse.h"
 #include "table/table.h"
 #include "../common/check.h"
@@ -91,6 +92,52 @@ static void random_values(unsigned width, unsigned scale, size_t n)
 	free(rows);
 }
 
+/* Keeping rows of a pack: the kept values in order, exceptions renumbered, and an exception
+ * entry left stale by a row stored again (a code over it) dropped. */
+static void keep_rows(unsigned width, unsigned scale, size_t n, int pattern)
+{
+	struct isc_colpack pk;
+	double *want = malloc(n * sizeof(double)), *got = malloc(n * sizeof(double));
+	unsigned char *keep = malloc(n);
+	isc_colpack_init(&pk, width, scale);
+	isc_colpack_reserve(&pk, n);
+	double p = (double)isc_colpack_pow10u[scale];
+	size_t kept = 0, kept_exc = 0;
+	for (size_t i = 0; i < n; i++) {
+		int kind = rand() % 10;
+		/* k / 10^scale is the double of its text, and has a code; a third more has none */
+		double code_value = (double)(rand() % 100) / p, odd = code_value + 1 / (3 * p);
+		if (kind == 0) {        /* an exception: more decimals than the scale */
+			isc_colpack_put(&pk, i, want[i] = odd);
+		} else if (kind == 1) { /* stored again: the exception entry goes stale */
+			isc_colpack_put(&pk, i, odd);
+			isc_colpack_put(&pk, i, want[i] = code_value);
+		} else if (kind == 2) {
+			isc_colpack_put(&pk, i, want[i] = NAN);
+		} else {
+			isc_colpack_put(&pk, i, want[i] = code_value);
+		}
+		keep[i] = pattern == 0 ? 1 : pattern == 1 ? 0 : pattern == 2 ? (unsigned char)(rand() % 2)
+			: (unsigned char)(kind == 0);
+		if (keep[i])
+			want[kept++] = want[i];
+		kept_exc += keep[i] && kind == 0;
+	}
+	size_t got_n = isc_colpack_keep_rows(&pk, n, keep), bad = 0, order = 0;
+	isc_colpack_decode(&pk, 0, got_n, got);
+	for (size_t i = 0; i < got_n && got_n == kept; i++)
+		bad += !same_bits(got[i], want[i]);
+	for (size_t e = 1; e < pk.nx; e++)
+		order += pk.xrow[e] <= pk.xrow[e - 1];
+	CHECK_MSG(got_n == kept && bad == 0 && pk.nx == kept_exc && order == 0,
+		  "width %u scale %u pattern %d: %zu rows kept of %zu, %zu differ, %zu exceptions of %zu",
+		  width, scale, pattern, got_n, kept, bad, pk.nx, kept_exc);
+	isc_colpack_free(&pk);
+	free(want);
+	free(got);
+	free(keep);
+}
+
 static void choose(void)
 {
 	unsigned w = 0, s = 0;
@@ -163,6 +210,28 @@ static const char *write_csv(size_t n, size_t bad_row, int cut)
 	return path;
 }
 
+/* a (read as doubles) and b (packed) hold the same rows: every number's bits, every text. */
+static void same_values(const struct isc_table *a, const struct isc_table *b, const char *what)
+{
+	CHECK_MSG(a->nrows == b->nrows && a->ncols == b->ncols && a->dropped_rows == b->dropped_rows,
+		  "%s: %zu and %zu rows", what, a->nrows, b->nrows);
+	size_t bad = 0;
+	double *v = malloc((b->nrows + 1) * sizeof(double));
+	for (size_t c = 0; c < b->ncols && a->nrows == b->nrows; c++) {
+		if (b->cols[c].type != ISC_COL_NUM) {
+			for (size_t r = 0; r < b->nrows; r++)
+				bad += strcmp(isc_table_str(a, a->cols[c].text[r]) ?: "",
+					      isc_table_str(b, b->cols[c].text[r]) ?: "") != 0;
+			continue;
+		}
+		const double *got = isc_col_values(&b->cols[c], 0, b->nrows, v);
+		for (size_t r = 0; r < b->nrows; r++)
+			bad += !same_bits(got[r], a->cols[c].num[r]);
+	}
+	CHECK_MSG(bad == 0, "%s: %zu values differ", what, bad);
+	free(v);
+}
+
 /* want_packed: the columns left packed; moved: the codes outgrew the arena */
 static void same_table(const char *path, size_t want_packed, bool moved)
 {
@@ -171,25 +240,28 @@ static void same_table(const char *path, size_t want_packed, bool moved)
 	CHECK(isc_table_read(path, &plain, &a) == 0 && isc_table_read(path, &packed, &b) == 0);
 	if (!a || !b)
 		return;
-	CHECK(a->nrows == b->nrows && a->ncols == b->ncols && a->dropped_rows == b->dropped_rows);
-	size_t npacked = 0, bad = 0;
-	double *v = malloc((b->nrows + 1) * sizeof(double));
-	for (size_t c = 0; c < b->ncols && a->nrows == b->nrows; c++) {
-		if (b->cols[c].type != ISC_COL_NUM)
-			continue;
+	size_t npacked = 0;
+	for (size_t c = 0; c < b->ncols; c++)
 		npacked += b->cols[c].packed != NULL;
-		const double *got = isc_col_values(&b->cols[c], 0, b->nrows, v);
-		for (size_t r = 0; r < b->nrows; r++)
-			bad += !same_bits(got[r], a->cols[c].num[r]);
-	}
-	CHECK_MSG(bad == 0, "%zu values differ", bad);
+	same_values(a, b, "read");
 	CHECK_MSG(npacked == want_packed, "%zu columns packed, expected %zu", npacked, want_packed);
 	const struct isc_column *pct = isc_table_col(b, "Pct");
 	CHECK_MSG(pct->packed && pct->packed->borrowed == !moved, "Pct's codes %s the arena",
 		  pct->packed && pct->packed->borrowed ? "in" : "out of");
+	/* a filter keeps packed columns packed: the same rows and values as filtering doubles
+	 * (it drops rows with exceptions, "-0.00" in Pct, and rows around them) */
+	char err[200];
+	size_t all = a->nrows;
+	struct isc_expr *inc = isc_expr_parse("Flag != 0 or L < -100 or Pct == 0", err, sizeof(err));
+	struct isc_expr *exc = isc_expr_parse("Pct > 90 or (Q > 1 and I < 150000)", err, sizeof(err));
+	CHECK(inc && exc && isc_table_filter(a, inc, exc) == 0 && isc_table_filter(b, inc, exc) == 0);
+	CHECK_MSG(a->nrows > all / 4 && a->nrows < all, "%zu of %zu rows kept", a->nrows, all);
+	same_values(a, b, "filtered");
+	CHECK(isc_table_col(b, "Pct")->packed);
+	isc_expr_free(inc);
+	isc_expr_free(exc);
 	isc_table_unpack(b);
 	CHECK(isc_table_col(b, "Pct")->num && !isc_table_col(b, "Pct")->packed);
-	free(v);
 	isc_table_free(a);
 	isc_table_free(b);
 }
@@ -317,6 +389,9 @@ int main(void)
 	for (unsigned w = 1; w <= 4; w *= 2)
 		for (unsigned s = 0; s <= ISC_COLPACK_MAX_SCALE; s += 3)
 			random_values(w, s, 200000);
+	for (unsigned w = 1; w <= 4; w *= 2)
+		for (int pattern = 0; pattern < 4; pattern++)
+			keep_rows(w, w == 1 ? 0 : 2, 50000, pattern);
 	/* two threads, a cut last line; I (beyond the sample's range from row 32,767 on) and H
 	 * (in the second chunk only) go back to doubles: Pct, L, Flag and Q stay packed */
 	same_table(write_csv(300000, SIZE_MAX, 1), 4, true);

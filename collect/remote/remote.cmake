@@ -50,8 +50,8 @@ function(_idlescope_deploy_target)
   add_dependencies(collect-deploy idlescope idlescope_bpf_method)
   target_link_libraries(collect-deploy PRIVATE $<TARGET_FILE:idlescope> ${_static_libs}
                         ${_static_libs} idlescope_json_static Threads::Threads m)
-  if(IDLESCOPE_SANITIZE)
-    target_link_options(collect-deploy PRIVATE -static-libgcc)   # ASan has no static runtime
+  if(IDLESCOPE_SANITIZE OR IDLESCOPE_TSAN)
+    target_link_options(collect-deploy PRIVATE -static-libgcc)   # no static sanitizer runtime
   else()
     target_link_options(collect-deploy PRIVATE -static)
   endif()

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "table/clones.h"
 #include "table/numparse.h"
 #include "text/util.h"
 #include "stats/rank_select.h"
@@ -123,7 +124,7 @@ struct moments {
 typedef double v4d __attribute__((vector_size(32)));
 typedef long long v4l __attribute__((vector_size(32)));
 
-#define LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#define LANES_CLONES ISC_AVX2_CLONES
 
 /* Macros, not functions: a function passing 32-byte vectors has no one ABI across the clones. */
 #define VSEL(mask, a, b) ((v4d)(((mask) & (v4l)(a)) | (~(mask) & (v4l)(b))))

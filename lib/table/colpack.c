@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "table/clones.h"
 #include "table/numparse.h"
 #include "text/util.h"
 
@@ -228,7 +229,7 @@ static double special(const struct isc_colpack *pk, int64_t code, size_t row)
 /* Cloned for AVX2: four divisions at once instead of two (the same IEEE quotients), a third
  * of the time of a 10 M-row column's decoding. Static: clang 14 names the clones of an
  * exported function so that other files cannot link to it. */
-__attribute__((target_clones("avx2", "default")))
+ISC_AVX2_CLONES
 static void decode_range(const struct isc_colpack *pk, size_t from, size_t n, double *out)
 {
 	double p = pow10d[pk->scale];
@@ -305,7 +306,7 @@ typedef uint8_t v32u8 __attribute__((vector_size(32)));
  * counters, added up every 255 steps (an AVX2 clone, else two SSE2 halves). A byte at a
  * time, a flag column's check and counts took 0.4 ms each a million rows, before and after
  * the statistics, with the other CPU idle. */
-__attribute__((target_clones("avx2", "default")))
+ISC_AVX2_CLONES
 static void byte_counts(const int8_t *c, size_t n, const int8_t x[3], size_t got[3])
 {
 	size_t i = 0;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "table/clones.h"
 #include "table/colpack.h"
 #include "table/csv_split.h"
 #include "table/early_thread.h"
@@ -405,7 +406,7 @@ typedef char v32c __attribute__((vector_size(32)));
 
 /* Which of NUL, '"' and '\r' the n bytes at p hold (ODD_*), in one pass of 32 bytes a step
  * (an AVX2 clone, else two SSE2 halves) instead of a memchr for each. */
-__attribute__((target_clones("avx2", "default")))
+ISC_AVX2_CLONES
 static unsigned odd_bytes(const char *p, size_t n)
 {
 	v32c nul = { 0 }, quote = { 0 }, cr = { 0 };

@@ -3,8 +3,9 @@
 # Out of memory: analyze stats, analyze diff, analyze counters and report end with exit status 1
 # and one line naming what was being loaded, never abort(); report leaves no temporary
 # directory. Allocations above 8 MiB fail: through an LD_PRELOAD shim (oom_shim.c), or, in a
-# sanitizer build, through ASan's own max_allocation_size_mb.
-# usage: oom.sh ANALYZE REPORT SHIM SANITIZE(ON|OFF)
+# sanitizer build, through the sanitizer's own max_allocation_size_mb (its runtime serves
+# malloc, so a shim would not be called).
+# usage: oom.sh ANALYZE REPORT SHIM SANITIZER(none|asan|tsan)
 set -u
 . "$(dirname "$0")/../common/test-lib.sh"
 analyze=$1 report=$2 shim=$3 sanitize=$4
@@ -17,14 +18,18 @@ limit_mb=8
 run_limited() {
 	local out=$1 err=$2
 	shift 2
+	local limits="allocator_may_return_null=1:max_allocation_size_mb=$limit_mb" rc
 	case $sanitize in
-	ON|on|1|TRUE|true)
-		# ASan says so itself first ("==PID==WARNING: AddressSanitizer failed to allocate
-		# 0x... bytes"): that line is not the program's.
-		ASAN_OPTIONS="${ASAN_OPTIONS:-}:allocator_may_return_null=1:max_allocation_size_mb=$limit_mb" \
-			"$@" > "$out" 2> "$err.asan"
-		local rc=$?
-		grep -v '^==[0-9]*==WARNING: AddressSanitizer failed to allocate 0x[0-9a-f]* bytes$' "$err.asan" > "$err"
+	asan|tsan)
+		# the sanitizer says so itself first ("==PID==WARNING: AddressSanitizer failed to
+		# allocate 0x... bytes"): that line is not the program's; and the exit on running
+		# out of memory is immediate, other threads not joined: no leak to report
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:$limits" \
+		TSAN_OPTIONS="${TSAN_OPTIONS:-}:$limits:report_thread_leaks=0" \
+			"$@" > "$out" 2> "$err.san"
+		rc=$?
+		grep -Ev '^==[0-9]*==WARNING: (Address|Thread)Sanitizer failed to allocate 0x[0-9a-f]* bytes$' \
+			"$err.san" > "$err"
 		return $rc ;;
 	*)
 		LD_PRELOAD=$shim OOM_SHIM_OVER=$((limit_mb << 20)) "$@" > "$out" 2> "$err" ;;

@@ -117,6 +117,10 @@ static void compute_task(const struct stats_result *r, const struct col_rows *cr
 	struct isc_colpack view;
 	struct isc_column vcol;
 	struct col_rows vrows;
+	if (cr->c->packed && isc_colpack_all_zero(cr->c->packed, r->run->dp->nrows)) {
+		isc_stats_of_zeros(n, r->funcs, r->nfuncs, out);  /* every row's value is +0 */
+		return;
+	}
 	if (cr->rows && n <= wm->copy_max) {
 		compute_group_copy(r, cr, n, out, wm, sc);
 		return;

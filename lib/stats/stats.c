@@ -429,6 +429,19 @@ static void compute(const struct isc_value_source *src, size_t n, const struct i
 	}
 }
 
+void isc_stats_of_zeros(size_t n, const struct isc_func *f, size_t nf, double *out)
+{
+	for (size_t i = 0; i < nf; i++) {
+		switch (f[i].kind) {
+		case ISC_F_COUNT: out[i] = (double)n; break;
+		case ISC_F_STD: out[i] = n > 1 ? 0.0 : NAN; break;
+		case ISC_F_MIN_INDEX:
+		case ISC_F_MAX_INDEX: out[i] = NAN; break;
+		default: out[i] = n ? 0.0 : NAN; break;   /* min, max, avg, med, percentiles */
+		}
+	}
+}
+
 void isc_stats_compute_inplace(double *a, size_t n, const struct isc_func *f, size_t nf, double *out)
 {
 	const struct isc_value_source src = { array_get, a };

@@ -69,6 +69,10 @@ void isc_stats_compute_source_ranked(const struct isc_value_source *src, size_t 
 void isc_stats_compute_inplace_ranked(double *a, size_t n, const struct isc_func *f, size_t nf,
 				      double *out, const struct isc_rank_answer *ra);
 
+/* What isc_stats_compute gives for n values that are all +0 (SMICnt and NMICnt usually are),
+ * without reading them: a column known to hold only zeros needs no pass. */
+void isc_stats_of_zeros(size_t n, const struct isc_func *f, size_t nf, double *out);
+
 /*
  * The row index funcs of f over col's rows rows[0..n) (rows NULL: rows 0..n-1): out[i] gets the
  * row number (as in rows) of the first smallest or largest value, NaN values skipped; NaN when

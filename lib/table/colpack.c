@@ -195,6 +195,16 @@ size_t isc_colpack_keep_rows(struct isc_colpack *pk, size_t nrows, const unsigne
 	return out;
 }
 
+bool isc_colpack_all_zero(const struct isc_colpack *pk, size_t n)
+{
+	const unsigned char *b = pk->codes;
+	size_t len = n * pk->width;
+	unsigned char any = 0;
+	for (size_t i = 0; i < len; i++)   /* vectorized: the bytes' OR */
+		any |= b[i];
+	return any == 0;
+}
+
 size_t isc_colpack_first_exception(const struct isc_colpack *pk, size_t row)
 {
 	size_t lo = 0, hi = pk->nx;

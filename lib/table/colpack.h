@@ -85,6 +85,8 @@ bool isc_colpack_is_flags(const struct isc_colpack *pk, size_t n, bool *flags);
  * A value with a code has no other (isc_colpack_put), so these are its different values,
  * and no exception equals one of them. */
 bool isc_colpack_count_codes(const struct isc_colpack *pk, size_t n, size_t max_span, size_t *count);
+/* Whether rows 0..n-1 all hold the value +0 (code 0: no empty cell, no exception). */
+bool isc_colpack_all_zero(const struct isc_colpack *pk, size_t n);
 /* Whether row holds an exception: an entry of xrow whose row holds a code since is stale
  * (a row stored again), and decoding skips it. */
 bool isc_colpack_is_exception(const struct isc_colpack *pk, size_t row);

@@ -138,6 +138,28 @@ static void keep_rows(unsigned width, unsigned scale, size_t n, int pattern)
 	free(keep);
 }
 
+/* A column of zeros is known as such from its codes: not with one empty cell, one exception
+ * (-0 among them) or one other value, wherever it is. */
+static void all_zero(unsigned width)
+{
+	const size_t n = 1000;
+	const double odd[] = { NAN, -0.0, 0.01, 3 };
+	struct isc_colpack pk;
+	isc_colpack_init(&pk, width, 2);
+	isc_colpack_reserve(&pk, n);
+	for (size_t i = 0; i < n; i++)
+		isc_colpack_put(&pk, i, 0.0);
+	CHECK_MSG(isc_colpack_all_zero(&pk, n) && isc_colpack_all_zero(&pk, 0), "width %u: zeros", width);
+	for (size_t k = 0; k < 4; k++) {
+		size_t row = (k * 337 + 5) % n;
+		isc_colpack_put(&pk, row, odd[k]);
+		CHECK_MSG(!isc_colpack_all_zero(&pk, n) && isc_colpack_all_zero(&pk, row),
+			  "width %u: %g at row %zu", width, odd[k], row);
+		isc_colpack_put(&pk, row, 0.0);   /* a code again: zeros only */
+	}
+	isc_colpack_free(&pk);
+}
+
 static void choose(void)
 {
 	unsigned w = 0, s = 0;
@@ -392,6 +414,8 @@ int main(void)
 	for (unsigned w = 1; w <= 4; w *= 2)
 		for (int pattern = 0; pattern < 4; pattern++)
 			keep_rows(w, w == 1 ? 0 : 2, 50000, pattern);
+	for (unsigned w = 1; w <= 4; w *= 2)
+		all_zero(w);
 	/* two threads, a cut last line; I (beyond the sample's range from row 32,767 on) and H
 	 * (in the second chunk only) go back to doubles: Pct, L, Flag and Q stay packed */
 	same_table(write_csv(300000, SIZE_MAX, 1), 4, true);

@@ -299,10 +299,34 @@ static void one_value_columns(void)
 	free(f);
 }
 
+/* isc_stats_of_zeros is what computing over n zeros gives, to the bit, every function. */
+static void zeros_without_reading(void)
+{
+	const size_t ns[] = { 0, 1, 2, 3, 1000, 70001 };
+	struct isc_func *f;
+	size_t nf;
+	char err[128];
+	CHECK(isc_funcs_parse("count,min,max,avg,std,med,1%,99%,99.999%,min_index,max_index", &f, &nf, err,
+			      sizeof(err)) == 0);
+	double *v = isc_xcalloc(70001, sizeof(double)), *scratch = isc_xmalloc(70001 * sizeof(double));
+	for (size_t b = 0; b < sizeof(ns) / sizeof(ns[0]); b++) {
+		double want[16], got[16];
+		isc_stats_compute(v, ns[b], f, nf, want, scratch);
+		isc_stats_of_zeros(ns[b], f, nf, got);
+		for (size_t i = 0; i < nf; i++)
+			CHECK_MSG(isnan(got[i]) ? isnan(want[i]) : same_bits(got[i], want[i]),
+				  "%zu zeros: %s %.17g, computed %.17g", ns[b], f[i].name, got[i], want[i]);
+	}
+	free(v);
+	free(scratch);
+	free(f);
+}
+
 int main(void)
 {
 	brackets_ties();
 	one_value_columns();
+	zeros_without_reading();
 	size_t sizes[] = { 1, 2, 3, 4, 5, 10, 11, 100, 101, 1000, 65535, 65536, 70001, 300000 };
 	hand_computed();
 	extreme_values();

@@ -142,8 +142,9 @@ static void keep_rows(unsigned width, unsigned scale, size_t n, int pattern)
  * (-0 among them) or one other value, wherever it is. */
 static void all_zero(unsigned width)
 {
-	const size_t n = 1000;
+	const size_t n = 10000;   /* codes read a block of 4,096 bytes at a time */
 	const double odd[] = { NAN, -0.0, 0.01, 3 };
+	const size_t at[] = { n - 1, 4096, n / 2, 5 };
 	struct isc_colpack pk;
 	isc_colpack_init(&pk, width, 2);
 	isc_colpack_reserve(&pk, n);
@@ -151,7 +152,7 @@ static void all_zero(unsigned width)
 		isc_colpack_put(&pk, i, 0.0);
 	CHECK_MSG(isc_colpack_all_zero(&pk, n) && isc_colpack_all_zero(&pk, 0), "width %u: zeros", width);
 	for (size_t k = 0; k < 4; k++) {
-		size_t row = (k * 337 + 5) % n;
+		size_t row = at[k];
 		isc_colpack_put(&pk, row, odd[k]);
 		CHECK_MSG(!isc_colpack_all_zero(&pk, n) && isc_colpack_all_zero(&pk, row),
 			  "width %u: %g at row %zu", width, odd[k], row);

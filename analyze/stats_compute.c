@@ -15,6 +15,7 @@
 
 struct job {
 	struct stats_result *r;
+	bool *zeros;             /* per metric: a packed column whose every row is +0 */
 	size_t ntasks;           /* nmetrics * (1 + ngroups) */
 	size_t *order;           /* the tasks, the costliest first */
 	atomic_size_t next;
@@ -117,10 +118,6 @@ static void compute_task(const struct stats_result *r, const struct col_rows *cr
 	struct isc_colpack view;
 	struct isc_column vcol;
 	struct col_rows vrows;
-	if (cr->c->packed && isc_colpack_all_zero(cr->c->packed, r->run->dp->nrows)) {
-		isc_stats_of_zeros(n, r->funcs, r->nfuncs, out);  /* every row's value is +0 */
-		return;
-	}
 	if (cr->rows && n <= wm->copy_max) {
 		compute_group_copy(r, cr, n, out, wm, sc);
 		return;
@@ -137,7 +134,8 @@ static void compute_task(const struct stats_result *r, const struct col_rows *cr
 	isc_stats_compute_source_ranked(&src, n, r->funcs, r->nfuncs, out, ra);
 }
 
-static void run_task(struct stats_result *r, size_t task, struct worker_mem *wm, struct stats_count *sc)
+static void run_task(struct stats_result *r, const bool *zeros, size_t task, struct worker_mem *wm,
+		     struct stats_count *sc)
 {
 	size_t m = task % r->nmetrics, g = task / r->nmetrics;  /* g == 0: overall */
 	const struct isc_column *c = isc_table_col(r->run->dp, r->metrics[m]);
@@ -147,7 +145,9 @@ static void run_task(struct stats_result *r, size_t task, struct worker_mem *wm,
 	size_t n = g ? r->groups.counts[g - 1] : r->run->dp->nrows;
 	/* a group of every row (one idle state requested) is read as all rows: no gathering */
 	struct col_rows cr = { c, g && n != r->run->dp->nrows ? r->groups.rows[g - 1] : NULL };
-	if (!isc_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out))
+	if (zeros[m])
+		isc_stats_of_zeros(n, r->funcs, r->nfuncs, out);  /* no pass over the rows */
+	else if (!isc_cache_stats(r->run->dp, r->group_col, group, r->metrics[m], r->funcs, r->nfuncs, out))
 		compute_task(r, &cr, n, out, wm, sc);
 	if (wants_index(r))
 		isc_stats_fill_index(c->num, cr.rows, n, r->funcs, r->nfuncs, out);
@@ -160,7 +160,7 @@ static void *worker(void *arg)
 	struct worker_mem wm = { .copy_max = copy_max() };
 	struct stats_count sc = { 0 };
 	for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < j->ntasks;)
-		run_task(j->r, j->order[t], &wm, &sc);
+		run_task(j->r, j->zeros, j->order[t], &wm, &sc);
 	stats_count_free(&sc);
 	free(wm.buf);
 	free(wm.codes);
@@ -203,12 +203,12 @@ static void compute_hists(struct stats_result *r, size_t nbins, const double *ra
 /* A task's time, roughly, per row (measured at 1 M rows, microseconds per 10 k rows): values
  * of 8 bytes or 4-byte codes go through the brackets and a selection, 1- and 2-byte codes are
  * counted. */
-static size_t task_cost(const struct stats_result *r, size_t task)
+static size_t task_cost(const struct stats_result *r, const bool *zeros, size_t task)
 {
 	size_t m = task % r->nmetrics, g = task / r->nmetrics;
 	const struct isc_colpack *pk = isc_table_col(r->run->dp, r->metrics[m])->packed;
 	size_t n = g ? r->groups.counts[g - 1] : r->run->dp->nrows;
-	return n * (!pk ? 21 : pk->width == 4 ? 26 : pk->width == 2 ? 18 : 15);
+	return zeros[m] ? 0 : n * (!pk ? 21 : pk->width == 4 ? 26 : pk->width == 2 ? 18 : 15);
 }
 
 struct costed {
@@ -224,12 +224,12 @@ static int costlier_first(const void *a, const void *b)
 }
 
 /* The costliest tasks first, so that the two workers end together (the last task is short). */
-static size_t *task_order(const struct stats_result *r, size_t ntasks)
+static size_t *task_order(const struct stats_result *r, const bool *zeros, size_t ntasks)
 {
 	struct costed *c = isc_xmalloc((ntasks + 1) * sizeof(*c));
 	size_t *order = isc_xmalloc((ntasks + 1) * sizeof(size_t));
 	for (size_t t = 0; t < ntasks; t++)
-		c[t] = (struct costed){ task_cost(r, t), t };
+		c[t] = (struct costed){ task_cost(r, zeros, t), t };
 	qsort(c, ntasks, sizeof(*c), costlier_first);
 	for (size_t t = 0; t < ntasks; t++)
 		order[t] = c[t].task;
@@ -237,11 +237,23 @@ static size_t *task_order(const struct stats_result *r, size_t ntasks)
 	return order;
 }
 
+/* SMICnt and NMICnt are zeros in nearly every wult run: their statistics need no pass over
+ * the rows (isc_stats_of_zeros), in any group. Found once per metric, not once per task. */
+static bool *zero_metrics(const struct stats_result *r)
+{
+	bool *zeros = isc_xcalloc(r->nmetrics + 1, sizeof(bool));
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		const struct isc_colpack *pk = isc_table_col(r->run->dp, r->metrics[m])->packed;
+		zeros[m] = pk && isc_colpack_all_zero(pk, r->run->dp->nrows);
+	}
+	return zeros;
+}
+
 void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_range)
 {
 	size_t ng = r->group_col ? r->groups.ngroups : 0;
-	struct job j = { .r = r, .ntasks = r->nmetrics * (1 + ng) };
-	j.order = task_order(r, j.ntasks);
+	struct job j = { .r = r, .zeros = zero_metrics(r), .ntasks = r->nmetrics * (1 + ng) };
+	j.order = task_order(r, j.zeros, j.ntasks);
 	r->overall = isc_xcalloc(r->nmetrics * r->nfuncs + 1, sizeof(double));
 	r->by_group = isc_xcalloc(ng * r->nmetrics * r->nfuncs + 1, sizeof(double));
 	atomic_init(&j.next, 0);
@@ -254,6 +266,7 @@ void stats_compute_all(struct stats_result *r, size_t nbins, const double *hist_
 	if (threaded)
 		pthread_join(tid, NULL);
 	free(j.order);
+	free(j.zeros);
 	if (nbins)
 		compute_hists(r, nbins, hist_range);
 }

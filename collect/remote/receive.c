@@ -20,6 +20,7 @@
 #include "experiment.h"
 #include "frames.h"
 #include "remote.h"
+#include "text/json_num.h"
 #include "text/json_out.h"
 #include "text/textsafe.h"
 #include "text/util.h"
@@ -533,7 +534,8 @@ static const char *short_reason(const struct rxd *d, char *buf, size_t len)
 		return "its info.json has no end_time (the SUT's collect did not finish it)";
 	if (d->counters)
 		return NULL;   /* counters alone: info.json does not count the rows */
-	if (!cJSON_IsNumber(dps) || dps->valuedouble < 0 || (uint64_t)dps->valuedouble != dir_rows(d)) {
+	uint64_t counted;
+	if (!isc_json_count(dps, &counted) || counted != dir_rows(d)) {
 		snprintf(buf, len, "its info.json counts %.0f datapoints, %llu arrived",
 			 cJSON_IsNumber(dps) ? dps->valuedouble : -1.0, (unsigned long long)dir_rows(d));
 		return buf;
@@ -731,9 +733,17 @@ static int conclude(struct rx *x, int ssh_rc, struct host_result *res)
 	for (size_t i = 0; i < x->ndirs; i++) {
 		const cJSON *info = x->dirs[i].info;
 		const cJSON *d = info ? cJSON_GetObjectItemCaseSensitive(info, "discards") : NULL, *v;
-		cJSON_ArrayForEach(v, d)
-			if (cJSON_IsNumber(v))
-				res->discards += (uint64_t)v->valuedouble;
+		uint64_t n;
+		bool odd = false;
+		cJSON_ArrayForEach(v, d) {
+			if (isc_json_count(v, &n))
+				res->discards += n;
+			else
+				odd |= cJSON_IsNumber(v);
+		}
+		if (odd)
+			isc_warn("%s: %s%sinfo.json: a discard count that is not a whole number from 0 to 2^53; "
+				 "left out of the total", x->host, x->dirs[i].name, x->dirs[i].name[0] ? ": " : "");
 		/* The SUT's collect runs quiet: its end-of-run warnings are said here. */
 		const cJSON *said = x->ro->quiet || !info ? NULL : cJSON_GetObjectItemCaseSensitive(info, "warnings");
 		cJSON_ArrayForEach(v, said)

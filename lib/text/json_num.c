@@ -44,3 +44,14 @@ cJSON *isc_json_add_num(cJSON *obj, const char *key, double v)
 	cJSON_AddItemToObject(obj, key, item);
 	return item;
 }
+
+bool isc_json_count(const cJSON *item, uint64_t *out)
+{
+	if (!cJSON_IsNumber(item))
+		return false;
+	double v = item->valuedouble;
+	if (!(v >= 0 && v < 0x1p53 && v == floor(v)))
+		return false;
+	*out = (uint64_t)v;
+	return true;
+}

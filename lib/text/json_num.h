@@ -10,6 +10,8 @@
 #ifndef IDLESCOPE_JSON_NUM_H
 #define IDLESCOPE_JSON_NUM_H
 #include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 /* Enough for any text isc_num_str() writes, with the terminating NUL. */
 #define ISC_NUM_STR_LEN 32
@@ -30,5 +32,10 @@ cJSON *isc_json_num(double v);
 
 /* isc_json_num(v) added to obj under key (as cJSON_AddNumberToObject). Returns the item. */
 cJSON *isc_json_add_num(cJSON *obj, const char *key, double v);
+
+/* Whether item is a count: a JSON number that is whole, >= 0 and below 2^53 (where every
+ * whole number is a double), its value in *out. A count from a file another machine wrote
+ * (a SUT's info.json) goes through this before it is an integer: casting 1e64 is undefined. */
+bool isc_json_count(const cJSON *item, uint64_t *out);
 
 #endif

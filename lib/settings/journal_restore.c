@@ -142,37 +142,38 @@ static long journal_user(const char *jp)
 }
 
 /* Why restoring now would be wrong: the journal is locked by its collector, or by a run it
- * started that outlived it (SIGKILL of the driver) and still measures under these settings. */
-static void say_active(const char *jp, long pid)
+ * started that outlived it (SIGKILL of the driver) and still measures under these settings.
+ * holder: that run, as open_pending saw it holding the journal (looked up again here it may
+ * have ended in between, and the message then named the dead collector as running). */
+static void say_active(const char *jp, long pid, long holder)
 {
-	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	long holder = 0;
-	if (fd >= 0 && pid > 0 && !pid_runs(pid))
-		holder = isc_fs_file_user(fd);  /* the collector is gone: which run holds its lock? */
-	if (fd >= 0)
-		close(fd);
 	if (holder > 0)
 		isc_err("restore: collect pid %ld, a run started by collect pid %ld, still runs under the changed settings "
 		       "and holds the journal %s; nothing restored: stop it first (kill %ld), then run 'collect --restore'",
 		       holder, pid, jp, holder);
-	else
+	else if (pid_runs(pid))
 		isc_err("restore: collect pid %ld is running and restores its own settings (journal %s)", pid, jp);
+	else
+		isc_err("restore: the journal %s is still locked, though its collector (pid %ld) has ended; "
+		       "nothing restored: run 'collect --restore' again", jp, pid);
 }
 
 static int open_pending(const struct isc_settings *s, char *jp, size_t len)
 {
-	long pid;
+	long pid, holder = 0;
 	enum isc_journal_state st = isc_settings_journal_state(s->sysroot, &pid, jp, len);
 	/* its collector gone, the run it started may be ending (PR_SET_PDEATHSIG): wait up to
 	 * 2 s for a lock that nobody who still runs holds to be let go */
-	for (int i = 0; i < 20 && st == ISC_JOURNAL_ACTIVE && !pid_runs(pid) && !journal_user(jp); i++) {
+	for (int i = 0; i < 20 && st == ISC_JOURNAL_ACTIVE && !pid_runs(pid); i++) {
+		if ((holder = journal_user(jp)) > 0)
+			break;
 		usleep(100000);
 		st = isc_settings_journal_state(s->sysroot, &pid, jp, len);
 	}
 	if (st == ISC_JOURNAL_NONE)
 		return -2;
 	if (st == ISC_JOURNAL_ACTIVE) {
-		say_active(jp, pid);
+		say_active(jp, pid, holder);
 		return -1;
 	}
 	int fd = open(jp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);

@@ -174,23 +174,14 @@ static void keep_exceptions(struct isc_colpack *pk, size_t nrows, const unsigned
 	pk->nx = nx;
 }
 
-#define KEEP_CODES(type)                                                                 \
-	do {                                                                             \
-		type *c = (type *)pk->codes;                                             \
-		for (size_t r = 0; r < nrows; r++) {                                     \
-			c[out] = c[r];                                                   \
-			out += keep[r] != 0;                                             \
-		}                                                                        \
-	} while (0)
-
 size_t isc_colpack_keep_rows(struct isc_colpack *pk, size_t nrows, const unsigned char *keep)
 {
-	size_t out = 0;
+	size_t out;
 	keep_exceptions(pk, nrows, keep);
 	switch (pk->width) {
-	case 1: KEEP_CODES(int8_t); break;
-	case 2: KEEP_CODES(int16_t); break;
-	default: KEEP_CODES(int32_t); break;
+	case 1: ISC_KEEP_ROWS((int8_t *)pk->codes, nrows, keep, out); break;
+	case 2: ISC_KEEP_ROWS((int16_t *)pk->codes, nrows, keep, out); break;
+	default: ISC_KEEP_ROWS((int32_t *)pk->codes, nrows, keep, out); break;
 	}
 	return out;
 }

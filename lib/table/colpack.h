@@ -53,6 +53,19 @@ void isc_colpack_trim(struct isc_colpack *pk, size_t nrows);
 void isc_colpack_append(struct isc_colpack *dst, size_t dst_rows, const struct isc_colpack *src,
 			size_t src_rows);
 
+/* The values v[r] of the rows r < n with keep[r] != 0 moved to the front, in order (each
+ * written whether kept or not: no branch), and their count in the size_t kept. For arrays of
+ * any element type: codes here, doubles and text ids in isc_table_keep_rows. */
+#define ISC_KEEP_ROWS(v, n, keep, kept)                                                  \
+	do {                                                                             \
+		size_t out_ = 0;                                                         \
+		for (size_t r_ = 0; r_ < (n); r_++) {                                    \
+			(v)[out_] = (v)[r_];                                             \
+			out_ += (keep)[r_] != 0;                                         \
+		}                                                                        \
+		(kept) = out_;                                                           \
+	} while (0)
+
 /* Keep only rows r < nrows with keep[r] != 0, in order, in place (their exceptions too);
  * returns how many. */
 size_t isc_colpack_keep_rows(struct isc_colpack *pk, size_t nrows, const unsigned char *keep);

@@ -86,31 +86,21 @@ uint32_t isc_table_intern(struct isc_table *t, const char *s)
 	return id;
 }
 
-/* v[r] for the rows r < n that keep, moved to the front in order. */
-#define KEEP_VALUES(v, n, keep)                                                          \
-	do {                                                                             \
-		size_t out_ = 0;                                                         \
-		for (size_t r_ = 0; r_ < (n); r_++) {                                    \
-			(v)[out_] = (v)[r_];                                             \
-			out_ += (keep)[r_] != 0;                                         \
-		}                                                                        \
-	} while (0)
-
 /* Packed columns stay packed: a filter at 10 M rows kept every column as doubles (1.1 GB). */
 void isc_table_keep_rows(struct isc_table *t, const unsigned char *keep)
 {
-	size_t kept = 0;
+	size_t kept = 0;   /* every column gives the same count; counted here for a table of none */
+	for (size_t r = 0; r < t->nrows; r++)
+		kept += keep[r] != 0;
 	for (size_t c = 0; c < t->ncols; c++) {
 		struct isc_column *col = &t->cols[c];
 		if (col->packed)
-			isc_colpack_keep_rows(col->packed, t->nrows, keep);
+			kept = isc_colpack_keep_rows(col->packed, t->nrows, keep);
 		else if (col->num)
-			KEEP_VALUES(col->num, t->nrows, keep);
+			ISC_KEEP_ROWS(col->num, t->nrows, keep, kept);
 		else if (col->text)
-			KEEP_VALUES(col->text, t->nrows, keep);
+			ISC_KEEP_ROWS(col->text, t->nrows, keep, kept);
 	}
-	for (size_t r = 0; r < t->nrows; r++)
-		kept += keep[r] != 0;
 	t->nrows = kept;
 }
 

@@ -17,6 +17,7 @@
 
 #include "table/clones.h"
 #include "table/colpack.h"
+#include "table/csv_lanes.h"
 #include "table/csv_split.h"
 #include "table/early_thread.h"
 #include "table/numparse.h"
@@ -35,6 +36,10 @@
 /* The packing's sample: a quarter of the type sample (2,500 wult rows) finds the widths and
  * scales as well, and it is read before the threads start. */
 #define PACK_SAMPLE_BYTES (256u << 10)
+/* Lines lanes_line may give back before it is given up, if they are a quarter of all. */
+#define LANES_TRIAL 1024
+/* Bytes readable past a block's data: for the number parsers and the lanes' split. */
+#define BUF_SLACK (ISC_PARSE_SLACK > ISC_LANES_SLACK ? ISC_PARSE_SLACK : ISC_LANES_SLACK)
 
 struct layout {
 	const char *path;
@@ -75,6 +80,11 @@ struct chunk {
 	struct short_text *recent;  /* per text column, SHORT_SLOTS ids of values of <= 8 bytes */
 	struct field_op *ops;    /* per field of the header: what the plain path does with it */
 	size_t fields_got;       /* the field count of the last line that had the wrong one */
+	bool use_lanes;          /* plain lines go through lanes_line first */
+	size_t lanes_missed;     /* lines it gave back */
+	struct isc_lane_plan plan;
+	unsigned *others;        /* the fields that are not packed and not skipped */
+	unsigned nothers;
 };
 
 /* A text value of at most 8 bytes as one word (the key) and its id: most text columns
@@ -101,6 +111,32 @@ static bool given_up(const struct chunk *c, size_t k)
 	return c->lay->pack_width[k] && !c->pk[k].width;
 }
 
+/* The packed fields into lanes (csv_lanes.h), when the CPU has them and every packed field
+ * fits one: at most ISC_LANES of them, with at most 7 decimals. */
+static void plan_lanes(struct chunk *c)
+{
+	struct isc_lane_plan *pl = &c->plan;
+	bool fits = true;
+	memset(pl, 0, sizeof(*pl));
+	pl->nfields = (unsigned)c->lay->nfields;
+	c->nothers = 0;
+	for (unsigned f = 0; f < pl->nfields; f++) {
+		const struct field_op *op = &c->ops[f];
+		if (op->kind == FIELD_PACKED && pl->nlanes < ISC_LANES && c->pk[op->k].scale <= 7) {
+			pl->field[pl->nlanes] = f;
+			pl->scale[pl->nlanes] = c->pk[op->k].scale;
+			pl->code_max[pl->nlanes++] = c->pk[op->k].code_max;
+		} else if (op->kind == FIELD_PACKED) {
+			fits = false;
+		} else if (op->kind != FIELD_SKIP) {
+			c->others[c->nothers++] = f;
+		}
+	}
+	c->use_lanes = fits && pl->nlanes && pl->nfields <= ISC_LANES_MAX_FIELDS && isc_lanes_usable();
+	if (c->use_lanes)
+		isc_lanes_plan(pl);
+}
+
 static void chunk_set_ops(struct chunk *c)
 {
 	const struct layout *lay = c->lay;
@@ -111,6 +147,7 @@ static void chunk_set_ops(struct chunk *c)
 				     : c->pk[k].width ? FIELD_PACKED : FIELD_NUM;
 		c->ops[f] = (struct field_op){ kind, k < 0 ? 0 : (size_t)k };
 	}
+	plan_lanes(c);
 }
 
 /* More room: a chunk that outgrows its part of the shared arrays moves to arrays of its own. */
@@ -311,6 +348,42 @@ static const char *parse_plain_fields(struct chunk *c, const char *p, const char
 	}
 }
 
+/* The plain line at p through lanes (csv_lanes.h): its row stored and its newline returned,
+ * or NULL with nothing stored for good, for parse_plain_fields to take it. */
+static const char *lanes_line(struct chunk *c, const char *p)
+{
+	uint8_t fe[ISC_LANES_MAX_FIELDS];
+	uint64_t codes[ISC_LANES];
+	int newline = isc_lanes_line(&c->plan, p, fe, codes);
+	if (newline < 0)
+		return NULL;
+	size_t row = c->nrows;
+	if (row == c->cap)
+		chunk_grow(c);
+	for (unsigned i = 0; i < c->nothers; i++) {  /* numbers first: they may still refuse */
+		unsigned f = c->others[i];
+		const char *s = p + (f ? fe[f - 1] + 1 : 0), *e = p + fe[f];
+		if (c->ops[f].kind == FIELD_NUM && isc_parse_double_stopped(s, e, &c->num[c->ops[f].k][row]) != e)
+			return NULL;
+	}
+	for (unsigned i = 0; i < c->nothers; i++) {
+		unsigned f = c->others[i];
+		const char *s = p + (f ? fe[f - 1] + 1 : 0);
+		if (c->ops[f].kind == FIELD_TEXT)
+			c->text[c->ops[f].k][row] = intern_short(c, c->ops[f].k, s, (size_t)(p + fe[f] - s));
+	}
+	for (unsigned l = 0; l < c->plan.nlanes; l++) {
+		struct isc_colpack *pk = &c->pk[c->ops[c->plan.field[l]].k];
+		switch (pk->width) {
+		case 1: ((int8_t *)pk->codes)[row] = (int8_t)codes[l]; break;
+		case 2: ((int16_t *)pk->codes)[row] = (int16_t)codes[l]; break;
+		default: ((int32_t *)pk->codes)[row] = (int32_t)codes[l]; break;
+		}
+	}
+	c->nrows++;
+	return p + newline;
+}
+
 static int parse_plain_line(struct chunk *c, const char *p, const char *end)
 {
 	return parse_plain_fields(c, p, end) ? 0 : -1;
@@ -328,8 +401,10 @@ static int parse_plain_block(struct chunk *c, const char *p, const char *end)
 			p++;
 			continue;
 		}
-		const char *eol = parse_plain_fields(c, p, end);
-		if (!eol)
+		const char *eol = c->use_lanes ? lanes_line(c, p) : NULL;
+		if (!eol && c->use_lanes && ++c->lanes_missed > LANES_TRIAL && c->lanes_missed > c->lines / 4)
+			c->use_lanes = false;  /* not this file's usual line: no more tries */
+		if (!eol && !(eol = parse_plain_fields(c, p, end)))
 			return -1;
 		p = eol + 1;
 	}
@@ -443,7 +518,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		pos += got;
 		have += (size_t)got;
 		int at_end = pos >= c->end || got == 0;
-		memset(buf + have, 0, ISC_PARSE_SLACK);  /* what the wide parsers may read past a line */
+		memset(buf + have, 0, BUF_SLACK);  /* what the wide parsers may read past a line */
 		char *p = buf, *end = buf + have, *nl;
 		unsigned odd = odd_bytes(buf, have);
 		int plain = !(odd & (ODD_NUL | ODD_QUOTE));
@@ -470,7 +545,7 @@ static int read_range(struct chunk *c, char *buf, size_t bufsize, char **heap)
 		memmove(buf, p, have);
 		if (have == bufsize) {  /* a line longer than the buffer: grow it */
 			bufsize *= 2;
-			buf = *heap = isc_xrealloc(*heap, bufsize + ISC_PARSE_SLACK);
+			buf = *heap = isc_xrealloc(*heap, bufsize + BUF_SLACK);
 		}
 	}
 	return 0;
@@ -480,7 +555,7 @@ static void *chunk_run(void *arg)
 {
 	struct chunk *c = arg;
 	isc_oom_context("loading %s", c->lay->path);  /* this thread's own, for isc_xmalloc */
-	char *buf = isc_xmalloc(BLOCK_SIZE + ISC_PARSE_SLACK);
+	char *buf = isc_xmalloc(BLOCK_SIZE + BUF_SLACK);
 	read_range(c, buf, BLOCK_SIZE, &buf);
 	free(buf);
 	return NULL;
@@ -791,6 +866,7 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 	c->last_len = isc_xcalloc(lay->nout + 1, sizeof(size_t));
 	c->recent = isc_xcalloc((lay->nout + 1) * SHORT_SLOTS, sizeof(*c->recent));
 	c->ops = isc_xmalloc((lay->nfields + 1) * sizeof(*c->ops));
+	c->others = isc_xmalloc((lay->nfields + 1) * sizeof(unsigned));
 	chunk_set_ops(c);
 	for (size_t k = 0; k < lay->nout; k++)
 		c->last_id[k] = ISC_TEXT_EMPTY;
@@ -828,6 +904,7 @@ static void chunk_free(struct chunk *c)
 	free(c->last_len);
 	free(c->recent);
 	free(c->ops);
+	free(c->others);
 	strpool_free(&c->pool);
 	fields_free(&c->fl);
 }

@@ -90,5 +90,27 @@ same diff -G -i "LDist < 2500 or CC0% < 0" "$tmp/odd" "$tmp/gen"
 same stats "$tmp/bad"
 grep -q "datapoints.csv:250002: field 'CC0%': expected a number, got '1.2.3'" "$tmp/p.err" ||
 	fail "bad value: $(cat "$tmp/p.err")"
+# packed fields converted in AVX-512 lanes where the CPU has VBMI2 (lib/table/csv_lanes.c)
+# against the byte-wise parser alone: the same outputs, the same error
+if grep -qw avx512_vbmi2 /proc/cpuinfo; then
+	echo "pack_same: this CPU has AVX-512 VBMI2: lanes compared with the byte-wise parser"
+else
+	echo "pack_same: no AVX-512 VBMI2 here: both sides below read byte by byte"
+fi
+same_lanes() {
+	"$analyze" "$@" > "$tmp/l.out" 2> "$tmp/l.err"
+	local rc1=$?
+	IDLESCOPE_NO_AVX512=1 "$analyze" "$@" > "$tmp/b.out" 2> "$tmp/b.err"
+	local rc2=$?
+	[ "$rc1" = "$rc2" ] || fail "exit $rc1 with lanes, $rc2 without: $*"
+	cmp -s "$tmp/l.out" "$tmp/b.out" || fail "stdout differs with lanes: $*: $(diff "$tmp/l.out" "$tmp/b.out" | head -5)"
+	cmp -s "$tmp/l.err" "$tmp/b.err" || fail "stderr differs with lanes: $*: $(diff "$tmp/l.err" "$tmp/b.err" | head -5)"
+}
+for run in "$tmp/gen" "$tmp/odd" "$tmp/bad" "$shared/wult-good"; do
+	same_lanes stats -F json "$run"
+	same_lanes stats -G -F csv -f count,min,max,avg,std,med,1%,99.999% "$run"
+	same_lanes stats --by CC6%:5 -F json "$run"
+done
+same_lanes diff -F json "$tmp/gen" "$tmp/odd"
 [ "$fails" = 0 ] && echo "pack_same: all checks passed"
 exit $((fails > 0))

@@ -82,7 +82,9 @@ struct chunk {
 	size_t fields_got;       /* the field count of the last line that had the wrong one */
 	bool use_lanes;          /* plain lines go through lanes_line first */
 	size_t lanes_missed;     /* lines it gave back */
-	struct isc_lane_plan plan;
+	struct isc_lane_plan plan;  /* its lanes: the 1-byte codes first, then 2, then 4 */
+	unsigned lanes_w1, lanes_w2;   /* how many lanes of 1 byte, of 1 or 2 */
+	void *lane_codes[ISC_LANES];   /* each lane's codes (lanes_codes_refresh) */
 	unsigned *others;        /* the fields that are not packed and not skipped */
 	unsigned nothers;
 };
@@ -111,8 +113,16 @@ static bool given_up(const struct chunk *c, size_t k)
 	return c->lay->pack_width[k] && !c->pk[k].width;
 }
 
+/* Where each lane's codes go: after the plan, and whenever the codes move (chunk_grow). */
+static void lanes_codes_refresh(struct chunk *c)
+{
+	for (unsigned l = 0; c->use_lanes && l < c->plan.nlanes; l++)
+		c->lane_codes[l] = c->pk[c->ops[c->plan.field[l]].k].codes;
+}
+
 /* The packed fields into lanes (csv_lanes.h), when the CPU has them and every packed field
- * fits one: at most ISC_LANES of them, with at most 7 decimals. */
+ * fits one: at most ISC_LANES of them, with at most 7 decimals. The lanes go by the width of
+ * their codes, so that storing them needs no switch. */
 static void plan_lanes(struct chunk *c)
 {
 	struct isc_lane_plan *pl = &c->plan;
@@ -122,19 +132,33 @@ static void plan_lanes(struct chunk *c)
 	c->nothers = 0;
 	for (unsigned f = 0; f < pl->nfields; f++) {
 		const struct field_op *op = &c->ops[f];
-		if (op->kind == FIELD_PACKED && pl->nlanes < ISC_LANES && c->pk[op->k].scale <= 7) {
+		if (op->kind == FIELD_PACKED)
+			fits &= c->pk[op->k].scale <= 7;
+		else if (op->kind != FIELD_SKIP)
+			c->others[c->nothers++] = f;
+	}
+	for (unsigned w = 1; w <= 4; w *= 2) {
+		for (unsigned f = 0; f < pl->nfields; f++) {
+			const struct field_op *op = &c->ops[f];
+			if (op->kind != FIELD_PACKED || c->pk[op->k].width != w)
+				continue;
+			if (pl->nlanes == ISC_LANES) {
+				fits = false;
+				break;
+			}
 			pl->field[pl->nlanes] = f;
 			pl->scale[pl->nlanes] = c->pk[op->k].scale;
 			pl->code_max[pl->nlanes++] = c->pk[op->k].code_max;
-		} else if (op->kind == FIELD_PACKED) {
-			fits = false;
-		} else if (op->kind != FIELD_SKIP) {
-			c->others[c->nothers++] = f;
 		}
+		if (w == 1)
+			c->lanes_w1 = pl->nlanes;
+		else if (w == 2)
+			c->lanes_w2 = pl->nlanes;
 	}
 	c->use_lanes = fits && pl->nlanes && pl->nfields <= ISC_LANES_MAX_FIELDS && isc_lanes_usable();
 	if (c->use_lanes)
 		isc_lanes_plan(pl);
+	lanes_codes_refresh(c);
 }
 
 static void chunk_set_ops(struct chunk *c)
@@ -171,6 +195,7 @@ static void chunk_grow(struct chunk *c)
 	}
 	c->in_shared = 0;
 	c->cap = cap;
+	lanes_codes_refresh(c);
 }
 
 static void chunk_fail(struct chunk *c, const char *fmt, const char *a, const char *b)
@@ -372,14 +397,13 @@ static const char *lanes_line(struct chunk *c, const char *p)
 		if (c->ops[f].kind == FIELD_TEXT)
 			c->text[c->ops[f].k][row] = intern_short(c, c->ops[f].k, s, (size_t)(p + fe[f] - s));
 	}
-	for (unsigned l = 0; l < c->plan.nlanes; l++) {
-		struct isc_colpack *pk = &c->pk[c->ops[c->plan.field[l]].k];
-		switch (pk->width) {
-		case 1: ((int8_t *)pk->codes)[row] = (int8_t)codes[l]; break;
-		case 2: ((int16_t *)pk->codes)[row] = (int16_t)codes[l]; break;
-		default: ((int32_t *)pk->codes)[row] = (int32_t)codes[l]; break;
-		}
-	}
+	unsigned l = 0;
+	for (; l < c->lanes_w1; l++)
+		((int8_t *)c->lane_codes[l])[row] = (int8_t)codes[l];
+	for (; l < c->lanes_w2; l++)
+		((int16_t *)c->lane_codes[l])[row] = (int16_t)codes[l];
+	for (; l < c->plan.nlanes; l++)
+		((int32_t *)c->lane_codes[l])[row] = (int32_t)codes[l];
 	c->nrows++;
 	return p + newline;
 }
@@ -1194,6 +1218,8 @@ static int read_body(struct isc_table *t, struct layout *lay, off_t data, off_t 
 	for (int i = 0; i < nch; i++)
 		chunk_use_shared(&ch[i], shared, i ? ch[0].est_rows : 0);
 	char *arena = pack_arena(lay, ch, nch);
+	for (int i = 0; i < nch; i++)
+		lanes_codes_refresh(&ch[i]);  /* the codes are in the arena now */
 	pthread_t tid;
 	bool early = nch == 2 && isc_early_thread_run(helper, chunk_run, &ch[1]);
 	int threaded = early || (nch == 2 && pthread_create(&tid, NULL, chunk_run, &ch[1]) == 0);

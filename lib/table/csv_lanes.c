@@ -9,6 +9,7 @@
  * shapes (colpack.h).
  */
 #include "table/csv_lanes.h"
+#include "table/numparse_fast.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -20,6 +21,17 @@ void isc_lanes_plan(struct isc_lane_plan *pl)
 	memset(pl->start_of, 0, sizeof(pl->start_of));
 	pl->live[0] = pl->live[1] = pl->after_sep[0] = pl->after_sep[1] = 0;
 	pl->live_lanes[0] = pl->live_lanes[1] = 0;
+	memset(pl->num_end_of, 0, sizeof(pl->num_end_of));
+	memset(pl->num_start_of, 0, sizeof(pl->num_start_of));
+	pl->num_live[0] = pl->num_live[1] = pl->num_after_sep[0] = pl->num_after_sep[1] = 0;
+	for (unsigned i = 0; i < pl->nnum; i++) {
+		unsigned h = i / 2, at = 32 * (i % 2), f = pl->num_field[i];
+		memset(pl->num_end_of[h] + at, (int)f, 32);
+		memset(pl->num_start_of[h] + at, f ? (int)f - 1 : 0, 32);
+		pl->num_live[h] |= 0xFFFFFFFFULL << at;
+		if (f)
+			pl->num_after_sep[h] |= 0xFFFFFFFFULL << at;
+	}
 	for (unsigned l = 0; l < pl->nlanes; l++) {
 		unsigned h = l / 8, at = 8 * (l % 8), f = pl->field[l];
 		memset(pl->end_of[h] + at, (int)f, 8);
@@ -117,7 +129,78 @@ LANES_TARGET static int eight_lanes(const struct isc_lane_plan *pl, unsigned h, 
 	return 0;
 }
 
-LANES_TARGET int isc_lanes_line(const struct isc_lane_plan *pl, const char *p, uint8_t *ends, uint64_t *codes)
+/* The double of mant * 10^-dec as isc_parse_double rounds it; false when that needs strtod. */
+static bool num_value(uint64_t mant, unsigned dec, double *out)
+{
+	if (mant <= CLINGER_MAX_MANT) {
+		*out = (double)mant / isc_np_exact_pow10[dec];
+		return true;
+	}
+	uint64_t bits = fast_bits(mant, -(int)dec);
+	memcpy(out, &bits, sizeof(*out));
+	return bits != 0;
+}
+
+/* At most one point a 32-byte half, and 1 to 19 digits in each half in use. */
+static bool num_counts(uint64_t point, uint64_t digit, uint64_t live)
+{
+	for (unsigned i = 0; i < 2; i++, point >>= 32, digit >>= 32, live >>= 32) {
+		int np = __builtin_popcount((uint32_t)point), nd = __builtin_popcount((uint32_t)digit);
+		if ((uint32_t)live && (np > 1 || nd == 0 || nd > 19))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Number fields 2h and 2h + 1 of the plan, one a 256-bit half: the 32 bytes that end at the
+ * field's end, picked again without its point (the bytes before it move up by one), so that
+ * its digits are right-aligned in four 8-digit lanes, of which the last three hold them.
+ */
+LANES_TARGET static int two_nums(const struct isc_lane_plan *pl, unsigned h, __m512i v0, __m512i v1,
+				 __m512i ends, double *nums)
+{
+	const __mmask64 live = pl->num_live[h], upper = 0xFFFFFFFF00000000ULL;
+	const __m512i one = _mm512_set1_epi8(1);
+	const __m512i iota32 = _mm512_set_epi8(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+					       15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+					       31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+					       15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+	__m512i e = _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)pl->num_end_of[h]), ends);
+	__m512i s = _mm512_maskz_add_epi8(pl->num_after_sep[h],
+					  _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)pl->num_start_of[h]), ends), one);
+	if (_mm512_cmpgt_epu8_mask(_mm512_sub_epi8(e, s), _mm512_set1_epi8(31)) & live)
+		return -1;   /* longer than the window */
+	/* e - 32 + j, signed: offsets before the line's start are negative, outside the field */
+	__m512i g = _mm512_add_epi8(_mm512_sub_epi8(e, _mm512_set1_epi8(32)), iota32);
+	__mmask64 field = _mm512_cmpge_epi8_mask(g, s) & live;
+	__m512i raw = _mm512_permutex2var_epi8(v0, g, v1);
+	__mmask64 point = _mm512_cmpeq_epi8_mask(raw, _mm512_set1_epi8('.')) & field;
+	__mmask64 digit = _mm512_cmple_epu8_mask(_mm512_sub_epi8(raw, _mm512_set1_epi8('0')), _mm512_set1_epi8(9)) & field;
+	if ((point | digit) != field || !num_counts(point, digit, live))
+		return -1;
+	int at[2], dec[2];
+	for (unsigned i = 0; i < 2; i++) {
+		uint32_t pm = (uint32_t)(point >> (32 * i));
+		at[i] = pm ? __builtin_ctz(pm) : -128;   /* -128: no byte moves */
+		dec[i] = pm ? 31 - at[i] : 0;
+	}
+	__m512i vat = _mm512_mask_set1_epi8(_mm512_set1_epi8((char)at[0]), upper, (char)at[1]);
+	__m512i idx = _mm512_mask_sub_epi8(g, _mm512_cmple_epi8_mask(iota32, vat), g, one);
+	__mmask64 digits = _mm512_cmpge_epi8_mask(idx, s) & live;
+	__m512i v = _mm512_permutex2var_epi8(v0, idx, v1);
+	uint64_t q[8];
+	_mm512_storeu_si512((void *)q, lane_values(_mm512_maskz_sub_epi8(digits, v, _mm512_set1_epi8('0'))));
+	for (unsigned i = 0; i < 2 && 2 * h + i < pl->nnum; i++) {
+		uint64_t mant = (q[4 * i + 1] * 100000000 + q[4 * i + 2]) * 100000000 + q[4 * i + 3];
+		if (!num_value(mant, (unsigned)dec[i], &nums[2 * h + i]))
+			return -1;
+	}
+	return 0;
+}
+
+LANES_TARGET int isc_lanes_line(const struct isc_lane_plan *pl, const char *p, uint8_t *ends, uint64_t *codes,
+				double *nums)
 {
 	__m512i v0 = _mm512_loadu_si512((const void *)p), v1 = _mm512_loadu_si512((const void *)(p + 64));
 	const __m512i comma = _mm512_set1_epi8(','), nl = _mm512_set1_epi8('\n');
@@ -147,6 +230,9 @@ LANES_TARGET int isc_lanes_line(const struct isc_lane_plan *pl, const char *p, u
 	_mm512_storeu_si512((void *)ends, e);
 	if (eight_lanes(pl, 0, v0, v1, e, codes) < 0 || (pl->nlanes > 8 && eight_lanes(pl, 1, v0, v1, e, codes + 8) < 0))
 		return -1;
+	for (unsigned h = 0; 2 * h < pl->nnum; h++)
+		if (two_nums(pl, h, v0, v1, e, nums) < 0)
+			return -1;
 	return newline;
 }
 
@@ -157,9 +243,9 @@ bool isc_lanes_usable(void)
 	return false;
 }
 
-int isc_lanes_line(const struct isc_lane_plan *pl, const char *p, uint8_t *ends, uint64_t *codes)
+int isc_lanes_line(const struct isc_lane_plan *pl, const char *p, uint8_t *ends, uint64_t *codes, double *nums)
 {
-	(void)pl, (void)p, (void)ends, (void)codes;
+	(void)pl, (void)p, (void)ends, (void)codes, (void)nums;
 	return -1;
 }
 

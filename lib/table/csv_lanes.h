@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define ISC_LANES 16                 /* packed fields converted a line: two vectors of eight */
+#define ISC_NUM_LANES 4              /* number fields converted a line: two vectors of two */
 #define ISC_LANES_MAX_FIELDS 64
 #define ISC_LANES_LINE 128           /* the longest line taken, its newline included */
 #define ISC_LANES_SLACK 128          /* bytes read from a line's start past its newline */
@@ -28,23 +29,31 @@ struct isc_lane_plan {
 	uint64_t live[2];                /* the bytes of lanes in use */
 	uint64_t after_sep[2];           /* ... whose field is not the first (starts after a comma) */
 	uint8_t live_lanes[2];           /* the lanes in use, a bit each */
+	unsigned nnum;                   /* number fields (doubles), at most ISC_NUM_LANES */
+	unsigned num_field[ISC_NUM_LANES];
+	/* per vector of two: each number field's end (and the one before) in its 32 bytes */
+	uint8_t num_end_of[2][64], num_start_of[2][64];
+	uint64_t num_live[2], num_after_sep[2];
 };
 
 /* Whether this CPU runs the functions below (AVX-512 F, BW, CD, VBMI and VBMI2), and the
  * environment does not say IDLESCOPE_NO_AVX512=1. */
 bool isc_lanes_usable(void);
 
-/* The derived parts of the plan, from nfields, nlanes, field, scale and code_max. */
+/* The derived parts of the plan, from nfields, nlanes, field, scale, code_max, nnum and
+ * num_field. */
 void isc_lanes_plan(struct isc_lane_plan *pl);
 
 /*
  * The line at p (ISC_LANES_SLACK bytes readable from p): the offsets of the ends of its
- * nfields fields (its commas, then its newline) into ends[64], and the codes of the plan's
+ * nfields fields (its commas, then its newline) into ends[64]; the codes of the plan's packed
  * fields into codes[ISC_LANES]: each field 1 to 8 bytes, digits, or digits, '.' and at most
- * scale digits, its code at most code_max. Returns the newline's offset, or -1 when the line
- * has another number of fields, is longer than ISC_LANES_LINE or a packed field has another
- * shape: nothing is decided then.
+ * scale digits, its code at most code_max; and the values of its number fields into
+ * nums[ISC_NUM_LANES]: 1 to 19 digits with at most one '.' among them, as isc_parse_double
+ * rounds them. Returns the newline's offset, or -1 when the line has another number of
+ * fields, is longer than ISC_LANES_LINE, a field has another shape, or a number is one of
+ * the rare ones whose rounding needs strtod: nothing is decided then.
  */
-int isc_lanes_line(const struct isc_lane_plan *pl, const char *p, uint8_t *ends, uint64_t *codes);
+int isc_lanes_line(const struct isc_lane_plan *pl, const char *p, uint8_t *ends, uint64_t *codes, double *nums);
 
 #endif

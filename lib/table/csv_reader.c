@@ -134,6 +134,8 @@ static void plan_lanes(struct chunk *c)
 		const struct field_op *op = &c->ops[f];
 		if (op->kind == FIELD_PACKED)
 			fits &= c->pk[op->k].scale <= 7;
+		else if (op->kind == FIELD_NUM && pl->nnum < ISC_NUM_LANES)
+			pl->num_field[pl->nnum++] = f;
 		else if (op->kind != FIELD_SKIP)
 			c->others[c->nothers++] = f;
 	}
@@ -379,7 +381,8 @@ static const char *lanes_line(struct chunk *c, const char *p)
 {
 	uint8_t fe[ISC_LANES_MAX_FIELDS];
 	uint64_t codes[ISC_LANES];
-	int newline = isc_lanes_line(&c->plan, p, fe, codes);
+	double nums[ISC_NUM_LANES];
+	int newline = isc_lanes_line(&c->plan, p, fe, codes, nums);
 	if (newline < 0)
 		return NULL;
 	size_t row = c->nrows;
@@ -397,6 +400,8 @@ static const char *lanes_line(struct chunk *c, const char *p)
 		if (c->ops[f].kind == FIELD_TEXT)
 			c->text[c->ops[f].k][row] = intern_short(c, c->ops[f].k, s, (size_t)(p + fe[f] - s));
 	}
+	for (unsigned i = 0; i < c->plan.nnum; i++)
+		c->num[c->ops[c->plan.num_field[i]].k][row] = nums[i];
 	unsigned l = 0;
 	for (; l < c->lanes_w1; l++)
 		((int8_t *)c->lane_codes[l])[row] = (int8_t)codes[l];

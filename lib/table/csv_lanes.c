@@ -228,7 +228,8 @@ LANES_TARGET int isc_lanes_line(const struct isc_lane_plan *pl, const char *p, u
 	if (s1)
 		e = _mm512_mask_expand_epi8(e, ~0ULL << k0, _mm512_maskz_compress_epi8(s1, _mm512_add_epi8(iota, _mm512_set1_epi8(64))));
 	_mm512_storeu_si512((void *)ends, e);
-	if (eight_lanes(pl, 0, v0, v1, e, codes) < 0 || (pl->nlanes > 8 && eight_lanes(pl, 1, v0, v1, e, codes + 8) < 0))
+	if ((pl->nlanes && eight_lanes(pl, 0, v0, v1, e, codes) < 0) ||
+	    (pl->nlanes > 8 && eight_lanes(pl, 1, v0, v1, e, codes + 8) < 0))
 		return -1;
 	for (unsigned h = 0; 2 * h < pl->nnum; h++)
 		if (two_nums(pl, h, v0, v1, e, nums) < 0)

@@ -51,6 +51,7 @@ struct layout {
 	enum isc_coltype *types;  /* loaded column types */
 	unsigned *pack_width;    /* per loaded column: 0, or the colpack width and scale */
 	unsigned *pack_scale;
+	bool *pack_digit;        /* ... and whether the sample's values were single digits */
 };
 
 struct chunk {
@@ -85,6 +86,9 @@ struct chunk {
 	struct isc_lane_plan plan;  /* its lanes: the 1-byte codes first, then 2, then 4 */
 	unsigned lanes_w1, lanes_w2;   /* how many lanes of 1 byte, of 1 or 2 */
 	void *lane_codes[ISC_LANES];   /* each lane's codes (lanes_codes_refresh) */
+	unsigned *digit_fields;  /* packed fields of single digits (pack_digit): one byte, no lane */
+	int8_t **digit_codes;
+	unsigned ndigit;
 	unsigned *others;        /* the fields that are not packed and not skipped */
 	unsigned nothers;
 };
@@ -118,21 +122,27 @@ static void lanes_codes_refresh(struct chunk *c)
 {
 	for (unsigned l = 0; c->use_lanes && l < c->plan.nlanes; l++)
 		c->lane_codes[l] = c->pk[c->ops[c->plan.field[l]].k].codes;
+	for (unsigned i = 0; c->use_lanes && i < c->ndigit; i++)
+		c->digit_codes[i] = c->pk[c->ops[c->digit_fields[i]].k].codes;
 }
 
 /* The packed fields into lanes (csv_lanes.h), when the CPU has them and every packed field
  * fits one: at most ISC_LANES of them, with at most 7 decimals. The lanes go by the width of
- * their codes, so that storing them needs no switch. */
+ * their codes, so that storing them needs no switch. A column of single digits (a flag, a
+ * counter that stays 0: IntrOff, SMICnt) is read as its one byte instead, which keeps a
+ * wult line's other packed fields within one vector of lanes. */
 static void plan_lanes(struct chunk *c)
 {
 	struct isc_lane_plan *pl = &c->plan;
 	bool fits = true;
 	memset(pl, 0, sizeof(*pl));
 	pl->nfields = (unsigned)c->lay->nfields;
-	c->nothers = 0;
+	c->nothers = c->ndigit = 0;
 	for (unsigned f = 0; f < pl->nfields; f++) {
 		const struct field_op *op = &c->ops[f];
-		if (op->kind == FIELD_PACKED)
+		if (op->kind == FIELD_PACKED && c->lay->pack_digit[op->k] && c->pk[op->k].width == 1)
+			c->digit_fields[c->ndigit++] = f;
+		else if (op->kind == FIELD_PACKED)
 			fits &= c->pk[op->k].scale <= 7;
 		else if (op->kind == FIELD_NUM && pl->nnum < ISC_NUM_LANES)
 			pl->num_field[pl->nnum++] = f;
@@ -142,7 +152,8 @@ static void plan_lanes(struct chunk *c)
 	for (unsigned w = 1; w <= 4; w *= 2) {
 		for (unsigned f = 0; f < pl->nfields; f++) {
 			const struct field_op *op = &c->ops[f];
-			if (op->kind != FIELD_PACKED || c->pk[op->k].width != w)
+			if (op->kind != FIELD_PACKED || c->pk[op->k].width != w ||
+			    (c->lay->pack_digit[op->k] && w == 1))
 				continue;
 			if (pl->nlanes == ISC_LANES) {
 				fits = false;
@@ -157,7 +168,7 @@ static void plan_lanes(struct chunk *c)
 		else if (w == 2)
 			c->lanes_w2 = pl->nlanes;
 	}
-	c->use_lanes = fits && pl->nlanes && pl->nfields <= ISC_LANES_MAX_FIELDS && isc_lanes_usable();
+	c->use_lanes = fits && pl->nlanes + pl->nnum && pl->nfields <= ISC_LANES_MAX_FIELDS && isc_lanes_usable();
 	if (c->use_lanes)
 		isc_lanes_plan(pl);
 	lanes_codes_refresh(c);
@@ -385,9 +396,18 @@ static const char *lanes_line(struct chunk *c, const char *p)
 	int newline = isc_lanes_line(&c->plan, p, fe, codes, nums);
 	if (newline < 0)
 		return NULL;
+	for (unsigned i = 0; i < c->ndigit; i++) {
+		unsigned f = c->digit_fields[i], s = f ? fe[f - 1] + 1 : 0;
+		if (fe[f] != s + 1 || (unsigned)(p[s] - '0') > 9)
+			return NULL;
+	}
 	size_t row = c->nrows;
 	if (row == c->cap)
 		chunk_grow(c);
+	for (unsigned i = 0; i < c->ndigit; i++) {
+		unsigned f = c->digit_fields[i];
+		c->digit_codes[i][row] = (int8_t)(p[f ? fe[f - 1] + 1 : 0] - '0');
+	}
 	for (unsigned i = 0; i < c->nothers; i++) {  /* numbers first: they may still refuse */
 		unsigned f = c->others[i];
 		const char *s = p + (f ? fe[f - 1] + 1 : 0), *e = p + fe[f];
@@ -743,6 +763,7 @@ static void layout_init(struct layout *lay, const struct fields *fl, const struc
 	lay->types = isc_xcalloc(fl->n, sizeof(enum isc_coltype));
 	lay->pack_width = isc_xcalloc(fl->n, sizeof(unsigned));
 	lay->pack_scale = isc_xcalloc(fl->n, sizeof(unsigned));
+	lay->pack_digit = isc_xcalloc(fl->n, sizeof(bool));
 	t->file_ncols = fl->n;
 	t->file_colnames = isc_xcalloc(fl->n, sizeof(char *));
 	for (size_t i = 0; i < fl->n; i++) {
@@ -837,9 +858,11 @@ static void choose_packing(struct layout *lay, const char *buf, size_t len)
 		}
 		p = nl + 1;
 	}
-	for (size_t k = 0; k < lay->nout; k++)
+	for (size_t k = 0; k < lay->nout; k++) {
 		if (lay->types[k] == ISC_COL_NUM && !isc_colpack_choose(maxabs[k], maxdec[k], &lay->pack_width[k], &lay->pack_scale[k]))
 			lay->pack_width[k] = 0;
+		lay->pack_digit[k] = lay->pack_width[k] && maxdec[k] == 0 && maxabs[k] < 10;
+	}
 	fields_free(&fl);
 	free(maxabs);
 	free(maxdec);
@@ -896,6 +919,8 @@ static void chunk_init(struct chunk *c, const struct layout *lay, off_t start, o
 	c->recent = isc_xcalloc((lay->nout + 1) * SHORT_SLOTS, sizeof(*c->recent));
 	c->ops = isc_xmalloc((lay->nfields + 1) * sizeof(*c->ops));
 	c->others = isc_xmalloc((lay->nfields + 1) * sizeof(unsigned));
+	c->digit_fields = isc_xmalloc((lay->nfields + 1) * sizeof(unsigned));
+	c->digit_codes = isc_xmalloc((lay->nfields + 1) * sizeof(int8_t *));
 	chunk_set_ops(c);
 	for (size_t k = 0; k < lay->nout; k++)
 		c->last_id[k] = ISC_TEXT_EMPTY;
@@ -934,6 +959,8 @@ static void chunk_free(struct chunk *c)
 	free(c->recent);
 	free(c->ops);
 	free(c->others);
+	free(c->digit_fields);
+	free(c->digit_codes);
 	strpool_free(&c->pool);
 	fields_free(&c->fl);
 }
@@ -1284,6 +1311,7 @@ cleanup:
 	free(lay.types);
 	free(lay.pack_width);
 	free(lay.pack_scale);
+	free(lay.pack_digit);
 	fields_free(&hdr);
 	free(head.buf);
 	close(lay.fd);

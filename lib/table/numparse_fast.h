@@ -37,7 +37,7 @@ extern int isc_np_recip5_shift[FAST_MAX_EXP + 1];
 static inline __attribute__((always_inline)) uint64_t round_to_bits(uint64_t hi, uint64_t lo, int e2,
 								     int inexact)
 {
-	int k = (hi >> 63) ? 11 : 10;
+	int k = 10 + (int)(hi >> 63);
 	uint64_t mant = hi >> k, below = hi & ((1ULL << k) - 1), half = 1ULL << (k - 1);
 	if (inexact) {
 		if (below == half || below == half - 1)

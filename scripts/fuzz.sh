@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 secs=${IDLESCOPE_FUZZ_SECONDS:-60}
-targets="csv counters expr meta interrupts proc_stat journal setting_value cpulist remote remote_settings"
+targets="csv lanes counters expr meta interrupts proc_stat journal setting_value cpulist remote remote_settings"
 
 CC=clang cmake -S . -B build-fuzz -DIDLESCOPE_FUZZ=ON -DIDLESCOPE_BPF=OFF -DIDLESCOPE_WERROR=ON \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null

@@ -130,9 +130,8 @@ static inline __attribute__((always_inline)) const char *isc_wide_decimal(const 
 	if (stopped ? !(*q == ',' || *q == '\n' || q == end)  /* what a field ends with, or else */
 		    : q < end && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E'))
 		return NULL;
-	if (mant <= CLINGER_MAX_MANT) {
-		double d = (double)mant / isc_np_exact_pow10[nf];
-		*out = neg ? -d : d;
+	if (!mant) {
+		*out = neg ? -0.0 : 0.0;
 		return q;
 	}
 	uint64_t bits = fast_bits(mant, -(int)nf);

@@ -129,17 +129,6 @@ LANES_TARGET static int eight_lanes(const struct isc_lane_plan *pl, unsigned h, 
 	return 0;
 }
 
-/* The double of mant * 10^-dec, correctly rounded as isc_parse_double rounds it; false when
- * that needs strtod. Always by fast_bits (also where one division would do, as in
- * isc_wide_decimal): a branch on the mantissa's size is taken at random for latencies of 16
- * and 17 digits. */
-static bool num_value(uint64_t mant, unsigned dec, double *out)
-{
-	uint64_t bits = mant ? fast_bits(mant, -(int)dec) : 0;
-	memcpy(out, &bits, sizeof(*out));
-	return bits != 0 || mant == 0;
-}
-
 /* At most one point a 32-byte half, and 1 to 19 digits in each half in use. */
 static bool num_counts(uint64_t point, uint64_t digit, uint64_t live)
 {
@@ -192,7 +181,10 @@ LANES_TARGET static int two_nums(const struct isc_lane_plan *pl, unsigned h, __m
 	_mm512_storeu_si512((void *)q, lane_values(_mm512_maskz_sub_epi8(digits, v, _mm512_set1_epi8('0'))));
 	for (unsigned i = 0; i < 2 && 2 * h + i < pl->nnum; i++) {
 		uint64_t mant = (q[4 * i + 1] * 100000000 + q[4 * i + 2]) * 100000000 + q[4 * i + 3];
-		if (!num_value(mant, (unsigned)dec[i], &nums[2 * h + i]))
+		/* always the 128-bit product, never one division for a mantissa below 2^53: that
+		 * branch went at random between 16- and 17-digit latencies; a value it cannot round
+		 * for sure gives the line back (to strtod) */
+		if (!isc_np_fast_value(mant, -dec[i], &nums[2 * h + i]))
 			return -1;
 	}
 	return 0;

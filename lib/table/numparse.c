@@ -2,7 +2,8 @@
 /*
  * Decimal to double, correctly rounded (the same double as strtod), fast for the numbers
  * found in datapoint files: up to 19 significant digits make an exact 64-bit mantissa and
- * a decimal exponent within +-27 is handled with 128-bit integer arithmetic (fast_value).
+ * a decimal exponent within +-27 is handled with 128-bit integer arithmetic
+ * (isc_np_fast_value, numparse_fast.h).
  * Everything else, and the rare values too close to a rounding boundary, goes to strtod.
  * Digits are read eight at a time where possible (the SWAR method, as in simdjson).
  */
@@ -34,15 +35,6 @@ __attribute__((constructor)) static void init_tables(void)
 		isc_np_recip5_shift[k] = 63 + bits;
 		isc_np_recip5[k] = (uint64_t)(((u128)1 << (63 + bits)) / isc_np_pow5[k]);
 	}
-}
-
-static int fast_value(uint64_t mant, int exp10, double *out)
-{
-	uint64_t bits = mant ? fast_bits(mant, exp10) : 0;
-	if (mant && !bits)
-		return 0;
-	memcpy(out, &bits, sizeof(*out));  /* 0 bits: +0.0 */
-	return 1;
 }
 
 
@@ -146,7 +138,7 @@ static int slow_value(const char *s, size_t n, double *out)
 /*
  * The common case in one straight walk: [-]digits[.digits], at most 19 digits in all (leading
  * zeros included, so the mantissa is exact in 64 bits), no exponent. Then Clinger's single
- * operation or fast_value; NULL sends everything else (and the rare value fast_value cannot
+ * operation or isc_np_fast_value; NULL sends everything else (and the rare value that cannot
  * round for sure) to the general scan below, which gives the same double.
  */
 static inline __attribute__((always_inline)) const char *fast_decimal(const char *s, const char *end,
@@ -184,7 +176,7 @@ static inline __attribute__((always_inline)) const char *fast_decimal(const char
 	double d;
 	if (mant <= CLINGER_MAX_MANT && nfrac <= CLINGER_MAX_EXP)
 		d = (double)mant / isc_np_exact_pow10[nfrac];
-	else if (nfrac > FAST_MAX_EXP || !fast_value(mant, -(int)nfrac, &d))
+	else if (nfrac > FAST_MAX_EXP || !isc_np_fast_value(mant, -(int)nfrac, &d))
 		return NULL;
 	*out = neg ? -d : d;
 	return p;
@@ -218,7 +210,7 @@ const char *isc_parse_double_prefix(const char *s, const char *end, double *out)
 		return stop;
 	}
 	int fast = sc.sig <= FAST_MAX_DIGITS && sc.exp10 >= -FAST_MAX_EXP && sc.exp10 <= FAST_MAX_EXP;
-	if (!(fast && fast_value(sc.mant, (int)sc.exp10, &d))) {
+	if (!(fast && isc_np_fast_value(sc.mant, (int)sc.exp10, &d))) {
 		if (!slow_value(s, (size_t)(stop - s), &d))
 			return NULL;
 		*out = d;  /* strtod saw the sign itself */

@@ -81,6 +81,17 @@ static inline __attribute__((always_inline)) uint64_t fast_bits(uint64_t mant, i
 	return round_to_bits((uint64_t)(p >> 64), (uint64_t)p, e2, inexact);
 }
 
+/* mant * 10^exp10 (|exp10| <= FAST_MAX_EXP) correctly rounded into *out, +0.0 for mant 0;
+ * 0 for the rare value fast_bits cannot round for sure (strtod's, then). */
+static inline __attribute__((always_inline)) int isc_np_fast_value(uint64_t mant, int exp10, double *out)
+{
+	uint64_t bits = mant ? fast_bits(mant, exp10) : 0;
+	if (mant && !bits)
+		return 0;
+	memcpy(out, &bits, sizeof(*out));  /* 0 bits: +0.0 */
+	return 1;
+}
+
 /* The length of the digit run at the start of the 8 bytes v at p, cut at end unless the
  * caller knows a byte that is no digit comes first (ISC_NP_STOPPED). */
 #define ISC_NP_BOUNDED 0
@@ -130,15 +141,10 @@ static inline __attribute__((always_inline)) const char *isc_wide_decimal(const 
 	if (stopped ? !(*q == ',' || *q == '\n' || q == end)  /* what a field ends with, or else */
 		    : q < end && ((unsigned)(*q - '0') < 10 || *q == 'e' || *q == 'E'))
 		return NULL;
-	if (!mant) {
-		*out = neg ? -0.0 : 0.0;
-		return q;
-	}
-	uint64_t bits = fast_bits(mant, -(int)nf);
-	if (!bits)
+	double d;
+	if (!isc_np_fast_value(mant, -(int)nf, &d))
 		return NULL;
-	bits |= (uint64_t)neg << 63;
-	memcpy(out, &bits, sizeof(*out));
+	*out = neg ? -d : d;
 	return q;
 }
 

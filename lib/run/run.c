@@ -5,11 +5,11 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <libgen.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "text/json_num.h"
 #include "text/textsafe.h"
 #include "text/util.h"
 #include "run/discards.h"
@@ -180,10 +180,10 @@ void isc_run_dp_opts(const struct isc_run *r, struct isc_table_opts *o)
 	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r->info, "complete");
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(r->info, "datapoints");
 	/* a whole last line without its newline is kept only when info.json vouches for it */
-	if (cJSON_IsTrue(complete) && cJSON_IsNumber(rows) && rows->valuedouble >= 0 &&
-	    rows->valuedouble < 1e18 && rows->valuedouble == floor(rows->valuedouble)) {
+	uint64_t n;
+	if (cJSON_IsTrue(complete) && isc_json_count(rows, &n)) {
 		o->known_complete = true;
-		o->known_rows = (size_t)rows->valuedouble;
+		o->known_rows = (size_t)n;
 	}
 }
 
